@@ -1,0 +1,23 @@
+"""The ``dtc`` command line: a thin click layer over the library.
+
+Exit codes are named in :class:`Exit`. Each command lives in its own module of this package and
+is registered below.
+"""
+
+from __future__ import annotations
+
+from dtc.cli.base import main
+from dtc.cli.compile_cmd import compile_cmd
+from dtc.cli.graph_cmd import graph_cmd
+from dtc.cli.lint_cmd import lint_cmd, rule_cmd, rules_cmd
+from dtc.cli.play_cmd import character_group, play_cmd
+
+main.add_command(lint_cmd)
+main.add_command(rule_cmd)
+main.add_command(rules_cmd)
+main.add_command(compile_cmd)
+main.add_command(graph_cmd)
+main.add_command(play_cmd)
+main.add_command(character_group)
+
+__all__ = ["main"]

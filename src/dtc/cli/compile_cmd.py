@@ -1,0 +1,39 @@
+"""`dtc compile FILE [-o OUT]`: write the compiled graph as JSON, schema-checked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from dtc.cli.base import Exit, guard, load_source, output_option
+from dtc.fileio import atomic_write_text
+from dtc.lint import lint_compilation
+from dtc.schema import validate
+
+
+@click.command("compile")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@output_option("Where to write the JSON (default build/NAME.json; '-' for stdout).")
+@guard
+def compile_cmd(file: str, output: str | None) -> None:
+    """Compile FILE to the JSON graph every other command reads.
+
+    The graph is written even when the source has lint errors (so it can still be played where
+    it can); the errors are listed on stderr and the exit status is then 1.
+    """
+    comp = load_source(file)
+    graph = comp.graph()
+    validate(graph)
+    data = json.dumps(graph, ensure_ascii=False, indent=1) + "\n"
+    if output == "-":
+        click.echo(data, nl=False)
+    else:
+        target = Path(output) if output else Path("build") / (Path(file).stem + ".json")
+        atomic_write_text(target, data)
+        click.echo(f"wrote {target}", err=True)
+    errors = [d for d in lint_compilation(comp) if d.severity.name == "ERROR"]
+    for d in errors:
+        click.echo(f"{d.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}", err=True)
+    raise SystemExit(int(Exit.FINDINGS if errors else Exit.CLEAN))

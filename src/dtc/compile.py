@@ -1,0 +1,238 @@
+"""Turn a parsed :class:`~dtc.model.Document` into the compiled graph (a JSON-ready dict).
+
+:func:`resolve` settles what the graph's edges are — label numbers, the start, every exit,
+"return to your most recent entry" expanded to each entry that leads in — once, for both the
+JSON writer here and the analyses in :mod:`dtc.analysis`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from dtc import FORMAT_VERSION, __version__
+from dtc.diagnostics import Span
+from dtc.model import Creature, Document, Entry, Target
+from dtc.rulesets import UnknownRuleset, get_ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    target: Target
+    kind: str  # success | failure | prose | return
+    choice: int | None
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Resolved:
+    """The graph a document describes: entries by number and the exits of each."""
+
+    doc: Document
+    numbers: list[int]  # the number of each entry (labels numbered), file order
+    by_number: dict[int, int] = field(default_factory=dict)  # number -> index of first entry
+    labels: dict[str, int] = field(default_factory=dict)
+    exits: list[list[Exit]] = field(default_factory=list)
+    start: int | None = None
+    start_text: str | None = None  # the Start: value as written, when it names no number
+
+    def target_number(self, target: Target) -> int | None:
+        """The entry number a target names, or None when it names no entry."""
+        if isinstance(target, str):
+            return self.labels.get(target)
+        return target if target in self.by_number else None
+
+
+def resolve(doc: Document) -> Resolved:
+    taken = {e.number for e in doc.entries if isinstance(e.number, int)}
+    next_free = max(taken, default=0) + 1
+    labels: dict[str, int] = {}
+    numbers: list[int] = []
+    for entry in doc.entries:
+        if isinstance(entry.number, int):
+            numbers.append(entry.number)
+        else:
+            if entry.number not in labels:
+                labels[entry.number] = next_free
+                next_free += 1
+            numbers.append(labels[entry.number])
+    res = Resolved(doc, numbers, labels=labels)
+    for i, n in enumerate(numbers):
+        res.by_number.setdefault(n, i)
+
+    def norm(t: Target) -> Target:
+        return labels.get(t, t) if isinstance(t, str) else t
+
+    preds: dict[int, set[int]] = defaultdict(set)
+    for i, entry in enumerate(doc.entries):
+        exits: list[Exit] = []
+        for ci, c in enumerate(entry.choices):
+            if c.success is not None:
+                exits.append(Exit(norm(c.success), "success", ci, c.success_span))
+            if c.failure is not None:
+                exits.append(Exit(norm(c.failure), "failure", ci, c.failure_span))
+        for p in entry.prose_exits:
+            exits.append(Exit(norm(p.target), "prose", None, p.span))
+        res.exits.append(exits)
+        if res.by_number.get(numbers[i]) == i:
+            for x in exits:
+                if isinstance(x.target, int):
+                    preds[x.target].add(numbers[i])
+    for i, entry in enumerate(doc.entries):
+        for span in entry.returns:
+            for p in sorted(preds.get(numbers[i], ())):
+                if p != numbers[i]:
+                    res.exits[i].append(Exit(p, "return", None, span))
+
+    start_field = doc.meta.get("start")
+    if start_field is not None:
+        value = start_field.value.strip()
+        if re.fullmatch(r"[0-9]{1,9}", value):
+            res.start = int(value)
+        elif value in labels:
+            res.start = labels[value]
+        else:
+            res.start_text = value
+    elif numbers:
+        res.start = min(numbers)
+    return res
+
+
+# --- creature names ------------------------------------------------------------------------
+
+
+def _singular_forms(name: str) -> list[str]:
+    n = " ".join(name.lower().split())
+    forms = [n]
+    if n.endswith("ies"):
+        forms.append(n[:-3] + "y")
+    if n.endswith("ves"):
+        forms += [n[:-3] + "f", n[:-3] + "fe"]
+    if n.endswith("men"):
+        forms.append(n[:-3] + "man")
+    if n.endswith("es"):
+        forms.append(n[:-2])
+    if n.endswith("s"):
+        forms.append(n[:-1])
+    return forms
+
+
+def match_creature(name: str, creatures: dict[str, Creature]) -> Creature | None:
+    """The stat block a written name refers to: ``Goblins`` finds ``Goblin``."""
+    for form in _singular_forms(name):
+        if form in creatures:
+            return creatures[form]
+    return None
+
+
+def creature_index(doc: Document) -> dict[str, Creature]:
+    index: dict[str, Creature] = {}
+    for c in doc.all_creatures():
+        index.setdefault(" ".join(c.name.lower().split()), c)
+    return index
+
+
+def entry_creatures(entry: Entry, index: dict[str, Creature]) -> list[str]:
+    names = [c.name for c in entry.creatures]
+    for m in entry.mentions:
+        found = match_creature(m.name, index)
+        if found is not None and found.name not in names:
+            names.append(found.name)
+    return names
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+
+def _span(span: Span | None) -> dict[str, int] | None:
+    if span is None:
+        return None
+    return {"line": span.line, "column": span.column, "end_line": span.end_line, "end_column": span.end_column}
+
+
+def compile_document(doc: Document, text: str, resolved: Resolved | None = None) -> dict[str, Any]:
+    """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
+    res = resolved or resolve(doc)
+    try:
+        ruleset = get_ruleset(doc.rules)
+        canonical = ruleset.canonical_ability
+    except UnknownRuleset:
+        def canonical(_text: str) -> str | None:
+            return None
+
+    index = creature_index(doc)
+    entries = []
+    for i, entry in enumerate(doc.entries):
+        entries.append(
+            {
+                "number": res.numbers[i],
+                "label": entry.number if isinstance(entry.number, str) else None,
+                "line": entry.span.line,
+                "end_line": entry.end_line,
+                "text": entry.text,
+                "ending": entry.ending,
+                "choices": [
+                    {
+                        "label": c.label,
+                        "text": c.text,
+                        "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
+                        "difficulty": c.difficulty,
+                        "success": None if c.success is None else res.labels.get(str(c.success), c.success),
+                        "failure": None if c.failure is None else res.labels.get(str(c.failure), c.failure),
+                        "error": c.error,
+                        "span": _span(c.span),
+                    }
+                    for c in entry.choices
+                ],
+                "exits": [
+                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": _span(x.span)}
+                    for x in res.exits[i]
+                ],
+                "creatures": entry_creatures(entry, index),
+                "effects": [],
+            }
+        )
+    return {
+        "format": "dtc-adventure",
+        "format_version": FORMAT_VERSION,
+        "dtc_version": __version__,
+        "source": {"path": doc.path, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()},
+        "title": doc.title,
+        "author": doc.meta["author"].value if "author" in doc.meta else None,
+        "rules": doc.rules,
+        "start": res.start,
+        "creatures": [
+            {
+                "name": c.name,
+                "hp": c.hp,
+                "morale": c.morale,
+                "attacks": [{"name": a.name, "damage": a.damage} for a in c.attacks],
+                "special": c.special,
+                "stats": dict(c.stats),
+                "entry": c.entry,
+                "line": c.span.line,
+            }
+            for c in doc.all_creatures()
+        ],
+        "encounters": [
+            {
+                "low": e.low,
+                "high": e.high,
+                "text": e.text,
+                "line": e.span.line,
+                "groups": [
+                    {
+                        "count": g.count,
+                        "name": g.name,
+                        "creature": (m.name if (m := match_creature(g.name, index)) else None),
+                    }
+                    for g in e.groups
+                ],
+            }
+            for e in doc.encounters
+        ],
+        "entries": entries,
+    }

@@ -1,0 +1,61 @@
+"""Diagnostics: small frozen records that checks yield and reporters render."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Severity(enum.IntEnum):
+    """How serious a finding is; errors make ``dtc lint`` exit 1."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A source range: 1-based lines and columns, ``end_column`` exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def point(cls, line: int, column: int = 1) -> Span:
+        return cls(line, column, line, column + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding: which rule, how serious, what it says, and where."""
+
+    code: str
+    rule: str
+    severity: Severity
+    message: str
+    span: Span
+    entry: int | None = None
+    path: str = "<input>"
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.span.line, self.span.column, self.code, self.message)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.span.line,
+            "column": self.span.column,
+            "end_line": self.span.end_line,
+            "end_column": self.span.end_column,
+            "code": self.code,
+            "rule": self.rule,
+            "severity": str(self.severity),
+            "message": self.message,
+            "entry": self.entry,
+        }

@@ -1,0 +1,32 @@
+"""Writing files so that nothing is lost: atomic replace, with a backup of what was there."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+
+def atomic_write_text(path: str | Path, text: str, *, backup: bool = False) -> None:
+    """Write ``text`` to ``path`` atomically (temp file in the same folder, fsync, rename).
+
+    With ``backup=True`` an existing file is first copied to ``path~``.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if backup and target.exists():
+        shutil.copy2(target, target.with_name(target.name + "~"))
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

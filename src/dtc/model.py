@@ -1,0 +1,132 @@
+"""The parsed adventure: what the source says, with every source position kept.
+
+``parse`` builds these; ``compile`` turns them into the JSON graph; the lint rules read them.
+Targets are entry numbers, or ``"@label"`` strings where the author named an entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dtc.diagnostics import Span
+
+Target = int | str
+
+
+@dataclass(slots=True)
+class Choice:
+    """A parenthetical in choice notation: ``Chasm (DEX D3, S24, F78)``."""
+
+    label: str
+    text: str
+    span: Span
+    ability: str | None = None
+    difficulty: int | None = None
+    success: Target | None = None
+    failure: Target | None = None
+    #: Set when the parenthetical looks like notation but does not parse.
+    error: str | None = None
+    error_span: Span | None = None
+    ability_span: Span | None = None
+    difficulty_span: Span | None = None
+    success_span: Span | None = None
+    failure_span: Span | None = None
+
+
+@dataclass(slots=True)
+class ProseExit:
+    """``Return to 17``, ``go to 17``: an exit written in prose."""
+
+    target: Target
+    phrase: str
+    span: Span
+
+
+@dataclass(slots=True)
+class Attack:
+    name: str
+    damage: str
+
+
+@dataclass(slots=True)
+class Creature:
+    """A stat block: ``Goblin HP 3 | Morale 7 | Sword or Bow d6``."""
+
+    name: str
+    hp: int
+    span: Span
+    morale: int | None = None
+    attacks: list[Attack] = field(default_factory=list)
+    special: str | None = None
+    stats: dict[str, int] = field(default_factory=dict)
+    #: The entry whose text holds this stat block, if any.
+    entry: int | None = None
+
+
+@dataclass(slots=True)
+class CreatureGroup:
+    """``1d6 Goblins``: how many of which creature."""
+
+    count: str
+    name: str
+    span: Span
+
+
+@dataclass(slots=True)
+class Encounter:
+    """One row of the encounter table."""
+
+    low: int
+    high: int
+    text: str
+    span: Span
+    groups: list[CreatureGroup] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Entry:
+    number: Target
+    span: Span
+    text: str
+    end_line: int
+    choices: list[Choice] = field(default_factory=list)
+    prose_exits: list[ProseExit] = field(default_factory=list)
+    #: Spans of "return to your most recent entry" phrases.
+    returns: list[Span] = field(default_factory=list)
+    ending: bool = False
+    creatures: list[Creature] = field(default_factory=list)
+    #: Creature names mentioned with a count ("4 Goblins"), and whether in a fight.
+    mentions: list[CreatureGroup] = field(default_factory=list)
+    fight_mentions: list[CreatureGroup] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class MetaField:
+    key: str
+    value: str
+    span: Span
+
+
+@dataclass(slots=True)
+class Document:
+    """Everything one source file says."""
+
+    path: str
+    title: str | None = None
+    title_span: Span | None = None
+    meta: dict[str, MetaField] = field(default_factory=dict)
+    unknown_meta: list[MetaField] = field(default_factory=list)
+    encounters: list[Encounter] = field(default_factory=list)
+    creatures: list[Creature] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    line_count: int = 0
+
+    @property
+    def rules(self) -> str:
+        field_ = self.meta.get("rules")
+        return field_.value if field_ else "death-and-treasure"
+
+    def all_creatures(self) -> list[Creature]:
+        """Stat blocks of the file and of its entries, file order."""
+        inner = [c for e in self.entries for c in e.creatures]
+        return sorted(self.creatures + inner, key=lambda c: (c.span.line, c.span.column))

@@ -1,0 +1,212 @@
+"""The choice notation and stat blocks, parsed by the Lark grammars in ``grammar/``.
+
+The grammars are loaded once (LALR, positions kept). A book repeats a handful of notation
+*shapes* thousands of times — ``(D0, S12)`` and ``(D0, S97)`` differ only in digits — so each
+shape is parsed by Lark once and the result reused with the digits of each occurrence. Every
+parenthetical is still accepted or refused by the grammar alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+import lark
+from lark import Lark, Token, Transformer, v_args
+
+from dtc.resources import data_dir
+
+_DIGITS = re.compile(r"[0-9]+")
+
+#: How the grammar's terminals read in a message.
+_EXPECTED = {
+    "DIFFICULTY": "a difficulty such as D2",
+    "TARGET_S": "a success entry such as S12",
+    "TARGET_F": "a failure entry such as F13",
+    "ABILITY": "an ability such as DEX",
+    "COMMA": "','",
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "$END": "the end",
+}
+
+
+@cache
+def _parser(name: str, start: str) -> Lark:
+    path = data_dir("grammar") / f"{name}.lark"
+    return Lark(
+        path.read_text(encoding="utf-8"),
+        start=start,
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=False,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A token's text and its offsets within the parsed string."""
+
+    value: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    ability: Field | None
+    difficulty: Field
+    success: Field
+    failure: Field | None
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    message: str
+    start: int
+    end: int
+
+
+class _ToFields(Transformer[Token, object]):
+    """Builds :class:`Parsed` from the tree, keeping every token's offsets."""
+
+    @v_args(inline=True)
+    def notation(
+        self, ability: Field | None, difficulty: Field, success: Field, failure: Field | None
+    ) -> Parsed:
+        return Parsed(ability, difficulty, success, failure)
+
+    @v_args(inline=True)
+    def _field(self, token: Token) -> Field:
+        assert token.start_pos is not None and token.end_pos is not None
+        return Field(str(token), token.start_pos, token.end_pos)
+
+    ability = difficulty = success = failure = _field
+
+
+def _describe(expected: set[str]) -> str:
+    names = sorted(_EXPECTED.get(t, t) for t in expected if not t.startswith("__"))
+    if not names:
+        return "valid notation"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _parse_uncached(text: str) -> Parsed | Failed:
+    try:
+        tree = _parser("notation", "notation").parse(text)
+    except lark.UnexpectedToken as exc:
+        tok = exc.token
+        if tok.type == "$END":
+            return Failed(f"expected {_describe(exc.expected)} before the end", len(text) - 1, len(text))
+        start = tok.start_pos or 0
+        found = str(tok)
+        return Failed(f"expected {_describe(exc.expected)}, found '{found}'", start, start + len(found))
+    except lark.UnexpectedCharacters as exc:
+        pos = exc.pos_in_stream
+        m = re.compile(r"[^\s,()]+|.").match(text, pos)
+        end = m.end() if m else pos + 1
+        return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
+    except lark.UnexpectedEOF as exc:
+        return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
+    result = _ToFields().transform(tree)
+    assert isinstance(result, Parsed)
+    return result
+
+
+@cache
+def _parse_shape(shape: str) -> Parsed | Failed:
+    return _parse_uncached(shape)
+
+
+def _remap(offset: int, runs: list[tuple[int, int]]) -> int:
+    """Offset in the digit-normalised shape -> offset in the original text."""
+    shift = 0
+    for start, end in runs:
+        if start - shift >= offset:
+            break
+        shift += end - start - 1
+    return offset + shift
+
+
+def _field(field: Field | None, text: str, runs: list[tuple[int, int]]) -> Field | None:
+    if field is None:
+        return None
+    start, end = _remap(field.start, runs), _remap(field.end, runs)
+    return Field(text[start:end], start, end)
+
+
+def parse_notation(text: str) -> Parsed | Failed:
+    """Parse one parenthetical such as ``(DEX D3, S24, F78)``; offsets refer to ``text``."""
+    runs = [m.span() for m in _DIGITS.finditer(text)]
+    shape = _DIGITS.sub("0", text) if runs else text
+    result = _parse_shape(shape)
+    if not runs:
+        return result
+    if isinstance(result, Failed):
+        return Failed(
+            _reword(result, text, runs),
+            _remap(result.start, runs),
+            _remap(result.end, runs),
+        )
+    difficulty = _field(result.difficulty, text, runs)
+    success = _field(result.success, text, runs)
+    assert difficulty is not None and success is not None
+    return Parsed(_field(result.ability, text, runs), difficulty, success, _field(result.failure, text, runs))
+
+
+def _reword(failed: Failed, text: str, runs: list[tuple[int, int]]) -> str:
+    """Put the original token (with its real digits) back into a cached message."""
+    start, end = _remap(failed.start, runs), _remap(failed.end, runs)
+    head, sep, _ = failed.message.partition(", found '")
+    return f"{head}{sep}{text[start:end]}'" if sep else failed.message
+
+
+def target_value(token: str) -> int | str:
+    """``S24`` -> 24, ``F@pit`` -> ``"@pit"``."""
+    body = token[1:].strip(" \t\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000")
+    return body if body.startswith("@") else int(body)
+
+
+def difficulty_value(token: str) -> int:
+    return int(_DIGITS.search(token).group())  # type: ignore[union-attr]
+
+
+# --- stat blocks ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StatBlock:
+    name: str
+    hp: int
+    morale: int | None
+    attacks: tuple[tuple[str, str], ...]
+    special: str | None
+    stats: tuple[tuple[str, int], ...]
+
+
+def parse_statblock(text: str) -> StatBlock | None:
+    """Parse ``Goblin HP 3 | Morale 7 | Sword or Bow d6``; ``None`` when it is not one."""
+    try:
+        tree = _parser("statblock", "statblock").parse(text)
+    except lark.LarkError:
+        return None
+    name_tok, hp_tok, *fields = tree.children
+    morale: int | None = None
+    special: str | None = None
+    attacks: list[tuple[str, str]] = []
+    stats: list[tuple[str, int]] = []
+    for f in fields:
+        if not isinstance(f, lark.Tree):
+            continue
+        kids = [str(k).strip() for k in f.children]
+        if f.data == "morale":
+            morale = int(kids[0])
+        elif f.data == "special":
+            special = kids[0]
+        elif f.data == "attack":
+            attacks.append((kids[0], kids[1].replace(" ", "")))
+        elif f.data == "stat":
+            stats.append((kids[0], int(kids[1])))
+    return StatBlock(str(name_tok).strip(), int(hp_tok), morale, tuple(attacks), special, tuple(stats))

@@ -1,0 +1,72 @@
+"""What a rule is, and what it is given to check."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from dtc.analysis import Analysis
+from dtc.compile import Resolved
+from dtc.diagnostics import Diagnostic, Severity, Span
+from dtc.model import Document
+from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
+
+
+@dataclass
+class Context:
+    """Everything a check may look at."""
+
+    doc: Document
+    res: Resolved
+    analysis: Analysis = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.analysis = Analysis(self.res)
+
+    @cached_property
+    def ruleset(self) -> Ruleset | None:
+        try:
+            return get_ruleset(self.doc.rules)
+        except UnknownRuleset:
+            return None
+
+    def first_entries(self) -> Iterator[tuple[int, int]]:
+        """(index, number) of each entry that stands for its number."""
+        for number, i in self.res.by_number.items():
+            yield i, number
+
+
+Check = Callable[["Rule", Context], Iterator[Diagnostic]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    check: Check = field(repr=False)
+
+    @property
+    def doc(self) -> str:
+        return inspect.cleandoc(self.check.__doc__ or "")
+
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n", 1)[0]
+
+    def diag(self, ctx: Context, message: str, span: Span, entry: int | None = None) -> Diagnostic:
+        return Diagnostic(self.code, self.name, self.severity, message, span, entry, ctx.doc.path)
+
+    def run(self, ctx: Context) -> Iterator[Diagnostic]:
+        return self.check(self, ctx)
+
+
+def rule(code: str, name: str, severity: Severity) -> Callable[[Check], Rule]:
+    """Declare a rule; the decorated function's docstring is its documentation."""
+
+    def wrap(check: Check) -> Rule:
+        return Rule(code, name, severity, check)
+
+    return wrap

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtc.diagnostics import Diagnostic, Severity
+from dtc.rules.base import Context, Rule, rule
+
+
+@rule("DT105", "unknown-ability", Severity.ERROR)
+def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
+    """An ability the adventure's ruleset does not have.
+
+    ## What it finds
+    The word before the difficulty in `(DEXT D2, S5, F6)` is not one of the ruleset's
+    abilities or their spellings (Death & Treasure: STR DEX CON WIS INT CHA, or the full
+    names). Case does not matter.
+
+    ## Why it matters
+    The reader does not know which score to roll against, and `dtc play` cannot roll it.
+
+    ## Example
+    ```
+    7 The lock is fiddly (AGI D1, S8, F9).
+    ```
+
+    ## Fix
+    Use one of the ruleset's abilities (`dtc rules NAME` lists them), or set `Rules:` to the
+    ruleset whose ability you meant.
+    """
+    ruleset = ctx.ruleset
+    if ruleset is None:
+        return
+    names = " ".join(ruleset.ability_names)
+    for i, entry in enumerate(ctx.doc.entries):
+        for c in entry.choices:
+            if c.ability is not None and ruleset.canonical_ability(c.ability) is None:
+                yield self.diag(
+                    ctx,
+                    f"unknown ability '{c.ability}' for {ruleset.title} (expected one of {names})",
+                    c.ability_span or c.span,
+                    ctx.res.numbers[i],
+                )

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtc.diagnostics import Diagnostic, Severity
+from dtc.rules.base import Context, Rule, rule
+
+_KIND = {"success": "success", "failure": "failure", "prose": "prose"}
+
+
+@rule("DT107", "dangling-reference", Severity.ERROR)
+def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
+    """An exit to an entry that does not exist.
+
+    ## What it finds
+    An `S`/`F` target, or a prose exit such as `go to 40`, naming an entry number (or
+    `@label`) that no entry has.
+
+    ## Why it matters
+    The reader turns to a page that isn't there; `dtc play` ends the run with
+    "cannot continue".
+
+    ## Example
+    ```
+    3 A trapdoor (D1, S40, F4).
+    ```
+
+    ## Fix
+    Write the missing entry, or point the exit at the entry you meant.
+    """
+    res = ctx.res
+    for i, entry in enumerate(ctx.doc.entries):
+        for x in res.exits[i]:
+            if x.kind in _KIND and res.target_number(x.target) is None:
+                yield self.diag(
+                    ctx,
+                    f"{_KIND[x.kind]} exit to entry {x.target}, which does not exist",
+                    x.span or entry.span,
+                    res.numbers[i],
+                )

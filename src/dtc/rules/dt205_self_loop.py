@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtc.diagnostics import Diagnostic, Severity
+from dtc.rules.base import Context, Rule, rule
+
+
+@rule("DT205", "self-loop", Severity.WARNING)
+def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
+    """A free (D0) move that leads back to the entry it is in.
+
+    ## What it finds
+    `(D0, S12)` inside entry 12.
+
+    ## Why it matters
+    Following it changes nothing: the reader rereads the same text. A check that loops back
+    on failure (`F12` in entry 12, "try again") is fine and not reported.
+
+    ## Example
+    ```
+    12 The corridor bends (D0, S12).
+    ```
+
+    ## Fix
+    Point the move at the entry it should lead to.
+    """
+    res = ctx.res
+    for i, entry in enumerate(ctx.doc.entries):
+        for c in entry.choices:
+            if c.difficulty == 0 and c.success is not None and res.labels.get(str(c.success), c.success) == res.numbers[i]:
+                yield self.diag(ctx, f"D0 move leads back to entry {res.numbers[i]} itself",
+                                c.success_span or c.span, res.numbers[i])

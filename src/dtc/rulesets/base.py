@@ -1,0 +1,39 @@
+"""The interface every ruleset implements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A rule system as the compiler and linter see it.
+
+    ``abilities`` maps every accepted spelling (upper-cased) to the canonical ability name.
+    ``difficulties`` are the D-numbers the notation may use.
+    """
+
+    name: str
+    title: str
+    abilities: dict[str, str]
+    difficulties: tuple[int, ...]
+    source: str = ""
+    overlays: tuple[str, ...] = field(default=())
+
+    def canonical_ability(self, text: str) -> str | None:
+        return self.abilities.get(text.strip().upper())
+
+    @property
+    def ability_names(self) -> list[str]:
+        return list(dict.fromkeys(self.abilities.values()))
+
+    def combine(self, overlay: Ruleset) -> Ruleset:
+        """This ruleset with an overlay's abilities and difficulties added."""
+        return Ruleset(
+            name=f"{self.name} + {overlay.name}",
+            title=f"{self.title} with {overlay.title}",
+            abilities={**self.abilities, **overlay.abilities},
+            difficulties=tuple(sorted(set(self.difficulties) | set(overlay.difficulties))),
+            source=self.source,
+            overlays=(*self.overlays, overlay.name),
+        )

@@ -1,0 +1,58 @@
+"""JSON Schemas of dtc's files, and loading a compiled graph back with its contract checked."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from dtc import FORMAT_VERSION
+from dtc.resources import data_dir
+
+
+class SchemaError(ValueError):
+    """A JSON document that does not satisfy its schema; the message names the field."""
+
+
+@cache
+def _validator(name: str) -> Any:
+    import jsonschema  # imported lazily: `dtc lint` never needs it
+
+    schema = json.loads((data_dir("schemas") / f"{name}.schema.json").read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _where(error: Any) -> str:
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    return path.lstrip(".") or "(top level)"
+
+
+def validate(instance: Any, name: str = "adventure") -> None:
+    """Raise :class:`SchemaError` naming the first offending field."""
+    errors = sorted(_validator(name).iter_errors(instance), key=lambda e: list(e.absolute_path))
+    if errors:
+        best = errors[0]
+        raise SchemaError(f"{_where(best)}: {best.message}")
+
+
+def load_json(path: str | Path, name: str) -> Any:
+    """Read a JSON file and check it against schema ``name``; raise SchemaError if it fails."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise SchemaError(f"{path}: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise SchemaError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    if name == "adventure" and isinstance(data, dict) and data.get("format_version") not in (None, FORMAT_VERSION):
+        raise SchemaError(
+            f"{path}: compiled with format version {data.get('format_version')}; "
+            f"this dtc reads version {FORMAT_VERSION} (recompile the source)"
+        )
+    try:
+        validate(data, name)
+    except SchemaError as exc:
+        raise SchemaError(f"{path}: {exc}") from None
+    return data
