@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 
 import networkx as nx
 
 from dtc.compile import Resolved
 
-_GOAL = "__goal__"
+_GOAL = -1  # a node no entry can be: entry numbers are >= 0
+#: Targets still legible inside notation that does not parse: followed for reachability only, so
+#: one malformed choice is reported once rather than again as every entry behind it.
+_SALVAGE = re.compile(r"(?<![\w@])[SsFf][ \t\u00a0]*([0-9]+)(?![0-9])")
 
 
 class Analysis:
@@ -22,8 +26,8 @@ class Analysis:
         self.res = res
 
     @cached_property
-    def graph(self) -> nx.DiGraph:
-        g: nx.DiGraph = nx.DiGraph()
+    def graph(self) -> nx.DiGraph[int]:
+        g: nx.DiGraph[int] = nx.DiGraph()
         res = self.res
         g.add_nodes_from(res.by_number)
         edges = []
@@ -32,6 +36,9 @@ class Analysis:
                 t = res.target_number(x.target)
                 if t is not None:
                     edges.append((number, t))
+            for c in res.doc.entries[i].choices:
+                if c.error is not None:
+                    edges.extend((number, int(m)) for m in _SALVAGE.findall(c.text) if int(m) in res.by_number)
         g.add_edges_from(edges)
         return g
 

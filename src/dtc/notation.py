@@ -18,6 +18,7 @@ from lark import Lark, Token, Transformer, v_args
 from dtc.resources import data_dir
 
 _DIGITS = re.compile(r"[0-9]+")
+_SPACES = " \t\u00a0\u200b\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
 
 #: How the grammar's terminals read in a message.
 _EXPECTED = {
@@ -104,7 +105,7 @@ def _parse_uncached(text: str) -> Parsed | Failed:
         found = str(tok)
         return Failed(f"expected {_describe(exc.expected)}, found '{found}'", start, start + len(found))
     except lark.UnexpectedCharacters as exc:
-        pos = exc.pos_in_stream
+        pos = exc.pos_in_stream or 0
         m = re.compile(r"[^\s,()]+|.").match(text, pos)
         end = m.end() if m else pos + 1
         return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
@@ -165,7 +166,7 @@ def _reword(failed: Failed, text: str, runs: list[tuple[int, int]]) -> str:
 
 def target_value(token: str) -> int | str:
     """``S24`` -> 24, ``F@pit`` -> ``"@pit"``."""
-    body = token[1:].strip(" \t\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000")
+    body = token[1:].strip(_SPACES)
     return body if body.startswith("@") else int(body)
 
 
@@ -209,4 +210,4 @@ def parse_statblock(text: str) -> StatBlock | None:
             attacks.append((kids[0], kids[1].replace(" ", "")))
         elif f.data == "stat":
             stats.append((kids[0], int(kids[1])))
-    return StatBlock(str(name_tok).strip(), int(hp_tok), morale, tuple(attacks), special, tuple(stats))
+    return StatBlock(str(name_tok).strip(), int(str(hp_tok)), morale, tuple(attacks), special, tuple(stats))

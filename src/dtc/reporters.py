@@ -21,7 +21,7 @@ def render_text(diags: Sequence[Diagnostic], files: int) -> str:
     lines = [f"{d.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}" for d in diags]
     s = summary(diags, files)
     if diags:
-        parts = [f"{s[k]} {k}{'s' if s[k] != 1 else ''}" for k in ("error", "warning", "info") if s[k]]
+        parts = [f"{s[k]} {k}{'s' if s[k] != 1 and k != 'info' else ''}" for k in ("error", "warning", "info") if s[k]]
         lines.append(f"Found {', '.join(parts)} in {files} file{'s' if files != 1 else ''}.")
     else:
         lines.append(f"All clear: {files} file{'s' if files != 1 else ''} checked.")

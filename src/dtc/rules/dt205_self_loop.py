@@ -28,6 +28,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     res = ctx.res
     for i, entry in enumerate(ctx.doc.entries):
         for c in entry.choices:
-            if c.difficulty == 0 and c.success is not None and res.labels.get(str(c.success), c.success) == res.numbers[i]:
+            target = None if c.success is None else res.labels.get(str(c.success), c.success)
+            if c.difficulty == 0 and target == res.numbers[i]:
                 yield self.diag(ctx, f"D0 move leads back to entry {res.numbers[i]} itself",
                                 c.success_span or c.span, res.numbers[i])

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.rules.base import Context, Rule, rule
@@ -30,7 +31,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     doc = ctx.doc
     numbered = sorted((n, i) for n, i in ctx.res.by_number.items() if isinstance(doc.entries[i].number, int))
-    for (a, _), (b, i) in zip(numbered, numbered[1:], strict=False):
+    for (a, _), (b, i) in pairwise(numbered):
         if b - a > 1:
             missing = f"{a + 1}" if b - a == 2 else f"{a + 1}–{b - 1}"
             yield self.diag(ctx, f"no entry numbered {missing}", doc.entries[i].span, b)

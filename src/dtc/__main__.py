@@ -1,0 +1,3 @@
+from dtc.cli import main
+
+main()

@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from helpers import sample_dungeon
+
+
+@pytest.fixture
+def sample_text() -> str:
+    text = sample_dungeon()
+    if text is None:
+        pytest.skip("the seed documents (../shared/seeds) are not beside this checkout")
+    return text
+
+
+@pytest.fixture
+def sample_path(tmp_path: Path, sample_text: str) -> Path:
+    path = tmp_path / "sample-dungeon.txt"
+    path.write_text(sample_text, encoding="utf-8")
+    return path

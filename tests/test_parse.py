@@ -1,0 +1,117 @@
+"""The parser: notation through the Lark grammar, labels, layout, prose phrases."""
+
+from __future__ import annotations
+
+import pytest
+
+from dtc.api import compile_text
+from dtc.notation import Failed, Parsed, parse_notation, parse_statblock
+from dtc.parse import parse
+
+HEAD = "Book\n\nAdventure Entries\n\n"
+
+
+def entry(text: str, *more: str) -> list:  # type: ignore[type-arg]
+    return parse(HEAD + "\n\n".join((text, *more)) + "\n").entries
+
+
+@pytest.mark.parametrize(
+    ("notation", "ability", "difficulty", "success", "failure"),
+    [
+        ("(DEX D3, S24, F78)", "DEX", 3, 24, 78),
+        ("(D0, S53)", None, 0, 53, None),
+        ("(dex d2, s5, f6)", "dex", 2, 5, 6),
+        ("( D0 ,S2 )", None, 0, 2, None),
+        ("(CHA\u00a0D2,\u00a0S19,\u202fF18)", "CHA", 2, 19, 18),
+        ("(D1, S@frog-mouth, F@pit)", None, 1, "@frog-mouth", "@pit"),
+        ("(♣ D2, S4, F9)", "♣", 2, 4, 9),
+        ("(Strength D1, S 12, F 13)", "Strength", 1, 12, 13),
+    ],
+)
+def test_notation_forms(notation: str, ability: str | None, difficulty: int, success: object, failure: object) -> None:
+    (e,) = entry(f"1 A thing {notation}.")
+    (c,) = e.choices
+    assert (c.ability, c.difficulty, c.success, c.failure, c.error) == (ability, difficulty, success, failure, None)
+
+
+def test_shape_cache_keeps_real_digits_and_offsets() -> None:
+    a = parse_notation("(DEX D3, S24, F78)")
+    b = parse_notation("(DEX D1, S1234, F5)")
+    assert isinstance(a, Parsed) and isinstance(b, Parsed)
+    assert (b.success.value, b.success.start, b.success.end) == ("S1234", 9, 14)
+    assert (b.failure and b.failure.value) == "F5"
+    bad = parse_notation("(D12 S345 F6)")
+    assert isinstance(bad, Failed)
+    assert bad.message == "expected ',', found 'S345'" and (bad.start, bad.end) == (5, 9)
+
+
+def test_labels() -> None:
+    (e,) = entry(
+        "1 You can go in the Frog Mouth (D0, S2) or search for other entrances (D1, S3, F4). "
+        "A **Rusty Lever** (STR D1, S5, F6). Passages lead north (D0, S7), south (D0, S8). "
+        "You may attempt to take the eyes (DEX D3, S9, F10). (D0, S11)"
+    )
+    assert [c.label for c in e.choices] == [
+        "Frog Mouth", "search for other entrances", "Rusty Lever", "north", "south", "take the eyes", "go to 11",
+    ]
+
+
+def test_entry_heads_need_a_sentence_break_and_a_capital() -> None:
+    es = entry("1 The chest holds\n500 coins and a ring (D0, S2).", "2 Done. THE END")
+    assert [e.number for e in es] == [1, 2]
+    assert "500 coins" in es[0].text
+    es = entry("1 A hall.\n2 A stair. THE END")
+    assert [e.number for e in es] == [1, 2]
+
+
+def test_prose_exits_and_returns() -> None:
+    (e,) = entry(
+        "1 Go to 2. Return to 3! skip to 4, turn to entry 5, read entry 6, go back to 7. "
+        "Wait 3 turns. Go to 10 hours later. Read 3 scrolls. Return to your most recent entry."
+    )
+    assert [p.target for p in e.prose_exits] == [2, 3, 4, 5, 6, 7]
+    assert len(e.returns) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "ending"),
+    [("You win. THE END", True), ("Rest now.\n\n**The End**", True), ("Free at last. The end.", True),
+     ("You walk to the end of the hall.", False), ("The end of the rope frays (D0, S2).", False),
+     ("Endless halls.", False)],
+)
+def test_endings(text: str, ending: bool) -> None:
+    (e,) = entry(f"1 {text}")
+    assert e.ending is ending
+
+
+def test_front_matter_title_and_encounters() -> None:
+    doc = parse(
+        "Title: The Vault\nAuthor: A. Writer\nRules: death-and-treasure\nStart: 3\n\nIgnored Title Line\n\n"
+        "Encounters\n  1-2. 1d6 Rats\n  3. 2 Ghouls fighting 1d4 Rats\n\nRat HP 1 | Bite d2\n\n"
+        "Adventure Entries\n\n3 Start here. THE END\n"
+    )
+    assert doc.title == "The Vault" and doc.meta["author"].value == "A. Writer"
+    assert [(e.low, e.high) for e in doc.encounters] == [(1, 2), (3, 3)]
+    assert [(g.count, g.name) for g in doc.encounters[1].groups] == [("2", "Ghouls"), ("1d4", "Rats")]
+    assert compile_text("Start: 3\n\nT\n\nAdventure Entries\n\n3 X. THE END\n").graph()["start"] == 3
+
+
+def test_entries_without_a_header() -> None:
+    doc = parse("My Book\n\n1 The gate (D0, S2).\n\n2 The hall. THE END\n")
+    assert doc.title == "My Book" and [e.number for e in doc.entries] == [1, 2]
+
+
+def test_stat_blocks() -> None:
+    block = parse_statblock("Giant Frog HP 6 | Morale 10 | Bite d8 | Special: swallows you whole")
+    assert block is not None
+    assert (block.name, block.hp, block.morale, block.attacks, block.special) == (
+        "Giant Frog", 6, 10, (("Bite", "d8"),), "swallows you whole")
+    assert parse_statblock("Not a block at all") is None
+    (e,) = entry("1 It wakes. If you win, go to 2. Stone Guard HP 7 | Morale 12 | Fist d6.")
+    assert [c.name for c in e.creatures] == ["Stone Guard"]
+
+
+def test_creature_mentions() -> None:
+    (e,) = entry("1 A group of 4 Goblins dance. Then 2d4 Giant Rats attack! You find 500 coins.")
+    assert [(m.count, m.name) for m in e.mentions] == [("4", "Goblins"), ("2d4", "Giant Rats")]
+    assert [m.name for m in e.fight_mentions] == ["Giant Rats"]

@@ -1,0 +1,87 @@
+"""Property tests (hypothesis): the parser and linter never raise, and order does not matter."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dtc.api import compile_text
+from dtc.notation import parse_notation
+from dtc.schema import validate
+from dtc.source import SourceError, decode
+from helpers import lint_text
+
+FRAGMENTS = [
+    "(", ")", ",", " ", "\n", "\n\n", "D", "S", "F", "d", "s", "f", "0", "1", "2", "3", "12", "DEX ", "STR",
+    "(D0, S2)", "(DEX D3, S4, F5)", "(D1 S2 F3)", "**", "Bold", "THE END", "the end.", "go to 3", "Return to ",
+    "your most recent entry", "HP 3 | Morale 7 | Bite d6", "Goblin", "Goblins", "1d6 ", "Encounters\n",
+    "Adventure Entries\n", "Start: 2\n", "Rules: zilch\n", "Title: X\n", "@lab", "S@lab", "\u00a0", "“", "”",
+    "\t", ":", "|", ".", "1.", "  1. 1d4 Rats\n", "(1,000 coins)", "(d4 damage)", "♣",
+]
+
+adventure_text = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8)), max_size=80).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(adventure_text)
+def test_any_text_compiles_and_lints_without_raising(text: str) -> None:
+    comp = compile_text(text, "fuzz.txt")
+    validate(comp.graph())
+    for d in lint_text(text, "fuzz.txt"):
+        assert d.span.line >= 1 and d.span.column >= 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_bytes_decode_or_fail_cleanly(data: bytes) -> None:
+    try:
+        text = decode(data, "fuzz.txt")
+    except SourceError as exc:
+        assert str(exc).startswith("fuzz.txt")
+        return
+    compile_text(text, "fuzz.txt").graph()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="()DSFdsf0123456789 ,@abxEX\u00a0♣", max_size=30))
+def test_notation_parser_total(text: str) -> None:
+    parse_notation(text)
+
+
+@st.composite
+def adventures(draw: st.DrawFn) -> list[str]:
+    numbers = draw(st.lists(st.integers(1, 30), min_size=1, max_size=14, unique=True))
+    pool = [*numbers, 99]
+    entries = []
+    for n in numbers:
+        parts = [f"{n} Room {n}."]
+        for _ in range(draw(st.integers(0, 3))):
+            kind = draw(st.sampled_from(["d0", "check", "prose", "bad", "return", "fight"]))
+            s, f = draw(st.sampled_from(pool)), draw(st.sampled_from(pool))
+            parts.append({
+                "d0": f"Walk on (D0, S{s}).",
+                "check": f"Leap (DEX D{draw(st.integers(0, 5))}, S{s}, F{f}).",
+                "prose": f"Go to {s}.",
+                "bad": f"Try (D1 S{s} F{f}).",
+                "return": "Return to your most recent entry.",
+                "fight": "Then 2 Ghouls attack!",
+            }[kind])
+        if draw(st.booleans()):
+            parts.append("THE END")
+        entries.append(" ".join(parts))
+    return entries
+
+
+def findings(entries: list[str]) -> Counter[tuple[str, int | None]]:
+    src = "Book\n\nAdventure Entries\n\n" + "\n\n".join(entries) + "\n"
+    return Counter((d.code, d.entry) for d in lint_text(src))
+
+
+@settings(max_examples=150, deadline=None)
+@given(adventures(), st.randoms(use_true_random=False))
+def test_reordering_entries_never_changes_findings(entries: list[str], rnd: object) -> None:
+    shuffled = list(entries)
+    rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+    assert findings(entries) == findings(shuffled)
