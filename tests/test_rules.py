@@ -36,7 +36,7 @@ def test_malformed_choice_points_at_the_bad_token() -> None:
     assert "expected ','" in found[0].message
 
 
-@pytest.mark.parametrize("notation", ["(D1, 2, F3)", "(S2, D1)", "(DEX D2, S2 F3)", "(D2)"])
+@pytest.mark.parametrize("notation", ["(D1, 2, F3)", "(S2, D1)", "(DEX D2, S2 F3)", "(D1 S2 F3)", "(S2, F3)"])
 def test_malformed_variants(notation: str) -> None:
     assert_diagnostics(book(f"1 A door {notation}. Hall (D0, S2), cell (D0, S3).", "2 X. THE END", "3 Y. THE END"),
                        "malformed-choice")
@@ -171,7 +171,8 @@ def test_adjacent_outcomes() -> None:
     "prose",
     ["(1,000 coins)", "(Weight 1)", "(d4 damage)", "(7)", "(evil, good, chaotic, lawful, etc..)", "(d6)",
      "(see the map)", "(500 coins each)", "(d6 damage and sets target on fire)", "(3)", "(DEX)", "(D&D)",
-     "(Sword or Bow d6)", "(1d4 hours)", "(S.)", "(Fig. 2)"],
+     "(Sword or Bow d6)", "(1d4 hours)", "(S.)", "(Fig. 2)", "(D6)", "(Bow D6)", "(D2)",
+     "(S3 corridor)", "(F1 key)", "(see S5)"],
 )
 def test_prose_parentheticals_are_never_notation(prose: str) -> None:
     assert_diagnostics(book(f"1 You find a crown {prose} here. THE END"))

@@ -15,8 +15,9 @@ from typing import Any
 
 from dtc import FORMAT_VERSION, __version__
 from dtc.diagnostics import Span
+from dtc.effects import extract_effects
 from dtc.model import Creature, Document, Entry, Target
-from dtc.rulesets import UnknownRuleset, get_ruleset
+from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +84,9 @@ def resolve(doc: Document) -> Resolved:
                     preds[x.target].add(numbers[i])
     for i, entry in enumerate(doc.entries):
         for span in entry.returns:
-            for p in sorted(preds.get(numbers[i], ())):
-                if p != numbers[i]:
-                    res.exits[i].append(Exit(p, "return", None, span))
+            for pred in sorted(preds.get(numbers[i], ())):
+                if pred != numbers[i]:
+                    res.exits[i].append(Exit(pred, "return", None, span))
 
     start_field = doc.meta.get("start")
     if start_field is not None:
@@ -157,11 +158,12 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
     """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
     res = resolved or resolve(doc)
     try:
-        ruleset = get_ruleset(doc.rules)
-        canonical = ruleset.canonical_ability
+        ruleset: Ruleset | None = get_ruleset(doc.rules)
     except UnknownRuleset:
-        def canonical(_text: str) -> str | None:
-            return None
+        ruleset = None
+
+    def canonical(text: str) -> str | None:
+        return ruleset.canonical_ability(text) if ruleset else None
 
     index = creature_index(doc)
     entries = []
@@ -192,7 +194,7 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
                     for x in res.exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
-                "effects": [],
+                "effects": extract_effects(entry.text, index),
             }
         )
     return {

@@ -108,6 +108,16 @@ class MetaField:
 
 
 @dataclass(slots=True)
+class Directive:
+    """A ``<!-- dtc: ... -->`` comment line (see :mod:`dtc.suppress`); never part of entry text."""
+
+    text: str
+    span: Span
+    #: Index in ``Document.entries`` of the entry it sits in; ``None`` above the first entry.
+    entry_index: int | None = None
+
+
+@dataclass(slots=True)
 class Document:
     """Everything one source file says."""
 
@@ -120,11 +130,16 @@ class Document:
     creatures: list[Creature] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     line_count: int = 0
+    #: Lines that look like stat blocks but do not parse: (message, span of the bad part).
+    bad_statblocks: list[tuple[str, Span]] = field(default_factory=list)
+    directives: list[Directive] = field(default_factory=list)
+    #: The ruleset used when there is no ``Rules:`` key (a project's configuration may set it).
+    default_rules: str = "death-and-treasure"
 
     @property
     def rules(self) -> str:
         field_ = self.meta.get("rules")
-        return field_.value if field_ else "death-and-treasure"
+        return field_.value if field_ else self.default_rules
 
     def all_creatures(self) -> list[Creature]:
         """Stat blocks of the file and of its entries, file order."""

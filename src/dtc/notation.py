@@ -187,6 +187,29 @@ class StatBlock:
     stats: tuple[tuple[str, int], ...]
 
 
+_STAT_FIELDS = "fields are Morale N, an attack with dice such as Bite d6, Name N, or Special: text"
+
+
+def statblock_error(text: str) -> Failed | None:
+    """Why ``text`` is not a stat block (offsets into ``text``), or None when it is one."""
+    try:
+        _parser("statblock", "statblock").parse(text)
+    except lark.UnexpectedToken as exc:
+        start = exc.token.start_pos or 0
+        if exc.token.type == "$END":
+            return Failed("the stat block ends too early", max(0, len(text) - 1), len(text))
+        word = str(exc.token).strip()
+        return Failed(f"unexpected '{word}' in stat block ({_STAT_FIELDS})", start, start + max(1, len(word)))
+    except lark.UnexpectedCharacters as exc:
+        pos = exc.pos_in_stream or 0
+        m = re.compile(r"[^|]*").match(text, pos)
+        end = m.end() if m and m.end() > pos else pos + 1
+        return Failed(f"cannot read '{text[pos:end].strip()}' in stat block ({_STAT_FIELDS})", pos, end)
+    except lark.UnexpectedInput:
+        return Failed("not a stat block", 0, len(text))
+    return None
+
+
 def parse_statblock(text: str) -> StatBlock | None:
     """Parse ``Goblin HP 3 | Morale 7 | Sword or Bow d6``; ``None`` when it is not one."""
     try:

@@ -19,13 +19,22 @@ from dtc.model import (
     Choice,
     Creature,
     CreatureGroup,
+    Directive,
     Document,
     Encounter,
     Entry,
     MetaField,
     ProseExit,
 )
-from dtc.notation import Failed, Field, difficulty_value, parse_notation, parse_statblock, target_value
+from dtc.notation import (
+    Failed,
+    Field,
+    difficulty_value,
+    parse_notation,
+    parse_statblock,
+    statblock_error,
+    target_value,
+)
 
 _SP = r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 
@@ -36,10 +45,13 @@ ENTRIES_HEADER = re.compile(r"[#\s]*(?:adventure\s+)?entries\s*:?\s*$", re.I)
 ENTRY_HEAD = re.compile(
     rf"[ \t]{{0,3}}(?:\*\*)?([0-9]{{1,7}}|@[A-Za-z][A-Za-z0-9_-]*)(?:\*\*)?[.):]?(?={_SP}|$){_SP}*"
 )
+#: A ``<!-- dtc: ... -->`` line: read by :mod:`dtc.suppress`, blanked before anything else is read.
+DIRECTIVE = re.compile(r"^[ \t]*<!--[ \t]*dtc\b.*$", re.M | re.I)
 ENC_ROW = re.compile(r"\s*([0-9]+)(?:\s*[-–]\s*([0-9]+))?[.)]\s+(\S.*?)\s*$")
 STAT_LINE = re.compile(r"\s*[^\W\d_][\w'’ -]*?\s+HP\s+[0-9]+", re.I)
 STAT_INLINE = re.compile(
-    r"(?:(?<=^)|(?<=[.!?:]\s)|(?<=\n))((?:[A-Z][\w'’-]*[ \t]+){0,4}[A-Z][\w'’-]*[ \t]+HP[ \t]+[0-9]+(?:[ \t]*\|[^|\n]*)*)",
+    r"(?:(?<=^)|(?<=[.!?:]\s)|(?<=\n))"
+    r"((?:[A-Z][\w'’-]*[ \t]+){0,4}[A-Z][\w'’-]*[ \t]+HP[ \t]+[0-9]+(?:[ \t]*\|[^|\n]*)*)",
     re.M,
 )
 GROUP = re.compile(
@@ -47,31 +59,55 @@ GROUP = re.compile(
     r"(?=\s+(?:fighting|chasing|and|with|or|versus|vs\.?|plus|led\s+by|riding|hunting)\b|\s*[,;(]|\s*$)",
     re.I,
 )
-MENTION = re.compile(r"\b([0-9]+|[0-9]*d[0-9]+(?:[+-][0-9]+)?)[ \t]+([A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*){0,3})")
 FIGHT = re.compile(r"\b(?:fights?|attacks?|combat|battle|ambush(?:es)?|charges?)\b", re.I)
 CANDIDATE = re.compile(r"\(([^()]{1,200})\)")
+#: A parenthetical is read as notation when a comma-separated field of it is a whole S/F target
+#: (``(S5, F6)``), when it opens with a D-number and a comma (``(DEX D2, 13)``), or when it holds
+#: both a D-number and an S/F target anywhere (``(D1 S5 F6)``). ``(D6)``, ``(S3 corridor)`` and
+#: ``(d4 damage)`` are prose.
 NOTATION_HINT = re.compile(
-    rf"(?<![\w@])[SF]{_SP}*(?:[0-9]+|@[A-Za-z])|^{_SP}*(?:[^\W\d_]+{_SP}+)?D{_SP}*[0-9]+{_SP}*(?:,|$)"
+    rf"(?:^|,){_SP}*[SsFf]{_SP}*(?:[0-9]+|@[A-Za-z][\w-]*){_SP}*(?:,|$)"
+    rf"|^{_SP}*(?:[^\W\d_]+{_SP}+)?D{_SP}*[0-9]+{_SP}*,"
 )
-LOWER_HINT = re.compile(rf"(?<![\w@])[sf]{_SP}*[0-9]+(?!\w)")
+SF_TOKEN = re.compile(rf"(?<![\w@])[SsFf]{_SP}*(?:[0-9]+|@[A-Za-z])(?![\w])")
 D_TOKEN = re.compile(rf"(?<![\w@])[Dd]{_SP}*[0-9]+(?!\w)")
-PROSE_EXIT = re.compile(
-    r"\b(?:(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to|read)\s+"
-    r"(?:entry\s+|section\s+|paragraph\s+|§\s*)?([0-9]{1,7}|@[A-Za-z][A-Za-z0-9_-]*)\b"
-    r"(?!\s*(?:%|turns?\b|minutes?\b|hours?\b|rounds?\b|feet\b|ft\b|coins?\b|gold\b|gp\b|days?\b|HP\b|damage\b|times?\b))",
+#: Numbers and @labels in prose: the anchor of prose exits and of counted creatures.
+NUMBER = re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")
+#: What must stand just before a number for it to be a prose exit ("go to 17", "read entry 17").
+EXIT_BEFORE = re.compile(
+    r"\b(?:(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to"
+    r"(?:\s+(?:entry|section|paragraph))?|read\s+(?:entry|section|paragraph))\s*§?\s*$",
     re.I,
 )
-READ_BARE = re.compile(r"\bread\s+(?!entry|section|paragraph|§)", re.I)
+#: What may not follow an exit number: "turn to 3 more pages" is fine, "go to 3 hours" is not an exit.
+EXIT_AFTER_UNIT = re.compile(
+    r"[,.][0-9]|[A-Za-z]|\s*(?:%|turns?\b|minutes?\b|hours?\b|rounds?\b|feet\b|ft\b|foot\b|paces?\b|steps?\b"
+    r"|yards?\b|miles?\b|met(?:er|re)s?\b|inch(?:es)?\b|levels?\b|floors?\b|coins?\b|gold\b|gp\b|days?\b"
+    r"|HP\b|damage\b|times?\b|more\b|of\b)",
+    re.I,
+)
+MENTION_AFTER = re.compile(r"[ \t]+([A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*){0,3})")
+#: Capitalised words after a count that name quantities, not creatures ("2 Rounds", "d4 HP").
+NOT_CREATURES = frozenset(
+    "rounds round turns turn minutes minute hours hour days day coins coin gems gem gold silver copper "
+    "feet foot paces steps times hp xp gp sp cp ac".split()
+)
 DYNAMIC_RETURN = re.compile(
     r"\breturn\s+to\s+(?:your|the)\s+(?:most\s+recent|previous|last)\s+(?:entry|section|room|paragraph|location)",
     re.I,
 )
-ENDING = re.compile(r"\bTHE\s+END\b|(?:^|(?<=[.!?*_])|(?<=[.!?]\s))[*_]*the\s+end\b[.!*_]*[ \t]*$", re.M | re.I)
+ENDING_CAPS = re.compile(r"\bTHE\s+END\b")
+#: "The End." as a sentence of its own, any case (checked around each "the end" found).
+ENDING_BEFORE = re.compile(r"(?:^|[.!?*_]\s*|\n\s*)[*_]*$")
+ENDING_AFTER = re.compile(r"(?![A-Za-z0-9])[.!*_]*[ \t]*(?:\n|$)")
 BOLD_LABEL = re.compile(r"(?:\*\*|__)([^*_\n]{1,80})(?:\*\*|__)\s*$")
 LABEL_CUT = re.compile(r"[.!?;:,()\n\"“”]|\*\*")
 STOP_WORDS = frozenset(
-    "or and you may can could then to either lead leads have has is are there also will would "
-    "must should into onto through toward towards but if we".split()
+    [
+        "or", "and", "you", "may", "can", "could", "then", "to", "either", "lead", "leads", "have", "has", "is",
+        "are", "there", "also", "will", "would", "must", "should", "into", "onto", "through", "toward",
+        "towards", "but", "if", "we",
+    ]
 )
 ARTICLES = frozenset(("a", "an", "the", "this", "that"))
 
@@ -102,6 +138,13 @@ def parse(text: str, path: str = "<input>") -> Document:
     """Parse decoded source text (see :func:`dtc.source.decode`)."""
     doc = Document(path=path)
     index = LineIndex(text)
+    directives: dict[int, Directive] = {}  # 0-based line -> directive
+    if "<!--" in text:
+        for m in DIRECTIVE.finditer(text):
+            lead = len(m.group(0)) - len(m.group(0).lstrip())
+            span = index.span(m.start() + lead, m.start() + len(m.group(0).rstrip()))
+            directives[span.line - 1] = Directive(m.group(0).strip(), span)
+        text = DIRECTIVE.sub(lambda m: " " * len(m.group(0)), text)  # offsets stay put
     lines = text.split("\n")
     doc.line_count = len(lines)
     offsets = index.starts
@@ -112,14 +155,18 @@ def parse(text: str, path: str = "<input>") -> Document:
     prev_blank = True
     prev_line = ""
     for i, line in enumerate(lines):
+        if i in directives:
+            directives[i].entry_index = len(heads) - 1 if heads else None
+            doc.directives.append(directives[i])
+            continue
         stripped = line.strip()
         if section == "front":
             if not stripped and not doc.meta and not doc.unknown_meta:
                 continue
-            m = META.fullmatch(line)
-            if m and stripped:
-                key = m.group(1).lower()
-                field = MetaField(m.group(1), m.group(2), Span(i + 1, 1, i + 1, len(line) + 1))
+            meta = META.fullmatch(line)
+            if meta and stripped and not ENTRIES_HEADER.fullmatch(line) and not ENCOUNTERS_HEADER.fullmatch(line):
+                key = meta.group(1).lower()
+                field = MetaField(meta.group(1), meta.group(2), Span(i + 1, 1, i + 1, len(line) + 1))
                 if key in KNOWN_META and key not in doc.meta:
                     doc.meta[key] = field
                 else:
@@ -141,7 +188,9 @@ def parse(text: str, path: str = "<input>") -> Document:
                 creature = _creature(line, offsets[i], index)
                 if creature is not None:
                     doc.creatures.append(creature)
-                    continue
+                else:
+                    _bad_statblock(doc, line, offsets[i], index)
+                continue
             if section == "encounters":
                 row = ENC_ROW.fullmatch(line)
                 if row:
@@ -167,7 +216,11 @@ def parse(text: str, path: str = "<input>") -> Document:
     for n, (i, head) in enumerate(heads):
         start = offsets[i] + head.end()
         stop = offsets[heads[n + 1][0]] - 1 if n + 1 < len(heads) else len(text)
-        doc.entries.append(_entry(text, index, head, i, start, max(start, stop)))
+        doc.entries.append(_entry(doc, text, index, head, i, start, max(start, stop)))
+    for n in sorted({d.entry_index for d in doc.directives if d.entry_index is not None}):
+        entry = doc.entries[n]
+        kept = [t for k, t in enumerate(entry.text.split("\n")) if entry.span.line - 1 + k not in directives]
+        entry.text = "\n".join(kept)
     return doc
 
 
@@ -196,6 +249,34 @@ def _creature(line: str, offset: int, index: LineIndex, entry: int | None = None
     )
 
 
+ARTICLE_HEAD = re.compile(r"(?:an?|the)\s+", re.I)
+SENTENCE_CUT = re.compile(r"\.\s")
+
+
+def _inline_creature(block: str, offset: int, index: LineIndex, number: int | str) -> Creature | None:
+    """A stat block inside an entry, which may be followed by more prose on its line."""
+    article = ARTICLE_HEAD.match(block)
+    if article:
+        block, offset = block[article.end() :], offset + article.end()
+    owner = number if isinstance(number, int) else None
+    creature = _creature(block, offset, index, owner)
+    if creature is None:
+        for cut in reversed([m.start() + 1 for m in SENTENCE_CUT.finditer(block)]):
+            creature = _creature(block[:cut], offset, index, owner)
+            if creature is not None:
+                break
+    return creature
+
+
+def _bad_statblock(doc: Document, line: str, offset: int, index: LineIndex) -> None:
+    text = line.strip()
+    lead = len(line) - len(line.lstrip())
+    failed = statblock_error(text)
+    if failed is not None:
+        where = offset + lead + failed.start
+        doc.bad_statblocks.append((failed.message, index.span(where, max(where + 1, offset + lead + failed.end))))
+
+
 def _encounter(row: re.Match[str], offset: int, index: LineIndex) -> Encounter:
     low = int(row.group(1))
     high = int(row.group(2)) if row.group(2) else low
@@ -207,7 +288,9 @@ def _encounter(row: re.Match[str], offset: int, index: LineIndex) -> Encounter:
     return Encounter(low, high, row.group(3), index.span(offset + row.start(1), offset + row.end(3)), groups)
 
 
-def _entry(text: str, index: LineIndex, head: re.Match[str], line_no: int, start: int, stop: int) -> Entry:
+def _entry(
+    doc: Document, text: str, index: LineIndex, head: re.Match[str], line_no: int, start: int, stop: int
+) -> Entry:
     body = text[start:stop].rstrip()
     stop = start + len(body)
     token = head.group(1)
@@ -221,30 +304,70 @@ def _entry(text: str, index: LineIndex, head: re.Match[str], line_no: int, start
     )
     for m in CANDIDATE.finditer(text, start, stop):
         inner = m.group(1)
-        if NOTATION_HINT.search(inner) or (LOWER_HINT.search(inner) and D_TOKEN.search(inner)):
+        if NOTATION_HINT.search(inner) or (SF_TOKEN.search(inner) and D_TOKEN.search(inner)):
             entry.choices.append(_choice(text, index, m.start(), m.end(), start))
-    for m in PROSE_EXIT.finditer(text, start, stop):
-        if READ_BARE.match(m.group(0)):
-            continue
-        token = m.group(1)
-        target: int | str = int(token) if token.isdigit() else token
-        entry.prose_exits.append(ProseExit(target, m.group(0), index.span(m.start(), m.end())))
-    entry.returns = [index.span(m.start(), m.end()) for m in DYNAMIC_RETURN.finditer(text, start, stop)]
-    entry.ending = ENDING.search(body) is not None
-    for m in STAT_INLINE.finditer(body):
-        block_text = m.group(1)
-        creature = _creature(block_text, start + m.start(1), index, entry=number if isinstance(number, int) else None)
-        if creature is not None:
-            entry.creatures.append(creature)
-    for m in MENTION.finditer(body):
-        group = CreatureGroup(m.group(1), m.group(2), index.span(start + m.start(), start + m.end()))
-        entry.mentions.append(group)
-        sentence_start = max(body.rfind(".", 0, m.start()), body.rfind("!", 0, m.start()), body.rfind("?", 0, m.start()))
-        ends = [p for p in (body.find(".", m.end()), body.find("!", m.end()), body.find("?", m.end())) if p != -1]
-        sentence = body[sentence_start + 1 : min(ends) if ends else len(body)]
-        if FIGHT.search(sentence):
-            entry.fight_mentions.append(group)
+    _scan_numbers(entry, body, start, index)
+    low = body.lower() if ("eturn" in body or "end" in body or "END" in body or "End" in body) else ""
+    if "eturn" in low:
+        entry.returns = [index.span(start + m.start(), start + m.end()) for m in DYNAMIC_RETURN.finditer(body)]
+    entry.ending = _is_ending(body, low)
+    if "HP" in body:
+        for m in STAT_INLINE.finditer(body):
+            creature = _inline_creature(m.group(1), start + m.start(1), index, number)
+            if creature is not None:
+                entry.creatures.append(creature)
+            elif "|" in m.group(1):
+                _bad_statblock(doc, m.group(1), start + m.start(1), index)
     return entry
+
+
+def _scan_numbers(entry: Entry, body: str, start: int, index: LineIndex) -> None:
+    """One pass over the numbers in an entry: prose exits and counted creatures."""
+    for m in NUMBER.finditer(body):
+        s, e = m.span()
+        dice = s and body[s - 1] in "dD" and (s == 1 or not body[s - 2].isalpha())
+        if s and (body[s - 1].isalnum() or body[s - 1] in "_@") and not dice:
+            continue
+        token = m.group()
+        if EXIT_BEFORE.search(body, max(0, s - 40), s) and not (
+            token[0] != "@" and EXIT_AFTER_UNIT.match(body, e)
+        ):
+            begin = EXIT_BEFORE.search(body, max(0, s - 40), s)
+            assert begin is not None
+            target: int | str = int(token) if token[0] != "@" else token
+            entry.prose_exits.append(
+                ProseExit(target, body[begin.start() : e], index.span(start + begin.start(), start + e))
+            )
+            continue
+        if token[0] == "@":
+            continue
+        after = MENTION_AFTER.match(body, e)
+        if after is None or after.group(1).split()[0].lower() in NOT_CREATURES or after.group(1).isupper():
+            continue
+        count_start = s
+        while count_start and body[count_start - 1] in "0123456789dD+-":
+            count_start -= 1
+        while body[count_start] in "+-":
+            count_start += 1
+        if count_start and body[count_start - 1].isalpha():
+            continue
+        group = CreatureGroup(body[count_start:e], after.group(1), index.span(start + count_start, start + after.end()))
+        entry.mentions.append(group)
+        left = max(body.rfind(".", 0, s), body.rfind("!", 0, s), body.rfind("?", 0, s))
+        ends = [p for p in (body.find(".", e), body.find("!", e), body.find("?", e)) if p != -1]
+        if FIGHT.search(body, left + 1, min(ends) if ends else len(body)):
+            entry.fight_mentions.append(group)
+
+
+def _is_ending(body: str, low: str) -> bool:
+    if "END" in body and ENDING_CAPS.search(body):
+        return True
+    at = low.find("the end") if low else -1
+    while at != -1:
+        if ENDING_BEFORE.search(body, max(0, at - 8), at) and ENDING_AFTER.match(body, at + 7):
+            return True
+        at = low.find("the end", at + 7)
+    return False
 
 
 def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int) -> Choice:

@@ -1,12 +1,128 @@
-"""`dtc graph` (placeholder until the graph command lands)."""
+"""`dtc graph FILE [-o OUT] [--format ...] [--from N] [--depth K] [--layout dot|sfdp]`."""
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
 import click
+
+from dtc.cli.base import Exit, fail, guard, load_source, output_option
+from dtc.fileio import atomic_write_text
+from dtc.schema import SchemaError, load_json
+
+FORMATS = ("dot", "svg", "png", "pdf", "mermaid")
+BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".mmd": "mermaid",
+             ".mermaid": "mermaid", ".md": "mermaid"}
+#: GitHub refuses to draw Mermaid diagrams with more edges than this.
+MERMAID_EDGE_LIMIT = 500
+
+
+def _load(file: str) -> dict[str, Any]:
+    if file.lower().endswith(".json"):
+        try:
+            graph: dict[str, Any] = load_json(file, "adventure")
+        except SchemaError as exc:
+            fail(f"error: {exc}")
+            raise  # unreachable
+        return graph
+    return load_source(file).graph()
+
+
+def _format(fmt: str | None, output: str | None) -> str:
+    if fmt:
+        return fmt
+    if output is None or output == "-":
+        return "dot"
+    suffix = Path(output).suffix.lower()
+    if suffix not in BY_SUFFIX:
+        fail(f"error: cannot tell the format from '{output}'; use --format ({', '.join(FORMATS)})")
+    return BY_SUFFIX[suffix]
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` atomically: a temp file in the same folder, fsync, rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | None, layout: str,
+             fenced: bool) -> str | bytes:
+    from dtc.render.graph import GraphvizMissing, RenderError, build_dot, render
+
+    if fmt == "mermaid":
+        from dtc.render.mermaid import chart
+
+        drawn = chart(graph, focus=focus, depth=depth)
+        text = drawn.text
+        if drawn.edges > MERMAID_EDGE_LIMIT:
+            click.echo(f"warning: {drawn.edges} edges; GitHub draws Mermaid charts of at most {MERMAID_EDGE_LIMIT} "
+                       "(use --from N --depth K, or SVG)", err=True)
+        return f"```mermaid\n{text}```\n" if fenced else text
+    dot = build_dot(graph, focus=focus, depth=depth, layout=layout)
+    if fmt == "dot":
+        return str(dot.source)
+    try:
+        data = render(dot, fmt)
+    except (GraphvizMissing, RenderError) as exc:
+        fail(f"error: {exc}")
+        raise  # unreachable
+    return data.decode("utf-8") if fmt == "svg" else data
 
 
 @click.command("graph")
-@click.argument("file")
-def graph_cmd(file: str) -> None:
-    """Draw the adventure as a flowchart."""
-    raise click.UsageError("dtc graph is not available yet")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@output_option("Where to write the drawing (default: stdout).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Output format (default: from the output's extension, else dot).")
+@click.option("--from", "focus", type=int, default=None, metavar="N",
+              help="Draw only the neighbourhood of entry N.")
+@click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
+              help="With --from: how many exits away, both ways (default 2).")
+@click.option("--layout", type=click.Choice(["dot", "sfdp"]), default=None,
+              help="Graphviz layout (default: dot, or sfdp for books over 1500 entries).")
+@guard
+def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None, depth: int | None,
+              layout: str | None) -> None:
+    """Draw FILE (an adventure source, or a compiled .json graph) as a flowchart.
+
+    Entries are boxes that show their first words; start, endings, dead ends, trapped and
+    unreachable entries and creatures are coloured, and a legend says how. Formats: dot, svg,
+    png, pdf (these three need Graphviz installed) and mermaid (for GitHub/GitLab markdown).
+    """
+    if depth is not None and focus is None:
+        fail("error: --depth needs --from N")
+    fmt = _format(fmt, output)
+    graph = _load(file)
+    if focus is not None and not any(e["number"] == focus for e in graph["entries"]):
+        fail(f"error: --from {focus}: no entry {focus} in {file}")
+    data = _produce(graph, fmt, focus, depth, layout or "auto",
+                    fenced=bool(output) and Path(str(output)).suffix.lower() == ".md")
+    if output is None or output == "-":
+        if isinstance(data, str):
+            click.echo(data, nl=not data.endswith("\n"))
+        elif sys.stdout.isatty():
+            fail(f"error: not writing {fmt.upper()} to a terminal; use -o FILE")
+        else:
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+    else:
+        target = Path(output)
+        if isinstance(data, str):
+            atomic_write_text(target, data)
+        else:
+            _write_bytes(target, data)
+        click.echo(f"wrote {target}", err=True)
+    raise SystemExit(int(Exit.CLEAN))

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
 import click
 
+from dtc.api import compile_file
 from dtc.cli.base import Exit, fail, guard, load_source
+from dtc.config import Config, ConfigError, Settings, cli_severities, config_for, find_config
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint import UnknownRule, lint_compilation, pick_rules
 from dtc.reporters import RENDERERS
 from dtc.rules import RULES, find_rule
+from dtc.source import SourceError
 
 
 @click.command("lint")
@@ -17,19 +25,96 @@ from dtc.rules import RULES, find_rule
               help="Output format.")
 @click.option("--select", multiple=True, metavar="CODES", help="Only these rules (codes, names or prefixes).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rules (codes, names or prefixes).")
+@click.option("--severity", "severities", multiple=True, metavar="RULE=LEVEL",
+              help="Report a rule as error, warning or info (an error rule: warning at most).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, exists=True),
+              help="Use this dtc.toml or pyproject.toml instead of searching from each file's folder.")
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@click.option("--watch", is_flag=True,
+              help="Lint again whenever a file or its configuration is saved (Ctrl-C stops).")
+@click.option("--poll-interval", type=float, default=0.5, hidden=True)
 @guard
-def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
+             severities: tuple[str, ...], config_path: str | None, no_config: bool, watch: bool,
+             poll_interval: float) -> None:
     """Check FILES for broken references, unreachable entries, dead ends, trap loops and
-    notation mistakes. Exit 0 without errors, 1 with errors, 2 if a file cannot be read."""
+    notation mistakes. Exit 0 without errors, 1 with errors, 2 if a file cannot be read.
+
+    Settings come from the nearest dtc.toml or pyproject.toml [tool.dtc] above each file
+    (see docs/configuration.md); --select replaces its select, --ignore and --severity add to it.
+    """
     try:
-        rules = pick_rules(select, ignore)
+        cli_severity = cli_severities(severities)
+        pick_rules(select, ignore)
+    except ConfigError as exc:
+        fail(str(exc))
     except UnknownRule as exc:
         fail(f"error: unknown rule '{exc.args[0]}' (see `dtc rule --list`)")
-    found: list[Diagnostic] = []
-    for path in files:
-        found.extend(lint_compilation(load_source(path), rules))
+
+    def settings_for(path: str) -> Settings:
+        config = Config(None) if no_config else config_for(path, config_path)
+        return config.settings_for(path).with_cli(select, ignore, cli_severity)
+
+    def run() -> list[Diagnostic]:
+        found: list[Diagnostic] = []
+        for path in files:
+            settings = settings_for(path)
+            rules = pick_rules(settings.select, settings.ignore)
+            comp = load_source(path) if path == "-" else compile_file(path)
+            found.extend(lint_compilation(comp, rules, settings=settings))
+        return found
+
+    if watch:
+        if "-" in files:
+            fail("error: --watch needs file paths, not '-' (stdin)")
+        _watch(files, run, fmt, poll_interval, None if no_config else config_path)
+    try:
+        found = run()
+    except (ConfigError, SourceError) as exc:
+        fail(str(exc))
+    except UnknownRule as exc:  # a configuration's select/ignore are checked when it is read
+        fail(f"error: unknown rule '{exc.args[0]}' (see `dtc rule --list`)")
     click.echo(RENDERERS[fmt](found, len(files)), nl=False)
     raise SystemExit(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
+
+
+def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], fmt: str, interval: float,
+           config_path: str | None) -> None:
+    """Poll modification times; lint again on every change; Ctrl-C exits 0."""
+
+    def stamps() -> dict[str, float | None]:
+        paths = set(files)
+        for f in files:
+            found = Path(config_path) if config_path else find_config(Path(f).parent)
+            if found is not None:
+                paths.add(str(found))
+        out: dict[str, float | None] = {}
+        for p in sorted(paths):
+            try:
+                out[p] = os.stat(p).st_mtime_ns
+            except OSError:
+                out[p] = None
+        return out
+
+    def once() -> None:
+        try:
+            click.echo(RENDERERS[fmt](run(), len(files)), nl=False)
+        except (ConfigError, SourceError) as exc:
+            click.echo(str(exc), err=True)
+        click.echo(f"-- watching {len(files)} file{'s' if len(files) != 1 else ''}; Ctrl-C to stop", err=True)
+
+    try:
+        seen = stamps()
+        once()
+        while True:
+            time.sleep(interval)
+            now = stamps()
+            if now != seen:
+                seen = now
+                click.echo(f"-- {time.strftime('%H:%M:%S')} changed, linting again", err=True)
+                once()
+    except KeyboardInterrupt:
+        raise SystemExit(int(Exit.CLEAN)) from None
 
 
 @click.command("rule")

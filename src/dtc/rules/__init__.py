@@ -18,6 +18,7 @@ from dtc.rules import (
     dt109_unknown_ruleset,
     dt110_no_entries,
     dt111_unknown_key,
+    dt112_malformed_stat_block,
     dt201_unreachable_entry,
     dt202_dead_end,
     dt203_no_way_out,
@@ -29,6 +30,8 @@ from dtc.rules import (
     dt302_prose_reference,
     dt303_dynamic_return,
     dt304_adjacent_outcomes,
+    dt401_malformed_suppression,
+    dt402_unused_suppression,
 )
 from dtc.rules.base import Context, Rule
 
@@ -44,6 +47,7 @@ _MODULES = (
     dt109_unknown_ruleset,
     dt110_no_entries,
     dt111_unknown_key,
+    dt112_malformed_stat_block,
     dt201_unreachable_entry,
     dt202_dead_end,
     dt203_no_way_out,
@@ -55,6 +59,8 @@ _MODULES = (
     dt302_prose_reference,
     dt303_dynamic_return,
     dt304_adjacent_outcomes,
+    dt401_malformed_suppression,
+    dt402_unused_suppression,
 )
 
 #: Codes that once named a rule and must never name another.

@@ -30,6 +30,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     for i, entry in enumerate(ctx.doc.entries):
         notation = {res.labels.get(str(t), t) for c in entry.choices for t in (c.success, c.failure) if t is not None}
         for p in entry.prose_exits:
-            if res.labels.get(str(p.target), p.target) not in notation:
+            dangling = res.target_number(p.target) is None  # dangling-reference reports it
+            if res.labels.get(str(p.target), p.target) not in notation and not dangling:
                 yield self.diag(ctx, f"exit to entry {p.target} is written only in prose ('{p.phrase}')", p.span,
                                 res.numbers[i])

@@ -28,7 +28,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     res = ctx.res
     for i, entry in enumerate(ctx.doc.entries):
-        targets = sorted({x.target for x in res.exits[i] if x.kind == "return"}, key=str)
+        targets = sorted({x.target for x in res.exits[i] if x.kind == "return"}, key=lambda t: (str(type(t)), t))
         shown = ", ".join(str(t) for t in targets) if targets else "nothing (no entry leads here)"
         for span in entry.returns:
             yield self.diag(ctx, f"returns to the entry the reader came from: {shown}", span, res.numbers[i])

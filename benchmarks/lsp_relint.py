@@ -1,0 +1,181 @@
+"""How long the language server takes to re-lint a book after an edit.
+
+    python benchmarks/lsp_relint.py                 # 400 entries, 15 edits of each kind
+    python benchmarks/lsp_relint.py --entries 2000 --runs 25
+    python benchmarks/lsp_relint.py --check         # exit 1 when an edit's median misses 100 ms
+
+Two measurements, both on a book from ``generate.py``:
+
+* **in process** — :class:`dtc.lsp.workspace.Documents` (what the server calls on every change):
+  incremental parse, resolve, all rules, suppressions; with the cost of a full parse beside it;
+* **over stdio** — a real ``dtc lsp`` child driven by a pygls client: the time from sending
+  ``textDocument/didChange`` to receiving the ``publishDiagnostics`` for that version, i.e. what
+  an author waits for in the editor (JSON both ways included).
+
+The edits: typing a word in a middle entry, inserting a line near the top (every later entry
+moves down a line, so every cached span is shifted), breaking and mending a choice's notation,
+and pasting a whole new entry. The median, min and max of the runs are printed as a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import generate
+
+from dtc.lsp.workspace import Documents
+from dtc.parse import parse
+
+BUDGET_MS = 100.0
+Edit = Callable[[list[str], int], tuple[int, str, str]]  # (line, old line, new line) ...
+
+
+def _middle_line(lines: list[str]) -> int:
+    mid = len(lines) // 2
+    return next(i for i in range(mid, len(lines)) if lines[i][:1].isdigit())
+
+
+def edits(lines: list[str]) -> dict[str, Callable[[int], list[str]]]:
+    """Each kind of edit as: run number -> the document's new lines."""
+    mid = _middle_line(lines)
+    top = next(i for i, ln in enumerate(lines) if ln[:1].isdigit())
+
+    def type_word(k: int) -> list[str]:
+        out = list(lines)
+        out[mid] = out[mid] + f" word{k}"
+        return out
+
+    def insert_line(k: int) -> list[str]:
+        out = list(lines)
+        out[top:top] = [f"A new line {k} in the first entry."] * (k % 2 + 1)
+        return out
+
+    def break_notation(k: int) -> list[str]:
+        out = list(lines)
+        out[mid] = out[mid].replace(", S", " S", 1) if k % 2 == 0 else out[mid]
+        return out
+
+    def paste_entry(k: int) -> list[str]:
+        out = list(lines)
+        out[mid:mid] = [f"{100000 + k} A pasted room. Leave (D0, S1).", ""]
+        return out
+
+    return {"type a word": type_word, "insert a line at the top": insert_line,
+            "break/mend notation": break_notation, "paste an entry": paste_entry}
+
+
+def in_process(text: str, runs: int) -> dict[str, list[float]]:
+    docs = Documents()
+    uri = "file:///bench/book.dtc.txt"
+    timings: dict[str, list[float]] = {}
+    started = time.perf_counter()
+    docs.update(uri, text, 1)
+    timings["open (cold)"] = [(time.perf_counter() - started) * 1000]
+    full = []
+    for _ in range(max(3, runs // 3)):
+        started = time.perf_counter()
+        parse(text)
+        full.append((time.perf_counter() - started) * 1000)
+    timings["full parse only (baseline)"] = full
+    lines = text.split("\n")
+    version = 1
+    for name, edit in edits(lines).items():
+        spent = []
+        for k in range(runs):
+            version += 1
+            new_text = "\n".join(edit(k))
+            started = time.perf_counter()
+            docs.update(uri, new_text, version)
+            spent.append((time.perf_counter() - started) * 1000)
+        timings[name] = spent
+    return timings
+
+
+async def over_stdio(text: str, runs: int) -> dict[str, list[float]]:
+    client = LanguageClient("dtc-bench", "1")
+    waiting: dict[int, asyncio.Future[None]] = {}
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def published(params: types.PublishDiagnosticsParams) -> None:
+        fut = waiting.pop(params.version or 0, None)
+        if fut is not None and not fut.done():
+            fut.set_result(None)
+
+    await client.start_io(sys.executable, "-m", "dtc", "lsp")
+    await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    client.initialized(types.InitializedParams())
+    uri = "file:///bench/book.dtc.txt"
+    loop = asyncio.get_running_loop()
+    timings: dict[str, list[float]] = {}
+
+    async def send(version: int, new_text: str | None) -> float:
+        waiting[version] = loop.create_future()
+        started = time.perf_counter()
+        if new_text is None:
+            client.text_document_did_open(types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(uri=uri, language_id="dtc", version=version, text=text)))
+        else:
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=new_text)]))
+        await asyncio.wait_for(waiting[version], timeout=60)
+        return (time.perf_counter() - started) * 1000
+
+    timings["open (cold)"] = [await send(1, None)]
+    version = 1
+    for name, edit in edits(text.split("\n")).items():
+        spent = []
+        for k in range(runs):
+            version += 1
+            spent.append(await send(version, "\n".join(edit(k))))
+        timings[name] = spent
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return timings
+
+
+def table(title: str, timings: dict[str, list[float]]) -> str:
+    out = [f"### {title}", "", "| edit | median ms | min | max | runs |", "|---|---:|---:|---:|---:|"]
+    for name, ms in timings.items():
+        out.append(f"| {name} | {statistics.median(ms):.1f} | {min(ms):.1f} | {max(ms):.1f} | {len(ms)} |")
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--entries", type=int, default=400)
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--check", action="store_true", help=f"exit 1 if an edit's median exceeds {BUDGET_MS:.0f} ms")
+    ap.add_argument("--no-stdio", action="store_true", help="only the in-process measurement")
+    args = ap.parse_args()
+    text = generate(args.entries)
+    print(f"Book: {args.entries} entries, {len(text):,} characters, {text.count(chr(10)) + 1:,} lines\n")
+    results = {"in process (Documents.update)": in_process(text, args.runs)}
+    if not args.no_stdio:
+        results["over stdio (didChange -> publishDiagnostics)"] = asyncio.run(over_stdio(text, args.runs))
+    for title, timings in results.items():
+        print(table(title, timings) + "\n")
+    missed = [
+        (title, name, statistics.median(ms))
+        for title, timings in results.items()
+        for name, ms in timings.items()
+        if not name.startswith(("open", "full")) and statistics.median(ms) > BUDGET_MS
+    ]
+    for title, name, ms in missed:
+        print(f"MISSED: {title}: {name}: median {ms:.1f} ms > {BUDGET_MS:.0f} ms", file=sys.stderr)
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""Time ``dtc lint`` (and optionally ``dtc compile``) as whole processes on generated books.
+
+    python benchmarks/run.py                      # N = 400, 10,000, 100,000; 5 runs after 1 warm-up
+    python benchmarks/run.py --sizes 400,10000 --runs 9 --compile
+    python benchmarks/run.py --check              # exit 1 when a target is missed
+
+Each run starts ``dtc`` afresh (interpreter start-up, imports and all), so the figures are what
+an author waits for. Wall time is a monotonic clock around the child; peak memory is the child's
+own maximum resident set size, read with ``os.wait4`` (the kernel's accounting, as
+``/usr/bin/time -v`` reports it). The median of the runs is reported, with min and max to show
+the spread. Books missing from ``benchmarks/out/`` are generated first (see ``generate.py``).
+The results are printed as a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import OUT_DIR, default_path, write_book
+
+#: Targets on a 2-core machine: entries -> (seconds, MiB or None).
+TARGETS: dict[int, tuple[float, float | None]] = {
+    400: (0.5, None),
+    10_000: (1.2, None),
+    100_000: (12.0, 1024.0),
+}
+
+
+@dataclass
+class Run:
+    wall: float
+    peak_mib: float | None
+    status: int
+
+
+@dataclass
+class Result:
+    command: str
+    entries: int
+    size: int
+    runs: list[Run]
+
+    @property
+    def median_wall(self) -> float:
+        return statistics.median(r.wall for r in self.runs)
+
+    @property
+    def median_peak(self) -> float | None:
+        peaks = [r.peak_mib for r in self.runs if r.peak_mib is not None]
+        return statistics.median(peaks) if peaks else None
+
+    def target_met(self) -> bool | None:
+        if self.command != "lint" or self.entries not in TARGETS:
+            return None
+        seconds, mib = TARGETS[self.entries]
+        peak = self.median_peak
+        return self.median_wall <= seconds and (mib is None or peak is None or peak <= mib)
+
+
+def default_dtc() -> list[str]:
+    """The ``dtc`` beside this interpreter, else on PATH, else the module through this Python."""
+    beside = Path(sys.executable).parent / ("dtc.exe" if os.name == "nt" else "dtc")
+    if beside.is_file():
+        return [str(beside)]
+    found = shutil.which("dtc")
+    if found:
+        return [found]
+    return [sys.executable, "-c", "from dtc.cli import main; main()"]
+
+
+def _maxrss_mib(rusage: object) -> float:
+    kib = getattr(rusage, "ru_maxrss", 0)
+    # Linux reports KiB, macOS bytes.
+    return kib / (1024 * 1024) if sys.platform == "darwin" else kib / 1024
+
+
+def run_once(argv: list[str], timeout: float | None) -> tuple[Run, str]:
+    """Start ``argv``, wait for it, and return its figures and the tail of its stderr."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        if hasattr(os, "wait4") and timeout is None:
+            _, status, rusage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - start
+            code = os.waitstatus_to_exitcode(status)
+            proc.returncode = code  # reaped here; keep Popen from waiting again
+            peak: float | None = _maxrss_mib(rusage)
+        else:
+            try:
+                code = proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                raise SystemExit(f"error: `{' '.join(argv)}` took longer than {timeout:g} s") from None
+            wall = time.perf_counter() - start
+            peak = None
+        err.seek(0)
+        tail = err.read().decode("utf-8", "replace").strip().splitlines()[-3:]
+    return Run(wall, peak, code), "\n".join(tail)
+
+
+def measure(command: str, dtc: list[str], entries: int, path: Path, runs: int, warmup: int,
+            timeout: float | None) -> Result:
+    if command == "lint":
+        argv = [*dtc, "lint", str(path)]
+    else:
+        argv = [*dtc, "compile", str(path), "-o", str(path.with_suffix(".json"))]
+    ok = {0, 1}  # clean, or findings; 2 means the file could not be read
+    result = Result(command, entries, path.stat().st_size, [])
+    for i in range(warmup + runs):
+        run, tail = run_once(argv, timeout)
+        if run.status not in ok:
+            raise SystemExit(f"error: `{' '.join(argv)}` exited {run.status}: {tail or '(no message)'}")
+        if i >= warmup:
+            result.runs.append(run)
+        print(f"  {command} {entries:>7,}: run {i + 1}/{warmup + runs} {run.wall:7.3f} s"
+              + (" (warm-up)" if i < warmup else ""), file=sys.stderr)
+    return result
+
+
+def table(results: list[Result]) -> str:
+    rows = [
+        "| command | entries | file size | median wall (s) | min–max (s) | peak RSS (MiB) | µs/entry "
+        "| target |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in results:
+        walls = [x.wall for x in r.runs]
+        peak = r.median_peak
+        target = ""
+        if r.command == "lint" and r.entries in TARGETS:
+            seconds, mib = TARGETS[r.entries]
+            goal = f"≤ {seconds:g} s" + (f", ≤ {mib:,.0f} MiB" if mib else "")
+            target = f"{goal}: {'met' if r.target_met() else 'MISSED'}"
+        rows.append(
+            f"| {r.command} | {r.entries:,} | {r.size / 1e6:.2f} MB | {r.median_wall:.3f} | "
+            f"{min(walls):.3f}–{max(walls):.3f} | {'n/a' if peak is None else f'{peak:,.0f}'} | "
+            f"{r.median_wall / r.entries * 1e6:,.0f} | {target} |"
+        )
+    return "\n".join(rows)
+
+
+def describe(dtc: list[str]) -> str:
+    try:
+        done = subprocess.run([*dtc, "--version"], capture_output=True, text=True, timeout=60)
+        version = done.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        version = "dtc (version unknown)"
+    return (f"{version}; Python {platform.python_version()} on {platform.system()} {platform.machine()}, "
+            f"{os.cpu_count()} CPUs")
+
+
+def parse_sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of entry counts: {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError("entry counts must be at least 1")
+    return sizes
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Time dtc lint on generated books; print a Markdown table.")
+    ap.add_argument("--sizes", type=parse_sizes, default=[400, 10_000, 100_000],
+                    help="entry counts separated by commas (default 400,10000,100000)")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per size (default 5)")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1)")
+    ap.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    ap.add_argument("--compile", action="store_true", help="also time `dtc compile` at each size")
+    ap.add_argument("--regenerate", action="store_true", help="rewrite the books even if present")
+    ap.add_argument("--dtc", help="the dtc command to time (default: the one beside this Python)")
+    ap.add_argument("--timeout", type=float, help="seconds allowed per run (peak RSS is then not read)")
+    ap.add_argument("--check", action="store_true", help="exit 1 if a lint target is missed")
+    args = ap.parse_args(argv)
+    if args.runs < 1 or args.warmup < 0:
+        ap.error("--runs must be at least 1 and --warmup at least 0")
+    dtc = args.dtc.split() if args.dtc else default_dtc()
+
+    print(f"dtc benchmark: {describe(dtc)}", file=sys.stderr)
+    results: list[Result] = []
+    for n in args.sizes:
+        path = default_path(n, args.seed)
+        if args.regenerate or not path.is_file():
+            print(f"  generating {path.relative_to(OUT_DIR.parent.parent)} ...", file=sys.stderr)
+            write_book(n, args.seed, path)
+        for command in ("lint", "compile") if args.compile else ("lint",):
+            results.append(measure(command, dtc, n, path, args.runs, args.warmup, args.timeout))
+    print(f"\n{describe(dtc)}; median of {args.runs} runs after {args.warmup} warm-up.\n")
+    print(table(results))
+    missed = [r for r in results if r.target_met() is False]
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""`dtc renumber FILE [--shuffle] [--seed S] [--gap G] [--keep N...] [--map FILE] [--dry-run]`."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+
+import click
+
+from dtc.cli.base import Exit, fail, guard, seed_option
+from dtc.fileio import atomic_write_text
+from dtc.renumber import NumberMap, Options, RenumberError, renumber
+from dtc.source import SourceError, decode
+
+
+def _keep_numbers(values: tuple[str, ...]) -> tuple[int, ...]:
+    numbers: list[int] = []
+    for value in values:
+        for part in filter(None, (p.strip() for p in value.replace(",", " ").split())):
+            if not part.isdigit():
+                raise click.BadParameter(f"'{part}' is not an entry number", param_hint="--keep")
+            numbers.append(int(part))
+    return tuple(numbers)
+
+
+def _read(path: Path) -> tuple[str, bytes]:
+    """The decoded text and the raw bytes (to keep the file's BOM and line ends)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError(str(path), "no such file") from None
+    except IsADirectoryError:
+        raise SourceError(str(path), "is a directory, not an adventure file") from None
+    except OSError as exc:
+        raise SourceError(str(path), exc.strerror or str(exc)) from None
+    return decode(raw, str(path)), raw
+
+
+def _as_written(text: str, raw: bytes) -> str:
+    """Put back the CRLF line ends and byte-order mark the original file had."""
+    if b"\r\n" in raw:
+        text = text.replace("\n", "\r\n")
+    return ("\ufeff" + text) if raw.startswith(b"\xef\xbb\xbf") else text
+
+
+@click.command("renumber")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--shuffle", is_flag=True, help="Scatter the numbers so a check's S and F are far apart.")
+@seed_option
+@click.option("--gap", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Least distance between the S and F numbers of one check (with --shuffle).")
+@click.option("--keep", "keep", multiple=True, metavar="N",
+              help="Entry numbers that must not change (repeat, or separate with commas).")
+@click.option("--map", "map_path", type=click.Path(dir_okay=False),
+              help="Number map to read and update (default: NAME.map.json beside FILE).")
+@click.option("--fresh", is_flag=True, help="Ignore the number map: every entry may get a new number.")
+@click.option("--dry-run", is_flag=True, help="Print the changes as a unified diff; write nothing.")
+@guard
+def renumber_cmd(
+    file: str,
+    shuffle: bool,
+    seed: int | None,
+    gap: int,
+    keep: tuple[str, ...],
+    map_path: str | None,
+    fresh: bool,
+    dry_run: bool,
+) -> None:
+    """Number the @label entries of FILE and rewrite every reference to follow.
+
+    Without --shuffle, entries take the numbers 1, 2, 3... in file order (labels numbered, gaps
+    closed). With --shuffle the numbers are scattered, the start entry first, so that no check's
+    success and failure entries are closer than --gap. Numbers recorded in the number map from an
+    earlier run stay put, so published numbers survive later edits; --fresh ignores the map.
+
+    The source is replaced atomically and the old one kept as FILE~; the compiled graph before and
+    after is checked to be the same graph up to the new numbers, or nothing is written.
+    """
+    source = Path(file)
+    target_map = Path(map_path) if map_path else source.with_name(source.stem + ".map.json")
+    try:
+        text, raw = _read(source)
+        previous = None
+        if target_map.exists() and not fresh:
+            previous = NumberMap.from_json(target_map.read_text(encoding="utf-8"), str(target_map))
+        options = Options(shuffle, seed, gap, _keep_numbers(keep), previous)
+        result = renumber(text, file, options)
+    except SourceError as exc:
+        fail(str(exc))
+        return
+    except UnicodeDecodeError:
+        fail(f"{target_map}: not UTF-8 text")
+        return
+    except RenumberError as exc:
+        fail(str(exc), Exit.FINDINGS)
+        return
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    summary = f"{result.moved} of {len(result.numbers)} entries get new numbers"
+    if result.seed is not None:
+        summary += f" (seed {result.seed})"
+    if dry_run:
+        diff = difflib.unified_diff(
+            text.splitlines(keepends=True), result.text.splitlines(keepends=True), f"a/{file}", f"b/{file}"
+        )
+        sys.stdout.writelines(diff)
+        click.echo(f"{summary}; dry run, nothing written", err=True)
+        return
+    if result.text != text:
+        atomic_write_text(source, _as_written(result.text, raw), backup=True)
+        click.echo(f"{summary}; wrote {source} (previous version kept as {source.name}~)", err=True)
+    else:
+        click.echo(f"{summary}; {source} unchanged", err=True)
+    atomic_write_text(target_map, result.number_map.to_json(), backup=True)
+    click.echo(f"number map: {target_map}", err=True)

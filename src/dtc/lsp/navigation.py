@@ -1,0 +1,109 @@
+"""Go to definition (``S24``, ``F78``, "go to 24" -> entry 24), find references (every exit into
+an entry: "what leads here") and the document outline."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from dtc.lsp.locate import find, referenced_number
+from dtc.lsp.workspace import Snapshot, first_lines
+
+
+def definition(snap: Snapshot, line: int, column: int) -> list[types.Location]:
+    """Where a target leads; inside a parenthetical but off its targets, both outcomes."""
+    found = find(snap, line, column)
+    if found is None or found.kind == "head":
+        return []
+    targets = [found.target]
+    if found.kind == "choice" and found.choice is not None:
+        targets = [found.choice.success, found.choice.failure]
+    out = []
+    for target in targets:
+        entry = None if target is None else snap.entry_for(target)
+        if entry is not None:
+            out.append(types.Location(snap.uri, snap.lines.range(entry.span)))
+    return out
+
+
+def references(snap: Snapshot, line: int, column: int, include_declaration: bool) -> list[types.Location]:
+    """Every exit that leads into the entry at (or named at) the position."""
+    found = find(snap, line, column)
+    if found is None:
+        return []
+    number = referenced_number(snap, found)
+    if number is None:
+        return []
+    res = snap.comp.resolved
+    out: list[types.Location] = []
+    if include_declaration:
+        entry = snap.doc.entries[res.by_number[number]]
+        out.append(types.Location(snap.uri, snap.lines.range(entry.span)))
+    seen: set[tuple[int, int, int, int]] = set()
+    for exits in res.exits:
+        for x in exits:
+            if x.span is None or res.target_number(x.target) != number:
+                continue
+            key = (x.span.line, x.span.column, x.span.end_line, x.span.end_column)
+            if key not in seen:  # a "return to your most recent entry" may be one span for many
+                seen.add(key)
+                out.append(types.Location(snap.uri, snap.lines.range(x.span)))
+    out.sort(key=lambda loc: (loc.range.start.line, loc.range.start.character))
+    return out
+
+
+def _summary(text: str, width: int = 60) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
+
+
+def document_symbols(snap: Snapshot) -> list[types.DocumentSymbol]:
+    """The outline: every entry (its choices as children), then the stat blocks."""
+    doc, lines = snap.doc, snap.lines
+    symbols: list[types.DocumentSymbol] = []
+    for i, entry in enumerate(doc.entries):
+        number = snap.number_of(i)
+        name = str(entry.number) if isinstance(entry.number, int) else f"{entry.number} ({number})"
+        last = max(entry.end_line, entry.span.line)
+        children = [
+            types.DocumentSymbol(
+                name=c.label or c.text,
+                detail=c.text,
+                kind=types.SymbolKind.Event,
+                range=lines.range(c.span),
+                selection_range=lines.range(c.span),
+            )
+            for c in entry.choices
+        ]
+        symbols.append(
+            types.DocumentSymbol(
+                name=name,
+                detail=("THE END · " if entry.ending else "") + _summary(first_lines(entry, limit=1)),
+                kind=types.SymbolKind.Key,
+                range=lines.line_range(entry.span.line, last),
+                selection_range=lines.range(entry.span),
+                children=children or None,
+            )
+        )
+    for c in doc.all_creatures():
+        if c.entry is None:
+            symbols.append(
+                types.DocumentSymbol(
+                    name=c.name,
+                    detail=f"HP {c.hp}" + (f" | Morale {c.morale}" if c.morale is not None else ""),
+                    kind=types.SymbolKind.Struct,
+                    range=lines.range(c.span),
+                    selection_range=lines.range(c.span),
+                )
+            )
+    symbols.sort(key=lambda s: (s.range.start.line, s.range.start.character))
+    return symbols
+
+
+def folding_ranges(snap: Snapshot) -> list[types.FoldingRange]:
+    """Each entry of more than one line folds to its first line."""
+    out = []
+    for entry in snap.doc.entries:
+        if entry.end_line > entry.span.line:
+            out.append(types.FoldingRange(start_line=entry.span.line - 1, end_line=entry.end_line - 1,
+                                          kind=types.FoldingRangeKind.Region))
+    return out

@@ -1,0 +1,136 @@
+"""The server's view of each open adventure: text, parse, graph, findings — one :class:`Snapshot`
+per document version, built by :class:`Documents` with the incremental parser.
+"""
+
+from __future__ import annotations
+
+import time
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from dtc.api import Compilation
+from dtc.compile import resolve
+from dtc.config import Config, ConfigError, Settings, config_for
+from dtc.diagnostics import Diagnostic
+from dtc.lint import lint_compilation, pick_rules
+from dtc.lsp.incremental import IncrementalParser
+from dtc.lsp.positions import UTF16, Lines
+from dtc.model import Document, Entry
+from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
+
+
+def uri_to_path(uri: str) -> str | None:
+    """The file system path of a ``file:`` URI (None for unsaved buffers and other schemes)."""
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    path = unquote(parsed.path)
+    if len(path) > 2 and path[0] == "/" and path[2] == ":":  # file:///C:/...
+        path = path[1:]
+    return path
+
+
+@dataclass
+class Snapshot:
+    """One version of one document, analysed."""
+
+    uri: str
+    version: int | None
+    text: str
+    lines: Lines
+    comp: Compilation
+    diagnostics: list[Diagnostic]
+    settings: Settings
+    config_error: ConfigError | None = None
+    #: Milliseconds spent parsing and linting this version, and how many chunks were re-parsed.
+    elapsed_ms: float = 0.0
+    reparsed: int = 0
+    _heads: list[int] = field(default_factory=list, repr=False)
+
+    @property
+    def doc(self) -> Document:
+        return self.comp.doc
+
+    def entry_at(self, line: int) -> int | None:
+        """Index of the entry whose text holds 1-based ``line``."""
+        if not self._heads:
+            self._heads = [e.span.line for e in self.doc.entries]
+        i = bisect_right(self._heads, line) - 1
+        if i < 0:
+            return None
+        entry = self.doc.entries[i]
+        last = self.doc.entries[i + 1].span.line - 1 if i + 1 < len(self.doc.entries) else len(self.lines.lines)
+        return i if line <= max(entry.end_line, last) else None
+
+    def entry_for(self, target: int | str) -> Entry | None:
+        """The entry a target (number or ``@label``) names."""
+        number = self.comp.resolved.target_number(target)
+        if number is None:
+            return None
+        return self.doc.entries[self.comp.resolved.by_number[number]]
+
+    def number_of(self, index: int) -> int:
+        return self.comp.resolved.numbers[index]
+
+    @property
+    def ruleset(self) -> Ruleset | None:
+        try:
+            return get_ruleset(self.doc.rules)
+        except UnknownRuleset:
+            return None
+
+
+def normalise(text: str) -> str:
+    """The text as dtc reads it (``\\n`` line ends); LSP lines are the same lines."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+class Documents:
+    """Analysed snapshots of the open documents, one incremental parser each."""
+
+    def __init__(self) -> None:
+        self._parsers: dict[str, IncrementalParser] = {}
+        self.snapshots: dict[str, Snapshot] = {}
+
+    def update(self, uri: str, text: str, version: int | None, encoding: str = UTF16) -> Snapshot:
+        started = time.perf_counter()
+        text = normalise(text)
+        path = uri_to_path(uri)
+        parser = self._parsers.setdefault(uri, IncrementalParser())
+        doc = parser.parse(text, path or uri)
+        comp = Compilation(path or uri, text, doc, resolve(doc))
+        error: ConfigError | None = None
+        try:
+            settings = config_for(path).settings_for(path) if path else Config(None).settings_for(uri)
+            rules = pick_rules(settings.select, settings.ignore)
+        except ConfigError as exc:
+            error = exc
+            settings = Settings()
+            rules = None
+        diagnostics = lint_compilation(comp, rules, settings=settings)
+        snap = Snapshot(uri, version, text, Lines(text, encoding), comp, diagnostics, settings, error)
+        snap.elapsed_ms = (time.perf_counter() - started) * 1000
+        snap.reparsed = parser.stats.reparsed if not parser.stats.full else -1
+        self.snapshots[uri] = snap
+        return snap
+
+    def get(self, uri: str) -> Snapshot | None:
+        return self.snapshots.get(uri)
+
+    def close(self, uri: str) -> None:
+        self.snapshots.pop(uri, None)
+        self._parsers.pop(uri, None)
+
+
+def first_lines(entry: Entry, limit: int = 3, width: int = 240) -> str:
+    """The opening of an entry's text, for hovers and completion details."""
+    lines = [ln.strip() for ln in entry.text.strip().split("\n") if ln.strip()][:limit]
+    text = "\n".join(lines)
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def path_of(uri: str) -> Path | None:
+    path = uri_to_path(uri)
+    return Path(path) if path else None

@@ -1,0 +1,140 @@
+"""Who reads the book: one given adventurer, or every freshly rolled one with its exact weight.
+
+The chain's branch chances depend on the adventurer only through the scores the book's checks
+use, so a fresh adventurer is enumerated over just those: each named ability the book checks,
+plus (when a check names no ability, so the reader uses their best score) the best of the
+others. Adventurers that give every check the same chance are merged, and each remaining one is
+solved exactly and weighted by its probability. When that would take more than
+:data:`MAX_ADVENTURERS` distinct adventurers (or more work than
+:data:`MAX_WORK`: adventurers times entries cubed), the chain
+falls back to the *average adventurer*: each check passes with its exact fresh-adventurer chance,
+as if separate checks were independent (for one adventurer they are not), and the report says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+
+from dtc.odds.checks import (
+    approach_probability,
+    max_distribution,
+    score_distribution,
+    uniform_character,
+)
+from dtc.rulesets import Ruleset
+
+Check = tuple[str | None, int]
+MAX_COMBINATIONS = 65536
+MAX_ADVENTURERS = 4096
+MAX_WORK = 2_000_000_000  # distinct adventurers x states cubed (dense solves)
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """An adventurer as the chain needs them: a weight and the chance of each check (book.checks order)."""
+
+    weight: Fraction
+    chances: tuple[Fraction, ...]
+
+
+@dataclass(slots=True)
+class Readers:
+    method: str  # character | mixture | average
+    readers: list[Reader]
+    description: str
+
+
+def check_chance(ruleset: Ruleset, abilities: Mapping[str, int], check: Check, approach: str, *,
+                 encumbered: bool = False) -> Fraction:
+    ability, difficulty = check
+    p = ruleset.check_probability(abilities, ability, difficulty, encumbered=encumbered)
+    return approach_probability(ruleset, approach, difficulty, p)
+
+
+def for_character(ruleset: Ruleset, abilities: Mapping[str, int], checks: list[Check], approach: str, *,
+                  encumbered: bool = False) -> Readers:
+    chances = tuple(check_chance(ruleset, abilities, c, approach, encumbered=encumbered) for c in checks)
+    scores = ", ".join(f"{k} {v}" for k, v in abilities.items())
+    return Readers("character", [Reader(Fraction(1), chances)], f"the adventurer with {scores}")
+
+
+def _relevant(ruleset: Ruleset, checks: list[Check]) -> tuple[list[str], bool, list[str]]:
+    names = ruleset.ability_names
+    named = sorted({a for a, _ in checks if a is not None and a in names}, key=names.index)
+    best = any(a is None for a, _ in checks)
+    others = [n for n in names if n not in named]
+    return named, best, others
+
+
+def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
+          encumbered: bool = False) -> Readers:
+    """Every freshly rolled adventurer (exact mixture), or the average one when that is too many."""
+    dist = score_distribution(ruleset)
+    named, best, others = _relevant(ruleset, checks)
+    axes: list[dict[int, Fraction]] = [dist for _ in named]
+    if best and others:
+        axes.append(max_distribution(dist, len(others)))
+    combos = 1
+    for axis in axes:
+        combos *= len(axis)
+    if combos > MAX_COMBINATIONS:
+        return average(ruleset, checks, approach, encumbered=encumbered)
+    # Exact weights as integers over one denominator per axis (Fractions are slow to multiply and hash).
+    int_axes: list[list[tuple[int, int]]] = []
+    denominator = 1
+    for axis in axes:
+        den = math.lcm(*(p.denominator for p in axis.values()))
+        int_axes.append([(s, int(p * den)) for s, p in axis.items()])
+        denominator *= den
+    values: dict[Fraction, int] = {}
+    table: dict[tuple[int, int], int] = {}  # (check index, deciding score) -> index into values
+
+    def chance(ci: int, scores: dict[str, int]) -> int:
+        ability = checks[ci][0]
+        if ability is None:
+            score = max(scores.values(), default=-1)
+        else:
+            score = scores.get(ability, -1)  # -1: an ability the ruleset does not know (its chance is fixed)
+        key = (ci, score)
+        if key not in table:
+            p = check_chance(ruleset, scores, checks[ci], approach, encumbered=encumbered)
+            table[key] = values.setdefault(p, len(values))
+        return table[key]
+
+    merged: dict[tuple[int, ...], int] = {}
+    for picks in product(*int_axes):
+        scores = {name: s for name, (s, _) in zip(named, picks, strict=False)}
+        rest = picks[len(named)][0] if len(picks) > len(named) else 10
+        scores.update({name: rest for name in others})
+        weight = 1
+        for _, w in picks:
+            weight *= w
+        vector = tuple(chance(ci, scores) for ci in range(len(checks)))
+        merged[vector] = merged.get(vector, 0) + weight
+    if len(merged) > MAX_ADVENTURERS or len(merged) * max(states, 1) ** 3 > MAX_WORK:
+        return average(ruleset, checks, approach, encumbered=encumbered)
+    by_index = list(values)
+    readers = [Reader(Fraction(w, denominator), tuple(by_index[i] for i in v)) for v, w in merged.items()]
+    return Readers("mixture", readers, f"every freshly rolled adventurer ({len(readers)} distinct for this "
+                   "book's checks, each weighted by its exact chance)")
+
+
+def average(ruleset: Ruleset, checks: list[Check], approach: str, *, encumbered: bool = False) -> Readers:
+    """Each check at its exact chance for a fresh adventurer, separate checks taken as independent."""
+    dist = score_distribution(ruleset)
+    best = max_distribution(dist, max(1, len(ruleset.ability_names)))
+    chances = []
+    for check in checks:
+        ability, _ = check
+        total = Fraction(0)
+        for score, weight in (best if ability is None else dist).items():
+            total += weight * check_chance(ruleset, uniform_character(ruleset, score), check, approach,
+                                           encumbered=encumbered)
+        chances.append(total)
+    return Readers("average", [Reader(Fraction(1), tuple(chances))],
+                   "the average fresh adventurer (each check at its exact fresh chance; separate checks "
+                   "treated as independent, too many distinct adventurers to enumerate)")

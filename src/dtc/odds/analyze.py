@@ -1,0 +1,179 @@
+"""`dtc odds` as a function: every choice's chances and the whole book's absorbing-chain answer."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from dtc.odds.adventurers import Readers, fresh
+from dtc.odds.adventurers import for_character as character_readers
+from dtc.odds.chain import POLICIES, build_shape, solve
+from dtc.odds.checks import (
+    APPROACHES,
+    Mix,
+    ability_dice,
+    approach_probability,
+    best_mix,
+    fresh_check_probability,
+    option_mixes,
+)
+from dtc.odds.options import Book, read_book
+from dtc.rulesets import Ruleset, get_ruleset
+
+HAZARD_KINDS = ("damage", "fight")
+
+
+@dataclass(slots=True)
+class ChoiceOdds:
+    entry: int
+    choice: int
+    label: str
+    text: str
+    ability: str | None
+    difficulty: int
+    dice: str
+    check: Fraction  # the check passes (for the adventurer, or a fresh one)
+    chance: Fraction  # the choice succeeds the way the chain assumes (--approach)
+    mixes: list[Mix]
+    best: Mix  # without gear
+    best_gear: Mix  # with appropriate gear
+
+
+@dataclass(slots=True)
+class Hazard:
+    entry: int
+    reach: float | None
+    what: str  # "fight", "d10 damage on a failed check"...
+
+
+@dataclass(slots=True)
+class Odds:
+    title: str
+    ruleset: Ruleset
+    reader: str
+    method: str  # character | mixture | average
+    policy: str
+    approach: str
+    start: int
+    choices: list[ChoiceOdds]
+    outcomes: dict[str, float]
+    loops: dict[str, list[int]]
+    visits: dict[int, float]  # expected visits (inf: the reader may wander in a closed loop)
+    reach: dict[int, float | None]  # probability of at least one visit (None: not computed)
+    edges: dict[tuple[int, int], float]  # (entry, exit index) -> P(take that exit | at the entry)
+    hazards: list[Hazard]
+    notes: list[str] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+
+    @property
+    def stalls(self) -> list[tuple[str, float]]:
+        """Where readers get stuck (dead ends, closed loops, missing targets), most likely first."""
+        stuck = [(k, v) for k, v in self.outcomes.items() if not k.startswith(("escaped", "ending:")) and v > 0]
+        return sorted(stuck, key=lambda kv: (-kv[1], kv[0]))
+
+    def graph_overlay(self) -> dict[str, Any]:
+        """What ``dtc graph --odds`` draws: exit percentages and per-entry visit probabilities."""
+        shade = {n: (r if r is not None else min(1.0, self.visits.get(n, 0.0))) for n, r in self.reach.items()}
+        return {"edges": dict(self.edges), "entries": shade, "policy": self.policy, "reader": self.reader}
+
+
+def _hazard_text(effect: dict[str, Any]) -> str:
+    if effect["kind"] == "fight":
+        return "fight"
+    dice = str(effect.get("dice", "?"))
+    when = effect.get("when")
+    return f"{dice} damage" + (f" on {when['outcome']}" if when else "")
+
+
+def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, approach: str,
+             encumbered: bool) -> list[ChoiceOdds]:
+    out = []
+    cache: dict[tuple[str | None, int], Fraction] = {}
+    for n in book.numbers:
+        for opt in book.options[n]:
+            if opt.kind != "choice" or opt.choice is None:
+                continue
+            c = book.entries[n]["choices"][opt.choice]
+            ability, d = c.get("ability"), int(c["difficulty"])
+            key = (ability, d)
+            if key not in cache:
+                if abilities is not None:
+                    cache[key] = ruleset.check_probability(abilities, ability, d, encumbered=encumbered)
+                else:
+                    cache[key] = fresh_check_probability(ruleset, ability, d, encumbered=encumbered)
+            p = cache[key]
+            mixes = option_mixes(ruleset, d, p)
+            out.append(ChoiceOdds(n, opt.choice, opt.label, c.get("text", ""), ability, d, ruleset.check_dice(d), p,
+                                  approach_probability(ruleset, approach, d, p), mixes,
+                                  best_mix(mixes, gear=False), best_mix(mixes, gear=True)))
+    return out
+
+
+def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | None = None, policy: str = "uniform",
+                 approach: str = "check", encumbered: bool = False) -> Odds:
+    """The odds of every choice and path of a compiled graph.
+
+    Raises :class:`dtc.rulesets.UnknownRuleset` for a ruleset dtc does not know and
+    :class:`ValueError` for a book without a start entry, an unknown policy or approach.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} ({', '.join(POLICIES)})")
+    if approach not in APPROACHES:
+        raise ValueError(f"unknown approach {approach!r} ({', '.join(APPROACHES)})")
+    ruleset = get_ruleset(graph.get("rules"))
+    book = read_book(graph)
+    shape = build_shape(book)
+    checks = book.checks
+    readers: Readers
+    if abilities is not None:
+        readers = character_readers(ruleset, abilities, checks, approach, encumbered=encumbered)
+    else:
+        readers = fresh(ruleset, checks, approach, len(shape.states), encumbered=encumbered)
+    weights = np.asarray([float(r.weight) for r in readers.readers], dtype=np.float64)
+    chances = np.asarray([[float(c) for c in r.chances] for r in readers.readers], dtype=np.float64)
+    sol = solve(shape, chances.reshape(len(weights), len(checks)), weights, policy)
+    outcomes, loops, visits, reach, branch = sol.outcomes, sol.loops, sol.visits, sol.reach, sol.branch
+    notes = list(dict.fromkeys(sol.notes))
+    edges: dict[tuple[int, int], float] = {}
+    for b, where in enumerate(shape.br_exit):
+        if where is not None:
+            edges[where] = edges.get(where, 0.0) + float(branch[b])
+    numbers = book.numbers
+    reach_out = {n: (None if math.isnan(reach[i]) else float(reach[i])) for i, n in enumerate(numbers)}
+    hazards = []
+    for n in numbers:
+        found = [_hazard_text(f) for f in book.entries[n].get("effects", []) if f.get("kind") in HAZARD_KINDS]
+        if found:
+            hazards.append(Hazard(n, reach_out[n], ", ".join(dict.fromkeys(found))))
+    hazards.sort(key=lambda h: (-(h.reach if h.reach is not None else 2.0), h.entry))
+    for n, msgs in book.skipped.items():
+        notes.extend(f"entry {n}: {m}" for m in msgs)
+    return Odds(
+        title=book.title, ruleset=ruleset, reader=readers.description, method=readers.method, policy=policy,
+        approach=approach, start=shape.states[shape.start],  # type: ignore[arg-type]
+        choices=_choices(book, ruleset, abilities, approach, encumbered),
+        outcomes={k: v for k, v in sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))},
+        loops=loops, visits={n: float(visits[i]) for i, n in enumerate(numbers)}, reach=reach_out, edges=edges,
+        hazards=hazards, notes=notes, assumptions=_assumptions(ruleset, policy, approach, abilities is None),
+    )
+
+
+def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: bool) -> list[str]:
+    out = [
+        f"policy {policy}: {POLICIES[policy]}",
+        f"approach {approach}: {APPROACHES[approach]}",
+        "arriving at the start entry again counts as escaped (the entrance is a way out)",
+        "'return to your most recent entry' leads to each entry that leads in, with equal chance",
+        "fights are won and damage, encounters and light are not modelled (dtc simulate plays them)",
+        "a prose exit guarded by a condition ('if you previously ...') is left out when the entry offers more",
+    ]
+    if fresh_reader:
+        dice, known = ability_dice(ruleset)
+        out.append(f"a fresh adventurer rolls {dice} for each ability" + ("" if known else " (assumed: the "
+                   "ruleset does not say)"))
+    return out

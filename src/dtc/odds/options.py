@@ -1,0 +1,143 @@
+"""What a reader can do at each entry, read from the compiled graph: the options and their branches.
+
+An entry's *options* are what the policy picks among:
+
+* each choice that parses: success with the check's chance, failure otherwise (a D0 choice
+  always succeeds); a check without a failure entry (lint DT102) fails into "no failure entry";
+* each prose exit (``go to 17``), taken for sure, except one guarded by a condition
+  (``If you previously ..., skip to 17``) when the entry offers anything else: the chain keeps no
+  memory, so it cannot tell whether the condition holds;
+* the entry's "return to your most recent entry" exits, together one option that leads to each
+  of its return targets with equal chance (the chain keeps no memory of where the reader came
+  from).
+
+Fights are assumed won (their prose exit is followed); damage is not modelled (see
+``dtc simulate`` for that). Targets that name no entry lead to "missing".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Branch kinds: which chance a branch is taken with once its option is picked.
+SURE, PASS, FAIL = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    exit: int | None  # index in the entry's exits (None: a check that names no failure entry)
+    target: int | str  # an entry number, or "missing:<as written>"
+    kind: int  # SURE, PASS (the check's chance) or FAIL (one minus it)
+    share: float = 1.0  # for a return option: 1 / number of return targets
+
+
+@dataclass(slots=True)
+class Option:
+    kind: str  # choice | prose | return
+    label: str
+    check: tuple[str | None, int] | None  # (ability, difficulty) for a choice with D >= 1
+    choice: int | None
+    branches: list[Branch] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Book:
+    """The entries of a compiled graph as the chain sees them."""
+
+    title: str
+    rules: str
+    start: int | None
+    numbers: list[int]  # entry numbers in file order (duplicates dropped: the first counts)
+    entries: dict[int, dict[str, Any]]
+    endings: set[int]
+    options: dict[int, list[Option]]
+    skipped: dict[int, list[str]]  # what the chain ignored per entry, as notes
+
+    @property
+    def checks(self) -> list[tuple[str | None, int]]:
+        """Every distinct (ability, difficulty) a choice of the book checks, in a stable order."""
+        seen: dict[tuple[str | None, int], None] = {}
+        for opts in self.options.values():
+            for o in opts:
+                if o.check is not None:
+                    seen.setdefault(o.check)
+        return list(seen)
+
+
+def _target(raw: Any, entries: Mapping[int, object]) -> int | str:
+    return raw if isinstance(raw, int) and raw in entries else f"missing:{raw}"
+
+
+def _choice_options(entry: dict[str, Any], entries: Mapping[int, object], notes: list[str]) -> list[Option]:
+    by_choice: dict[int, dict[str, int]] = {}
+    for i, x in enumerate(entry["exits"]):
+        if x["kind"] in ("success", "failure") and isinstance(x.get("choice"), int):
+            by_choice.setdefault(x["choice"], {})[x["kind"]] = i
+    out = []
+    for ci, c in enumerate(entry["choices"]):
+        if c.get("error") or c.get("difficulty") is None or c.get("success") is None:
+            notes.append(f"choice {c.get('text', '?')!r} does not parse and is left out")
+            continue
+        d = int(c["difficulty"])
+        ex = by_choice.get(ci, {})
+        opt = Option("choice", c.get("label") or c.get("text", ""), (c.get("ability"), d) if d > 0 else None, ci)
+        opt.branches.append(Branch(ex.get("success"), _target(c["success"], entries), PASS if d > 0 else SURE))
+        if d > 0:
+            if c.get("failure") is None:
+                opt.branches.append(Branch(None, "missing:no failure entry", FAIL))
+            else:
+                opt.branches.append(Branch(ex.get("failure"), _target(c["failure"], entries), FAIL))
+        out.append(opt)
+    return out
+
+
+def entry_options(entry: dict[str, Any], entries: Mapping[int, object]) -> tuple[list[Option], list[str]]:
+    """The options of one compiled entry, and notes on anything left out."""
+    notes: list[str] = []
+    options = _choice_options(entry, entries, notes)
+    guarded = {f.get("target") for f in entry.get("effects", []) if f.get("kind") == "condition"}
+    prose = [(i, x) for i, x in enumerate(entry["exits"]) if x["kind"] == "prose"]
+    returns = [(i, x) for i, x in enumerate(entry["exits"]) if x["kind"] == "return"]
+    kept = [(i, x) for i, x in prose if x["target"] not in guarded]
+    if options or kept or returns:
+        for i, x in prose:
+            if x["target"] in guarded:
+                notes.append(f"the conditional exit to {x['target']} is left out (the chain has no memory)")
+    else:
+        kept = prose
+    for i, x in kept:
+        opt = Option("prose", f"go to {x['target']}", None, None)
+        opt.branches.append(Branch(i, _target(x["target"], entries), SURE))
+        options.append(opt)
+    if returns:
+        opt = Option("return", "return to the most recent entry", None, None)
+        share = 1.0 / len(returns)
+        opt.branches.extend(Branch(i, _target(x["target"], entries), SURE, share) for i, x in returns)
+        options.append(opt)
+    return options, notes
+
+
+def read_book(graph: Mapping[str, Any]) -> Book:
+    """The chain's view of a compiled graph (a dict satisfying ``adventure.schema.json``)."""
+    entries: dict[int, dict[str, Any]] = {}
+    for e in graph["entries"]:
+        entries.setdefault(int(e["number"]), e)
+    options: dict[int, list[Option]] = {}
+    skipped: dict[int, list[str]] = {}
+    for n, e in entries.items():
+        options[n], notes = entry_options(e, entries)
+        if notes:
+            skipped[n] = notes
+    start = graph.get("start")
+    return Book(
+        title=str(graph.get("title") or "Untitled adventure"),
+        rules=str(graph.get("rules") or ""),
+        start=start if isinstance(start, int) and start in entries else None,
+        numbers=list(entries),
+        entries=entries,
+        endings={n for n, e in entries.items() if e.get("ending")},
+        options=options,
+        skipped=skipped,
+    )

@@ -1,0 +1,286 @@
+"""The book as a Graphviz flowchart: DOT built with the ``graphviz`` package, drawn by the
+Graphviz programs (``dot`` for books up to :data:`SFDP_ABOVE` entries, ``sfdp`` beyond).
+
+Escaping: every string an author wrote reaches DOT only through :func:`esc`, which turns
+``& < > " ' \\`` and newlines into XML character references. No backslash ever reaches DOT (so
+Graphviz's ``\\n``/``\\l``/``\\N`` escapes cannot be triggered), no quote can end a string, and no
+``<...>`` value is mistaken for an HTML-like label by the ``graphviz`` package; in SVG output
+Graphviz keeps the references as they are, so the SVG stays well-formed XML.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import graphviz
+
+from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, clean, shorten, wrap
+
+#: Above this many entries the automatic layout is ``sfdp`` (``dot`` gets slow: see docs/graph.md).
+SFDP_ABOVE = 1500
+FONT = "Helvetica,Arial,sans-serif"
+INSTALL_HINT = (
+    "Graphviz is not installed (no `dot` program on PATH): install it with `apt-get install graphviz`, "
+    "`brew install graphviz` or from https://graphviz.org/download/ (DOT and Mermaid output work without it)"
+)
+
+#: Node look per role (fill colour, border colour, extra style); see docs/graph.md.
+ROLE_STYLE: dict[str, dict[str, str]] = {
+    "entry": {"fillcolor": "#ffffff", "color": "#37474f"},
+    "start": {"fillcolor": "#c8e6c9", "color": "#1b5e20", "penwidth": "3"},
+    "ending": {"fillcolor": "#ffe082", "color": "#8d6e00", "peripheries": "2"},
+    "dead_end": {"fillcolor": "#ef9a9a", "color": "#b71c1c", "penwidth": "2"},
+    "trapped": {"fillcolor": "#ffcc80", "color": "#e65100", "penwidth": "2"},
+    "unreachable": {"fillcolor": "#eeeeee", "color": "#9e9e9e", "fontcolor": "#757575"},
+}
+ROLE_WORDS = {"entry": "entry", "start": "start", "ending": "ending (THE END)", "dead_end": "dead end",
+              "trapped": "trapped", "unreachable": "unreachable"}
+
+#: Edge look per kind: (colour, style, arrowhead, legend text).
+EDGE_STYLE: dict[str, tuple[str, str, str, str]] = {
+    "success": ("#2e7d32", "bold", "normal", "check passed"),
+    "failure": ("#c62828", "dashed", "normal", "check failed"),
+    "d0": ("#546e7a", "solid", "normal", "D0 move"),
+    "prose": ("#1565c0", "dotted", "vee", "prose exit (go to N)"),
+    "return": ("#6a1b9a", "dashed", "empty", "return to previous entry"),
+}
+CREATURE_BG, CREATURE_FG = "#fde0dc", "#8b0000"
+MISSING_COLOR = "#d50000"
+
+_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
+                       "\\": "&#92;", "\n": "&#10;"})
+#: Tooltips: Graphviz decodes references first, then reads ``\n``/``\l``-style escapes, then
+#: ``\N``/``\G``-style ones, each pass turning ``\\`` into ``\``: so one backslash is written as four.
+_TOOLTIP = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
+                          "\\": "\\" * 4, "\n": "&#10;"})
+
+
+class GraphvizMissing(RuntimeError):
+    """The Graphviz programs are not installed; the message says how to install them."""
+
+
+class RenderError(RuntimeError):
+    """Graphviz ran but failed; the message is its first line of complaint."""
+
+
+def esc(text: str) -> str:
+    """Author text made safe for an HTML-like label (``label=<...>``)."""
+    return text.translate(_HTML)
+
+
+def esc_tooltip(text: str) -> str:
+    """Author text made safe for a ``tooltip`` (a quoted escString) that shows it as written."""
+    out = text.translate(_TOOLTIP)
+    return out + " " if out.endswith("\\") else out  # never let a backslash touch the closing quote
+
+
+def choose_layout(entries: int) -> str:
+    return "sfdp" if entries > SFDP_ABOVE else "dot"
+
+
+def _html(body: str) -> str:
+    return f"<{body}>"
+
+
+def _tooltip(node: Node, hidden: tuple[int, int] | None) -> str:
+    lines = [f"{node.number}" + (f" ({node.label})" if node.label else "")
+             + (" - " + ", ".join(node.tags()) if node.tags() else "")]
+    lines.append(shorten(node.text, 400))
+    for f in node.fighters:
+        extra = "".join(x for x in (f" Morale {f.morale}" if f.morale is not None else "",
+                                    f" | {f.attacks}" if f.attacks else ""))
+        lines.append(clean(f.short() + extra))
+    if hidden and any(hidden):
+        lines.append(f"not shown: {hidden[0]} exits, {hidden[1]} entrances")
+    return "&#10;".join(esc_tooltip(clean(line)) for line in lines)
+
+
+def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None) -> str:
+    if compact:
+        return _html(f"<B>{node.number}</B>")
+    head = f"<B>{node.number}</B>"
+    if node.label:
+        head += f' <FONT POINT-SIZE="8">{esc(clean(node.label))}</FONT>'
+    if node.tags():
+        head += f' <FONT POINT-SIZE="7">{esc(" · ".join(node.tags()))}</FONT>'
+    rows = [f'<TR><TD ALIGN="LEFT">{head}</TD></TR>']
+    text = "<BR/>".join(esc(line) for line in wrap(node.text, 26, 3))
+    if text:
+        rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><FONT POINT-SIZE="9">{text}</FONT></TD></TR>')
+    if node.fighters:
+        who = "<BR/>".join(esc(shorten(f.short(), 40)) for f in node.fighters)
+        rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT" BGCOLOR="{CREATURE_BG}">'
+                    f'<FONT POINT-SIZE="9" COLOR="{CREATURE_FG}"><B>{who}</B></FONT></TD></TR>')
+    if hidden and any(hidden):
+        rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="7" COLOR="#616161">+{hidden[0]} exits, '
+                    f"+{hidden[1]} entrances not shown</FONT></TD></TR>")
+    return _html('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>")
+
+
+def _node_attrs(node: Node, compact: bool, hidden: tuple[int, int] | None, focus: bool) -> dict[str, str]:
+    attrs = dict(ROLE_STYLE[node.role])
+    style = "rounded,filled" + (",dashed" if node.unreachable else "")
+    if node.start:
+        attrs["penwidth"] = "3"
+    if node.ending:
+        attrs["peripheries"] = "2"
+    if focus:
+        attrs.update(color="#0d47a1", penwidth="4")
+    classes = ["entry", *(t for t in ("start", "ending", "dead_end", "trapped", "unreachable")
+                          if getattr(node, t))]
+    if node.fighters:
+        classes.append("creature")
+    attrs.update(
+        label=_node_label(node, compact, hidden), tooltip=_tooltip(node, hidden), style=style,
+        id=f"entry-{node.number}", URL=f"#entry-{node.number}", **{"class": " ".join(classes)},
+    )
+    return attrs
+
+
+def _edge_attrs(edge: Edge, labels: bool) -> dict[str, str]:
+    color, style, arrow, _ = EDGE_STYLE[edge.kind]
+    attrs = {"color": color, "style": style, "arrowhead": arrow, "fontcolor": color,
+             "id": f"exit-{edge.source}-{edge.index}", "class": f"exit {edge.kind}"}
+    words = [w for w in (edge.check, shorten(edge.choice or "", 24)) if w]
+    if labels and words and edge.kind in ("success", "failure", "d0"):
+        attrs["label"] = _html("<BR/>".join(esc(w) for w in words))
+    where = edge.target if edge.target is not None else f"missing {edge.missing}"
+    attrs["tooltip"] = esc_tooltip(clean(f"{edge.source} -> {where}: {EDGE_STYLE[edge.kind][3]} {' '.join(words)}"))
+    if edge.kind == "return":
+        attrs["constraint"] = "false"
+    return attrs
+
+
+def _missing_name(key: str) -> str:
+    return "missing-" + "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in key)
+
+
+def _legend_cluster(dot: graphviz.Digraph) -> None:
+    """A two-row legend: sample nodes, then sample edges (flat, each with its meaning above)."""
+    with dot.subgraph(name="cluster_legend") as lg:
+        lg.attr(label="Legend", fontsize="11", style="rounded", color="#9e9e9e", id="legend")
+        with lg.subgraph(name="legend_nodes") as row:
+            row.attr(rank="same")
+            names: list[str] = []
+            for role, words in ROLE_WORDS.items():
+                style = "rounded,filled" + (",dashed" if role == "unreachable" else "")
+                row.node(f"legend_{role}", words, shape="box", style=style, fontsize="9", **ROLE_STYLE[role])
+                names.append(f"legend_{role}")
+            row.node("legend_creature", _html(f'<FONT COLOR="{CREATURE_FG}"><B>creature HP 3</B></FONT>'),
+                     shape="box", style="rounded,filled", fillcolor=CREATURE_BG, color="#37474f", fontsize="9")
+            row.node("legend_missing", "missing 40", shape="box", style="dashed,bold", color=MISSING_COLOR,
+                     fontcolor=MISSING_COLOR, fontsize="9")
+            names += ["legend_creature", "legend_missing"]
+            for a, b in zip(names, names[1:], strict=False):
+                row.edge(a, b, style="invis")
+        with lg.subgraph(name="legend_edges") as row:
+            row.attr(rank="same")
+            last = None
+            for kind in EDGE_KINDS:
+                color, style, arrow, words = EDGE_STYLE[kind]
+                tail, head = f"legend_{kind}_from", f"legend_{kind}_to"
+                for point in (tail, head):
+                    row.node(point, "", shape="point", width="0.04", color=color)
+                if last:
+                    row.edge(last, tail, style="invis")
+                row.edge(tail, head, label=words, color=color, fontcolor=color, style=style, arrowhead=arrow,
+                         fontsize="9", minlen="2")
+                last = head
+        lg.edge(names[0], "legend_success_from", style="invis")
+
+
+def _legend_label(book: Book) -> str:
+    cells = []
+    for role, words in ROLE_WORDS.items():
+        cells.append(f'<TD BGCOLOR="{ROLE_STYLE[role]["fillcolor"]}">{esc(words)}</TD>')
+    cells.append(f'<TD BGCOLOR="{CREATURE_BG}"><FONT COLOR="{CREATURE_FG}">creature</FONT></TD>')
+    edges = [f'<TD><FONT COLOR="{c}">{esc(w)}</FONT></TD>' for c, _, _, w in EDGE_STYLE.values()]
+    return (f'<TABLE BORDER="0" CELLSPACING="2"><TR><TD COLSPAN="7"><B>{esc(book.title)}</B> '
+            f'<FONT POINT-SIZE="10">{esc(book.summary())}</FONT></TD></TR>'
+            f'<TR>{"".join(cells)}</TR><TR>{"".join(edges)}<TD></TD><TD></TD></TR></TABLE>')
+
+
+def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
+    """Per drawn entry: exits and entrances that lead outside the drawn neighbourhood."""
+    out: dict[int, list[int]] = {n: [0, 0] for n in keep}
+    for e in book.edges:
+        if e.target is None:
+            continue
+        if e.source in keep and e.target not in keep:
+            out[e.source][0] += 1
+        if e.target in keep and e.source not in keep:
+            out[e.target][1] += 1
+    return {n: (a, b) for n, (a, b) in out.items()}
+
+
+def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | None = None,
+              layout: str = "dot") -> graphviz.Digraph:
+    """The whole book, or with ``focus`` the entries up to ``depth`` (default 2) exits from it.
+
+    ``layout`` is ``dot``, ``sfdp`` or ``auto`` (sfdp above :data:`SFDP_ABOVE` entries). Raises
+    :class:`KeyError` when ``focus`` is not an entry number.
+    """
+    book = build_book(graph)
+    keep = set(book.nodes) if focus is None else book.neighbourhood(focus, 2 if depth is None else depth)
+    if layout == "auto":
+        layout = choose_layout(len(keep))
+    if layout not in ("dot", "sfdp"):
+        raise ValueError(f"unknown layout {layout!r} (dot, sfdp or auto)")
+    compact = layout == "sfdp"
+    hidden = _hidden(book, keep) if focus is not None else {}
+    dot = graphviz.Digraph("adventure", engine=layout)
+    dot.attr("graph", fontname=FONT, labelloc="t", tooltip=esc_tooltip(book.title), id="book", pad="0.3",
+             outputorder="edgesfirst", bgcolor="white")
+    if compact:
+        dot.attr("graph", label=_html(_legend_label(book)), overlap="prism", splines="false",
+                 fontsize="12")
+    else:
+        sub = f"entries near {focus} (depth {2 if depth is None else depth}) · " if focus is not None else ""
+        dot.attr("graph", rankdir="TB", splines="true", nodesep="0.3", ranksep="0.5", fontsize="16",
+                 label=_html(f'<B>{esc(book.title)}</B><BR/><FONT POINT-SIZE="10">{esc(sub + book.summary())}</FONT>'))
+    dot.attr("node", shape="box", fontname=FONT, fontsize="10", margin="0.08,0.04")
+    dot.attr("edge", fontname=FONT, fontsize="8", arrowsize="0.7")
+    if not compact:
+        _legend_cluster(dot)
+    for number in sorted(keep):
+        node = book.nodes[number]
+        attrs = _node_attrs(node, compact, hidden.get(number), number == focus)
+        if node.start and focus is None and not compact:
+            with dot.subgraph(name="start_rank") as top:
+                top.attr(rank="source")
+                top.node(f"e{number}", **attrs)
+        else:
+            dot.node(f"e{number}", **attrs)
+    drawn_missing: set[str] = set()
+    for edge in book.edges:
+        if edge.source not in keep or (edge.target is not None and edge.target not in keep):
+            continue
+        if edge.target is not None:
+            head = f"e{edge.target}"
+        else:
+            assert edge.missing is not None
+            head = _missing_name(edge.missing)
+            if head not in drawn_missing:
+                drawn_missing.add(head)
+                dot.node(head, _html(f"missing {esc(clean(edge.missing))}"), id=head, shape="box", style="dashed,bold",
+                         color=MISSING_COLOR, fontcolor=MISSING_COLOR, **{"class": "missing"})
+        dot.edge(f"e{edge.source}", head, **_edge_attrs(edge, not compact))
+    return dot
+
+
+def render(dot: graphviz.Digraph, fmt: str) -> bytes:
+    """Run Graphviz on ``dot`` and return the drawing (``svg``, ``png``, ``pdf``, ...)."""
+    try:
+        data: bytes = dot.pipe(format=fmt, quiet=True)
+    except graphviz.ExecutableNotFound:
+        raise GraphvizMissing(INSTALL_HINT) from None
+    except graphviz.CalledProcessError as exc:
+        err = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
+        first = next((line for line in err.splitlines() if line.strip()), f"exit status {exc.returncode}")
+        raise RenderError(f"Graphviz ({dot.engine}) failed: {first.strip()}") from None
+    return data
+
+
+def render_svg(graph: dict[str, Any]) -> str:
+    """The whole book as SVG text (layout chosen by size); each node is ``id="entry-N"``."""
+    return render(build_dot(graph, layout="auto"), "svg").decode("utf-8")

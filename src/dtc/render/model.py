@@ -1,0 +1,224 @@
+"""What a flowchart of the book shows, worked out from the compiled graph dict alone.
+
+The renderers (:mod:`dtc.render.graph` for Graphviz, :mod:`dtc.render.mermaid`) only draw a
+:class:`Book`: one :class:`Node` per entry number with its status (start, ending, dead end,
+unreachable, trapped) and creatures, one :class:`Edge` per exit, and a "missing" target for
+every exit that names no entry. Nothing here imports the parser: the compiled JSON is enough.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+#: Edge kinds, in legend order. ``d0`` is a success exit whose choice has difficulty 0.
+EDGE_KINDS = ("success", "failure", "d0", "prose", "return")
+
+_SPACE = re.compile(r"\s+")
+
+
+def clean(text: str) -> str:
+    """Author text without what no output format can carry: control characters (tabs and
+    newlines become spaces), lone surrogates and non-characters."""
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs") or (cat == "Cn" and (ord(ch) & 0xFFFE) == 0xFFFE):
+            out.append(" " if ch in "\t\n\r\f\v" else "")
+        else:
+            out.append(ch)
+    return _SPACE.sub(" ", "".join(out)).strip()
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis."""
+    text = clean(text)
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,.;:") + "…"
+
+
+def wrap(text: str, width: int, lines: int) -> list[str]:
+    """The first words of ``text`` in at most ``lines`` lines of about ``width`` characters."""
+    return textwrap.wrap(clean(text), width, max_lines=lines, placeholder=" …", break_on_hyphens=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """A creature an entry holds or names: its stat-block name and hit points (None: no block)."""
+
+    name: str
+    hp: int | None
+    morale: int | None = None
+    attacks: str = ""
+
+    def short(self) -> str:
+        return f"{self.name} HP {self.hp}" if self.hp is not None else f"{self.name} (no stat block)"
+
+
+@dataclass(slots=True)
+class Node:
+    number: int
+    text: str
+    label: str | None = None
+    start: bool = False
+    ending: bool = False
+    dead_end: bool = False
+    unreachable: bool = False
+    trapped: bool = False
+    fighters: list[Fighter] = field(default_factory=list)
+
+    @property
+    def role(self) -> str:
+        """The status that colours the node (the most urgent one when several apply)."""
+        for name in ("dead_end", "trapped", "ending", "start", "unreachable"):
+            if getattr(self, name):
+                return name
+        return "entry"
+
+    def tags(self) -> list[str]:
+        """Every status that applies, as words for a label or tooltip."""
+        names = {"start": "START", "ending": "THE END", "dead_end": "DEAD END", "trapped": "TRAPPED",
+                 "unreachable": "UNREACHABLE"}
+        return [word for attr, word in names.items() if getattr(self, attr)]
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One exit: from entry ``source`` to entry ``target``, or to the missing target ``missing``."""
+
+    source: int
+    index: int  # position in the entry's exits
+    kind: str  # one of EDGE_KINDS
+    target: int | None
+    missing: str | None = None
+    ability: str | None = None
+    difficulty: int | None = None
+    choice: str | None = None
+
+    @property
+    def check(self) -> str:
+        """``DEX D3`` (or ``D1`` without an ability) for check edges, else empty."""
+        if self.kind not in ("success", "failure") or self.difficulty is None:
+            return ""
+        return f"{self.ability} D{self.difficulty}" if self.ability else f"D{self.difficulty}"
+
+
+@dataclass(slots=True)
+class Book:
+    title: str
+    start: int | None
+    nodes: dict[int, Node]
+    edges: list[Edge]
+    missing: list[str]  # the targets that name no entry, as written ("40", "@cellar")
+    digraph: nx.MultiDiGraph
+
+    def counts(self) -> dict[str, int]:
+        n = self.nodes.values()
+        return {
+            "entries": len(self.nodes),
+            "endings": sum(x.ending for x in n),
+            "dead ends": sum(x.dead_end for x in n),
+            "trapped": sum(x.trapped for x in n),
+            "unreachable": sum(x.unreachable for x in n),
+            "missing": len(self.missing),
+        }
+
+    def summary(self) -> str:
+        parts = [f"{v} {k}" for k, v in self.counts().items() if v or k in ("entries", "endings")]
+        if self.start is None or self.start not in self.nodes:
+            parts.append("no start entry")
+        return " · ".join(parts)
+
+    def neighbourhood(self, focus: int, depth: int) -> set[int]:
+        """Entry ``focus`` with everything up to ``depth`` exits away, forwards and backwards."""
+        if focus not in self.nodes:
+            raise KeyError(focus)
+        ahead = nx.single_source_shortest_path_length(self.digraph, focus, cutoff=depth)
+        behind = nx.single_source_shortest_path_length(self.digraph.reverse(copy=False), focus, cutoff=depth)
+        return set(ahead) | set(behind)
+
+
+def _fighters(entry: dict[str, Any], blocks: list[dict[str, Any]]) -> list[Fighter]:
+    found = []
+    for name in entry["creatures"]:
+        key = name.casefold()
+        same = [b for b in blocks if b["name"].casefold() == key]
+        block = next((b for b in same if b.get("entry") == entry["number"]), same[0] if same else None)
+        if block is None:
+            found.append(Fighter(name, None))
+        else:
+            attacks = ", ".join(f"{a['name']} {a['damage']}" for a in block.get("attacks", []))
+            found.append(Fighter(block["name"], block["hp"], block.get("morale"), attacks))
+    return found
+
+
+def _edge(number: int, index: int, exit_: dict[str, Any], entry: dict[str, Any], known: dict[int, Node]) -> Edge:
+    kind = exit_["kind"]
+    choice = entry["choices"][exit_["choice"]] if isinstance(exit_.get("choice"), int) and exit_[
+        "choice"] < len(entry["choices"]) else None
+    difficulty = choice["difficulty"] if choice else None
+    if kind == "success" and difficulty == 0:
+        kind = "d0"
+    raw = exit_["target"]
+    target = raw if isinstance(raw, int) and raw in known else None
+    return Edge(
+        source=number,
+        index=index,
+        kind=kind if kind in EDGE_KINDS else "prose",
+        target=target,
+        missing=None if target is not None else str(raw),
+        ability=choice["ability"] if choice else None,
+        difficulty=difficulty,
+        choice=clean(choice["label"]) if choice else None,
+    )
+
+
+def build_book(graph: dict[str, Any]) -> Book:
+    """Classify every entry and exit of a compiled graph (a dict satisfying the schema)."""
+    entries: dict[int, dict[str, Any]] = {}
+    for entry in graph["entries"]:
+        entries.setdefault(entry["number"], entry)  # a duplicated number: the first one counts
+    nodes = {n: Node(n, e["text"], e.get("label"), ending=bool(e["ending"])) for n, e in entries.items()}
+    blocks = list(graph.get("creatures", []))
+    edges: list[Edge] = []
+    missing: dict[str, None] = {}
+    g: nx.MultiDiGraph = nx.MultiDiGraph()
+    g.add_nodes_from(nodes)
+    for number, entry in entries.items():
+        nodes[number].fighters = _fighters(entry, blocks)
+        for index, exit_ in enumerate(entry["exits"]):
+            edge = _edge(number, index, exit_, entry, nodes)
+            edges.append(edge)
+            if edge.target is not None:
+                g.add_edge(number, edge.target)
+            elif edge.missing is not None:
+                missing.setdefault(edge.missing)
+        nodes[number].dead_end = not entry["ending"] and not entry["exits"]
+
+    start = graph.get("start")
+    if isinstance(start, int) and start in nodes:
+        nodes[start].start = True
+        reachable = {start} | nx.descendants(g, start)
+        goals = {n for n, node in nodes.items() if node.ending} | {start}
+        escapable, todo = set(goals), list(goals)
+        while todo:  # walk backwards from every goal at once
+            for before in g.predecessors(todo.pop()):
+                if before not in escapable:
+                    escapable.add(before)
+                    todo.append(before)
+    else:
+        reachable, escapable = set(), set(nodes)
+    for number, node in nodes.items():
+        node.unreachable = number not in reachable
+        node.trapped = number not in escapable and not node.dead_end
+    title = clean(graph.get("title") or "") or "Untitled adventure"
+    return Book(title, start if isinstance(start, int) else None, nodes, edges, list(missing), g)

@@ -1,0 +1,226 @@
+"""The adventurer: abilities, HP, what they carry, and the Death & Treasure numbers derived from it.
+
+A character is plain data (:meth:`Character.to_dict` is the JSON of
+``schemas/character.schema.json``); the modifiers follow the seed's "Ability Scores" table and
+Defense is 9 + armour + the STR and DEX modifiers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from dtc.runtime.equipment import COINS, HAND, OIL, RATIONS, RANGED, WATERSKIN, Item, weight_text
+
+ABILITIES = ("STR", "DEX", "CON", "WIS", "INT", "CHA")
+ABILITY_NAMES = {"STR": "Strength", "DEX": "Dexterity", "CON": "Constitution", "WIS": "Wisdom",
+                 "INT": "Intelligence", "CHA": "Charisma"}
+BASE_DEFENSE = 9
+CHARACTER_FORMAT = "dtc-character"
+CHARACTER_VERSION = 1
+
+
+class CharacterError(ValueError):
+    """A character file that cannot be used; the message names the field."""
+
+
+def high_low(score: int) -> int:
+    """+1 above 13, -1 below 8, else 0: the direction of every ability's special effect."""
+    return 1 if score > 13 else -1 if score < 8 else 0
+
+
+@dataclass(slots=True)
+class Character:
+    name: str
+    abilities: dict[str, int]
+    max_hp: int
+    hp: int
+    items: list[Item] = field(default_factory=list)
+    rolled: list[int] | None = None
+    swap: tuple[str, str] | None = None
+    languages: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    # --- abilities and derived numbers --------------------------------------------------
+
+    def score(self, ability: str) -> int:
+        return self.abilities[ability]
+
+    @property
+    def defense(self) -> int:
+        armour = 0
+        best_body = max((i.defense for i in self.items if i.slot == "body"), default=0)
+        armour += best_body
+        for slot in ("shield", "head"):
+            armour += max((i.defense for i in self.items if i.slot == slot), default=0)
+        return BASE_DEFENSE + armour + high_low(self.abilities["STR"]) + high_low(self.abilities["DEX"])
+
+    def attack_modifier(self, mode: str) -> int:
+        """Added to the d20 attack roll (roll-under: STR/DEX above 13 gives -1)."""
+        return -high_low(self.abilities["STR" if mode == HAND else "DEX"])
+
+    def attack_ability(self, mode: str) -> str:
+        return "STR" if mode == HAND else "DEX"
+
+    # --- load and treasure -----------------------------------------------------------------
+
+    @property
+    def load(self) -> Fraction:
+        return sum((i.load for i in self.items), Fraction(0))
+
+    @property
+    def encumbered(self) -> bool:
+        """Carrying more than STR: every roll is made twice and the worse kept."""
+        return self.load > self.abilities["STR"]
+
+    @property
+    def treasure_value(self) -> int:
+        return sum(i.worth for i in self.items if i.kind == "treasure")
+
+    @property
+    def has_treasure(self) -> bool:
+        return any(i.kind == "treasure" and i.quantity > 0 for i in self.items)
+
+    def count(self, name: str) -> int:
+        key = name.lower()
+        return sum(i.quantity for i in self.items if i.name.lower() == key)
+
+    def find(self, name: str) -> Item | None:
+        key = name.lower()
+        return next((i for i in self.items if i.name.lower() == key and i.quantity > 0), None)
+
+    def weapons(self) -> list[tuple[Item, str]]:
+        """(weapon, mode) pairs the adventurer can attack with."""
+        return [(i, mode) for i in self.items if i.kind == "weapon" and i.quantity > 0 and i.damage
+                for mode in i.ranges]
+
+    # --- changes ---------------------------------------------------------------------------
+
+    def add(self, item: Item) -> None:
+        """Add an item, merging with an identical pile (same name, kind, weight, value, standard)."""
+        for have in self.items:
+            if (have.name.lower(), have.kind, have.weight, have.value, have.standard) == (
+                item.name.lower(), item.kind, item.weight, item.value, item.standard
+            ) and have.damage == item.damage and have.slot == item.slot:
+                have.quantity += item.quantity
+                return
+        self.items.append(item)
+
+    def use(self, name: str, quantity: int = 1) -> bool:
+        """Remove ``quantity`` of ``name``, heaviest piles first; False (nothing removed) if short."""
+        if self.count(name) < quantity:
+            return False
+        key = name.lower()
+        piles = sorted((i for i in self.items if i.name.lower() == key and i.quantity > 0),
+                       key=lambda i: (i.standard, -i.weight))
+        for pile in piles:
+            take = min(pile.quantity, quantity)
+            pile.quantity -= take
+            quantity -= take
+            if quantity == 0:
+                break
+        self.items = [i for i in self.items if i.quantity > 0 or i.standard]
+        return True
+
+    @property
+    def can_rest(self) -> bool:
+        return self.count(RATIONS) > 0 and self.count(WATERSKIN) > 0
+
+    @property
+    def oil(self) -> int:
+        return self.count(OIL)
+
+    # --- text ------------------------------------------------------------------------------
+
+    def summary(self) -> str:
+        scores = "  ".join(f"{a} {self.abilities[a]}" for a in ABILITIES)
+        return f"{self.name}: {scores}  HP {self.hp}/{self.max_hp}  Defense {self.defense}"
+
+    def inventory_lines(self) -> list[str]:
+        lines = []
+        for i in self.items:
+            if i.quantity <= 0 and i.kind != "gear":
+                continue
+            qty = f"{i.quantity} " if i.quantity != 1 or i.name == COINS else ""
+            extra = []
+            if i.damage:
+                extra.append(f"{i.damage} {'/'.join(i.ranges)}")
+            if i.slot:
+                extra.append(f"+{i.defense} Defense")
+            if i.kind == "treasure" and i.value:
+                extra.append(f"worth {i.worth:,}")
+            extra.append("standard" if i.standard else f"weight {weight_text(i.load)}")
+            lines.append(f"{qty}{i.name} ({', '.join(extra)})")
+        lines.append(f"Load {weight_text(self.load)} of {self.abilities['STR']}"
+                     + ("  ENCUMBERED: every roll twice, keep the worse" if self.encumbered else ""))
+        lines.append(f"Treasure worth {self.treasure_value:,} coins")
+        return lines
+
+    # --- JSON ------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": CHARACTER_FORMAT,
+            "format_version": CHARACTER_VERSION,
+            "name": self.name,
+            "abilities": {a: self.abilities[a] for a in ABILITIES},
+            "hp": self.hp,
+            "max_hp": self.max_hp,
+            "rolled": self.rolled,
+            "swap": list(self.swap) if self.swap else None,
+            "languages": self.languages,
+            "items": [i.to_dict() for i in self.items],
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Character:
+        """Build from JSON already checked against the schema; raises CharacterError on nonsense."""
+        pc = cls(
+            name=data["name"],
+            abilities={a: int(data["abilities"][a]) for a in ABILITIES},
+            max_hp=int(data["max_hp"]),
+            hp=int(data["hp"]),
+            items=[Item.from_dict(i) for i in data["items"]],
+            rolled=data.get("rolled"),
+            swap=tuple(data["swap"]) if data.get("swap") else None,  # type: ignore[arg-type]
+            languages=int(data.get("languages", 0)),
+            notes=list(data.get("notes", [])),
+        )
+        if pc.hp > pc.max_hp:
+            raise CharacterError(f"hp: {pc.hp} is more than max_hp {pc.max_hp}")
+        for n, item in enumerate(pc.items):
+            if item.kind == "weapon" and item.damage:
+                from dtc.runtime.dice import DiceError, parse_dice
+
+                try:
+                    parse_dice(item.damage)
+                except DiceError:
+                    raise CharacterError(f"items[{n}].damage: {item.damage!r} is not dice such as d8") from None
+            if item.kind == "weapon" and not set(item.ranges) <= {HAND, RANGED}:
+                raise CharacterError(f"items[{n}].ranges: use '{HAND}' and/or '{RANGED}'")
+        return pc
+
+
+def load_character(path: str | Path) -> Character:
+    """Read a character file: JSON, schema-checked, then sanity-checked (raises CharacterError)."""
+    from dtc.schema import SchemaError, load_json
+
+    try:
+        data = load_json(path, "character")
+    except SchemaError as exc:
+        raise CharacterError(str(exc)) from None
+    except OSError as exc:
+        raise CharacterError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        return Character.from_dict(data)
+    except CharacterError as exc:
+        raise CharacterError(f"{path}: {exc}") from None
+
+
+def character_json(pc: Character) -> str:
+    import json
+
+    return json.dumps(pc.to_dict(), indent=1, ensure_ascii=False) + "\n"

@@ -1,0 +1,141 @@
+"""What the engine, the rules and the players share: questions, options, outcomes.
+
+The engine never reads a keyboard. Whenever the adventurer must decide something it builds a
+:class:`Question` and asks its :class:`Player` — a person at a terminal, a script, or an automatic
+policy — which answers with the index of an :class:`Option`. Everything that happens is reported as
+an event (a flat dict) to the engine's sinks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from dtc.runtime.engine import Engine
+
+Event = dict[str, Any]
+
+# Question kinds.
+MENU = "menu"  # what to do at an entry (choices and commands)
+PLAN = "plan"  # which of turn / gear / check meet a difficulty
+GEAR = "gear"  # which piece of gear to use
+GEAR_OK = "gear-ok"  # is that gear appropriate? (yes / no / ask the Oracle)
+ABILITY = "ability"  # which ability a check without one uses
+ORACLE = "oracle"  # how likely a yes is (1-in-6 .. 4-in-6)
+ENCOUNTER = "encounter"  # fight, talk, flee or carry on
+LANGUAGE = "language"  # do you share a language with the creatures?
+ESCAPE = "escape"  # run, or drop food or treasure to distract
+COMBAT = "combat"  # attack with which weapon, or try to escape
+TARGET = "target"  # which enemy to attack
+TAKE = "take"  # take what you found?
+WON = "won"  # a fight the rules cannot resolve: did you win?
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One answer. ``key`` is stable and machine-readable (``choice:2``, ``rest``, ``attack:Sword:ranged``)."""
+
+    key: str
+    label: str
+    detail: str = ""
+    #: Chance of success when the engine knows it (exact).
+    chance: Fraction | None = None
+    #: Entry the option leads to, when known (auto players plan with it).
+    target: int | None = None
+    tags: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    kind: str
+    prompt: str
+    options: tuple[Option, ...]
+    #: Extra facts for players (e.g. the check's label, the creatures met).
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def index(self, key: str) -> int | None:
+        return next((n for n, o in enumerate(self.options) if o.key == key), None)
+
+
+class Player(Protocol):
+    """Makes the adventurer's decisions."""
+
+    def decide(self, question: Question, game: Engine) -> int:
+        """Index into ``question.options``."""
+        ...
+
+    def text(self, prompt: str, game: Engine) -> str:
+        """Free text (manual adjustments: ``hp -2``, ``item stone key``); '' for none."""
+        ...
+
+
+Sink = Any  # Callable[[Event], None]; kept loose so bound methods and lambdas both fit.
+
+OUTCOMES = ("escaped", "ended", "died", "lost", "stopped", "cannot-continue")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a run ended."""
+
+    kind: str
+    entry: int | None
+    turn: int
+    reason: str
+    treasure: int = 0
+
+    def line(self) -> str:
+        """The one-line summary every run ends with."""
+        where = f"entry {self.entry}" if self.entry is not None else "no entry"
+        loot = f"treasure worth {self.treasure:,} coins" if self.treasure else "no treasure"
+        if self.kind == "escaped":
+            return f"escaped: left by the entrance ({where}) on turn {self.turn} with {loot}"
+        if self.kind == "ended":
+            return f"ended: THE END at {where} on turn {self.turn} with {loot}"
+        if self.kind == "died":
+            return f"died: at {where} on turn {self.turn} ({self.reason})"
+        if self.kind == "lost":
+            return f"lost: in the dark near {where} on turn {self.turn} ({self.reason})"
+        if self.kind == "stopped":
+            return f"stopped: {self.reason} at {where} on turn {self.turn}"
+        return f"cannot continue: {self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "entry": self.entry, "turn": self.turn, "reason": self.reason,
+                "treasure": self.treasure}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Outcome:
+        return cls(data["kind"], data["entry"], data["turn"], data["reason"], data.get("treasure", 0))
+
+
+class RunEnded(Exception):
+    """Raised anywhere in a procedure to end the run (death, lost, a broken exit...)."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(f"{kind}: {reason}")
+        self.kind = kind
+        self.reason = reason
+
+
+def yes_no(prompt: str, *, oracle: bool = False) -> tuple[Option, ...]:
+    opts = [Option("yes", "Yes"), Option("no", "No")]
+    if oracle:
+        opts.append(Option("oracle", "Ask the Oracle"))
+    return tuple(opts)
+
+
+ORACLE_ODDS = (
+    (1, "Unlikely"),
+    (2, "Possible"),
+    (3, "Probable"),
+    (4, "Almost certain"),
+)
+
+
+def oracle_options() -> tuple[Option, ...]:
+    return tuple(
+        Option(f"odds:{n}", f"{name} ({n}-in-6)", chance=Fraction(n, 6)) for n, name in ORACLE_ODDS
+    )

@@ -1,0 +1,136 @@
+"""Making an adventurer: 3d6 in order, one optional swap, gear by weight, HP and Defense.
+
+The steps follow the seed's "Making an Adventurer". Decisions come from a :class:`Chooser`: the
+terminal asks a person; :class:`RandomChooser` picks a sensible kit with the run's dice.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Protocol
+
+from dtc.runtime.character import ABILITIES, Character, high_low
+from dtc.runtime.dice import Dice
+from dtc.runtime.equipment import ARMOUR, GEAR, HAND, RANGED, WEAPONS, Offer, standard_gear, weight_text
+
+_SYLLABLES = ("bran", "mor", "ela", "tik", "ros", "vel", "dun", "ka", "lis", "orm", "gar", "wen", "tha", "rik")
+
+
+class Chooser(Protocol):
+    """Where creation decisions come from."""
+
+    def show(self, text: str) -> None:
+        """Tell the player something (rolled scores, the finished sheet)."""
+
+    def swap(self, scores: dict[str, int]) -> tuple[str, str] | None:
+        """Two abilities to swap, or None."""
+
+    def pick(self, stage: str, pc: Character, offers: list[Offer], labels: list[str], prompt: str) -> int | None:
+        """Index into ``offers`` for the ``stage`` (weapon, armour, gear), or None when done."""
+
+    def name(self, suggestion: str) -> str:
+        """The adventurer's name."""
+
+
+def roll_abilities(dice: Dice) -> list[int]:
+    return [dice.roll("3d6").total for _ in ABILITIES]
+
+
+def hit_points(dice: Dice, con: int) -> int:
+    """d8, +1 if CON is above 13 (and -1 below 8, as the ability table says), at least 1."""
+    return max(1, dice.die(8) + high_low(con))
+
+
+def random_name(dice: Dice) -> str:
+    parts = [_SYLLABLES[dice.pick(len(_SYLLABLES))] for _ in range(2)]
+    return "".join(parts).capitalize()
+
+
+def make_character(dice: Dice, chooser: Chooser) -> Character:
+    rolled = roll_abilities(dice)
+    scores = dict(zip(ABILITIES, rolled, strict=True))
+    chooser.show("Rolled 3d6 in order: " + "  ".join(f"{a} {scores[a]}" for a in ABILITIES))
+    swap = chooser.swap(dict(scores))
+    if swap is not None:
+        a, b = swap
+        scores[a], scores[b] = scores[b], scores[a]
+        chooser.show(f"Swapped {a} and {b}: " + "  ".join(f"{x} {scores[x]}" for x in ABILITIES))
+    pc = Character(name="", abilities=scores, max_hp=1, hp=1, items=standard_gear(), rolled=rolled, swap=swap)
+    _shop(pc, chooser, "weapon", WEAPONS)
+    _shop(pc, chooser, "armour", ARMOUR)
+    _shop(pc, chooser, "gear", GEAR)
+    pc.max_hp = pc.hp = hit_points(dice, scores["CON"])
+    if scores["INT"] > 13:
+        pc.languages = dice.die(4)
+    pc.name = chooser.name(random_name(dice)).strip() or random_name(dice)
+    return pc
+
+
+def _shop(pc: Character, chooser: Chooser, what: str, offers: tuple[Offer, ...]) -> None:
+    while True:
+        room = pc.abilities["STR"] - pc.load
+        labels = []
+        allowed: list[Offer] = []
+        for offer in offers:
+            item = offer.item
+            if item.slot and any(i.slot == item.slot for i in pc.items):
+                continue  # one body armour, one shield, one helmet
+            if item.kind == "weapon" and pc.find(item.name) is not None:
+                continue
+            allowed.append(offer)
+            heavy = item.weight * item.quantity > room
+            labels.append(offer.label + ("  (over your limit: every roll twice)" if heavy else ""))
+        if not allowed:
+            return
+        prompt = f"Choose {what} (load {weight_text(pc.load)} of STR {pc.abilities['STR']}; Enter when done)"
+        pick = chooser.pick(what, pc, allowed, labels, prompt)
+        if pick is None:
+            return
+        pc.add(allowed[pick].take())
+
+
+class RandomChooser:
+    """A sensible random kit: a weapon for the better of STR and DEX, armour and gear that fit."""
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self.mode = HAND
+        self.lines: list[str] = []
+
+    def show(self, text: str) -> None:
+        self.lines.append(text)
+
+    def swap(self, scores: dict[str, int]) -> tuple[str, str] | None:
+        best = max(ABILITIES, key=lambda a: (scores[a], -ABILITIES.index(a)))
+        fighter = "STR" if scores["STR"] >= scores["DEX"] else "DEX"
+        self.mode = HAND if fighter == "STR" else RANGED
+        if scores[best] > scores[fighter] and self.dice.random() < 0.75:
+            return (fighter, best)
+        return None
+
+    def name(self, suggestion: str) -> str:
+        return suggestion
+
+    def pick(self, stage: str, pc: Character, offers: list[Offer], labels: list[str], prompt: str) -> int | None:
+        limit = Fraction(pc.abilities["STR"])
+        fits = [n for n, o in enumerate(offers) if pc.load + o.item.weight * o.item.quantity <= limit]
+        bought = [i for i in pc.items if not i.standard and i.kind == stage]
+        if stage == "weapon":
+            wanted = [n for n in fits if self.mode in offers[n].item.ranges]
+            if bought or not wanted:
+                return None
+            light = [n for n in wanted if offers[n].item.weight <= max(1, limit / 3)]
+            pool = light or wanted
+        elif stage == "armour":
+            if len(bought) >= 2 or pc.load >= limit * Fraction(3, 4):
+                return None
+            pool = fits
+        else:
+            if bought or self.dice.random() < 0.5:
+                return None
+            pool = fits
+        return pool[self.dice.pick(len(pool))] if pool else None
+
+
+def random_character(dice: Dice) -> Character:
+    return make_character(dice, RandomChooser(dice))

@@ -1,0 +1,162 @@
+"""Dice: expressions (``2d6+1``), a seeded roller whose state can be saved, and exact odds.
+
+Every random number of a run comes from one :class:`Dice`, so a seed (and a saved state) fixes
+the whole run. The probability helpers enumerate outcomes exactly (as :class:`~fractions.Fraction`)
+so the odds shown to a player, and the statistical tests, are exact rather than estimated.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+_EXPR = re.compile(r"\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*(?:([+-])\s*([0-9]+))?\s*|\s*([+-]?[0-9]+)\s*")
+MAX_DICE = 100
+MAX_SIDES = 1000
+
+
+class DiceError(ValueError):
+    """A dice expression that cannot be rolled."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceExpr:
+    """``count`` dice of ``sides`` sides plus ``modifier`` (``sides == 0``: a plain number)."""
+
+    count: int
+    sides: int
+    modifier: int = 0
+
+    def __str__(self) -> str:
+        if self.sides == 0:
+            return str(self.modifier)
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return f"{self.count}d{self.sides}{mod}"
+
+    @property
+    def low(self) -> int:
+        return self.count + self.modifier if self.sides else self.modifier
+
+    @property
+    def high(self) -> int:
+        return self.count * self.sides + self.modifier if self.sides else self.modifier
+
+    @property
+    def mean(self) -> Fraction:
+        return Fraction(self.count * (self.sides + 1), 2) + self.modifier if self.sides else Fraction(self.modifier)
+
+
+@cache
+def parse_dice(text: str) -> DiceExpr:
+    """``d6`` -> 1d6, ``2d4+1``, ``3`` (a fixed number). Raises :class:`DiceError`."""
+    m = _EXPR.fullmatch(text)
+    if not m:
+        raise DiceError(f"not a dice expression: {text!r}")
+    if m.group(5) is not None:
+        return DiceExpr(0, 0, int(m.group(5)))
+    count = int(m.group(1) or 1)
+    sides = int(m.group(2))
+    if not (1 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES):
+        raise DiceError(f"dice out of range: {text!r}")
+    mod = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+    return DiceExpr(count, sides, mod)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One roll: the dice that came up, the modifier, the total."""
+
+    expr: str
+    dice: tuple[int, ...]
+    modifier: int
+    total: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dice": self.expr, "rolls": list(self.dice), "total": self.total}
+
+
+class Dice:
+    """The run's random source: a seeded :class:`random.Random` with a JSON-able state."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def die(self, sides: int) -> int:
+        return self._rng.randint(1, sides)
+
+    def between(self, low: int, high: int) -> int:
+        return self._rng.randint(low, high)
+
+    def roll(self, expr: str | DiceExpr) -> Roll:
+        e = parse_dice(expr) if isinstance(expr, str) else expr
+        dice = tuple(self._rng.randint(1, e.sides) for _ in range(e.count)) if e.sides else ()
+        return Roll(str(e), dice, e.modifier, sum(dice) + e.modifier)
+
+    def in_six(self, chance: int) -> tuple[int, bool]:
+        """Roll a d6: true on 1..chance (``1-in-6`` is chance 1)."""
+        r = self.die(6)
+        return r, r <= chance
+
+    def pick(self, n: int) -> int:
+        """A uniform index below ``n`` (for auto players)."""
+        return self._rng.randrange(n)
+
+    def random(self) -> float:
+        return self._rng.random()
+
+    # --- state -----------------------------------------------------------------------------
+
+    def get_state(self) -> dict[str, Any]:
+        version, internal, gauss = self._rng.getstate()
+        return {"seed": self.seed, "version": version, "state": list(internal), "gauss": gauss}
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> Dice:
+        dice = cls(int(data["seed"]))
+        dice._rng.setstate((data["version"], tuple(data["state"]), data["gauss"]))
+        return dice
+
+
+# --- exact probabilities ---------------------------------------------------------------------
+
+
+@cache
+def distribution(expr: DiceExpr) -> dict[int, Fraction]:
+    """Exact distribution of a dice expression: total -> probability."""
+    if expr.sides == 0:
+        return {expr.modifier: Fraction(1)}
+    counts: dict[int, int] = {0: 1}
+    for _ in range(expr.count):
+        nxt: dict[int, int] = {}
+        for total, ways in counts.items():
+            for face in range(1, expr.sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0) + ways
+        counts = nxt
+    whole = expr.sides**expr.count
+    return {t + expr.modifier: Fraction(w, whole) for t, w in sorted(counts.items())}
+
+
+def prob_at_most(expr: str | DiceExpr, target: int) -> Fraction:
+    """P(roll <= target): the chance of a roll-under check."""
+    e = parse_dice(expr) if isinstance(expr, str) else expr
+    return sum((p for t, p in distribution(e).items() if t <= target), Fraction(0))
+
+
+def prob_between(expr: str | DiceExpr, low: int, high: int) -> Fraction:
+    e = parse_dice(expr) if isinstance(expr, str) else expr
+    return sum((p for t, p in distribution(e).items() if low <= t <= high), Fraction(0))
+
+
+def worse_of_two(p: Fraction) -> Fraction:
+    """Chance of success when a roll is made twice and the worse kept (both must succeed)."""
+    return p * p
+
+
+def percent(p: Fraction) -> str:
+    """``Fraction(91, 100)`` -> ``'91.0%'`` (one decimal, exact value rounded)."""
+    return f"{float(p) * 100:.1f}%"

@@ -1,0 +1,178 @@
+"""Applying an entry's compiled effects when it is read.
+
+The compiler turned the prose into effects (``$defs/effect``); here they happen, in text order:
+checks are rolled, damage and healing applied, finds offered (once per entry), fights fought,
+named creatures remembered as the scene, and ``manual`` prose shown to the player. An effect
+with ``when`` happens only if the check it names came out that way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dtc.runtime.combat import Foe, foes_from
+from dtc.runtime.core import TAKE, WON, Option, Question, RunEnded
+from dtc.runtime.dice import DiceError
+from dtc.runtime.equipment import FOUND_WEIGHT, OIL, RATIONS, TREASURE_WEIGHT, Item, parse_weight, weight_text
+from dtc.runtime.ruleset import FLED
+from dtc.runtime.ruleset import WON as FIGHT_WON
+from dtc.runtime.state import Group
+
+if TYPE_CHECKING:
+    from dtc.runtime.engine import Engine
+
+
+def apply(game: Engine, entry: dict[str, Any]) -> None:
+    number = entry["number"]
+    results: dict[int, bool] = {}
+    scene_reset = False
+    for i, e in enumerate(entry["effects"]):
+        when = e.get("when")
+        if when is not None and results.get(when["check"]) is not (when["outcome"] == "success"):
+            continue
+        kind = e["kind"]
+        if kind == "check":
+            ability = e.get("ability")
+            if ability not in game.rules.abilities:
+                ability = game.choose_ability(e.get("difficulty"), e["text"])
+            results[i] = game.rules.check(game, ability, e.get("difficulty"), e["text"])
+        elif kind in ("damage", "heal"):
+            _hp(game, e)
+        elif kind in ("treasure", "item"):
+            key = f"{number}:{i}"
+            if key not in game.state.looted:
+                game.state.looted.add(key)
+                _find(game, e)
+        elif kind == "creatures":
+            if not scene_reset:
+                game.state.scene = []
+                scene_reset = True
+            group = _group(game, e)
+            if group is not None:
+                game.state.scene.append(group)
+        elif kind == "fight":
+            _fight(game, entry, e)
+        elif kind == "manual":
+            game.emit("manual", text=e["text"])
+        if game.state.pending is not None:
+            return
+
+
+def _hp(game: Engine, e: dict[str, Any]) -> None:
+    try:
+        if e["kind"] == "damage":
+            roll = game.dice.roll(e["dice"])
+            game.emit("roll", dice=roll.expr, rolls=list(roll.dice), total=roll.total, why=e["text"])
+            game.damage(max(0, roll.total), e["text"])
+        else:
+            roll, rolls = game.rules.pc_roll(game, e["dice"], high_is_bad=False)
+            game.emit("roll", dice=roll.expr, rolls=[list(r.dice) for r in rolls], total=roll.total, why=e["text"])
+            game.heal(max(0, roll.total), e["text"])
+    except DiceError:
+        game.emit("manual", text=e["text"])
+
+
+def found_item(e: dict[str, Any]) -> Item:
+    """The item a treasure or item effect gives, with the rules' weights where the text gives none."""
+    quantity = int(e.get("quantity", 1))
+    stated = e.get("weight")
+    if e["kind"] == "treasure":
+        category = e.get("category", "unique")
+        weight = parse_weight(stated) if stated is not None else TREASURE_WEIGHT[category]
+        return Item(e["name"], "treasure", quantity, weight, value=e.get("value"), category=category)
+    name = e["name"]
+    canonical = {RATIONS.lower(): RATIONS, OIL.lower(): OIL}.get(name.lower())
+    if canonical is not None:
+        return Item(canonical, "gear", quantity, FOUND_WEIGHT[canonical.lower()])
+    return Item(name, "item", quantity, parse_weight(stated) if stated is not None else parse_weight(0))
+
+
+def _find(game: Engine, e: dict[str, Any]) -> None:
+    item = found_item(e)
+    worth = f", worth {item.worth:,}" if item.value else ""
+    detail = f"weight {weight_text(item.weight * item.quantity)}{worth}"
+    q = Question(TAKE, f"You find {e['text']}. Take it?",
+                 (Option("take", "Take it", detail), Option("leave", "Leave it")),
+                 {"item": item.name, "weight": str(item.weight * item.quantity), "value": item.worth})
+    if game.ask(q).key == "take":
+        game.pc.add(item)
+        game.emit("item", action="found", name=item.name, quantity=item.quantity, why=e["text"])
+
+
+def _singulars(name: str) -> list[str]:
+    n = " ".join(name.lower().split())
+    forms = [n]
+    for suffix, repl in (("ies", "y"), ("ves", "f"), ("men", "man"), ("es", ""), ("s", "")):
+        if n.endswith(suffix):
+            forms.append(n[: -len(suffix)] + repl)
+    return forms
+
+
+def match_block(game: Engine, name: str) -> dict[str, Any] | None:
+    """The stat block a written name refers to (``Goblins`` -> ``Goblin``)."""
+    for form in _singulars(name):
+        block = game.block(form)
+        if block is not None:
+            return block
+    return None
+
+
+def _count(game: Engine, text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    try:
+        return max(0, game.dice.roll(text).total)
+    except DiceError:
+        return 1
+
+
+def _group(game: Engine, e: dict[str, Any]) -> Group | None:
+    block = match_block(game, e["name"])
+    if block is None:
+        return None
+    return Group(e["name"], block["name"], _count(game, e["count"]))
+
+
+def foes_here(game: Engine, entry: dict[str, Any]) -> list[Foe]:
+    """Who a fight in this entry is against: its stat blocks, else the creatures last named."""
+    counts = {g.creature: g.count for g in game.state.scene if g.creature}
+    blocks = [b for b in game.graph["creatures"] if b["entry"] == entry["number"]]
+    if blocks:
+        return [f for b in blocks for f in foes_from(b, b["name"], counts.get(b["name"], 1))]
+    if game.state.scene:
+        return [f for g in game.state.scene for f in foes_from(game.block(g.creature), g.name, g.count)]
+    named = [game.block(n) for n in entry["creatures"]]
+    return [f for b in named if b is not None for f in foes_from(b, b["name"], 1)]
+
+
+def _fight(game: Engine, entry: dict[str, Any], e: dict[str, Any]) -> None:
+    foes = foes_here(game, entry)
+    target = e.get("target")
+    if foes:
+        result = game.rules.fight(game, foes)
+    else:
+        result = _adjudicated(game, e["text"])
+    if result == FIGHT_WON:
+        game.state.defeated.add(entry["number"])
+        game.state.scene = []
+        if target is not None:
+            game.go(target, "win")
+    elif result == FLED:
+        back = game.state.previous
+        game.emit("flee", to=back)
+        if back is not None:
+            game.go(back, "flee")
+
+
+def _adjudicated(game: Engine, text: str) -> str:
+    """A fight against creatures without stats: the player says how it went."""
+    game.emit("manual", text=f"The runtime cannot tell who you fight here ({text}): you decide the outcome.")
+    q = Question(WON, "How did the fight go?",
+                 (Option("won", "I won"), Option("fled", "I fled"), Option("died", "I died")))
+    key = game.ask(q).key
+    if key == "died":
+        game.pc.hp = 0
+        game.emit("death", cause="adjudicated fight")
+        raise RunEnded("died", "adjudicated fight")
+    game.clock("combat")
+    return FIGHT_WON if key == "won" else FLED

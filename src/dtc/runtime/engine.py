@@ -1,0 +1,309 @@
+"""The engine: a state machine over the compiled graph, with no terminal and no files.
+
+It reads the graph JSON (never the source), asks its :class:`~dtc.runtime.core.Player` for every
+decision, reports everything as events to its sinks, and leaves rule specifics to its
+:class:`~dtc.runtime.ruleset.Rules`. :meth:`Engine.run` plays until an outcome; between steps it
+calls ``checkpoint`` (the CLI saves the game there), so a run can stop and resume at any step.
+
+A step is either a pending move (read the next entry: a turn passes, an encounter may happen,
+the entry's effects apply) or a decision at the current entry (the menu).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from dtc.runtime import effects, menu
+from dtc.runtime.character import Character
+from dtc.runtime.combat import Foe, foes_from
+from dtc.runtime.core import ABILITY, GEAR, GEAR_OK, ORACLE, Option, Outcome, Player, Question, RunEnded, Sink
+from dtc.runtime.core import oracle_options
+from dtc.runtime.dice import Dice, DiceError
+from dtc.runtime.ruleset import FLED, Rules, get_rules
+from dtc.runtime.state import GameState
+
+DEFAULT_MAX_TURNS = 1000
+
+
+class Engine:
+    def __init__(
+        self,
+        graph: dict[str, Any],
+        pc: Character,
+        player: Player,
+        *,
+        dice: Dice,
+        rules: Rules | None = None,
+        state: GameState | None = None,
+        start: int | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        sinks: Iterable[Sink] = (),
+        checkpoint: Callable[[Engine], None] | None = None,
+    ) -> None:
+        self.graph = graph
+        self.entries: dict[int, dict[str, Any]] = {}
+        for entry in graph["entries"]:
+            self.entries.setdefault(entry["number"], entry)
+        self.blocks: dict[str, dict[str, Any]] = {}
+        for block in graph["creatures"]:
+            self.blocks.setdefault(" ".join(block["name"].lower().split()), block)
+        self.rules = rules or get_rules(graph.get("rules"))
+        self.pc = pc
+        self.player = player
+        self.dice = dice
+        self.max_turns = max_turns
+        self.sinks = list(sinks)
+        self.checkpoint = checkpoint
+        self._new = state is None
+        first = start if start is not None else graph.get("start")
+        self.state = state or GameState(entry=first if first is not None else 0,
+                                        start=graph.get("start") if graph.get("start") is not None else (first or 0))
+        self._saved_at = -1
+        self.outcome: Outcome | None = self.state.outcome
+
+    # --- services for rules, effects and players ------------------------------------------
+
+    @property
+    def entry(self) -> dict[str, Any]:
+        return self.entries[self.state.entry]
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        event = {"seq": self.state.events, "turn": self.state.turn, "entry": self.state.entry, "event": kind}
+        event.update(fields)
+        self.state.events += 1
+        for sink in self.sinks:
+            sink(event)
+
+    def ask(self, question: Question) -> Option:
+        n = self.player.decide(question, self)
+        if not 0 <= n < len(question.options):
+            raise RunEnded("stopped", f"no answer to '{question.prompt}'")
+        option = question.options[n]
+        self.emit("decision", question=question.kind, choice=option.key, label=option.label)
+        return option
+
+    def clock(self, why: str) -> None:
+        """A turn passes (no encounter check: a fight's own turn)."""
+        self.state.turn += 1
+        self.emit("turn", why=why)
+        self.rules.turn_passed(self)
+
+    def spend_turn(self, why: str) -> bool:
+        """A turn passes with an encounter check; False when the adventurer fled elsewhere."""
+        self.clock(why)
+        if self.graph["encounters"] and self.rules.encounter_happens(self) and self._wandering() == FLED:
+            return not self._flee()
+        return True
+
+    def damage(self, amount: int, cause: str) -> None:
+        self.pc.hp = max(0, self.pc.hp - amount)
+        self.emit("damage", amount=amount, cause=cause, hp=self.pc.hp)
+        if self.pc.hp <= 0:
+            self.emit("death", cause=cause)
+            raise RunEnded("died", cause)
+
+    def heal(self, amount: int, cause: str) -> None:
+        gained = max(0, min(amount, self.pc.max_hp - self.pc.hp))
+        self.pc.hp += gained
+        self.emit("heal", amount=gained, cause=cause, hp=self.pc.hp)
+
+    def oracle(self, odds: int | None, question: str) -> bool:
+        """Ask the Oracle a yes/no question (``odds`` in six; None: the player sets them)."""
+        if odds is None:
+            odds = int(self.ask(Question(ORACLE, f"Oracle: {question} How likely is yes?",
+                                         oracle_options())).key.split(":")[1])
+        roll, yes = self.dice.in_six(odds)
+        self.emit("oracle", question=question, odds=odds, roll=roll, answer="yes" if yes else "no")
+        return yes
+
+    def block(self, name: str | None) -> dict[str, Any] | None:
+        return None if name is None else self.blocks.get(" ".join(name.lower().split()))
+
+    def go(self, target: int | str, how: str) -> None:
+        """Decide a move; it is made at the next step."""
+        self.state.pending = {"target": target, "how": how}
+
+    # --- the loop --------------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        if self.outcome is not None:
+            return self.outcome
+        try:
+            if self._new:
+                self._new = False
+                self._begin()
+            while True:
+                self.save_point()
+                if self.state.turn >= self.max_turns:
+                    raise RunEnded("stopped", f"turn limit {self.max_turns} reached")
+                pending = self.state.pending
+                if pending is not None:
+                    self.state.pending = None
+                    self._arrive(pending["target"], pending["how"])
+                else:
+                    self._decide()
+        except RunEnded as end:
+            return self._end(end)
+
+    def save_point(self) -> None:
+        if self.checkpoint is not None and self._saved_at != self.state.events:
+            self.checkpoint(self)
+            self._saved_at = self.state.events
+
+    def _end(self, end: RunEnded) -> Outcome:
+        self.state.pending = None
+        outcome = Outcome(end.kind, self.state.entry if self.state.entry in self.entries else None,
+                          self.state.turn, end.reason, self.pc.treasure_value)
+        self.emit("end", outcome=end.kind, reason=end.reason, treasure=outcome.treasure, hp=self.pc.hp)
+        self.outcome = outcome
+        if end.kind != "stopped":
+            self.state.outcome = outcome
+            self.save_point()
+        return outcome
+
+    def _begin(self) -> None:
+        start = self.state.entry
+        self.emit("start", title=self.graph.get("title"), rules=self.rules.name, seed=self.dice.seed,
+                  character=self.pc.summary(), start=start)
+        if not self.entries:
+            raise RunEnded("cannot-continue", "the adventure has no entries")
+        self.rules.begin(self)
+        self._arrive(start, "start")
+
+    def _resolve(self, target: int | str, how: str) -> int:
+        if isinstance(target, int) and target in self.entries:
+            return target
+        here = f"entry {self.state.entry}" if self.state.entry in self.entries else "the start"
+        raise RunEnded("cannot-continue", f"{here}: the {how} exit leads to {target}, which is not an entry")
+
+    def _arrive(self, target: int | str, how: str) -> None:
+        number = self._resolve(target, how)
+        self.state.arrive(number)
+        self.emit("move", to=number, how=how)
+        if how != "start" and not self.spend_turn("move"):
+            return
+        entry = self.entries[number]
+        self.emit("entry", number=number, ending=entry["ending"])
+        effects.apply(self, entry)
+        if entry["ending"] and self.state.pending is None:
+            raise RunEnded("ended", "THE END")
+
+    def _flee(self) -> bool:
+        """Run back the way you came; False when there is nowhere to run (the creatures let you go)."""
+        back = self.state.previous
+        self.emit("flee", to=back)
+        if back is None:
+            return False
+        self.go(back, "flee")
+        return True
+
+    def _wandering(self) -> str:
+        rows = self.graph["encounters"]
+        low, high = min(r["low"] for r in rows), max(r["high"] for r in rows)
+        roll = self.dice.between(low, high)
+        row = next((r for r in rows if r["low"] <= roll <= r["high"]), None)
+        if row is None:
+            self.emit("encounter", roll=roll, text=None, foes=[])
+            return "over"
+        foes: list[Foe] = []
+        for group in row["groups"]:
+            try:
+                count = max(0, self.dice.roll(group["count"]).total)
+            except DiceError:
+                count = 1
+            foes.extend(foes_from(self.block(group["creature"]), group["name"], count))
+        self.emit("encounter", roll=roll, text=row["text"], foes=[f.name for f in foes])
+        known = [f for f in foes if f.creature is not None]
+        if len(known) < len(foes):
+            names = sorted({f.name.rstrip(" 0123456789") for f in foes if f.creature is None})
+            self.emit("manual", text=f"No stat block for {', '.join(names)}: adjudicate them yourself.")
+        if not known:
+            return "over"
+        return self.rules.encounter(self, known, row["text"])
+
+    # --- decisions at an entry ------------------------------------------------------------------
+
+    def _decide(self) -> None:
+        option = self.ask(menu.build(self))
+        kind, _, arg = option.key.partition(":")
+        if kind == "choice":
+            self._choice(int(arg))
+        elif kind == "exit":
+            x = self.entry["exits"][int(arg)]
+            self.go(x["target"], x["kind"])
+        elif kind in ("return", "back"):
+            self.go(int(arg), kind)
+        elif kind == "wait":
+            self.spend_turn("wait")
+        elif kind == "rest":
+            why = self.rules.rest(self)
+            if why:
+                self.emit("refused", what="rest", why=why)
+        elif kind == "oracle":
+            self.oracle(None, "a question of your own")
+        elif kind == "adjust":
+            menu.adjust(self, self.player.text(menu.ADJUST_HELP, self))
+        elif kind == "leave":
+            raise RunEnded("escaped", "left by the entrance")
+        elif kind == "quit":
+            raise RunEnded("stopped", "quit by the player")
+
+    def _choice(self, index: int) -> None:
+        here = self.state.entry
+        c = self.entry["choices"][index]
+        label = c["label"]
+        if c["error"] is not None or c["difficulty"] is None or c["success"] is None:
+            raise RunEnded("cannot-continue", f"entry {here}: the choice '{label}' {c['text']} is malformed"
+                           + (f" ({c['error']})" if c["error"] else ""))
+        plans = self.rules.plans(c["difficulty"])
+        if plans is None:
+            raise RunEnded("cannot-continue", f"entry {here}: '{label}' asks for D{c['difficulty']}, "
+                           f"which {self.rules.title} does not have")
+        plan = plans[0] if len(plans) == 1 else menu.ask_plan(self, c, plans)
+        ability = c["ability"]
+        if "check" in plan and ability not in self.rules.abilities:
+            if ability is not None:
+                self.emit("manual", text=f"'{ability}' is not a {self.rules.title} ability: choose one.")
+            ability = self.choose_ability(c["difficulty"], label)
+        ok = True
+        for need in plan:
+            if need == "turn" and not self.spend_turn("action"):
+                return
+            if need == "gear":
+                ok = self.use_gear(label)
+            if need == "check":
+                assert ability is not None
+                ok = self.rules.check(self, ability, c["difficulty"], label)
+            if not ok:
+                break
+        if plan:
+            self.emit("action", label=label, plan=list(plan), success=ok)
+        target = c["success"] if ok else c["failure"]
+        if target is None:
+            raise RunEnded("cannot-continue", f"entry {here}: '{label}' failed and the book gives no failure entry")
+        self.go(target, "success" if ok else "failure")
+
+    def choose_ability(self, difficulty: int | None, why: str) -> str:
+        d = difficulty or 1
+        opts = tuple(
+            Option(a, a, self.rules.check_text(self.pc, a, d), chance=self.rules.check_chance(self.pc, a, d))
+            for a in self.rules.abilities
+        )
+        return self.ask(Question(ABILITY, f"Which ability for '{why}'?", opts)).key
+
+    def use_gear(self, why: str) -> bool:
+        names = list(dict.fromkeys(i.name for i in self.pc.items if i.quantity > 0 and i.kind != "treasure"))
+        opts = tuple(Option(f"gear:{n}", name) for n, name in enumerate(names)) + (
+            Option("none", "Nothing suitable"),)
+        pick = self.ask(Question(GEAR, f"Which gear do you use for '{why}'?", opts, {"why": why}))
+        if pick.key == "none":
+            self.emit("gear", item=None, appropriate=False)
+            return False
+        item = pick.label
+        answer = self.ask(Question(GEAR_OK, f"Is the {item} appropriate for '{why}'?",
+                                   (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")),
+                                   {"why": why, "item": item}))
+        ok = self.oracle(None, f"Is the {item} appropriate?") if answer.key == "oracle" else answer.key == "yes"
+        self.emit("gear", item=item, appropriate=ok)
+        return ok

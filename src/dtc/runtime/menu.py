@@ -1,0 +1,180 @@
+"""What the adventurer can do at an entry: its choices, exits and the commands, with exact odds.
+
+Built fresh at every decision from the graph and the state. Option keys: ``choice:N`` (the entry's
+N-th choice), ``exit:N`` (its N-th exit, for prose exits), ``return:E`` / ``back:E`` (go to
+entry E), and the commands ``wait``, ``rest``, ``oracle``, ``adjust``, ``leave``, ``quit``.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from dtc.runtime.core import MENU, PLAN, Option, Question
+from dtc.runtime.dice import percent
+from dtc.runtime.equipment import COINS, Item, TREASURE_WEIGHT, parse_weight
+
+if TYPE_CHECKING:
+    from dtc.runtime.engine import Engine
+
+NEEDS = {"turn": "spend a turn", "gear": "use gear", "check": "pass a check"}
+#: Chance used for "use gear" when planning (the player or the Oracle decides; Probable is 3-in-6).
+GEAR_ESTIMATE = Fraction(1, 2)
+ADJUST_HELP = ("Adjust (hp -2 | hp +1 | coins +50 | item NAME [weight W] [value V] | drop NAME [N] | light N): ")
+COMMANDS = ("wait", "rest", "oracle", "adjust", "leave", "quit")
+
+
+def check_odds(game: Engine, ability: str | None, difficulty: int) -> tuple[str, Fraction]:
+    """Words and exact chance of the check a choice may need, for this adventurer."""
+    rules, pc = game.rules, game.pc
+    if ability in rules.abilities:
+        return rules.check_text(pc, ability, difficulty), rules.check_chance(pc, ability, difficulty)
+    best = rules.best_ability(pc, difficulty)
+    return f"any ability (best {rules.check_text(pc, best, difficulty)})", rules.check_chance(pc, best, difficulty)
+
+
+def plan_chance(plan: tuple[str, ...], check: Fraction) -> Fraction:
+    p = Fraction(1)
+    for need in plan:
+        p *= {"turn": Fraction(1), "gear": GEAR_ESTIMATE, "check": check}[need]
+    return p
+
+
+def _choice_option(game: Engine, index: int, c: dict[str, Any]) -> Option:
+    tags = {"choice"}
+    target = c["success"] if isinstance(c["success"], int) else None
+    if target is not None and game.state.visits.get(target):
+        tags.add("visited")
+    if c["error"] is not None or c["difficulty"] is None:
+        return Option(f"choice:{index}", c["label"], f"malformed: {c['error'] or c['text']}", tags=frozenset(tags))
+    d = c["difficulty"]
+    plans = game.rules.plans(d)
+    if plans is None:
+        return Option(f"choice:{index}", c["label"], f"D{d} is not a {game.rules.title} difficulty",
+                      tags=frozenset(tags | {"broken"}))
+    if d == 0:
+        return Option(f"choice:{index}", c["label"], f"go to {c['success']}", chance=Fraction(1), target=target,
+                      tags=frozenset(tags))
+    words, p = check_odds(game, c["ability"], d)
+    ability = f"{c['ability']} " if c["ability"] else ""
+    best = max(plan_chance(plan, p) for plan in plans)
+    need = {1: "one of turn / gear / check", 2: "two of turn / gear / check", 3: "turn + gear + check"}.get(d, "")
+    detail = f"{ability}D{d}: {need}; check {words}"
+    return Option(f"choice:{index}", c["label"], detail, chance=best, target=target, tags=frozenset(tags | {"check"}))
+
+
+def build(game: Engine) -> Question:
+    entry = game.entry
+    state = game.state
+    opts: list[Option] = []
+    seeing = game.rules.can_see(game)
+    if seeing:
+        opts.extend(_choice_option(game, i, c) for i, c in enumerate(entry["choices"]))
+        conditions = {e["target"]: e["text"] for e in entry["effects"] if e["kind"] == "condition"}
+        returns = [x for x in entry["exits"] if x["kind"] == "return"]
+        for j, x in enumerate(entry["exits"]):
+            if x["kind"] != "prose":
+                continue
+            target = x["target"] if isinstance(x["target"], int) else None
+            tags = {"exit"} | ({"visited"} if target is not None and state.visits.get(target) else set())
+            detail = ""
+            if x["target"] in conditions:
+                tags.add("conditional")
+                detail = "only if: " + re.split(r",\s*(?:skip|go|turn|return)\b", conditions[x["target"]])[0]
+            opts.append(Option(f"exit:{j}", f"Go to {x['target']}", detail, Fraction(1), target, frozenset(tags)))
+        if returns:
+            recent = state.previous
+            targets = [x["target"] for x in returns]
+            if recent in targets:
+                targets = [recent]
+            for t in dict.fromkeys(targets):
+                opts.append(Option(f"return:{t}", f"Return to {t}", "your most recent entry" if t == recent else "",
+                                   Fraction(1), t, frozenset({"exit", "return"})))
+        if not entry["choices"] and not entry["exits"] and not entry["ending"] and state.previous is not None:
+            back = state.previous
+            opts.append(Option(f"back:{back}", f"Go back to {back}", "dead end: the book gives no way on",
+                               Fraction(1), back, frozenset({"exit", "dead-end"})))
+    pc = game.pc
+    opts.append(Option("wait", "Spend a turn" if seeing else "Spend a turn searching for light",
+                       tags=frozenset({"command"})))
+    if pc.hp < pc.max_hp and pc.can_rest:
+        opts.append(Option("rest", "Rest a turn (d4 HP)", tags=frozenset({"command"})))
+    opts.append(Option("oracle", "Ask the Oracle", tags=frozenset({"command"})))
+    opts.append(Option("adjust", "Adjust (adjudicate what the text says)", tags=frozenset({"command"})))
+    if state.entry == state.start and pc.has_treasure and state.turn > 0:
+        opts.append(Option("leave", "Leave the dungeon with your treasure", tags=frozenset({"command", "leave"})))
+    opts.append(Option("quit", "Quit (the game is saved)", tags=frozenset({"command"})))
+    prompt = f"Entry {state.entry}" + ("" if seeing else " (in the dark: find light)")
+    return Question(MENU, prompt, tuple(opts), {"dark": not seeing})
+
+
+def ask_plan(game: Engine, choice: dict[str, Any], plans: list[tuple[str, ...]]) -> tuple[str, ...]:
+    words, p = check_odds(game, choice["ability"], choice["difficulty"])
+    opts = []
+    for plan in plans:
+        label = " + ".join(NEEDS[n] for n in plan)
+        detail = words if "check" in plan else ""
+        opts.append(Option("plan:" + "+".join(plan), label, detail, chance=plan_chance(plan, p)))
+    q = Question(PLAN, f"'{choice['label']}' (D{choice['difficulty']}): how do you go about it?", tuple(opts),
+                 {"difficulty": choice["difficulty"], "ability": choice["ability"]})
+    key = game.ask(q).key
+    return tuple(key.split(":")[1].split("+"))
+
+
+def adjust(game: Engine, text: str) -> None:
+    """Apply a manual adjustment the player typed (their ruling on prose the runtime cannot read)."""
+    words = text.strip().split()
+    if not words:
+        return
+    head = words[0].lower()
+    pc = game.pc
+    game.emit("adjust", text=text.strip())
+    if head == "hp" and len(words) == 2 and re.fullmatch(r"[+-]?[0-9]+", words[1]):
+        amount = int(words[1])
+        if amount < 0:
+            game.damage(-amount, "adjudicated")
+        else:
+            game.heal(amount, "adjudicated")
+        return
+    if head == "coins" and len(words) == 2 and re.fullmatch(r"[+-]?[0-9]+", words[1]):
+        amount = int(words[1])
+        if amount >= 0:
+            pc.add(Item(COINS, "treasure", amount, TREASURE_WEIGHT["coins"], value=1, category="coins"))
+            game.emit("item", action="found", name=COINS, quantity=amount, why="adjudicated")
+        elif pc.use(COINS, -amount):
+            game.emit("item", action="dropped", name=COINS, quantity=-amount, why="adjudicated")
+        return
+    if head == "item" and len(words) >= 2:
+        name, fields = _name_and_fields(words[1:])
+        value = int(fields["value"]) if "value" in fields else None
+        weight = parse_weight(fields.get("weight", "0"))
+        kind = "treasure" if value is not None else "item"
+        pc.add(Item(name, kind, 1, weight, value=value, category="unique" if value is not None else None))
+        game.emit("item", action="found", name=name, quantity=1, why="adjudicated")
+        return
+    if head == "drop" and len(words) >= 2:
+        count = int(words[-1]) if words[-1].isdigit() and len(words) > 2 else 1
+        name = " ".join(words[1:-1] if words[-1].isdigit() and len(words) > 2 else words[1:])
+        if pc.use(name, count):
+            game.emit("item", action="dropped", name=name, quantity=count, why="adjudicated")
+            return
+        game.emit("refused", what="adjust", why=f"you do not carry {count} {name}")
+        return
+    if game.rules.adjust(game, [w.lower() for w in words]) is None:
+        game.emit("refused", what="adjust", why=f"not understood: {text.strip()}")
+
+
+def _name_and_fields(words: list[str]) -> tuple[str, dict[str, str]]:
+    fields: dict[str, str] = {}
+    name: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i].lower()
+        if w in ("weight", "value") and i + 1 < len(words) and re.fullmatch(r"[0-9]+(?:[./][0-9]+)?", words[i + 1]):
+            fields[w] = words[i + 1]
+            i += 2
+            continue
+        name.append(words[i])
+        i += 1
+    return " ".join(name) or "item", fields

@@ -1,0 +1,271 @@
+"""Players that need no keyboard: automatic policies and a script of choices.
+
+* ``random`` picks uniformly among what it may do (the run's dice, so seeded runs repeat).
+* ``cautious`` takes the safest way, explores what it has not seen, rests when hurt, avoids
+  fights, and carries treasure back to the entrance as soon as it has any.
+* ``bold`` prefers checks to spending turns, fights, and stays until it holds 2,000 coins of
+  treasure or is badly hurt.
+
+Questions only a person can settle go to the Oracle: is this gear appropriate? (Probable, 3-in-6,
+when the gear suits the words of the action, else Possible, 2-in-6); do you share a language?
+(Possible). :class:`ScriptPlayer` answers the entry menus from a file, one
+line per decision, and leaves the other questions to a policy.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from dtc.runtime.core import (
+    ABILITY, COMBAT, ENCOUNTER, ESCAPE, GEAR, GEAR_OK, LANGUAGE, MENU, ORACLE, PLAN, TAKE, TARGET, WON,
+    Option, Question, RunEnded,
+)
+from dtc.runtime.dice import parse_dice
+
+if TYPE_CHECKING:
+    from dtc.runtime.engine import Engine
+
+_GEAR_WORDS = {
+    "crowbar": ("door", "chest", "crate", "stuck", "open", "lid", "pry", "lock"),
+    "rope": ("climb", "chasm", "pit", "descend", "cross", "wall", "down", "up", "river", "well"),
+    "grappling hook": ("climb", "wall", "chasm", "cross"),
+    "hammer": ("door", "spike", "wall", "break"),
+    "spikes": ("door", "climb", "wall", "wedge"),
+    "lantern": ("search", "dark", "look", "smell", "find", "shadow"),
+    "tinderbox": ("fire", "light", "burn", "candle"),
+}
+RICH_ENOUGH = 2000
+
+
+def _navigation(q: Question) -> list[int]:
+    return [n for n, o in enumerate(q.options) if "command" not in o.tags and "broken" not in o.tags]
+
+
+def distances_to(game: Engine, goal: int) -> dict[int, int]:
+    """Moves from each entry to ``goal`` along success and prose exits (breadth-first, reversed)."""
+    back: dict[int, list[int]] = {}
+    for number, entry in game.entries.items():
+        for x in entry["exits"]:
+            if isinstance(x["target"], int) and x["kind"] != "failure":
+                back.setdefault(x["target"], []).append(number)
+    dist = {goal: 0}
+    todo = deque([goal])
+    while todo:
+        n = todo.popleft()
+        for p in back.get(n, ()):
+            if p not in dist:
+                dist[p] = dist[n] + 1
+                todo.append(p)
+    return dist
+
+
+class Policy:
+    """Base: answers every question sensibly; subclasses set the temperament."""
+
+    name = "policy"
+    careful = True
+
+    def __init__(self) -> None:
+        self._gear_match = False
+        self._home: dict[int, int] | None = None
+
+    def text(self, prompt: str, game: Engine) -> str:
+        return ""
+
+    def decide(self, question: Question, game: Engine) -> int:
+        kind = question.kind
+        opts = question.options
+        if kind == MENU:
+            return self.menu(question, game)
+        if kind == PLAN:
+            return self.plan(question)
+        if kind == ABILITY:
+            return max(range(len(opts)), key=lambda n: (opts[n].chance or 0, -n))
+        if kind == GEAR:
+            return self.gear(question)
+        if kind in (GEAR_OK, LANGUAGE):
+            if kind == LANGUAGE:
+                self._gear_match = False
+            return question.index("oracle") or 0
+        if kind == ORACLE:
+            return 2 if self._gear_match else 1
+        if kind == ENCOUNTER:
+            return self.encounter(question, game)
+        if kind == ESCAPE:
+            food = question.index("food")
+            return food if food is not None and game.pc.count("Rations") > 2 else 0
+        if kind == COMBAT:
+            return self.combat(question, game)
+        if kind == TARGET:
+            return min(range(len(opts)), key=lambda n: (int(opts[n].detail.split("/")[0]), n))
+        if kind == TAKE:
+            return self.take(question, game)
+        if kind == WON:
+            return question.index("won" if not self.careful else "fled") or 0
+        return 0
+
+    # --- the entry menu ------------------------------------------------------------------
+
+    def wants_home(self, game: Engine) -> bool:
+        pc = game.pc
+        if self.careful:
+            return pc.has_treasure
+        return pc.treasure_value >= RICH_ENOUGH or (pc.has_treasure and pc.hp * 2 <= pc.max_hp)
+
+    def menu(self, q: Question, game: Engine) -> int:
+        pc = game.pc
+        leave = q.index("leave")
+        if leave is not None and self.wants_home(game):
+            return leave
+        rest = q.index("rest")
+        if rest is not None and pc.hp * (2 if self.careful else 3) <= pc.max_hp:
+            return rest
+        nav = _navigation(q)
+        if not nav:
+            return q.index("wait") or 0
+        if self.wants_home(game):
+            if self._home is None:
+                self._home = distances_to(game, game.state.start)
+            home = self._home
+            return min(nav, key=lambda n: (home.get(q.options[n].target or -1, 10**6), -(q.options[n].chance or 0), n))
+        return min(nav, key=lambda n: self.score(q.options[n], game) + (n,))
+
+    def score(self, o: Option, game: Engine) -> tuple[float, ...]:
+        visits = game.state.visits.get(o.target, 0) if o.target is not None else 0
+        conditional = "conditional" in o.tags and not (o.target is not None and game.state.visits.get(o.target))
+        chance = float(o.chance) if o.chance is not None else 0.5
+        risky = 1 - chance if self.careful else 0.0
+        return (float(conditional), float("dead-end" in o.tags), visits + 2 * risky)
+
+    # --- the other questions -------------------------------------------------------------
+
+    def plan(self, q: Question) -> int:
+        opts = q.options
+        if self.careful:
+            return max(range(len(opts)), key=lambda n: (opts[n].chance or 0, -n))
+        return max(range(len(opts)), key=lambda n: ("turn" not in opts[n].key, opts[n].chance or 0, -n))
+
+    def gear(self, q: Question) -> int:
+        why = str(q.info.get("why", "")).lower()
+        for n, o in enumerate(q.options):
+            words = _GEAR_WORDS.get(o.label.lower().split(" (")[0], ())
+            if any(w in why for w in words):
+                self._gear_match = True
+                return n
+        self._gear_match = False
+        return 0
+
+    def encounter(self, q: Question, game: Engine) -> int:
+        key = "carry-on" if self.careful else "fight"
+        return q.index(key) or 0
+
+    def combat(self, q: Question, game: Engine) -> int:
+        pc = game.pc
+        escape = q.index("escape")
+        foes_hp = sum(int(f["hp"]) for f in q.info.get("foes", []))
+        hurt = pc.hp * 2 <= pc.max_hp if self.careful else pc.hp <= 2
+        if escape is not None and hurt and foes_hp >= pc.hp:
+            return escape
+
+        def expected(n: int) -> Fraction:
+            o = q.options[n]
+            if o.chance is None or o.key == "escape":
+                return Fraction(-1)
+            dice = o.detail.rsplit(", ", 1)[-1].split()[0] if o.key != "oil" else "d6"
+            return o.chance * parse_dice(dice).mean - (Fraction(1, 10) if o.key == "oil" else 0)
+
+        return max(range(len(q.options)), key=lambda n: (expected(n), -n))
+
+    def take(self, q: Question, game: Engine) -> int:
+        weight = Fraction(str(q.info.get("weight", "0")))
+        fits = game.pc.load + weight <= game.pc.abilities["STR"]
+        return q.index("take" if fits or not self.careful else "leave") or 0
+
+
+class CautiousPolicy(Policy):
+    name = "cautious"
+    careful = True
+
+
+class BoldPolicy(Policy):
+    name = "bold"
+    careful = False
+
+
+class RandomPolicy(Policy):
+    """Uniform choices among the moves at an entry (and at every other question)."""
+
+    name = "random"
+    careful = False
+
+    def decide(self, question: Question, game: Engine) -> int:
+        opts = question.options
+        if question.kind == MENU:
+            allowed = _navigation(question) + [n for n, o in enumerate(opts) if o.key in ("leave", "rest")]
+            if not allowed:
+                allowed = [question.index("wait") or 0]
+            return allowed[game.dice.pick(len(allowed))]
+        if question.kind in (GEAR_OK, LANGUAGE):
+            return question.index("oracle") or 0
+        return game.dice.pick(len(opts))
+
+
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, CautiousPolicy, BoldPolicy)}
+
+#: Words (and letters) a script or a person may use for the menu commands.
+COMMAND_WORDS = {"w": "wait", "r": "rest", "o": "oracle", "a": "adjust", "l": "leave", "q": "quit"}
+
+
+def match_menu(q: Question, answer: str) -> tuple[int | None, str]:
+    """The option a typed answer names (number, command word or letter, or label), and any rest text."""
+    text = answer.strip()
+    head, _, rest = text.partition(" ")
+    nav = [n for n, o in enumerate(q.options) if "command" not in o.tags]
+    if head.isdigit():
+        k = int(head)
+        return (nav[k - 1] if 1 <= k <= len(nav) else None), rest
+    word = COMMAND_WORDS.get(head.lower(), head.lower())
+    found = q.index(word)
+    if found is not None:
+        return found, rest
+    lowered = text.lower()
+    for n in nav:
+        if q.options[n].label.lower() == lowered:
+            return n, ""
+    return None, rest
+
+
+class ScriptPlayer:
+    """Entry decisions from a script (one per line; ``#`` comments and blank lines skipped)."""
+
+    def __init__(self, lines: list[str], fallback: Policy | None, *, position: int = 0, name: str = "script") -> None:
+        self.lines = lines
+        self.position = position
+        self.fallback = fallback or CautiousPolicy()
+        self.keep_going = fallback is not None
+        self.name = name
+        self._text = ""
+
+    def text(self, prompt: str, game: Engine) -> str:
+        text, self._text = self._text, ""
+        return text
+
+    def decide(self, question: Question, game: Engine) -> int:
+        if question.kind != MENU:
+            return self.fallback.decide(question, game)
+        while self.position < len(self.lines):
+            line = self.lines[self.position].strip()
+            self.position += 1
+            if not line or line.startswith("#"):
+                continue
+            found, rest = match_menu(question, line)
+            if found is None:
+                raise RunEnded("stopped", f"{self.name} line {self.position}: '{line}' is not a choice at "
+                               f"entry {game.state.entry}")
+            self._text = rest
+            return found
+        if self.keep_going:
+            return self.fallback.decide(question, game)
+        raise RunEnded("stopped", f"the {self.name} ran out of choices")

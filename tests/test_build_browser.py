@@ -1,0 +1,273 @@
+"""The web edition in a real browser: headless Chromium driven by Playwright, from file://.
+
+Needs the ``playwright`` Python package (``pip install playwright``; its own browser download,
+``playwright install``, is not used) and Debian's Chromium (``apt-get install -y chromium``), or
+another Chromium named by ``DTC_CHROMIUM``. When either is missing these tests fail and say so.
+Screenshots (desktop and phone) are left in ``build/screenshots/`` for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dtc.edition import build
+from test_build_web import CARVING, CAUSEWAY, HALL, SHORE, STAIR, SURF, WALL_TOP, tower_graph
+
+CHROMIUM = os.environ.get("DTC_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+INSTALL = ("install them with: apt-get update && apt-get install -y chromium && pip install playwright "
+           "(do not run `playwright install`; the tests drive the system Chromium)")
+SHOTS = Path(__file__).resolve().parent.parent / "build" / "screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail(f"the browser tests need the playwright package; {INSTALL}")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"the browser tests need Chromium at {CHROMIUM} (or set DTC_CHROMIUM); {INSTALL}")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory) -> str:
+    out = tmp_path_factory.mktemp("edition")
+    build(tower_graph(), out, "tower", pdf=False)
+    return (out / "tower.html").as_uri()
+
+
+class Page:
+    """A page in a fresh browser context that records every request and script error."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int] = DESKTOP, **options: Any) -> None:
+        self.context = browser.new_context(viewport=viewport, **options)
+        self.page = self.context.new_page()
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def __enter__(self) -> Any:
+        return self.page
+
+    def __exit__(self, *exc: object) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+        outside = [u for u in self.requests if not u.startswith("file://")]
+        assert not outside, f"the page made requests: {outside}"
+
+
+def current(page: Any) -> str:
+    return str(page.evaluate("document.querySelector('.page.current').id"))
+
+
+def mulberry32(seed: int) -> Iterator[float]:
+    """The page's PRNG, step for step (32-bit arithmetic as in JavaScript)."""
+    a = seed & 0xFFFFFFFF
+    while True:
+        a = (a + 0x6D2B79F5) & 0xFFFFFFFF
+        t = ((a ^ (a >> 15)) * (1 | a)) & 0xFFFFFFFF
+        t = ((t + (((t ^ (t >> 7)) * (61 | t)) & 0xFFFFFFFF)) & 0xFFFFFFFF) ^ t
+        yield ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296
+
+
+def rolls(seed: int, count: int) -> list[int]:
+    gen = mulberry32(seed)
+    return [1 + int(next(gen) * 6) for _ in range(count)]
+
+
+def test_links_back_and_forward(browser: Any, book: str) -> None:
+    with Page(browser) as page:
+        page.goto(book)
+        assert current(page) == "cover"
+        page.click("a.button.primary")
+        assert current(page) == f"entry-{SHORE}"
+        assert page.evaluate("document.activeElement.id") == f"entry-{SHORE}-h"
+        assert page.locator(f"#entry-{CAUSEWAY}").is_hidden()
+        page.click(f"#entry-{SHORE} .card.go a.action")
+        assert current(page) == f"entry-{CAUSEWAY}"
+        page.click(f"#entry-{CAUSEWAY} .card.check a.s")
+        assert current(page) == f"entry-{HALL}"
+        page.go_back()
+        assert current(page) == f"entry-{CAUSEWAY}"
+        page.go_back()
+        assert current(page) == f"entry-{SHORE}"
+        page.go_forward()
+        assert current(page) == f"entry-{CAUSEWAY}"
+        page.goto(book + "#entry-999")
+        assert current(page) == "cover" and "no entry 999" in page.inner_text("#notice")
+
+
+def test_prose_exit_and_return_to_where_you_came_from(browser: Any, book: str) -> None:
+    with Page(browser) as page:
+        page.goto(book + f"#entry-{WALL_TOP}")
+        page.click(f"#entry-{WALL_TOP} .prose a")
+        assert current(page) == f"entry-{HALL}"
+        page.goto(book + f"#entry-{CAUSEWAY}")
+        page.click(f"#entry-{CAUSEWAY} .card.check a.f")
+        assert current(page) == f"entry-{SURF}"
+        came = page.locator(f"#entry-{SURF} a.came-from")
+        assert came.count() == 1 and came.get_attribute("href") == f"#entry-{CAUSEWAY}"
+
+
+def seed_for(success: bool, count: int, score: int) -> int:
+    return next(s for s in range(1000) if (sum(rolls(s, count)) <= score) == success)
+
+
+@pytest.mark.parametrize("success", [True, False])
+def test_seeded_roll_follows_success_or_failure(browser: Any, book: str, success: bool) -> None:
+    seed = seed_for(success, 3, 10)
+    dice = rolls(seed, 3)
+    with Page(browser) as page:
+        page.goto(book + f"?seed={seed}#entry-{SHORE}")
+        card = page.locator(f"#entry-{SHORE} .card.check")
+        card.locator("button.roll").click()
+        assert "Enter your DEX score" in card.locator(".result").inner_text()
+        assert page.evaluate("document.activeElement.id") == "sheet-ab-DEX"
+        page.fill("#sheet-ab-DEX", "10")
+        page.goto(book + f"?seed={seed}#entry-{SHORE}")
+        page.reload()  # a fresh page: the roller starts from the seed again
+        card = page.locator(f"#entry-{SHORE} .card.check")
+        card.locator("button.roll").click()
+        total = sum(dice)
+        text = card.locator(".result").inner_text()
+        word = "success" if success else "failure"
+        assert text.startswith(f"Rolled {' + '.join(map(str, dice))} = {total} against DEX 10: {word}."), text
+        card.locator("a.continue").click()
+        assert current(page) == f"entry-{WALL_TOP if success else SURF}"
+
+
+def test_check_without_an_ability_uses_the_chosen_one(browser: Any, book: str) -> None:
+    with Page(browser) as page:
+        page.goto(book + f"?seed=7#entry-{HALL}")
+        page.fill("#sheet-ab-WIS", "12")
+        card = page.locator(f"#entry-{HALL} .card.check")
+        card.locator("select.ability").select_option("WIS")
+        card.locator("button.roll").click()
+        dice = rolls(7, 2)
+        want = f"Rolled {dice[0]} + {dice[1]} = {sum(dice)} against WIS 12"
+        assert card.locator(".result").inner_text().startswith(want)
+        target = CARVING if sum(dice) <= 12 else STAIR
+        assert card.locator("a.continue").get_attribute("href") == f"#entry-{target}"
+
+
+def test_sheet_is_kept_across_reloads(browser: Any, book: str) -> None:
+    with Page(browser) as page:
+        page.goto(book + f"#entry-{SHORE}")
+        page.fill("#sheet-name", "Wren")
+        page.fill("#sheet-hp", "6")
+        page.fill("#sheet-hpmax", "7")
+        page.fill("#sheet-ab-STR", "13")
+        page.fill("#sheet-items", "rope, 3 gems")
+        page.click("button[data-act='hp-1']")
+        page.click(f"#entry-{SHORE} .card.go a.action")  # a move: one turn passes, the lantern burns
+        page.reload()
+        assert current(page) == f"entry-{CAUSEWAY}"
+        values = {f: page.input_value(f"#sheet-{f}") for f in ("name", "hp", "hpmax", "ab-STR", "items", "turn", "light")}
+        assert values == {"name": "Wren", "hp": "5", "hpmax": "7", "ab-STR": "13", "items": "rope, 3 gems",
+                          "turn": "2", "light": "23"}
+        page.goto(book)
+        assert page.locator(".resume").inner_text() == f"Resume at {CAUSEWAY}"
+
+
+def test_author_scripts_never_run(browser: Any, book: str) -> None:
+    with Page(browser) as page:
+        page.goto(book + f"#entry-{CARVING}")
+        prose = page.inner_text(f"#entry-{CARVING} .prose")
+        assert "<script>window.pwned=1</script>" in prose
+        assert '<img src=x onerror="window.pwned=2">' in prose
+        assert page.locator("img").count() == 0
+        page.wait_for_timeout(100)
+        assert page.evaluate("typeof window.pwned") == "undefined"
+        assert "Test Author <tests@example.org>" in page.inner_text("#cover")
+
+
+def test_keyboard_only(browser: Any, book: str) -> None:
+    with Page(browser) as page:
+        page.goto(book)
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "skip"
+        page.focus("a.button.primary")
+        page.keyboard.press("Enter")
+        assert current(page) == f"entry-{SHORE}"
+        page.keyboard.press("Tab")
+        focused = page.evaluate("[document.activeElement.tagName, document.activeElement.closest('.entry').id]")
+        assert focused == ["A", f"entry-{SHORE}"]
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline == "solid"
+        page.keyboard.press("Enter")
+        assert current(page) != f"entry-{SHORE}"
+
+
+LUMINANCE = """
+(sel) => {
+  const el = document.querySelector(sel);
+  const rgb = (c) => c.match(/[0-9.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  let node = el, bg = null;
+  while (node && node.nodeType === 1) {
+    const c = getComputedStyle(node).backgroundColor;
+    if (c && !/rgba\\(.*, 0\\)$/.test(c) && c !== 'transparent') { bg = rgb(c); break; }
+    node = node.parentElement;
+  }
+  const a = lum(rgb(getComputedStyle(el).color)), b = lum(bg || [255, 255, 255]);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_accessible_structure_and_contrast(browser: Any, book: str, scheme: str) -> None:
+    with Page(browser, color_scheme=scheme) as page:
+        page.goto(book + f"#entry-{SHORE}")
+        assert page.evaluate("document.documentElement.lang") == "en"
+        unlabelled = page.evaluate(
+            "[...document.querySelectorAll('input, select, textarea')].filter(e => !e.labels.length).map(e => e.id)"
+        )
+        assert unlabelled == []
+        assert page.locator("#cover h1").count() == 1
+        assert page.locator("article.entry > h2").count() == 7
+        assert page.locator(".check .result[aria-live='polite']").count() >= 1
+        for selector in (f"#entry-{SHORE} .prose p", f"#entry-{SHORE} .chip a.s", f"#entry-{SHORE} .chip a.f",
+                         f"#entry-{SHORE} .card.go a.action", f"#entry-{SHORE} .hint", f"#entry-{SHORE} a.s",
+                         f"#entry-{SHORE} button.roll", ".sheet label", ".masthead nav a"):
+            ratio = page.evaluate(LUMINANCE, selector)
+            assert ratio >= 4.5, f"{selector}: contrast {ratio:.2f} in {scheme} mode"
+
+
+def test_screenshots_desktop_and_phone(browser: Any, book: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        with Page(browser, viewport) as page:
+            page.goto(book + "?seed=3")
+            page.screenshot(path=str(SHOTS / f"web-{name}-cover.png"))
+            page.goto(book + f"?seed=3#entry-{SHORE}")
+            if name == "phone":
+                page.click(".masthead .to-sheet")  # the sheet is folded away on a phone
+            page.fill("#sheet-ab-DEX", "11")
+            page.goto(book + f"?seed=3#entry-{SHORE}")
+            page.click(f"#entry-{SHORE} button.roll")
+            page.screenshot(path=str(SHOTS / f"web-{name}-entry.png"), full_page=name == "phone")
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"{name}: the page is {overflow}px wider than the screen"
+            if name == "phone":
+                page.click(".masthead .to-sheet")
+                page.screenshot(path=str(SHOTS / "web-phone-sheet.png"))
+    for shot in SHOTS.glob("web-*.png"):
+        assert shot.stat().st_size > 10_000

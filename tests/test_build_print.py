@@ -1,0 +1,133 @@
+"""The print edition: Markdown, HTML for paper, and the optional PDF."""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dtc.api import compile_text
+from dtc.edition import build, render_markdown, render_print_html
+from dtc.edition.book import asset
+from dtc.edition.print import SHORT
+from test_build_web import CARVING, HALL, TOWER, tower_graph
+
+#: Entries written out of order, one long one, and markup that must stay inert.
+SHUFFLED = """\
+Title: Order <b>matters</b>
+
+Adventure Entries
+
+3 Third. # not a heading
+- not a list item either. THE END
+
+1 First. Take the **Door** (D0, S2) or the | pipe | (D1, S3, F2).
+
+2 Second. {long} Go to 3.
+"""
+
+
+def shuffled_graph() -> dict[str, Any]:
+    return compile_text(SHUFFLED.replace("{long}", "Words go on. " * 150), "order.txt").graph()
+
+
+def test_markdown_entries_in_number_order_with_bold_labels() -> None:
+    md = render_markdown(shuffled_graph())
+    heads = re.findall(r"^### (\d+)$", md, re.M)
+    assert heads == ["1", "2", "3"]
+    assert "**Door** (D0, S2)" in md
+    assert md.startswith("# Order &lt;b&gt;matters&lt;/b&gt;\n")
+
+
+def test_markdown_keeps_author_text_inert() -> None:
+    md = render_markdown(tower_graph())
+    assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in md and "<script" not in md
+    assert "&lt;img src=x onerror=" in md and "<img" not in md
+    shuffled = render_markdown(shuffled_graph())
+    assert "\\- not a list item" in shuffled  # a line of prose never becomes a list item
+
+
+def test_markdown_tables() -> None:
+    md = render_markdown(tower_graph())
+    assert "| Roll | Encounter |" in md and "| 2–3 | 1 Gull Swarm |" in md
+    assert "Roll 1d4." in md
+    assert "**Gull Swarm**" in md and "| Special | blinds you on a 6 |" in md
+    assert "*Crabman:* HP 4; Morale 8; Claw d6" in md  # the stat block beside its entry
+
+
+def test_print_html_order_breaks_and_escaping() -> None:
+    html = render_print_html(shuffled_graph())
+    order = re.findall(r'<article class="entry (short|long)" id="entry-(\d+)">', html)
+    assert [n for _, n in order] == ["1", "2", "3"]
+    sizes = dict((n, size) for size, n in order)
+    assert sizes == {"1": "short", "2": "long", "3": "short"}
+    assert "<strong>Door</strong>" in html and '<span class="notation">(D0, S2)</span>' in html
+    assert "Order &lt;b&gt;matters&lt;/b&gt;" in html
+    css = asset("print.css")
+    assert re.search(r"\.entry\.short\s*\{[^}]*break-inside:\s*avoid", css)
+    assert re.search(r"\.entry \.number\s*\{[^}]*break-after:\s*avoid", css)
+    assert len("Words go on. " * 150) > SHORT
+
+
+def test_print_html_tables_and_rules() -> None:
+    html = render_print_html(tower_graph())
+    assert '<table class="encounters"><caption>Roll 1d4</caption>' in html
+    hall = html.split(f'id="entry-{HALL}"', 1)[1].split("</article>", 1)[0]
+    assert "<caption>Crabman</caption><tr><th>HP</th><td>4</td></tr>" in hall
+    assert "2d6 for D1, 3d6 for D2, 4d6 for D3" in html
+    carving = html.split(f'id="entry-{CARVING}"', 1)[1].split("</article>", 1)[0]
+    assert "&lt;script&gt;" in carving and "<script" not in html
+
+
+def test_sample_dungeon_print_edition(sample_text: str) -> None:
+    graph = compile_text(sample_text, "sample.txt").graph()
+    html = render_print_html(graph)
+    assert len(re.findall(r'<article class="entry', html)) == 31
+    assert "<strong>Frog Mouth</strong>" in html
+    md = render_markdown(graph)
+    assert md.count("\n### ") == 31
+
+
+class _FakeHTML:
+    def __init__(self, string: str) -> None:
+        self.string = string
+
+    def write_pdf(self, target: str) -> None:
+        if "FAIL" in self.string:
+            Path(target).write_bytes(b"%PDF-partial")
+            raise ValueError("cannot lay out\nsecond line")
+        Path(target).write_bytes(b"%PDF-1.7 fake " + self.string[:20].encode())
+
+
+def test_pdf_written_when_weasyprint_is_importable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "weasyprint", types.SimpleNamespace(HTML=_FakeHTML))
+    result = build(tower_graph(), tmp_path, "tower")
+    pdf = tmp_path / "tower.pdf"
+    assert pdf in result.written and pdf.read_bytes().startswith(b"%PDF")
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_pdf_failure_keeps_the_rest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "weasyprint", types.SimpleNamespace(HTML=_FakeHTML))
+    graph = tower_graph()
+    graph["title"] = "FAIL"
+    result = build(graph, tmp_path, "tower")
+    assert not (tmp_path / "tower.pdf").exists() and not list(tmp_path.glob(".*"))
+    assert result.warnings[-1] == "PDF skipped: WeasyPrint failed: cannot lay out"
+    assert (tmp_path / "tower.print.html").exists()
+
+
+def test_no_pdf_without_weasyprint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # import fails
+    result = build(tower_graph(), tmp_path, "tower")
+    assert not (tmp_path / "tower.pdf").exists() and not result.warnings[1:]
+
+
+def test_real_weasyprint_pdf(tmp_path: Path) -> None:
+    pytest.importorskip("weasyprint", reason="WeasyPrint is optional")
+    build(compile_text(TOWER, "tower.txt").graph(), tmp_path, "tower")
+    assert (tmp_path / "tower.pdf").read_bytes().startswith(b"%PDF")

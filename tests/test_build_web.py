@@ -1,0 +1,204 @@
+"""The web edition as HTML text: escaping, links, self-containment (the browser tests drive it)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dtc.api import compile_text
+from dtc.edition import render_web
+from dtc.edition.book import check_rules, script_json
+from dtc.edition.text import pieces
+
+#: A small book written for these tests: labels, checks with and without an ability, prose and
+#: "most recent entry" exits, a stat block inside an entry, and hostile markup in an entry.
+TOWER = """\
+Title: The Salt Tower & the Sea
+Author: Test Author <tests@example.org>
+Start: @shore
+
+Encounters
+  1. 1d4 Crabmen
+  2-3. 1 Gull Swarm
+  4. 2 Crabmen fighting 1 Gull Swarm
+
+Crabman HP 4 | Morale 8 | Claw d6
+Gull Swarm HP 5 | Morale 6 | Peck d4 | Special: blinds you on a 6
+
+Adventure Entries
+
+@shore The tide is out and the tower stands on black rocks. You may wade along the **Causeway** \
+(D0, S@causeway) or climb the **Sea Wall** (DEX D2, S@wall-top, F@surf).
+
+@causeway Slick stones lead to an iron gate. The **Gate** (STR D1, S@hall, F@surf) is rusted shut, \
+or you can wade back to the shore (D0, S@shore).
+
+@wall-top You haul yourself over the parapet. Go to @hall.
+
+@surf A wave knocks you flat; take d4 damage. Return to your most recent entry.
+
+@hall Salt crusts every wall. A crabman guards the stair.
+Crabman HP 4 | Morale 8 | Claw d6
+You can fight the **Crabman** (D0, S@stair) or study the **Carving** (D1, S@carving, F@stair).
+
+@carving Someone scratched <script>window.pwned=1</script> and <img src=x onerror="window.pwned=2"> \
+into the stone & left. Return to @hall.
+
+@stair At the top a lantern burns with a cold blue flame. You have found the light of the Salt Tower. THE END
+"""
+
+#: Entry numbers compile gives the labels (file order, from 1).
+SHORE, CAUSEWAY, WALL_TOP, SURF, HALL, CARVING, STAIR = range(1, 8)
+
+
+def tower_graph() -> dict[str, Any]:
+    return compile_text(TOWER, "tower.txt").graph()
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag == "script":
+            self.scripts.append(dict(attrs))
+
+
+def parsed(html: str) -> _Collector:
+    collector = _Collector()
+    collector.feed(html)
+    return collector
+
+
+@pytest.fixture(scope="module")
+def html() -> str:
+    return render_web(tower_graph())
+
+
+def test_every_entry_is_an_anchor_and_every_exit_a_link(html: str) -> None:
+    graph = tower_graph()
+    tags = parsed(html).tags
+    ids = [a.get("id") for _, a in tags]
+    hrefs = {a.get("href") for t, a in tags if t == "a"}
+    for entry in graph["entries"]:
+        assert ids.count(f"entry-{entry['number']}") == 1
+        for x in entry["exits"]:
+            assert f"#entry-{x['target']}" in hrefs, x
+    # every S and F of a check is a link inside that entry's article
+    article = html.split(f'<article id="entry-{SHORE}"', 1)[1].split("</article>", 1)[0]
+    assert f'href="#entry-{WALL_TOP}"' in article and f'href="#entry-{SURF}"' in article
+
+
+def test_author_markup_is_shown_not_run(html: str) -> None:
+    scripts = parsed(html).scripts
+    assert len(scripts) == 2  # the data block and the page's own script
+    assert scripts[0] == {"type": "application/json", "id": "dtc-data"}
+    assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in html
+    assert "&lt;img src=x onerror=&quot;window.pwned=2&quot;&gt;" in html
+    assert not any(t == "img" for t, _ in parsed(html).tags)
+    assert "Test Author &lt;tests@example.org&gt;" in html
+    assert "The Salt Tower &amp; the Sea" in html
+
+
+def test_page_is_self_contained_with_a_strict_policy(html: str) -> None:
+    for tag, attrs in parsed(html).tags:
+        for name in ("src", "href", "action", "srcset"):
+            value = attrs.get(name) or ""
+            assert not re.match(r"[a-z]+:|//", value), (tag, name, value)
+    assert "<link" not in html and "@import" not in html and "url(http" not in html
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)
+    assert policy is not None
+    assert "default-src 'none'" in policy.group(1) and "script-src 'sha256-" in policy.group(1)
+    assert "unsafe-inline" not in policy.group(1).split("script-src")[1]
+
+
+def test_script_data_is_escaped_json() -> None:
+    tricky = {"text": "</script><script>alert(1)</script> & \u2028\u2029 <!--"}
+    text = script_json(tricky)
+    assert not set("<>&") & set(text) and "\u2028" not in text and "\u2029" not in text
+    assert json.loads(text) == tricky
+
+
+def test_data_block_carries_the_rules_and_table(html: str) -> None:
+    raw = html.split('<script type="application/json" id="dtc-data">', 1)[1].split("</script>", 1)[0]
+    data = json.loads(raw)
+    assert data["dice"] == {"1": 2, "2": 3, "3": 4} and data["sides"] == 6
+    assert data["abilities"] == ["STR", "DEX", "CON", "WIS", "INT", "CHA"]
+    assert data["start"] == SHORE and data["encounterDie"] == 4
+    assert data["encounters"][1] == {"low": 2, "high": 3, "text": "1 Gull Swarm"}
+
+
+def test_checks_carry_what_the_roller_needs(html: str) -> None:
+    assert f'data-d="2" data-ability="DEX" data-s="{WALL_TOP}" data-f="{SURF}"' in html
+    assert f'data-d="1" data-ability="" data-s="{CARVING}" data-f="{STAIR}"' in html
+    assert "Roll 3d6" in html and "Roll 2d6" in html
+    assert '<select id="e5c1-a" class="ability">' in html
+    assert 'role="status" aria-live="polite"' in html
+
+
+def test_stat_blocks_render_as_tables(html: str) -> None:
+    hall = html.split(f'<article id="entry-{HALL}"', 1)[1].split("</article>", 1)[0]
+    assert '<table class="stats"><caption>Crabman</caption>' in hall
+    assert '<th scope="row">Claw</th><td>d6</td>' in hall
+    assert '<th scope="row">Special</th><td>blinds you on a 6</td>' in html
+    assert '<table class="encounters">' in html and '<th scope="row">2–3</th>' in html
+
+
+def test_bold_labels_and_prose_exits_in_text(html: str) -> None:
+    assert "<strong>Sea Wall</strong>" in html
+    assert f'<a href="#entry-{HALL}">Go to @hall</a>' in html  # the author's words, linked
+    assert "Return to the entry you came from" in html
+
+
+def test_pieces_rebuild_the_text_exactly(sample_text: str) -> None:
+    graph = compile_text(sample_text, "sample.txt").graph()
+    located = 0
+    for entry in graph["entries"]:
+        parts = pieces(entry)
+        assert "".join(p.text for p in parts) == entry["text"]
+        chosen = [p for p in parts if p.kind == "choice"]
+        assert [entry["choices"][p.index or 0]["text"] for p in chosen] == [c["text"] for c in entry["choices"]]
+        located += sum(1 for p in parts if p.kind == "exit")
+    prose = sum(1 for e in graph["entries"] for x in e["exits"] if x["kind"] == "prose")
+    assert located == prose > 0
+
+
+def test_sample_dungeon_web_edition(sample_text: str) -> None:
+    html = render_web(compile_text(sample_text, "sample.txt").graph())
+    for n in range(1, 32):
+        assert f'<article id="entry-{n}"' in html
+    assert 'data-d="3" data-ability="DEX" data-s="29" data-f="30"' in html
+
+
+def test_flowchart_is_inlined_without_clashing_ids() -> None:
+    svg = ('<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "x" "y">\n<svg><g id="entry-1"><a xlink:href="#entry-1">'
+           "<text>1</text></a></g><script>bad()</script></svg>")
+    html = render_web(tower_graph(), svg)
+    assert html.count('id="entry-1"') == 1 and 'id="chart-entry-1"' in html
+    assert "bad()" not in html and "<?xml" not in html and "DOCTYPE svg" not in html
+
+
+def test_unknown_rules_have_no_roller() -> None:
+    graph = compile_text("Rules: homebrew\n\nAdventure Entries\n\n1 Go (D2, S2, F3)\n\n2 Yes.\n\n3 No.\n", "h.txt").graph()
+    html = render_web(graph)
+    assert check_rules("homebrew").dice == {}
+    assert 'class="roll"' not in html and 'href="#entry-2"' in html and 'href="#entry-3"' in html
+
+
+def test_build_writes_every_edition(tmp_path: Path) -> None:
+    from dtc.edition import build
+
+    result = build(tower_graph(), tmp_path / "out", "tower", pdf=False)
+    names = sorted(p.name for p in result.written)
+    assert {"tower.json", "tower.html", "tower.md", "tower.print.html"} <= set(names)
+    assert ("tower.svg" in names) or any("flowchart" in w for w in result.warnings)
+    for path in result.written:
+        assert path.stat().st_mode & 0o044 == 0o044, f"{path.name} is not readable by others"

@@ -1,0 +1,66 @@
+"""Golden files: exact lint output of every fixture and bundled adventure, and compiled graphs.
+
+Regenerate after an intended change with ``DTC_UPDATE_GOLDEN=1 pytest tests/test_golden.py`` and
+review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import ROOT
+
+from dtc.api import compile_file
+from dtc.cli import main
+from dtc.schema import validate
+
+UPDATE = os.environ.get("DTC_UPDATE_GOLDEN") == "1"
+RULE_FIXTURES = sorted((ROOT / "tests" / "fixtures" / "rules").glob("DT*.txt"))
+CLEAN_FIXTURES = sorted((ROOT / "tests" / "fixtures" / "rules" / "clean").glob("*.txt"))
+ADVENTURES = sorted((ROOT / "adventures").glob("*.txt"))
+
+
+def lint_output(path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, ["lint", str(path.relative_to(ROOT))])
+    assert result.exit_code in (0, 1), result.output
+    return result.output
+
+
+def check_golden(actual: str, golden: Path) -> None:
+    if UPDATE:
+        golden.write_text(actual, encoding="utf-8")
+    assert golden.exists(), f"missing golden {golden} (DTC_UPDATE_GOLDEN=1 to create)"
+    assert actual == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", RULE_FIXTURES, ids=lambda p: p.stem)
+def test_rule_fixture_output(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    check_golden(lint_output(path, monkeypatch), path.with_suffix(".expected"))
+
+
+@pytest.mark.parametrize("path", CLEAN_FIXTURES, ids=lambda p: p.stem)
+def test_clean_fixtures_have_no_findings(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert lint_output(path, monkeypatch).startswith("All clear")
+
+
+@pytest.mark.parametrize("path", ADVENTURES, ids=lambda p: p.stem)
+def test_adventure_lint_output(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    check_golden(lint_output(path, monkeypatch), ROOT / "tests" / "golden" / f"{path.stem}.lint.txt")
+
+
+@pytest.mark.parametrize("path", ADVENTURES, ids=lambda p: p.stem)
+def test_adventure_compiled_graph(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    graph = compile_file(path.relative_to(ROOT)).graph()
+    validate(graph)
+    text = json.dumps(graph, ensure_ascii=False, indent=1) + "\n"
+    check_golden(text, ROOT / "tests" / "golden" / f"{path.stem}.json")
+
+
+def test_bundled_adventures_exist() -> None:
+    assert len(ADVENTURES) >= 2

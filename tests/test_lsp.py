@@ -1,0 +1,523 @@
+"""`dtc lsp`, driven as an editor drives it: a real client over the server's stdio JSON-RPC."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from dtc.lsp.incremental import IncrementalParser
+from dtc.parse import parse
+from helpers import sample_dungeon
+
+#: Every async test shares the module's server process (and its event loop).
+lsp = pytest.mark.asyncio(loop_scope="module")
+
+SERVER = [sys.executable, "-m", "dtc", "lsp"]
+
+BOOK = """Title: The Frog Cellar
+Rules: death-and-treasure
+
+The Frog Cellar
+
+Encounters
+
+  1. 1d4 Goblins
+
+Goblin HP 3 | Morale 7 | Sword or Bow d6
+
+Adventure Entries
+
+1 A muddy stair leads down. A **Chasm** (DEX D3, S24, F78) yawns ahead; a side door (D0, S2) is open.
+
+2 A small room. A lever (STR D1, S24, F3) or back (D0, S1).
+
+3 The lever snaps. You may go to 24.
+
+24 Beyond the chasm a cold wind blows.
+The frogs croak below. Return to 1.
+
+78 You fall into the dark water. THE END
+"""
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+_counter = itertools.count()
+
+
+async def open_doc(client: LanguageClient, text: str, folder: Path | None = None) -> str:
+    """Open ``text`` as a new document and wait for its diagnostics; returns its URI."""
+    name = f"book{next(_counter)}.dtc.txt"
+    uri = (folder / name).as_uri() if folder else f"untitled:{name}"
+    if folder:
+        (folder / name).write_text(text, encoding="utf-8")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="dtc", version=1, text=text)
+        )
+    )
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return uri
+
+
+async def change(client: LanguageClient, uri: str, version: int, rng: types.Range, text: str) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(range=rng, text=text)],
+        )
+    )
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+
+def pos(text: str, needle: str, offset: int = 0, nth: int = 0) -> types.Position:
+    """The LSP (UTF-16) position of the ``nth`` ``needle`` in ``text``, plus ``offset`` characters."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    at += offset
+    line = text.count("\n", 0, at)
+    line_start = text.rfind("\n", 0, at) + 1
+    return types.Position(line, len(text[line_start:at].encode("utf-16-le")) // 2)
+
+
+def line_of(text: str, prefix: str) -> int:
+    return next(i for i, ln in enumerate(text.split("\n")) if ln.startswith(prefix))
+
+
+def apply_edits(text: str, edits: Sequence[types.TextEdit]) -> str:
+    lines = text.split("\n")
+
+    def offset(p: types.Position) -> int:
+        head = sum(len(ln) + 1 for ln in lines[: p.line])
+        units = lines[p.line].encode("utf-16-le")[: p.character * 2].decode("utf-16-le")
+        return head + len(units)
+
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[: offset(e.range.start)] + e.new_text + text[offset(e.range.end) :]
+    return text
+
+
+# --- diagnostics -----------------------------------------------------------------------------
+
+
+@lsp
+async def test_diagnostics_on_open_carry_code_severity_and_rule_link(client: LanguageClient) -> None:
+    text = BOOK.replace("Return to 1.", "")  # entry 24 becomes a dead end
+    uri = await open_doc(client, text)
+    diags = client.diagnostics[uri]
+    dead = [d for d in diags if d.code == "DT202"]
+    assert len(dead) == 1
+    assert dead[0].severity == types.DiagnosticSeverity.Warning
+    assert dead[0].range.start == types.Position(line_of(text, "24 "), 0)
+    assert dead[0].source == "dtc"
+    href = dead[0].code_description.href if dead[0].code_description else ""
+    assert href.endswith("dt202-dead-end") or href == "https://dtc.invalid/rules/DT202"
+
+
+@lsp
+async def test_diagnostics_follow_edits(client: LanguageClient) -> None:
+    uri = await open_doc(client, BOOK)
+    assert not [d for d in client.diagnostics[uri] if d.code == "DT101"]
+    # Break the notation: delete the comma after D3.
+    start = pos(BOOK, "D3,", 2)
+    await change(client, uri, 2, types.Range(start, types.Position(start.line, start.character + 1)), "")
+    assert [d.code for d in client.diagnostics[uri] if d.code == "DT101"] == ["DT101"]
+    # Put it back.
+    await change(client, uri, 3, types.Range(start, start), ",")
+    assert not [d for d in client.diagnostics[uri] if d.code == "DT101"]
+    # A new line above everything moves every finding down by one.
+    before = {(d.code, d.range.start.line) for d in client.diagnostics[uri]}
+    await change(client, uri, 4, types.Range(types.Position(0, 0), types.Position(0, 0)), "\n")
+    after = {(d.code, d.range.start.line - 1) for d in client.diagnostics[uri]}
+    assert after == before
+
+
+@lsp
+async def test_suppression_comment_silences_a_finding_and_an_unused_one_is_reported(
+    client: LanguageClient,
+) -> None:
+    text = BOOK.replace("Return to 1.", "Nothing else.\n<!-- dtc: ignore[dead-end] a quiet ledge -->")
+    uri = await open_doc(client, text)
+    codes = [d.code for d in client.diagnostics[uri]]
+    assert "DT202" not in codes and "DT402" not in codes
+    text2 = BOOK.replace("Return to 1.", "Return to 1.\n<!-- dtc: ignore[dead-end] -->")
+    uri2 = await open_doc(client, text2)
+    unused = [d for d in client.diagnostics[uri2] if d.code == "DT402"]
+    assert len(unused) == 1 and list(unused[0].tags or []) == [types.DiagnosticTag.Unnecessary]
+
+
+@lsp
+async def test_config_beside_the_file_applies_and_a_bad_one_is_reported(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    (tmp_path / "dtc.toml").write_text('[severity]\nprose-reference = "warning"\n', encoding="utf-8")
+    uri = await open_doc(client, BOOK, tmp_path)
+    prose = [d for d in client.diagnostics[uri] if d.code == "DT302"]
+    assert prose and all(d.severity == types.DiagnosticSeverity.Warning for d in prose)
+    (tmp_path / "dtc.toml").write_text('[severity]\ndangling-reference = "info"\n', encoding="utf-8")
+    uri = await open_doc(client, BOOK, tmp_path)
+    config = [d for d in client.diagnostics[uri] if d.source == "dtc config"]
+    assert len(config) == 1 and "lowered to \"warning\" at most" in config[0].message
+
+
+# --- navigation ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("needle", "offset", "target"), [("S24", 1, "24 "), ("F78", 2, "78 "),
+                                                           ("go to 24", 6, "24 "), ("S2)", 0, "2 ")])
+@lsp
+async def test_go_to_definition(client: LanguageClient, needle: str, offset: int, target: str) -> None:
+    uri = await open_doc(client, BOOK)
+    result = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(BOOK, needle, offset))
+    )
+    assert isinstance(result, list) and len(result) == 1
+    assert result[0].range.start == types.Position(line_of(BOOK, target), 0)
+
+
+@lsp
+async def test_find_references_lists_every_way_in(client: LanguageClient) -> None:
+    uri = await open_doc(client, BOOK)
+    result = await client.text_document_references_async(
+        types.ReferenceParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(BOOK, "24 Beyond"),
+                              context=types.ReferenceContext(include_declaration=False))
+    )
+    assert result is not None
+    starts = {(r.range.start.line, r.range.start.character) for r in result}
+    assert starts == {
+        (pos(BOOK, "S24").line, pos(BOOK, "S24").character),
+        (pos(BOOK, "S24", nth=1).line, pos(BOOK, "S24", nth=1).character),
+        (pos(BOOK, "go to 24").line, pos(BOOK, "go to 24").character),
+    }
+
+
+@lsp
+async def test_document_symbols_list_entries(client: LanguageClient) -> None:
+    uri = await open_doc(client, BOOK)
+    result = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert result is not None
+    entries = [s.name for s in result if isinstance(s, types.DocumentSymbol) and s.kind == types.SymbolKind.Key]
+    assert entries == ["1", "2", "3", "24", "78"]
+    first = next(s for s in result if isinstance(s, types.DocumentSymbol) and s.name == "1")
+    assert first.children and first.children[0].name == "Chasm"
+
+
+# --- hover -----------------------------------------------------------------------------------
+
+
+def enumerate_odds(dice: int, score: int = 10) -> Fraction:
+    rolls = list(itertools.product(range(1, 7), repeat=dice))
+    return Fraction(sum(1 for r in rolls if sum(r) <= score), len(rolls))
+
+
+@lsp
+async def test_hover_on_a_choice_shows_odds_and_the_target(client: LanguageClient) -> None:
+    uri = await open_doc(client, BOOK)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(BOOK, "DEX D3"))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    value = hover.contents.value
+    odds = enumerate_odds(4)
+    assert odds == Fraction(206, 1296)
+    assert f"{odds.numerator}/{odds.denominator}" in value and f"{float(odds) * 100:.1f}%" in value
+    assert "4d6" in value and "Beyond the chasm a cold wind blows." in value
+    assert "You fall into the dark water." in value
+    hover2 = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(BOOK, "STR D1"))
+    )
+    assert hover2 is not None and isinstance(hover2.contents, types.MarkupContent)
+    d1 = enumerate_odds(2)
+    assert f"{d1.numerator}/{d1.denominator}" in hover2.contents.value and "2d6" in hover2.contents.value
+
+
+# --- completion ------------------------------------------------------------------------------
+
+
+@lsp
+async def test_completion_offers_entries_and_abilities(client: LanguageClient) -> None:
+    text = BOOK.replace("Return to 1.", "Return to 1. A rope (D1, S")
+    uri = await open_doc(client, text)
+    caret = pos(text, "(D1, S", 6)
+    result = await client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=caret)
+    )
+    assert isinstance(result, types.CompletionList)
+    labels = [i.label for i in result.items]
+    assert labels == ["S1", "S2", "S3", "S24", "S78"]
+    assert "muddy stair" in (result.items[0].detail or "")
+    text2 = BOOK.replace("Return to 1.", "Return to 1. A rope (DE")
+    uri2 = await open_doc(client, text2)
+    result2 = await client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri2), position=pos(text2, "(DE", 3))
+    )
+    assert isinstance(result2, types.CompletionList)
+    labels2 = {i.label for i in result2.items}
+    assert {"STR", "DEX", "CON", "WIS", "INT", "CHA", "D0", "D3"} <= labels2
+
+
+# --- code actions ----------------------------------------------------------------------------
+
+
+async def code_actions(client: LanguageClient, uri: str, at: types.Position) -> list[types.CodeAction]:
+    diags = [d for d in client.diagnostics[uri] if d.range.start.line == at.line]
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(text_document=types.TextDocumentIdentifier(uri=uri), range=types.Range(start=at, end=at),
+                               context=types.CodeActionContext(diagnostics=diags))
+    )
+    return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+
+@lsp
+async def test_code_action_creates_a_missing_entry(client: LanguageClient) -> None:
+    text = BOOK.replace("F3)", "F40)")
+    uri = await open_doc(client, text)
+    assert any(d.code == "DT107" for d in client.diagnostics[uri])
+    actions = await code_actions(client, uri, pos(text, "F40", 1))
+    create = next(a for a in actions if a.title == "Create entry 40")
+    assert create.edit and create.edit.changes
+    fixed = apply_edits(text, create.edit.changes[uri])
+    assert "\n24 Beyond" in fixed and fixed.index("\n40 ") < fixed.index("\n78 ")
+    assert fixed.index("\n40 ") > fixed.index("\n24 ")
+    uri2 = await open_doc(client, fixed)
+    assert not any(d.code == "DT107" for d in client.diagnostics[uri2])
+
+
+@lsp
+async def test_code_action_inserts_missing_commas(client: LanguageClient) -> None:
+    text = BOOK.replace("(DEX D3, S24, F78)", "(DEX D3 S24 F78)")
+    uri = await open_doc(client, text)
+    assert any(d.code == "DT101" for d in client.diagnostics[uri])
+    actions = await code_actions(client, uri, pos(text, "S24", 1))
+    fix = next(a for a in actions if "missing commas" in a.title)
+    assert fix.edit and fix.edit.changes
+    fixed = apply_edits(text, fix.edit.changes[uri])
+    assert "(DEX D3, S24, F78)" in fixed
+    uri2 = await open_doc(client, fixed)
+    assert not any(d.code == "DT101" for d in client.diagnostics[uri2])
+
+
+@lsp
+async def test_code_action_suppresses_a_warning_for_its_entry(client: LanguageClient) -> None:
+    text = BOOK.replace("Return to 1.", "")
+    uri = await open_doc(client, text)
+    actions = await code_actions(client, uri, types.Position(line_of(text, "24 "), 0))
+    quiet = next(a for a in actions if a.title.startswith("Ignore DT202"))
+    assert quiet.edit and quiet.edit.changes
+    fixed = apply_edits(text, quiet.edit.changes[uri])
+    assert "<!-- dtc: ignore[dead-end] -->" in fixed
+    uri2 = await open_doc(client, fixed)
+    assert not any(d.code in ("DT202", "DT401", "DT402") for d in client.diagnostics[uri2])
+
+
+# --- positions: UTF-16 -----------------------------------------------------------------------
+
+
+@lsp
+async def test_astral_characters_count_as_two_utf16_units(client: LanguageClient) -> None:
+    frog = "\U0001f438"  # outside the BMP: two UTF-16 code units, one character
+    text = BOOK.replace("A small room. A lever (STR D1, S24, F3)",
+                        f"A small room {frog}{frog}. A lever (STR D1, S24, F3) or a hatch (D1 S3 F78)")
+    uri = await open_doc(client, text)
+    bad = next(d for d in client.diagnostics[uri] if d.code == "DT101")
+    line = text.split("\n")[bad.range.start.line]
+    # The finding points at "S3" (where a comma was expected): its UTF-16 column counts each frog twice.
+    assert bad.range.start.character == line.index("S3 F78") + 2
+    assert bad.range.end.character == line.index("S3 F78") + 2 + 2
+    result = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "S24", 2, nth=1))
+    )
+    assert isinstance(result, list) and result[0].range.start.line == line_of(text, "24 ")
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "(STR", 1))
+    )
+    assert hover is not None and hover.range is not None
+    assert hover.range.start == pos(text, "(STR")
+    assert hover.range.end == pos(text, "F3)", 3)
+    # A position in the middle of a frog (between its two UTF-16 units) finds nothing and breaks nothing.
+    middle = pos(text, frog, 0)
+    middle.character += 1
+    nothing = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=middle)
+    )
+    assert not nothing
+
+
+# --- the whole seed adventure ----------------------------------------------------------------
+
+
+@lsp
+async def test_sample_dungeon_lints_in_the_editor_as_on_the_command_line(client: LanguageClient) -> None:
+    text = sample_dungeon()
+    if text is None:
+        pytest.skip("the seed documents are not beside this checkout")
+    from helpers import lint_text
+
+    uri = await open_doc(client, text)
+    expected = sorted((d.code, d.span.line - 1, d.span.column - 1) for d in lint_text(text))
+    got = sorted((str(d.code), d.range.start.line, d.range.start.character) for d in client.diagnostics[uri])
+    assert got == expected
+
+
+# --- the incremental parser gives what the full parser gives ---------------------------------
+
+
+def _edit_lines(rng: random.Random, lines: list[str]) -> list[str]:
+    lines = list(lines)
+    i = rng.randrange(len(lines))
+    kind = rng.randrange(6)
+    if kind == 0:
+        lines.insert(i, "")
+    elif kind == 1 and len(lines) > 1:
+        del lines[i]
+    elif kind == 2:
+        lines.insert(i, f"{rng.randint(1, 40)} A new entry (D0, S{rng.randint(1, 40)}).")
+    elif kind == 3:
+        lines[i] = lines[i] + " More words, go to 3."
+    elif kind == 4:
+        lines.insert(i, "<!-- dtc: ignore[dead-end] -->")
+    else:
+        lines[i] = lines[i][: len(lines[i]) // 2]
+    return lines
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_incremental_parse_matches_full_parse(seed: int) -> None:
+    source = sample_dungeon() or BOOK
+    rng = random.Random(seed)
+    parser = IncrementalParser()
+    lines = source.split("\n")
+    for _ in range(40):
+        text = "\n".join(lines)
+        assert parser.parse(text, "x.txt") == parse(text, "x.txt")
+        lines = _edit_lines(rng, lines)
+
+
+def test_incremental_parse_reuses_unchanged_entries() -> None:
+    source = sample_dungeon() or BOOK
+    parser = IncrementalParser()
+    parser.parse(source)
+    edited = source.replace("You thoroughly search", "You search")
+    assert parser.parse(edited) == parse(edited)
+    assert parser.stats.reparsed == 1 and parser.stats.chunks > 20
+    moved = "\n\n" + edited
+    assert parser.parse(moved) == parse(moved)
+    assert parser.stats.reparsed == 0
+    headerless = "1 A hall (D0, S2).\n\n2 The end. THE END\n"
+    assert parser.parse(headerless) == parse(headerless) and parser.stats.full
+
+
+# --- the VS Code extension (VS Code itself cannot run here: its files are checked instead) ---
+
+VSCODE = Path(__file__).resolve().parent.parent / "editors" / "vscode"
+
+
+def _grammar() -> dict[str, Any]:
+    return json.loads((VSCODE / "syntaxes" / "dtc.tmLanguage.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _rule(name: str) -> re.Pattern[str]:
+    rule = _grammar()["repository"][name]
+    return re.compile(rule.get("match") or rule["begin"])
+
+
+def test_extension_manifest_wires_language_grammar_and_server() -> None:
+    manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
+    (language,) = manifest["contributes"]["languages"]
+    assert language["id"] == "dtc" and {".dtc.txt", ".adventure"} <= set(language["extensions"])
+    assert (VSCODE / language["configuration"]).is_file()
+    (grammar,) = manifest["contributes"]["grammars"]
+    assert grammar["language"] == "dtc" and grammar["scopeName"] == _grammar()["scopeName"]
+    assert (VSCODE / grammar["path"]).is_file() and (VSCODE / manifest["main"]).is_file()
+    assert "vscode-languageclient" in manifest["dependencies"]
+    assert manifest["contributes"]["configuration"]["properties"]["dtc.server.args"]["default"] == ["lsp"]
+    config = json.loads((VSCODE / "language-configuration.json").read_text(encoding="utf-8"))
+    assert config["comments"]["blockComment"] == ["<!--", "-->"]
+    re.compile(config["wordPattern"])
+    source = (VSCODE / "extension.js").read_text(encoding="utf-8")
+    assert "vscode-languageclient/node" in source and "TransportKind.stdio" in source
+
+
+def test_extension_script_is_valid_javascript() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    result = subprocess.run([node, "--check", str(VSCODE / "extension.js")], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+
+
+def test_every_grammar_regex_compiles_and_every_include_resolves() -> None:
+    grammar = _grammar()
+    repository = grammar["repository"]
+    seen = 0
+
+    def walk(node: Any) -> None:
+        nonlocal seen
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("match", "begin", "end", "while"):
+                    re.compile(value)  # Oniguruma syntax kept to what Python's re also reads
+                    seen += 1
+                elif key == "include" and value.startswith("#"):
+                    assert value[1:] in repository, value
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(grammar)
+    assert seen >= 20
+
+
+def test_grammar_highlights_what_the_parser_reads() -> None:
+    text = sample_dungeon() or BOOK
+    doc = parse(text)
+    lines = text.split("\n")
+    head = _rule("entry-head")
+    for entry in doc.entries:
+        m = head.match(lines[entry.span.line - 1])
+        assert m is not None and m.group(2) == str(entry.number)
+    choice = _rule("choice")
+    for entry in doc.entries:
+        for c in entry.choices:
+            m = choice.fullmatch(c.text)
+            assert (m is not None) == (c.error is None), c.text
+    m = choice.fullmatch("(DEX D3, S24, F78)")
+    assert m is not None and (m.group(2), m.group(3), m.group(5), m.group(7)) == ("DEX", "D3", "S24", "F78")
+    block = _rule("statblock-line").match("Giant Frog HP 6 | Morale 10 | Bite d8 | Special: swallows")
+    assert block is not None and block.group(1) == "Giant Frog" and block.group(3) == "6"
+    inline = _rule("statblock-inline").search("If you win, go to 31. Animated Frog Statue HP 7 | Morale 12 | Bite d8.")
+    assert inline is not None and inline.group(1) == "Animated Frog Statue"
+    prose = _rule("prose-exit").search("You may go to 24 or return to 1.")
+    assert prose is not None and prose.group(2) == "24"
+    quiet = _rule("suppression").match("<!-- dtc: ignore[dead-end, DT302] reason -->")
+    assert quiet is not None and quiet.group(6) == "dead-end, DT302"
+    assert _rule("ability").findall("Make a DEX check, then a CON check") == ["DEX", "CON"]
+    sections = _grammar()["repository"]
+    assert re.match(sections["entries-section"]["begin"], "Adventure Entries")
+    assert re.match(sections["encounters-section"]["begin"], "Encounters")
+    assert _rule("encounter-row").match("  3. 1d4 Goblins fighting 1d4 Giant Frogs")
