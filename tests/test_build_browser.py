@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
+from dtc.api import compile_text
 from dtc.edition import build
+from helpers import sample_dungeon
 from test_build_web import CARVING, CAUSEWAY, HALL, SHORE, STAIR, SURF, WALL_TOP, tower_graph
 
 CHROMIUM = os.environ.get("DTC_CHROMIUM", "/usr/bin/chromium")
@@ -176,7 +178,8 @@ def test_sheet_is_kept_across_reloads(browser: Any, book: str) -> None:
         page.click(f"#entry-{SHORE} .card.go a.action")  # a move: one turn passes, the lantern burns
         page.reload()
         assert current(page) == f"entry-{CAUSEWAY}"
-        values = {f: page.input_value(f"#sheet-{f}") for f in ("name", "hp", "hpmax", "ab-STR", "items", "turn", "light")}
+        names = ("name", "hp", "hpmax", "ab-STR", "items", "turn", "light")
+        values = {f: page.input_value(f"#sheet-{f}") for f in names}
         assert values == {"name": "Wren", "hp": "5", "hpmax": "7", "ab-STR": "13", "items": "rope, 3 gems",
                           "turn": "2", "light": "23"}
         page.goto(book)
@@ -271,3 +274,18 @@ def test_screenshots_desktop_and_phone(browser: Any, book: str) -> None:
                 page.screenshot(path=str(SHOTS / "web-phone-sheet.png"))
     for shot in SHOTS.glob("web-*.png"):
         assert shot.stat().st_size > 10_000
+
+
+def test_flowchart_nodes_lead_to_their_entries(browser: Any, tmp_path: Path) -> None:
+    text = sample_dungeon()
+    if text is None:
+        pytest.skip("the seed documents (../shared/seeds) are not beside this checkout")
+    result = build(compile_text(text, "sample.txt").graph(), tmp_path, "sample", pdf=False)
+    if not (tmp_path / "sample.svg").exists():
+        pytest.fail(f"no flowchart was drawn: {result.warnings}")
+    with Page(browser) as page:
+        page.goto((tmp_path / "sample.html").as_uri())
+        page.click(".flowchart summary")
+        page.locator(".chart a[*|href='#entry-25']").first.click()
+        assert current(page) == "entry-25"
+        assert page.locator("#entry-25 .card.check").get_attribute("data-ability") == "DEX"

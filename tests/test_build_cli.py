@@ -39,15 +39,16 @@ def test_build_default_folder(tower: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert [e["label"] for e in graph["entries"]][:2] == ["@shore", "@causeway"]
 
 
-def test_build_flowchart(tower: Path) -> None:
-    code, _, err = run("build", str(tower), "-o", str(tower.parent / "out"), "--no-pdf")
-    assert code == 0
-    svg = tower.parent / "out" / "tower.svg"
+def test_build_flowchart(sample_path: Path) -> None:
+    out = sample_path.parent / "out"
+    code, _, err = run("build", str(sample_path), "-o", str(out), "--no-pdf")
+    assert code == 0, err
+    svg = out / "sample-dungeon.svg"
     if not svg.exists():
         pytest.fail(f"no flowchart was drawn: {err.strip()}")
     # Graphviz writes "-" as "&#45;" in ids; the page renames the chart's ids so they stay unique
     assert 'id="entry-1"' in unescape(svg.read_text(encoding="utf-8"))
-    page = unescape((tower.parent / "out" / "tower.html").read_text(encoding="utf-8"))
+    page = unescape((out / "sample-dungeon.html").read_text(encoding="utf-8"))
     assert 'id="chart-entry-1"' in page and page.count('id="entry-1"') == 1
 
 

@@ -99,8 +99,8 @@ def test_every_entry_is_an_anchor_and_every_exit_a_link(html: str) -> None:
 
 def test_author_markup_is_shown_not_run(html: str) -> None:
     scripts = parsed(html).scripts
-    assert len(scripts) == 2  # the data block and the page's own script
-    assert scripts[0] == {"type": "application/json", "id": "dtc-data"}
+    assert len(scripts) == 3  # the early class switch, the data block and the page's own script
+    assert scripts[1] == {"type": "application/json", "id": "dtc-data"}
     assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in html
     assert "&lt;img src=x onerror=&quot;window.pwned=2&quot;&gt;" in html
     assert not any(t == "img" for t, _ in parsed(html).tags)
@@ -187,7 +187,8 @@ def test_flowchart_is_inlined_without_clashing_ids() -> None:
 
 
 def test_unknown_rules_have_no_roller() -> None:
-    graph = compile_text("Rules: homebrew\n\nAdventure Entries\n\n1 Go (D2, S2, F3)\n\n2 Yes.\n\n3 No.\n", "h.txt").graph()
+    text = "Rules: homebrew\n\nAdventure Entries\n\n1 Go (D2, S2, F3)\n\n2 Yes.\n\n3 No.\n"
+    graph = compile_text(text, "h.txt").graph()
     html = render_web(graph)
     assert check_rules("homebrew").dice == {}
     assert 'class="roll"' not in html and 'href="#entry-2"' in html and 'href="#entry-3"' in html

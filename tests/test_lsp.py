@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import itertools
-import json
-import random
-import re
-import shutil
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from dtc.lsp.incremental import IncrementalParser
-from dtc.parse import parse
 from helpers import sample_dungeon
 
 #: Every async test shares the module's server process (and its event loop).
@@ -150,6 +142,23 @@ async def test_diagnostics_follow_edits(client: LanguageClient) -> None:
     await change(client, uri, 4, types.Range(types.Position(0, 0), types.Position(0, 0)), "\n")
     after = {(d.code, d.range.start.line - 1) for d in client.diagnostics[uri]}
     assert after == before
+
+
+@lsp
+async def test_a_burst_of_changes_ends_with_the_last_versions_diagnostics(client: LanguageClient) -> None:
+    uri = await open_doc(client, BOOK)
+    at = pos(BOOK, "D3,", 2)
+    for version in range(2, 8):  # delete and restore the comma, three times, without waiting
+        rng = types.Range(at, types.Position(at.line, at.character + 1)) if version % 2 == 0 else types.Range(at, at)
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(range=rng, text="" if version % 2 == 0 else ",")],
+        ))
+    while True:
+        published = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if published.uri == uri and published.version == 7:
+            break
+    assert not [d for d in client.diagnostics[uri] if d.code == "DT101"]  # version 7 has its comma back
 
 
 @lsp
@@ -365,6 +374,42 @@ async def test_astral_characters_count_as_two_utf16_units(client: LanguageClient
     assert not nothing
 
 
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
+async def utf8_client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    capabilities = types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf8])
+    )
+    result = await lsp_client.initialize_session(types.InitializeParams(capabilities=capabilities))
+    assert result.capabilities.position_encoding == types.PositionEncodingKind.Utf8
+    yield
+    await lsp_client.shutdown_session()
+
+
+@lsp
+async def test_a_client_that_counts_in_utf8_gets_utf8_columns(utf8_client: LanguageClient) -> None:
+    frog = "\U0001f438"  # four bytes in UTF-8
+    text = BOOK.replace("A small room.", f"A small room {frog}é.").replace("(STR D1, S24, F3)", "(STR D1 S24 F3)")
+    uri = await open_doc(utf8_client, text)
+    bad = next(d for d in utf8_client.diagnostics[uri] if d.code == "DT101")
+    line = text.split("\n")[bad.range.start.line]
+    assert bad.range.start.character == len(line[: line.index("S24 F3")].encode("utf-8"))
+    at = len(line[: line.index("S24 F3") + 1].encode("utf-8"))
+    hover = await utf8_client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(bad.range.start.line, at)))
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "Malformed choice" in hover.contents.value
+
+
+@lsp
+async def test_definition_on_the_start_key(client: LanguageClient) -> None:
+    text = "Start: 2\n" + BOOK
+    uri = await open_doc(client, text)
+    result = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(0, 7))
+    )
+    assert isinstance(result, list) and result[0].range.start == types.Position(line_of(text, "2 "), 0)
+
+
 # --- the whole seed adventure ----------------------------------------------------------------
 
 
@@ -379,145 +424,3 @@ async def test_sample_dungeon_lints_in_the_editor_as_on_the_command_line(client:
     expected = sorted((d.code, d.span.line - 1, d.span.column - 1) for d in lint_text(text))
     got = sorted((str(d.code), d.range.start.line, d.range.start.character) for d in client.diagnostics[uri])
     assert got == expected
-
-
-# --- the incremental parser gives what the full parser gives ---------------------------------
-
-
-def _edit_lines(rng: random.Random, lines: list[str]) -> list[str]:
-    lines = list(lines)
-    i = rng.randrange(len(lines))
-    kind = rng.randrange(6)
-    if kind == 0:
-        lines.insert(i, "")
-    elif kind == 1 and len(lines) > 1:
-        del lines[i]
-    elif kind == 2:
-        lines.insert(i, f"{rng.randint(1, 40)} A new entry (D0, S{rng.randint(1, 40)}).")
-    elif kind == 3:
-        lines[i] = lines[i] + " More words, go to 3."
-    elif kind == 4:
-        lines.insert(i, "<!-- dtc: ignore[dead-end] -->")
-    else:
-        lines[i] = lines[i][: len(lines[i]) // 2]
-    return lines
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_incremental_parse_matches_full_parse(seed: int) -> None:
-    source = sample_dungeon() or BOOK
-    rng = random.Random(seed)
-    parser = IncrementalParser()
-    lines = source.split("\n")
-    for _ in range(40):
-        text = "\n".join(lines)
-        assert parser.parse(text, "x.txt") == parse(text, "x.txt")
-        lines = _edit_lines(rng, lines)
-
-
-def test_incremental_parse_reuses_unchanged_entries() -> None:
-    source = sample_dungeon() or BOOK
-    parser = IncrementalParser()
-    parser.parse(source)
-    edited = source.replace("You thoroughly search", "You search")
-    assert parser.parse(edited) == parse(edited)
-    assert parser.stats.reparsed == 1 and parser.stats.chunks > 20
-    moved = "\n\n" + edited
-    assert parser.parse(moved) == parse(moved)
-    assert parser.stats.reparsed == 0
-    headerless = "1 A hall (D0, S2).\n\n2 The end. THE END\n"
-    assert parser.parse(headerless) == parse(headerless) and parser.stats.full
-
-
-# --- the VS Code extension (VS Code itself cannot run here: its files are checked instead) ---
-
-VSCODE = Path(__file__).resolve().parent.parent / "editors" / "vscode"
-
-
-def _grammar() -> dict[str, Any]:
-    return json.loads((VSCODE / "syntaxes" / "dtc.tmLanguage.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
-def _rule(name: str) -> re.Pattern[str]:
-    rule = _grammar()["repository"][name]
-    return re.compile(rule.get("match") or rule["begin"])
-
-
-def test_extension_manifest_wires_language_grammar_and_server() -> None:
-    manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
-    (language,) = manifest["contributes"]["languages"]
-    assert language["id"] == "dtc" and {".dtc.txt", ".adventure"} <= set(language["extensions"])
-    assert (VSCODE / language["configuration"]).is_file()
-    (grammar,) = manifest["contributes"]["grammars"]
-    assert grammar["language"] == "dtc" and grammar["scopeName"] == _grammar()["scopeName"]
-    assert (VSCODE / grammar["path"]).is_file() and (VSCODE / manifest["main"]).is_file()
-    assert "vscode-languageclient" in manifest["dependencies"]
-    assert manifest["contributes"]["configuration"]["properties"]["dtc.server.args"]["default"] == ["lsp"]
-    config = json.loads((VSCODE / "language-configuration.json").read_text(encoding="utf-8"))
-    assert config["comments"]["blockComment"] == ["<!--", "-->"]
-    re.compile(config["wordPattern"])
-    source = (VSCODE / "extension.js").read_text(encoding="utf-8")
-    assert "vscode-languageclient/node" in source and "TransportKind.stdio" in source
-
-
-def test_extension_script_is_valid_javascript() -> None:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    result = subprocess.run([node, "--check", str(VSCODE / "extension.js")], capture_output=True, text=True,
-                            timeout=60)
-    assert result.returncode == 0, result.stderr
-
-
-def test_every_grammar_regex_compiles_and_every_include_resolves() -> None:
-    grammar = _grammar()
-    repository = grammar["repository"]
-    seen = 0
-
-    def walk(node: Any) -> None:
-        nonlocal seen
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key in ("match", "begin", "end", "while"):
-                    re.compile(value)  # Oniguruma syntax kept to what Python's re also reads
-                    seen += 1
-                elif key == "include" and value.startswith("#"):
-                    assert value[1:] in repository, value
-                else:
-                    walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(grammar)
-    assert seen >= 20
-
-
-def test_grammar_highlights_what_the_parser_reads() -> None:
-    text = sample_dungeon() or BOOK
-    doc = parse(text)
-    lines = text.split("\n")
-    head = _rule("entry-head")
-    for entry in doc.entries:
-        m = head.match(lines[entry.span.line - 1])
-        assert m is not None and m.group(2) == str(entry.number)
-    choice = _rule("choice")
-    for entry in doc.entries:
-        for c in entry.choices:
-            m = choice.fullmatch(c.text)
-            assert (m is not None) == (c.error is None), c.text
-    m = choice.fullmatch("(DEX D3, S24, F78)")
-    assert m is not None and (m.group(2), m.group(3), m.group(5), m.group(7)) == ("DEX", "D3", "S24", "F78")
-    block = _rule("statblock-line").match("Giant Frog HP 6 | Morale 10 | Bite d8 | Special: swallows")
-    assert block is not None and block.group(1) == "Giant Frog" and block.group(3) == "6"
-    inline = _rule("statblock-inline").search("If you win, go to 31. Animated Frog Statue HP 7 | Morale 12 | Bite d8.")
-    assert inline is not None and inline.group(1) == "Animated Frog Statue"
-    prose = _rule("prose-exit").search("You may go to 24 or return to 1.")
-    assert prose is not None and prose.group(2) == "24"
-    quiet = _rule("suppression").match("<!-- dtc: ignore[dead-end, DT302] reason -->")
-    assert quiet is not None and quiet.group(6) == "dead-end, DT302"
-    assert _rule("ability").findall("Make a DEX check, then a CON check") == ["DEX", "CON"]
-    sections = _grammar()["repository"]
-    assert re.match(sections["entries-section"]["begin"], "Adventure Entries")
-    assert re.match(sections["encounters-section"]["begin"], "Encounters")
-    assert _rule("encounter-row").match("  3. 1d4 Goblins fighting 1d4 Giant Frogs")

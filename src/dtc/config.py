@@ -178,11 +178,27 @@ def find_config(start: str | Path) -> Path | None:
     return None
 
 
+_TOOL_TABLE: dict[Path, tuple[int, bool]] = {}
+
+
 def _has_tool_table(path: Path) -> bool:
+    """Whether a pyproject.toml has a ``[tool.dtc]`` table (remembered until the file changes)."""
     try:
-        return b"[tool.dtc" in path.read_bytes()
+        mtime = path.stat().st_mtime_ns
+        known = _TOOL_TABLE.get(path)
+        if known is not None and known[0] == mtime:
+            return known[1]
+        data = path.read_bytes()
     except OSError:
         return False
+    found = b"tool.dtc" in data or b"[tool]" in data
+    if found:
+        try:
+            found = "dtc" in tomllib.loads(data.decode("utf-8")).get("tool", {})
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+            found = b"tool.dtc" in data  # broken: load_config will say how, if it is ours
+    _TOOL_TABLE[path] = (mtime, found)
+    return found
 
 
 def load_config(path: str | Path) -> Config:

@@ -98,10 +98,11 @@ RATIONS = re.compile(r"\brations?\s*\((?P<n>[0-9]+)\)|\b(?P<m>[0-9]+)\s+(?:days?
 OIL = re.compile(rf"\b(?:(?P<n>{_NUM})\s+)?flasks?\s+of\s+(?:lantern\s+)?oil\b|\blantern\s+oil\b", re.I)
 WEIGHT = re.compile(r"\(\s*weight\s+(?P<w>[0-9]+(?:\.[0-9]+)?)\s*\)", re.I)
 ITEM = re.compile(r"^(?:an?)\s+(?P<name>[^\W\d_][\w'’ -]*)$", re.I)
-NOT_ITEM = frozenset(
-    "to in on at from with that which who where hidden lying way nothing source place sense feeling "
-    "one something anything room passage door doorway path exit stair stairs staircase".split()
-)
+NOT_ITEM = frozenset((
+    "to", "in", "on", "at", "from", "with", "that", "which", "who", "where", "hidden", "lying", "way", "nothing",
+    "source", "place", "sense", "feeling", "one", "something", "anything", "room", "passage", "door", "doorway",
+    "path", "exit", "stair", "stairs", "staircase",
+))
 
 
 def _sentences(text: str) -> Iterable[tuple[int, int]]:
@@ -305,11 +306,12 @@ class _Reader:
             self.add("treasure", offset, end, when, category="unique", name=m.group("name").strip(), quantity=1,
                      value=_number(m.group("v")), weight=weight)
         elif m := RATIONS.search(piece):
-            self.add("item", offset + m.start(), offset + m.end(), when, name="Rations", quantity=int(m.group("n") or m.group("m")),
-                     weight=None)
+            self.add("item", offset + m.start(), offset + m.end(), when, name="Rations",
+                     quantity=int(m.group("n") or m.group("m")), weight=None)
         elif m := OIL.search(piece):
             count = _number(m.group("n")) if m.group("n") else 1
-            self.add("item", offset + m.start(), offset + m.end(), when, name="Lantern Oil", quantity=count, weight=None)
+            self.add("item", offset + m.start(), offset + m.end(), when, name="Lantern Oil", quantity=count,
+                     weight=None)
         elif m := ITEM.match(WEIGHT.sub("", piece).strip()):
             name = m.group("name").strip()
             words = name.lower().split()
@@ -317,13 +319,17 @@ class _Reader:
                 self.add("item", offset, end, when, name=name, quantity=1, weight=weight)
 
     def _creatures(self, text: str, base: int, when: dict[str, Any] | None) -> None:
+        taken = [(e["start"], e["end"]) for e in self.effects]
         for m in MENTION.finditer(text):
             name = m.group(2)
+            start, end = base + m.start(), base + m.end()
+            if name.isupper() or any(a < end and start < b for a, b in taken):
+                continue  # "3 HP", or the number of something already read
             if self.creatures is not None and not (_singulars(name) & self.creatures):
                 continue
             if self.creatures is None and not name[:1].isupper():
                 continue
-            self.add("creatures", base + m.start(), base + m.end(), when, count=m.group(1), name=name)
+            self.add("creatures", start, end, when, count=m.group(1), name=name)
 
 
 def _target(token: str) -> int | str:

@@ -48,18 +48,20 @@ def lint_compilation(
     *,
     settings: Settings | None = None,
     suppress: bool = True,
+    context: Context | None = None,
 ) -> list[Diagnostic]:
     """Run ``rules`` (default: all, or those ``settings`` select) over ``comp``.
 
     ``settings`` (from :mod:`dtc.config`) give the default ruleset and severities; inline
-    ``<!-- dtc: ignore[...] -->`` suppressions apply unless ``suppress`` is false.
+    ``<!-- dtc: ignore[...] -->`` suppressions apply unless ``suppress`` is false. ``context``
+    may be given when the caller has one for ``comp`` (the language server reuses graph facts).
     """
     if settings is not None:
         settings.apply(comp.doc)
         if rules is None:
             rules = pick_rules(settings.select, settings.ignore)
     chosen = list(RULES.values() if rules is None else rules)
-    ctx = Context(comp.doc, comp.resolved)
+    ctx = context if context is not None else Context(comp.doc, comp.resolved)
     found: list[Diagnostic] = []
     for r in chosen:
         found.extend(r.run(ctx))

@@ -12,6 +12,7 @@ from dtc.cli.compile_cmd import compile_cmd
 from dtc.cli.graph_cmd import graph_cmd
 from dtc.cli.lint_cmd import lint_cmd, rule_cmd, rules_cmd
 from dtc.cli.lsp_cmd import lsp_cmd
+from dtc.cli.odds_cmd import odds_cmd
 from dtc.cli.play_cmd import character_group, play_cmd
 from dtc.cli.renumber_cmd import renumber_cmd
 
@@ -25,5 +26,6 @@ main.add_command(character_group)
 main.add_command(renumber_cmd)
 main.add_command(build_cmd)
 main.add_command(lsp_cmd)
+main.add_command(odds_cmd)
 
 __all__ = ["main"]

@@ -59,7 +59,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 
 def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | None, layout: str,
-             fenced: bool) -> str | bytes:
+             fenced: bool, odds: dict[str, Any] | None = None) -> str | bytes:
     from dtc.render.graph import GraphvizMissing, RenderError, build_dot, render
 
     if fmt == "mermaid":
@@ -71,7 +71,7 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
             click.echo(f"warning: {drawn.edges} edges; GitHub draws Mermaid charts of at most {MERMAID_EDGE_LIMIT} "
                        "(use --from N --depth K, or SVG)", err=True)
         return f"```mermaid\n{text}```\n" if fenced else text
-    dot = build_dot(graph, focus=focus, depth=depth, layout=layout)
+    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds)
     if fmt == "dot":
         return str(dot.source)
     try:
@@ -91,11 +91,14 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
               help="Draw only the neighbourhood of entry N.")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
               help="With --from: how many exits away, both ways (default 2).")
+@click.option("--odds", "with_odds", is_flag=True,
+              help="Label exits with the chance of taking them and shade entries by the chance of reaching "
+                   "them (dtc odds: uniform choices, a freshly rolled adventurer).")
 @click.option("--layout", type=click.Choice(["dot", "sfdp"]), default=None,
               help="Graphviz layout (default: dot, or sfdp for books over 1500 entries).")
 @guard
 def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None, depth: int | None,
-              layout: str | None) -> None:
+              layout: str | None, with_odds: bool) -> None:
     """Draw FILE (an adventure source, or a compiled .json graph) as a flowchart.
 
     Entries are boxes that show their first words; start, endings, dead ends, trapped and
@@ -108,8 +111,18 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
     graph = _load(file)
     if focus is not None and not any(e["number"] == focus for e in graph["entries"]):
         fail(f"error: --from {focus}: no entry {focus} in {file}")
+    odds = None
+    if with_odds:
+        from dtc.odds.overlay import overlay_graph
+
+        if fmt == "mermaid":
+            fail("error: --odds draws with Graphviz (dot, svg, png, pdf), not mermaid")
+        try:
+            odds = overlay_graph(graph)
+        except ValueError as exc:
+            fail(f"error: --odds: {exc}")
     data = _produce(graph, fmt, focus, depth, layout or "auto",
-                    fenced=bool(output) and Path(str(output)).suffix.lower() == ".md")
+                    fenced=bool(output) and Path(str(output)).suffix.lower() == ".md", odds=odds)
     if output is None or output == "-":
         if isinstance(data, str):
             click.echo(data, nl=not data.endswith("\n"))

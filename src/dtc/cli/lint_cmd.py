@@ -136,20 +136,23 @@ def rule_cmd(key: str | None, list_all: bool) -> None:
 @click.command("rules")
 @click.argument("name", required=False)
 def rules_cmd(name: str | None) -> None:
-    """List the rulesets, or summarise one (abilities and difficulties)."""
+    """List the rulesets, or summarise one: abilities and their spellings, what each difficulty
+    asks, the chance of a check by score, character, combat, encounters and recovery.
+
+    NAME may join a base and an overlay: `dtc rules "death-and-treasure + dungeon-rules"`.
+    """
     from dtc.rulesets import REGISTRY, UnknownRuleset, get_ruleset, known_names
+    from dtc.rulesets.summary import summarise
 
     if name is None:
         for key in known_names():
-            click.echo(f"{key:<22} {REGISTRY[key].title}")
+            kind = "overlay" if REGISTRY[key].overlay else "base"
+            click.echo(f"{key:<22} {kind:<8} {REGISTRY[key].title}")
         return
     try:
         rs = get_ruleset(name)
     except UnknownRuleset as exc:
-        fail(f"error: unknown ruleset '{exc.name}' (known: {', '.join(known_names())})")
+        fail(f"error: {exc.message}")
         return
-    click.echo(f"{rs.title} ({rs.name})")
-    click.echo(f"abilities:    {' '.join(rs.ability_names)}")
-    click.echo(f"difficulties: {' '.join(f'D{d}' for d in rs.difficulties)}")
-    if rs.source:
-        click.echo(f"source:       {rs.source}")
+    for line in summarise(rs):
+        click.echo(line)

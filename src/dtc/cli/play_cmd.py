@@ -1,17 +1,257 @@
-"""`dtc play` and `dtc character` (placeholders until the runtime lands)."""
+"""`dtc play` (test-run a dungeon with the rules automated) and `dtc character new|show`."""
 
 from __future__ import annotations
 
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
 import click
+from rich.console import Console
+
+from dtc.cli.base import Exit, fail, guard, load_source, seed_option
+from dtc.fileio import atomic_write_text
+from dtc.runtime.character import Character, CharacterError, character_json, load_character
+from dtc.runtime.core import Outcome, Player
+from dtc.runtime.creation import RandomChooser, make_character
+from dtc.runtime.dice import Dice
+from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
+from dtc.runtime.log import EventLog
+from dtc.runtime.policies import POLICIES, ScriptPlayer
+from dtc.runtime.ruleset import Rules, get_rules
+from dtc.runtime.save import SaveError, Settings, read_save, write_save
+from dtc.runtime.state import GameState
+from dtc.runtime.terminal import Terminal, TerminalChooser
+from dtc.schema import SchemaError, load_json, validate
+
+
+def load_graph(path: str) -> dict[str, Any]:
+    """A compiled graph from a ``.json`` file (schema-checked) or a source file (compiled here)."""
+    if path.lower().endswith(".json"):
+        try:
+            graph: dict[str, Any] = load_json(path, "adventure")
+        except SchemaError as exc:
+            fail(f"error: {exc}")
+            raise
+        return graph
+    graph = load_source(path).graph()
+    validate(graph)
+    return graph
+
+
+def _rules(graph: dict[str, Any]) -> Rules:
+    try:
+        return get_rules(graph.get("rules"))
+    except KeyError as exc:
+        fail(f"error: dtc play has no rules for '{exc.args[0]}' (it plays death-and-treasure)")
+        raise
+
+
+def _script_lines(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        fail(f"{path}: error: the script is not UTF-8 text")
+        raise
 
 
 @click.command("play")
-@click.argument("file")
-def play_cmd(file: str) -> None:
-    """Play the adventure."""
-    raise click.UsageError("dtc play is not available yet")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@seed_option
+@click.option("--character", "character_path", type=click.Path(dir_okay=False),
+              help="Play this adventurer (a `dtc character new` file); default: a random one from the seed.")
+@click.option("--from", "start", type=int, help="Start at this entry instead of the entrance (test one room).")
+@click.option("--auto", type=click.Choice(sorted(POLICIES)), help="Let a policy make every decision.")
+@click.option("--script", "script_path", type=click.Path(dir_okay=False, exists=True),
+              help="Take the entry choices from this file, one per line (number, label or command).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write every event as JSON Lines here.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=None,
+              help=f"Stop after this many turns (default {DEFAULT_MAX_TURNS}).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False),
+              help="Where to save after every turn (default build/NAME.save.json).")
+@click.option("--no-save", is_flag=True, help="Do not save the game.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, exists=True),
+              help="Continue a saved game exactly where it stopped.")
+@click.option("-v", "--verbose", is_flag=True, help="Narrate automatic and scripted runs on stdout.")
+@guard
+def play_cmd(file: str | None, seed: int | None, character_path: str | None, start: int | None, auto: str | None,
+             script_path: str | None, log_path: str | None, max_turns: int | None, save_path: str | None,
+             no_save: bool, resume_path: str | None, verbose: bool) -> None:
+    """Play FILE (an adventure source or its compiled JSON) with the rules automated.
+
+    Interactive by default; --auto or --script play without a keyboard. Every run ends with one
+    line: escaped, ended, died, lost, stopped or cannot continue (exit status 1 for the last).
+    """
+    state: GameState | None = None
+    if resume_path:
+        try:
+            saved = read_save(resume_path)
+        except SaveError as exc:
+            fail(f"error: {exc}")
+            raise
+        if saved.state.outcome is not None:
+            fail(f"error: {resume_path}: this run is over ({saved.state.outcome.line()})")
+        if seed is not None and seed != saved.settings.seed:
+            fail("error: --seed cannot change when resuming (the saved dice carry on)")
+        settings, dice, pc, state = saved.settings, saved.dice, saved.character, saved.state
+        if file is None and settings.adventure == "-":
+            raise click.UsageError("the saved game was read from stdin: give the adventure FILE as well")
+        file = file or settings.adventure
+        if auto or script_path:
+            settings.mode = "script" if script_path else "auto"
+            settings.policy, settings.script = auto, script_path
+            settings.script_line = 0 if script_path else settings.script_line
+        if log_path:
+            settings.log, settings.log_offset = log_path, 0
+        settings.max_turns = max_turns or settings.max_turns
+        save_path = save_path or resume_path
+    if file is None:
+        raise click.UsageError("give the adventure FILE (or --resume SAVE)")
+    graph = load_graph(file)
+    rules = _rules(graph)
+    if state is None:
+        seed = seed if seed is not None else secrets.randbelow(2**31)
+        dice = Dice(seed)
+        pc = _character(character_path, dice, rules)
+        if start is not None and start not in {e["number"] for e in graph["entries"]}:
+            fail(f"error: --from {start}: the adventure has no entry {start}")
+        mode = "script" if script_path else "auto" if auto else "interactive"
+        settings = Settings(file, graph["source"]["sha256"], graph.get("title"), seed,
+                            max_turns or DEFAULT_MAX_TURNS, mode, auto, script_path, 0, log_path, 0, start)
+        if not no_save and save_path is None and file != "-":
+            save_path = str(Path("build") / f"{Path(file).stem}.save.json")
+    elif settings.sha256 != graph["source"]["sha256"]:
+        click.echo(f"warning: {file} has changed since the game was saved; play goes on from entry "
+                   f"{state.entry}", err=True)
+    _run(graph, rules, pc, dice, state, settings, None if no_save else save_path, verbose)
+
+
+def _character(path: str | None, dice: Dice, rules: Rules) -> Character:
+    if path is None:
+        return rules.new_character(dice)
+    try:
+        return load_character(path)
+    except CharacterError as exc:
+        fail(f"error: {exc}")
+        raise
+
+
+def _player(settings: Settings, terminal: Terminal | None) -> tuple[Player, ScriptPlayer | None]:
+    policy = POLICIES[settings.policy]() if settings.policy else None
+    if settings.mode == "script" and settings.script:
+        script = ScriptPlayer(_script_lines(settings.script), policy, position=settings.script_line,
+                              name=f"script {settings.script}")
+        return script, script
+    if settings.mode == "auto" and policy is not None:
+        return policy, None
+    assert terminal is not None
+    return terminal, None
+
+
+def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: GameState | None,
+         settings: Settings, save_path: str | None, verbose: bool) -> None:
+    interactive = settings.mode == "interactive"
+    terminal = Terminal() if interactive or verbose else None
+    player, script = _player(settings, terminal)
+    log = EventLog(settings.log, resume_at=settings.log_offset if state is not None else None) if settings.log else None
+    sinks: list[Any] = [s for s in (log, terminal) if s is not None]
+
+    def checkpoint(engine: Engine) -> None:
+        if log is not None:
+            settings.log_offset = log.flush()
+        if script is not None:
+            settings.script_line = script.position
+        if save_path is not None:
+            write_save(save_path, engine, settings)
+
+    engine = Engine(graph, pc, player, dice=dice, rules=rules, state=state, start=settings.start,
+                    max_turns=settings.max_turns, sinks=sinks, checkpoint=checkpoint)
+    if terminal is not None:
+        terminal.game = engine
+        if save_path is not None:
+            def save_now() -> str | None:
+                checkpoint(engine)
+                return save_path
+
+            terminal.save = save_now
+        if state is not None:
+            terminal.say(f"Resuming {graph.get('title') or settings.adventure} at entry {state.entry}, "
+                         f"turn {state.turn}.", "bold")
+            terminal.prose(engine.entry["text"])
+    try:
+        outcome = engine.run()
+    except KeyboardInterrupt:
+        if log is not None:
+            log.close()
+        hint = f"; resume with: dtc play --resume {save_path}" if save_path else ""
+        click.echo(f"\nstopped: interrupted at entry {engine.state.entry} on turn {engine.state.turn}{hint}",
+                   err=True)
+        sys.exit(130)
+    finally:
+        if log is not None:
+            log.close()
+    _finish(outcome, save_path)
+
+
+def _finish(outcome: Outcome, save_path: str | None) -> None:
+    click.echo(outcome.line())
+    if outcome.kind == "stopped" and save_path:
+        click.echo(f"resume with: dtc play --resume {save_path}", err=True)
+    raise SystemExit(int(Exit.FINDINGS if outcome.kind == "cannot-continue" else Exit.CLEAN))
+
+
+def stdin_is_tty() -> bool:
+    return sys.stdin.isatty()
 
 
 @click.group("character")
 def character_group() -> None:
     """Make and inspect adventurers."""
+
+
+@character_group.command("new")
+@seed_option
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the character here (default: stdout).")
+@click.option("--random", "at_random", is_flag=True, help="Roll and equip at random (also when stdin is not a TTY).")
+@guard
+def character_new(seed: int | None, output: str | None, at_random: bool) -> None:
+    """Make an adventurer: 3d6 in order, one optional swap, gear by weight, HP and Defense."""
+    dice = Dice(seed if seed is not None else secrets.randbelow(2**31))
+    console = Console(stderr=True, highlight=False)
+    if at_random or not stdin_is_tty():
+        pc = make_character(dice, RandomChooser(dice))
+    else:
+        def read(prompt: str) -> str:
+            console.print(prompt, end="", markup=False)
+            return input()
+
+        terminal = Terminal(console=console, read=read)
+        try:
+            pc = make_character(dice, TerminalChooser(terminal))
+        except KeyboardInterrupt:
+            fail("\nstopped: no character made", Exit.USAGE)
+            raise
+    for line in [pc.summary(), *pc.inventory_lines()]:
+        console.print(line, markup=False)
+    text = character_json(pc)
+    if output:
+        atomic_write_text(output, text, backup=True)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@character_group.command("show")
+@click.argument("file", type=click.Path(dir_okay=False))
+@guard
+def character_show(file: str) -> None:
+    """Check a character file and print the sheet."""
+    try:
+        pc = load_character(file)
+    except CharacterError as exc:
+        fail(f"error: {exc}")
+        raise
+    click.echo(pc.summary())
+    for line in pc.inventory_lines():
+        click.echo("  " + line)

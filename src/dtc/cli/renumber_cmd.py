@@ -108,9 +108,13 @@ def renumber_cmd(
         click.echo(f"{summary}; dry run, nothing written", err=True)
         return
     if result.text != text:
+        mode = source.stat().st_mode & 0o7777
         atomic_write_text(source, _as_written(result.text, raw), backup=True)
+        source.chmod(mode)  # the replacement starts as a private temporary file
         click.echo(f"{summary}; wrote {source} (previous version kept as {source.name}~)", err=True)
     else:
         click.echo(f"{summary}; {source} unchanged", err=True)
+    map_mode = (target_map if target_map.exists() else source).stat().st_mode & 0o7777
     atomic_write_text(target_map, result.number_map.to_json(), backup=True)
+    target_map.chmod(map_mode)
     click.echo(f"number map: {target_map}", err=True)

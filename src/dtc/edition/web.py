@@ -32,6 +32,12 @@ from dtc.edition.text import Piece, exit_sentences, paragraphs, pieces
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 _WORDS = {1: "Needs 1 of", 2: "Needs 2 of", 3: "Needs all 3"}
+#: Run first, in <head>: with scripts on, entries start hidden, so a big book is not laid out whole.
+EARLY = 'document.documentElement.classList.add("js");'
+
+
+def _digest(script: str) -> str:
+    return base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
 
 
 def inline(text: str) -> str:
@@ -58,10 +64,10 @@ class WebEdition:
 
     def render(self) -> str:
         script = asset("web.js")
-        digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+        hashes = " ".join(f"'sha256-{_digest(s)}'" for s in (EARLY, script))
         csp = (
             "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
-            f"script-src 'sha256-{digest}'; base-uri 'none'; form-action 'none'"
+            f"script-src {hashes}; base-uri 'none'; form-action 'none'"
         )
         source = self.graph.get("source", {}).get("path") or self.title
         data = {
@@ -98,7 +104,8 @@ class WebEdition:
             f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
             '<meta name="color-scheme" content="light dark">\n'
             f'<meta name="generator" content="dtc {escape(str(self.graph.get("dtc_version", "")))}">\n'
-            f"<title>{escape(self.title)}</title>\n<style>{asset('web.css')}</style>\n</head>\n"
+            f"<title>{escape(self.title)}</title>\n<style>{asset('web.css')}</style>\n"
+            f"<script>{EARLY}</script>\n</head>\n"
             f"<body>\n{body}\n</body>\n</html>\n"
         )
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from lsprotocol import types
 
-from dtc.lsp.locate import Found, find
+from dtc.lsp.navigation import Found, find
 from dtc.lsp.workspace import Snapshot, first_lines
 from dtc.model import Choice
 from dtc.rulesets import Ruleset

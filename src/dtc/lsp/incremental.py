@@ -36,6 +36,8 @@ class _Chunk:
     delta: int  # line shift applied to the stored spans
     entries: list[Entry]
     directives: list[Directive]
+    #: Other document-level lists the chunk's entries added to (such as unreadable stat blocks).
+    extras: dict[str, list[Any]]
 
 
 @dataclass(slots=True)
@@ -80,7 +82,7 @@ class IncrementalParser:
             chunk = chunks.get(chunk_text) or self._chunks.get(chunk_text)
             if chunk is None:
                 parsed = parse(_HEADER + chunk_text, path)
-                chunk = _Chunk(0, parsed.entries, parsed.directives)
+                chunk = _Chunk(0, parsed.entries, parsed.directives, _extras(parsed))
                 stats.reparsed += 1
             chunk = _moved(chunk, delta)
             chunks[chunk_text] = chunk
@@ -90,6 +92,10 @@ class IncrementalParser:
                 d if d.entry_index is None else dataclasses.replace(d, entry_index=d.entry_index + offset)
                 for d in chunk.directives
             )
+            for name, items in chunk.extras.items():
+                if getattr(doc, name) is getattr(front, name):
+                    setattr(doc, name, list(getattr(front, name)))
+                getattr(doc, name).extend(items)
             stats.chunks += 1
         self._chunks = chunks
         self.stats = stats
@@ -105,6 +111,16 @@ class IncrementalParser:
         probe.entries = []
         self._front = (front_text, probe)
         return probe
+
+
+def _extras(doc: Document) -> dict[str, list[Any]]:
+    """The non-empty document-level lists of a chunk's parse, besides its entries and comments."""
+    out: dict[str, list[Any]] = {}
+    for f in dataclasses.fields(doc):
+        value = getattr(doc, f.name)
+        if f.name not in ("entries", "directives") and isinstance(value, list) and value:
+            out[f.name] = value
+    return out
 
 
 def _entries_header(lines: list[str]) -> int | None:
@@ -149,7 +165,12 @@ def _moved(chunk: _Chunk, delta: int) -> _Chunk:
     if delta == chunk.delta:
         return chunk
     by = delta - chunk.delta
-    return _Chunk(delta, [_shift(e, by) for e in chunk.entries], [_shift(d, by) for d in chunk.directives])
+    return _Chunk(
+        delta,
+        [_shift(e, by) for e in chunk.entries],
+        [_shift(d, by) for d in chunk.directives],
+        {name: _shift_any(items, by) for name, items in chunk.extras.items()},
+    )
 
 
 def _shift(obj: Any, by: int) -> Any:
@@ -206,6 +227,8 @@ def _make_shifter(cls: type) -> _Shifter:
 def _shift_any(value: Any, by: int) -> Any:
     if isinstance(value, list):
         return [_shift_any(x, by) for x in value]
+    if isinstance(value, tuple):
+        return tuple(_shift_any(x, by) for x in value)
     if isinstance(value, dict):
         return {k: _shift_any(v, by) for k, v in value.items()}
     return _shift(value, by)

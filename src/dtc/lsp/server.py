@@ -17,6 +17,7 @@ else's site; a published documentation site only has to be named in ``ruleDocsUr
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,8 @@ class DtcServer(LanguageServer):
         super().__init__("dtc", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.documents = Documents()
         self.docs_url: str | None = None
+        #: The newest version each document has been changed to.
+        self.latest: dict[str, int] = {}
 
     @property
     def encoding(self) -> str:
@@ -118,8 +121,14 @@ def did_open(ls: DtcServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.analyse(params.text_document.uri)
 
 
-def did_change(ls: DtcServer, params: types.DidChangeTextDocumentParams) -> None:
-    ls.analyse(params.text_document.uri)
+async def did_change(ls: DtcServer, params: types.DidChangeTextDocumentParams) -> None:
+    """Lint the new text — unless a newer change is already waiting (fast typing), in which case
+    that one's handler will: a burst of changes costs one analysis, not one each."""
+    uri, version = params.text_document.uri, params.text_document.version
+    ls.latest[uri] = version
+    await asyncio.sleep(0)  # let changes already received be applied first
+    if ls.latest.get(uri) == version:
+        ls.analyse(uri)
 
 
 def did_save(ls: DtcServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -128,6 +137,7 @@ def did_save(ls: DtcServer, params: types.DidSaveTextDocumentParams) -> None:
 
 def did_close(ls: DtcServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.documents.close(params.text_document.uri)
+    ls.latest.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 

@@ -11,13 +11,15 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from dtc.api import Compilation
-from dtc.compile import resolve
+from dtc.analysis import Analysis
+from dtc.compile import Resolved, resolve
 from dtc.config import Config, ConfigError, Settings, config_for
 from dtc.diagnostics import Diagnostic
 from dtc.lint import lint_compilation, pick_rules
 from dtc.lsp.incremental import IncrementalParser
 from dtc.lsp.positions import UTF16, Lines
 from dtc.model import Document, Entry
+from dtc.rules import Context
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
 
 
@@ -82,6 +84,21 @@ class Snapshot:
             return None
 
 
+#: The :class:`~dtc.analysis.Analysis` facts that depend only on the entry graph, which
+#: :func:`graph_key` captures: entries by number, the start, every exit's resolved target, the
+#: notation salvaged from malformed choices, and which entries are endings.
+GRAPH_FACTS = ("graph", "start_exists", "reachable", "endings", "escapable")
+
+
+def graph_key(res: Resolved) -> object:
+    doc = res.doc
+    return (res.start, tuple(
+        (number, doc.entries[i].ending, tuple(res.target_number(x.target) for x in res.exits[i]),
+         tuple(c.text for c in doc.entries[i].choices if c.error is not None))
+        for number, i in res.by_number.items()
+    ))
+
+
 def normalise(text: str) -> str:
     """The text as dtc reads it (``\\n`` line ends); LSP lines are the same lines."""
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
@@ -92,6 +109,7 @@ class Documents:
 
     def __init__(self) -> None:
         self._parsers: dict[str, IncrementalParser] = {}
+        self._graphs: dict[str, tuple[object, Analysis]] = {}
         self.snapshots: dict[str, Snapshot] = {}
 
     def update(self, uri: str, text: str, version: int | None, encoding: str = UTF16) -> Snapshot:
@@ -109,12 +127,27 @@ class Documents:
             error = exc
             settings = Settings()
             rules = None
-        diagnostics = lint_compilation(comp, rules, settings=settings)
+        context = self._context(uri, comp)
+        diagnostics = lint_compilation(comp, rules, settings=settings, context=context)
         snap = Snapshot(uri, version, text, Lines(text, encoding), comp, diagnostics, settings, error)
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
         snap.reparsed = parser.stats.reparsed if not parser.stats.full else -1
         self.snapshots[uri] = snap
         return snap
+
+    def _context(self, uri: str, comp: Compilation) -> Context:
+        """A rule context; when the entry graph is the same as last time (an edit to prose), the
+        graph facts already computed for it are reused instead of being rebuilt with networkx."""
+        context = Context(comp.doc, comp.resolved)
+        key = graph_key(comp.resolved)
+        previous = self._graphs.get(uri)
+        if previous is not None and previous[0] == key:
+            known, fresh = vars(previous[1]), vars(context.analysis)
+            for name in GRAPH_FACTS:
+                if name in known:
+                    fresh[name] = known[name]
+        self._graphs[uri] = (key, context.analysis)
+        return context
 
     def get(self, uri: str) -> Snapshot | None:
         return self.snapshots.get(uri)
@@ -122,6 +155,7 @@ class Documents:
     def close(self, uri: str) -> None:
         self.snapshots.pop(uri, None)
         self._parsers.pop(uri, None)
+        self._graphs.pop(uri, None)
 
 
 def first_lines(entry: Entry, limit: int = 3, width: int = 240) -> str:

@@ -5,12 +5,29 @@
 difficulty and its encounter risk, and the book treated as an absorbing Markov chain (solved with
 sparse linear algebra): the probability of each ending, of escaping, of getting stuck, and of
 visiting each entry. :mod:`dtc.odds.report` prints it as text or JSON.
+
+Importing this package is cheap: numpy and scipy load only when the odds are computed (so
+``dtc graph`` without ``--odds`` never pays for them).
 """
 
 from __future__ import annotations
 
-from dtc.odds.analyze import ChoiceOdds, Hazard, Odds, compute_odds
-from dtc.odds.chain import POLICIES
-from dtc.odds.checks import APPROACHES
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["APPROACHES", "POLICIES", "ChoiceOdds", "Hazard", "Odds", "compute_odds"]
+if TYPE_CHECKING:
+    from dtc.odds.analyze import ChoiceOdds, Hazard, Odds, compute_odds
+
+POLICIES = {
+    "uniform": "the reader picks uniformly among an entry's options",
+    "cautious": "the reader picks the options most likely to succeed (uniformly among ties)",
+}
+
+__all__ = ["POLICIES", "ChoiceOdds", "Hazard", "Odds", "compute_odds"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("ChoiceOdds", "Hazard", "Odds", "compute_odds"):
+        from dtc.odds import analyze
+
+        return getattr(analyze, name)
+    raise AttributeError(name)

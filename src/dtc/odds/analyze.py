@@ -93,7 +93,7 @@ def _hazard_text(effect: dict[str, Any]) -> str:
 def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, approach: str,
              encumbered: bool) -> list[ChoiceOdds]:
     out = []
-    cache: dict[tuple[str | None, int], Fraction] = {}
+    cache: dict[tuple[str | None, int], tuple[Fraction, Fraction, list[Mix], Mix, Mix, str]] = {}
     for n in book.numbers:
         for opt in book.options[n]:
             if opt.kind != "choice" or opt.choice is None:
@@ -103,14 +103,15 @@ def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, 
             key = (ability, d)
             if key not in cache:
                 if abilities is not None:
-                    cache[key] = ruleset.check_probability(abilities, ability, d, encumbered=encumbered)
+                    p = ruleset.check_probability(abilities, ability, d, encumbered=encumbered)
                 else:
-                    cache[key] = fresh_check_probability(ruleset, ability, d, encumbered=encumbered)
-            p = cache[key]
-            mixes = option_mixes(ruleset, d, p)
-            out.append(ChoiceOdds(n, opt.choice, opt.label, c.get("text", ""), ability, d, ruleset.check_dice(d), p,
-                                  approach_probability(ruleset, approach, d, p), mixes,
-                                  best_mix(mixes, gear=False), best_mix(mixes, gear=True)))
+                    p = fresh_check_probability(ruleset, ability, d, encumbered=encumbered)
+                mixes = option_mixes(ruleset, d, p)
+                cache[key] = (p, approach_probability(ruleset, approach, d, p), mixes, best_mix(mixes, gear=False),
+                              best_mix(mixes, gear=True), ruleset.check_dice(d))
+            p, chance, mixes, best, best_gear, dice = cache[key]
+            out.append(ChoiceOdds(n, opt.choice, opt.label, c.get("text", ""), ability, d, dice, p, chance, mixes,
+                                  best, best_gear))
     return out
 
 
@@ -150,7 +151,8 @@ def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | Non
         found = [_hazard_text(f) for f in book.entries[n].get("effects", []) if f.get("kind") in HAZARD_KINDS]
         if found:
             hazards.append(Hazard(n, reach_out[n], ", ".join(dict.fromkeys(found))))
-    hazards.sort(key=lambda h: (-(h.reach if h.reach is not None else 2.0), h.entry))
+    hazards.sort(key=lambda h: (-(h.reach if h.reach is not None else min(1.0, float(visits[shape.index[h.entry]]))),
+                                h.entry))
     for n, msgs in book.skipped.items():
         notes.extend(f"entry {n}: {m}" for m in msgs)
     return Odds(

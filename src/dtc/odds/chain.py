@@ -28,17 +28,16 @@ import scipy.sparse as sp  # type: ignore[import-untyped]
 import scipy.sparse.csgraph as csgraph  # type: ignore[import-untyped]
 import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
 
+from dtc.odds import POLICIES
 from dtc.odds.options import FAIL, PASS, Book
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
-POLICIES = {
-    "uniform": "the reader picks uniformly among an entry's options",
-    "cautious": "the reader picks the options most likely to succeed (uniformly among ties)",
-}
-#: Strongly connected components up to this size get an exact reach probability.
-REACH_LIMIT = 2000
+#: Strongly connected components up to this size get an exact reach probability (a dense inverse
+#: each), while the sizes cubed add up to at most REACH_WORK.
+REACH_LIMIT = 1000
+REACH_WORK = 1e9
 #: Transient sets up to this size are solved with dense linear algebra (faster when small).
 DENSE_LIMIT = 400
 _TIE = 1e-12
@@ -204,25 +203,24 @@ def _classify(shape: Shape, src: Ints, dst: Ints) -> _Classes:
 
 
 def _diag_inverse(q: sp.csr_matrix, labels: Ints, notes: list[str]) -> Floats:
-    """N_jj = [(I - Q)^-1]_jj, component by component (nan for components over REACH_LIMIT)."""
-    t = q.shape[0]
-    diag = np.ones(t)
-    self_loop = q.diagonal()
-    order = np.argsort(labels, kind="stable")
-    cuts = np.flatnonzero(np.diff(labels[order])) + 1
-    big = 0
-    for members in np.split(order, cuts):
-        if len(members) == 1:
-            diag[members] = 1.0 / (1.0 - self_loop[members])
-            continue
-        if len(members) > REACH_LIMIT:
-            diag[members] = np.nan
+    """N_jj = [(I - Q)^-1]_jj, component by component (nan for components too large to invert)."""
+    sizes = np.bincount(labels)
+    single = sizes[labels] == 1
+    diag = np.full(q.shape[0], np.nan)
+    diag[single] = 1.0 / (1.0 - q.diagonal()[single])
+    many = np.flatnonzero(~single)
+    order = many[np.argsort(labels[many], kind="stable")]
+    groups = np.split(order, np.flatnonzero(np.diff(labels[order])) + 1) if len(order) else []
+    big, work = 0, 0.0
+    for members in sorted(groups, key=len):
+        work += float(len(members)) ** 3
+        if len(members) > REACH_LIMIT or work > REACH_WORK:
             big += len(members)
             continue
         block = q[members][:, members].toarray()
         diag[members] = np.diag(np.linalg.inv(np.eye(len(members)) - block))
     if big:
-        notes.append(f"reach probability unknown for {big} entries in loops of over {REACH_LIMIT} entries "
+        notes.append(f"the probability of reaching {big} entries in large loops is not computed "
                      "(their expected visits are exact)")
     return diag
 

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 #: Branch kinds: which chance a branch is taken with once its option is picked.
 SURE, PASS, FAIL = 0, 1, 2
 
 
-@dataclass(frozen=True, slots=True)
-class Branch:
+class Branch(NamedTuple):
     exit: int | None  # index in the entry's exits (None: a check that names no failure entry)
     target: int | str  # an entry number, or "missing:<as written>"
     kind: int  # SURE, PASS (the check's chance) or FAIL (one minus it)
@@ -71,25 +70,30 @@ def _target(raw: Any, entries: Mapping[int, object]) -> int | str:
 
 
 def _choice_options(entry: dict[str, Any], entries: Mapping[int, object], notes: list[str]) -> list[Option]:
-    by_choice: dict[int, dict[str, int]] = {}
+    success: dict[int, int] = {}
+    failure: dict[int, int] = {}
     for i, x in enumerate(entry["exits"]):
-        if x["kind"] in ("success", "failure") and isinstance(x.get("choice"), int):
-            by_choice.setdefault(x["choice"], {})[x["kind"]] = i
+        kind, ci = x["kind"], x.get("choice")
+        if isinstance(ci, int):
+            if kind == "success":
+                success[ci] = i
+            elif kind == "failure":
+                failure[ci] = i
     out = []
     for ci, c in enumerate(entry["choices"]):
-        if c.get("error") or c.get("difficulty") is None or c.get("success") is None:
+        d = c.get("difficulty")
+        if c.get("error") or d is None or c.get("success") is None:
             notes.append(f"choice {c.get('text', '?')!r} does not parse and is left out")
             continue
-        d = int(c["difficulty"])
-        ex = by_choice.get(ci, {})
-        opt = Option("choice", c.get("label") or c.get("text", ""), (c.get("ability"), d) if d > 0 else None, ci)
-        opt.branches.append(Branch(ex.get("success"), _target(c["success"], entries), PASS if d > 0 else SURE))
         if d > 0:
-            if c.get("failure") is None:
-                opt.branches.append(Branch(None, "missing:no failure entry", FAIL))
-            else:
-                opt.branches.append(Branch(ex.get("failure"), _target(c["failure"], entries), FAIL))
-        out.append(opt)
+            fail_to = c.get("failure")
+            out.append(Option("choice", c.get("label") or c.get("text", ""), (c.get("ability"), d), ci, [
+                Branch(success.get(ci), _target(c["success"], entries), PASS),
+                Branch(None, "missing:no failure entry", FAIL) if fail_to is None
+                else Branch(failure.get(ci), _target(fail_to, entries), FAIL)]))
+        else:
+            out.append(Option("choice", c.get("label") or c.get("text", ""), None, ci,
+                              [Branch(success.get(ci), _target(c["success"], entries), SURE)]))
     return out
 
 

@@ -214,12 +214,15 @@ def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
 
 
 def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | None = None,
-              layout: str = "dot") -> graphviz.Digraph:
+              layout: str = "dot", odds: dict[str, Any] | None = None) -> graphviz.Digraph:
     """The whole book, or with ``focus`` the entries up to ``depth`` (default 2) exits from it.
 
     ``layout`` is ``dot``, ``sfdp`` or ``auto`` (sfdp above :data:`SFDP_ABOVE` entries). Raises
-    :class:`KeyError` when ``focus`` is not an entry number.
+    :class:`KeyError` when ``focus`` is not an entry number. ``odds`` (from
+    :func:`dtc.odds.overlay.overlay_graph`) labels exits with percentages and shades entries.
     """
+    from dtc.odds.overlay import edge_odds, node_odds
+
     book = build_book(graph)
     keep = set(book.nodes) if focus is None else book.neighbourhood(focus, 2 if depth is None else depth)
     if layout == "auto":
@@ -242,10 +245,15 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
     dot.attr("edge", fontname=FONT, fontsize="8", arrowsize="0.7")
     if not compact:
         _legend_cluster(dot)
+    # Whole book with dot: only exits that lead further from the start (in fewest moves) set the
+    # ranks, so the picture reads from the start down; exits back up do not stretch it (dot's own
+    # ranking makes the longest path the height: minutes of layout for a 400-entry book).
+    levels = book.levels() if focus is None and not compact else {}
     for number in sorted(keep):
         node = book.nodes[number]
         attrs = _node_attrs(node, compact, hidden.get(number), number == focus)
-        if node.start and focus is None and not compact:
+        node_odds(attrs, number, odds)
+        if node.start and levels:
             with dot.subgraph(name="start_rank") as top:
                 top.attr(rank="source")
                 top.node(f"e{number}", **attrs)
@@ -264,7 +272,11 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
                 drawn_missing.add(head)
                 dot.node(head, _html(f"missing {esc(clean(edge.missing))}"), id=head, shape="box", style="dashed,bold",
                          color=MISSING_COLOR, fontcolor=MISSING_COLOR, **{"class": "missing"})
-        dot.edge(f"e{edge.source}", head, **_edge_attrs(edge, not compact))
+        attrs = _edge_attrs(edge, not compact)
+        edge_odds(attrs, edge.source, edge.index, odds)
+        if edge.target in levels and edge.source in levels and levels[edge.target] < levels[edge.source]:
+            attrs["constraint"] = "false"
+        dot.edge(f"e{edge.source}", head, **attrs)
     return dot
 
 

@@ -138,6 +138,12 @@ class Book:
             parts.append("no start entry")
         return " · ".join(parts)
 
+    def levels(self) -> dict[int, int]:
+        """Fewest moves from the start to each reachable entry (the start is level 0)."""
+        if self.start is None or self.start not in self.nodes:
+            return {}
+        return dict(nx.single_source_shortest_path_length(self.digraph, self.start))
+
     def neighbourhood(self, focus: int, depth: int) -> set[int]:
         """Entry ``focus`` with everything up to ``depth`` exits away, forwards and backwards."""
         if focus not in self.nodes:

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity, Span
 from dtc.rules.base import Context, Rule, rule
-from dtc.rulesets import UnknownRuleset, get_ruleset, known_names
+from dtc.rulesets import UnknownRuleset, get_ruleset
 
 
 @rule("DT109", "unknown-ruleset", Severity.ERROR)
@@ -12,7 +12,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """The `Rules:` key names a ruleset dtc does not know.
 
     ## What it finds
-    A `Rules:` value (or one part of `base + overlay`) that is not a known ruleset name.
+    A `Rules:` value (or one part of `base + overlay`) that is not a known ruleset name, or a
+    base ruleset written where an overlay belongs (`maze-rats + zilch`).
 
     ## Why it matters
     Abilities, difficulties and the odds all come from the ruleset; without it none of them
@@ -34,6 +35,6 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     except UnknownRuleset as exc:
         yield self.diag(
             ctx,
-            f"unknown ruleset '{exc.name}' (known: {', '.join(known_names())})",
+            exc.message,
             field.span if field else Span.point(1),
         )

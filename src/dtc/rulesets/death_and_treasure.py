@@ -51,4 +51,24 @@ DEATH_AND_TREASURE = DeathAndTreasure(
     abilities={alias: name for name, aliases in _ABILITIES.items() for alias in (name, *aliases)},
     difficulties=(0, 1, 2, 3),
     source="death-and-treasure-v0.1.txt: Taking Action",
+    difficulty_notes={
+        0: "no requirement",
+        1: "one of: spend a turn, use appropriate gear, pass a 2d6 check (≤ ability)",
+        2: "two of: spend a turn, use appropriate gear, pass a 3d6 check (≤ ability)",
+        3: "all three: spend a turn, use appropriate gear, pass a 4d6 check (≤ ability)",
+    },
+    doc="docs/play.md",
+    sections=(
+        ("Abilities", ("3d6 in order: STR DEX CON WIS INT CHA, one swap; above 13 or below 8 each has "
+                       "an effect (attacks, Defense, HP, surprise, languages, reactions)",)),
+        ("Character", ("HP d8 (+1 with CON above 13); Defense 9 + armour + STR/DEX modifiers",
+                       "carry weight up to STR; over it, every roll twice and keep the worse")),
+        ("Combat", ("d6 initiative each round; attack d20 ≤ STR (hand-to-hand) or DEX (ranged), the "
+                    "weapon's die; creatures hit unless d20 ≤ Defense",
+                    "morale: 2d6 < Morale flees, when first hurt and below half HP")),
+        ("Encounters", ("1-in-6 each turn spent; surprise 2-in-6; reaction 2d6: 2–4 attack, 5–9 neutral, "
+                        "10–12 friendly; flee with a DEX check",)),
+        ("Recovery", ("a turn of rest: d4 HP with a ration and a waterskin, up to 3 times a day",
+                      "a lantern burns 24 turns a flask; six turns in the dark and you are lost")),
+    ),
 )

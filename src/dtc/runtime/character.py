@@ -2,22 +2,30 @@
 
 A character is plain data (:meth:`Character.to_dict` is the JSON of
 ``schemas/character.schema.json``); the modifiers follow the seed's "Ability Scores" table and
-Defense is 9 + armour + the STR and DEX modifiers.
+Defense is 9 + armour + the STR and DEX modifiers. A character of another ruleset (``ruleset``:
+Maze Rats bonuses, Zilch suits) keeps its abilities in ``abilities`` and any other numbers its
+rules track (attack bonus, class chips, Dungeon Rules scores) in ``stats``; Defense, the load
+limit and encumbrance are Death & Treasure's and mean nothing there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import gcd
 from pathlib import Path
 from typing import Any
 
-from dtc.runtime.equipment import COINS, HAND, OIL, RATIONS, RANGED, WATERSKIN, Item, weight_text
+from dtc.runtime.dice import DiceError, parse_dice
+from dtc.runtime.equipment import COINS, HAND, OIL, RANGED, RATIONS, WATERSKIN, Item, weight_text
 
 ABILITIES = ("STR", "DEX", "CON", "WIS", "INT", "CHA")
 ABILITY_NAMES = {"STR": "Strength", "DEX": "Dexterity", "CON": "Constitution", "WIS": "Wisdom",
                  "INT": "Intelligence", "CHA": "Charisma"}
 BASE_DEFENSE = 9
+DEFAULT_RULESET = "death-and-treasure"
+#: Rulesets whose abilities are bonuses, shown with a sign (``STR +2``).
+SIGNED = frozenset({"maze-rats"})
 CHARACTER_FORMAT = "dtc-character"
 CHARACTER_VERSION = 1
 
@@ -42,11 +50,22 @@ class Character:
     swap: tuple[str, str] | None = None
     languages: int = 0
     notes: list[str] = field(default_factory=list)
+    #: The ruleset the character was made for.
+    ruleset: str = DEFAULT_RULESET
+    #: Other numbers the ruleset tracks (``AB``, ``chips``, Dungeon Rules scores such as ``LUCK``).
+    stats: dict[str, int] = field(default_factory=dict)
 
     # --- abilities and derived numbers --------------------------------------------------
 
     def score(self, ability: str) -> int:
-        return self.abilities[ability]
+        if ability in self.abilities:
+            return self.abilities[ability]
+        return self.stats[ability]
+
+    @property
+    def dt(self) -> bool:
+        """A Death & Treasure character (Defense, load and encumbrance apply)."""
+        return self.ruleset == DEFAULT_RULESET
 
     @property
     def defense(self) -> int:
@@ -68,12 +87,30 @@ class Character:
 
     @property
     def load(self) -> Fraction:
-        return sum((i.load for i in self.items), Fraction(0))
+        """Total weight carried outside the standard kit (exact; integer arithmetic for speed)."""
+        num, den = 0, 1
+        for i in self.items:
+            w = i.weight
+            if i.standard or not i.quantity or not w:
+                continue
+            d = w.denominator
+            if den % d:
+                common = den * d // gcd(den, d)
+                num *= common // den
+                den = common
+            num += w.numerator * i.quantity * (den // d)
+        return Fraction(num, den)
+
+    @property
+    def load_limit(self) -> int | None:
+        """The weight carried without penalty (Death & Treasure: STR); None when the rules set none."""
+        return self.abilities["STR"] if self.dt else None
 
     @property
     def encumbered(self) -> bool:
         """Carrying more than STR: every roll is made twice and the worse kept."""
-        return self.load > self.abilities["STR"]
+        limit = self.load_limit
+        return limit is not None and self.load > limit
 
     @property
     def treasure_value(self) -> int:
@@ -135,8 +172,14 @@ class Character:
     # --- text ------------------------------------------------------------------------------
 
     def summary(self) -> str:
-        scores = "  ".join(f"{a} {self.abilities[a]}" for a in ABILITIES)
-        return f"{self.name}: {scores}  HP {self.hp}/{self.max_hp}  Defense {self.defense}"
+        if self.dt:
+            scores = "  ".join(f"{a} {self.abilities[a]}" for a in ABILITIES)
+            extra = "".join(f"  {k} {v}" for k, v in self.stats.items())
+            return f"{self.name}: {scores}{extra}  HP {self.hp}/{self.max_hp}  Defense {self.defense}"
+        signed = self.ruleset in SIGNED
+        scores = "  ".join(f"{a} {v:+d}" if signed else f"{a} {v}" for a, v in self.abilities.items())
+        extra = "".join(f"  {k} {v}" for k, v in self.stats.items())
+        return f"{self.name}: {scores}{extra}  HP {self.hp}/{self.max_hp}"
 
     def inventory_lines(self) -> list[str]:
         lines = []
@@ -153,19 +196,20 @@ class Character:
                 extra.append(f"worth {i.worth:,}")
             extra.append("standard" if i.standard else f"weight {weight_text(i.load)}")
             lines.append(f"{qty}{i.name} ({', '.join(extra)})")
-        lines.append(f"Load {weight_text(self.load)} of {self.abilities['STR']}"
-                     + ("  ENCUMBERED: every roll twice, keep the worse" if self.encumbered else ""))
+        if self.load_limit is not None:
+            lines.append(f"Load {weight_text(self.load)} of {self.load_limit}"
+                         + ("  ENCUMBERED: every roll twice, keep the worse" if self.encumbered else ""))
         lines.append(f"Treasure worth {self.treasure_value:,} coins")
         return lines
 
     # --- JSON ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": CHARACTER_FORMAT,
             "format_version": CHARACTER_VERSION,
             "name": self.name,
-            "abilities": {a: self.abilities[a] for a in ABILITIES},
+            "abilities": {a: self.abilities[a] for a in ABILITIES} if self.dt else dict(self.abilities),
             "hp": self.hp,
             "max_hp": self.max_hp,
             "rolled": self.rolled,
@@ -174,27 +218,35 @@ class Character:
             "items": [i.to_dict() for i in self.items],
             "notes": list(self.notes),
         }
+        if not self.dt:
+            data["ruleset"] = self.ruleset
+        if self.stats:
+            data["stats"] = dict(self.stats)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Character:
         """Build from JSON already checked against the schema; raises CharacterError on nonsense."""
+        ruleset = str(data.get("ruleset", DEFAULT_RULESET))
+        abilities = data["abilities"]
         pc = cls(
             name=data["name"],
-            abilities={a: int(data["abilities"][a]) for a in ABILITIES},
+            abilities={a: int(abilities[a]) for a in ABILITIES} if ruleset == DEFAULT_RULESET else {
+                str(a): int(v) for a, v in abilities.items()},
             max_hp=int(data["max_hp"]),
             hp=int(data["hp"]),
             items=[Item.from_dict(i) for i in data["items"]],
             rolled=data.get("rolled"),
-            swap=tuple(data["swap"]) if data.get("swap") else None,  # type: ignore[arg-type]
+            swap=(data["swap"][0], data["swap"][1]) if data.get("swap") else None,
             languages=int(data.get("languages", 0)),
             notes=list(data.get("notes", [])),
+            ruleset=ruleset,
+            stats={str(k): int(v) for k, v in data.get("stats", {}).items()},
         )
         if pc.hp > pc.max_hp:
             raise CharacterError(f"hp: {pc.hp} is more than max_hp {pc.max_hp}")
         for n, item in enumerate(pc.items):
             if item.kind == "weapon" and item.damage:
-                from dtc.runtime.dice import DiceError, parse_dice
-
                 try:
                     parse_dice(item.damage)
                 except DiceError:

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from dtc.runtime.core import COMBAT, TARGET, Option, Question
-from dtc.runtime.dice import percent, worse_of_two
+from dtc.runtime.dice import DiceError, percent, worse_of_two
 from dtc.runtime.equipment import HAND, OIL, RANGED, Item
 from dtc.runtime.ruleset import FLED, WON
 
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from dtc.runtime.rules_dt import DeathAndTreasure
 
 MAX_ROUNDS = 500
+#: More creatures than this in one group are taken as this many (a typo such as "400 Goblins").
+MAX_GROUP = 50
 BAREHANDED = Item("Bare hands", "weapon", damage="d2", ranges=(HAND,))
 OIL_FLASK = Item("Flask of oil", "weapon", damage="d6", ranges=(RANGED,))
 
@@ -55,7 +57,7 @@ class Foe:
 def foes_from(block: dict[str, Any] | None, name: str, count: int) -> list[Foe]:
     """``count`` creatures of a stat block (``block`` None: creatures the runtime knows no stats for)."""
     out = []
-    for n in range(count):
+    for n in range(min(count, MAX_GROUP)):
         label = f"{block['name'] if block else name}{f' {n + 1}' if count > 1 else ''}"
         if block is None:
             out.append(Foe(label, None, 0, 0, None))
@@ -120,9 +122,10 @@ def _choose(rules: DeathAndTreasure, game: Engine, foes: list[Foe]) -> tuple[Ite
     for n, (item, mode) in enumerate(weapons):
         p = hit_chance(rules, game, mode)
         ability = pc.attack_ability(mode)
-        opts.append(Option(f"attack:{n}", f"Attack with {item.name} ({mode})",
-                           f"d20 ≤ {ability} {pc.score(ability)}{pc.attack_modifier(mode):+d}: {percent(p)}, {item.damage}",
-                           chance=p))
+        mod = pc.attack_modifier(mode)
+        detail = f"d20{mod:+d} ≤ {ability} {pc.score(ability)}: {percent(p)}, {item.damage}" if mod else (
+            f"d20 ≤ {ability} {pc.score(ability)}: {percent(p)}, {item.damage}")
+        opts.append(Option(f"attack:{n}", f"Attack with {item.name} ({mode})", detail, chance=p))
     if pc.oil > 0:
         p = hit_chance(rules, game, RANGED)
         opts.append(Option("oil", "Throw a flask of oil (ranged)", f"{percent(p)}, d6, sets the target on fire",
@@ -189,8 +192,17 @@ def _creatures_act(rules: DeathAndTreasure, game: Engine, acting: list[Foe]) -> 
         for name, dice in foe.attacks:
             roll, rolls = rules.pc_roll(game, "d20", high_is_bad=True)
             avoided = roll.total <= pc.defense
-            damage = 0 if avoided else max(0, game.dice.roll(dice).total)
+            damage = 0 if avoided else _creature_damage(game, foe, name, dice)
             game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=rules.rolls(rolls),
                       total=roll.total, needed=pc.defense, hit=not avoided, damage=damage)
             if damage:
                 game.damage(damage, f"{foe.name}'s {name}")
+
+
+def _creature_damage(game: Engine, foe: Foe, attack: str, dice: str) -> int:
+    try:
+        return max(0, game.dice.roll(dice).total)
+    except DiceError:
+        game.emit("manual", text=f"{foe.name}'s {attack} does '{dice}' damage, which cannot be rolled: "
+                                 "adjudicate it (a to adjust).")
+        return 0

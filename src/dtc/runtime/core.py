@@ -120,13 +120,6 @@ class RunEnded(Exception):
         self.reason = reason
 
 
-def yes_no(prompt: str, *, oracle: bool = False) -> tuple[Option, ...]:
-    opts = [Option("yes", "Yes"), Option("no", "No")]
-    if oracle:
-        opts.append(Option("oracle", "Ask the Oracle"))
-    return tuple(opts)
-
-
 ORACLE_ODDS = (
     (1, "Unlikely"),
     (2, "Possible"),

@@ -119,7 +119,7 @@ class RandomChooser:
             wanted = [n for n in fits if self.mode in offers[n].item.ranges]
             if bought or not wanted:
                 return None
-            light = [n for n in wanted if offers[n].item.weight <= max(1, limit / 3)]
+            light = [n for n in wanted if offers[n].item.weight <= max(Fraction(1), limit / 3)]
             pool = light or wanted
         elif stage == "armour":
             if len(bought) >= 2 or pc.load >= limit * Fraction(3, 4):
@@ -128,7 +128,7 @@ class RandomChooser:
         else:
             if bought or self.dice.random() < 0.5:
                 return None
-            pool = fits
+            pool = [n for n in fits if pc.find(offers[n].item.name) is None]
         return pool[self.dice.pick(len(pool))] if pool else None
 
 

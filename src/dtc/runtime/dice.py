@@ -143,8 +143,12 @@ def distribution(expr: DiceExpr) -> dict[int, Fraction]:
 
 def prob_at_most(expr: str | DiceExpr, target: int) -> Fraction:
     """P(roll <= target): the chance of a roll-under check."""
-    e = parse_dice(expr) if isinstance(expr, str) else expr
-    return sum((p for t, p in distribution(e).items() if t <= target), Fraction(0))
+    return _at_most(parse_dice(expr) if isinstance(expr, str) else expr, target)
+
+
+@cache
+def _at_most(expr: DiceExpr, target: int) -> Fraction:
+    return sum((p for t, p in distribution(expr).items() if t <= target), Fraction(0))
 
 
 def prob_between(expr: str | DiceExpr, low: int, high: int) -> Fraction:

@@ -148,10 +148,7 @@ def foes_here(game: Engine, entry: dict[str, Any]) -> list[Foe]:
 def _fight(game: Engine, entry: dict[str, Any], e: dict[str, Any]) -> None:
     foes = foes_here(game, entry)
     target = e.get("target")
-    if foes:
-        result = game.rules.fight(game, foes)
-    else:
-        result = _adjudicated(game, e["text"])
+    result = game.rules.fight(game, foes) if foes else _adjudicated(game, e["text"])
     if result == FIGHT_WON:
         game.state.defeated.add(entry["number"])
         game.state.scene = []

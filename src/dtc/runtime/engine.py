@@ -17,8 +17,19 @@ from typing import Any
 from dtc.runtime import effects, menu
 from dtc.runtime.character import Character
 from dtc.runtime.combat import Foe, foes_from
-from dtc.runtime.core import ABILITY, GEAR, GEAR_OK, ORACLE, Option, Outcome, Player, Question, RunEnded, Sink
-from dtc.runtime.core import oracle_options
+from dtc.runtime.core import (
+    ABILITY,
+    GEAR,
+    GEAR_OK,
+    ORACLE,
+    Option,
+    Outcome,
+    Player,
+    Question,
+    RunEnded,
+    Sink,
+    oracle_options,
+)
 from dtc.runtime.dice import Dice, DiceError
 from dtc.runtime.ruleset import FLED, Rules, get_rules
 from dtc.runtime.state import GameState
@@ -56,11 +67,16 @@ class Engine:
         self.sinks = list(sinks)
         self.checkpoint = checkpoint
         self._new = state is None
-        first = start if start is not None else graph.get("start")
-        self.state = state or GameState(entry=first if first is not None else 0,
-                                        start=graph.get("start") if graph.get("start") is not None else (first or 0))
+        entrance: int | None = graph.get("start")
+        first = start if start is not None else entrance
+        if state is None:
+            state = GameState(entry=first or 0, start=entrance if entrance is not None else first or 0)
+        self.state = state
         self._saved_at = -1
         self.outcome: Outcome | None = self.state.outcome
+        #: Why the clock last moved (``move``, ``action``, ``wait``, ``rest``, ``combat``): rules that
+        #: count time in minutes (Dungeon Rules) read it in ``turn_passed``.
+        self.clock_reason = ""
 
     # --- services for rules, effects and players ------------------------------------------
 
@@ -86,6 +102,7 @@ class Engine:
     def clock(self, why: str) -> None:
         """A turn passes (no encounter check: a fight's own turn)."""
         self.state.turn += 1
+        self.clock_reason = why
         self.emit("turn", why=why)
         self.rules.turn_passed(self)
 
@@ -100,8 +117,7 @@ class Engine:
         self.pc.hp = max(0, self.pc.hp - amount)
         self.emit("damage", amount=amount, cause=cause, hp=self.pc.hp)
         if self.pc.hp <= 0:
-            self.emit("death", cause=cause)
-            raise RunEnded("died", cause)
+            self.rules.down(self, cause)
 
     def heal(self, amount: int, cause: str) -> None:
         gained = max(0, min(amount, self.pc.max_hp - self.pc.hp))
@@ -164,6 +180,11 @@ class Engine:
 
     def _begin(self) -> None:
         start = self.state.entry
+        if not self.rules.fits(self.pc):
+            made_for = self.pc.ruleset
+            self.pc = self.rules.new_character(self.dice)
+            self.emit("manual", text=f"A {made_for} adventurer cannot play {self.rules.title}: "
+                                     f"playing {self.pc.name}, made for it, instead.")
         self.emit("start", title=self.graph.get("title"), rules=self.rules.name, seed=self.dice.seed,
                   character=self.pc.summary(), start=start)
         if not self.entries:
@@ -186,6 +207,8 @@ class Engine:
         entry = self.entries[number]
         self.emit("entry", number=number, ending=entry["ending"])
         effects.apply(self, entry)
+        if self.state.pending is None and not entry["ending"]:
+            self.rules.on_entry(self, entry)
         if entry["ending"] and self.state.pending is None:
             raise RunEnded("ended", "THE END")
 
@@ -294,8 +317,7 @@ class Engine:
 
     def use_gear(self, why: str) -> bool:
         names = list(dict.fromkeys(i.name for i in self.pc.items if i.quantity > 0 and i.kind != "treasure"))
-        opts = tuple(Option(f"gear:{n}", name) for n, name in enumerate(names)) + (
-            Option("none", "Nothing suitable"),)
+        opts = (*(Option(f"gear:{n}", name) for n, name in enumerate(names)), Option("none", "Nothing suitable"))
         pick = self.ask(Question(GEAR, f"Which gear do you use for '{why}'?", opts, {"why": why}))
         if pick.key == "none":
             self.emit("gear", item=None, appropriate=False)

@@ -13,12 +13,51 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-EVENT_KINDS = (
-    "start", "move", "turn", "entry", "check", "roll", "encounter_check", "encounter", "surprise", "reaction",
-    "talk", "distract", "escape", "flee", "encounter_end", "fight", "special", "round", "attack", "morale",
-    "defeated", "fight_end", "damage", "heal", "death", "item", "light", "dark", "rest", "oracle", "gear",
-    "action", "decision", "manual", "adjust", "refused", "end",
-)
+#: Every event kind and its fields (besides ``seq``, ``turn``, ``entry`` and ``event``, which all carry).
+EVENTS: dict[str, str] = {
+    "start": "title, rules, seed, character (one-line sheet), start (entry)",
+    "move": "to (entry), how (start/success/failure/prose/return/back/flee/win)",
+    "turn": "why (move/action/wait/rest/combat): a turn of 10 minutes passed",
+    "entry": "number, ending: the entry is read",
+    "check": "ability, difficulty, dice, rolls (one list per roll; two when encumbered), total, target, success, why",
+    "roll": "dice, rolls, total, why: damage or healing the text asked for",
+    "encounter_check": "roll, encounter (true on a 1)",
+    "encounter": "roll (on the table), text (the row), foes (names)",
+    "surprise": "rolls, chance (in six), surprised",
+    "reaction": "rolls, modifier, total, reaction (hostile/neutral/friendly)",
+    "talk": "success, reaction or why",
+    "distract": "dropped (food/treasure), roll, distracted",
+    "escape": "success",
+    "flee": "to (the entry run back to, or null)",
+    "encounter_end": "result",
+    "fight": "foes (name, hp, morale), surprised",
+    "special": "creature, text: a special ability for the player to adjudicate",
+    "round": "round, initiative, rolls, enemy_initiative (or surprised / escaping)",
+    "attack": "attacker, target, weapon, rolls, total, needed, hit, damage",
+    "morale": "name, rolls, total, morale, flees",
+    "defeated": "name",
+    "fight_end": "result (won/fled/stalemate)",
+    "damage": "amount, cause, hp",
+    "heal": "amount, cause, hp",
+    "death": "cause",
+    "item": "action (found/used/dropped/thrown), name, quantity, why",
+    "light": "action (light/refill/relight/out/found), turns, flasks",
+    "dark": "turns (in the dark so far), limit",
+    "rest": "rolls, rests_today",
+    "oracle": "question, odds (in six), roll, answer",
+    "gear": "item (or null), appropriate",
+    "action": "label, plan (turn/gear/check), success",
+    "decision": "question (kind), choice (option key), label",
+    "manual": "text: prose the runtime does not automate, shown to the player",
+    "adjust": "text: the player's ruling as typed",
+    "refused": "what, why",
+    "end": "outcome, reason, treasure, hp",
+}
+EVENT_KINDS = tuple(EVENTS)
+
+
+class LogError(ValueError):
+    """A log that is not a dtc event log; the message names the line."""
 
 
 def event_line(event: dict[str, Any]) -> str:
@@ -59,5 +98,19 @@ class EventLog:
 
 
 def read_log(path: str | Path) -> list[dict[str, Any]]:
+    """Read an event log back, checking that every line is an event and the ``seq`` runs on."""
+    events: list[dict[str, Any]] = []
     with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
+        for n, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise LogError(f"{path}:{n}: not JSON: {exc.msg}") from None
+            if not isinstance(event, dict) or event.get("event") not in EVENTS:
+                raise LogError(f"{path}:{n}: not a dtc event")
+            if event.get("seq") != len(events):
+                raise LogError(f"{path}:{n}: seq {event.get('seq')} where {len(events)} was expected")
+            events.append(event)
+    return events

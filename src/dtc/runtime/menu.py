@@ -12,8 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from dtc.runtime.core import MENU, PLAN, Option, Question
-from dtc.runtime.dice import percent
-from dtc.runtime.equipment import COINS, Item, TREASURE_WEIGHT, parse_weight
+from dtc.runtime.equipment import COINS, TREASURE_WEIGHT, Item, parse_weight
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
@@ -25,11 +24,11 @@ ADJUST_HELP = ("Adjust (hp -2 | hp +1 | coins +50 | item NAME [weight W] [value 
 COMMANDS = ("wait", "rest", "oracle", "adjust", "leave", "quit")
 
 
-def check_odds(game: Engine, ability: str | None, difficulty: int) -> tuple[str, Fraction]:
+def check_odds(game: Engine, ability: str | None, difficulty: int, label: str = "") -> tuple[str, Fraction]:
     """Words and exact chance of the check a choice may need, for this adventurer."""
     rules, pc = game.rules, game.pc
     if ability in rules.abilities:
-        return rules.check_text(pc, ability, difficulty), rules.check_chance(pc, ability, difficulty)
+        return rules.choice_odds(pc, ability, difficulty, label)
     best = rules.best_ability(pc, difficulty)
     return f"any ability (best {rules.check_text(pc, best, difficulty)})", rules.check_chance(pc, best, difficulty)
 
@@ -56,11 +55,11 @@ def _choice_option(game: Engine, index: int, c: dict[str, Any]) -> Option:
     if d == 0:
         return Option(f"choice:{index}", c["label"], f"go to {c['success']}", chance=Fraction(1), target=target,
                       tags=frozenset(tags))
-    words, p = check_odds(game, c["ability"], d)
+    words, p = check_odds(game, c["ability"], d, c["label"])
     ability = f"{c['ability']} " if c["ability"] else ""
     best = max(plan_chance(plan, p) for plan in plans)
-    need = {1: "one of turn / gear / check", 2: "two of turn / gear / check", 3: "turn + gear + check"}.get(d, "")
-    detail = f"{ability}D{d}: {need}; check {words}"
+    need = game.rules.difficulty_text(d)
+    detail = f"{ability}D{d}: {need}; check {words}" if need else f"{ability}D{d}: {words}"
     return Option(f"choice:{index}", c["label"], detail, chance=best, target=target, tags=frozenset(tags | {"check"}))
 
 
@@ -98,8 +97,8 @@ def build(game: Engine) -> Question:
     pc = game.pc
     opts.append(Option("wait", "Spend a turn" if seeing else "Spend a turn searching for light",
                        tags=frozenset({"command"})))
-    if pc.hp < pc.max_hp and pc.can_rest:
-        opts.append(Option("rest", "Rest a turn (d4 HP)", tags=frozenset({"command"})))
+    if game.rules.rest_blocked(game) is None:
+        opts.append(Option("rest", game.rules.rest_label(game), tags=frozenset({"command"})))
     opts.append(Option("oracle", "Ask the Oracle", tags=frozenset({"command"})))
     opts.append(Option("adjust", "Adjust (adjudicate what the text says)", tags=frozenset({"command"})))
     if state.entry == state.start and pc.has_treasure and state.turn > 0:
@@ -110,7 +109,7 @@ def build(game: Engine) -> Question:
 
 
 def ask_plan(game: Engine, choice: dict[str, Any], plans: list[tuple[str, ...]]) -> tuple[str, ...]:
-    words, p = check_odds(game, choice["ability"], choice["difficulty"])
+    words, p = check_odds(game, choice["ability"], choice["difficulty"], choice["label"])
     opts = []
     for plan in plans:
         label = " + ".join(NEEDS[n] for n in plan)

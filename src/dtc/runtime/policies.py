@@ -19,8 +19,22 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dtc.runtime.core import (
-    ABILITY, COMBAT, ENCOUNTER, ESCAPE, GEAR, GEAR_OK, LANGUAGE, MENU, ORACLE, PLAN, TAKE, TARGET, WON,
-    Option, Question, RunEnded,
+    ABILITY,
+    COMBAT,
+    ENCOUNTER,
+    ESCAPE,
+    GEAR,
+    GEAR_OK,
+    LANGUAGE,
+    MENU,
+    ORACLE,
+    PLAN,
+    TAKE,
+    TARGET,
+    WON,
+    Option,
+    Question,
+    RunEnded,
 )
 from dtc.runtime.dice import parse_dice
 
@@ -130,7 +144,7 @@ class Policy:
                 self._home = distances_to(game, game.state.start)
             home = self._home
             return min(nav, key=lambda n: (home.get(q.options[n].target or -1, 10**6), -(q.options[n].chance or 0), n))
-        return min(nav, key=lambda n: self.score(q.options[n], game) + (n,))
+        return min(nav, key=lambda n: (*self.score(q.options[n], game), n))
 
     def score(self, o: Option, game: Engine) -> tuple[float, ...]:
         visits = game.state.visits.get(o.target, 0) if o.target is not None else 0
@@ -180,7 +194,8 @@ class Policy:
 
     def take(self, q: Question, game: Engine) -> int:
         weight = Fraction(str(q.info.get("weight", "0")))
-        fits = game.pc.load + weight <= game.pc.abilities["STR"]
+        limit = game.pc.load_limit
+        fits = limit is None or game.pc.load + weight <= limit
         return q.index("take" if fits or not self.careful else "leave") or 0
 
 

@@ -18,8 +18,8 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from dtc.runtime import combat
-from dtc.runtime.combat import morale_breaks
 from dtc.runtime.character import ABILITIES, Character, high_low
+from dtc.runtime.combat import morale_breaks
 from dtc.runtime.core import ENCOUNTER, ESCAPE, LANGUAGE, Option, Question, RunEnded
 from dtc.runtime.dice import Roll, percent, prob_at_most, worse_of_two
 from dtc.runtime.equipment import COINS, LANTERN, OIL, RATIONS
@@ -154,17 +154,24 @@ class DeathAndTreasure(Rules):
             return f"light for {words[1]} turns"
         return None
 
-    def rest(self, game: Engine) -> str | None:
+    def rest_blocked(self, game: Engine) -> str | None:
         pc, st = game.pc, game.state.rules
         if not pc.can_rest:
             return "resting needs a ration and a waterskin"
         if pc.hp >= pc.max_hp:
             return "you are not hurt"
+        if st.get("rest_day") == game.state.turn // TURNS_PER_DAY and st.get("rests", 0) >= RESTS_PER_DAY:
+            return f"you have rested {RESTS_PER_DAY} times today"
+        return None
+
+    def rest(self, game: Engine) -> str | None:
+        why = self.rest_blocked(game)
+        if why is not None:
+            return why
+        pc, st = game.pc, game.state.rules
         day = game.state.turn // TURNS_PER_DAY
         if st.get("rest_day") != day:
             st.update(rest_day=day, rests=0)
-        if st["rests"] >= RESTS_PER_DAY:
-            return f"you have rested {RESTS_PER_DAY} times today"
         if st["rests"] == 0:
             pc.use(RATIONS)
             game.emit("item", action="used", name=RATIONS, quantity=1, why="a day's ration for resting")

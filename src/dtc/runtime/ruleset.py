@@ -3,18 +3,20 @@
 The engine knows the graph (entries, choices, exits, effects), time (turns), HP, items and the
 player; everything that depends on a particular game — how a check is rolled, what a difficulty
 asks of the adventurer, encounters, combat, light, rest — sits behind :class:`Rules`.
-Death & Treasure (:mod:`dtc.runtime.rules_dt`) is the one implementation today; Maze Rats or
-Zilch would add a module and register it in :data:`RULES`.
+Death & Treasure (:mod:`dtc.runtime.rules_dt`), Maze Rats (:mod:`dtc.runtime.rules_mr`) and
+Zilch (:mod:`dtc.runtime.rules_zilch`) implement it and register in :func:`registry`; the Dungeon
+Rules overlay (:mod:`dtc.runtime.rules_dungeon`) wraps any of them (``X + dungeon-rules``).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from dtc.runtime.character import Character
-from dtc.runtime.dice import Roll
+from dtc.runtime.core import RunEnded
+from dtc.runtime.dice import Dice, Roll
 
 if TYPE_CHECKING:
     from dtc.runtime.combat import Foe
@@ -29,9 +31,11 @@ WON = "won"  # every enemy is dead or has fled
 class Rules(ABC):
     """A rule system as the runtime needs it."""
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    abilities: ClassVar[tuple[str, ...]]
+    name: str
+    title: str
+    abilities: tuple[str, ...]
+    #: The ruleset of the characters these rules play (``Character.ruleset``).
+    character_kind: str = "death-and-treasure"
 
     # --- taking action -----------------------------------------------------------------
 
@@ -59,8 +63,65 @@ class Rules(ABC):
         roll = game.dice.roll(expr)
         return roll, [roll]
 
+    def difficulty_text(self, difficulty: int) -> str:
+        """What a difficulty asks, for the menu: read from :meth:`plans` (``two of turn / gear / check``)."""
+        plans = self.plans(difficulty) or []
+        if plans in ([()], []):
+            return ""
+        sizes = {len(p) for p in plans}
+        needs = sorted({n for p in plans for n in p}, key=("turn", "gear", "check").index)
+        if len(plans) == 1:
+            return " + ".join(needs)
+        count = {1: "one", 2: "two", 3: "three"}.get(min(sizes), str(min(sizes)))
+        return f"{count} of {' / '.join(needs)}"
+
+    def choice_odds(self, pc: Character, ability: str, difficulty: int, label: str) -> tuple[str, Fraction]:
+        """Words and exact chance of a choice's check (``label`` matters where a Path gives advantage)."""
+        return self.check_text(pc, ability, difficulty), self.check_chance(pc, ability, difficulty)
+
     def best_ability(self, pc: Character, difficulty: int) -> str:
         return max(self.abilities, key=lambda a: (self.check_chance(pc, a, difficulty), -self.abilities.index(a)))
+
+    # --- the adventurer --------------------------------------------------------------------
+
+    def fits(self, pc: Character) -> bool:
+        """Whether ``pc`` was made for these rules."""
+        return pc.ruleset == self.character_kind
+
+    def new_character(self, dice: Dice) -> Character:
+        """A random adventurer for these rules (Death & Treasure's "Making an Adventurer")."""
+        from dtc.runtime.creation import random_character
+
+        return random_character(dice)
+
+    def down(self, game: Engine, cause: str) -> None:
+        """HP reached 0: death, unless the rules say otherwise (raises RunEnded)."""
+        game.emit("death", cause=cause)
+        raise RunEnded("died", cause)
+
+    def on_entry(self, game: Engine, entry: dict[str, Any]) -> None:
+        """After an entry's effects: what the rules add on arrival (Dungeon Rules: its hazards)."""
+
+    def rest_label(self, game: Engine) -> str:
+        return "Rest a turn (d4 HP)"
+
+    def recover(self, game: Engine, kind: str) -> None:
+        """The base game's part of a Dungeon Rules rest: ``short`` or ``long`` (time is the overlay's).
+
+        The default, Death & Treasure's: a short rest is one rest's d4 HP with a ration and a
+        waterskin; a long rest (a night) restores every HP and eats a ration.
+        """
+        from dtc.runtime.equipment import RATIONS
+
+        pc = game.pc
+        if kind == "long":
+            if pc.use(RATIONS):
+                game.emit("item", action="used", name=RATIONS, quantity=1, why="a night's ration")
+            game.heal(pc.max_hp - pc.hp, "a long rest")
+        elif kind == "short" and pc.can_rest:
+            roll, rolls = self.pc_roll(game, "d4", high_is_bad=False)
+            game.emit("rest", rolls=[list(r.dice) for r in rolls], rests_today=0)
+            game.heal(roll.total, "a short rest")
 
     # --- time ----------------------------------------------------------------------------
 
@@ -85,6 +146,10 @@ class Rules(ABC):
         return None
 
     @abstractmethod
+    def rest_blocked(self, game: Engine) -> str | None:
+        """Why the adventurer cannot rest now, or None when they can."""
+
+    @abstractmethod
     def rest(self, game: Engine) -> str | None:
         """Rest for a turn; None when done, else why it is not possible."""
 
@@ -106,17 +171,45 @@ class Rules(ABC):
 def registry() -> dict[str, type[Rules]]:
     """Ruleset name -> implementation (imported lazily: the implementations import this module)."""
     from dtc.runtime.rules_dt import DeathAndTreasure
+    from dtc.runtime.rules_mr import MazeRats
+    from dtc.runtime.rules_zilch import Zilch
 
-    return {DeathAndTreasure.name: DeathAndTreasure}
+    return {r.name: r for r in (DeathAndTreasure, MazeRats, Zilch)}
+
+
+OVERLAYS = ("dungeon-rules",)
+
+
+def careful(game: Engine) -> bool:
+    """The temperament of whoever decides (automatic policies say; a person counts as careful).
+
+    Questions only some rulesets ask (a stance, a pace, shattering a shield) put the option a
+    player of this temperament would take first, so a policy that does not know them picks it.
+    """
+    player = getattr(game.player, "fallback", None) or game.player
+    return bool(getattr(player, "careful", True))
 
 
 def get_rules(name: str | None) -> Rules:
-    """The runtime rules for an adventure's ``rules`` value; overlays after ``+`` do not change play.
+    """The runtime rules for an adventure's ``rules`` value (``maze-rats``, ``zilch + dungeon-rules``).
 
-    Raises KeyError naming the base ruleset when the runtime has no rules for it.
+    An overlay written alone sits on Death & Treasure. Raises KeyError naming the part the runtime
+    has no rules for.
     """
-    key = (name or "").split("+")[0].strip().lower().replace(" ", "-").replace("_", "-") or "death-and-treasure"
+    key = (name or "").strip().lower().replace(" ", "-").replace("_", "-")
+    parts = [p.strip("-") for p in key.split("+")]
+    base = parts[0] or "death-and-treasure"
+    overlays = parts[1:]
+    if base in OVERLAYS:
+        base, overlays = "death-and-treasure", [base, *overlays]
     known = registry()
-    if key not in known:
-        raise KeyError(key)
-    return known[key]()
+    if base not in known:
+        raise KeyError(base)
+    rules: Rules = known[base]()
+    for overlay in dict.fromkeys(overlays):
+        if overlay not in OVERLAYS:
+            raise KeyError(overlay)
+        from dtc.runtime.rules_dungeon import DungeonRules
+
+        rules = DungeonRules(rules)
+    return rules

@@ -1,0 +1,206 @@
+"""`dtc odds` output: rich text tables for a person, JSON for tools.
+
+Author text reaches the tables only as :class:`rich.text.Text` (never as markup), so a label like
+``[bold]`` prints as written.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from fractions import Fraction
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from dtc.odds.analyze import Odds
+from dtc.odds.checks import Mix
+
+ODDS_FORMAT = "dtc-odds"
+ODDS_VERSION = 1
+
+
+def pct(p: float | Fraction | None) -> str:
+    """A probability as a percentage that never rounds a possibility away (``<0.1%``, ``>99.9%``)."""
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "?"
+    v = float(p) * 100
+    if v <= 0:
+        return "0%"
+    if v >= 100 - 1e-9:
+        return "100%"
+    if v < 0.05:
+        return "<0.1%"
+    if v > 99.95:
+        return ">99.9%"
+    return f"{v:.1f}%"
+
+
+def outcome_words(key: str, loops: dict[str, list[int]] | None = None) -> str:
+    kind, _, what = key.partition(":")
+    if kind == "escaped":
+        return "escaped (back at the entrance)"
+    if kind == "ending":
+        return f"THE END at {what}"
+    if kind == "dead_end":
+        return f"dead end at {what}"
+    if kind == "loop":
+        members = (loops or {}).get(key, [])
+        shown = ", ".join(str(m) for m in members[:8]) + (", ..." if len(members) > 8 else "")
+        return f"trapped in a loop ({shown})"
+    return f"missing target {what}" if what != "no failure entry" else "a failed check with no failure entry"
+
+
+def mix_words(m: Mix) -> str:
+    if m.parts == ("impossible",):
+        return "impossible without gear"
+    if not m.parts:
+        return "-"
+    risk = f" ({pct(m.encounter)} encounter)" if m.encounter else ""
+    return f"{m.name} {pct(m.success)}{risk}"
+
+
+def summary(odds: Odds) -> dict[str, float]:
+    """Outcome probabilities by kind: escaped, ended, stuck (dead end, loop or missing target)."""
+    out = {"escaped": 0.0, "ended": 0.0, "stuck": 0.0}
+    for key, p in odds.outcomes.items():
+        kind = key.split(":")[0]
+        out["escaped" if kind == "escaped" else "ended" if kind == "ending" else "stuck"] += p
+    return out
+
+
+def reached(odds: Odds, n: int) -> str:
+    """The chance of reaching entry ``n``; where it was not computed, the bound the expected visits give."""
+    r = odds.reach.get(n)
+    if r is not None:
+        return pct(r)
+    v = odds.visits.get(n, 0.0)
+    return f"<={pct(min(1.0, v))}" if not math.isinf(v) else "?"
+
+
+def _visits(v: float) -> str:
+    return "forever" if math.isinf(v) else f"{v:.3f}".rstrip("0").rstrip(".") if v else "0"
+
+
+def _table(console: Console, title: str, *columns: str) -> Table:
+    if title:
+        console.print(Text(title, style="bold"))
+    table = Table(header_style="bold", box=None, pad_edge=False, padding=(0, 2, 0, 0))
+    for i, name in enumerate(columns):
+        table.add_column(name, justify="right" if i == 0 or name in ("Pass", "Chance", "Reached", "Visits")
+                         else "left", overflow="fold")
+    return table
+
+
+def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width: int = 130) -> str:
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=bool(color), no_color=not color, width=width, highlight=False,
+                      soft_wrap=False)
+    console.print(Text(f"Odds for {odds.title} ({odds.ruleset.title})", style="bold"))
+    console.print(Text(f"Reader: {odds.reader}"))
+    console.print(Text(f"Policy: {odds.policy}; approach: {odds.approach}; start: entry {odds.start}"))
+    console.print()
+    rows = odds.choices[:limit] if limit else odds.choices
+    table = _table(console, f"Checks ({len(odds.choices)} choices)", "Entry", "Choice", "Check", "Pass", "Surest way, no gear",
+                   "With gear")
+    for c in rows:
+        check = f"{c.ability + ' ' if c.ability else ''}D{c.difficulty}" + (f" {c.dice}" if c.difficulty else "")
+        table.add_row(str(c.entry), Text(c.label), check, pct(c.check), mix_words(c.best), mix_words(c.best_gear))
+    console.print(table)
+    if limit and len(odds.choices) > limit:
+        console.print(Text(f"... {len(odds.choices) - limit} more (--limit 0 shows all; --format json has all)"))
+    console.print()
+    s = summary(odds)
+    console.print(Text(f"Outcomes: escaped {pct(s['escaped'])}, THE END {pct(s['ended'])}, "
+                       f"stuck {pct(s['stuck'])}", style="bold"))
+    table = _table(console, "", "Chance", "Outcome")
+    shown = list(odds.outcomes.items())
+    for key, p in (shown[:limit] if limit else shown):
+        if p > 0:
+            table.add_row(pct(p), outcome_words(key, odds.loops))
+    console.print(table)
+    stalls = odds.stalls
+    if stalls:
+        console.print()
+        table = _table(console, "Where readers get stuck", "Chance", "Where")
+        for key, p in stalls[:limit or None]:
+            table.add_row(pct(p), outcome_words(key, odds.loops))
+        console.print(table)
+    if odds.hazards:
+        console.print()
+        table = _table(console, "Danger: fights and damage (dtc simulate plays out who dies)", "Reached", "Entry", "What")
+        for h in odds.hazards[:limit or None]:
+            table.add_row(reached(odds, h.entry), str(h.entry), h.what)
+        console.print(table)
+    console.print()
+    ranked = sorted(odds.visits, key=lambda n: (-(odds.reach[n] if odds.reach[n] is not None else
+                                                  min(1.0, odds.visits[n])), -odds.visits[n], n))
+    table = _table(console, "Entries (reached: the chance of at least one visit; visits: the expected number)",
+                   "Entry", "Reached", "Visits")
+    for n in ranked[:limit or None]:
+        table.add_row(str(n), reached(odds, n), _visits(odds.visits[n]))
+    console.print(table)
+    never = [n for n in odds.visits if odds.visits[n] == 0]
+    if never:
+        console.print(Text(f"Never reached under this policy: {', '.join(map(str, never[:30]))}"
+                           + (f" and {len(never) - 30} more" if len(never) > 30 else "")))
+    console.print()
+    console.print(Text("Assumptions", style="bold"))
+    for line in odds.assumptions:
+        console.print(Text(f"- {line}"))
+    for line in _grouped_notes(odds.notes):
+        console.print(Text(f"- {line}"))
+    return "\n".join(line.rstrip() for line in buf.getvalue().split("\n"))
+
+
+def _grouped_notes(notes: list[str]) -> list[str]:
+    conditional = [n for n in notes if "conditional exit" in n]
+    rest = [n for n in notes if "conditional exit" not in n]
+    if len(conditional) > 3:
+        entries = [n.split(":")[0].removeprefix("entry ") for n in conditional]
+        rest.insert(0, f"conditional exits left out at {len(entries)} entries ({', '.join(entries[:10])}, ...)")
+    else:
+        rest[:0] = conditional
+    return rest
+
+
+def _number(v: float) -> float | None:
+    return None if math.isinf(v) or math.isnan(v) else v
+
+
+def to_json(odds: Odds) -> dict[str, Any]:
+    """Everything, for tools: see docs/odds.md for the fields."""
+    index: dict[tuple[str | None, int], int] = {}
+    checks: list[dict[str, Any]] = []
+    for c in odds.choices:
+        if (c.ability, c.difficulty) not in index:
+            index[(c.ability, c.difficulty)] = len(checks)
+            checks.append({"ability": c.ability, "difficulty": c.difficulty, "dice": c.dice, "pass": float(c.check),
+                           "pass_exact": str(c.check), "chance": float(c.chance), "mixes": [m.to_dict() for m in c.mixes],
+                           "best": c.best.to_dict(), "best_with_gear": c.best_gear.to_dict()})
+    return {
+        "format": ODDS_FORMAT,
+        "format_version": ODDS_VERSION,
+        "title": odds.title,
+        "ruleset": odds.ruleset.name,
+        "reader": {"method": odds.method, "description": odds.reader},
+        "policy": odds.policy,
+        "approach": odds.approach,
+        "start": odds.start,
+        "summary": summary(odds),
+        "outcomes": [{"outcome": k.split(":")[0], "where": k.partition(":")[2] or None, "key": k,
+                      "probability": p, **({"entries": odds.loops[k]} if k in odds.loops else {})}
+                     for k, p in odds.outcomes.items()],
+        "checks": checks,
+        "choices": [{"entry": c.entry, "choice": c.choice, "label": c.label, "text": c.text,
+                     "check": index[(c.ability, c.difficulty)], "pass": float(c.check), "chance": float(c.chance)}
+                    for c in odds.choices],
+        "entries": [{"number": n, "reach": odds.reach[n], "expected_visits": _number(odds.visits[n]),
+                     "forever": math.isinf(odds.visits[n])} for n in odds.visits],
+        "exits": [{"entry": n, "exit": i, "probability": p} for (n, i), p in odds.edges.items()],
+        "hazards": [{"entry": h.entry, "reach": h.reach, "what": h.what} for h in odds.hazards],
+        "assumptions": odds.assumptions,
+        "notes": odds.notes,
+    }

@@ -1,0 +1,224 @@
+"""Playing at a terminal: the entry text, numbered choices with exact odds, a status line.
+
+:class:`Terminal` is both a :class:`~dtc.runtime.core.Player` (it asks a person) and an event sink
+(it narrates what the engine reports). Everything an author wrote is printed as plain text, never
+as markup. At an entry: a number picks a choice; ``w`` wait a turn, ``r`` rest, ``o`` Oracle,
+``i`` inventory, ``a`` adjust, ``s`` save, ``l`` leave, ``q`` quit, ``?`` help.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from dtc.runtime.core import MENU, Question, RunEnded
+from dtc.runtime.creation import Chooser
+from dtc.runtime.dice import percent
+from dtc.runtime.equipment import weight_text
+from dtc.runtime.policies import match_menu
+
+if TYPE_CHECKING:
+    from dtc.runtime.character import Character
+    from dtc.runtime.engine import Engine
+    from dtc.runtime.equipment import Offer
+
+HELP = ("Type a number to choose. Commands: w wait a turn, r rest, o ask the Oracle, i inventory, "
+        "a adjust (your ruling: hp -2, coins +50, item NAME, drop NAME, light N), s save, l leave with "
+        "your treasure (at the entrance), q quit. Ctrl-C also stops; the game is saved after every turn.")
+LETTERS = {"wait": "w", "rest": "r", "oracle": "o", "adjust": "a", "leave": "l", "quit": "q"}
+
+
+class Terminal:
+    def __init__(self, console: Console | None = None, read: Callable[[str], str] = input,
+                 save: Callable[[], str | None] | None = None) -> None:
+        self.console = console or Console(highlight=False, soft_wrap=False)
+        self.read = read
+        self.save = save
+        self.game: Engine | None = None
+
+    # --- output ----------------------------------------------------------------------------
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style))
+
+    def prose(self, text: str) -> None:
+        width = max(40, min(self.console.width, 100) - 2)
+        for para in text.split("\n"):
+            self.console.print(Text(textwrap.fill(para, width) if para.strip() else ""))
+
+    def status(self, game: Engine) -> str:
+        pc = game.pc
+        parts = [f"HP {pc.hp}/{pc.max_hp}", f"turn {game.state.turn}", game.rules.status(game),
+                 (f"load {weight_text(pc.load)}/{pc.load_limit}" + (" ENCUMBERED" if pc.encumbered else ""))
+                 if pc.load_limit is not None else "",
+                 f"treasure {pc.treasure_value:,}"]
+        return " | ".join(p for p in parts if p)
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        kind = event["event"]
+        game = self.game
+        if kind == "start":
+            self.say(f"{event['title'] or 'Untitled adventure'} ({event['rules']}, seed {event['seed']})", "bold")
+            self.say(event["character"])
+        elif kind == "entry" and game is not None:
+            self.console.print()
+            self.say(f"— {event['number']} —", "bold cyan")
+            self.prose(game.entries[event["number"]]["text"])
+        elif kind == "check":
+            rolls = " / ".join("+".join(map(str, r)) for r in event["rolls"])
+            verdict = "success" if event["success"] else "failure"
+            compare = event.get("compare", "≤")
+            verdict = event.get("degree", verdict)
+            self.say(f"{event['ability']} check ({event['dice']} {compare} {event['target']}): rolled {rolls} = "
+                     f"{event['total']}: {verdict}", "green" if event["success"] else "red")
+        elif kind == "roll":
+            self.say(f"{event['why']}: {event['dice']} rolled {event['total']}")
+        elif kind == "damage":
+            self.say(f"You take {event['amount']} damage ({event['cause']}). HP {event['hp']}.", "red")
+        elif kind == "heal":
+            self.say(f"You regain {event['amount']} HP ({event['cause']}). HP {event['hp']}.", "green")
+        elif kind == "death":
+            self.say(f"You die ({event['cause']}).", "bold red")
+        elif kind == "item":
+            self.say(f"{event['action'].capitalize()}: {event['quantity']} {event['name']} ({event['why']})")
+        elif kind == "manual":
+            self.say(f"Not automated, your ruling (a to adjust): {event['text']}", "yellow")
+        elif kind == "special":
+            self.say(f"Special ({event['creature']}), your ruling: {event['text']}", "yellow")
+        elif kind == "encounter" and event["text"]:
+            self.say(f"Encounter! {event['text']}: {', '.join(event['foes']) or 'nobody'}", "bold magenta")
+        elif kind == "surprise" and event["surprised"]:
+            self.say("You are surprised!", "magenta")
+        elif kind == "reaction":
+            self.say(f"Reaction {event['total']}: {event['reaction']}", "magenta")
+        elif kind == "fight":
+            self.say("Fight: " + ", ".join(f"{f['name']} ({f['hp']} HP)" for f in event["foes"]), "bold")
+        elif kind == "attack":
+            hit = f"hits for {event['damage']}" if event["hit"] else "misses"
+            self.say(f"  {event['attacker']} → {event['target']} ({event['weapon']}, {event['total']} vs "
+                     f"{event['needed']}): {hit}")
+        elif kind in ("morale", "defeated", "fight_end", "flee", "escape", "distract", "talk", "light", "dark",
+                      "oracle", "gear", "refused", "rest", "encounter_end"):
+            self.say(self._brief(event), "dim" if kind in ("light", "gear") else "")
+
+    @staticmethod
+    def _brief(e: dict[str, Any]) -> str:
+        kind = e["event"]
+        if kind == "morale":
+            return f"  {e['name']} morale: {e['total']} vs {e['morale']}: {'flees!' if e['flees'] else 'stands'}"
+        if kind == "defeated":
+            return f"  {e['name']} falls."
+        if kind == "fight_end":
+            return f"The fight is over: {e['result']}."
+        if kind == "flee":
+            return f"You run back to {e['to']}." if e["to"] is not None else "You get away."
+        if kind == "oracle":
+            return f"The Oracle ({e['odds']}-in-6) rolls {e['roll']}: {e['answer'].upper()}"
+        if kind == "light":
+            return f"Lantern: {e['action']} ({e['turns']} turns, {e['flasks']} flasks left)"
+        if kind == "dark":
+            return f"In the dark: turn {e['turns']} of {e['limit']}."
+        if kind == "refused":
+            return f"You cannot {e['what']}: {e['why']}."
+        if kind == "gear":
+            return f"Gear: {e['item'] or 'nothing'} — {'appropriate' if e['appropriate'] else 'not appropriate'}"
+        if kind == "rest":
+            return "You rest for a turn."
+        return " ".join(f"{k}={v}" for k, v in e.items() if k not in ("seq", "turn", "entry"))
+
+    # --- input -----------------------------------------------------------------------------
+
+    def ask_line(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except EOFError:
+            raise RunEnded("stopped", "end of input") from None
+
+    def text(self, prompt: str, game: Engine) -> str:
+        return self.ask_line(prompt)
+
+    def decide(self, question: Question, game: Engine) -> int:
+        self.game = game
+        if question.kind == MENU:
+            return self._menu(question, game)
+        self.say(question.prompt, "bold")
+        for n, o in enumerate(question.options, 1):
+            detail = f"  [{o.detail}]" if o.detail else ""
+            self.say(f"  {n}. {o.label}{detail}")
+        while True:
+            answer = self.ask_line("> ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(question.options):
+                return int(answer) - 1
+            found = question.index(answer.lower())
+            if found is not None:
+                return found
+            self.say(f"Type a number from 1 to {len(question.options)}.", "yellow")
+
+    def _menu(self, q: Question, game: Engine) -> int:
+        self.console.print()
+        self.say(self.status(game), "reverse")
+        nav = [o for o in q.options if "command" not in o.tags]
+        for n, o in enumerate(nav, 1):
+            odds = f" ({percent(o.chance)})" if o.chance is not None and o.chance < 1 else ""
+            detail = f"  [{o.detail}]" if o.detail else ""
+            self.say(f"  {n}. {o.label}{odds}{detail}")
+        commands = [o for o in q.options if "command" in o.tags]
+        self.say("  " + "  ".join(f"{LETTERS.get(o.key, '?')}) {o.label.split(' (')[0]}" for o in commands)
+                 + "  i) inventory  s) save  ?) help", "dim")
+        while True:
+            answer = self.ask_line("> ").strip()
+            low = answer.lower()
+            if low in ("i", "inventory"):
+                for line in game.pc.inventory_lines():
+                    self.say("  " + line)
+                continue
+            if low in ("?", "h", "help"):
+                self.say(HELP)
+                continue
+            if low in ("s", "save"):
+                where = self.save() if self.save else None
+                self.say(f"Saved to {where}." if where else "Saving is off (--no-save).")
+                continue
+            found, _ = match_menu(q, answer)
+            if found is not None:
+                return found
+            self.say(f"Type 1–{len(nav)} or a command letter (? for help).", "yellow")
+
+
+class TerminalChooser(Chooser):
+    """Character creation questions at a terminal."""
+
+    def __init__(self, terminal: Terminal) -> None:
+        self.t = terminal
+
+    def show(self, text: str) -> None:
+        self.t.say(text)
+
+    def swap(self, scores: dict[str, int]) -> tuple[str, str] | None:
+        while True:
+            answer = self.t.ask_line("Swap two scores? (e.g. 'STR DEX', Enter for none) > ").strip().upper()
+            if not answer:
+                return None
+            parts = answer.replace(",", " ").split()
+            if len(parts) == 2 and all(p in scores for p in parts) and parts[0] != parts[1]:
+                return parts[0], parts[1]
+            self.t.say("Name two different abilities: STR DEX CON WIS INT CHA.", "yellow")
+
+    def pick(self, stage: str, pc: Character, offers: list[Offer], labels: list[str], prompt: str) -> int | None:
+        self.t.say(prompt, "bold")
+        for n, label in enumerate(labels, 1):
+            self.t.say(f"  {n}. {label}")
+        while True:
+            answer = self.t.ask_line("> ").strip()
+            if not answer:
+                return None
+            if answer.isdigit() and 1 <= int(answer) <= len(labels):
+                return int(answer) - 1
+            self.t.say(f"Type 1–{len(labels)}, or Enter when done.", "yellow")
+
+    def name(self, suggestion: str) -> str:
+        return self.t.ask_line(f"Name (Enter for {suggestion}) > ").strip() or suggestion

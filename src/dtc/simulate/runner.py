@@ -1,0 +1,171 @@
+"""One playthrough with the full `dtc play` runtime, and a block of them as a worker plays it.
+
+Every run gets its own seed, derived from the master seed and the run's index alone
+(:func:`run_seed`), and plays exactly as ``dtc play FILE --seed S --auto POLICY`` would: the same
+:class:`~dtc.runtime.dice.Dice`, a fresh adventurer from the rules (or a copy of the given one),
+the same policy and :class:`~dtc.runtime.engine.Engine`. So any run can be replayed on its own,
+and the totals do not depend on scheduling. Runs are split among workers in contiguous blocks
+(:func:`blocks`); only ``least-used``, which remembers what its worker has seen, depends on that
+split, so results are identical for a given seed and worker count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dtc.runtime.character import Character
+from dtc.runtime.core import MENU, Player, Question, RunEnded
+from dtc.runtime.dice import Dice
+from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
+from dtc.runtime.policies import POLICIES, RandomPolicy
+from dtc.runtime.ruleset import Rules, get_rules
+from dtc.simulate.stats import Run, Tally
+
+#: The policies `dtc simulate --policy` accepts: the runtime's auto players and least-used.
+POLICY_NAMES = ("random", "cautious", "bold", "least-used")
+#: Decisions allowed per turn of the limit before a run counts as stuck (a loop that spends no time).
+DECISIONS_PER_TURN = 50
+
+
+def run_seed(master: int, index: int) -> int:
+    """The seed of run ``index``: a hash of the master seed and the index (31 bits, like `dtc play`)."""
+    digest = hashlib.blake2b(f"dtc-simulate:{master}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % (2**31)
+
+
+def blocks(runs: int, workers: int) -> list[range]:
+    """Run indexes per worker: contiguous, sizes differing by at most one."""
+    workers = max(1, min(workers, runs)) if runs else 1
+    base, extra = divmod(runs, workers)
+    out, at = [], 0
+    for k in range(workers):
+        size = base + (k < extra)
+        out.append(range(at, at + size))
+        at += size
+    return out
+
+
+class LeastUsed(RandomPolicy):
+    """At an entry, take the way whose target this worker's runs have visited least (ties: at random).
+
+    Other questions are answered like the random policy. Leaving counts as going to the start.
+    """
+
+    name = "least-used"
+
+    def __init__(self, seen: Counter[int | str]) -> None:
+        super().__init__()
+        self.seen = seen
+
+    def decide(self, question: Question, game: Engine) -> int:
+        if question.kind != MENU:
+            return super().decide(question, game)
+        ways: list[tuple[int, int | str]] = []
+        for n, o in enumerate(question.options):
+            if o.key == "leave":
+                ways.append((n, game.state.start))
+            elif "command" not in o.tags and "broken" not in o.tags:
+                ways.append((n, o.target if o.target is not None else o.key))
+        if not ways:
+            return question.index("wait") or 0
+        least = min(self.seen[t] for _, t in ways)
+        ties = [(n, t) for n, t in ways if self.seen[t] == least]
+        n, target = ties[game.dice.pick(len(ties))] if len(ties) > 1 else ties[0]
+        if isinstance(target, str):
+            self.seen[target] += 1  # a way with no entry to arrive at: count the choosing
+        return n
+
+
+class _Budget:
+    """Wraps a player: stops a run that keeps deciding without the clock moving."""
+
+    def __init__(self, inner: Player, limit: int) -> None:
+        self.inner = inner
+        self.limit = limit
+        self.used = 0
+
+    def decide(self, question: Question, game: Engine) -> int:
+        self.used += 1
+        if self.used > self.limit:
+            raise RunEnded("stopped", f"stuck: {self.limit} decisions without the run ending")
+        return self.inner.decide(question, game)
+
+    def text(self, prompt: str, game: Engine) -> str:
+        return self.inner.text(prompt, game)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """Everything a worker needs (picklable)."""
+
+    graph: dict[str, Any]
+    policy: str
+    seed: int
+    max_turns: int = DEFAULT_MAX_TURNS
+    character: dict[str, Any] | None = None  # a character's JSON: every run plays a copy of it
+
+
+def _where(exc: BaseException) -> str:
+    """The innermost frame of dtc's own code, as ``runtime/combat.py:123``."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/dtc/" in f.filename.replace("\\", "/")]
+    if not frames:
+        return ""
+    f = frames[-1]
+    path = Path(f.filename)
+    return f"{path.parent.name}/{path.name}:{f.lineno}"
+
+
+def play_one(job: Job, rules: Rules, index: int, *, seen: Counter[int | str] | None = None,
+             make_player: Callable[[], Player] | None = None) -> Run:
+    """Play run ``index`` of ``job`` to its end; a Python error becomes an ``error`` outcome."""
+    seed = run_seed(job.seed, index)
+    dice = Dice(seed)
+    visits: Counter[int] = Counter()
+    engine: Engine | None = None
+    try:
+        pc = Character.from_dict(job.character) if job.character is not None else rules.new_character(dice)
+        if make_player is not None:
+            player: Player = make_player()
+        elif job.policy == "least-used":
+            player = LeastUsed(seen if seen is not None else Counter())
+        else:
+            player = POLICIES[job.policy]()
+
+        def sink(event: dict[str, Any]) -> None:
+            if event["event"] == "entry":
+                visits[event["number"]] += 1
+                if seen is not None:
+                    seen[event["number"]] += 1
+
+        budget = _Budget(player, DECISIONS_PER_TURN * max(job.max_turns, 1))
+        engine = Engine(job.graph, pc, budget, dice=dice, rules=rules, max_turns=job.max_turns, sinks=[sink])
+        outcome = engine.run()
+    except Exception as exc:  # a bug in the runtime (or a graph it cannot handle): report it, go on
+        entry = engine.state.entry if engine is not None else None
+        return Run(index, seed, "error", entry, engine.state.turn if engine else 0,
+                   f"{type(exc).__name__}: {exc}", 0, dict(visits), _where(exc))
+    return Run(index, seed, outcome.kind, outcome.entry, outcome.turn, outcome.reason, outcome.treasure, dict(visits))
+
+
+def play_block(job: Job, indexes: range, progress: Callable[[int], None] | None = None,
+               make_player: Callable[[], Player] | None = None) -> Tally:
+    """Play the runs ``indexes`` in order (one worker's share) and tally them."""
+    rules = get_rules(job.graph.get("rules"))
+    seen: Counter[int | str] = Counter()
+    tally = Tally()
+    step = max(1, min(200, len(indexes) // 100 or 1))
+    done = 0
+    for index in indexes:
+        tally.add(play_one(job, rules, index, seen=seen, make_player=make_player))
+        done += 1
+        if progress is not None and done % step == 0:
+            progress(step)
+    if progress is not None and done % step:
+        progress(done % step)
+    return tally

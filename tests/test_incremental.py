@@ -1,0 +1,60 @@
+"""The language server's incremental parser gives exactly what the full parser gives."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dtc.lsp.incremental import IncrementalParser
+from dtc.parse import parse
+from helpers import sample_dungeon
+from test_lsp import BOOK
+
+
+def _edit_lines(rng: random.Random, lines: list[str]) -> list[str]:
+    lines = list(lines)
+    i = rng.randrange(len(lines))
+    kind = rng.randrange(6)
+    if kind == 0:
+        lines.insert(i, "")
+    elif kind == 1 and len(lines) > 1:
+        del lines[i]
+    elif kind == 2:
+        lines.insert(i, f"{rng.randint(1, 40)} A new entry (D0, S{rng.randint(1, 40)}).")
+    elif kind == 3:
+        lines[i] = lines[i] + " More words, go to 3."
+    elif kind == 4:
+        lines.insert(i, rng.choice(["<!-- dtc: ignore[dead-end] -->", "Ogre HP 5 | Morale x | Club",
+                                    "A Troll HP 9 | Bite d6. Then", "@pit A pit (D1, S@top, F2)."]))
+    else:
+        lines[i] = lines[i][: len(lines[i]) // 2]
+    return lines
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_incremental_parse_matches_full_parse(seed: int) -> None:
+    source = sample_dungeon() or BOOK
+    rng = random.Random(seed)
+    parser = IncrementalParser()
+    lines = source.split("\n")
+    for _ in range(40):
+        text = "\n".join(lines)
+        assert parser.parse(text, "x.txt") == parse(text, "x.txt")
+        lines = _edit_lines(rng, lines)
+
+
+def test_incremental_parse_reuses_unchanged_entries() -> None:
+    source = sample_dungeon() or BOOK
+    parser = IncrementalParser()
+    parser.parse(source)
+    edited = source.replace("You thoroughly search", "You search")
+    assert parser.parse(edited) == parse(edited)
+    assert parser.stats.reparsed == 1 and parser.stats.chunks > 20
+    moved = "\n\n" + edited
+    assert parser.parse(moved) == parse(moved)
+    assert parser.stats.reparsed == 0
+    headerless = "1 A hall (D0, S2).\n\n2 The end. THE END\n"
+    assert parser.parse(headerless) == parse(headerless) and parser.stats.full
+
+

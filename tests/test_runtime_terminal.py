@@ -1,0 +1,76 @@
+"""A person at the terminal: play, look around, Ctrl-C, and carry on with --resume (real pty)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_runtime_support import sample_source
+
+pexpect = pytest.importorskip("pexpect")
+
+
+def dtc_command() -> str:
+    beside = Path(sys.executable).parent / "dtc"
+    found = str(beside) if beside.exists() else shutil.which("dtc")
+    if not found:
+        pytest.skip("the dtc command is not installed")
+    return found
+
+
+def spawn(args: list[str], cwd: Path) -> pexpect.spawn:  # type: ignore[name-defined]
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
+    return pexpect.spawn(dtc_command(), args, cwd=str(cwd), env=env, encoding="utf-8", timeout=30,
+                         dimensions=(50, 120))
+
+
+def test_interactive_session_with_ctrl_c_and_resume(tmp_path: Path) -> None:
+    dungeon = tmp_path / "sample-dungeon.txt"
+    dungeon.write_text(sample_source(), encoding="utf-8")
+    save, log = tmp_path / "game.json", tmp_path / "game.jsonl"
+    child = spawn(["play", str(dungeon), "--seed", "2", "--save", str(save), "--log", str(log)], tmp_path)
+    child.expect("— 1 —")
+    child.expect(r"HP \d+/\d+ \| turn 0 \| light 24 \(\+2 flasks\)")
+    child.expect("1. Frog Mouth")
+    child.expect("> ")
+    child.sendline("?")
+    child.expect("Commands:")
+    child.sendline("i")
+    child.expect(r"Load \S+ of \d+")
+    child.sendline("o")
+    child.expect("How likely is yes")
+    child.sendline("3")
+    child.expect(r"The Oracle \(3-in-6\) rolls \d: (YES|NO)")
+    child.expect("> ")
+    child.sendline("1")
+    child.expect("— 2 —")
+    child.expect(r"turn 1 \| light 23")
+    child.expect("> ")
+    child.sendintr()
+    child.expect("resume with: dtc play --resume")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert (saved["state"]["entry"], saved["state"]["turn"]) == (2, 1)
+
+    child = spawn(["play", "--resume", str(save)], tmp_path)
+    child.expect("Resuming Sample Dungeon at entry 2, turn 1")
+    child.expect(r"turn 1 \| light 23")
+    child.expect("> ")
+    child.sendline("x")
+    child.expect("Type 1")
+    child.sendline("q")
+    child.expect("stopped: quit by the player at entry 2 on turn 1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    assert [e["event"] for e in events][-2:] == ["decision", "end"]
+    assert any(e["event"] == "oracle" for e in events)
