@@ -114,10 +114,9 @@ def plan(n: int, rng: random.Random) -> list[Plan]:
     for k in range(2, n + 1):
         lo = max(1, k - WINDOW)
         candidates = [p for p in range(lo, k) if not plans[p].ending and len(plans[p].required) < CHILDREN]
-        if candidates:
-            parent = rng.choice(candidates)
-        else:  # a run of endings: the nearest open entry below (entry 1 never ends)
-            parent = next(p for p in range(k - 1, 0, -1) if not plans[p].ending)
+        # After a run of endings with no room left: the nearest open entry below (1 never ends).
+        fallback = next(p for p in range(k - 1, 0, -1) if not plans[p].ending)
+        parent = rng.choice(candidates) if candidates else fallback
         plans[parent].required.append(k)
     # A way forward from every entry that does not end: every path can reach an ending.
     for k in range(1, n):
@@ -153,10 +152,8 @@ class Writer:
         success = required.pop() if required else self.target(k, set())
         if difficulty == 0:
             return f"(D0, S{success})"
-        if required and abs(required[-1] - success) > 1:
-            failure = required.pop()
-        else:
-            failure = self.target(k, {success})
+        usable = bool(required) and abs(required[-1] - success) > 1  # never the same or next entry
+        failure = required.pop() if usable else self.target(k, {success})
         ability = f"{rng.choice(ABILITIES)} " if rng.random() < 0.6 else ""
         return f"({ability}D{difficulty}, S{success}, F{failure})"
 

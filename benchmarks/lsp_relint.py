@@ -9,8 +9,9 @@ Two measurements, both on a book from ``generate.py``:
 * **in process** — :class:`dtc.lsp.workspace.Documents` (what the server calls on every change):
   incremental parse, resolve, all rules, suppressions; with the cost of a full parse beside it;
 * **over stdio** — a real ``dtc lsp`` child driven by a pygls client: the time from sending
-  ``textDocument/didChange`` to receiving the ``publishDiagnostics`` for that version, i.e. what
-  an author waits for in the editor (JSON both ways included).
+  ``textDocument/didChange`` (the changed lines, as editors send them) to receiving the
+  ``publishDiagnostics`` for that version, i.e. what an author waits for in the editor (JSON
+  both ways included).
 
 The edits: typing a word in a middle entry, inserting a line near the top (every later entry
 moves down a line, so every cached span is shifted), breaking and mending a choice's notation,
@@ -33,6 +34,7 @@ from pygls.lsp.client import LanguageClient
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import generate
 
+from dtc.lsp.server import tune_gc
 from dtc.lsp.workspace import Documents
 from dtc.parse import parse
 
@@ -73,8 +75,27 @@ def edits(lines: list[str]) -> dict[str, Callable[[int], list[str]]]:
             "break/mend notation": break_notation, "paste an entry": paste_entry}
 
 
+def line_change(old: list[str], new: list[str]) -> types.TextDocumentContentChangePartial:
+    """The edit as an editor sends it: the changed lines only (positions are ASCII here)."""
+    prefix = 0
+    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(old), len(new)) - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    if suffix:
+        rng = types.Range(types.Position(prefix, 0), types.Position(len(old) - suffix, 0))
+        return types.TextDocumentContentChangePartial(
+            range=rng, text="".join(line + "\n" for line in new[prefix : len(new) - suffix]))
+    start = types.Position(prefix - 1, len(old[prefix - 1])) if prefix else types.Position(0, 0)
+    rng = types.Range(start, types.Position(len(old) - 1, len(old[-1])))
+    return types.TextDocumentContentChangePartial(
+        range=rng, text=("\n" if prefix else "") + "\n".join(new[prefix:]))
+
+
 def in_process(text: str, runs: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Wall-clock and CPU milliseconds per edit kind (CPU time shows the work on a busy machine)."""
+    tune_gc()  # as `dtc lsp` does at start-up
     docs = Documents()
     uri = "file:///bench/book.dtc.txt"
     wall: dict[str, list[float]] = {}
@@ -116,16 +137,20 @@ async def over_stdio(text: str, runs: int) -> dict[str, list[float]]:
     loop = asyncio.get_running_loop()
     timings: dict[str, list[float]] = {}
 
-    async def send(version: int, new_text: str | None) -> float:
+    current = text.split("\n")
+
+    async def send(version: int, new_lines: list[str] | None) -> float:
+        nonlocal current
         waiting[version] = loop.create_future()
         started = time.perf_counter()
-        if new_text is None:
+        if new_lines is None:
             client.text_document_did_open(types.DidOpenTextDocumentParams(
                 text_document=types.TextDocumentItem(uri=uri, language_id="dtc", version=version, text=text)))
         else:
             client.text_document_did_change(types.DidChangeTextDocumentParams(
                 text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                content_changes=[types.TextDocumentContentChangeWholeDocument(text=new_text)]))
+                content_changes=[line_change(current, new_lines)]))
+            current = new_lines
         await asyncio.wait_for(waiting[version], timeout=60)
         return (time.perf_counter() - started) * 1000
 
@@ -135,8 +160,10 @@ async def over_stdio(text: str, runs: int) -> dict[str, list[float]]:
         spent = []
         for k in range(runs):
             version += 1
-            spent.append(await send(version, "\n".join(edit(k))))
+            spent.append(await send(version, edit(k)))
         timings[name] = spent
+    # The server's copy, built from the incremental changes, must be the text we meant.
+    assert "\n".join(current) == "\n".join(edit(runs - 1))
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()

@@ -59,6 +59,12 @@ def test_markdown_tables() -> None:
     assert "*Crabman:* HP 4; Morale 8; Claw d6" in md  # the stat block beside its entry
 
 
+def test_labels_print_as_numbers() -> None:
+    for text in (render_markdown(tower_graph()), render_print_html(tower_graph()).split("</style>")[1]):
+        assert "@" not in text.replace("tests@example.org", "")
+        assert "(DEX D2, S3, F4)" in text and f"Return to {HALL}." in text
+
+
 def test_print_html_order_breaks_and_escaping() -> None:
     html = render_print_html(shuffled_graph())
     order = re.findall(r'<article class="entry (short|long)" id="entry-(\d+)">', html)

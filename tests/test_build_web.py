@@ -154,7 +154,8 @@ def test_stat_blocks_render_as_tables(html: str) -> None:
 
 def test_bold_labels_and_prose_exits_in_text(html: str) -> None:
     assert "<strong>Sea Wall</strong>" in html
-    assert f'<a href="#entry-{HALL}">Go to @hall</a>' in html  # the author's words, linked
+    assert f'<a href="#entry-{HALL}">Go to {HALL}</a>' in html  # the author's words, linked, the label numbered
+    assert "@hall" not in html and "S@" not in html
     assert "Return to the entry you came from" in html
 
 

@@ -6,7 +6,10 @@ import random
 
 import pytest
 
+from dtc.api import compile_text
+from dtc.lint import lint_compilation
 from dtc.lsp.incremental import IncrementalParser
+from dtc.lsp.workspace import Documents
 from dtc.parse import parse
 from helpers import sample_dungeon
 from test_lsp import BOOK
@@ -58,3 +61,28 @@ def test_incremental_parse_reuses_unchanged_entries() -> None:
     assert parser.parse(headerless) == parse(headerless) and parser.stats.full
 
 
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_editor_findings_after_edits_equal_a_fresh_lint(seed: int) -> None:
+    """What the server publishes after a run of edits (incremental parse, reused graph facts)
+    is exactly what `dtc lint` says about the final text."""
+    source = sample_dungeon() or BOOK
+    rng = random.Random(1000 + seed)
+    docs = Documents()
+    lines = source.split("\n")
+    for version in range(30):
+        text = "\n".join(lines)
+        snap = docs.update("untitled:book", text, version)
+        fresh = lint_compilation(compile_text(text, "untitled:book"))
+        assert snap.diagnostics == fresh, f"after edit {version}"
+        lines = _edit_lines(rng, lines) if rng.random() < 0.7 else _retype(rng, lines)
+
+
+def _retype(rng: random.Random, lines: list[str]) -> list[str]:
+    """An edit to prose only (the graph stays the same): a word added to a random line."""
+    lines = list(lines)
+    i = rng.randrange(len(lines))
+    if lines[i].strip():
+        lines[i] += " quietly"
+    return lines

@@ -249,3 +249,45 @@ def test_sample_dungeon(sample_path: Path) -> None:
     assert 0 < stall["dead_end:22"] < 0.2
     fights = {h["entry"] for h in data["hazards"] if "fight" in h["what"]}
     assert {18, 30} <= fights
+
+
+# --- dtc graph --odds ----------------------------------------------------------------------
+
+
+def test_graph_odds_labels_exits_and_shades_entries(small: Path) -> None:
+    code, out, _ = run("graph", str(small), "--odds", "--format", "dot")
+    assert code == 0
+    assert "<B>50%</B>" in out  # the door or around, uniformly
+    assert "reached by 100% of readers" in out
+    plain = run("graph", str(small), "--format", "dot")[1]
+    assert "<B>50%</B>" not in plain and "reached by" not in plain
+
+
+def test_graph_odds_escapes_its_own_less_than(tmp_path: Path) -> None:
+    from dtc.odds.overlay import overlay_graph, shade
+    from dtc.render.graph import build_dot
+
+    src = book("1 Door (D1, S2, F3).", "2 In. THE END", "3 Out. THE END")  # the best of six scores: >99%
+    graph = graph_of(src)
+    dot = build_dot(graph, odds=overlay_graph(graph)).source
+    assert "<B>&lt;1%</B>" in dot and "<B>&gt;99%</B>" in dot
+    assert "<1%" not in dot.replace("&lt;1%", "")
+    assert shade(0.0) == "#ffffff" and shade(1.0) == "#42a5f5"
+
+
+def test_graph_odds_needs_graphviz_formats(small: Path) -> None:
+    code, _, err = run("graph", str(small), "--odds", "--format", "mermaid")
+    assert code == 2 and "--odds" in err
+
+
+def test_graph_odds_renders_svg(small: Path, tmp_path: Path) -> None:
+    import shutil
+    import xml.dom.minidom
+
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz is not installed")
+    out = tmp_path / "odds.svg"
+    code, _, _ = run("graph", str(small), "--odds", "-o", str(out))
+    assert code == 0
+    xml.dom.minidom.parse(str(out))
+    assert "50%" in out.read_text(encoding="utf-8")

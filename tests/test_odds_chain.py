@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dtc.odds import compute_odds
 from dtc.odds import chain as chain_module
+from dtc.odds import compute_odds
 
 CHARACTER = {"STR": 10, "DEX": 10, "CON": 10, "WIS": 10, "INT": 10, "CHA": 10}
 P2 = {1: 33 / 36, 2: 108 / 216}  # DEX 10: P(2d6 <= 10), P(3d6 <= 10)

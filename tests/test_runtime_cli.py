@@ -160,9 +160,9 @@ def test_broken_exit_exits_1(tmp_path: Path) -> None:
 
 def test_unknown_ruleset_is_refused(tmp_path: Path) -> None:
     src = tmp_path / "rats.txt"
-    src.write_text("Rules: maze-rats\n\n" + book("1 A door (D0, S2).", "2 End. THE END"), encoding="utf-8")
+    src.write_text("Rules: tunnels-and-trolls\n\n" + book("1 A door (D0, S2).", "2 End. THE END"), encoding="utf-8")
     r = dtc("play", str(src), "--auto", "bold", "--no-save")
-    assert r.exit_code == 2 and "no rules for 'maze-rats'" in r.stderr
+    assert r.exit_code == 2 and "no rules for 'tunnels-and-trolls'" in r.stderr
 
 
 def test_read_log_names_the_bad_line(tmp_path: Path) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dtc import FORMAT_VERSION, __version__
+from dtc import FORMAT_VERSION, __version__, dungeon
 from dtc.diagnostics import Span
 from dtc.effects import extract_effects
 from dtc.model import Creature, Document, Entry, Target
@@ -194,10 +195,10 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
                     for x in res.exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
-                "effects": extract_effects(entry.text, index),
+                "effects": extract_effects(dungeon.blank_lines(entry.text), index),
             }
         )
-    return {
+    graph = {
         "format": "dtc-adventure",
         "format_version": FORMAT_VERSION,
         "dtc_version": __version__,
@@ -238,3 +239,39 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         ],
         "entries": entries,
     }
+    if doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries):
+        _dungeon_notation(doc, res, graph, canonical)
+    return graph
+
+
+def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],
+                      canonical: Callable[[str], str | None]) -> None:
+    """Zones and hazards (Dungeon Rules): added only to books that write them (optional in the schema)."""
+    from dtc.rulesets.dungeon_rules import zone_key
+
+    graph["zones"] = [{"low": z.low, "high": z.high, "text": z.text, "zone": zone_key(z.text), "line": z.span.line}
+                      for z in doc.zones]
+    graph["hazards"] = [
+        {
+            "name": h.name,
+            "entry": h.entry,
+            "line": h.span.line,
+            "check": None if h.check is None else {
+                "abilities": [canonical(a) or a for a in h.check.abilities],
+                "difficulty": h.check.difficulty,
+            },
+            "fail": h.fail,
+            "pass": h.pass_,
+            "mitigation": list(h.mitigation),
+            "telltales": h.telltales,
+            "trigger": h.trigger,
+            "error": h.error,
+        }
+        for h in doc.hazards
+    ]
+    for i, (entry, out) in enumerate(zip(doc.entries, graph["entries"], strict=True)):
+        number = res.numbers[i]
+        text = entry.zone if entry.zone is not None else next(
+            (z.text for z in doc.zones if z.low <= number <= z.high), None)
+        out["zone"] = None if text is None else zone_key(text)
+        out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))

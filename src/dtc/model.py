@@ -84,6 +84,45 @@ class Encounter:
 
 
 @dataclass(slots=True)
+class ZoneRow:
+    """A row of the ``Zones`` table (Dungeon Rules): entries ``low``–``high`` are a zone."""
+
+    low: int
+    high: int
+    text: str
+    span: Span
+    text_span: Span
+
+
+@dataclass(slots=True)
+class HazardCheck:
+    """``Check: WIS or AGI D2``: the abilities (the better is rolled) and the difficulty."""
+
+    abilities: list[str]
+    difficulty: int | None
+    span: Span
+
+
+@dataclass(slots=True)
+class Hazard:
+    """A ``Hazard: Name | Check: CON D2 | Fail: ... | Mitigation: ...`` line (Dungeon Rules)."""
+
+    name: str
+    span: Span
+    check: HazardCheck | None = None
+    fail: str | None = None
+    pass_: str | None = None
+    mitigation: list[str] = field(default_factory=list)
+    telltales: str | None = None
+    trigger: str | None = None
+    #: The entry whose text holds the line, if any (it is then placed there).
+    entry: int | None = None
+    #: Set when the line does not parse; the other fields are then what could be read.
+    error: str | None = None
+    error_span: Span | None = None
+
+
+@dataclass(slots=True)
 class Entry:
     number: Target
     span: Span
@@ -98,6 +137,11 @@ class Entry:
     #: Creature names mentioned with a count ("4 Goblins"), and whether in a fight.
     mentions: list[CreatureGroup] = field(default_factory=list)
     fight_mentions: list[CreatureGroup] = field(default_factory=list)
+    #: ``Zone: perilous`` written in the entry (Dungeon Rules), and where.
+    zone: str | None = None
+    zone_span: Span | None = None
+    #: ``Hazard: Name`` lines that place a hazard defined elsewhere: (name, span).
+    hazard_refs: list[tuple[str, Span]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -133,6 +177,9 @@ class Document:
     #: Lines that look like stat blocks but do not parse: (message, span of the bad part).
     bad_statblocks: list[tuple[str, Span]] = field(default_factory=list)
     directives: list[Directive] = field(default_factory=list)
+    #: Dungeon Rules notation: the ``Zones`` table and every hazard line (bestiary and entries).
+    zones: list[ZoneRow] = field(default_factory=list)
+    hazards: list[Hazard] = field(default_factory=list)
     #: The ruleset used when there is no ``Rules:`` key (a project's configuration may set it).
     default_rules: str = "death-and-treasure"
 

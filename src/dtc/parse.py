@@ -13,6 +13,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
+from dtc import dungeon
 from dtc.diagnostics import Span
 from dtc.model import (
     Attack,
@@ -184,6 +185,15 @@ def parse(text: str, path: str = "<input>") -> Document:
             if ENCOUNTERS_HEADER.fullmatch(line):
                 section = "encounters"
                 continue
+            if dungeon.ZONES_HEADER.fullmatch(line):
+                section = "zones"
+                continue
+            if dungeon.HAZARD_LINE.match(line):
+                doc.hazards.append(dungeon.parse_hazard(line, offsets[i], index.span, None))
+                continue
+            if section == "zones" and (zrow := dungeon.ZONE_ROW.fullmatch(line)):
+                doc.zones.append(dungeon.zone_row(zrow, offsets[i], index.span))
+                continue
             if STAT_LINE.match(line):
                 creature = _creature(line, offsets[i], index)
                 if creature is not None:
@@ -311,6 +321,8 @@ def _entry(
     if "eturn" in low:
         entry.returns = [index.span(start + m.start(), start + m.end()) for m in DYNAMIC_RETURN.finditer(body)]
     entry.ending = _is_ending(body, low)
+    if "one" in body or "azard" in body:
+        dungeon.entry_lines(doc, entry, body, start, index.span, number)
     if "HP" in body:
         for m in STAT_INLINE.finditer(body):
             creature = _inline_creature(m.group(1), start + m.start(1), index, number)

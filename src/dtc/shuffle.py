@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 K = TypeVar("K", bound=Hashable)
 
 #: How many swap candidates are looked at per repair step.
-SAMPLE = 48
+SAMPLE = 32
 #: Probability of taking a random candidate instead of the best one (escapes plateaus).
 NOISE = 0.08
+#: Repair steps per restart at most: a feasible book is spread long before this; an
+#: impossible request gives up within seconds.
+MAX_STEPS = 20_000
 
 
 class Infeasible(ValueError):
@@ -35,7 +38,7 @@ def spread(
     gap: int,
     rng: random.Random,
     *,
-    restarts: int = 8,
+    restarts: int = 3,
 ) -> dict[K, int]:
     """Give each of ``keys`` a distinct number from ``pool`` so every pair is ``gap`` apart.
 
@@ -61,7 +64,7 @@ def spread(
         order = list(pool)
         rng.shuffle(order)
         return dict(zip(keys, order, strict=False))
-    steps = 400 * len(edges) + 20 * len(keys) + 2000
+    steps = min(400 * len(edges) + 20 * len(keys) + 2000, MAX_STEPS)
     for _ in range(restarts):
         found = _search(list(keys), list(pool), fixed, edges, neighbours, gap, rng, steps)
         if found is not None:
@@ -115,7 +118,7 @@ def _search(
     def bad(a: K, b: K) -> bool:
         return abs(value[a] - value[b]) < gap
 
-    violated = {i for i, (a, b) in enumerate(edges) if bad(a, b)}
+    violated = _IndexSet(i for i, (a, b) in enumerate(edges) if bad(a, b))
     edge_ids: dict[K, list[int]] = defaultdict(list)
     for i, (a, b) in enumerate(edges):
         edge_ids[a].append(i)
@@ -133,16 +136,17 @@ def _search(
     for _ in range(steps):
         if not violated:
             return {k: value[k] for k in keys}
-        a, b = edges[rng.choice(sorted(violated))]
+        a, b = edges[violated.pick(rng)]
         x = a if a in free and (b not in free or rng.random() < 0.5) else b
         vx = value[x]
         best: list[tuple[int, K | None]] = []
         best_delta = 1 << 30
+        here = conflicts(x, vx, None, 0)
         for n in rng.sample(numbers, min(SAMPLE, len(numbers))):
             if n == vx:
                 continue
             z = holder[n]
-            before = conflicts(x, vx, None, 0) + (conflicts(z, n, None, 0) if z is not None else 0)
+            before = here + (conflicts(z, n, None, 0) if z is not None else 0)
             after = conflicts(x, n, z, vx) + (conflicts(z, vx, x, n) if z is not None else 0)
             delta = after - before
             if delta < best_delta:
@@ -171,3 +175,32 @@ def _search(
                     violated.discard(i)
     return None
 
+
+class _IndexSet:
+    """A set of edge numbers with O(1) add, discard and random pick."""
+
+    def __init__(self, items: Iterable[int]) -> None:
+        self.items: list[int] = []
+        self.where: dict[int, int] = {}
+        for i in items:
+            self.add(i)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def add(self, i: int) -> None:
+        if i not in self.where:
+            self.where[i] = len(self.items)
+            self.items.append(i)
+
+    def discard(self, i: int) -> None:
+        at = self.where.pop(i, None)
+        if at is None:
+            return
+        last = self.items.pop()
+        if last != i:
+            self.items[at] = last
+            self.where[last] = at
+
+    def pick(self, rng: random.Random) -> int:
+        return self.items[rng.randrange(len(self.items))]

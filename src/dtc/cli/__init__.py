@@ -15,6 +15,7 @@ from dtc.cli.lsp_cmd import lsp_cmd
 from dtc.cli.odds_cmd import odds_cmd
 from dtc.cli.play_cmd import character_group, play_cmd
 from dtc.cli.renumber_cmd import renumber_cmd
+from dtc.cli.simulate_cmd import simulate_cmd
 
 main.add_command(lint_cmd)
 main.add_command(rule_cmd)
@@ -27,5 +28,6 @@ main.add_command(renumber_cmd)
 main.add_command(build_cmd)
 main.add_command(lsp_cmd)
 main.add_command(odds_cmd)
+main.add_command(simulate_cmd)
 
 __all__ = ["main"]

@@ -44,7 +44,10 @@ def _rules(graph: dict[str, Any]) -> Rules:
     try:
         return get_rules(graph.get("rules"))
     except KeyError as exc:
-        fail(f"error: dtc play has no rules for '{exc.args[0]}' (it plays death-and-treasure)")
+        from dtc.runtime.ruleset import OVERLAYS, registry
+
+        known = ", ".join([*sorted(registry()), *(f"+ {o}" for o in OVERLAYS)])
+        fail(f"error: dtc play has no rules for '{exc.args[0]}' (it plays {known})")
         raise
 
 

@@ -68,6 +68,11 @@ def entries_in_order(graph: dict[str, Any]) -> list[dict[str, Any]]:
     return [seen[n] for n in sorted(seen)]
 
 
+def label_numbers(graph: dict[str, Any]) -> dict[str, int]:
+    """``@label`` -> the number compile gave that entry."""
+    return {e["label"]: e["number"] for e in graph["entries"] if e.get("label")}
+
+
 def creatures_by_name(graph: dict[str, Any]) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for creature in graph["creatures"]:

@@ -20,10 +20,11 @@ from dtc.edition.book import (
     creatures_by_name,
     encounter_die,
     entries_in_order,
+    label_numbers,
     roll_label,
     stat_rows,
 )
-from dtc.edition.text import Piece, paragraphs, pieces
+from dtc.edition.text import Piece, numbered, paragraphs, pieces
 
 #: Entries shorter than this (in characters of text) are never split across pages.
 SHORT = 1400
@@ -64,6 +65,7 @@ def _md_piece(piece: Piece) -> str:
 
 def render_markdown(graph: dict[str, Any]) -> str:
     rules = check_rules(graph["rules"])
+    labels = label_numbers(graph)
     out = [f"# {_md_cell(graph['title'] or 'Untitled adventure')}", ""]
     if graph.get("author"):
         out += [f"*by {_md_cell(graph['author'])}*", ""]
@@ -85,7 +87,7 @@ def render_markdown(graph: dict[str, Any]) -> str:
     out += ["## Entries", ""]
     for entry in entries_in_order(graph):
         out += [f"### {entry['number']}", ""]
-        for para in paragraphs(pieces(entry)):
+        for para in paragraphs(numbered(pieces(entry), labels)):
             out += ["".join(_md_piece(p) for p in para).strip(), ""]
         for name in entry["creatures"]:
             if name in creatures:
@@ -116,6 +118,7 @@ def _print_piece(piece: Piece) -> str:
 
 def render_print_html(graph: dict[str, Any]) -> str:
     rules = check_rules(graph["rules"])
+    labels = label_numbers(graph)
     title = graph["title"] or "Untitled adventure"
     creatures = creatures_by_name(graph)
     parts = ['<section class="front">', f"<h1>{escape(title)}</h1>"]
@@ -144,7 +147,7 @@ def render_print_html(graph: dict[str, Any]) -> str:
         n = entry["number"]
         size = "short" if len(entry["text"]) < SHORT else "long"
         parts.append(f'<article class="entry {size}" id="entry-{n}"><h2 class="number">{n}</h2>')
-        for para in paragraphs(pieces(entry)):
+        for para in paragraphs(numbered(pieces(entry), labels)):
             body = "".join(_print_piece(p) for p in para)
             parts.append(f"<p>{body.strip()}</p>")
         names = [c for c in entry["creatures"] if c in creatures]

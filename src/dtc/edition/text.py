@@ -172,3 +172,15 @@ def exit_sentences(items: list[Piece]) -> list[tuple[Piece, str]]:
             found.append((piece, sentence[:1].upper() + sentence[1:]))
         before += piece.text
     return found
+
+
+_LABEL = re.compile(r"@[A-Za-z][A-Za-z0-9_-]*")
+
+
+def numbered(items: list[Piece], labels: dict[str, int]) -> list[Piece]:
+    """The pieces as a reader sees them: ``S@gate`` and "go to @gate" show the gate's number."""
+
+    def show(text: str) -> str:
+        return _LABEL.sub(lambda m: str(labels.get(m.group(), m.group())), text)
+
+    return [Piece(p.kind, show(p.text), p.index, p.target) if p.kind in ("choice", "exit") else p for p in items]

@@ -22,13 +22,14 @@ from dtc.edition.book import (
     creatures_by_name,
     encounter_die,
     entries_in_order,
+    label_numbers,
     roll_label,
     script_json,
     slug,
     stat_rows,
     target_number,
 )
-from dtc.edition.text import Piece, exit_sentences, paragraphs, pieces
+from dtc.edition.text import Piece, exit_sentences, numbered, paragraphs, pieces
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 _WORDS = {1: "Needs 1 of", 2: "Needs 2 of", 3: "Needs all 3"}
@@ -57,6 +58,7 @@ class WebEdition:
         self.entries = entries_in_order(graph)
         self.numbers = {e["number"] for e in self.entries}
         self.creatures = creatures_by_name(graph)
+        self.labels = label_numbers(graph)
         self.svg = flowchart_svg
         self.title = graph["title"] or "Untitled adventure"
 
@@ -117,7 +119,7 @@ class WebEdition:
             '<header class="masthead"><a class="book" href="#cover">'
             f"{escape(self.title)}</a>"
             f'<nav aria-label="Book">{begin}<a href="#cover">Contents</a>'
-            '<a href="#sheet" class="to-sheet">Sheet</a></nav></header>'
+            '<a href="#sheet" class="to-sheet js-only">Sheet</a></nav></header>'
         )
 
     # --- cover ---------------------------------------------------------------------------
@@ -153,7 +155,7 @@ class WebEdition:
         r = self.rules
         items = [
             "<li>Follow the links: each number is an entry. Your browser’s back button takes you back.</li>",
-            "<li>Keep your adventurer on the <a href=\"#sheet\" class=\"to-sheet\">adventure sheet</a>; "
+            '<li class="js-only">Keep your adventurer on the <a href="#sheet" class="to-sheet">adventure sheet</a>; '
             "it is saved in this browser.</li>",
         ]
         if r.dice:
@@ -188,7 +190,8 @@ class WebEdition:
 
     def _entry(self, entry: dict[str, Any]) -> str:
         n = entry["number"]
-        body = "\n".join(f"<p>{''.join(self._piece(entry, p) for p in para)}</p>" for para in paragraphs(pieces(entry)))
+        paras = paragraphs(self._pieces(entry))
+        body = "\n".join(f"<p>{''.join(self._piece(entry, p) for p in para)}</p>" for para in paras)
         parts = [
             f'<article id="entry-{n}" class="page entry" aria-labelledby="entry-{n}-h">',
             f'<h2 id="entry-{n}-h" class="number" tabindex="-1"><span class="vh">Entry </span>{n}</h2>',
@@ -202,6 +205,9 @@ class WebEdition:
         parts.append(self._panel(entry))
         parts.append("</article>")
         return "\n".join(parts)
+
+    def _pieces(self, entry: dict[str, Any]) -> list[Piece]:
+        return numbered(pieces(entry), self.labels)
 
     def _piece(self, entry: dict[str, Any], piece: Piece) -> str:
         if piece.kind == "label":
@@ -238,7 +244,7 @@ class WebEdition:
                 items.append(self._card(n, i, c))
         prose = [x["target"] for x in entry["exits"] if x["kind"] == "prose"]
         unplaced = [t for t in (target_number(x, self.numbers) for x in prose) if t is not None]
-        for piece, sentence in exit_sentences(pieces(entry)):
+        for piece, sentence in exit_sentences(self._pieces(entry)):
             t = target_number(piece.target, self.numbers)
             if t is not None and t in unplaced:
                 unplaced.remove(t)

@@ -18,6 +18,7 @@ else's site; a published documentation site only has to be named in ``ruleDocsUr
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from pathlib import Path
 from typing import Any
@@ -206,6 +207,19 @@ def build() -> DtcServer:
     return server
 
 
+def tune_gc() -> None:
+    """A long-lived server that allocates many short-lived, acyclic objects per keystroke: warm
+    the parser, move everything loaded so far out of the collector's way (``gc.freeze``) and
+    collect less often. Measured on a 400-entry book this takes a third off the median re-lint
+    and most of its worst cases (benchmarks/lsp_relint.py)."""
+    Documents().update("untitled:warm-up", "Adventure Entries\n\n1 A hall (DEX D1, S2, F2).\n", 0)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+
+
 def serve() -> None:
     """Run the server on stdin/stdout until the client says exit."""
-    build().start_io()
+    server = build()
+    tune_gc()
+    server.start_io()

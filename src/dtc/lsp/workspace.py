@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from dtc.api import Compilation
 from dtc.analysis import Analysis
+from dtc.api import Compilation
 from dtc.compile import Resolved, resolve
 from dtc.config import Config, ConfigError, Settings, config_for
 from dtc.diagnostics import Diagnostic

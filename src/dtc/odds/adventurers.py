@@ -95,10 +95,8 @@ def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
 
     def chance(ci: int, scores: dict[str, int]) -> int:
         ability = checks[ci][0]
-        if ability is None:
-            score = max(scores.values(), default=-1)
-        else:
-            score = scores.get(ability, -1)  # -1: an ability the ruleset does not know (its chance is fixed)
+        # -1: an ability the ruleset does not know (its chance is fixed)
+        score = max(scores.values(), default=-1) if ability is None else scores.get(ability, -1)
         key = (ci, score)
         if key not in table:
             p = check_chance(ruleset, scores, checks[ci], approach, encumbered=encumbered)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -10,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from dtc.odds import POLICIES
 from dtc.odds.adventurers import Readers, fresh
 from dtc.odds.adventurers import for_character as character_readers
-from dtc.odds.chain import POLICIES, build_shape, solve
+from dtc.odds.chain import build_shape, solve
 from dtc.odds.checks import (
     APPROACHES,
     Mix,
@@ -122,6 +124,19 @@ def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | Non
     Raises :class:`dtc.rulesets.UnknownRuleset` for a ruleset dtc does not know and
     :class:`ValueError` for a book without a start entry, an unknown policy or approach.
     """
+    # The work allocates millions of small objects that all stay alive until it ends: the cyclic
+    # garbage collector would rescan the whole (large) graph again and again for nothing.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _compute(graph, abilities, policy, approach, encumbered)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _compute(graph: Mapping[str, Any], abilities: Mapping[str, int] | None, policy: str, approach: str,
+             encumbered: bool) -> Odds:
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r} ({', '.join(POLICIES)})")
     if approach not in APPROACHES:
@@ -155,9 +170,10 @@ def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | Non
                                 h.entry))
     for n, msgs in book.skipped.items():
         notes.extend(f"entry {n}: {m}" for m in msgs)
+    assert book.start is not None  # build_shape refused a book without one
     return Odds(
         title=book.title, ruleset=ruleset, reader=readers.description, method=readers.method, policy=policy,
-        approach=approach, start=shape.states[shape.start],  # type: ignore[arg-type]
+        approach=approach, start=book.start,
         choices=_choices(book, ruleset, abilities, approach, encumbered),
         outcomes={k: v for k, v in sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))},
         loops=loops, visits={n: float(visits[i]) for i, n in enumerate(numbers)}, reach=reach_out, edges=edges,

@@ -37,7 +37,7 @@ Ints = npt.NDArray[np.int64]
 #: Strongly connected components up to this size get an exact reach probability (a dense inverse
 #: each), while the sizes cubed add up to at most REACH_WORK.
 REACH_LIMIT = 1000
-REACH_WORK = 1e9
+REACH_WORK = 4e8
 #: Transient sets up to this size are solved with dense linear algebra (faster when small).
 DENSE_LIMIT = 400
 _TIE = 1e-12
@@ -71,7 +71,12 @@ def build_shape(book: Book) -> Shape:
     states: list[int | str] = list(book.numbers)
     index: dict[int | str, int] = {n: i for i, n in enumerate(states)}
     keys = {k: i for i, k in enumerate(book.checks)}
-    opt_state, opt_check, br_opt, br_target, br_kind, br_share = [], [], [], [], [], []
+    opt_state: list[int] = []
+    opt_check: list[int] = []
+    br_opt: list[int] = []
+    br_target: list[int] = []
+    br_kind: list[int] = []
+    br_share: list[float] = []
     br_exit: list[tuple[int, int] | None] = []
     for n in book.numbers:
         if n in book.endings:
@@ -194,7 +199,7 @@ def _classify(shape: Shape, src: Ints, dst: Ints) -> _Classes:
         order = idx[np.argsort(labels[idx], kind="stable")]
         cuts = np.flatnonzero(np.diff(labels[order])) + 1
         for members in np.split(order, cuts):
-            entries = sorted(int(shape.states[m]) for m in members)  # type: ignore[call-overload]
+            entries = sorted(int(shape.states[m]) for m in members)
             name = f"loop:{entries[0]}"
             loops[name] = entries
             add(name, members)

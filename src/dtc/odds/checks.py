@@ -152,7 +152,7 @@ def best_mix(mixes: list[Mix], *, gear: bool) -> Mix:
 
 #: ``--approach`` values: how a reader meets a choice's difficulty in the chain.
 APPROACHES = {
-    "check": "every check is rolled with the dice of its difficulty",
+    "check": "every check is rolled with the dice of its difficulty (any other need, such as gear, met)",
     "best": "each choice is met the surest way without gear (ties: least encounter risk)",
     "gear": "each choice is met the surest way, with appropriate gear always at hand",
 }

@@ -106,7 +106,7 @@ def entry_options(entry: dict[str, Any], entries: Mapping[int, object]) -> tuple
     returns = [(i, x) for i, x in enumerate(entry["exits"]) if x["kind"] == "return"]
     kept = [(i, x) for i, x in prose if x["target"] not in guarded]
     if options or kept or returns:
-        for i, x in prose:
+        for _, x in prose:
             if x["target"] in guarded:
                 notes.append(f"the conditional exit to {x['target']} is left out (the chain has no memory)")
     else:

@@ -103,8 +103,8 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     console.print(Text(f"Policy: {odds.policy}; approach: {odds.approach}; start: entry {odds.start}"))
     console.print()
     rows = odds.choices[:limit] if limit else odds.choices
-    table = _table(console, f"Checks ({len(odds.choices)} choices)", "Entry", "Choice", "Check", "Pass", "Surest way, no gear",
-                   "With gear")
+    table = _table(console, f"Checks ({len(odds.choices)} choices)", "Entry", "Choice", "Check", "Pass",
+                   "Surest way, no gear", "With gear")
     for c in rows:
         check = f"{c.ability + ' ' if c.ability else ''}D{c.difficulty}" + (f" {c.dice}" if c.difficulty else "")
         table.add_row(str(c.entry), Text(c.label), check, pct(c.check), mix_words(c.best), mix_words(c.best_gear))
@@ -130,13 +130,17 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
         console.print(table)
     if odds.hazards:
         console.print()
-        table = _table(console, "Danger: fights and damage (dtc simulate plays out who dies)", "Reached", "Entry", "What")
+        table = _table(console, "Danger: fights and damage (dtc simulate plays out who dies)", "Reached", "Entry",
+                       "What")
         for h in odds.hazards[:limit or None]:
             table.add_row(reached(odds, h.entry), str(h.entry), h.what)
         console.print(table)
     console.print()
-    ranked = sorted(odds.visits, key=lambda n: (-(odds.reach[n] if odds.reach[n] is not None else
-                                                  min(1.0, odds.visits[n])), -odds.visits[n], n))
+    def rank(n: int) -> tuple[float, float, int]:
+        r = odds.reach[n]
+        return (-(r if r is not None else min(1.0, odds.visits[n])), -odds.visits[n], n)
+
+    ranked = sorted(odds.visits, key=rank)
     table = _table(console, "Entries (reached: the chance of at least one visit; visits: the expected number)",
                    "Entry", "Reached", "Visits")
     for n in ranked[:limit or None]:
@@ -178,8 +182,9 @@ def to_json(odds: Odds) -> dict[str, Any]:
         if (c.ability, c.difficulty) not in index:
             index[(c.ability, c.difficulty)] = len(checks)
             checks.append({"ability": c.ability, "difficulty": c.difficulty, "dice": c.dice, "pass": float(c.check),
-                           "pass_exact": str(c.check), "chance": float(c.chance), "mixes": [m.to_dict() for m in c.mixes],
-                           "best": c.best.to_dict(), "best_with_gear": c.best_gear.to_dict()})
+                           "pass_exact": str(c.check), "chance": float(c.chance),
+                           "mixes": [m.to_dict() for m in c.mixes], "best": c.best.to_dict(),
+                           "best_with_gear": c.best_gear.to_dict()})
     return {
         "format": ODDS_FORMAT,
         "format_version": ODDS_VERSION,

@@ -14,10 +14,12 @@ from typing import Any
 
 import graphviz
 
-from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, clean, shorten, wrap
+from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, shorten, wrap
 
 #: Above this many entries the automatic layout is ``sfdp`` (``dot`` gets slow: see docs/graph.md).
 SFDP_ABOVE = 1500
+#: Books whose longest forward path is longer than this are ranked by fewest moves from the start.
+NATURAL_DEPTH = 40
 FONT = "Helvetica,Arial,sans-serif"
 INSTALL_HINT = (
     "Graphviz is not installed (no `dot` program on PATH): install it with `apt-get install graphviz`, "
@@ -82,17 +84,16 @@ def _html(body: str) -> str:
     return f"<{body}>"
 
 
-def _tooltip(node: Node, hidden: tuple[int, int] | None) -> str:
+def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool) -> str:
     lines = [f"{node.number}" + (f" ({node.label})" if node.label else "")
              + (" - " + ", ".join(node.tags()) if node.tags() else "")]
-    lines.append(shorten(node.text, 400))
+    lines.append(shorten(node.text, 160 if compact else 400))
     for f in node.fighters:
-        extra = "".join(x for x in (f" Morale {f.morale}" if f.morale is not None else "",
-                                    f" | {f.attacks}" if f.attacks else ""))
-        lines.append(clean(f.short() + extra))
+        lines.append(f.short() + (f" Morale {f.morale}" if f.morale is not None else "")
+                     + (f" | {f.attacks}" if f.attacks else ""))
     if hidden and any(hidden):
         lines.append(f"not shown: {hidden[0]} exits, {hidden[1]} entrances")
-    return "&#10;".join(esc_tooltip(clean(line)) for line in lines)
+    return "&#10;".join(esc_tooltip(line) for line in lines)
 
 
 def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None) -> str:
@@ -100,7 +101,7 @@ def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None) -> st
         return _html(f"<B>{node.number}</B>")
     head = f"<B>{node.number}</B>"
     if node.label:
-        head += f' <FONT POINT-SIZE="8">{esc(clean(node.label))}</FONT>'
+        head += f' <FONT POINT-SIZE="8">{esc(node.label)}</FONT>'
     if node.tags():
         head += f' <FONT POINT-SIZE="7">{esc(" · ".join(node.tags()))}</FONT>'
     rows = [f'<TR><TD ALIGN="LEFT">{head}</TD></TR>']
@@ -119,7 +120,8 @@ def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None) -> st
 
 def _node_attrs(node: Node, compact: bool, hidden: tuple[int, int] | None, focus: bool) -> dict[str, str]:
     attrs = dict(ROLE_STYLE[node.role])
-    style = "rounded,filled" + (",dashed" if node.unreachable else "")
+    if node.unreachable:
+        attrs["style"] = "rounded,filled,dashed"
     if node.start:
         attrs["penwidth"] = "3"
     if node.ending:
@@ -131,28 +133,40 @@ def _node_attrs(node: Node, compact: bool, hidden: tuple[int, int] | None, focus
     if node.fighters:
         classes.append("creature")
     attrs.update(
-        label=_node_label(node, compact, hidden), tooltip=_tooltip(node, hidden), style=style,
+        label=_node_label(node, compact, hidden), tooltip=_tooltip(node, hidden, compact),
         id=f"entry-{node.number}", URL=f"#entry-{node.number}", **{"class": " ".join(classes)},
     )
     return attrs
 
 
-def _edge_attrs(edge: Edge, labels: bool) -> dict[str, str]:
-    color, style, arrow, _ = EDGE_STYLE[edge.kind]
-    attrs = {"color": color, "style": style, "arrowhead": arrow, "fontcolor": color,
-             "id": f"exit-{edge.source}-{edge.index}", "class": f"exit {edge.kind}"}
-    words = [w for w in (edge.check, shorten(edge.choice or "", 24)) if w]
-    if labels and words and edge.kind in ("success", "failure", "d0"):
-        attrs["label"] = _html("<BR/>".join(esc(w) for w in words))
-    where = edge.target if edge.target is not None else f"missing {edge.missing}"
-    attrs["tooltip"] = esc_tooltip(clean(f"{edge.source} -> {where}: {EDGE_STYLE[edge.kind][3]} {' '.join(words)}"))
+def _edge_attrs(edge: Edge, compact: bool) -> dict[str, str]:
+    color, style, arrow, words_for_kind = EDGE_STYLE[edge.kind]
+    attrs = {"color": color, "id": f"exit-{edge.source}-{edge.index}", "class": f"exit {edge.kind}"}
+    if style != "solid":
+        attrs["style"] = style
+    if arrow != "normal":
+        attrs["arrowhead"] = arrow
     if edge.kind == "return":
         attrs["constraint"] = "false"
+    if compact:  # big books: no labels, no tooltips
+        return attrs
+    words = [w for w in (edge.check, shorten(edge.choice or "", 24)) if w]
+    if words and edge.kind in ("success", "failure", "d0"):
+        attrs["label"] = _html("<BR/>".join(esc(w) for w in words))
+        attrs["fontcolor"] = color
+    where = edge.target if edge.target is not None else f"missing {edge.missing}"
+    attrs["tooltip"] = esc_tooltip(f"{edge.source} -> {where}: {words_for_kind} {' '.join(words)}".strip())
     return attrs
 
 
-def _missing_name(key: str) -> str:
-    return "missing-" + "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in key)
+def _missing_name(key: str, taken: dict[str, str]) -> str:
+    """``missing-40`` for a number; for an ``@label``, ``missing-`` and its letters (made unique)."""
+    if key not in taken:
+        name = "missing-" + "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in key)
+        while name in taken.values():
+            name += "_"
+        taken[key] = name
+    return taken[key]
 
 
 def _legend_cluster(dot: graphviz.Digraph) -> None:
@@ -241,25 +255,32 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
         sub = f"entries near {focus} (depth {2 if depth is None else depth}) · " if focus is not None else ""
         dot.attr("graph", rankdir="TB", splines="true", nodesep="0.3", ranksep="0.5", fontsize="16",
                  label=_html(f'<B>{esc(book.title)}</B><BR/><FONT POINT-SIZE="10">{esc(sub + book.summary())}</FONT>'))
-    dot.attr("node", shape="box", fontname=FONT, fontsize="10", margin="0.08,0.04")
+    dot.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="10", margin="0.08,0.04")
     dot.attr("edge", fontname=FONT, fontsize="8", arrowsize="0.7")
     if not compact:
         _legend_cluster(dot)
-    # Whole book with dot: only exits that lead further from the start (in fewest moves) set the
-    # ranks, so the picture reads from the start down; exits back up do not stretch it (dot's own
-    # ranking makes the longest path the height: minutes of layout for a 400-entry book).
-    levels = book.levels() if focus is None and not compact else {}
+    # A deep book (see NATURAL_DEPTH) gets one rank per level, the fewest moves from the start:
+    # exits further down span one rank, exits back up do not stretch the picture. Dot's own
+    # ranking (best for small books) makes the longest path the height: minutes for 400 entries.
+    levels: dict[int, int] = {}
+    if focus is None and not compact and book.depth_estimate() > NATURAL_DEPTH:
+        levels = book.levels()
+    ranks: dict[int, list[str]] = {}
     for number in sorted(keep):
         node = book.nodes[number]
         attrs = _node_attrs(node, compact, hidden.get(number), number == focus)
         node_odds(attrs, number, odds)
-        if node.start and levels:
-            with dot.subgraph(name="start_rank") as top:
-                top.attr(rank="source")
-                top.node(f"e{number}", **attrs)
-        else:
-            dot.node(f"e{number}", **attrs)
-    drawn_missing: set[str] = set()
+        dot.node(f"e{number}", **attrs)
+        if number in levels:
+            ranks.setdefault(levels[number], []).append(f"e{number}")
+        elif node.start and focus is None and not compact:
+            ranks[0] = [f"e{number}"]
+    for level, names in sorted(ranks.items()):
+        with dot.subgraph(name=f"level_{level}") as rank:
+            rank.attr(rank="source" if level == 0 else "same")
+            for name in names:
+                rank.node(name)
+    drawn_missing: dict[str, str] = {}  # missing target -> node name
     for edge in book.edges:
         if edge.source not in keep or (edge.target is not None and edge.target not in keep):
             continue
@@ -267,14 +288,13 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
             head = f"e{edge.target}"
         else:
             assert edge.missing is not None
-            head = _missing_name(edge.missing)
-            if head not in drawn_missing:
-                drawn_missing.add(head)
-                dot.node(head, _html(f"missing {esc(clean(edge.missing))}"), id=head, shape="box", style="dashed,bold",
+            if edge.missing not in drawn_missing:
+                head = _missing_name(edge.missing, drawn_missing)
+                dot.node(head, _html(f"missing {esc(edge.missing)}"), id=head, shape="box", style="dashed,bold",
                          color=MISSING_COLOR, fontcolor=MISSING_COLOR, **{"class": "missing"})
-        attrs = _edge_attrs(edge, not compact)
+        attrs = _edge_attrs(edge, compact)
         edge_odds(attrs, edge.source, edge.index, odds)
-        if edge.target in levels and edge.source in levels and levels[edge.target] < levels[edge.source]:
+        if edge.target in levels and edge.source in levels and levels[edge.target] <= levels[edge.source]:
             attrs["constraint"] = "false"
         dot.edge(f"e{edge.source}", head, **attrs)
     return dot

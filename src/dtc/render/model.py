@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import textwrap
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,24 +19,22 @@ import networkx as nx
 EDGE_KINDS = ("success", "failure", "d0", "prose", "return")
 
 _SPACE = re.compile(r"\s+")
+#: Control characters (but the whitespace ones), surrogates and non-characters: XML cannot hold them.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+    + "".join(chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(1, 17))
+    + "]"
+)
 
 
 def clean(text: str) -> str:
-    """Author text without what no output format can carry: control characters (tabs and
-    newlines become spaces), lone surrogates and non-characters."""
-    out = []
-    for ch in text:
-        cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cs") or (cat == "Cn" and (ord(ch) & 0xFFFE) == 0xFFFE):
-            out.append(" " if ch in "\t\n\r\f\v" else "")
-        else:
-            out.append(ch)
-    return _SPACE.sub(" ", "".join(out)).strip()
+    """Author text without what no output format can carry: control characters (whitespace,
+    newlines included, becomes single spaces), lone surrogates and non-characters."""
+    return _SPACE.sub(" ", _UNSAFE.sub("", text)).strip()
 
 
 def shorten(text: str, limit: int) -> str:
-    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis."""
-    text = clean(text)
+    """Clean ``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis."""
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
@@ -47,8 +44,8 @@ def shorten(text: str, limit: int) -> str:
 
 
 def wrap(text: str, width: int, lines: int) -> list[str]:
-    """The first words of ``text`` in at most ``lines`` lines of about ``width`` characters."""
-    return textwrap.wrap(clean(text), width, max_lines=lines, placeholder=" …", break_on_hyphens=False)
+    """The first words of clean ``text`` in at most ``lines`` lines of about ``width`` characters."""
+    return textwrap.wrap(text, width, max_lines=lines, placeholder=" …", break_on_hyphens=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +63,8 @@ class Fighter:
 
 @dataclass(slots=True)
 class Node:
+    """An entry; ``text`` and ``label`` are :func:`clean` (as are every string of Fighter and Edge)."""
+
     number: int
     text: str
     label: str | None = None
@@ -144,6 +143,32 @@ class Book:
             return {}
         return dict(nx.single_source_shortest_path_length(self.digraph, self.start))
 
+    def depth_estimate(self) -> int:
+        """About how many ranks Graphviz's own ranking needs: the longest path once the exits
+        back (found by a depth-first search from the start, then from the other entries) are
+        dropped."""
+        dag: nx.DiGraph = nx.DiGraph()
+        dag.add_nodes_from(self.nodes)
+        state: dict[int, int] = {}  # 1 on the search path, 2 done
+        roots = ([self.start] if self.start in self.nodes else []) + sorted(self.nodes)
+        for root in roots:
+            if root in state:
+                continue
+            state[root] = 1
+            stack = [(root, iter(sorted(set(self.digraph.successors(root)))))]
+            while stack:
+                here, todo = stack[-1]
+                there = next(todo, None)
+                if there is None:
+                    state[here] = 2
+                    stack.pop()
+                elif state.get(there) != 1:  # not an exit back up the search path
+                    dag.add_edge(here, there)
+                    if there not in state:
+                        state[there] = 1
+                        stack.append((there, iter(sorted(set(self.digraph.successors(there))))))
+        return int(nx.dag_longest_path_length(dag))
+
     def neighbourhood(self, focus: int, depth: int) -> set[int]:
         """Entry ``focus`` with everything up to ``depth`` exits away, forwards and backwards."""
         if focus not in self.nodes:
@@ -160,10 +185,10 @@ def _fighters(entry: dict[str, Any], blocks: list[dict[str, Any]]) -> list[Fight
         same = [b for b in blocks if b["name"].casefold() == key]
         block = next((b for b in same if b.get("entry") == entry["number"]), same[0] if same else None)
         if block is None:
-            found.append(Fighter(name, None))
+            found.append(Fighter(clean(name), None))
         else:
             attacks = ", ".join(f"{a['name']} {a['damage']}" for a in block.get("attacks", []))
-            found.append(Fighter(block["name"], block["hp"], block.get("morale"), attacks))
+            found.append(Fighter(clean(block["name"]), block["hp"], block.get("morale"), clean(attacks)))
     return found
 
 
@@ -181,7 +206,7 @@ def _edge(number: int, index: int, exit_: dict[str, Any], entry: dict[str, Any],
         index=index,
         kind=kind if kind in EDGE_KINDS else "prose",
         target=target,
-        missing=None if target is not None else str(raw),
+        missing=None if target is not None else clean(str(raw)),
         ability=choice["ability"] if choice else None,
         difficulty=difficulty,
         choice=clean(choice["label"]) if choice else None,
@@ -193,7 +218,8 @@ def build_book(graph: dict[str, Any]) -> Book:
     entries: dict[int, dict[str, Any]] = {}
     for entry in graph["entries"]:
         entries.setdefault(entry["number"], entry)  # a duplicated number: the first one counts
-    nodes = {n: Node(n, e["text"], e.get("label"), ending=bool(e["ending"])) for n, e in entries.items()}
+    nodes = {n: Node(n, clean(e["text"]), clean(e["label"]) if e.get("label") else None, ending=bool(e["ending"]))
+             for n, e in entries.items()}
     blocks = list(graph.get("creatures", []))
     edges: list[Edge] = []
     missing: dict[str, None] = {}

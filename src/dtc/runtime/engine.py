@@ -114,10 +114,11 @@ class Engine:
         return True
 
     def damage(self, amount: int, cause: str) -> None:
+        before = self.pc.hp
         self.pc.hp = max(0, self.pc.hp - amount)
         self.emit("damage", amount=amount, cause=cause, hp=self.pc.hp)
         if self.pc.hp <= 0:
-            self.rules.down(self, cause)
+            self.rules.down(self, cause, max(0, amount - before))
 
     def heal(self, amount: int, cause: str) -> None:
         gained = max(0, min(amount, self.pc.max_hp - self.pc.hp))
@@ -211,6 +212,14 @@ class Engine:
             self.rules.on_entry(self, entry)
         if entry["ending"] and self.state.pending is None:
             raise RunEnded("ended", "THE END")
+
+    def wandering(self) -> str:
+        """Roll on the encounter table and meet what comes (for rules that call encounters)."""
+        return self._wandering()
+
+    def flee(self) -> bool:
+        """Run back to the previous entry (False when there is none)."""
+        return self._flee()
 
     def _flee(self) -> bool:
         """Run back the way you came; False when there is nowhere to run (the creatures let you go)."""
@@ -328,4 +337,5 @@ class Engine:
                                    {"why": why, "item": item}))
         ok = self.oracle(None, f"Is the {item} appropriate?") if answer.key == "oracle" else answer.key == "yes"
         self.emit("gear", item=item, appropriate=ok)
+        self.rules.gear_used(self, item)
         return ok

@@ -43,7 +43,7 @@ EVENTS: dict[str, str] = {
     "item": "action (found/used/dropped/thrown), name, quantity, why",
     "light": "action (light/refill/relight/out/found), turns, flasks",
     "dark": "turns (in the dark so far), limit",
-    "rest": "rolls, rests_today",
+    "rest": "rolls, rests_today; rest (rally/rest/sleep/breath/short/long/camp) and chips where the rules have them",
     "oracle": "question, odds (in six), roll, answer",
     "gear": "item (or null), appropriate",
     "action": "label, plan (turn/gear/check), success",
@@ -52,6 +52,9 @@ EVENTS: dict[str, str] = {
     "adjust": "text: the player's ruling as typed",
     "refused": "what, why",
     "end": "outcome, reason, treasure, hp",
+    "hazard": "name, stage (met/mitigated/passed/triggered); difficulty, pace, telltales, gear or text (Dungeon Rules)",
+    "pace": "pace (standard/careful/stealth/fast/mapping halt), minutes a room, why (Dungeon Rules)",
+    "alarm": "level (0-5), why: the Dungeon Rules alarm track moved",
 }
 EVENT_KINDS = tuple(EVENTS)
 

@@ -36,6 +36,8 @@ class Rules(ABC):
     abilities: tuple[str, ...]
     #: The ruleset of the characters these rules play (``Character.ruleset``).
     character_kind: str = "death-and-treasure"
+    #: True for an overlay wrapping a base (Dungeon Rules), which then owns time and rest.
+    overlay: bool = False
 
     # --- taking action -----------------------------------------------------------------
 
@@ -94,13 +96,16 @@ class Rules(ABC):
 
         return random_character(dice)
 
-    def down(self, game: Engine, cause: str) -> None:
-        """HP reached 0: death, unless the rules say otherwise (raises RunEnded)."""
+    def down(self, game: Engine, cause: str, overflow: int = 0) -> None:
+        """HP reached 0 (``overflow``: the damage beyond it): death, unless the rules say otherwise."""
         game.emit("death", cause=cause)
         raise RunEnded("died", cause)
 
-    def on_entry(self, game: Engine, entry: dict[str, Any]) -> None:
+    def on_entry(self, game: Engine, entry: dict[str, Any]) -> None:  # noqa: B027 - optional hook
         """After an entry's effects: what the rules add on arrival (Dungeon Rules: its hazards)."""
+
+    def gear_used(self, game: Engine, item: str) -> None:  # noqa: B027 - optional hook
+        """The adventurer used gear for an action (Dungeon Rules: tools make noise)."""
 
     def rest_label(self, game: Engine) -> str:
         return "Rest a turn (d4 HP)"

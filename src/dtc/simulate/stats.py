@@ -8,6 +8,7 @@ totals do not depend on which worker finished first) and pickles across processe
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -17,6 +18,13 @@ from typing import Any
 OUTCOMES = ("escaped", "ended", "died", "lost", "stopped", "cannot-continue", "error")
 #: Example runs kept per problem (each with its seed).
 EXAMPLES = 3
+#: "Goblin 2's Sword" -> "Goblin's Sword": the runtime numbers the creatures of a group.
+_NUMBERED = re.compile(r"\s+[0-9]+(?='s\b)")
+
+
+def cause_name(reason: str) -> str:
+    """A death's cause with the creature's number in its group dropped, so causes add up."""
+    return _NUMBERED.sub("", reason)
 
 
 def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -28,7 +36,9 @@ def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass(slots=True)
@@ -88,7 +98,7 @@ class Tally:
             self.visits[n] += k
         if run.outcome == "died" and run.entry is not None:
             self.deaths[run.entry] += 1
-            self.causes.setdefault(run.entry, Counter())[run.reason] += 1
+            self.causes.setdefault(run.entry, Counter())[cause_name(run.reason)] += 1
         if run.outcome == "ended" and run.entry is not None:
             self.endings[run.entry] += 1
         if run.outcome in ("error", "stopped", "cannot-continue"):

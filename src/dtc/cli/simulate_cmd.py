@@ -1,0 +1,95 @@
+"""`dtc simulate FILE -n N [--seed S] [--policy P] [--workers K] [--format text|json]`."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sys
+from typing import Any
+
+import click
+
+from dtc.cli.base import Exit, fail, guard
+from dtc.cli.odds_cmd import emit, load_graph
+
+
+def _rules_name(graph: dict[str, Any], file: str) -> None:
+    from dtc.runtime.ruleset import get_rules
+
+    try:
+        get_rules(graph.get("rules"))
+    except KeyError as exc:
+        fail(f"error: {file}: dtc simulate has no rules for '{exc.args[0]}'")
+
+
+def _character(path: str | None) -> tuple[dict[str, Any] | None, str]:
+    if path is None:
+        return None, "a fresh adventurer each run"
+    from dtc.runtime.character import CharacterError, load_character
+
+    try:
+        pc = load_character(path)
+    except CharacterError as exc:
+        fail(f"error: {exc}")
+        raise  # unreachable
+    return pc.to_dict(), f"{pc.name} ({path}) every run"
+
+
+@click.command("simulate")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-n", "--runs", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="How many playthroughs.")
+@click.option("--seed", type=int, default=None, help="Master seed (default: a random one, shown in the report).")
+@click.option("--policy", type=click.Choice(["random", "cautious", "bold", "least-used"]), default="random",
+              show_default=True, help="Who plays: the runtime's auto players, or least-used (explore what this "
+                                      "worker's runs have visited least).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to play on (results depend only on the seed and this number).")
+@click.option("--max-turns", type=click.IntRange(min=1), default=None,
+              help="Stop a run after this many turns (default: dtc play's).")
+@click.option("--character", "character_path", type=click.Path(dir_okay=False),
+              help="Play every run with this adventurer (a `dtc character new` file).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--limit", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Rows per table in text output (0: all).")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar on stderr (default: when stderr is a terminal).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
+@guard
+def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: int, max_turns: int | None,
+                 character_path: str | None, fmt: str, limit: int, progress: bool | None,
+                 output: str | None) -> None:
+    """Play FILE many times with the full `dtc play` runtime (HP, combat, encounters, light).
+
+    Reports the outcomes with confidence intervals, deaths and their causes per entry, turns,
+    treasure carried out, entries never visited, and every runtime error or stuck run with the
+    seed that replays it. Exit status 1 when a run hit a runtime error or a broken book.
+    """
+    from dtc.runtime.engine import DEFAULT_MAX_TURNS
+    from dtc.simulate.parallel import WorkerFailed, with_progress_bar
+    from dtc.simulate.report import Meta, render_text, to_json
+    from dtc.simulate.runner import Job
+
+    graph = load_graph(file)
+    _rules_name(graph, file)
+    character, reader = _character(character_path)
+    master = seed if seed is not None else secrets.randbelow(2**31)
+    turns = max_turns or DEFAULT_MAX_TURNS
+    job = Job(graph, policy, master, turns, character)
+    workers = min(workers, runs, max(1, (os.cpu_count() or 1) * 4))
+    show = progress if progress is not None else sys.stderr.isatty()
+    try:
+        result = with_progress_bar(job, runs, workers, show=show)
+    except WorkerFailed as exc:
+        fail(f"error: {exc}", Exit.FINDINGS)
+        raise  # unreachable
+    entries = list(dict.fromkeys(int(e["number"]) for e in graph["entries"]))
+    meta = Meta(file, str(graph.get("title") or "Untitled adventure"), policy, master, result.workers, runs,
+                result.seconds, turns, reader, character_path, entries)
+    if fmt == "json":
+        emit(json.dumps(to_json(meta, result.tally), indent=2, ensure_ascii=False), output)
+    else:
+        emit(render_text(meta, result.tally, limit=limit, color=output is None and sys.stdout.isatty()), output)
+    broken = result.tally.outcomes.get("error", 0) + result.tally.outcomes.get("cannot-continue", 0)
+    raise SystemExit(int(Exit.FINDINGS if broken else Exit.CLEAN))
