@@ -7,9 +7,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-from helpers import ROOT
-
 from dtc import ruledocs
+from helpers import ROOT
 
 
 def test_rule_reference_is_up_to_date() -> None:
@@ -27,5 +26,5 @@ def test_wheel_ships_grammar_and_schemas(tmp_path: Path) -> None:
     (wheel,) = tmp_path.glob("dtc-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("dtc/grammar/notation.lark", "dtc/grammar/statblock.lark", "dtc/schemas/adventure.schema.json",
-                   "dtc/cli/__init__.py"):
+                   "dtc/cli/__init__.py", "dtc/edition/static/web.js", "dtc/edition/static/web.css"):
         assert needed in names, f"{needed} missing from the wheel"

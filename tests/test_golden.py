@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import ROOT
 
 from dtc.api import compile_file
 from dtc.cli import main
 from dtc.schema import validate
+from helpers import ROOT
 
 UPDATE = os.environ.get("DTC_UPDATE_GOLDEN") == "1"
 RULE_FIXTURES = sorted((ROOT / "tests" / "fixtures" / "rules").glob("DT*.txt"))

@@ -96,3 +96,21 @@ def test_large_file_lints(tmp_path: Path) -> None:
     result = dtc("lint", "--select", "DT1,DT2", str(path))
     assert result.returncode == 0, result.stderr
     assert "All clear" in result.stdout
+
+
+def test_atomic_write_keeps_permissions_and_a_backup(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from dtc.fileio import atomic_write_text
+
+    new = tmp_path / "new.txt"
+    atomic_write_text(new, "one")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o666 & ~umask
+    new.chmod(0o640)
+    atomic_write_text(new, "two", backup=True)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o640
+    assert new.read_text() == "two" and (tmp_path / "new.txt~").read_text() == "one"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []

@@ -105,19 +105,41 @@ NOT_ITEM = frozenset((
 ))
 
 
+_PUNCT = re.compile(r"[().!?]")
+_HAS_DIGIT = re.compile(r"[0-9]")
+#: Cheap lower-case keyword tests that gate the costlier regexes (most prose has none of them).
+_GATES = {
+    "fight": ("combat", "fighting"),
+    "check": ("check", "save", "saving"),
+    "damage": ("damage", "hp", "hit point"),
+    "heal": ("hp", "hit point"),
+    "find": ("find", "found", "discover", "receiv", "gather", "loot", "pick", "contain", "inside", "have"),
+    "rule": ("damage", "hp", "hit point", "check", "saving", "poison", "weight", "heal", "regain", "coin", "gem",
+             "jewel", "ration", "oil"),
+}
+
+
+_GATE_RX = {name: re.compile("|".join(map(re.escape, words))) for name, words in _GATES.items()}
+
+
+def _gate(low: str, name: str) -> bool:
+    return _GATE_RX[name].search(low) is not None
+
+
 def _sentences(text: str) -> Iterable[tuple[int, int]]:
     """(start, end) of each sentence, not splitting inside parentheses or numbers."""
-    depth, start = 0, 0
-    for i, ch in enumerate(text):
+    depth, start, size = 0, 0, len(text)
+    for m in _PUNCT.finditer(text):
+        ch, i = m.group(), m.start()
         if ch == "(":
             depth += 1
         elif ch == ")":
             depth = max(0, depth - 1)
-        elif ch in ".!?" and depth == 0 and (i + 1 == len(text) or text[i + 1].isspace()):
+        elif depth == 0 and (i + 1 == size or text[i + 1].isspace()):
             yield start, i + 1
             start = i + 1
     if text[start:].strip():
-        yield start, len(text)
+        yield start, size
 
 
 def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
@@ -187,7 +209,7 @@ class _Reader:
         return word.upper() if word.isupper() else None
 
     def read(self) -> list[Effect]:
-        stat_spans = [m.span(1) for m in STAT_INLINE.finditer(self.raw)]
+        stat_spans = [m.span(1) for m in STAT_INLINE.finditer(self.raw)] if "HP" in self.raw else []
         for start, end in stat_spans:
             self.add("fight", start, end, None, target=None)
         masked = self.text
@@ -206,7 +228,8 @@ class _Reader:
             found_check = self.sentence(s_start, s_end, when)
             if found_check is not None:
                 last_check = found_check
-            if len(self.effects) == before and RULE_WORDS.search(sentence) and sentence.strip():
+            if (len(self.effects) == before and _gate(sentence.lower(), "rule") and RULE_WORDS.search(sentence)
+                    and sentence.strip()):
                 self.add("manual", s_start, s_end, when)
         self.effects.sort(key=lambda e: (e["start"], e["end"]))
         return self._renumber()
@@ -231,11 +254,13 @@ class _Reader:
 
     def sentence(self, start: int, end: int, when: dict[str, Any] | None) -> int | None:
         text = self.text[start:end]
+        low = text.lower()
+        digits = _HAS_DIGIT.search(text) is not None
         last_check: int | None = None
-        fight = FIGHT.search(text)
+        fight = FIGHT.search(text) if _gate(low, "fight") else None
         if fight:
             self.add("fight", start + fight.start(), start + fight.end(), when, target=None)
-        exits = list(PROSE_EXIT.finditer(text))
+        exits = list(PROSE_EXIT.finditer(text)) if digits else []
         if exits and WIN.match(text) and self._is_fight_sentence():
             for e in self.effects:
                 if e["kind"] == "fight" and e["target"] is None:
@@ -244,7 +269,7 @@ class _Reader:
             for x in exits:
                 self.add("condition", start, start + x.end(), when, target=_target(x.group(1)))
         clause_end = len(text)
-        for m in CHECK.finditer(text):
+        for m in CHECK.finditer(text) if _gate(low, "check") else ():
             ability = m.group("ability")
             difficulty = m.group("d1") or m.group("d2")
             idx = self.add("check", start + m.start(), start + m.end(), when, ability=self.ability(ability),
@@ -261,11 +286,16 @@ class _Reader:
                     self.add("manual", start + alt.start(), start + len(text[:clause_end].rstrip(" .!?")), sub_when)
                 clause_end = alt.start()
         self._mechanics(text, start, 0, clause_end, when)
-        self._treasure(text, start, when)
-        self._creatures(text, start, when)
+        if _gate(low, "find"):
+            self._treasure(text, start, when)
+        if digits:
+            self._creatures(text, start, when)
         return last_check
 
     def _mechanics(self, text: str, base: int, lo: int, hi: int, when: dict[str, Any] | None) -> None:
+        low = text.lower()
+        if not _gate(low, "damage"):
+            return
         for m in DAMAGE.finditer(text, lo, hi):
             dice = (m.group("dice") or m.group("pdice")).replace(" ", "")
             if PERIODIC.match(text, m.end()):

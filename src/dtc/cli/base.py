@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import importlib
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -67,7 +68,49 @@ def guard(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class LazyGroup(click.Group):
+    """A group whose commands are imported only when run (or listed in help).
+
+    ``dtc lint`` then never pays for importing the play runtime, the language server or the
+    Graphviz layer.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self.lazy, *sorted(set(super().list_commands(ctx)) - set(self.lazy))]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, _, attr = self.lazy[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attr)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+COMMANDS = {
+    "lint": "dtc.cli.lint_cmd:lint_cmd",
+    "rule": "dtc.cli.lint_cmd:rule_cmd",
+    "compile": "dtc.cli.compile_cmd:compile_cmd",
+    "graph": "dtc.cli.graph_cmd:graph_cmd",
+    "play": "dtc.cli.play_cmd:play_cmd",
+    "character": "dtc.cli.play_cmd:character_group",
+    "odds": "dtc.cli.odds_cmd:odds_cmd",
+    "simulate": "dtc.cli.simulate_cmd:simulate_cmd",
+    "build": "dtc.cli.build_cmd:build_cmd",
+    "renumber": "dtc.cli.renumber_cmd:renumber_cmd",
+    "rules": "dtc.cli.lint_cmd:rules_cmd",
+    "lsp": "dtc.cli.lsp_cmd:lsp_cmd",
+}
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, prog_name="dtc")
 def main() -> None:
     """dtc — lint, graph and play choose-your-own-adventure dungeons.

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from dtc.cli.base import Exit, guard, load_source, output_option
+from dtc.cli.base import Exit, fail, guard, load_source, output_option
+from dtc.config import ConfigError, config_for
 from dtc.fileio import atomic_write_text
 from dtc.lint import lint_compilation
 from dtc.schema import validate
@@ -24,6 +25,14 @@ def compile_cmd(file: str, output: str | None) -> None:
     it can); the errors are listed on stderr and the exit status is then 1.
     """
     comp = load_source(file)
+    settings = None
+    if file != "-":
+        try:
+            settings = config_for(file).settings_for(file)
+        except ConfigError as exc:
+            fail(str(exc))
+            return
+        settings.apply(comp.doc)  # the configured default ruleset, when the file names none
     graph = comp.graph()
     validate(graph)
     data = json.dumps(graph, ensure_ascii=False, indent=1) + "\n"
@@ -33,7 +42,7 @@ def compile_cmd(file: str, output: str | None) -> None:
         target = Path(output) if output else Path("build") / (Path(file).stem + ".json")
         atomic_write_text(target, data)
         click.echo(f"wrote {target}", err=True)
-    errors = [d for d in lint_compilation(comp) if d.severity.name == "ERROR"]
+    errors = [d for d in lint_compilation(comp, settings=settings) if d.severity.name == "ERROR"]
     for d in errors:
         click.echo(f"{d.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}", err=True)
     raise SystemExit(int(Exit.FINDINGS if errors else Exit.CLEAN))
