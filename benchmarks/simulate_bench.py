@@ -7,8 +7,11 @@
 Per core: one process plays ``--runs`` playthroughs with the full runtime (as ``dtc simulate
 --workers 1`` does) and the rate is runs per CPU second of that process, which a busy machine
 disturbs least; wall-clock runs/s is shown beside it. Scaling: the same runs on each worker count
-of ``--workers``, wall time, and the speed-up over one worker (the work is identical: runs are
-seeded by index). Results are printed as Markdown tables.
+of ``--workers``, wall time, the speed-up over one worker (the work is identical: runs are
+seeded by index), and the CPU time of all processes per run relative to one worker (1.00 means
+no parallel overhead: on an otherwise idle machine the speed-up then approaches the worker
+count; on a busy one the wall-clock speed-up says more about the neighbours). Results are
+printed as Markdown tables.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import sys
 import time
 from pathlib import Path
@@ -68,6 +72,12 @@ def per_core(graph: dict[str, Any], policy: str, runs: int) -> tuple[float, floa
     return runs / cpu, runs / wall, common
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the workers)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Measure dtc simulate; print Markdown tables.")
     ap.add_argument("--runs", type=int, default=1000, help="playthroughs per book and policy")
@@ -89,14 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     name, graph = all_books[-1] if not SEED_FILE.is_file() else next(
         (b for b in all_books if b[0].startswith("Sample")), all_books[-1])
     print(f"\nScaling on {name}, policy random, {args.scaling_runs} runs\n")
-    print("| workers | wall s | runs/s | speed-up |")
-    print("|---:|---:|---:|---:|")
-    base = None
+    print("| workers | wall s | runs/s | speed-up | CPU s, all processes | CPU per run vs 1 worker |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    base = base_cpu = 0.0
     for k in (int(x) for x in args.workers.split(",")):
+        before = _cpu()
         result = simulate(Job(graph, "random", seed=1), args.scaling_runs, k)
-        base = base or result.seconds
+        cpu = _cpu() - before
+        base, base_cpu = base or result.seconds, base_cpu or cpu
         print(f"| {k} | {result.seconds:.2f} | {args.scaling_runs / result.seconds:,.0f} | "
-              f"{base / result.seconds:.2f}x |", flush=True)
+              f"{base / result.seconds:.2f}x | {cpu:.2f} | {cpu / base_cpu:.2f} |", flush=True)
     return 0
 
 

@@ -28,3 +28,42 @@ def test_wheel_ships_grammar_and_schemas(tmp_path: Path) -> None:
     for needed in ("dtc/grammar/notation.lark", "dtc/grammar/statblock.lark", "dtc/schemas/adventure.schema.json",
                    "dtc/cli/__init__.py", "dtc/edition/static/web.js", "dtc/edition/static/web.css"):
         assert needed in names, f"{needed} missing from the wheel"
+
+
+def test_fast_and_reference_validators_agree() -> None:
+    """fastjsonschema (speed) and jsonschema (messages) must accept and refuse the same graphs."""
+    import copy
+    import json as _json
+
+    import fastjsonschema
+    import jsonschema
+
+    from dtc.schema import schema_of
+
+    schema = schema_of("adventure")
+    fast = fastjsonschema.compile(schema)
+    ref = jsonschema.Draft202012Validator(schema)
+    good = _json.loads((ROOT / "tests" / "golden" / "the-drowned-chapel.json").read_text(encoding="utf-8"))
+    mutations = [
+        ("format_version", 2), ("start", "one"), ("title", 5), ("extra", 1), ("entries", {}),
+    ]
+    entry_mutations = [("number", -1), ("ending", "yes"), ("choices", [{"label": "x"}]), ("exits", [{"target": 1}]),
+                       ("text", None), ("label", 3)]
+    cases = [good]
+    for key, value in mutations:
+        bad = copy.deepcopy(good)
+        bad[key] = value
+        cases.append(bad)
+    for key, value in entry_mutations:
+        bad = copy.deepcopy(good)
+        bad["entries"][0][key] = value
+        cases.append(bad)
+    for case in cases:
+        ok_ref = ref.is_valid(case)
+        try:
+            fast(case)
+            ok_fast = True
+        except fastjsonschema.JsonSchemaException:
+            ok_fast = False
+        assert ok_fast == ok_ref
+    assert sum(ref.is_valid(c) for c in cases) == 1

@@ -18,7 +18,7 @@ from dtc.odds.checks import (
     IMPOSSIBLE,
     best_mix,
     fresh_check_probability,
-    max_distribution,
+    max_of,
     option_mixes,
     score_distribution,
 )
@@ -66,7 +66,7 @@ def test_fresh_chance_is_the_exact_mixture_over_3d6_scores() -> None:
 
 def test_fresh_chance_without_ability_uses_the_best_of_six_scores() -> None:
     dist = score_distribution(DT)
-    best = max_distribution(dist, 6)
+    best = max_of([dist] * 6)
     assert sum(best.values()) == 1
     assert best[18] == 1 - (1 - dist[18]) ** 6
     expected = sum((p * Fraction(ways(2, s), 36) for s, p in best.items()), Fraction(0))
@@ -119,7 +119,8 @@ def test_other_rulesets_fall_back_to_the_check_alone(other_rules: str) -> None:
     src = "Rules: test-rules\n\n" + book("1 Wall (GRIT D2, S2, F3).", "2 Up. THE END", "3 Down. THE END")
     odds = compute_odds(graph_of(src), approach="best")
     assert odds.choices[0].best.parts == ("check",)
-    assert any("assumed" in a for a in odds.assumptions)  # 3d6 scores assumed: the ruleset does not say
+    assert odds.method == "mixture"
+    assert any("3d6 for each ability" in a for a in odds.assumptions)  # the interface's default
     assert odds.outcomes["ending:2"] == pytest.approx(float(fresh_check_probability(rules, "GRIT", 2)))
 
 
@@ -181,7 +182,7 @@ def run(*args: str) -> tuple[int, str, str]:
 
 def test_cli_text_and_json(small: Path, tmp_path: Path) -> None:
     code, out, _ = run("odds", str(small))
-    assert code == 0 and "Outcomes" in out and "every freshly rolled adventurer" in out
+    assert code == 0 and "Outcomes" in out and "every freshly made adventurer" in out
     code, out, _ = run("odds", str(small), "--format", "json", "--abilities", "dex=12", "--policy", "cautious")
     data = json.loads(out)
     assert code == 0 and data["reader"]["method"] == "character" and data["policy"] == "cautious"
@@ -291,3 +292,19 @@ def test_graph_odds_renders_svg(small: Path, tmp_path: Path) -> None:
     assert code == 0
     xml.dom.minidom.parse(str(out))
     assert "50%" in out.read_text(encoding="utf-8")
+
+
+def test_a_ruleset_with_a_joint_distribution_of_fresh_adventurers(other_rules: str) -> None:
+    # Scores dealt as a pair (one 15 and one 6, in either order), not drawn independently: the best
+    # score is always 15, which independent draws would not give.
+    rules = get_ruleset(other_rules)
+    deals = [(Fraction(1, 2), {"GRIT": 15, "WITS": 6}), (Fraction(1, 2), {"GRIT": 6, "WITS": 15})]
+    object.__setattr__(rules, "fresh_characters", lambda: deals)
+    src = "Rules: test-rules\n\n" + book("1 Wall (D2, S2, F3). Gate (GRIT D2, S2, F3).", "2 Up. THE END",
+                                         "3 Down. THE END")
+    odds = compute_odds(graph_of(src))
+    assert odds.choices[0].check == Fraction(ways(3, 15), 216)
+    assert odds.choices[1].check == Fraction(ways(3, 15) + ways(3, 6), 2 * 216)
+    assert "joint distribution" in " ".join(odds.assumptions)
+    expected = (odds.choices[0].check + odds.choices[1].check) / 2
+    assert odds.outcomes["ending:2"] == pytest.approx(float(expected))

@@ -115,3 +115,11 @@ def test_creature_mentions() -> None:
     (e,) = entry("1 A group of 4 Goblins dance. Then 2d4 Giant Rats attack! You find 500 coins.")
     assert [(m.count, m.name) for m in e.mentions] == [("4", "Goblins"), ("2d4", "Giant Rats")]
     assert [m.name for m in e.fight_mentions] == ["Giant Rats"]
+
+
+def test_fast_path_takes_the_common_forms() -> None:
+    from dtc.notation import _fast_path
+
+    for text in ("(DEX D3, S24, F78)", "(D0, S53)", "( dex d2 ,s5, f6 )", "(♣ D2, S4, F9)", "(D1, S@a, F@b)"):
+        assert _fast_path().fullmatch(text), text
+    assert _fast_path().fullmatch("(D1 S5 F6)") is None

@@ -85,3 +85,21 @@ def test_reordering_entries_never_changes_findings(entries: list[str], rnd: obje
     shuffled = list(entries)
     rnd.shuffle(shuffled)  # type: ignore[attr-defined]
     assert findings(entries) == findings(shuffled)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(
+    st.text(alphabet="()DSFdsf0123456789 ,@abxEX\u00a0♣\t", max_size=30),
+    st.builds(lambda a, d, s, f: f"({a}D{d}, S{s}{f})", st.sampled_from(["", "DEX ", "dex", "♣ ", "Str  "]),
+              st.integers(0, 99), st.integers(0, 999), st.sampled_from(["", ", F7", ",F@x", " ,  f12 "])),
+))
+def test_fast_path_agrees_with_the_grammar(text: str) -> None:
+    """The regular fast path accepts only what Lark accepts, with the same tokens."""
+    from dtc.notation import _fast_path, parse_notation, parse_notation_lark
+
+    fast = _fast_path().fullmatch(text)
+    lark_result = parse_notation_lark(text)
+    if fast is not None:
+        assert parse_notation(text) == lark_result
+    else:
+        assert parse_notation(text) == lark_result

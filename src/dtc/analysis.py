@@ -69,9 +69,12 @@ class Analysis:
             goals.add(self.res.start)
         if not goals:
             return set()
-        g = self.graph.copy()
+        g = self.graph  # borrowed: the goal node is added for one query and removed again
         g.add_edges_from((n, _GOAL) for n in goals)
-        return set(nx.ancestors(g, _GOAL)) | goals
+        try:
+            return set(nx.ancestors(g, _GOAL)) | goals
+        finally:
+            g.remove_node(_GOAL)
 
     def is_dead_end(self, index: int) -> bool:
         entry = self.res.doc.entries[index]

@@ -138,8 +138,47 @@ def _field(field: Field | None, text: str, runs: list[tuple[int, int]]) -> Field
     return Field(text[start:end], start, end)
 
 
+@cache
+def _fast_path() -> re.Pattern[str]:
+    """The notation rule as one regular expression, assembled from the grammar's own terminals.
+
+    ``notation`` is a fixed sequence of tokens, so it is a regular language; this pattern spells
+    that sequence with the grammar's terminal patterns and its ignored whitespace. It only ever
+    *accepts* — anything it does not match goes to Lark, which also words the error — and a
+    property test checks that whatever it accepts, Lark accepts with the same tokens.
+    """
+    parser = _parser("notation", "notation")
+    term = {t.name: f"(?:{t.pattern.to_regexp()})" for t in parser.terminals}
+    ws = "(?:" + "|".join(term[name] for name in parser.ignore_tokens) + ")*"
+    return re.compile(
+        rf"{term['LPAR']}{ws}(?:(?P<ability>{term['ABILITY']}){ws})?(?P<difficulty>{term['DIFFICULTY']}){ws}"
+        rf"{term['COMMA']}{ws}(?P<success>{term['TARGET_S']})"
+        rf"(?:{ws}{term['COMMA']}{ws}(?P<failure>{term['TARGET_F']}))?{ws}{term['RPAR']}"
+    )
+
+
+def fast_notation(text: str) -> re.Match[str] | None:
+    """The fast path's match (groups ``ability``, ``difficulty``, ``success``, ``failure``), or None."""
+    return _fast_path().fullmatch(text)
+
+
+def _group(m: re.Match[str], name: str) -> Field | None:
+    value = m.group(name)
+    return None if value is None else Field(value, m.start(name), m.end(name))
+
+
 def parse_notation(text: str) -> Parsed | Failed:
     """Parse one parenthetical such as ``(DEX D3, S24, F78)``; offsets refer to ``text``."""
+    m = _fast_path().fullmatch(text)
+    if m is not None:
+        difficulty, success = _group(m, "difficulty"), _group(m, "success")
+        assert difficulty is not None and success is not None
+        return Parsed(_group(m, "ability"), difficulty, success, _group(m, "failure"))
+    return parse_notation_lark(text)
+
+
+def parse_notation_lark(text: str) -> Parsed | Failed:
+    """:func:`parse_notation` through the LALR parser alone (one parse per digit shape)."""
     runs = [m.span() for m in _DIGITS.finditer(text)]
     shape = _DIGITS.sub("0", text) if runs else text
     result = _parse_shape(shape)
@@ -171,7 +210,8 @@ def target_value(token: str) -> int | str:
 
 
 def difficulty_value(token: str) -> int:
-    return int(_DIGITS.search(token).group())  # type: ignore[union-attr]
+    """``D3`` -> 3 (the grammar guarantees a letter, optional spaces, then digits)."""
+    return int(token[1:].strip(_SPACES))
 
 
 # --- stat blocks ---------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from dtc.notation import (
     Failed,
     Field,
     difficulty_value,
+    fast_notation,
     parse_notation,
     parse_statblock,
     statblock_error,
@@ -90,9 +91,14 @@ EXIT_AFTER_UNIT = re.compile(
 MENTION_AFTER = re.compile(r"[ \t]+([A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*){0,3})")
 #: Capitalised words after a count that name quantities, not creatures ("2 Rounds", "d4 HP").
 NOT_CREATURES = frozenset(
-    "rounds round turns turn minutes minute hours hour days day coins coin gems gem gold silver copper "
-    "feet foot paces steps times hp xp gp sp cp ac".split()
+    (
+        *("rounds", "round", "turns", "turn", "minutes", "minute", "hours", "hour", "days", "day"),
+        *("coins", "coin", "gems", "gem", "gold", "silver", "copper", "feet", "foot", "paces", "steps"),
+        *("times", "hp", "xp", "gp", "sp", "cp", "ac"),
+    )
 )
+#: A prose exit's number follows one of these words (a cheap test before EXIT_BEFORE runs).
+EXIT_WORDS = ("to", "entry", "section", "paragraph")
 DYNAMIC_RETURN = re.compile(
     r"\breturn\s+to\s+(?:your|the)\s+(?:most\s+recent|previous|last)\s+(?:entry|section|room|paragraph|location)",
     re.I,
@@ -103,6 +109,8 @@ ENDING_BEFORE = re.compile(r"(?:^|[.!?*_]\s*|\n\s*)[*_]*$")
 ENDING_AFTER = re.compile(r"(?![A-Za-z0-9])[.!*_]*[ \t]*(?:\n|$)")
 BOLD_LABEL = re.compile(r"(?:\*\*|__)([^*_\n]{1,80})(?:\*\*|__)\s*$")
 LABEL_CUT = re.compile(r"[.!?;:,()\n\"“”]|\*\*")
+#: Everything up to and including the last LABEL_CUT (greedy, so one call finds the last one).
+LAST_CUT = re.compile(r".*(?:[.!?;:,()\n\"“”]|\*\*)", re.S)
 STOP_WORDS = frozenset(
     [
         "or", "and", "you", "may", "can", "could", "then", "to", "either", "lead", "leads", "have", "has", "is",
@@ -312,16 +320,21 @@ def _entry(
         text=body,
         end_line=index.position(stop)[0],
     )
+    gaps: list[tuple[int, int]] = []  # the body outside notation: where prose numbers are
+    at = 0
     for m in CANDIDATE.finditer(text, start, stop):
         inner = m.group(1)
         if NOTATION_HINT.search(inner) or (SF_TOKEN.search(inner) and D_TOKEN.search(inner)):
             entry.choices.append(_choice(text, index, m.start(), m.end(), start))
-    _scan_numbers(entry, body, start, index)
+            gaps.append((at, m.start() - start))
+            at = m.end() - start
+    gaps.append((at, len(body)))
+    _scan_numbers(entry, body, start, index, gaps)
     low = body.lower() if ("eturn" in body or "end" in body or "END" in body or "End" in body) else ""
     if "eturn" in low:
         entry.returns = [index.span(start + m.start(), start + m.end()) for m in DYNAMIC_RETURN.finditer(body)]
     entry.ending = _is_ending(body, low)
-    if "one" in body or "azard" in body:
+    if "Zone" in body or "zone" in body or "ZONE" in body or "azard" in body or "AZARD" in body:
         dungeon.entry_lines(doc, entry, body, start, index.span, number)
     if "HP" in body:
         for m in STAT_INLINE.finditer(body):
@@ -333,19 +346,19 @@ def _entry(
     return entry
 
 
-def _scan_numbers(entry: Entry, body: str, start: int, index: LineIndex) -> None:
-    """One pass over the numbers in an entry: prose exits and counted creatures."""
-    for m in NUMBER.finditer(body):
+def _scan_numbers(entry: Entry, body: str, start: int, index: LineIndex, gaps: list[tuple[int, int]]) -> None:
+    """One pass over the numbers of an entry's prose: prose exits and counted creatures."""
+    for m in (m for lo, hi in gaps for m in NUMBER.finditer(body, lo, hi)):
         s, e = m.span()
-        dice = s and body[s - 1] in "dD" and (s == 1 or not body[s - 2].isalpha())
-        if s and (body[s - 1].isalnum() or body[s - 1] in "_@") and not dice:
-            continue
+        prev = body[s - 1] if s else " "
+        if prev in "SFsf_@" or prev.isdigit():
+            continue  # a notation target (S24) or the middle of a word or number
+        if prev.isalpha() and not (prev in "dD" and (s == 1 or not body[s - 2].isalpha())):
+            continue  # part of a word; only a dice count such as d6 or 2d6 goes on
         token = m.group()
-        if EXIT_BEFORE.search(body, max(0, s - 40), s) and not (
-            token[0] != "@" and EXIT_AFTER_UNIT.match(body, e)
-        ):
-            begin = EXIT_BEFORE.search(body, max(0, s - 40), s)
-            assert begin is not None
+        near = body[max(0, s - 14) : s].rstrip(" \t\n§").lower()
+        begin = EXIT_BEFORE.search(body, max(0, s - 40), s) if near.endswith(EXIT_WORDS) else None
+        if begin is not None and not (token[0] != "@" and EXIT_AFTER_UNIT.match(body, e)):
             target: int | str = int(token) if token[0] != "@" else token
             entry.prose_exits.append(
                 ProseExit(target, body[begin.start() : e], index.span(start + begin.start(), start + e))
@@ -384,16 +397,41 @@ def _is_ending(body: str, low: str) -> bool:
 
 def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int) -> Choice:
     raw = text[start:end]
-    result = parse_notation(raw)
+    fast = fast_notation(raw)
+    result = None if fast else parse_notation(raw)
     label = _label(text[max(entry_start, start - 160) : start])
-    choice = Choice(label=label, text=raw, span=index.span(start, end))
+    one_line = "\n" not in raw
+    line, col = index.position(start)
+
+    def span(lo: int, hi: int) -> Span:
+        # Notation is nearly always on one line: then every span is a column shift, no search.
+        if one_line:
+            return Span(line, col + lo, line, col + hi)
+        return index.span(start + lo, start + hi)
+
+    choice = Choice(label=label, text=raw, span=span(0, end - start))
+    if fast is not None:  # the common case, without intermediate objects
+        if fast.group("ability") is not None:
+            choice.ability = fast.group("ability")
+            choice.ability_span = span(*fast.span("ability"))
+        choice.difficulty = difficulty_value(fast.group("difficulty"))
+        choice.difficulty_span = span(*fast.span("difficulty"))
+        choice.success = target_value(fast.group("success"))
+        choice.success_span = span(*fast.span("success"))
+        if fast.group("failure") is not None:
+            choice.failure = target_value(fast.group("failure"))
+            choice.failure_span = span(*fast.span("failure"))
+        if not choice.label:
+            choice.label = f"go to {choice.success}"
+        return choice
+    assert result is not None
     if isinstance(result, Failed):
         choice.error = result.message
-        choice.error_span = index.span(start + result.start, start + max(result.end, result.start + 1))
+        choice.error_span = span(result.start, max(result.end, result.start + 1))
         return choice
 
     def sub(field: Field | None) -> Span | None:
-        return None if field is None else index.span(start + field.start, start + field.end)
+        return None if field is None else span(field.start, field.end)
 
     if result.ability is not None:
         choice.ability = result.ability.value
@@ -411,11 +449,12 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
 
 def _label(before: str) -> str:
     """The element a choice belongs to: bold text, else the few words before the parenthesis."""
-    bold = BOLD_LABEL.search(before)
-    if bold:
-        return bold.group(1).strip()
-    cut = [m.end() for m in LABEL_CUT.finditer(before)]
-    segment = before[cut[-1] :] if cut else before
+    if before.rstrip().endswith(("**", "__")):
+        bold = BOLD_LABEL.search(before)
+        if bold:
+            return bold.group(1).strip()
+    cut = LAST_CUT.match(before)
+    segment = before[cut.end() :] if cut else before
     words = segment.split()
     taken: list[str] = []
     for word in reversed(words):

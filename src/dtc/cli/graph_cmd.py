@@ -60,7 +60,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | None, layout: str,
              fenced: bool, odds: dict[str, Any] | None = None) -> str | bytes:
-    from dtc.render.graph import GraphvizMissing, RenderError, build_dot, render
+    from dtc.render.graph import GraphvizMissing, RenderError, build_dot, draw
 
     if fmt == "mermaid":
         from dtc.render.mermaid import chart
@@ -71,14 +71,15 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
             click.echo(f"warning: {drawn.edges} edges; GitHub draws Mermaid charts of at most {MERMAID_EDGE_LIMIT} "
                        "(use --from N --depth K, or SVG)", err=True)
         return f"```mermaid\n{text}```\n" if fenced else text
-    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds)
     if fmt == "dot":
-        return str(dot.source)
+        return str(build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds).source)
     try:
-        data = render(dot, fmt)
+        data, warnings = draw(graph, fmt, focus=focus, depth=depth, layout=layout, odds=odds)
     except (GraphvizMissing, RenderError) as exc:
         fail(f"error: {exc}")
         raise  # unreachable
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     return data.decode("utf-8") if fmt == "svg" else data
 
 
@@ -95,7 +96,7 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
               help="Label exits with the chance of taking them and shade entries by the chance of reaching "
                    "them (dtc odds: uniform choices, a freshly rolled adventurer).")
 @click.option("--layout", type=click.Choice(["dot", "sfdp"]), default=None,
-              help="Graphviz layout (default: dot, or sfdp for books over 1500 entries).")
+              help="Graphviz layout (default: dot, or sfdp for books over 800 entries).")
 @guard
 def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None, depth: int | None,
               layout: str | None, with_odds: bool) -> None:

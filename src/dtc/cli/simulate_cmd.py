@@ -84,6 +84,9 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     except WorkerFailed as exc:
         fail(f"error: {exc}", Exit.FINDINGS)
         raise  # unreachable
+    except KeyboardInterrupt:
+        click.echo("stopped: interrupted (no report)", err=True)
+        sys.exit(130)
     entries = list(dict.fromkeys(int(e["number"]) for e in graph["entries"]))
     meta = Meta(file, str(graph.get("title") or "Untitled adventure"), policy, master, result.workers, runs,
                 result.seconds, turns, reader, character_path, entries)

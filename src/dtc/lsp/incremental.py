@@ -225,6 +225,8 @@ def _make_shifter(cls: type) -> _Shifter:
 
 
 def _shift_any(value: Any, by: int) -> Any:
+    if isinstance(value, Span):  # a named tuple: check before plain tuples
+        return Span(value.line + by, value.column, value.end_line + by, value.end_column)
     if isinstance(value, list):
         return [_shift_any(x, by) for x in value]
     if isinstance(value, tuple):

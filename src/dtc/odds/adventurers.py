@@ -21,9 +21,10 @@ from itertools import product
 
 from dtc.odds.checks import (
     approach_probability,
-    max_distribution,
+    best_distribution,
+    fresh_check_probability,
+    joint_characters,
     score_distribution,
-    uniform_character,
 )
 from dtc.rulesets import Ruleset
 
@@ -70,19 +71,43 @@ def _relevant(ruleset: Ruleset, checks: list[Check]) -> tuple[list[str], bool, l
     return named, best, others
 
 
+def _merge(vectors: list[tuple[tuple[Fraction, ...], Fraction]], states: int) -> list[Reader] | None:
+    merged: dict[tuple[Fraction, ...], Fraction] = {}
+    for vector, weight in vectors:
+        merged[vector] = merged.get(vector, Fraction(0)) + weight
+    if len(merged) > MAX_ADVENTURERS or len(merged) * max(states, 1) ** 3 > MAX_WORK:
+        return None
+    return [Reader(w, v) for v, w in merged.items()]
+
+
 def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
           encumbered: bool = False) -> Readers:
-    """Every freshly rolled adventurer (exact mixture), or the average one when that is too many."""
-    dist = score_distribution(ruleset)
+    """Every freshly made adventurer (exact mixture), or the average one when that is too many."""
+    joint = joint_characters(ruleset)
+    readers: list[Reader] | None = None
+    if joint is not None and len(joint) <= MAX_COMBINATIONS:
+        readers = _merge([(tuple(check_chance(ruleset, a, c, approach, encumbered=encumbered) for c in checks), w)
+                          for w, a in joint], states)
+    elif joint is None:
+        readers = _independent(ruleset, checks, approach, states, encumbered)
+    if readers is None:
+        return average(ruleset, checks, approach, encumbered=encumbered)
+    return Readers("mixture", readers, f"every freshly made adventurer ({len(readers)} distinct for this "
+                   "book's checks, each weighted by its exact chance)")
+
+
+def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: int,
+                 encumbered: bool) -> list[Reader] | None:
+    """The mixture when each ability is drawn independently: enumerate only what the checks use."""
     named, best, others = _relevant(ruleset, checks)
-    axes: list[dict[int, Fraction]] = [dist for _ in named]
+    axes: list[dict[int, Fraction]] = [score_distribution(ruleset, name) for name in named]
     if best and others:
-        axes.append(max_distribution(dist, len(others)))
+        axes.append(best_distribution(ruleset, others))
     combos = 1
     for axis in axes:
         combos *= len(axis)
     if combos > MAX_COMBINATIONS:
-        return average(ruleset, checks, approach, encumbered=encumbered)
+        return None
     # Exact weights as integers over one denominator per axis (Fractions are slow to multiply and hash).
     int_axes: list[list[tuple[int, int]]] = []
     denominator = 1
@@ -106,7 +131,7 @@ def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
     merged: dict[tuple[int, ...], int] = {}
     for picks in product(*int_axes):
         scores = {name: s for name, (s, _) in zip(named, picks, strict=False)}
-        rest = picks[len(named)][0] if len(picks) > len(named) else 10
+        rest = picks[len(named)][0] if len(picks) > len(named) else ruleset.typical_score
         scores.update({name: rest for name in others})
         weight = 1
         for _, w in picks:
@@ -114,25 +139,18 @@ def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
         vector = tuple(chance(ci, scores) for ci in range(len(checks)))
         merged[vector] = merged.get(vector, 0) + weight
     if len(merged) > MAX_ADVENTURERS or len(merged) * max(states, 1) ** 3 > MAX_WORK:
-        return average(ruleset, checks, approach, encumbered=encumbered)
+        return None
     by_index = list(values)
-    readers = [Reader(Fraction(w, denominator), tuple(by_index[i] for i in v)) for v, w in merged.items()]
-    return Readers("mixture", readers, f"every freshly rolled adventurer ({len(readers)} distinct for this "
-                   "book's checks, each weighted by its exact chance)")
+    return [Reader(Fraction(w, denominator), tuple(by_index[i] for i in v)) for v, w in merged.items()]
 
 
 def average(ruleset: Ruleset, checks: list[Check], approach: str, *, encumbered: bool = False) -> Readers:
     """Each check at its exact chance for a fresh adventurer, separate checks taken as independent."""
-    dist = score_distribution(ruleset)
-    best = max_distribution(dist, max(1, len(ruleset.ability_names)))
     chances = []
     for check in checks:
-        ability, _ = check
-        total = Fraction(0)
-        for score, weight in (best if ability is None else dist).items():
-            total += weight * check_chance(ruleset, uniform_character(ruleset, score), check, approach,
-                                           encumbered=encumbered)
-        chances.append(total)
+        ability, difficulty = check
+        p = fresh_check_probability(ruleset, ability, difficulty, encumbered=encumbered)
+        chances.append(approach_probability(ruleset, approach, difficulty, p))
     return Readers("average", [Reader(Fraction(1), tuple(chances))],
                    "the average fresh adventurer (each check at its exact fresh chance; separate checks "
                    "treated as independent, too many distinct adventurers to enumerate)")

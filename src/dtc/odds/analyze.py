@@ -18,9 +18,9 @@ from dtc.odds.chain import build_shape, solve
 from dtc.odds.checks import (
     APPROACHES,
     Mix,
-    ability_dice,
     approach_probability,
     best_mix,
+    describe_scores,
     fresh_check_probability,
     option_mixes,
 )
@@ -191,7 +191,5 @@ def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: boo
         "a prose exit guarded by a condition ('if you previously ...') is left out when the entry offers more",
     ]
     if fresh_reader:
-        dice, known = ability_dice(ruleset)
-        out.append(f"a fresh adventurer rolls {dice} for each ability" + ("" if known else " (assumed: the "
-                   "ruleset does not say)"))
+        out.append(f"a fresh adventurer's scores: {describe_scores(ruleset)}")
     return out

@@ -209,21 +209,37 @@ def _classify(shape: Shape, src: Ints, dst: Ints) -> _Classes:
 
 def _diag_inverse(q: sp.csr_matrix, labels: Ints, notes: list[str]) -> Floats:
     """N_jj = [(I - Q)^-1]_jj, component by component (nan for components too large to invert)."""
+    t = q.shape[0]
     sizes = np.bincount(labels)
     single = sizes[labels] == 1
-    diag = np.full(q.shape[0], np.nan)
+    diag = np.full(t, np.nan)
     diag[single] = 1.0 / (1.0 - q.diagonal()[single])
     many = np.flatnonzero(~single)
     order = many[np.argsort(labels[many], kind="stable")]
     groups = np.split(order, np.flatnonzero(np.diff(labels[order])) + 1) if len(order) else []
+    # Each component's own block of Q, cut once from the whole matrix (indexing a large sparse
+    # matrix per component would cost the whole matrix every time).
+    local = np.zeros(t, dtype=np.int64)
+    for members in groups:
+        local[members] = np.arange(len(members))
+    coo = q.tocoo()
+    inside = (labels[coo.row] == labels[coo.col]) & ~single[coo.row]
+    rows, cols, data = coo.row[inside], coo.col[inside], coo.data[inside]
+    by_label = np.argsort(labels[rows], kind="stable")
+    rows, cols, data = rows[by_label], cols[by_label], data[by_label]
+    row_labels = labels[rows]
     big, work = 0, 0.0
     for members in sorted(groups, key=len):
-        work += float(len(members)) ** 3
-        if len(members) > REACH_LIMIT or work > REACH_WORK:
-            big += len(members)
+        k = len(members)
+        work += float(k) ** 3
+        if k > REACH_LIMIT or work > REACH_WORK:
+            big += k
             continue
-        block = q[members][:, members].toarray()
-        diag[members] = np.diag(np.linalg.inv(np.eye(len(members)) - block))
+        label = labels[members[0]]
+        a, b = np.searchsorted(row_labels, label), np.searchsorted(row_labels, label, side="right")
+        block = np.eye(k)
+        np.add.at(block, (local[rows[a:b]], local[cols[a:b]]), -data[a:b])
+        diag[members] = np.diag(np.linalg.inv(block))
     if big:
         notes.append(f"the probability of reaching {big} entries in large loops is not computed "
                      "(their expected visits are exact)")

@@ -1,16 +1,18 @@
 """The odds of one choice: its check, for one adventurer or a freshly rolled one, and its option mixes.
 
 Everything here is exact (:class:`~fractions.Fraction`). The check itself comes from the
-adventure's ruleset (:meth:`dtc.rulesets.Ruleset.check_probability`); two things the Ruleset
-interface does not say are kept behind small functions keyed by ruleset name, each with a
-generic fallback:
+adventure's ruleset (:meth:`dtc.rulesets.Ruleset.check_probability`). What the Ruleset
+interface does not say is kept behind a small function keyed by ruleset name, with a generic
+fallback:
 
-* how a fresh adventurer's scores are rolled (:func:`score_distribution`; Death & Treasure:
-  3d6 for each ability, independently; fallback: the ruleset's ``ability_dice`` attribute if it
-  has one, else 3d6, flagged as assumed);
 * which ways of meeting a difficulty there are (:func:`option_mixes`; Death & Treasure's
   "Taking Action": difficulty n needs n of {spend a turn, use appropriate gear, pass the
   check}, and spending a turn risks a 1-in-6 encounter; fallback: the check alone).
+
+A fresh adventurer's scores come from :meth:`Ruleset.score_distribution` (Death & Treasure: 3d6
+for each ability), each ability independently, unless the ruleset also offers
+``fresh_characters()``: then that exact joint distribution (a list of ``(weight, abilities)``) is
+used instead (Maze Rats deals its bonuses +2, +1, +0 in some order: not independent).
 """
 
 from __future__ import annotations
@@ -18,15 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from itertools import combinations
+from typing import Any
 
 from dtc.rulesets import Ruleset
 from dtc.rulesets.dice import sum_distribution
-
-#: Scores of a fresh adventurer per ruleset: dice rolled once per ability (``3d6``).
-ABILITY_DICE: dict[str, str] = {"death-and-treasure": "3d6"}
-FALLBACK_ABILITY_DICE = "3d6"
 
 
 def base_name(ruleset: Ruleset) -> str:
@@ -34,50 +32,72 @@ def base_name(ruleset: Ruleset) -> str:
     return ruleset.name.split(" + ")[0].strip()
 
 
-def ability_dice(ruleset: Ruleset) -> tuple[str, bool]:
-    """The dice each ability is rolled with, and whether that is known (False: assumed)."""
-    known = ABILITY_DICE.get(base_name(ruleset)) or getattr(ruleset, "ability_dice", None)
-    if isinstance(known, str):
-        return known, True
-    return FALLBACK_ABILITY_DICE, False
+def score_distribution(ruleset: Ruleset, ability: str | None = None) -> dict[int, Fraction]:
+    """P(one freshly made adventurer's score in ``ability`` = s), as the ruleset says."""
+    return {int(s): Fraction(p) for s, p in ruleset.score_distribution(ability).items() if p}
 
 
-@cache
-def _dice_distribution(dice: str) -> dict[int, Fraction]:
-    count, _, sides = dice.lower().partition("d")
-    return sum_distribution(int(count or 1), int(sides))
-
-
-def score_distribution(ruleset: Ruleset) -> dict[int, Fraction]:
-    """P(one freshly rolled ability score = s)."""
-    return _dice_distribution(ability_dice(ruleset)[0])
-
-
-def max_distribution(dist: Mapping[int, Fraction], count: int) -> dict[int, Fraction]:
-    """P(the best of ``count`` independent scores drawn from ``dist`` = s)."""
+def max_of(dists: list[Mapping[int, Fraction]]) -> dict[int, Fraction]:
+    """P(the best of independent scores, one drawn from each of ``dists``, = s)."""
+    support = sorted(set().union(*dists)) if dists else []
+    cdfs = [dict.fromkeys(support, Fraction(0)) for _ in dists]
+    for cdf, dist in zip(cdfs, dists, strict=True):
+        total = Fraction(0)
+        for s in support:
+            total += dist.get(s, Fraction(0))
+            cdf[s] = total
     out: dict[int, Fraction] = {}
     below = Fraction(0)
-    for s in sorted(dist):
-        at_most = below + dist[s]
-        out[s] = at_most**count - below**count
+    for s in support:
+        at_most = Fraction(1)
+        for cdf in cdfs:
+            at_most *= cdf[s]
+        if at_most != below:
+            out[s] = at_most - below
         below = at_most
-    return {s: p for s, p in out.items() if p}
+    return out
+
+
+def best_distribution(ruleset: Ruleset, abilities: list[str] | None = None) -> dict[int, Fraction]:
+    """P(the best of ``abilities`` (default: all) of a fresh adventurer = s), independently drawn."""
+    names = ruleset.ability_names if abilities is None else abilities
+    return max_of([score_distribution(ruleset, a) for a in names] or [score_distribution(ruleset)])
+
+
+def joint_characters(ruleset: Ruleset) -> list[tuple[Fraction, dict[str, int]]] | None:
+    """The ruleset's exact joint distribution of fresh adventurers, when it offers one."""
+    hook: Any = getattr(ruleset, "fresh_characters", None)
+    if not callable(hook):
+        return None
+    return [(Fraction(w), {str(k): int(v) for k, v in abilities.items()}) for w, abilities in hook()]
 
 
 def uniform_character(ruleset: Ruleset, score: int) -> dict[str, int]:
     return {name: score for name in ruleset.ability_names}
 
 
+def describe_scores(ruleset: Ruleset) -> str:
+    if joint_characters(ruleset) is not None:
+        return "as the ruleset deals them (its exact joint distribution)"
+    three = sum_distribution(3)
+    if all(score_distribution(ruleset, a) == three for a in ruleset.ability_names):
+        return "3d6 for each ability, independently"
+    return "each ability drawn independently from the ruleset's starting scores"
+
+
 def fresh_check_probability(ruleset: Ruleset, ability: str | None, difficulty: int, *,
                             encumbered: bool = False) -> Fraction:
-    """The exact chance that a freshly rolled adventurer passes the check.
+    """The exact chance that a freshly made adventurer passes the check.
 
     A named ability is one score's distribution; no ability means the reader uses their best
     score (the Ruleset contract), so the mixture is over the best of all the abilities.
     """
-    dist = score_distribution(ruleset)
-    if ability is None:
-        dist = max_distribution(dist, max(1, len(ruleset.ability_names)))
+    joint = joint_characters(ruleset)
+    if joint is not None:
+        return sum((w * ruleset.check_probability(a, ability, difficulty, encumbered=encumbered) for w, a in joint),
+                   Fraction(0))
+    canonical = ruleset.canonical_ability(ability) if ability is not None else None
+    dist = best_distribution(ruleset) if ability is None else score_distribution(ruleset, canonical or ability)
     total = Fraction(0)
     for score, weight in dist.items():
         total += weight * ruleset.check_probability(uniform_character(ruleset, score), ability, difficulty,

@@ -10,6 +10,7 @@ Graphviz keeps the references as they are, so the SVG stays well-formed XML.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import graphviz
@@ -17,7 +18,7 @@ import graphviz
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, shorten, wrap
 
 #: Above this many entries the automatic layout is ``sfdp`` (``dot`` gets slow: see docs/graph.md).
-SFDP_ABOVE = 1500
+SFDP_ABOVE = 800
 #: Books whose longest forward path is longer than this are ranked by fewest moves from the start.
 NATURAL_DEPTH = 40
 FONT = "Helvetica,Arial,sans-serif"
@@ -185,7 +186,7 @@ def _legend_cluster(dot: graphviz.Digraph) -> None:
             row.node("legend_missing", "missing 40", shape="box", style="dashed,bold", color=MISSING_COLOR,
                      fontcolor=MISSING_COLOR, fontsize="9")
             names += ["legend_creature", "legend_missing"]
-            for a, b in zip(names, names[1:], strict=False):
+            for a, b in itertools.pairwise(names):
                 row.edge(a, b, style="invis")
         with lg.subgraph(name="legend_edges") as row:
             row.attr(rank="same")
@@ -228,7 +229,8 @@ def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
 
 
 def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | None = None,
-              layout: str = "dot", odds: dict[str, Any] | None = None) -> graphviz.Digraph:
+              layout: str = "dot", odds: dict[str, Any] | None = None,
+              edge_labels: bool = True) -> graphviz.Digraph:
     """The whole book, or with ``focus`` the entries up to ``depth`` (default 2) exits from it.
 
     ``layout`` is ``dot``, ``sfdp`` or ``auto`` (sfdp above :data:`SFDP_ABOVE` entries). Raises
@@ -265,6 +267,7 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
     levels: dict[int, int] = {}
     if focus is None and not compact and book.depth_estimate() > NATURAL_DEPTH:
         levels = book.levels()
+        dot.attr("graph", forcelabels="false")
     ranks: dict[int, list[str]] = {}
     for number in sorted(keep):
         node = book.nodes[number]
@@ -294,8 +297,14 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
                          color=MISSING_COLOR, fontcolor=MISSING_COLOR, **{"class": "missing"})
         attrs = _edge_attrs(edge, compact)
         edge_odds(attrs, edge.source, edge.index, odds)
+        if not edge_labels:
+            attrs.pop("label", None)
         if edge.target in levels and edge.source in levels and levels[edge.target] <= levels[edge.source]:
             attrs["constraint"] = "false"
+            if levels[edge.target] == levels[edge.source] and "label" in attrs:
+                # Labels of edges within a rank crash dot 2.43 ("lost edge", "routesplines")
+                # when two join the same entries: placed after layout instead, where they fit.
+                attrs["xlabel"] = attrs.pop("label")
         dot.edge(f"e{edge.source}", head, **attrs)
     return dot
 
@@ -313,6 +322,32 @@ def render(dot: graphviz.Digraph, fmt: str) -> bytes:
     return data
 
 
+def draw(graph: dict[str, Any], fmt: str, *, focus: int | None = None, depth: int | None = None,
+         layout: str = "auto", odds: dict[str, Any] | None = None) -> tuple[bytes, list[str]]:
+    """Build and render, with fallbacks; returns the drawing and warnings about any fallback.
+
+    Should dot itself fail on a tangled book, the book is drawn again without edge labels,
+    and then with sfdp. Raises :class:`GraphvizMissing`, or :class:`RenderError` if all fail.
+    """
+    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds)
+    try:
+        return render(dot, fmt), []
+    except RenderError as first:
+        if dot.engine != "dot":
+            raise
+        warnings = [f"{first}; drawn again without edge labels"]
+    try:
+        plain = build_dot(graph, focus=focus, depth=depth, layout="dot", odds=odds, edge_labels=False)
+        return render(plain, fmt), warnings
+    except RenderError as second:
+        warnings.append(f"{second}; drawn again with sfdp")
+    return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds), fmt), warnings
+
+
 def render_svg(graph: dict[str, Any]) -> str:
-    """The whole book as SVG text (layout chosen by size); each node is ``id="entry-N"``."""
-    return render(build_dot(graph, layout="auto"), "svg").decode("utf-8")
+    """The whole book as SVG text (layout chosen by size); each node is ``id="entry-N"``.
+
+    Raises :class:`GraphvizMissing` without the Graphviz programs, :class:`RenderError` if
+    Graphviz fails (both are :class:`RuntimeError`).
+    """
+    return draw(graph, "svg")[0].decode("utf-8")

@@ -59,7 +59,7 @@ def _shape(role: str, label: str) -> str:
 @dataclass(slots=True)
 class Chart:
     text: str
-    edges: int  # how many edges the chart draws (GitHub refuses charts with more than 500)
+    edges: int  # how many edges the chart draws, legend included (GitHub refuses more than 500)
 
 
 def _node_line(node: Node) -> str:
@@ -118,7 +118,6 @@ def chart(graph: dict[str, Any], *, focus: int | None = None, depth: int | None 
             head = missing[key]
         lines.append(_edge_line(edge, head))
         kinds.append(edge.kind)
-    edges = len(kinds)
     if legend:
         _legend(lines, kinds, classes)
     for name, style in CLASS_DEFS.items():
@@ -129,7 +128,7 @@ def chart(graph: dict[str, Any], *, focus: int | None = None, depth: int | None 
         indexes = [str(i) for i, k in enumerate(kinds) if k == kind]
         if indexes:
             lines.append(f"    linkStyle {','.join(indexes)} {LINKS[kind][1]}")
-    return Chart("\n".join(lines) + "\n", edges)
+    return Chart("\n".join(lines) + "\n", len(kinds))
 
 
 def to_mermaid(graph: dict[str, Any], *, focus: int | None = None, depth: int | None = None) -> str:

@@ -118,7 +118,7 @@ class Book:
     nodes: dict[int, Node]
     edges: list[Edge]
     missing: list[str]  # the targets that name no entry, as written ("40", "@cellar")
-    digraph: nx.MultiDiGraph
+    digraph: nx.MultiDiGraph[int]
 
     def counts(self) -> dict[str, int]:
         n = self.nodes.values()
@@ -147,7 +147,7 @@ class Book:
         """About how many ranks Graphviz's own ranking needs: the longest path once the exits
         back (found by a depth-first search from the start, then from the other entries) are
         dropped."""
-        dag: nx.DiGraph = nx.DiGraph()
+        dag: nx.DiGraph[int] = nx.DiGraph()
         dag.add_nodes_from(self.nodes)
         state: dict[int, int] = {}  # 1 on the search path, 2 done
         roots = ([self.start] if self.start in self.nodes else []) + sorted(self.nodes)
@@ -223,7 +223,7 @@ def build_book(graph: dict[str, Any]) -> Book:
     blocks = list(graph.get("creatures", []))
     edges: list[Edge] = []
     missing: dict[str, None] = {}
-    g: nx.MultiDiGraph = nx.MultiDiGraph()
+    g: nx.MultiDiGraph[int] = nx.MultiDiGraph()
     g.add_nodes_from(nodes)
     for number, entry in entries.items():
         nodes[number].fighters = _fighters(entry, blocks)

@@ -57,7 +57,7 @@ DEATH_AND_TREASURE = DeathAndTreasure(
         2: "two of: spend a turn, use appropriate gear, pass a 3d6 check (≤ ability)",
         3: "all three: spend a turn, use appropriate gear, pass a 4d6 check (≤ ability)",
     },
-    doc="docs/play.md",
+    doc="docs/rulesets/death-and-treasure.md",
     sections=(
         ("Abilities", ("3d6 in order: STR DEX CON WIS INT CHA, one swap; above 13 or below 8 each has "
                        "an effect (attacks, Defense, HP, surprise, languages, reactions)",)),

@@ -238,7 +238,7 @@ def _your_turn(rules: Zilch, game: Engine, foes: list[Foe], known: _Round, tile:
     if len(active) > 1:
         tq = Question(TARGET, "Attack which?", tuple(
             Option(f"foe:{n}", foes[n].name, f"{foes[n].hp}/{foes[n].max_hp} HP") for n in active))
-        target = active[int(game.ask(tq).key.split(":")[1])]
+        target = int(game.ask(tq).key.split(":")[1])
     foe = foes[target]
     known.shown.add(target)
     defence = suit(game, foe, "spades") + dom.pips(known.tile[target], known.stance[target])[1]

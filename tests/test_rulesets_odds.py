@@ -1,0 +1,172 @@
+"""The rulesets' exact odds, checked against independent enumerations written here, and the registry."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from click.testing import CliRunner
+
+from dtc.cli import main
+from dtc.rulesets import REGISTRY, UnknownRuleset, get_ruleset, known_names
+from dtc.rulesets import maze_rats as mr
+from dtc.rulesets import zilch as z
+from dtc.rulesets.dungeon_rules import p_d20, zone_key
+
+D6 = range(1, 7)
+
+
+def enumerate_danger(bonus: int, keep: str) -> Fraction:
+    """2d6 (or the best/worst two of 3d6) + bonus >= 10, counted outcome by outcome."""
+    count = 2 if keep == "plain" else 3
+    wins = 0
+    for dice in product(D6, repeat=count):
+        kept = sorted(dice, reverse=keep == "best")[:2] if count == 3 else list(dice)
+        wins += sum(kept) + bonus >= 10
+    return Fraction(wins, 6**count)
+
+
+def zilch_roll(dice: tuple[int, ...]) -> int:
+    return sum(0 if d == 6 else d for d in dice)
+
+
+def enumerate_zilch(skill: int) -> dict[str, Fraction]:
+    out = {"cs": 0, "s": 0, "f": 0, "cf": 0}
+    for dice in product(D6, repeat=3):
+        r = zilch_roll(dice)
+        if (r == 0 and skill > 2) or r <= skill - 5:
+            out["cs"] += 1
+        elif (r == 15 and skill < 14) or r > skill + 5:
+            out["cf"] += 1
+        elif r <= skill:
+            out["s"] += 1
+        else:
+            out["f"] += 1
+    return {k: Fraction(v, 216) for k, v in out.items()}
+
+
+@pytest.mark.parametrize("bonus", [0, 1, 2, 3, 4])
+def test_maze_rats_danger_rolls_are_exact(bonus: int) -> None:
+    rs = get_ruleset("maze-rats")
+    char = {"STR": bonus, "DEX": 0, "WIL": 0}
+    assert rs.check_probability(char, "STR", 1) == enumerate_danger(bonus, "best")
+    assert rs.check_probability(char, "STR", 2) == enumerate_danger(bonus, "plain")
+    assert rs.check_probability(char, "STR", 3) == enumerate_danger(bonus, "worst")
+    assert rs.check_probability(char, "STR", 0) == 1
+
+
+def test_maze_rats_known_values() -> None:
+    assert mr.p_danger(1) == Fraction(10, 36)  # 2d6 + 1 >= 10: 9 or more on 2d6
+    assert mr.p_danger(1, mr.ADVANTAGE) == Fraction(113, 216)
+    assert mr.p_danger(0) == Fraction(1, 6)
+
+
+def test_maze_rats_opposed_rolls_give_ties_to_the_defender() -> None:
+    exact = Fraction(sum(a + b + 1 > c + d for a, b, c, d in product(D6, repeat=4)), 6**4)
+    assert mr.p_opposed(1, 0) == exact
+    assert mr.p_opposed(0, 0) < Fraction(1, 2)
+
+
+def test_maze_rats_attack_damage() -> None:
+    assert mr.attack_damage(9, 7, double_six=False) == 2
+    assert mr.attack_damage(7, 7, double_six=False) == 0  # must exceed the armour
+    assert mr.attack_damage(9, 7, double_six=False, heavy=True) == 3
+    assert mr.attack_damage(8, 7, double_six=False, unarmed=True) == 1  # never reduced to 0
+    assert mr.attack_damage(13, 7, double_six=True) == 12
+    dist = mr.attack_distribution(1, 7)
+    assert sum(dist.values()) == 1
+    hits = sum(1 for a, b in product(D6, repeat=2) if a + b + 1 > 7)
+    assert 1 - dist[0] == Fraction(hits, 36)
+    crit = mr.attack_distribution(0, 6)
+    assert crit[12] == Fraction(1, 36)  # double sixes: (12 - 6) * 2
+
+
+def test_maze_rats_modes() -> None:
+    assert mr.mode_for(2, advantage=True) == mr.ADVANTAGE
+    assert mr.mode_for(3, advantage=True) == mr.PLAIN
+    assert mr.mode_for(1, advantage=True) == mr.ADVANTAGE  # only one advantage die
+    assert mr.mode_for(1, no_advantage=True) == mr.PLAIN  # heavy armour on DEX
+
+
+@pytest.mark.parametrize("skill", range(-3, 18))
+def test_zilch_degrees_are_exact(skill: int) -> None:
+    got = z.degree_probabilities(skill)
+    want = enumerate_zilch(skill)
+    assert got == {z.CS: want["cs"], z.S: want["s"], z.F: want["f"], z.CF: want["cf"]}
+    assert sum(got.values()) == 1
+
+
+@pytest.mark.parametrize(("difficulty", "modifier"), [(1, 2), (2, 0), (3, -2), (4, -5)])
+def test_zilch_difficulties_use_the_recommended_modifiers(difficulty: int, modifier: int) -> None:
+    rs = get_ruleset("zilch")
+    p = rs.check_probability({"♣": 7}, "CLUBS", difficulty)
+    assert p == sum((q for k, q in enumerate_zilch(7 + modifier).items() if k in ("cs", "s")), Fraction(0))
+    assert rs.check_outcomes({"♣": 7}, "♣", difficulty)[z.CS] == enumerate_zilch(7 + modifier)["cs"]
+
+
+def test_zilch_seed_facts() -> None:
+    assert z.p_success(7) == Fraction(1, 2)  # "a 50% chance of rolling 7 or below"
+    assert z.degree(0, 3) == z.CS and z.degree(0, 2) == z.S  # three sixes
+    assert z.degree(15, 13) == z.CF and z.degree(15, 14) == z.F  # three fives
+    assert z.degree(4, 9) == z.CS and z.degree(14, 9) == z.F and z.degree(15, 9) == z.CF  # the seed's cliff
+
+
+def test_zilch_contest_and_cards() -> None:
+    c = z.contest(7, 7)
+    assert c["a"] == c["b"] and sum(c.values()) == 1
+    cards = z.card_distribution()
+    assert sum(cards.values()) == 1 and set(cards) == set(range(5, 11))
+    assert cards[10] > cards[5]  # redrawing weak hands favours high cards
+
+
+def test_dungeon_rules_d20_and_zones() -> None:
+    assert p_d20(10, 2) == Fraction(10, 20)
+    assert p_d20(10, 1) == Fraction(13, 20)
+    assert p_d20(10, 3) == Fraction(7, 20)
+    assert p_d20(25, 1) == 1 and p_d20(1, 3) == 0
+    assert zone_key("Perilous sector") == "perilous"
+    assert zone_key("deep or tainted") == "deep"
+    assert zone_key("Major Lair") == "major-lair"
+    assert zone_key("Perilus") is None
+
+
+def test_registry_and_overlays() -> None:
+    assert known_names() == ["death-and-treasure", "dungeon-rules", "maze-rats", "zilch"]
+    combined = get_ruleset("Death and Treasure + Dungeon Rules")
+    assert combined.name == "death-and-treasure + dungeon-rules"
+    assert combined.overlays == ("dungeon-rules",)
+    assert combined.ability_names[:6] == ["STR", "DEX", "CON", "WIS", "INT", "CHA"]
+    assert {"AGI", "LUCK", "WORLDSWAY"} <= set(combined.ability_names)
+    # The base keeps its abilities' checks; the overlay's own abilities are d20 roll-under.
+    char = {"STR": 10, "AGI": 10}
+    assert combined.check_probability(char, "STR", 2) == REGISTRY["death-and-treasure"].check_probability(
+        char, "STR", 2)
+    assert combined.check_probability(char, "AGILITY", 2) == Fraction(1, 2)
+    assert get_ruleset("dungeon-rules").name == "death-and-treasure + dungeon-rules"
+    with pytest.raises(UnknownRuleset) as exc:
+        get_ruleset("maze-rats + zilch")
+    assert "not an overlay" in exc.value.message
+    with pytest.raises(UnknownRuleset):
+        get_ruleset("maze-rat")
+
+
+def test_zilch_suits_have_every_spelling() -> None:
+    rs = get_ruleset("zilch")
+    for spelling in ("♣", "♧", "Clubs", "CLUBS", "club"):
+        assert rs.canonical_ability(spelling) == "♣"
+    assert rs.difficulties == (0, 1, 2, 3, 4)
+
+
+def test_rules_command_summarises_each_ruleset() -> None:
+    runner = CliRunner()
+    listing = runner.invoke(main, ["rules"]).output
+    assert "maze-rats" in listing and "overlay" in listing
+    out = runner.invoke(main, ["rules", "maze-rats"]).output
+    assert "STR DEX WIL" in out and "D0 D1 D2 D3" in out and "27.8%" in out and "shatter" in out
+    out = runner.invoke(main, ["rules", "zilch"]).output
+    assert "♣ ♠ ♦ ♥" in out and "D4" in out and "CLUBS" in out and "domino" in out
+    out = runner.invoke(main, ["rules", "maze-rats + dungeon-rules"]).output
+    assert "overlay: Dungeon Rules" in out and "lair-heart" in out and "stealth" in out
+    bad = runner.invoke(main, ["rules", "maze-rats + zilch"])
+    assert bad.exit_code == 2 and "not an overlay" in bad.output
