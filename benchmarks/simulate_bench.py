@@ -36,6 +36,7 @@ from generate import default_path, write_book  # noqa: E402
 from dtc.api import compile_file, compile_text  # noqa: E402
 from dtc.simulate.parallel import simulate  # noqa: E402
 from dtc.simulate.runner import Job, play_block  # noqa: E402
+from dtc.simulate.stats import Tally  # noqa: E402
 
 SEED_FILE = ROOT.parent / "shared" / "seeds" / "death-and-treasure-v0.1.txt"
 
@@ -63,13 +64,16 @@ def books(generated: int) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def per_core(graph: dict[str, Any], policy: str, runs: int) -> tuple[float, float, str]:
+def per_core(graph: dict[str, Any], policy: str, runs: int, budget: float) -> tuple[float, float, str, int]:
+    """Runs per CPU second and per wall second: ``runs`` runs, or fewer when ``budget`` seconds pass."""
     job = Job(graph, policy, seed=1)
     c, w = time.process_time(), time.perf_counter()
-    tally = play_block(job, range(runs))
+    tally = Tally()
+    while tally.runs < runs and time.perf_counter() - w < budget:
+        tally.merge(play_block(job, range(tally.runs, min(runs, tally.runs + 20))))
     cpu, wall = time.process_time() - c, time.perf_counter() - w
     common = ", ".join(f"{k} {v / tally.runs:.0%}" for k, v in tally.outcomes.most_common(3))
-    return runs / cpu, runs / wall, common
+    return tally.runs / cpu, tally.runs / wall, common, tally.runs
 
 
 def _cpu() -> float:
@@ -82,20 +86,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Measure dtc simulate; print Markdown tables.")
     ap.add_argument("--runs", type=int, default=1000, help="playthroughs per book and policy")
     ap.add_argument("--policies", default="random,cautious,bold,least-used")
+    ap.add_argument("--budget", type=float, default=30.0, help="at most this many seconds per row")
     ap.add_argument("--generated", type=int, default=400, help="entries of the generated book (0: none)")
     ap.add_argument("--workers", default="1,2", help="worker counts for the scaling table")
     ap.add_argument("--scaling-runs", type=int, default=4000, help="playthroughs per worker count")
     args = ap.parse_args(argv)
     all_books = books(args.generated)
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
-          f"{args.runs} runs per row\n")
-    print("| book | entries | policy | runs/s per core (CPU) | runs/s (wall) | commonest outcomes |")
-    print("|---|---:|---|---:|---:|---|")
+          f"up to {args.runs} runs or {args.budget:.0f} s per row\n")
+    print("| book | entries | policy | runs | runs/s per core (CPU) | runs/s (wall) | commonest outcomes |")
+    print("|---|---:|---|---:|---:|---:|---|")
     for name, graph in all_books:
         for policy in args.policies.split(","):
-            cpu_rate, wall_rate, common = per_core(graph, policy, args.runs)
-            print(f"| {name} | {len(graph['entries']):,} | {policy} | {cpu_rate:,.0f} | {wall_rate:,.0f} | {common} |",
-                  flush=True)
+            cpu_rate, wall_rate, common, done = per_core(graph, policy, args.runs, args.budget)
+            print(f"| {name} | {len(graph['entries']):,} | {policy} | {done:,} | {cpu_rate:,.0f} | {wall_rate:,.0f} "
+                  f"| {common} |", flush=True)
     name, graph = all_books[-1] if not SEED_FILE.is_file() else next(
         (b for b in all_books if b[0].startswith("Sample")), all_books[-1])
     print(f"\nScaling on {name}, policy random, {args.scaling_runs} runs\n")

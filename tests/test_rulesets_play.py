@@ -286,3 +286,30 @@ def test_characters_of_other_rulesets_round_trip_through_the_schema(tmp_path: Pa
         path.write_text(json.dumps(pc.to_dict(), ensure_ascii=False), encoding="utf-8")
         back = load_character(path)
         assert back.to_dict() == pc.to_dict() and back.ruleset == pc.ruleset
+
+
+def test_zilch_encounters_notice_parley_and_flee() -> None:
+    seen = set()
+    for seed in range(40):
+        pc = make_zilch(Dice(seed))
+        pc.hp = pc.max_hp = 30
+        events: list[dict[str, Any]] = []
+        choice = ["talk", "flee"][seed % 2]
+        game = Engine(compiled(ZILCH_BOOK), pc, KeyPlayer([choice], kinds={"encounter"}), dice=Dice(seed),
+                      sinks=[events.append])
+        game.rules.begin(game)
+        result = game.rules.encounter(game, foes_from(game.block("Cave Goblin"), "Cave Goblin", 1), "1 Cave Goblin")
+        notice = next(e for e in events if e["event"] == "check" and e["why"] == "notice them coming")
+        if not notice["success"]:
+            seen.add("surprised")
+            assert any(e["event"] == "round" and e.get("surprised") for e in events)
+            continue
+        if choice == "talk":
+            talk = next(e for e in events if e["event"] == "check" and e["why"] == "parley")
+            seen.add(f"parley {talk['success']}")
+            assert (result == "over") == talk["success"] and talk["ability"] == "♥"
+        else:
+            escape = next(e for e in events if e["event"] == "escape")
+            seen.add(f"flee {escape['success']}")
+            assert (result == "fled") == escape["success"] or result == "fled"
+    assert {"surprised", "parley True", "parley False", "flee True"} <= seen

@@ -159,11 +159,12 @@ def zone_row(match: re.Match[str], offset: int, span_of: Callable[[int, int], Sp
 def blank_lines(text: str) -> str:
     """The entry text with its hazard and zone lines blanked (same length: offsets stay put), so the
     effects reader does not take a hazard's ``Fail: 1d4 damage`` for damage the entry deals."""
-    if "azard" not in text and "one" not in text:
+    if not may_hold_notation(text):
         return text
     text = HAZARD_LINES.sub(lambda m: " " * len(m.group(0)), text)
     return ZONE_LINE.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def has_notation(text: str) -> bool:
-    return bool(HAZARD_LINES.search(text) or ZONE_LINE.search(text))
+def may_hold_notation(text: str) -> bool:
+    """A cheap test before the regular expressions: could ``text`` hold a Zone: or Hazard: line?"""
+    return ":" in text and any(word in text for word in ("Zone", "zone", "ZONE", "azard", "AZARD"))

@@ -14,8 +14,9 @@ With Q the transient-to-transient block and R the transient-to-absorbing block, 
 visits x solve (I - Q)^T x = b (b: the start entry's row), and the absorption probabilities are
 b_A + R^T x. The probability of at least one visit to a transient entry j is x_j / N_jj, where
 N_jj = [(I - Q)^-1]_jj depends only on j's strongly connected component, so it is found by
-inverting each component on its own (components larger than :data:`REACH_LIMIT` entries are
-skipped and their reach left unknown).
+inverting each component on its own (components larger than :data:`REACH_LIMIT` entries, or
+past the :data:`REACH_WORK` budget, are skipped and their reach left unknown; the expected
+visits, an upper bound on it, stay exact).
 """
 
 from __future__ import annotations

@@ -99,43 +99,57 @@ class Side:
     resistance: int = 0
 
 
-def _tiles(side: Side, remaining: Sequence[Domino]) -> list[tuple[Domino | None, Fraction]]:
-    if side.known:
-        return [(side.tile, Fraction(1))]
+Pairs = tuple[list[tuple[Domino | None, Domino | None, int]], int]
+
+
+def _pairs(attacker: Side, defender: Side, remaining: Sequence[Domino]) -> Pairs:
+    """Every (attacker's tile, defender's tile, weight), and the weights' total: known tiles as they
+    are, unknown ones drawn without replacement from ``remaining`` (the attacker's first). Integer
+    weights keep the exact arithmetic fast; the caller divides once."""
+    counts = Counter(remaining)
     whole = len(remaining)
-    return [(t, Fraction(n, whole)) for t, n in Counter(remaining).items()] if whole else [(None, Fraction(1))]
+    a_draw = not attacker.known and whole > 0
+    a_options = [(t, n) for t, n in counts.items()] if a_draw else [(attacker.tile, 1)]
+    left = whole - 1 if a_draw else whole
+    d_draw = not defender.known and left > 0
+    out: list[tuple[Domino | None, Domino | None, int]] = []
+    for a_tile, na in a_options:
+        if not d_draw:
+            out.append((a_tile, defender.tile if defender.known else None, na))
+            continue
+        for d_tile, nd in counts.items():
+            if a_draw and d_tile == a_tile:
+                nd -= 1
+            if nd > 0:
+                out.append((a_tile, d_tile, na * nd))
+    total = (whole if a_draw else 1) * (left if d_draw else 1)
+    return out, total
 
 
 def blow_distribution(attacker: Side, defender: Side, weapon: int,
                       remaining: Sequence[Domino] = SET) -> dict[int, Fraction]:
     """P(damage = d) of one attack, exactly, over the tiles not yet known (drawn without replacement
     from ``remaining``, attacker's first). d = 0: a miss or a blow the armour stops."""
-    out: dict[int, Fraction] = {}
-    for a_tile, pa in _tiles(attacker, remaining):
-        rest = list(remaining)
-        if not attacker.known and a_tile in rest:
-            rest.remove(a_tile)
-        for d_tile, pd in _tiles(defender, rest):
-            attack = attacker.suit + pips(a_tile, attacker.stance)[0] + attacker.extra
-            defence = defender.suit + pips(d_tile, defender.stance)[1] + defender.extra
-            d = blow(attack, defence, weapon, defender.resistance)
-            out[d] = out.get(d, Fraction(0)) + pa * pd
-    return dict(sorted(out.items()))
+    pairs, total = _pairs(attacker, defender, remaining)
+    ways: dict[int, int] = {}
+    for a_tile, d_tile, w in pairs:
+        attack = attacker.suit + pips(a_tile, attacker.stance)[0] + attacker.extra
+        defence = defender.suit + pips(d_tile, defender.stance)[1] + defender.extra
+        d = blow(attack, defence, weapon, defender.resistance)
+        ways[d] = ways.get(d, 0) + w
+    return {d: Fraction(w, total) for d, w in sorted(ways.items())}
 
 
 def hit_chance(attacker: Side, defender: Side, remaining: Sequence[Domino] = SET) -> Fraction:
     """P(attack >= defence) — whether or not armour then stops the damage."""
-    total = Fraction(0)
-    for a_tile, pa in _tiles(attacker, remaining):
-        rest = list(remaining)
-        if not attacker.known and a_tile in rest:
-            rest.remove(a_tile)
-        for d_tile, pd in _tiles(defender, rest):
-            attack = attacker.suit + pips(a_tile, attacker.stance)[0] + attacker.extra
-            defence = defender.suit + pips(d_tile, defender.stance)[1] + defender.extra
-            if attack >= defence:
-                total += pa * pd
-    return total
+    pairs, total = _pairs(attacker, defender, remaining)
+    hits = 0
+    for a_tile, d_tile, w in pairs:
+        attack = attacker.suit + pips(a_tile, attacker.stance)[0] + attacker.extra
+        defence = defender.suit + pips(d_tile, defender.stance)[1] + defender.extra
+        if attack >= defence:
+            hits += w
+    return Fraction(hits, total)
 
 
 def mean(dist: dict[int, Fraction]) -> Fraction:

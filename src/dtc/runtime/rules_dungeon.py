@@ -34,6 +34,11 @@ WATCHES = 4
 KEY = "dr"  # this overlay's part of the run state
 
 
+def danger_text(top: int) -> str:
+    """A danger range as the seed writes it: ``1``, ``1–3``."""
+    return "1" if top <= 1 else f"1–{top}"
+
+
 class DungeonRules(Rules):
     """``base + dungeon-rules``."""
 
@@ -194,7 +199,7 @@ class DungeonRules(Rules):
         top = self.danger(game)
         clock = f"{st['minutes'] // HOUR}:{st['minutes'] % HOUR:02d}"
         alarm = f" | alarm {st['alarm']}" if st["alarm"] else ""
-        own = f"{zone.key} 1–{top}" if top > 1 else f"{zone.key} 1"
+        own = f"{zone.key} {danger_text(top)}"
         base = self.base.status(game)
         return f"{own} | {st['pace']} | {clock}{alarm}" + (f" | {base}" if base else "")
 
@@ -336,7 +341,8 @@ class DungeonRules(Rules):
             order = ["standard", "careful", "stealth", "fast"]
         opts = tuple(Option(f"pace:{k}", dr.PACES[k].title, f"{dr.PACES[k].minutes} min a room: {dr.PACES[k].note}")
                      for k in order)
-        q = Question(PACE, f"{zone.title} (a check every {zone.interval} minutes, danger 1–{self.danger(game)}). "
+        top = self.danger(game)
+        q = Question(PACE, f"{zone.title} (a check every {zone.interval} minutes, danger {danger_text(top)}). "
                            "Your pace?", opts, {"zone": zone.key})
         pace = game.ask(q).key.split(":")[1]
         st["pace"] = pace

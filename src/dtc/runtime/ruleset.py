@@ -68,7 +68,7 @@ class Rules(ABC):
     def difficulty_text(self, difficulty: int) -> str:
         """What a difficulty asks, for the menu: read from :meth:`plans` (``two of turn / gear / check``)."""
         plans = self.plans(difficulty) or []
-        if plans in ([()], []):
+        if plans in ([()], [], [("check",)]):
             return ""
         sizes = {len(p) for p in plans}
         needs = sorted({n for p in plans for n in p}, key=("turn", "gear", "check").index)
