@@ -43,6 +43,25 @@ def load_source(path: str) -> Compilation:
         raise  # unreachable
 
 
+def load_graph(path: str) -> dict[str, Any]:
+    """A compiled graph: a ``.json`` file checked against its schema, or a source compiled here.
+
+    Exits 2 with one line when the file cannot be read or is not a valid graph.
+    """
+    from dtc.schema import SchemaError, load_json, validate
+
+    if path.lower().endswith(".json"):
+        try:
+            graph: dict[str, Any] = load_json(path, "adventure")
+        except SchemaError as exc:
+            fail(f"error: {exc}")
+            raise  # unreachable: fail() exits
+        return graph
+    graph = load_source(path).graph()
+    validate(graph)
+    return graph
+
+
 def output_option(help_text: str = "Write to this file instead of stdout.") -> Callable[[F], F]:
     return click.option("-o", "--output", "output", type=click.Path(dir_okay=False), help=help_text)
 

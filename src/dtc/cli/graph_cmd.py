@@ -10,26 +10,14 @@ from typing import Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_source, output_option
+from dtc.cli.base import Exit, fail, guard, load_graph, output_option
 from dtc.fileio import atomic_write_text
-from dtc.schema import SchemaError, load_json
 
 FORMATS = ("dot", "svg", "png", "pdf", "mermaid")
 BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".mmd": "mermaid",
              ".mermaid": "mermaid", ".md": "mermaid"}
 #: GitHub refuses to draw Mermaid diagrams with more edges than this.
 MERMAID_EDGE_LIMIT = 500
-
-
-def _load(file: str) -> dict[str, Any]:
-    if file.lower().endswith(".json"):
-        try:
-            graph: dict[str, Any] = load_json(file, "adventure")
-        except SchemaError as exc:
-            fail(f"error: {exc}")
-            raise  # unreachable
-        return graph
-    return load_source(file).graph()
 
 
 def _format(fmt: str | None, output: str | None) -> str:
@@ -109,7 +97,7 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
     if depth is not None and focus is None:
         fail("error: --depth needs --from N")
     fmt = _format(fmt, output)
-    graph = _load(file)
+    graph = load_graph(file)
     if focus is not None and not any(e["number"] == focus for e in graph["entries"]):
         fail(f"error: --from {focus}: no entry {focus} in {file}")
     odds = None

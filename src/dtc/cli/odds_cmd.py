@@ -8,22 +8,10 @@ from typing import Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_source, output_option
+from dtc.cli.base import Exit, fail, guard, load_graph, output_option
 from dtc.fileio import atomic_write_text
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset, known_names
 from dtc.schema import SchemaError, load_json
-
-
-def load_graph(file: str) -> dict[str, Any]:
-    """A compiled graph from a source (compiled here) or a compiled ``.json`` file; exits 2 on bad input."""
-    if file.lower().endswith(".json"):
-        try:
-            graph: dict[str, Any] = load_json(file, "adventure")
-        except SchemaError as exc:
-            fail(f"error: {exc}")
-            raise  # unreachable
-        return graph
-    return load_source(file).graph()
 
 
 def ruleset_of(graph: dict[str, Any], file: str) -> Ruleset:

@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from dtc.cli.base import Exit, fail, guard, load_source, seed_option
+from dtc.cli.base import Exit, fail, guard, load_graph, seed_option
 from dtc.fileio import atomic_write_text
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
 from dtc.runtime.core import Outcome, Player
@@ -23,21 +23,6 @@ from dtc.runtime.ruleset import Rules, get_rules
 from dtc.runtime.save import SaveError, Settings, read_save, write_save
 from dtc.runtime.state import GameState
 from dtc.runtime.terminal import Terminal, TerminalChooser
-from dtc.schema import SchemaError, load_json, validate
-
-
-def load_graph(path: str) -> dict[str, Any]:
-    """A compiled graph from a ``.json`` file (schema-checked) or a source file (compiled here)."""
-    if path.lower().endswith(".json"):
-        try:
-            graph: dict[str, Any] = load_json(path, "adventure")
-        except SchemaError as exc:
-            fail(f"error: {exc}")
-            raise
-        return graph
-    graph = load_source(path).graph()
-    validate(graph)
-    return graph
 
 
 def _rules(graph: dict[str, Any]) -> Rules:

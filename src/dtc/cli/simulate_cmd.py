@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard
-from dtc.cli.odds_cmd import emit, load_graph
+from dtc.cli.base import Exit, fail, guard, load_graph
+from dtc.cli.odds_cmd import emit
 
 
 def _rules_name(graph: dict[str, Any], file: str) -> None:
