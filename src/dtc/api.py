@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,9 +26,27 @@ class Compilation:
         return compile_document(self.doc, self.text, self.resolved)
 
 
+@contextmanager
+def no_gc_pauses() -> Iterator[None]:
+    """Suspend the cyclic garbage collector while a book's objects are built.
+
+    Parsing allocates hundreds of thousands of small objects and no reference cycles; with the
+    collector on, each full collection walks them all again (a sixth of parse time at 10,000
+    entries). Reference counting still frees everything as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def compile_text(text: str, path: str = "<input>") -> Compilation:
-    doc = parse(text, path)
-    return Compilation(path, text, doc, resolve(doc))
+    with no_gc_pauses():
+        doc = parse(text, path)
+        return Compilation(path, text, doc, resolve(doc))
 
 
 def compile_file(path: str | Path) -> Compilation:

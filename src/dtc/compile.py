@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from dtc import FORMAT_VERSION, __version__, dungeon
 from dtc.diagnostics import Span
@@ -21,8 +21,9 @@ from dtc.model import Creature, Document, Entry, Target
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
 
 
-@dataclass(frozen=True, slots=True)
-class Exit:
+class Exit(NamedTuple):
+    """An edge: a named tuple, since a large book has hundreds of thousands of them."""
+
     target: Target
     kind: str  # success | failure | prose | return
     choice: int | None

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from dtc import suppress as suppressions
-from dtc.api import Compilation
+from dtc.api import Compilation, no_gc_pauses
 from dtc.diagnostics import Diagnostic
 from dtc.rules import RULES, Context, Rule, find_rule
 from dtc.rules.dt402_unused_suppression import report as report_unused
@@ -63,8 +63,9 @@ def lint_compilation(
     chosen = list(RULES.values() if rules is None else rules)
     ctx = context if context is not None else Context(comp.doc, comp.resolved)
     found: list[Diagnostic] = []
-    for r in chosen:
-        found.extend(r.run(ctx))
+    with no_gc_pauses():  # the graph analyses build large structures, like the parser
+        for r in chosen:
+            found.extend(r.run(ctx))
     if suppress and comp.doc.directives:
         found, unused = suppressions.apply(found, comp.doc, comp.resolved, (r.code for r in chosen))
         unused_rule = next((r for r in chosen if r.code == suppressions.UNUSED), None)

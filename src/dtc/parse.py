@@ -348,7 +348,8 @@ def _entry(
 
 def _scan_numbers(entry: Entry, body: str, start: int, index: LineIndex, gaps: list[tuple[int, int]]) -> None:
     """One pass over the numbers of an entry's prose: prose exits and counted creatures."""
-    for m in (m for lo, hi in gaps for m in NUMBER.finditer(body, lo, hi)):
+    matches = NUMBER.finditer(body) if len(gaps) == 1 else [m for lo, hi in gaps for m in NUMBER.finditer(body, lo, hi)]
+    for m in matches:
         s, e = m.span()
         prev = body[s - 1] if s else " "
         if prev in "SFsf_@" or prev.isdigit():
@@ -400,30 +401,38 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
     fast = fast_notation(raw)
     result = None if fast else parse_notation(raw)
     label = _label(text[max(entry_start, start - 160) : start])
-    one_line = "\n" not in raw
     line, col = index.position(start)
+    if fast is not None and "\n" not in raw:
+        # The common case: one line (every span a column shift), no intermediate objects.
+        ability, difficulty, success, failure = fast.group("ability", "difficulty", "success", "failure")
+        a0, a1 = fast.span("ability")
+        d0, d1 = fast.span("difficulty")
+        s0, s1 = fast.span("success")
+        f0, f1 = fast.span("failure")
+        target = target_value(success)
+        return Choice(
+            label=label or f"go to {target}",
+            text=raw,
+            span=Span(line, col, line, col + end - start),
+            ability=ability,
+            difficulty=difficulty_value(difficulty),
+            success=target,
+            failure=None if failure is None else target_value(failure),
+            ability_span=None if ability is None else Span(line, col + a0, line, col + a1),
+            difficulty_span=Span(line, col + d0, line, col + d1),
+            success_span=Span(line, col + s0, line, col + s1),
+            failure_span=None if failure is None else Span(line, col + f0, line, col + f1),
+        )
+    one_line = "\n" not in raw
 
     def span(lo: int, hi: int) -> Span:
-        # Notation is nearly always on one line: then every span is a column shift, no search.
         if one_line:
             return Span(line, col + lo, line, col + hi)
         return index.span(start + lo, start + hi)
 
     choice = Choice(label=label, text=raw, span=span(0, end - start))
-    if fast is not None:  # the common case, without intermediate objects
-        if fast.group("ability") is not None:
-            choice.ability = fast.group("ability")
-            choice.ability_span = span(*fast.span("ability"))
-        choice.difficulty = difficulty_value(fast.group("difficulty"))
-        choice.difficulty_span = span(*fast.span("difficulty"))
-        choice.success = target_value(fast.group("success"))
-        choice.success_span = span(*fast.span("success"))
-        if fast.group("failure") is not None:
-            choice.failure = target_value(fast.group("failure"))
-            choice.failure_span = span(*fast.span("failure"))
-        if not choice.label:
-            choice.label = f"go to {choice.success}"
-        return choice
+    if fast is not None:  # notation wrapped over lines
+        result = parse_notation(raw)
     assert result is not None
     if isinstance(result, Failed):
         choice.error = result.message
