@@ -16,7 +16,6 @@ from typing import Any, NamedTuple
 
 from dtc import FORMAT_VERSION, __version__, dungeon
 from dtc.diagnostics import Span
-from dtc.effects import extract_effects
 from dtc.model import Creature, Document, Entry, Target
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
 
@@ -158,6 +157,8 @@ def _span(span: Span | None) -> dict[str, int] | None:
 
 def compile_document(doc: Document, text: str, resolved: Resolved | None = None) -> dict[str, Any]:
     """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
+    from dtc.effects import extract_effects  # here, not at the top: `dtc lint` never needs it
+
     res = resolved or resolve(doc)
     try:
         ruleset: Ruleset | None = get_ruleset(doc.rules)
