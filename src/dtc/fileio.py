@@ -21,9 +21,14 @@ def _mode_for(target: Path) -> int:
 
 
 def atomic_write_text(path: str | Path, text: str, *, backup: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically (temp file in the same folder, fsync, rename).
+    """Write ``text`` as UTF-8 to ``path`` atomically; see :func:`atomic_write_bytes`."""
+    atomic_write_bytes(path, text.encode("utf-8"), backup=backup)
 
-    With ``backup=True`` an existing file is first copied to ``path~``.
+
+def atomic_write_bytes(path: str | Path, data: bytes, *, backup: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (temp file in the same folder, fsync, rename).
+
+    An existing file keeps its permissions; with ``backup=True`` it is first copied to ``path~``.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -32,8 +37,8 @@ def atomic_write_text(path: str | Path, text: str, *, backup: bool = False) -> N
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         os.chmod(tmp, _mode_for(target))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
-from dtc.fileio import atomic_write_text
+from dtc.fileio import atomic_write_bytes, atomic_write_text
 
 FORMATS = ("dot", "svg", "png", "pdf", "mermaid")
 BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".mmd": "mermaid",
@@ -32,18 +30,7 @@ def _format(fmt: str | None, output: str | None) -> str:
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` atomically: a temp file in the same folder, fsync, rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_bytes(path, data)
 
 
 def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | None, layout: str,
