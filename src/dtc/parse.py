@@ -229,6 +229,7 @@ def parse(text: str, path: str = "<input>") -> Document:
         prev_blank = not stripped
         prev_line = line
 
+    del lines, line, prev_line  # a copy of the whole text, no longer needed (large books: memory)
     if "title" in doc.meta:
         doc.title = doc.meta["title"].value
     for n, (i, head) in enumerate(heads):
