@@ -8,6 +8,7 @@ from itertools import product
 import pytest
 from click.testing import CliRunner
 
+from dice_oracles import enumerate_danger, enumerate_zilch
 from dtc.cli import main
 from dtc.rulesets import REGISTRY, UnknownRuleset, get_ruleset, known_names
 from dtc.rulesets import maze_rats as mr
@@ -17,33 +18,7 @@ from dtc.rulesets.dungeon_rules import p_d20, zone_key
 D6 = range(1, 7)
 
 
-def enumerate_danger(bonus: int, keep: str) -> Fraction:
-    """2d6 (or the best/worst two of 3d6) + bonus >= 10, counted outcome by outcome."""
-    count = 2 if keep == "plain" else 3
-    wins = 0
-    for dice in product(D6, repeat=count):
-        kept = sorted(dice, reverse=keep == "best")[:2] if count == 3 else list(dice)
-        wins += sum(kept) + bonus >= 10
-    return Fraction(wins, 6**count)
 
-
-def zilch_roll(dice: tuple[int, ...]) -> int:
-    return sum(0 if d == 6 else d for d in dice)
-
-
-def enumerate_zilch(skill: int) -> dict[str, Fraction]:
-    out = {"cs": 0, "s": 0, "f": 0, "cf": 0}
-    for dice in product(D6, repeat=3):
-        r = zilch_roll(dice)
-        if (r == 0 and skill > 2) or r <= skill - 5:
-            out["cs"] += 1
-        elif (r == 15 and skill < 14) or r > skill + 5:
-            out["cf"] += 1
-        elif r <= skill:
-            out["s"] += 1
-        else:
-            out["f"] += 1
-    return {k: Fraction(v, 216) for k, v in out.items()}
 
 
 @pytest.mark.parametrize("bonus", [0, 1, 2, 3, 4])
@@ -93,7 +68,8 @@ def test_maze_rats_modes() -> None:
 def test_zilch_degrees_are_exact(skill: int) -> None:
     got = z.degree_probabilities(skill)
     want = enumerate_zilch(skill)
-    assert got == {z.CS: want["cs"], z.S: want["s"], z.F: want["f"], z.CF: want["cf"]}
+    assert got == {z.CS: want["critical success"], z.S: want["success"], z.F: want["failure"],
+                   z.CF: want["critical failure"]}
     assert sum(got.values()) == 1
 
 
@@ -101,8 +77,9 @@ def test_zilch_degrees_are_exact(skill: int) -> None:
 def test_zilch_difficulties_use_the_recommended_modifiers(difficulty: int, modifier: int) -> None:
     rs = get_ruleset("zilch")
     p = rs.check_probability({"♣": 7}, "CLUBS", difficulty)
-    assert p == sum((q for k, q in enumerate_zilch(7 + modifier).items() if k in ("cs", "s")), Fraction(0))
-    assert rs.check_outcomes({"♣": 7}, "♣", difficulty)[z.CS] == enumerate_zilch(7 + modifier)["cs"]
+    degrees = enumerate_zilch(7 + modifier)
+    assert p == degrees["critical success"] + degrees["success"]
+    assert rs.check_outcomes({"♣": 7}, "♣", difficulty)[z.CS] == enumerate_zilch(7 + modifier)["critical success"]
 
 
 def test_zilch_seed_facts() -> None:

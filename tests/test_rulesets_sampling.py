@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
 import pytest
 
+from dice_oracles import enumerate_danger, enumerate_zilch
 from dtc.runtime.character import Character
 from dtc.runtime.dice import Dice
 from dtc.runtime.rules_dt import DeathAndTreasure
@@ -44,28 +44,7 @@ def within(hits: int, n: int, p: Fraction) -> None:
     assert abs(hits / n - q) <= 4 * se + 1e-12, f"{hits}/{n} = {hits / n:.4f}, exact {q:.4f} (±{4 * se:.4f})"
 
 
-def exact_danger(bonus: int, keep: str) -> Fraction:
-    count = 2 if keep == "plain" else 3
-    wins = 0
-    for dice in product(D6, repeat=count):
-        kept = sorted(dice, reverse=keep == "best")[:2] if count == 3 else list(dice)
-        wins += sum(kept) + bonus >= 10
-    return Fraction(wins, 6**count)
 
-
-def exact_zilch(skill: int) -> dict[str, Fraction]:
-    counts = {"critical success": 0, "success": 0, "failure": 0, "critical failure": 0}
-    for dice in product(D6, repeat=3):
-        r = sum(0 if d == 6 else d for d in dice)
-        if (r == 0 and skill > 2) or r <= skill - 5:
-            counts["critical success"] += 1
-        elif (r == 15 and skill < 14) or r > skill + 5:
-            counts["critical failure"] += 1
-        elif r <= skill:
-            counts["success"] += 1
-        else:
-            counts["failure"] += 1
-    return {k: Fraction(v, 216) for k, v in counts.items()}
 
 
 def rat(**bonuses: int) -> Character:
@@ -76,7 +55,7 @@ def rat(**bonuses: int) -> Character:
 def test_maze_rats_danger_roll_str_plus_one(difficulty: int, keep: str) -> None:
     rules, table = MazeRats(), Table(rat(STR=1), 100 + difficulty)
     hits = sum(rules.check(table, "STR", difficulty, "heave") for _ in range(N))  # type: ignore[arg-type]
-    exact = exact_danger(1, keep)
+    exact = enumerate_danger(1, keep)
     assert rules.check_chance(table.pc, "STR", difficulty) == exact
     within(hits, N, exact)
 
@@ -88,7 +67,7 @@ def test_maze_rats_path_gives_advantage_only_to_its_activities() -> None:
     table = Table(pc, 7)
     _, climb = rules.choice_odds(pc, "DEX", 2, "Climb the wall")
     _, dodge = rules.choice_odds(pc, "DEX", 2, "Dodge the cart")
-    assert climb == exact_danger(2, "best") and dodge == exact_danger(2, "plain")
+    assert climb == enumerate_danger(2, "best") and dodge == enumerate_danger(2, "plain")
     hits = sum(rules.check(table, "DEX", 2, "Climb the wall") for _ in range(N))  # type: ignore[arg-type]
     within(hits, N, climb)
 
@@ -102,7 +81,7 @@ def test_zilch_suit_test_at_seven_with_each_modifier(difficulty: int, modifier: 
     for _ in range(N):
         degree, _ = rules.test(table, "♠", difficulty, "sneak")  # type: ignore[arg-type]
         counts[degree] = counts.get(degree, 0) + 1
-    exact = exact_zilch(7 + modifier)
+    exact = enumerate_zilch(7 + modifier)
     assert rules.check_chance(pc, "♠", difficulty) == exact["critical success"] + exact["success"]
     for name, p in exact.items():
         within(counts.get(name, 0), N, p)
@@ -117,7 +96,7 @@ def test_zilch_critical_bands_at_the_extremes() -> None:
         for _ in range(N):
             degree, _ = rules.test(table, suit, 2, "test")  # type: ignore[arg-type]
             counts[degree] = counts.get(degree, 0) + 1
-        for name, p in exact_zilch(pc.abilities[suit]).items():
+        for name, p in enumerate_zilch(pc.abilities[suit]).items():
             within(counts.get(name, 0), N, p)
 
 
