@@ -75,9 +75,11 @@ SF_TOKEN = re.compile(rf"(?<![\w@])[SsFf]{_SP}*(?:[0-9]+|@[A-Za-z])(?![\w])")
 D_TOKEN = re.compile(rf"(?<![\w@])[Dd]{_SP}*[0-9]+(?!\w)")
 #: Numbers and @labels in prose: the anchor of prose exits and of counted creatures.
 NUMBER = re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")
+#: The verbs of a prose exit ("return to 17"); the language server completes after them too.
+EXIT_VERBS = r"(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to"
 #: What must stand just before a number for it to be a prose exit ("go to 17", "read entry 17").
 EXIT_BEFORE = re.compile(
-    r"\b(?:(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to"
+    rf"\b(?:{EXIT_VERBS}"
     r"(?:\s+(?:entry|section|paragraph))?|read\s+(?:entry|section|paragraph))\s*§?\s*$",
     re.I,
 )

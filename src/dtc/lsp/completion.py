@@ -9,13 +9,13 @@ from lsprotocol import types
 
 from dtc.diagnostics import Span
 from dtc.lsp.workspace import Snapshot, first_lines
+from dtc.parse import EXIT_VERBS
 
 _OPEN = re.compile(r"\(([^()]*)$")
 _TAIL_WORD = re.compile(r"[^\W_]*$")
 _TAIL_TARGET = re.compile(r"([SsFf]?)[ \t]*([0-9]*)$")
 _PROSE = re.compile(
-    r"\b(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to\s+"
-    r"(?:entry\s+|section\s+|paragraph\s+)?([0-9]*)$",
+    rf"\b{EXIT_VERBS}\s+(?:entry\s+|section\s+|paragraph\s+)?([0-9]*)$",
     re.I,
 )
 _DIFFICULTY = re.compile(r"[Dd][ \t]*[0-9]+")
