@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from dtc.parse import EXIT_VERBS
 from dtc.rulesets import DEFAULT, get_ruleset
 
 Effect = dict[str, Any]
@@ -44,7 +45,7 @@ STAT_INLINE = re.compile(
 )
 #: ``go to 17``, ``skip to 17``, ``return to 25``: an exit written in prose.
 PROSE_EXIT = re.compile(
-    r"\b(?:(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to|read)\s+"
+    rf"\b(?:{EXIT_VERBS}|read)\s+"
     r"(?:entry\s+|section\s+|paragraph\s+|§\s*)?([0-9]{1,7}|@[A-Za-z][A-Za-z0-9_-]*)\b",
     re.I,
 )
