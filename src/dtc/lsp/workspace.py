@@ -87,7 +87,7 @@ class Snapshot:
 #: The :class:`~dtc.analysis.Analysis` facts that depend only on the entry graph, which
 #: :func:`graph_key` captures: entries by number, the start, every exit's resolved target, the
 #: notation salvaged from malformed choices, and which entries are endings.
-GRAPH_FACTS = ("graph", "start_exists", "reachable", "endings", "escapable")
+GRAPH_FACTS = ("successors", "start_exists", "reachable", "endings", "escapable")
 
 
 def graph_key(res: Resolved) -> object:
@@ -137,7 +137,7 @@ class Documents:
 
     def _context(self, uri: str, comp: Compilation) -> Context:
         """A rule context; when the entry graph is the same as last time (an edit to prose), the
-        graph facts already computed for it are reused instead of being rebuilt with networkx."""
+        graph facts already computed for it are reused instead of being searched again."""
         context = Context(comp.doc, comp.resolved)
         key = graph_key(comp.resolved)
         previous = self._graphs.get(uri)
