@@ -43,7 +43,11 @@ def test_incremental_parse_matches_full_parse(seed: int) -> None:
     lines = source.split("\n")
     for _ in range(40):
         text = "\n".join(lines)
-        assert parser.parse(text, "x.txt") == parse(text, "x.txt")
+        incremental, full = parser.parse(text, "x.txt"), parse(text, "x.txt")
+        assert incremental == full
+        assert [c.label for e in incremental.entries for c in e.choices] == [
+            c.label for e in full.entries for c in e.choices
+        ]
         lines = _edit_lines(rng, lines)
 
 

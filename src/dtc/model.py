@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dtc.diagnostics import Span
+from dtc.labels import read_label
 
 Target = int | str
 
@@ -17,7 +18,6 @@ Target = int | str
 class Choice:
     """A parenthetical in choice notation: ``Chasm (DEX D3, S24, F78)``."""
 
-    label: str
     text: str
     span: Span
     ability: str | None = None
@@ -31,6 +31,23 @@ class Choice:
     difficulty_span: Span | None = None
     success_span: Span | None = None
     failure_span: Span | None = None
+    #: Where the label is read from, when asked for: ``source[label_from:label_to]`` is the
+    #: entry text just before the parenthesis (``source`` is the whole parsed text, shared).
+    #: Not compared: two choices are equal when what they say (and their label) is.
+    source: str = field(default="", compare=False, repr=False)
+    label_from: int = field(default=0, compare=False, repr=False)
+    label_to: int = field(default=0, compare=False, repr=False)
+    #: The label once read (or as given).
+    label_text: str | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def label(self) -> str:
+        """The element the choice belongs to (see :mod:`dtc.labels`); else ``go to <success>``,
+        or nothing for notation that does not parse."""
+        if self.label_text is None:
+            label = read_label(self.source[self.label_from : self.label_to])
+            self.label_text = label or ("" if self.error is not None else f"go to {self.success}")
+        return self.label_text
 
 
 @dataclass(slots=True)

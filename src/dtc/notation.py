@@ -161,6 +161,11 @@ def _fast_path() -> re.Pattern[str]:
     )
 
 
+def fast_notation_pattern() -> re.Pattern[str]:
+    """The fast path itself, for callers that match inside a larger string (``pos``, ``endpos``)."""
+    return _fast_path()
+
+
 def fast_notation(text: str) -> re.Match[str] | None:
     """The fast path's match (groups ``ability``, ``difficulty``, ``success``, ``failure``), or None."""
     return _fast_path().fullmatch(text)

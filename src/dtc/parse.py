@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from dtc import dungeon
 from dtc.diagnostics import Span
+from dtc.labels import REACH
 from dtc.model import (
     Attack,
     Choice,
@@ -31,7 +32,7 @@ from dtc.notation import (
     Failed,
     Field,
     difficulty_value,
-    fast_notation,
+    fast_notation_pattern,
     parse_notation,
     parse_statblock,
     statblock_error,
@@ -73,8 +74,11 @@ NOTATION_HINT = re.compile(
 )
 SF_TOKEN = re.compile(rf"(?<![\w@])[SsFf]{_SP}*(?:[0-9]+|@[A-Za-z])(?![\w])")
 D_TOKEN = re.compile(rf"(?<![\w@])[Dd]{_SP}*[0-9]+(?!\w)")
-#: Numbers and @labels in prose: the anchor of prose exits and of counted creatures.
-NUMBER = re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")
+#: Numbers and @labels in prose: the anchor of prose exits and of counted creatures. Every
+#: @label, and each whole run of digits not glued to a letter (other than a dice ``d``), ``_``,
+#: ``@`` or another digit; :func:`_scan_numbers` then decides exactly. The pattern opens with a
+#: character class so that the regex engine skips ahead to the next digit or ``@`` on its own.
+NUMBER = re.compile(r"[@0-9](?:(?<=@)[A-Za-z][A-Za-z0-9_-]*|(?<=[0-9])(?<![A-CE-Za-ce-z_0-9@][0-9])[0-9]*)")
 #: The verbs of a prose exit ("return to 17"); the language server completes after them too.
 EXIT_VERBS = r"(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to"
 #: What must stand just before a number for it to be a prose exit ("go to 17", "read entry 17").
@@ -109,20 +113,6 @@ ENDING_CAPS = re.compile(r"\bTHE\s+END\b")
 #: "The End." as a sentence of its own, any case (checked around each "the end" found).
 ENDING_BEFORE = re.compile(r"(?:^|[.!?*_]\s*|\n\s*)[*_]*$")
 ENDING_AFTER = re.compile(r"(?![A-Za-z0-9])[.!*_]*[ \t]*(?:\n|$)")
-BOLD_LABEL = re.compile(r"(?:\*\*|__)([^*_\n]{1,80})(?:\*\*|__)\s*$")
-LABEL_CUT = re.compile(r"[.!?;:,()\n\"“”]|\*\*")
-#: Everything up to and including the last LABEL_CUT (greedy, so one call finds the last one).
-LAST_CUT = re.compile(r".*(?:[.!?;:,()\n\"“”]|\*\*)", re.S)
-STOP_WORDS = frozenset(
-    [
-        "or", "and", "you", "may", "can", "could", "then", "to", "either", "lead", "leads", "have", "has", "is",
-        "are", "there", "also", "will", "would", "must", "should", "into", "onto", "through", "toward",
-        "towards", "but", "if", "we",
-    ]
-)
-ARTICLES = frozenset(("a", "an", "the", "this", "that"))
-
-
 class LineIndex:
     """Offsets -> (line, column), both 1-based, columns in characters."""
 
@@ -323,16 +313,21 @@ def _entry(
         text=body,
         end_line=index.position(stop)[0],
     )
-    gaps: list[tuple[int, int]] = []  # the body outside notation: where prose numbers are
-    at = 0
-    for m in CANDIDATE.finditer(text, start, stop):
-        inner = m.group(1)
-        if NOTATION_HINT.search(inner) or (SF_TOKEN.search(inner) and D_TOKEN.search(inner)):
-            entry.choices.append(_choice(text, index, m.start(), m.end(), start))
-            gaps.append((at, m.start() - start))
-            at = m.end() - start
-    gaps.append((at, len(body)))
-    _scan_numbers(entry, body, start, index, gaps)
+    notation: list[tuple[int, int]] = []  # where the choices are in the body: their numbers are not prose
+    if "(" in body:
+        fast_path = fast_notation_pattern()
+        for m in CANDIDATE.finditer(body):
+            s, e = m.span()
+            fast = fast_path.fullmatch(body, s, e)
+            if fast is not None and "\n" not in m.group() and "\r" not in m.group():
+                entry.choices.append(_fast_choice(text, index, start, s, e, fast))
+            else:
+                inner = m.group(1)
+                if not (NOTATION_HINT.search(inner) or (SF_TOKEN.search(inner) and D_TOKEN.search(inner))):
+                    continue
+                entry.choices.append(_choice(text, index, start + s, start + e, start))
+            notation.append((s, e))
+    _scan_numbers(entry, body, start, index, notation)
     low = body.lower() if ("eturn" in body or "end" in body or "END" in body or "End" in body) else ""
     if "eturn" in low:
         entry.returns = [index.span(start + m.start(), start + m.end()) for m in DYNAMIC_RETURN.finditer(body)]
@@ -349,11 +344,21 @@ def _entry(
     return entry
 
 
-def _scan_numbers(entry: Entry, body: str, start: int, index: LineIndex, gaps: list[tuple[int, int]]) -> None:
-    """One pass over the numbers of an entry's prose: prose exits and counted creatures."""
-    matches = NUMBER.finditer(body) if len(gaps) == 1 else [m for lo, hi in gaps for m in NUMBER.finditer(body, lo, hi)]
-    for m in matches:
+def _scan_numbers(
+    entry: Entry, body: str, start: int, index: LineIndex, notation: list[tuple[int, int]]
+) -> None:
+    """One pass over the numbers of an entry's prose: prose exits and counted creatures.
+
+    ``notation`` holds the (sorted) ranges of the entry's choices, whose numbers are not prose.
+    """
+    skip = iter(notation)
+    lo, hi = next(skip, (len(body) + 1, 0))
+    for m in NUMBER.finditer(body):
         s, e = m.span()
+        while s >= hi and hi:
+            lo, hi = next(skip, (len(body) + 1, 0))
+        if lo <= s < hi:
+            continue  # inside notation
         prev = body[s - 1] if s else " "
         if prev in "SFsf_@" or prev.isdigit():
             continue  # a notation target (S24) or the middle of a word or number
@@ -399,33 +404,43 @@ def _is_ending(body: str, low: str) -> bool:
     return False
 
 
+def _value(token: str) -> int | str:
+    """``S24`` -> 24 without the general path when the token is a letter and digits."""
+    tail = token[1:]
+    return int(tail) if tail.isdigit() else target_value(token)
+
+
+def _fast_choice(text: str, index: LineIndex, body_start: int, s: int, e: int, fast: re.Match[str]) -> Choice:
+    """The common case: notation on one line that the fast path read (every span a column shift)."""
+    line, col = index.position(body_start + s)
+    col -= s  # columns of the match's offsets, which are body offsets
+    ability, difficulty, success, failure = fast.group("ability", "difficulty", "success", "failure")
+    target = _value(success)
+    a0, a1 = fast.span("ability")
+    f0, f1 = fast.span("failure")
+    return Choice(
+        fast.group(),
+        Span(line, col + s, line, col + e),
+        ability,
+        int(difficulty[1:]) if difficulty[1:].isdigit() else difficulty_value(difficulty),
+        target,
+        None if failure is None else _value(failure),
+        None,
+        None,
+        None if ability is None else Span(line, col + a0, line, col + a1),
+        Span(line, col + fast.start("difficulty"), line, col + fast.end("difficulty")),
+        Span(line, col + fast.start("success"), line, col + fast.end("success")),
+        None if failure is None else Span(line, col + f0, line, col + f1),
+        text,
+        max(body_start, body_start + s - REACH),
+        body_start + s,
+    )
+
+
 def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int) -> Choice:
+    """Notation the fast path did not read: through the Lark grammar, spans line by line."""
     raw = text[start:end]
-    fast = fast_notation(raw)
-    result = None if fast else parse_notation(raw)
-    label = _label(text[max(entry_start, start - 160) : start])
     line, col = index.position(start)
-    if fast is not None and "\n" not in raw:
-        # The common case: one line (every span a column shift), no intermediate objects.
-        ability, difficulty, success, failure = fast.group("ability", "difficulty", "success", "failure")
-        a0, a1 = fast.span("ability")
-        d0, d1 = fast.span("difficulty")
-        s0, s1 = fast.span("success")
-        f0, f1 = fast.span("failure")
-        target = target_value(success)
-        return Choice(
-            label=label or f"go to {target}",
-            text=raw,
-            span=Span(line, col, line, col + end - start),
-            ability=ability,
-            difficulty=difficulty_value(difficulty),
-            success=target,
-            failure=None if failure is None else target_value(failure),
-            ability_span=None if ability is None else Span(line, col + a0, line, col + a1),
-            difficulty_span=Span(line, col + d0, line, col + d1),
-            success_span=Span(line, col + s0, line, col + s1),
-            failure_span=None if failure is None else Span(line, col + f0, line, col + f1),
-        )
     one_line = "\n" not in raw
 
     def span(lo: int, hi: int) -> Span:
@@ -433,10 +448,8 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
             return Span(line, col + lo, line, col + hi)
         return index.span(start + lo, start + hi)
 
-    choice = Choice(label=label, text=raw, span=span(0, end - start))
-    if fast is not None:  # notation wrapped over lines
-        result = parse_notation(raw)
-    assert result is not None
+    choice = Choice(raw, span(0, end - start), source=text, label_from=max(entry_start, start - REACH), label_to=start)
+    result = parse_notation(raw)
     if isinstance(result, Failed):
         choice.error = result.message
         choice.error_span = span(result.start, max(result.end, result.start + 1))
@@ -454,38 +467,7 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
     choice.difficulty_span = sub(result.difficulty)
     choice.success_span = sub(result.success)
     choice.failure_span = sub(result.failure)
-    if not choice.label:
-        choice.label = f"go to {choice.success}"
     return choice
-
-
-def _label(before: str) -> str:
-    """The element a choice belongs to: bold text, else the few words before the parenthesis."""
-    if before.rstrip().endswith(("**", "__")):
-        bold = BOLD_LABEL.search(before)
-        if bold:
-            return bold.group(1).strip()
-    cut = LAST_CUT.match(before)
-    segment = before[cut.end() :] if cut else before
-    words = segment.split()
-    taken: list[str] = []
-    for word in reversed(words):
-        if word.lower().strip("'’") in STOP_WORDS or len(taken) == 5:
-            break
-        taken.append(word)
-    taken.reverse()
-    at_sentence_start = len(taken) == len(words)
-    caps: list[str] = []
-    for word in reversed(taken):
-        if not word[:1].isupper():
-            break
-        caps.append(word)
-    caps.reverse()
-    if caps and (len(caps) < len(taken) or not at_sentence_start):
-        taken = caps
-    while taken and taken[0].lower() in ARTICLES:
-        taken = taken[1:]
-    return " ".join(taken).strip("*_'\"“”’ ")
 
 
 def iter_targets(entry: Entry) -> Iterator[int | str]:
