@@ -1,3 +1,3 @@
-from dtc.cli import main
+from dtc.cli import run
 
-main()
+run()

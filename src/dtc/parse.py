@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from dtc import dungeon
 from dtc.diagnostics import Span
@@ -74,11 +75,18 @@ NOTATION_HINT = re.compile(
 )
 SF_TOKEN = re.compile(rf"(?<![\w@])[SsFf]{_SP}*(?:[0-9]+|@[A-Za-z])(?![\w])")
 D_TOKEN = re.compile(rf"(?<![\w@])[Dd]{_SP}*[0-9]+(?!\w)")
-#: Numbers and @labels in prose: the anchor of prose exits and of counted creatures. Every
-#: @label, and each whole run of digits not glued to a letter (other than a dice ``d``), ``_``,
-#: ``@`` or another digit; :func:`_scan_numbers` then decides exactly. The pattern opens with a
-#: character class so that the regex engine skips ahead to the next digit or ``@`` on its own.
-NUMBER = re.compile(r"[@0-9](?:(?<=@)[A-Za-z][A-Za-z0-9_-]*|(?<=[0-9])(?<![A-CE-Za-ce-z_0-9@][0-9])[0-9]*)")
+#: Numbers and @labels in prose: the anchor of prose exits and of counted creatures.
+#: :func:`_scan_numbers` decides exactly what each is; this pattern only spares it numbers that
+#: cannot be either. It finds every @label, and each whole run of digits that is
+#: - after a space or ``§``, where an exit can stand (``go to 12``), or
+#: - followed by a capitalised word, which only a count can be (``(3 Goblins)``, ``2d6 Rats``):
+#:   after a dice ``d`` or anything but a letter, ``_``, ``@`` or a digit.
+#: A digit run glued to a word (``S24``, ``x2``) is neither. The pattern opens with a character
+#: class, so the regex engine skips ahead to the next digit or ``@`` on its own.
+NUMBER = re.compile(
+    r"[@0-9](?:(?<=@)[A-Za-z][A-Za-z0-9_-]*"
+    r"|(?<=[0-9])(?:(?<=[ \t\n§][0-9])|(?<![A-CE-Za-ce-z_0-9@][0-9])(?=[0-9]*[ \t]+[A-Z]))[0-9]*)"
+)
 #: The verbs of a prose exit ("return to 17"); the language server completes after them too.
 EXIT_VERBS = r"(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to"
 #: What must stand just before a number for it to be a prose exit ("go to 17", "read entry 17").
@@ -113,6 +121,11 @@ ENDING_CAPS = re.compile(r"\bTHE\s+END\b")
 #: "The End." as a sentence of its own, any case (checked around each "the end" found).
 ENDING_BEFORE = re.compile(r"(?:^|[.!?*_]\s*|\n\s*)[*_]*$")
 ENDING_AFTER = re.compile(r"(?![A-Za-z0-9])[.!*_]*[ \t]*(?:\n|$)")
+#: ``Span`` built from one tuple without the named tuple's Python-level ``__new__`` (three times
+#: faster; the parser makes several hundred thousand).
+_span: Callable[[tuple[int, int, int, int]], Span] = partial(tuple.__new__, Span)
+
+
 class LineIndex:
     """Offsets -> (line, column), both 1-based, columns in characters."""
 
@@ -221,6 +234,8 @@ def parse(text: str, path: str = "<input>") -> Document:
         prev_blank = not stripped
         prev_line = line
 
+    if not _FAST:
+        _FAST.append(fast_notation_pattern())
     del lines, line, prev_line  # a copy of the whole text, no longer needed (large books: memory)
     if "title" in doc.meta:
         doc.title = doc.meta["title"].value
@@ -233,6 +248,10 @@ def parse(text: str, path: str = "<input>") -> Document:
         kept = [t for k, t in enumerate(entry.text.split("\n")) if entry.span.line - 1 + k not in directives]
         entry.text = "\n".join(kept)
     return doc
+
+
+#: The notation fast path (:func:`dtc.notation.fast_notation_pattern`), fetched once per parse.
+_FAST: list[re.Pattern[str]] = []
 
 
 def _starts_entry(line: str, head: re.Match[str], prev_blank: bool, prev_line: str) -> bool:
@@ -306,16 +325,16 @@ def _entry(
     stop = start + len(body)
     token = head.group(1)
     number: int | str = int(token) if token.isdigit() else token
-    head_off = index.starts[line_no] + head.start(1)
+    column = head.start(1) + 1  # the head is on line line_no + 1
     entry = Entry(
         number=number,
-        span=index.span(head_off, head_off + len(token)),
+        span=_span((line_no + 1, column, line_no + 1, column + len(token))),
         text=body,
-        end_line=index.position(stop)[0],
+        end_line=bisect_right(index.starts, stop),
     )
     notation: list[tuple[int, int]] = []  # where the choices are in the body: their numbers are not prose
     if "(" in body:
-        fast_path = fast_notation_pattern()
+        fast_path = _FAST[0]
         for m in CANDIDATE.finditer(body):
             s, e = m.span()
             fast = fast_path.fullmatch(body, s, e)
@@ -328,11 +347,11 @@ def _entry(
                 entry.choices.append(_choice(text, index, start + s, start + e, start))
             notation.append((s, e))
     _scan_numbers(entry, body, start, index, notation)
-    low = body.lower() if ("eturn" in body or "end" in body or "END" in body or "End" in body) else ""
-    if "eturn" in low:
+    low = body.lower()
+    if "return" in low:
         entry.returns = [index.span(start + m.start(), start + m.end()) for m in DYNAMIC_RETURN.finditer(body)]
     entry.ending = _is_ending(body, low)
-    if "Zone" in body or "zone" in body or "ZONE" in body or "azard" in body or "AZARD" in body:
+    if ":" in body and ("zone" in low or "hazard" in low):
         dungeon.entry_lines(doc, entry, body, start, index.span, number)
     if "HP" in body:
         for m in STAT_INLINE.finditer(body):
@@ -396,7 +415,7 @@ def _scan_numbers(
 def _is_ending(body: str, low: str) -> bool:
     if "END" in body and ENDING_CAPS.search(body):
         return True
-    at = low.find("the end") if low else -1
+    at = low.find("the end")
     while at != -1:
         if ENDING_BEFORE.search(body, max(0, at - 8), at) and ENDING_AFTER.match(body, at + 7):
             return True
@@ -404,33 +423,33 @@ def _is_ending(body: str, low: str) -> bool:
     return False
 
 
-def _value(token: str) -> int | str:
-    """``S24`` -> 24 without the general path when the token is a letter and digits."""
-    tail = token[1:]
-    return int(tail) if tail.isdigit() else target_value(token)
-
-
 def _fast_choice(text: str, index: LineIndex, body_start: int, s: int, e: int, fast: re.Match[str]) -> Choice:
     """The common case: notation on one line that the fast path read (every span a column shift)."""
     line, col = index.position(body_start + s)
     col -= s  # columns of the match's offsets, which are body offsets
-    ability, difficulty, success, failure = fast.group("ability", "difficulty", "success", "failure")
-    target = _value(success)
-    a0, a1 = fast.span("ability")
-    f0, f1 = fast.span("failure")
+    ability, difficulty, success, failure = fast.groups()
+    _, (a0, a1), (d0, d1), (s0, s1), (f0, f1) = fast.regs
+    tail = success[1:]
+    target = int(tail) if tail.isdigit() else target_value(success)
+    if failure is not None:
+        tail = failure[1:]
+        fail_target: int | str | None = int(tail) if tail.isdigit() else target_value(failure)
+    else:
+        fail_target = None
+    tail = difficulty[1:]
     return Choice(
         fast.group(),
-        Span(line, col + s, line, col + e),
+        _span((line, col + s, line, col + e)),
         ability,
-        int(difficulty[1:]) if difficulty[1:].isdigit() else difficulty_value(difficulty),
+        int(tail) if tail.isdigit() else difficulty_value(difficulty),
         target,
-        None if failure is None else _value(failure),
+        fail_target,
         None,
         None,
-        None if ability is None else Span(line, col + a0, line, col + a1),
-        Span(line, col + fast.start("difficulty"), line, col + fast.end("difficulty")),
-        Span(line, col + fast.start("success"), line, col + fast.end("success")),
-        None if failure is None else Span(line, col + f0, line, col + f1),
+        None if ability is None else _span((line, col + a0, line, col + a1)),
+        _span((line, col + d0, line, col + d1)),
+        _span((line, col + s0, line, col + s1)),
+        None if failure is None else _span((line, col + f0, line, col + f1)),
         text,
         max(body_start, body_start + s - REACH),
         body_start + s,

@@ -6,6 +6,6 @@ package and is listed in :data:`~dtc.cli.base.COMMANDS`, imported only when it r
 
 from __future__ import annotations
 
-from dtc.cli.base import COMMANDS, Exit, main
+from dtc.cli.base import COMMANDS, Exit, main, run
 
-__all__ = ["COMMANDS", "Exit", "main"]
+__all__ = ["COMMANDS", "Exit", "main", "run"]

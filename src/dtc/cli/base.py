@@ -5,9 +5,10 @@ from __future__ import annotations
 import enum
 import functools
 import importlib
+import os
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -24,6 +25,28 @@ class Exit(enum.IntEnum):
     CLEAN = 0  # nothing to report
     FINDINGS = 1  # errors found (lint), or a run that could not continue
     USAGE = 2  # a file cannot be read, or the command is misused
+
+
+#: Set by :func:`run`, the installed ``dtc`` command: the process may then end without tearing
+#: down its objects (see :func:`finish`). Tests drive :func:`main` and never set it.
+QUICK_EXIT = False
+
+
+def finish(code: int) -> NoReturn:
+    """Exit with ``code`` once a command's output is written.
+
+    In the installed command the process ends at once, as mypy's does: freeing a large book's
+    objects one by one at interpreter shutdown takes 0.08 s at 10,000 entries and 0.8 s at
+    100,000, all of it after the answer is printed. Elsewhere this is a plain ``SystemExit``.
+    """
+    if QUICK_EXIT:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        os._exit(code)
+    raise SystemExit(code)
 
 
 def fail(message: str, code: Exit = Exit.USAGE) -> None:
@@ -136,3 +159,10 @@ def main() -> None:
 
     Exit status: 0 clean, 1 findings (errors), 2 unreadable file or misuse.
     """
+
+
+def run() -> None:
+    """The ``dtc`` console command: :func:`main`, allowed to end the process quickly."""
+    global QUICK_EXIT
+    QUICK_EXIT = True
+    main()

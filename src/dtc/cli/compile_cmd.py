@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_source, output_option
+from dtc.cli.base import Exit, fail, finish, guard, load_source, output_option
 from dtc.config import ConfigError, config_for
 from dtc.fileio import atomic_write_text
 from dtc.lint import lint_compilation
@@ -46,4 +46,4 @@ def compile_cmd(file: str, output: str | None) -> None:
     errors = [d for d in lint_compilation(comp, settings=settings) if d.severity.name == "ERROR"]
     for d in errors:
         click.echo(f"{d.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}", err=True)
-    raise SystemExit(int(Exit.FINDINGS if errors else Exit.CLEAN))
+    finish(int(Exit.FINDINGS if errors else Exit.CLEAN))

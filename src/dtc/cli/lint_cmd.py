@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from dtc.api import compile_file
-from dtc.cli.base import Exit, fail, guard, load_source
+from dtc.cli.base import Exit, fail, finish, guard, load_source
 from dtc.config import Config, ConfigError, Settings, cli_severities, config_for, find_config
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint import UnknownRule, lint_compilation, pick_rules
@@ -75,7 +75,7 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     except UnknownRule as exc:  # a configuration's select/ignore are checked when it is read
         fail(f"error: unknown rule '{exc.args[0]}' (see `dtc rule --list`)")
     click.echo(RENDERERS[fmt](found, len(files)), nl=False)
-    raise SystemExit(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
+    finish(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
 
 
 def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], fmt: str, interval: float,
