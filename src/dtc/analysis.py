@@ -63,9 +63,12 @@ class Analysis:
         res = self.res
         by_number = res.by_number
         entries = res.doc.entries
+        exits = res.exits
         out: dict[int, list[int]] = {}
+        # Exits hold entry numbers (labels already numbered); a target that is not a key of
+        # by_number (a missing number, or a label no entry has) leads nowhere.
         for number, i in by_number.items():
-            succ = [t for t in map(res.target_number, (x.target for x in res.exits[i])) if t is not None]
+            succ = [x.target for x in exits[i] if x.target in by_number]
             for c in entries[i].choices:
                 if c.error is not None:
                     succ.extend(int(m) for m in _SALVAGE.findall(c.text) if int(m) in by_number)

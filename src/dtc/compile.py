@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 from dtc import FORMAT_VERSION, __version__, dungeon
@@ -27,6 +28,10 @@ class Exit(NamedTuple):
     kind: str  # success | failure | prose | return
     choice: int | None
     span: Span | None
+
+
+#: ``Exit`` from one tuple, without the named tuple's Python-level ``__new__``.
+_new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)
 
 
 @dataclass(slots=True)
@@ -65,29 +70,34 @@ def resolve(doc: Document) -> Resolved:
     for i, n in enumerate(numbers):
         res.by_number.setdefault(n, i)
 
-    def norm(t: Target) -> Target:
-        return labels.get(t, t) if isinstance(t, str) else t
-
-    preds: dict[int, set[int]] = defaultdict(set)
-    for i, entry in enumerate(doc.entries):
+    new_exit = _new_exit
+    for entry in doc.entries:
         exits: list[Exit] = []
         for ci, c in enumerate(entry.choices):
-            if c.success is not None:
-                exits.append(Exit(norm(c.success), "success", ci, c.success_span))
-            if c.failure is not None:
-                exits.append(Exit(norm(c.failure), "failure", ci, c.failure_span))
+            t = c.success
+            if t is not None:
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, c.success_span)))
+            t = c.failure
+            if t is not None:
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, c.failure_span)))
         for p in entry.prose_exits:
-            exits.append(Exit(norm(p.target), "prose", None, p.span))
+            t = p.target
+            exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
         res.exits.append(exits)
-        if res.by_number.get(numbers[i]) == i:
-            for x in exits:
-                if isinstance(x.target, int):
-                    preds[x.target].add(numbers[i])
-    for i, entry in enumerate(doc.entries):
-        for span in entry.returns:
-            for pred in sorted(preds.get(numbers[i], ())):
-                if pred != numbers[i]:
-                    res.exits[i].append(Exit(pred, "return", None, span))
+
+    # "Return to your most recent entry": an exit back to each entry that leads in.
+    returning = {numbers[i] for i, entry in enumerate(doc.entries) if entry.returns}
+    if returning:
+        preds: dict[int, set[int]] = defaultdict(set)
+        for number, i in res.by_number.items():
+            for x in res.exits[i]:
+                if x.target in returning:
+                    preds[x.target].add(number)
+        for i, entry in enumerate(doc.entries):
+            for span in entry.returns:
+                for pred in sorted(preds.get(numbers[i], ())):
+                    if pred != numbers[i]:
+                        res.exits[i].append(Exit(pred, "return", None, span))
 
     start_field = doc.meta.get("start")
     if start_field is not None:

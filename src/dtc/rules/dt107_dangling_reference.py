@@ -29,9 +29,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Write the missing entry, or point the exit at the entry you meant.
     """
     res = ctx.res
+    by_number = res.by_number  # exits hold numbers; a label no entry has stays a string, never a key
     for i, entry in enumerate(ctx.doc.entries):
         for x in res.exits[i]:
-            if x.kind in _KIND and res.target_number(x.target) is None:
+            if x.target not in by_number and x.kind in _KIND:
                 yield self.diag(
                     ctx,
                     f"{_KIND[x.kind]} exit to entry {x.target}, which does not exist",

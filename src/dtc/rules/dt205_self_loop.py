@@ -28,7 +28,9 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     res = ctx.res
     for i, entry in enumerate(ctx.doc.entries):
         for c in entry.choices:
-            target = None if c.success is None else res.labels.get(str(c.success), c.success)
-            if c.difficulty == 0 and target == res.numbers[i]:
+            if c.difficulty != 0 or c.success is None:
+                continue
+            target = res.labels.get(c.success, c.success) if isinstance(c.success, str) else c.success
+            if target == res.numbers[i]:
                 yield self.diag(ctx, f"D0 move leads back to entry {res.numbers[i]} itself",
                                 c.success_span or c.span, res.numbers[i])

@@ -28,6 +28,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     res = ctx.res
     for i, entry in enumerate(ctx.doc.entries):
+        if not entry.prose_exits:
+            continue
         notation = {res.labels.get(str(t), t) for c in entry.choices for t in (c.success, c.failure) if t is not None}
         for p in entry.prose_exits:
             dangling = res.target_number(p.target) is None  # dangling-reference reports it
