@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import dtc.parse
 from dtc.api import compile_text
-from dtc.notation import parse_notation
-from dtc.parse import parse
+from dtc.notation import fast_notation, parse_notation
+from dtc.parse import CANDIDATE, D_TOKEN, NOTATION_HINT, SF_TOKEN, parse
 from dtc.schema import validate
 from dtc.source import SourceError, decode
 from helpers import lint_text
@@ -119,3 +119,33 @@ def test_prose_number_pattern_finds_what_the_plain_pattern_found(prose: str, lea
     with patch.object(dtc.parse, "NUMBER", re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")):
         plain = parse(text)
     assert [(e.prose_exits, e.mentions) for e in found.entries] == [(e.prose_exits, e.mentions) for e in plain.entries]
+
+
+def _reference_choices(body: str) -> list[str]:
+    """Which parentheticals are choices, decided one candidate at a time (the plain reading)."""
+    found = []
+    for m in CANDIDATE.finditer(body):
+        inner = m.group(1)
+        one_line_fast = fast_notation(m.group()) is not None and "\n" not in inner and "\r" not in inner
+        hinted = NOTATION_HINT.search(inner) or (SF_TOKEN.search(inner) and D_TOKEN.search(inner))
+        if one_line_fast or hinted:
+            found.append(m.group())
+    return found
+
+
+_prose_bits = st.text(alphabet="()DSFdsf0123456789 ,@abxEX\u00a0\n\r♣.", max_size=20)
+_notation_bits = st.builds(
+    lambda a, d, s, f: f"({a}D{d},{s}{f})",
+    st.sampled_from(["", "DEX ", "dex", "♣ ", "Str\n", " "]), st.integers(0, 9),
+    st.sampled_from([" S1", "S@x", "\nS2", " s 3 ", "13"]), st.sampled_from(["", ", F7", ",F@x", " ,\nf12 ", ",F"]),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.one_of(_prose_bits, _notation_bits), max_size=6))
+def test_entry_scan_finds_the_choices_each_candidate_gives(bits: list[str]) -> None:
+    """The entry scan passes over prose parentheticals inside the regex engine; the choices it
+    finds are those that judging every candidate finds."""
+    body = "Here " + " ".join(bits).replace("\n\n", "\n")
+    doc = parse("Adventure Entries\n1 " + body + "\n\n2 THE END")
+    assert [c.text for c in doc.entries[0].choices] == _reference_choices(doc.entries[0].text)

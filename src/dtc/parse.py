@@ -234,8 +234,8 @@ def parse(text: str, path: str = "<input>") -> Document:
         prev_blank = not stripped
         prev_line = line
 
-    if not _FAST:
-        _FAST.append(fast_notation_pattern())
+    if not _CHOICES:
+        _CHOICES.append(re.compile(f"({fast_notation_pattern().pattern})|{_SUSPECT}"))
     del lines, line, prev_line  # a copy of the whole text, no longer needed (large books: memory)
     if "title" in doc.meta:
         doc.title = doc.meta["title"].value
@@ -250,8 +250,12 @@ def parse(text: str, path: str = "<input>") -> Document:
     return doc
 
 
-#: The notation fast path (:func:`dtc.notation.fast_notation_pattern`), fetched once per parse.
-_FAST: list[re.Pattern[str]] = []
+#: What the entry scan looks for, built on first use from the notation fast path: a
+#: parenthetical the fast path reads whole (group 1), or one that the grammar may still read
+#: (it holds an S, F or D token) — every ``CANDIDATE`` but those that can only be prose, such as
+#: ``(7 days)``, which the regex engine passes over by itself.
+_CHOICES: list[re.Pattern[str]] = []
+_SUSPECT = rf"\((?=[^()]{{0,200}}?[SsFfDd]{_SP}*[0-9@])[^()]{{1,200}}\)"
 
 
 def _starts_entry(line: str, head: re.Match[str], prev_blank: bool, prev_line: str) -> bool:
@@ -334,14 +338,15 @@ def _entry(
     )
     notation: list[tuple[int, int]] = []  # where the choices are in the body: their numbers are not prose
     if "(" in body:
-        fast_path = _FAST[0]
-        for m in CANDIDATE.finditer(body):
+        for m in _CHOICES[0].finditer(body):
             s, e = m.span()
-            fast = fast_path.fullmatch(body, s, e)
-            if fast is not None and "\n" not in m.group() and "\r" not in m.group():
-                entry.choices.append(_fast_choice(text, index, start, s, e, fast))
+            if e - s > 202:
+                continue  # longer than any candidate (a run of spaces in otherwise good notation)
+            raw = m.group()
+            if m.start(1) >= 0 and "\n" not in raw and "\r" not in raw:
+                entry.choices.append(_fast_choice(text, index, start, s, e, m))
             else:
-                inner = m.group(1)
+                inner = raw[1:-1]
                 if not (NOTATION_HINT.search(inner) or (SF_TOKEN.search(inner) and D_TOKEN.search(inner))):
                     continue
                 entry.choices.append(_choice(text, index, start + s, start + e, start))
@@ -427,8 +432,8 @@ def _fast_choice(text: str, index: LineIndex, body_start: int, s: int, e: int, f
     """The common case: notation on one line that the fast path read (every span a column shift)."""
     line, col = index.position(body_start + s)
     col -= s  # columns of the match's offsets, which are body offsets
-    ability, difficulty, success, failure = fast.groups()
-    _, (a0, a1), (d0, d1), (s0, s1), (f0, f1) = fast.regs
+    _, ability, difficulty, success, failure = fast.groups()  # group 1 is the whole fast match
+    _, _, (a0, a1), (d0, d1), (s0, s1), (f0, f1) = fast.regs
     tail = success[1:]
     target = int(tail) if tail.isdigit() else target_value(success)
     if failure is not None:
