@@ -140,6 +140,11 @@ def _field(field: Field | None, text: str, runs: list[tuple[int, int]]) -> Field
 
 @cache
 def _fast_path() -> re.Pattern[str]:
+    return re.compile(_fast_path_source())
+
+
+@cache
+def _fast_path_source() -> str:
     """The notation rule as one regular expression, assembled from the grammar's own terminals.
 
     ``notation`` is a fixed sequence of tokens, so it is a regular language; this pattern spells
@@ -154,16 +159,21 @@ def _fast_path() -> re.Pattern[str]:
         ws = ignored[0][:-1] + "*"  # one character class: X* rather than the slower (?:X+)*
     else:
         ws = "(?:" + "|".join(ignored) + ")*"
-    return re.compile(
+    return (
         rf"{term['LPAR']}{ws}(?:(?P<ability>{term['ABILITY']}){ws})?(?P<difficulty>{term['DIFFICULTY']}){ws}"
         rf"{term['COMMA']}{ws}(?P<success>{term['TARGET_S']})"
         rf"(?:{ws}{term['COMMA']}{ws}(?P<failure>{term['TARGET_F']}))?{ws}{term['RPAR']}"
     )
 
 
-def fast_notation_pattern() -> re.Pattern[str]:
-    """The fast path itself, for callers that match inside a larger string (``pos``, ``endpos``)."""
-    return _fast_path()
+def fast_notation_after_paren() -> str:
+    """The fast path's regular expression after its opening parenthesis, for a caller that
+    combines it with other patterns behind one literal ``(`` (which the regex engine then finds
+    by itself). Its groups are ``ability``, ``difficulty``, ``success`` and ``failure``."""
+    source = _fast_path_source()
+    opening = _parser("notation", "notation").get_terminal("LPAR").pattern.to_regexp()
+    assert source.startswith(f"(?:{opening})")
+    return source[len(opening) + 4 :]
 
 
 def fast_notation(text: str) -> re.Match[str] | None:

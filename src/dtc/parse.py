@@ -33,7 +33,7 @@ from dtc.notation import (
     Failed,
     Field,
     difficulty_value,
-    fast_notation_pattern,
+    fast_notation_after_paren,
     parse_notation,
     parse_statblock,
     statblock_error,
@@ -235,7 +235,7 @@ def parse(text: str, path: str = "<input>") -> Document:
         prev_line = line
 
     if not _CHOICES:
-        _CHOICES.append(re.compile(f"({fast_notation_pattern().pattern})|{_SUSPECT}"))
+        _CHOICES.append(re.compile(rf"\((?:({fast_notation_after_paren()})|{_SUSPECT})"))
     del lines, line, prev_line  # a copy of the whole text, no longer needed (large books: memory)
     if "title" in doc.meta:
         doc.title = doc.meta["title"].value
@@ -255,7 +255,7 @@ def parse(text: str, path: str = "<input>") -> Document:
 #: (it holds an S, F or D token) — every ``CANDIDATE`` but those that can only be prose, such as
 #: ``(7 days)``, which the regex engine passes over by itself.
 _CHOICES: list[re.Pattern[str]] = []
-_SUSPECT = rf"\((?=[^()]{{0,200}}?[SsFfDd]{_SP}*[0-9@])[^()]{{1,200}}\)"
+_SUSPECT = rf"(?=[^()]{{0,200}}?[SsFfDd]{_SP}*[0-9@])[^()]{{1,200}}\)"
 
 
 def _starts_entry(line: str, head: re.Match[str], prev_blank: bool, prev_line: str) -> bool:
