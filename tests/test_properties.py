@@ -149,3 +149,31 @@ def test_entry_scan_finds_the_choices_each_candidate_gives(bits: list[str]) -> N
     body = "Here " + " ".join(bits).replace("\n\n", "\n")
     doc = parse("Adventure Entries\n1 " + body + "\n\n2 THE END")
     assert [c.text for c in doc.entries[0].choices] == _reference_choices(doc.entries[0].text)
+
+
+_stat_fields = st.sampled_from([
+    "Morale 7", "morale  12", "Morale x", "Special: swallows whole.", "Special:", "special : a | b",
+    "Bite d6", "Sword or Bow d6", "Claws 2d4+1", "Claws 2 d6", "Claws d6 or Bite d8", "WIS 13", "Str -1",
+    "Bite", "12", "d6", "Morale7", "Moralex 3", "Special d6", "Morale d6", "HP 3", "Bite d6.",
+])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(["Goblin", "Giant Frog", "Orc-Chief", "hp", "Ogre  ", "1Bad", "Cave\u00a0Bear", "Rat's"]),
+    st.sampled_from([" HP 3", " hp 12", "HP 3", " HP x", " HP -2", "  HP  7 "]),
+    st.lists(_stat_fields, max_size=4),
+    st.sampled_from(["", ".", " . ", "|", " x", ". x"]),
+    st.sampled_from([" | ", "|", "  |  ", " |", "\u00a0| "]),
+)
+def test_statblock_fast_path_agrees_with_the_grammar(
+    name: str, hp: str, fields: list[str], tail: str, bar: str
+) -> None:
+    """The stat-block fast path only accepts what Lark accepts, and reads it the same way."""
+    from dtc.grammars import parse_statblock as through_grammar
+    from dtc.notation import _statblock_fast
+
+    text = (name + hp + "".join(bar + f for f in fields) + tail).strip()
+    fast = _statblock_fast(text)
+    if fast is not None:
+        assert fast == through_grammar(text)

@@ -21,13 +21,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-
-import lark
-from lark import Lark, Token, Tree
+from typing import TYPE_CHECKING
 
 from dtc.diagnostics import Span
 from dtc.model import Document, Entry, Hazard, HazardCheck, ZoneRow
 from dtc.resources import data_dir
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
 
 ZONES_HEADER = re.compile(r"[#\s]*(?:dungeon\s+)?zones?(?:\s+table)?\s*:?\s*$", re.I)
 ZONE_ROW = re.compile(r"\s*([0-9]+)(?:\s*[-–]\s*([0-9]+))?[.)]\s+(\S.*?)\s*$")
@@ -46,6 +47,8 @@ _EXPECTED = {
 
 @cache
 def _parser() -> Lark:
+    from lark import Lark  # imported only for books that have hazard lines
+
     text = (data_dir("grammar") / "hazard.lark").read_text(encoding="utf-8")
     return Lark(text, start="hazard", parser="lalr", propagate_positions=True, cache=False)
 
@@ -59,6 +62,8 @@ def _describe(expected: set[str]) -> str:
 
 def parse_hazard(line: str, offset: int, span_of: Callable[[int, int], Span], entry: int | None) -> Hazard:
     """A hazard line at source ``offset``; ``span_of(start, end)`` turns offsets into a Span."""
+    import lark
+
     text = line.rstrip()
     lead = len(text) - len(text.lstrip())
     body = text.strip()
@@ -95,10 +100,14 @@ def _name_guess(body: str) -> str:
 
 
 def _token_text(node: Tree[Token] | Token) -> str:
+    from lark import Token
+
     return str(node).strip() if isinstance(node, Token) else ""
 
 
 def _read(tree: Tree[Token], hazard: Hazard, base: int, span_of: Callable[[int, int], Span]) -> None:
+    from lark import Token, Tree
+
     for child in tree.children:
         if isinstance(child, Token) and child.type == "NAME":
             hazard.name = str(child).strip()

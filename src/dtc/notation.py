@@ -1,9 +1,15 @@
-"""The choice notation and stat blocks, parsed by the Lark grammars in ``grammar/``.
+"""The choice notation and stat blocks, as the grammars in ``grammar/`` define them.
 
-The grammars are loaded once (LALR, positions kept). A book repeats a handful of notation
-*shapes* thousands of times — ``(D0, S12)`` and ``(D0, S97)`` differ only in digits — so each
-shape is parsed by Lark once and the result reused with the digits of each occurrence. Every
-parenthetical is still accepted or refused by the grammar alone.
+A book repeats a handful of notation *shapes* thousands of times, so two things keep reading
+them cheap, and neither changes what is accepted:
+
+- fast paths — one regular expression for the notation rule, and a token-by-token reading of
+  the stat-block rule — built from the grammars' own terminal patterns (:mod:`dtc.terminals`)
+  and property-tested against Lark; they only ever accept;
+- everything else goes to the Lark parsers (:mod:`dtc.grammars`), each digit shape once: a
+  ``(D0, S12)`` and a ``(D0, S97)`` differ only in digits, and share one parse.
+
+Lark is imported only when a line needs it, which a well-formed book may never do.
 """
 
 from __future__ import annotations
@@ -12,38 +18,10 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-import lark
-from lark import Lark, Token, Transformer, v_args
-
-from dtc.resources import data_dir
+from dtc.terminals import ignored, terminals
 
 _DIGITS = re.compile(r"[0-9]+")
 _SPACES = " \t\u00a0\u200b\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
-
-#: How the grammar's terminals read in a message.
-_EXPECTED = {
-    "DIFFICULTY": "a difficulty such as D2",
-    "TARGET_S": "a success entry such as S12",
-    "TARGET_F": "a failure entry such as F13",
-    "ABILITY": "an ability such as DEX",
-    "COMMA": "','",
-    "RPAR": "')'",
-    "LPAR": "'('",
-    "$END": "the end",
-}
-
-
-@cache
-def _parser(name: str, start: str) -> Lark:
-    path = data_dir("grammar") / f"{name}.lark"
-    return Lark(
-        path.read_text(encoding="utf-8"),
-        start=start,
-        parser="lalr",
-        propagate_positions=True,
-        maybe_placeholders=True,
-        cache=False,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,50 +48,10 @@ class Failed:
     end: int
 
 
-class _ToFields(Transformer[Token, object]):
-    """Builds :class:`Parsed` from the tree, keeping every token's offsets."""
-
-    @v_args(inline=True)
-    def notation(
-        self, ability: Field | None, difficulty: Field, success: Field, failure: Field | None
-    ) -> Parsed:
-        return Parsed(ability, difficulty, success, failure)
-
-    @v_args(inline=True)
-    def _field(self, token: Token) -> Field:
-        assert token.start_pos is not None and token.end_pos is not None
-        return Field(str(token), token.start_pos, token.end_pos)
-
-    ability = difficulty = success = failure = _field
-
-
-def _describe(expected: set[str]) -> str:
-    names = sorted(_EXPECTED.get(t, t) for t in expected if not t.startswith("__"))
-    if not names:
-        return "valid notation"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
 def _parse_uncached(text: str) -> Parsed | Failed:
-    try:
-        tree = _parser("notation", "notation").parse(text)
-    except lark.UnexpectedToken as exc:
-        tok = exc.token
-        if tok.type == "$END":
-            return Failed(f"expected {_describe(exc.expected)} before the end", len(text) - 1, len(text))
-        start = tok.start_pos or 0
-        found = str(tok)
-        return Failed(f"expected {_describe(exc.expected)}, found '{found}'", start, start + len(found))
-    except lark.UnexpectedCharacters as exc:
-        pos = exc.pos_in_stream or 0
-        m = re.compile(r"[^\s,()]+|.").match(text, pos)
-        end = m.end() if m else pos + 1
-        return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
-    except lark.UnexpectedEOF as exc:
-        return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
-    result = _ToFields().transform(tree)
-    assert isinstance(result, Parsed)
-    return result
+    from dtc.grammars import parse_notation as through_grammar  # Lark: only when needed
+
+    return through_grammar(text)
 
 
 @cache
@@ -152,13 +90,13 @@ def _fast_path_source() -> str:
     *accepts* — anything it does not match goes to Lark, which also words the error — and a
     property test checks that whatever it accepts, Lark accepts with the same tokens.
     """
-    parser = _parser("notation", "notation")
-    term = {t.name: f"(?:{t.pattern.to_regexp()})" for t in parser.terminals}
-    ignored = [t.pattern.to_regexp() for t in parser.terminals if t.name in parser.ignore_tokens]
-    if len(ignored) == 1 and re.fullmatch(r"\[[^\]]+\]\+", ignored[0]):
-        ws = ignored[0][:-1] + "*"  # one character class: X* rather than the slower (?:X+)*
+    term = {name: f"(?:{t.regex})" for name, t in terminals("notation").items()}
+    term |= {"LPAR": r"(?:\()", "COMMA": "(?:,)", "RPAR": r"(?:\))"}  # the rule's quoted tokens
+    ignore = ignored("notation")
+    if len(ignore) == 1 and re.fullmatch(r"\[[^\]]+\]\+", ignore[0]):
+        ws = ignore[0][:-1] + "*"  # one character class: X* rather than the slower (?:X+)*
     else:
-        ws = "(?:" + "|".join(ignored) + ")*"
+        ws = "(?:" + "|".join(ignore) + ")*"
     return (
         rf"{term['LPAR']}{ws}(?:(?P<ability>{term['ABILITY']}){ws})?(?P<difficulty>{term['DIFFICULTY']}){ws}"
         rf"{term['COMMA']}{ws}(?P<success>{term['TARGET_S']})"
@@ -171,9 +109,8 @@ def fast_notation_after_paren() -> str:
     combines it with other patterns behind one literal ``(`` (which the regex engine then finds
     by itself). Its groups are ``ability``, ``difficulty``, ``success`` and ``failure``."""
     source = _fast_path_source()
-    opening = _parser("notation", "notation").get_terminal("LPAR").pattern.to_regexp()
-    assert source.startswith(f"(?:{opening})")
-    return source[len(opening) + 4 :]
+    assert source.startswith(r"(?:\()")
+    return source[len(r"(?:\()") :]
 
 
 def fast_notation(text: str) -> re.Match[str] | None:
@@ -246,50 +183,111 @@ class StatBlock:
     stats: tuple[tuple[str, int], ...]
 
 
-_STAT_FIELDS = "fields are Morale N, an attack with dice such as Bite d6, Name N, or Special: text"
-
-
 def statblock_error(text: str) -> Failed | None:
     """Why ``text`` is not a stat block (offsets into ``text``), or None when it is one."""
-    try:
-        _parser("statblock", "statblock").parse(text)
-    except lark.UnexpectedToken as exc:
-        start = exc.token.start_pos or 0
-        if exc.token.type == "$END":
-            return Failed("the stat block ends too early", max(0, len(text) - 1), len(text))
-        word = str(exc.token).strip()
-        return Failed(f"unexpected '{word}' in stat block ({_STAT_FIELDS})", start, start + max(1, len(word)))
-    except lark.UnexpectedCharacters as exc:
-        pos = exc.pos_in_stream or 0
-        m = re.compile(r"[^|]*").match(text, pos)
-        end = m.end() if m and m.end() > pos else pos + 1
-        return Failed(f"cannot read '{text[pos:end].strip()}' in stat block ({_STAT_FIELDS})", pos, end)
-    except lark.UnexpectedInput:
-        return Failed("not a stat block", 0, len(text))
-    return None
+    if _statblock_fast(text) is not None:
+        return None
+    from dtc.grammars import statblock_error as through_grammar
+
+    return through_grammar(text)
 
 
 def parse_statblock(text: str) -> StatBlock | None:
     """Parse ``Goblin HP 3 | Morale 7 | Sword or Bow d6``; ``None`` when it is not one."""
-    try:
-        tree = _parser("statblock", "statblock").parse(text)
-    except lark.LarkError:
+    block = _statblock_fast(text)
+    if block is not None:
+        return block
+    from dtc.grammars import parse_statblock as through_grammar
+
+    return through_grammar(text)
+
+
+@dataclass(frozen=True, slots=True)
+class _StatLexer:
+    """The stat-block grammar's terminals, compiled, in the order its lexer tries them."""
+
+    space: re.Pattern[str]
+    name: re.Pattern[str]
+    hp: re.Pattern[str]
+    integer: re.Pattern[str]
+    #: What may open a field after a bar, highest priority first, with the token after it.
+    fields: tuple[tuple[str, int, re.Pattern[str], re.Pattern[str]], ...]
+
+
+@cache
+def _stat_lexer() -> _StatLexer:
+    t = {name: re.compile(term.regex) for name, term in terminals("statblock").items()}
+    prio = {name: term.priority for name, term in terminals("statblock").items()}
+    fields = [("morale", "_MORALE", "INT"), ("special", "_SPECIAL", "TEXT"), ("attack", "ATTACK", "DICE"),
+              ("stat", "STAT", "INT")]
+    ordered = sorted(((kind, prio[head], t[head], t[value]) for kind, head, value in fields), key=lambda f: -f[1])
+    return _StatLexer(re.compile("|".join(ignored("statblock"))), t["NAME"], t["_HP"], t["INT"], tuple(ordered))
+
+
+def _statblock_fast(text: str) -> StatBlock | None:
+    """The stat-block grammar read the way its LALR parser reads it, without Lark.
+
+    The rule is a fixed sequence — NAME, HP, INT, then ``| field`` repeated, an optional full
+    stop — and the lexer offers, at each point, only the terminals that may come next, trying
+    them in priority order. This follows that token by token with the grammar's own terminal
+    patterns (read by :mod:`dtc.terminals`). It only ever accepts: anything unusual (two field
+    openers of one priority both matching, any token that does not match) returns ``None`` and
+    goes to Lark, which also words the error. ``tests/test_properties.py`` checks that it agrees
+    with Lark.
+    """
+    lx = _stat_lexer()
+    end = len(text)
+
+    def skip(pos: int) -> int:
+        m = lx.space.match(text, pos)
+        return m.end() if m else pos
+
+    name = lx.name.match(text, skip(0))
+    if name is None:
         return None
-    name_tok, hp_tok, *fields = tree.children
+    hp_word = lx.hp.match(text, skip(name.end()))
+    if hp_word is None:
+        return None
+    hp = lx.integer.match(text, skip(hp_word.end()))
+    if hp is None:
+        return None
     morale: int | None = None
     special: str | None = None
     attacks: list[tuple[str, str]] = []
     stats: list[tuple[str, int]] = []
-    for f in fields:
-        if not isinstance(f, lark.Tree):
-            continue
-        kids = [str(k).strip() for k in f.children]
-        if f.data == "morale":
-            morale = int(kids[0])
-        elif f.data == "special":
-            special = kids[0]
-        elif f.data == "attack":
-            attacks.append((kids[0], kids[1].replace(" ", "")))
-        elif f.data == "stat":
-            stats.append((kids[0], int(kids[1])))
-    return StatBlock(str(name_tok).strip(), int(str(hp_tok)), morale, tuple(attacks), special, tuple(stats))
+    pos = skip(hp.end())
+    while pos < end:
+        if text[pos] == ".":
+            if skip(pos + 1) < end:
+                return None
+            break
+        if text[pos] != "|":
+            return None
+        pos = skip(pos + 1)
+        opener: tuple[str, re.Match[str], re.Pattern[str]] | None = None
+        level = None
+        for kind, priority, head, value in lx.fields:
+            if opener is not None and priority != level:
+                break  # a higher priority already matched
+            m = head.match(text, pos)
+            if m is not None:
+                if opener is not None:
+                    return None  # two of one priority: leave the choice to Lark
+                opener, level = (kind, m, value), priority
+        if opener is None:
+            return None
+        kind, head_match, value = opener
+        token = value.match(text, skip(head_match.end()))
+        if token is None:
+            return None
+        word = token.group().strip()
+        if kind == "morale":
+            morale = int(word)
+        elif kind == "special":
+            special = word
+        elif kind == "attack":
+            attacks.append((head_match.group().strip(), word.replace(" ", "")))
+        else:
+            stats.append((head_match.group().strip(), int(word)))
+        pos = skip(token.end())
+    return StatBlock(name.group().strip(), int(hp.group()), morale, tuple(attacks), special, tuple(stats))
