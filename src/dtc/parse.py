@@ -78,14 +78,16 @@ D_TOKEN = re.compile(rf"(?<![\w@])[Dd]{_SP}*[0-9]+(?!\w)")
 #: Numbers and @labels in prose: the anchor of prose exits and of counted creatures.
 #: :func:`_scan_numbers` decides exactly what each is; this pattern only spares it numbers that
 #: cannot be either. It finds every @label, and each whole run of digits that is
-#: - after a space or ``§``, where an exit can stand (``go to 12``), or
+#: - after the last letter of ``to``, ``entry``, ``section`` or ``paragraph`` and 1–12 spaces or
+#:   ``§`` (``go to 12``; the scan looks 14 characters back for those words), or
 #: - followed by a capitalised word, which only a count can be (``(3 Goblins)``, ``2d6 Rats``):
 #:   after a dice ``d`` or anything but a letter, ``_``, ``@`` or a digit.
 #: A digit run glued to a word (``S24``, ``x2``) is neither. The pattern opens with a character
 #: class, so the regex engine skips ahead to the next digit or ``@`` on its own.
+_AFTER_EXIT_WORD = "|".join(rf"(?<=[oOyYnNhH][ \t\n§]{{{k}}}[0-9])" for k in range(1, 13))
 NUMBER = re.compile(
     r"[@0-9](?:(?<=@)[A-Za-z][A-Za-z0-9_-]*"
-    r"|(?<=[0-9])(?:(?<=[ \t\n§][0-9])|(?<![A-CE-Za-ce-z_0-9@][0-9])(?=[0-9]*[ \t]+[A-Z]))[0-9]*)"
+    rf"|(?<=[0-9])(?:{_AFTER_EXIT_WORD}|(?<![A-CE-Za-ce-z_0-9@][0-9])(?=[0-9]*[ \t]+[A-Z]))[0-9]*)"
 )
 #: The verbs of a prose exit ("return to 17"); the language server completes after them too.
 EXIT_VERBS = r"(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to"
