@@ -7,7 +7,6 @@ JSON writer here and the analyses in :mod:`dtc.analysis`.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import defaultdict
 from collections.abc import Callable
@@ -167,7 +166,9 @@ def _span(span: Span | None) -> dict[str, int] | None:
 
 def compile_document(doc: Document, text: str, resolved: Resolved | None = None) -> dict[str, Any]:
     """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
-    from dtc.effects import extract_effects  # here, not at the top: `dtc lint` never needs it
+    import hashlib
+
+    from dtc.effects import extract_effects  # here, not at the top: `dtc lint` never needs them
 
     res = resolved or resolve(doc)
     try:

@@ -10,7 +10,7 @@ from functools import cached_property
 from dtc.analysis import Analysis
 from dtc.compile import Resolved
 from dtc.diagnostics import Diagnostic, Severity, Span
-from dtc.model import Document
+from dtc.model import Choice, Document
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
 
 
@@ -31,6 +31,13 @@ class Context:
             return get_ruleset(self.doc.rules)
         except UnknownRuleset:
             return None
+
+    @cached_property
+    def choices(self) -> list[tuple[int, Choice]]:
+        """(entry number, choice) for every choice, file order: one flat list that the
+        per-choice rules share instead of each walking the entries again."""
+        numbers = self.res.numbers
+        return [(numbers[i], c) for i, entry in enumerate(self.doc.entries) for c in entry.choices]
 
     def first_entries(self) -> Iterator[tuple[int, int]]:
         """(index, number) of each entry that stands for its number."""

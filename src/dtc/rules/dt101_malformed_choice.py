@@ -27,8 +27,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Write `([ABILITY] D<n>, S<n>[, F<n>])` with commas: `(DEX D2, S13, F14)`.
     """
-    for i, entry in enumerate(ctx.doc.entries):
-        for c in entry.choices:
-            if c.error is not None:
-                yield self.diag(ctx, f"malformed choice {c.text}: {c.error}", c.error_span or c.span,
-                                ctx.res.numbers[i])
+    for number, c in ctx.choices:
+        if c.error is not None:
+            yield self.diag(ctx, f"malformed choice {c.text}: {c.error}", c.error_span or c.span,
+                            number)

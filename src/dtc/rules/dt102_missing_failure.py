@@ -25,9 +25,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Add the failure entry, `(DEX D2, S13, F14)`, or make the move free with `D0`.
     """
-    for i, entry in enumerate(ctx.doc.entries):
-        for c in entry.choices:
-            if c.difficulty and c.failure is None and c.error is None:
-                yield self.diag(
-                    ctx, f"D{c.difficulty} check {c.text} has no failure entry (F<n>)", c.span, ctx.res.numbers[i]
-                )
+    for number, c in ctx.choices:
+        if c.difficulty and c.failure is None and c.error is None:
+            yield self.diag(
+                ctx, f"D{c.difficulty} check {c.text} has no failure entry (F<n>)", c.span, number
+            )

@@ -25,12 +25,11 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Drop the failure, `(D0, S5)`, or give the check a difficulty: `(D1, S5, F6)`.
     """
-    for i, entry in enumerate(ctx.doc.entries):
-        for c in entry.choices:
-            if c.difficulty == 0 and c.failure is not None:
-                yield self.diag(
-                    ctx,
-                    f"D0 choice {c.text} has a failure entry, which can never be read",
-                    c.failure_span or c.span,
-                    ctx.res.numbers[i],
-                )
+    for number, c in ctx.choices:
+        if c.difficulty == 0 and c.failure is not None:
+            yield self.diag(
+                ctx,
+                f"D0 choice {c.text} has a failure entry, which can never be read",
+                c.failure_span or c.span,
+                number,
+            )

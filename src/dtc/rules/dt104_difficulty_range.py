@@ -29,12 +29,11 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
         return
     allowed = ruleset.difficulties
     shown = f"D{min(allowed)}–D{max(allowed)}" if allowed else "none"
-    for i, entry in enumerate(ctx.doc.entries):
-        for c in entry.choices:
-            if c.difficulty is not None and c.difficulty not in allowed:
-                yield self.diag(
-                    ctx,
-                    f"difficulty D{c.difficulty} is not in {ruleset.title} ({shown})",
-                    c.difficulty_span or c.span,
-                    ctx.res.numbers[i],
-                )
+    for number, c in ctx.choices:
+        if c.difficulty is not None and c.difficulty not in allowed:
+            yield self.diag(
+                ctx,
+                f"difficulty D{c.difficulty} is not in {ruleset.title} ({shown})",
+                c.difficulty_span or c.span,
+                number,
+            )

@@ -32,17 +32,16 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
         return
     names = " ".join(ruleset.ability_names)
     known: dict[str, bool] = {}  # a book writes a handful of spellings thousands of times
-    for i, entry in enumerate(ctx.doc.entries):
-        for c in entry.choices:
-            if c.ability is None:
-                continue
-            ok = known.get(c.ability)
-            if ok is None:
-                ok = known[c.ability] = ruleset.canonical_ability(c.ability) is not None
-            if not ok:
-                yield self.diag(
-                    ctx,
-                    f"unknown ability '{c.ability}' for {ruleset.title} (expected one of {names})",
-                    c.ability_span or c.span,
-                    ctx.res.numbers[i],
-                )
+    for number, c in ctx.choices:
+        if c.ability is None:
+            continue
+        ok = known.get(c.ability)
+        if ok is None:
+            ok = known[c.ability] = ruleset.canonical_ability(c.ability) is not None
+        if not ok:
+            yield self.diag(
+                ctx,
+                f"unknown ability '{c.ability}' for {ruleset.title} (expected one of {names})",
+                c.ability_span or c.span,
+                number,
+            )

@@ -25,8 +25,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Point the failure at its own entry, or make the move `D0` if it cannot fail.
     """
-    for i, entry in enumerate(ctx.doc.entries):
-        for c in entry.choices:
-            if c.failure is not None and c.success == c.failure:
-                yield self.diag(ctx, f"success and failure both lead to entry {c.success}", c.span,
-                                ctx.res.numbers[i])
+    for number, c in ctx.choices:
+        if c.failure is not None and c.success == c.failure:
+            yield self.diag(ctx, f"success and failure both lead to entry {c.success}", c.span,
+                            number)

@@ -26,11 +26,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Point the move at the entry it should lead to.
     """
     res = ctx.res
-    for i, entry in enumerate(ctx.doc.entries):
-        for c in entry.choices:
-            if c.difficulty != 0 or c.success is None:
-                continue
-            target = res.labels.get(c.success, c.success) if isinstance(c.success, str) else c.success
-            if target == res.numbers[i]:
-                yield self.diag(ctx, f"D0 move leads back to entry {res.numbers[i]} itself",
-                                c.success_span or c.span, res.numbers[i])
+    for number, c in ctx.choices:
+        if c.difficulty != 0 or c.success is None:
+            continue
+        target = res.labels.get(c.success, c.success) if isinstance(c.success, str) else c.success
+        if target == number:
+            yield self.diag(ctx, f"D0 move leads back to entry {number} itself",
+                            c.success_span or c.span, number)

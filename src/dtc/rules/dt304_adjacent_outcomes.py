@@ -25,8 +25,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Move one outcome to a distant number, or let `dtc renumber --shuffle` do it.
     """
-    for i, entry in enumerate(ctx.doc.entries):
-        for c in entry.choices:
-            if isinstance(c.success, int) and isinstance(c.failure, int) and abs(c.success - c.failure) == 1:
-                yield self.diag(ctx, f"outcomes S{c.success} and F{c.failure} are adjacent numbers", c.span,
-                                ctx.res.numbers[i])
+    for number, c in ctx.choices:
+        if isinstance(c.success, int) and isinstance(c.failure, int) and abs(c.success - c.failure) == 1:
+            yield self.diag(ctx, f"outcomes S{c.success} and F{c.failure} are adjacent numbers", c.span,
+                            number)
