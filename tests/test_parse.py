@@ -7,7 +7,7 @@ import pytest
 from dtc.api import compile_text
 from dtc.notation import Failed, Parsed, parse_notation, parse_statblock
 from dtc.parse import parse
-from helpers import ROOT
+from helpers import ROOT, lint_text
 
 HEAD = "Book\n\nAdventure Entries\n\n"
 
@@ -143,3 +143,28 @@ def test_lint_of_a_clean_book_never_imports_lark() -> None:
     out = subprocess.run([sys.executable, "-c", code, str(ROOT / "adventures" / "the-drowned-chapel.txt")],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+WRAPPED = """Adventure Entries
+
+1 The hall is quiet. Go on (D0, S2).
+
+2 The door bursts open.
+3 Goblins rush in! Fight them (STR D1, S3, F4).
+
+3 The goblins flee. THE END
+
+4 You fall. THE END
+"""
+
+
+def test_a_wrapped_line_that_starts_with_a_number_is_prose_in_a_blank_separated_book() -> None:
+    doc = parse(WRAPPED)
+    assert [e.number for e in doc.entries] == [1, 2, 3, 4]
+    assert "3 Goblins rush in!" in doc.entries[1].text
+    assert not [d for d in lint_text(WRAPPED) if d.rule == "duplicate-entry"]
+
+
+def test_entries_run_together_still_start_after_a_sentence() -> None:
+    text = "Adventure Entries\n1 A hall (D0, S2).\n2 A room (D0, S3).\n3 The end. THE END\n"
+    assert [e.number for e in parse(text).entries] == [1, 2, 3]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 from dtc import dungeon
@@ -150,8 +150,12 @@ def _is_sentence_end(line: str) -> bool:
     return not stripped or stripped[-1] in ".!?\"”’')]*_"
 
 
-def parse(text: str, path: str = "<input>") -> Document:
-    """Parse decoded source text (see :func:`dtc.source.decode`)."""
+def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = None) -> Document:
+    """Parse decoded source text (see :func:`dtc.source.decode`).
+
+    ``blank_separated`` says whether the book separates its entries with blank lines; by default
+    the book's own layout decides (see :func:`separates_with_blank_lines`).
+    """
     doc = Document(path=path)
     index = LineIndex(text)
     directives: dict[int, Directive] = {}  # 0-based line -> directive
@@ -168,6 +172,7 @@ def parse(text: str, path: str = "<input>") -> Document:
 
     section = "front"
     heads: list[tuple[int, re.Match[str]]] = []  # (line index, head match)
+    after_blank: list[bool] = []  # whether each head follows a blank line
     prev_blank = True
     prev_line = ""
     for i, line in enumerate(lines):
@@ -232,9 +237,20 @@ def parse(text: str, path: str = "<input>") -> Document:
                 continue
         head = ENTRY_HEAD.match(line)
         if head and _starts_entry(line, head, prev_blank or not heads, prev_line):
+            after_blank.append(prev_blank or not heads)
             heads.append((i, head))
         prev_blank = not stripped
         prev_line = line
+
+    if blank_separated is None:
+        blank_separated = separates_with_blank_lines(after_blank)
+    if blank_separated and not all(after_blank):
+        # A hard-wrapped line such as "3 Goblins rush in!" after a sentence is prose here.
+        heads = [h for h, blank in zip(heads, after_blank, strict=True) if blank]
+        starts = [i for i, _ in heads]
+        for d in doc.directives:
+            before = bisect_right(starts, d.span.line - 1)
+            d.entry_index = before - 1 if before else None
 
     if not _CHOICES:
         _CHOICES.append(re.compile(rf"\((?:({fast_notation_after_paren()})|{_SUSPECT})"))
@@ -258,6 +274,32 @@ def parse(text: str, path: str = "<input>") -> Document:
 #: ``(7 days)``, which the regex engine passes over by itself.
 _CHOICES: list[re.Pattern[str]] = []
 _SUSPECT = rf"(?=[^()]{{0,200}}?[SsFfDd]{_SP}*[0-9@])[^()]{{1,200}}\)"
+
+
+def separates_with_blank_lines(after_blank: Sequence[bool]) -> bool:
+    """Whether a book separates its entries with blank lines: at least three entry heads follow
+    a blank line, and at least three in four do. A head-shaped line right after a sentence (a
+    hard-wrapped "3 Goblins rush in!") is then prose; in a book that runs entries together it
+    is a head."""
+    blank = sum(after_blank)
+    return blank >= 3 and blank * 4 >= len(after_blank) * 3
+
+
+def head_layout(lines: Sequence[str], first: int) -> list[bool]:
+    """For each entry head in ``lines[first:]`` (the lines after an entries header), whether it
+    follows a blank line — read exactly as :func:`parse` reads them, comment lines skipped."""
+    after_blank: list[bool] = []
+    prev_blank, prev_line = True, ""
+    for i in range(first, len(lines)):
+        line = lines[i]
+        if "<!--" in line and DIRECTIVE.match(line):
+            continue
+        head = ENTRY_HEAD.match(line)
+        if head and _starts_entry(line, head, prev_blank or not after_blank, prev_line):
+            after_blank.append(prev_blank or not after_blank)
+        prev_blank = not line.strip()
+        prev_line = line
+    return after_blank
 
 
 def _starts_entry(line: str, head: re.Match[str], prev_blank: bool, prev_line: str) -> bool:

@@ -5,8 +5,10 @@ An adventure with an ``Adventure Entries`` header is cut into its front part (ev
 the header) and *chunks*: each chunk begins at a line that the full parser is certain to read as
 an entry head — a head-shaped line whose previous non-comment line is blank — and runs to the
 next such line. Whether a line starts an entry depends only on the lines before it inside its
-own chunk, and an entry's body only on its own text, so parsing a chunk on its own (behind a
-header line) gives the entries the full parse gives, with line numbers shifted. Chunks are
+own chunk and on whether the book separates its entries with blank lines (worked out over the
+whole book first, and passed to each chunk's parse), and an entry's body only on its own text,
+so parsing a chunk on its own (behind a header line) gives the entries the full parse gives,
+with line numbers shifted. Chunks are
 cached by text; a reused chunk only has its spans moved when lines were added or removed above
 it. Files without an entries header are parsed in full (the layout scan then decides where
 entries begin, and it needs the whole file). ``tests/test_lsp.py`` checks the equivalence.
@@ -23,7 +25,7 @@ from typing import Any
 
 from dtc.diagnostics import Span
 from dtc.model import Directive, Document, Entry
-from dtc.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, parse
+from dtc.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
 
 _HEADER = "Adventure Entries\n"
 _PROBE = "\n1 X"
@@ -75,17 +77,19 @@ class IncrementalParser:
         chunks: dict[str, _Chunk] = {}
         stats = Stats()
         bounds = _chunk_starts(lines, header + 1)
+        blank_separated = separates_with_blank_lines(head_layout(lines, header + 1))
         for n, first in enumerate(bounds):
             last = bounds[n + 1] if n + 1 < len(bounds) else len(lines)
             chunk_text = "\n".join(lines[first:last])
+            key = f"{int(blank_separated)}{chunk_text}"  # the book's layout decides its heads
             delta = first - 1  # chunk line 2 (after the header) is document line first + 1
-            chunk = chunks.get(chunk_text) or self._chunks.get(chunk_text)
+            chunk = chunks.get(key) or self._chunks.get(key)
             if chunk is None:
-                parsed = parse(_HEADER + chunk_text, path)
+                parsed = parse(_HEADER + chunk_text, path, blank_separated=blank_separated)
                 chunk = _Chunk(0, parsed.entries, parsed.directives, _extras(parsed))
                 stats.reparsed += 1
             chunk = _moved(chunk, delta)
-            chunks[chunk_text] = chunk
+            chunks[key] = chunk
             offset = len(doc.entries)
             doc.entries.extend(chunk.entries)
             doc.directives.extend(
