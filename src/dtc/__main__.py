@@ -1,3 +1,4 @@
-from dtc.cli import run
+from dtc.cli import main
 
-run()
+# Not run(): under `python -m` (profilers, coverage) the process ends normally, so they report.
+main()
