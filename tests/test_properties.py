@@ -9,10 +9,11 @@ from unittest.mock import patch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dtc.parse
+import dtc.entries
 from dtc.api import compile_text
+from dtc.entries import CANDIDATE, D_TOKEN, NOTATION_HINT, SF_TOKEN
 from dtc.notation import fast_notation, parse_notation
-from dtc.parse import CANDIDATE, D_TOKEN, NOTATION_HINT, SF_TOKEN, parse
+from dtc.parse import parse
 from dtc.schema import validate
 from dtc.source import SourceError, decode
 from helpers import lint_text
@@ -119,7 +120,7 @@ def test_prose_number_pattern_finds_what_the_plain_pattern_found(prose: str, lea
     are those that scanning every number finds."""
     text = "Adventure Entries\n1 Here " + lead + prose + "\n2 THE END"
     found = parse(text)
-    with patch.object(dtc.parse, "NUMBER", re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")):
+    with patch.object(dtc.entries, "NUMBER", re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")):
         plain = parse(text)
     assert [(e.prose_exits, e.mentions) for e in found.entries] == [(e.prose_exits, e.mentions) for e in plain.entries]
 

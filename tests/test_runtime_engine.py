@@ -20,7 +20,7 @@ from dtc.runtime.policies import POLICIES, ScriptPlayer
 from test_runtime_support import ROOT, KeyPlayer, book, compiled, engine, hero, kinds, sample_source
 
 RUNTIME = ROOT / "src" / "dtc" / "runtime"
-FORBIDDEN = ("dtc.parse", "dtc.notation", "dtc.compile", "dtc.api", "dtc.effects", "dtc.lint")
+FORBIDDEN = ("dtc.parse", "dtc.entries", "dtc.notation", "dtc.compile", "dtc.api", "dtc.effects", "dtc.lint")
 
 
 def test_runtime_never_imports_the_compiler() -> None:

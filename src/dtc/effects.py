@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from dtc.parse import EXIT_VERBS
+from dtc.entries import EXIT_VERBS
 from dtc.rulesets import DEFAULT, get_ruleset
 
 Effect = dict[str, Any]

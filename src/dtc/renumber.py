@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dtc.api import Compilation, compile_text
+from dtc.entries import LineIndex
 from dtc.model import Target
-from dtc.parse import META, LineIndex
+from dtc.parse import META
 from dtc.renumber_check import difference
 from dtc.shuffle import Infeasible, spread
 

@@ -8,8 +8,8 @@ import re
 from lsprotocol import types
 
 from dtc.diagnostics import Span
+from dtc.entries import EXIT_VERBS
 from dtc.lsp.workspace import Snapshot, first_lines
-from dtc.parse import EXIT_VERBS
 
 _OPEN = re.compile(r"\(([^()]*)$")
 _TAIL_WORD = re.compile(r"[^\W_]*$")
