@@ -120,9 +120,19 @@ def test_prose_number_pattern_finds_what_the_plain_pattern_found(prose: str, lea
     are those that scanning every number finds."""
     text = "Adventure Entries\n1 Here " + lead + prose + "\n2 THE END"
     found = parse(text)
-    with patch.object(dtc.entries, "NUMBER", re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")):
+    plain_pattern = re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")
+    with patch.object(dtc.entries, "_prose_numbers", lambda body, _: (m.span() for m in plain_pattern.finditer(body))):
         plain = parse(text)
     assert [(e.prose_exits, e.mentions) for e in found.entries] == [(e.prose_exits, e.mentions) for e in plain.entries]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet="0123456789aAbdDSsFfGoOnNyYhH_-–. ()é²§\x00\u00a0’\n\t", max_size=60))
+def test_prose_numbers_in_one_byte_copy_are_those_of_the_text(prose: str) -> None:
+    """The scan over the entry's one-byte copy (digits as NUL) finds exactly what ``NUMBER``
+    finds in the text itself."""
+    one_byte = prose.encode("latin-1", "replace")
+    assert list(dtc.entries._prose_numbers(prose, one_byte)) == [m.span() for m in dtc.entries.NUMBER.finditer(prose)]
 
 
 def _reference_choices(body: str) -> list[str]:
