@@ -61,7 +61,7 @@ D_TOKEN = re.compile(rf"(?<![\w@])[Dd]{_SP}*[0-9]+(?!\w)")
 _AFTER_EXIT_WORD = "|".join(rf"(?<=[oOyYnNhH][ \t\n§]{{{k}}}[0-9])" for k in range(1, 13))
 NUMBER = re.compile(
     r"[@0-9](?:(?<=@)[A-Za-z][A-Za-z0-9_-]*"
-    r"|(?<![A-CE-Za-ce-z_0-9@][0-9])"
+    r"|(?<=[0-9])(?<![A-CE-Za-ce-z_0-9@][0-9])"
     rf"(?:(?=[0-9]*[ \t]+[A-Z])|(?<=[ \t\n§][0-9])(?:{_AFTER_EXIT_WORD}))[0-9]*)"
 )
 #: ``NUMBER`` for an entry without ``@``, run over its one-byte copy (see :func:`read_entry`) in

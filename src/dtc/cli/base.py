@@ -12,7 +12,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from dtc import __version__
+from dtc import __version__, api
 from dtc.api import Compilation, compile_file, compile_text
 from dtc.source import SourceError, decode
 
@@ -165,4 +165,5 @@ def run() -> None:
     """The ``dtc`` console command: :func:`main`, allowed to end the process quickly."""
     global QUICK_EXIT
     QUICK_EXIT = True
+    api.freeze_after_build = True
     main()

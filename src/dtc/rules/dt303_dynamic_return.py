@@ -28,6 +28,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     res = ctx.res
     for i, entry in enumerate(ctx.doc.entries):
+        if not entry.returns:
+            continue
         targets = sorted({x.target for x in res.exits[i] if x.kind == "return"}, key=lambda t: (str(type(t)), t))
         shown = ", ".join(str(t) for t in targets) if targets else "nothing (no entry leads here)"
         for span in entry.returns:
