@@ -204,16 +204,15 @@ def read_entry(
     notation: list[tuple[int, int]] = []  # where the choices are in the body: their numbers are not prose
     if "(" in body:
         if not _CHOICES:
-            _CHOICES.append(re.compile(rf"\((?:({fast_notation_after_paren()})|{_SUSPECT})"))
+            _CHOICES.append(re.compile(rf"\((?:({_one_line(fast_notation_after_paren())})|{_SUSPECT})"))
         for m in _CHOICES[0].finditer(body):
             s, e = m.span()
             if e - s > 202:
                 continue  # longer than any candidate (a run of spaces in otherwise good notation)
-            raw = m.group()
-            if m.start(1) >= 0 and "\n" not in raw and "\r" not in raw:
-                entry.choices.append(_fast_choice(text, index, start, s, e, m))
+            if m.start(1) >= 0:
+                entry.choices.append(_fast_choice(text, index.starts, start, s, e, m))
             else:
-                inner = raw[1:-1]
+                inner = body[s + 1 : e - 1]
                 if not (NOTATION_HINT.search(inner) or (SF_TOKEN.search(inner) and D_TOKEN.search(inner))):
                     continue
                 entry.choices.append(_choice(text, index, start + s, start + e, start))
@@ -307,10 +306,17 @@ def _is_ending(body: str, low: bytes) -> bool:
     return False
 
 
-def _fast_choice(text: str, index: LineIndex, body_start: int, s: int, e: int, fast: re.Match[str]) -> Choice:
+def _one_line(pattern: str) -> str:
+    """The fast path with its whitespace kept to one line: notation broken over lines goes to
+    the grammar, which gives each part its own line."""
+    return pattern.replace("\n", "").replace("\r", "")
+
+
+def _fast_choice(text: str, starts: list[int], body_start: int, s: int, e: int, fast: re.Match[str]) -> Choice:
     """The common case: notation on one line that the fast path read (every span a column shift)."""
-    line, col = index.position(body_start + s)
-    col -= s  # columns of the match's offsets, which are body offsets
+    at = body_start + s
+    line = bisect_right(starts, at)
+    col = at - starts[line - 1] + 1 - s  # columns of the match's offsets, which are body offsets
     _, ability, difficulty, success, failure = fast.groups()  # group 1 is the whole fast match
     _, _, (a0, a1), (d0, d1), (s0, s1), (f0, f1) = fast.regs
     tail = success[1:]
@@ -335,8 +341,8 @@ def _fast_choice(text: str, index: LineIndex, body_start: int, s: int, e: int, f
         _span((line, col + s0, line, col + s1)),
         None if failure is None else _span((line, col + f0, line, col + f1)),
         text,
-        max(body_start, body_start + s - REACH),
-        body_start + s,
+        at - REACH if s > REACH else body_start,
+        at,
     )
 
 
