@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import cached_property
+from itertools import chain, repeat
+from operator import itemgetter
 
 from dtc.compile import Resolved
 
@@ -24,17 +26,17 @@ Adjacency = Mapping[int, Iterable[int]]
 
 
 def search(adjacency: Adjacency, sources: Iterable[int]) -> set[int]:
-    """Every node reachable from ``sources`` (the sources included), breadth first."""
+    """Every node reachable from ``sources`` (the sources included), breadth first.
+
+    Each round is set operations over the whole frontier, so the loop runs once per level of
+    the graph rather than once per edge.
+    """
     seen = set(sources)
-    frontier = list(seen)
+    frontier: set[int] = seen
+    get = adjacency.get
     while frontier:
-        nxt: list[int] = []
-        for node in frontier:
-            for succ in adjacency.get(node, ()):
-                if succ not in seen:
-                    seen.add(succ)
-                    nxt.append(succ)
-        frontier = nxt
+        frontier = set(chain.from_iterable(map(get, frontier, repeat(())))) - seen
+        seen |= frontier
     return seen
 
 
@@ -43,7 +45,11 @@ def reverse(adjacency: Adjacency) -> dict[int, list[int]]:
     back: dict[int, list[int]] = {n: [] for n in adjacency}
     for node, succs in adjacency.items():
         for succ in succs:
-            back.setdefault(succ, []).append(node)
+            into = back.get(succ)
+            if into is None:
+                back[succ] = [node]
+            else:
+                into.append(node)
     return back
 
 
@@ -67,12 +73,15 @@ class Analysis:
         out: dict[int, list[int]] = {}
         # Exits hold entry numbers (labels already numbered); a target that is not a key of
         # by_number (a missing number, or a label no entry has) leads nowhere.
+        target = itemgetter(0)
         for number, i in by_number.items():
-            succ = [x.target for x in exits[i] if x.target in by_number]
-            for c in entries[i].choices:
-                if c.error is not None:
-                    succ.extend(int(m) for m in _SALVAGE.findall(c.text) if int(m) in by_number)
-            out[number] = succ
+            out[number] = [t for t in map(target, exits[i]) if t in by_number]
+        for i in res.malformed:
+            number = res.numbers[i]
+            if by_number[number] == i:
+                for c in entries[i].choices:
+                    if c.error is not None:
+                        out[number].extend(int(m) for m in _SALVAGE.findall(c.text) if int(m) in by_number)
         return out
 
     @cached_property
