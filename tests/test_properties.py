@@ -121,7 +121,7 @@ def test_prose_number_pattern_finds_what_the_plain_pattern_found(prose: str, lea
     text = "Adventure Entries\n1 Here " + lead + prose + "\n2 THE END"
     found = parse(text)
     plain_pattern = re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")
-    with patch.object(dtc.entries, "_prose_numbers", lambda body, _: (m.span() for m in plain_pattern.finditer(body))):
+    with patch.object(dtc.entries, "_prose_numbers", lambda body, _: [m.span() for m in plain_pattern.finditer(body)]):
         plain = parse(text)
     assert [(e.prose_exits, e.mentions) for e in found.entries] == [(e.prose_exits, e.mentions) for e in plain.entries]
 

@@ -246,9 +246,12 @@ def _scan_numbers(
     ``one_byte`` is ``body`` with one byte per character; ``notation`` holds the (sorted)
     ranges of the entry's choices, whose numbers are not prose.
     """
+    found = _prose_numbers(body, one_byte)
+    if not found:
+        return
     skip = iter(notation)
     lo, hi = next(skip, (len(body) + 1, 0))
-    for s, e in _prose_numbers(body, one_byte):
+    for s, e in found:
         while s >= hi and hi:
             lo, hi = next(skip, (len(body) + 1, 0))
         if lo <= s < hi:
@@ -287,11 +290,11 @@ def _scan_numbers(
             entry.fight_mentions.append(group)
 
 
-def _prose_numbers(body: str, one_byte: bytes) -> Iterator[tuple[int, int]]:
+def _prose_numbers(body: str, one_byte: bytes) -> list[tuple[int, int]]:
     """Where ``NUMBER`` matches in ``body`` (``one_byte`` is its one-byte copy)."""
     if "@" in body:
-        return (m.span() for m in NUMBER.finditer(body))
-    return (m.span() for m in DIGITS.finditer(one_byte.translate(_NUL_DIGITS)))
+        return [m.span() for m in NUMBER.finditer(body)]
+    return [m.span() for m in DIGITS.finditer(one_byte.translate(_NUL_DIGITS))]
 
 
 def _is_ending(body: str, low: bytes) -> bool:
@@ -319,19 +322,19 @@ def _fast_choice(text: str, starts: list[int], body_start: int, s: int, e: int, 
     col = at - starts[line - 1] + 1 - s  # columns of the match's offsets, which are body offsets
     _, ability, difficulty, success, failure = fast.groups()  # group 1 is the whole fast match
     _, _, (a0, a1), (d0, d1), (s0, s1), (f0, f1) = fast.regs
-    tail = success[1:]
-    target = int(tail) if tail.isdigit() else target_value(success)
-    if failure is not None:
-        tail = failure[1:]
-        fail_target: int | str | None = int(tail) if tail.isdigit() else target_value(failure)
-    else:
-        fail_target = None
-    tail = difficulty[1:]
+    target: int | str
+    fail_target: int | str | None
+    try:  # digits right after the letter, the common case
+        target, value = int(success[1:]), int(difficulty[1:])
+        fail_target = None if failure is None else int(failure[1:])
+    except ValueError:  # an @label, or a space int() does not strip
+        target, value = target_value(success), difficulty_value(difficulty)
+        fail_target = None if failure is None else target_value(failure)
     return Choice(
         fast.group(),
         _span((line, col + s, line, col + e)),
         ability,
-        int(tail) if tail.isdigit() else difficulty_value(difficulty),
+        value,
         target,
         fail_target,
         None,
