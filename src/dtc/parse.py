@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from dtc import dungeon
 from dtc.diagnostics import Span
@@ -61,14 +61,11 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
     has_entries_header = any(ENTRIES_HEADER.match(line) for line in lines if len(line) < 40)
 
     section = "front"
-    heads: list[tuple[int, re.Match[str]]] = []  # (line index, head match)
-    after_blank: list[bool] = []  # whether each head follows a blank line
+    first = len(lines)  # the first line of the entries section
     prev_blank = True
-    prev_line = ""
     for i, line in enumerate(lines):
         if i in directives:
-            directives[i].entry_index = len(heads) - 1 if heads else None
-            doc.directives.append(directives[i])
+            doc.directives.append(directives[i])  # above the first entry: entry_index stays None
             continue
         stripped = line.strip()
         if section == "front":
@@ -84,65 +81,57 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
                     doc.unknown_meta.append(field)
                 continue
             section = "preamble"
-        if section != "entries":
-            if not stripped:
-                prev_blank = True
-                continue
-            if ENTRIES_HEADER.fullmatch(line):
-                section = "entries"
-                prev_blank = True
-                continue
-            if ENCOUNTERS_HEADER.fullmatch(line):
-                section = "encounters"
-                continue
-            if dungeon.ZONES_HEADER.fullmatch(line):
-                section = "zones"
-                continue
-            if dungeon.HAZARD_LINE.match(line):
-                doc.hazards.append(dungeon.parse_hazard(line, offsets[i], index.span, None))
-                continue
-            if section == "zones" and (zrow := dungeon.ZONE_ROW.fullmatch(line)):
-                doc.zones.append(dungeon.zone_row(zrow, offsets[i], index.span))
-                continue
-            if STAT_LINE.match(line):
-                creature = read_creature(line, offsets[i], index)
-                if creature is not None:
-                    doc.creatures.append(creature)
-                else:
-                    bad_statblock(doc, line, offsets[i], index)
-                continue
-            if section == "encounters":
-                row = ENC_ROW.fullmatch(line)
-                if row:
-                    doc.encounters.append(_encounter(row, offsets[i], index))
-                    continue
-            head = ENTRY_HEAD.match(line)
-            if not has_entries_header and head and _starts_entry(line, head, prev_blank, prev_line):
-                section = "entries"
-            elif section == "preamble" and doc.title_span is None:
-                doc.title = stripped
-                doc.title_span = Span(i + 1, len(line) - len(line.lstrip()) + 1, i + 1, len(line.rstrip()) + 1)
-                continue
+        if not stripped:
+            prev_blank = True
+            continue
+        if ENTRIES_HEADER.fullmatch(line):
+            first = i + 1
+            break
+        if ENCOUNTERS_HEADER.fullmatch(line):
+            section = "encounters"
+            continue
+        if dungeon.ZONES_HEADER.fullmatch(line):
+            section = "zones"
+            continue
+        if dungeon.HAZARD_LINE.match(line):
+            doc.hazards.append(dungeon.parse_hazard(line, offsets[i], index.span, None))
+            continue
+        if section == "zones" and (zrow := dungeon.ZONE_ROW.fullmatch(line)):
+            doc.zones.append(dungeon.zone_row(zrow, offsets[i], index.span))
+            continue
+        if STAT_LINE.match(line):
+            creature = read_creature(line, offsets[i], index)
+            if creature is not None:
+                doc.creatures.append(creature)
             else:
+                bad_statblock(doc, line, offsets[i], index)
+            continue
+        if section == "encounters":
+            row = ENC_ROW.fullmatch(line)
+            if row:
+                doc.encounters.append(_encounter(row, offsets[i], index))
                 continue
         head = ENTRY_HEAD.match(line)
-        if head and _starts_entry(line, head, prev_blank or not heads, prev_line):
-            after_blank.append(prev_blank or not heads)
-            heads.append((i, head))
-        prev_blank = not stripped
-        prev_line = line
+        if not has_entries_header and head and _starts_entry(line, head, prev_blank, ""):
+            first = i  # no header: the first entry starts the section
+            break
+        if section == "preamble" and doc.title_span is None:
+            doc.title = stripped
+            doc.title_span = Span(i + 1, len(line) - len(line.lstrip()) + 1, i + 1, len(line.rstrip()) + 1)
 
+    heads, after_blank = find_heads(lines, first, directives)
     if blank_separated is None:
         blank_separated = separates_with_blank_lines(after_blank)
     if blank_separated and not all(after_blank):
         # A hard-wrapped line such as "3 Goblins rush in!" after a sentence is prose here.
         heads = [h for h, blank in zip(heads, after_blank, strict=True) if blank]
-        starts = [i for i, _ in heads]
-        for d in doc.directives:
-            before = bisect_right(starts, d.span.line - 1)
-            d.entry_index = before - 1 if before else None
+    starts = [i for i, _ in heads]
+    for i in sorted(n for n in directives if n >= first):
+        before = bisect_right(starts, i)
+        directives[i].entry_index = before - 1 if before else None
+        doc.directives.append(directives[i])
 
-    del lines, line, prev_line  # a copy of the whole text, no longer needed (large books: memory)
+    del lines  # a copy of the whole text, no longer needed (large books: memory)
     if "title" in doc.meta:
         doc.title = doc.meta["title"].value
     for n, (i, head) in enumerate(heads):
@@ -165,21 +154,37 @@ def separates_with_blank_lines(after_blank: Sequence[bool]) -> bool:
     return blank >= 3 and blank * 4 >= len(after_blank) * 3
 
 
+def find_heads(
+    lines: Sequence[str], first: int, skip: Container[int] = ()
+) -> tuple[list[tuple[int, re.Match[str]]], list[bool]]:
+    """The entry heads in ``lines[first:]`` (line index, head match) and, for each, whether it
+    follows a blank line. Lines in ``skip`` (comment lines) are passed over."""
+    heads: list[tuple[int, re.Match[str]]] = []
+    after_blank: list[bool] = []
+    prev_blank, prev_line = True, ""
+    match = ENTRY_HEAD.match
+    for i in range(first, len(lines)):
+        if i in skip:
+            continue
+        line = lines[i]
+        head = match(line)
+        if head is not None:
+            blank = prev_blank or not heads
+            if _starts_entry(line, head, blank, prev_line):
+                after_blank.append(blank)
+                heads.append((i, head))
+            prev_blank = False
+        else:
+            prev_blank = not line or line.isspace()
+        prev_line = line
+    return heads, after_blank
+
+
 def head_layout(lines: Sequence[str], first: int) -> list[bool]:
     """For each entry head in ``lines[first:]`` (the lines after an entries header), whether it
     follows a blank line — read exactly as :func:`parse` reads them, comment lines skipped."""
-    after_blank: list[bool] = []
-    prev_blank, prev_line = True, ""
-    for i in range(first, len(lines)):
-        line = lines[i]
-        if "<!--" in line and DIRECTIVE.match(line):
-            continue
-        head = ENTRY_HEAD.match(line)
-        if head and _starts_entry(line, head, prev_blank or not after_blank, prev_line):
-            after_blank.append(prev_blank or not after_blank)
-        prev_blank = not line.strip()
-        prev_line = line
-    return after_blank
+    comments = {i for i in range(first, len(lines)) if "<!--" in lines[i] and DIRECTIVE.match(lines[i])}
+    return find_heads(lines, first, comments)[1]
 
 
 def _starts_entry(line: str, head: re.Match[str], prev_blank: bool, prev_line: str) -> bool:
