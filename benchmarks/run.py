@@ -85,11 +85,17 @@ def _maxrss_mib(rusage: object) -> float:
     return kib / (1024 * 1024) if sys.platform == "darwin" else kib / 1024
 
 
+#: The children's environment. PYTHONDONTWRITEBYTECODE is dropped: an installed dtc has its
+#: bytecode compiled at install time, and a checkout writes it on the warm-up run; with the
+#: variable set, every run would compile dtc's modules again (about 0.1 s).
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_once(argv: list[str], timeout: float | None) -> tuple[Run, str]:
     """Start ``argv``, wait for it, and return its figures and the tail of its stderr."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=CHILD_ENV)
         if hasattr(os, "wait4") and timeout is None:
             _, status, rusage = os.wait4(proc.pid, 0)
             wall = time.perf_counter() - start

@@ -27,7 +27,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Write `([ABILITY] D<n>, S<n>[, F<n>])` with commas: `(DEX D2, S13, F14)`.
     """
-    for number, c in ctx.choices:
-        if c.error is not None:
-            yield self.diag(ctx, f"malformed choice {c.text}: {c.error}", c.error_span or c.span,
-                            number)
+    for i in ctx.res.malformed:  # the entries that hold such notation
+        for c in ctx.doc.entries[i].choices:
+            if c.error is not None:
+                yield self.diag(ctx, f"malformed choice {c.text}: {c.error}", c.error_span or c.span,
+                                ctx.res.numbers[i])
