@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dtc.api import compile_text
+from dtc.diagnostics import Span
 from dtc.notation import Failed, Parsed, parse_notation, parse_statblock
 from dtc.parse import parse
 from helpers import ROOT, lint_text
@@ -168,3 +169,13 @@ def test_a_wrapped_line_that_starts_with_a_number_is_prose_in_a_blank_separated_
 def test_entries_run_together_still_start_after_a_sentence() -> None:
     text = "Adventure Entries\n1 A hall (D0, S2).\n2 A room (D0, S3).\n3 The end. THE END\n"
     assert [e.number for e in parse(text).entries] == [1, 2, 3]
+
+
+def test_notation_broken_over_lines_keeps_each_part_on_its_own_line() -> None:
+    """The scan's fast path stays on one line; notation that wraps is read by the grammar."""
+    doc = parse("Adventure Entries\n1 A door (D1,\nS2, F3) here.\n\n2 THE END\n\n3 THE END")
+    choice = doc.entries[0].choices[0]
+    assert (choice.success, choice.failure) == (2, 3)
+    assert choice.span == Span(2, 10, 3, 8)
+    assert choice.success_span == Span(3, 1, 3, 3)
+    assert choice.failure_span == Span(3, 5, 3, 7)
