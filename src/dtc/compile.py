@@ -44,7 +44,7 @@ class Resolved:
     exits: list[list[Exit]] = field(default_factory=list)
     start: int | None = None
     start_text: str | None = None  # the Start: value as written, when it names no number
-    #: Indices of the entries that hold notation that does not parse.
+    #: Indices of the entries that hold notation that does not parse (ascending, each once).
     malformed: list[int] = field(default_factory=list)
 
     def target_number(self, target: Target) -> int | None:
@@ -73,27 +73,21 @@ def resolve(doc: Document) -> Resolved:
 
     new_exit = _new_exit
     malformed = res.malformed
-
-    def number_of(t: Target) -> Target:  # a label target becomes its number
-        return labels.get(t, t) if isinstance(t, str) else t
-
-    # (Without labels every target is a number already: "number_of(t) if labels else t".)
     for i, entry in enumerate(doc.entries):
         exits: list[Exit] = []
         for ci, c in enumerate(entry.choices):
-            if c.error is not None:
+            if c.error is not None and (not malformed or malformed[-1] != i):
                 malformed.append(i)
             t = c.success
             if t is not None:
-                exits.append(new_exit((number_of(t) if labels else t, "success", ci, c.success_span)))
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, c.success_span)))
             t = c.failure
             if t is not None:
-                exits.append(new_exit((number_of(t) if labels else t, "failure", ci, c.failure_span)))
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, c.failure_span)))
         for p in entry.prose_exits:
             t = p.target
-            exits.append(new_exit((number_of(t) if labels else t, "prose", None, p.span)))
+            exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
         res.exits.append(exits)
-    res.malformed = sorted(set(malformed))
 
     # "Return to your most recent entry": an exit back to each entry that leads in.
     returning = {numbers[i] for i, entry in enumerate(doc.entries) if entry.returns}
