@@ -29,8 +29,8 @@ class Compilation:
 #: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic
 #: collector never walks it again. The one-shot ``dtc`` command turns this on: with it off, the
 #: first collection after a build walks every object of the book (2% of a 10,000-entry lint).
-#: A long-running process (the language server, the test runner) leaves it off, since garbage
-#: cycles that were frozen would never be collected.
+#: A long-running process (the language server, ``dtc lint --watch``, the test runner) turns
+#: it off, since garbage cycles that were frozen would never be collected.
 freeze_after_build = False
 
 

@@ -12,10 +12,10 @@ import re
 from bisect import bisect_right
 from collections.abc import Container, Sequence
 
-from dtc import dungeon
+from dtc import dungeon, parallel
 from dtc.diagnostics import Span
 from dtc.entries import LineIndex, bad_statblock, read_creature, read_entry
-from dtc.model import CreatureGroup, Directive, Document, Encounter, MetaField
+from dtc.model import CreatureGroup, Directive, Document, Encounter, Entry, MetaField
 
 _SP = r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 
@@ -134,10 +134,20 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
     del lines  # a copy of the whole text, no longer needed (large books: memory)
     if "title" in doc.meta:
         doc.title = doc.meta["title"].value
-    for n, (i, head) in enumerate(heads):
-        start = offsets[i] + head.end()
-        stop = offsets[heads[n + 1][0]] - 1 if n + 1 < len(heads) else len(text)
-        doc.entries.append(read_entry(doc, text, index, head, i, start, max(start, stop)))
+    body_starts = [offsets[i] + head.end() for i, head in heads]
+    stops = [offsets[i] - 1 for i, _ in heads[1:]]
+    stops.append(len(text))
+
+    def read(lo: int, hi: int) -> list[Entry]:
+        return [
+            read_entry(doc, text, index, heads[n][1], heads[n][0], body_starts[n], max(body_starts[n], stops[n]))
+            for n in range(lo, hi)
+        ]
+
+    if parallel.wanted(len(heads)):
+        doc.entries = parallel.read_entries(doc, text, len(heads), body_starts, read)
+    else:
+        doc.entries = read(0, len(heads))
     for n in sorted({d.entry_index for d in doc.directives if d.entry_index is not None}):
         entry = doc.entries[n]
         kept = [t for k, t in enumerate(entry.text.split("\n")) if entry.span.line - 1 + k not in directives]

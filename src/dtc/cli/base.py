@@ -12,7 +12,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from dtc import __version__, api
+from dtc import __version__, api, parallel
 from dtc.api import Compilation, compile_file, compile_text
 from dtc.source import SourceError, decode
 
@@ -166,4 +166,5 @@ def run() -> None:
     global QUICK_EXIT
     QUICK_EXIT = True
     api.freeze_after_build = True
+    parallel.enabled = True
     main()

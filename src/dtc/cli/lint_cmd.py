@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from dtc import api
 from dtc.api import compile_file
 from dtc.cli.base import Exit, fail, finish, guard, load_source
 from dtc.config import Config, ConfigError, Settings, cli_severities, config_for, find_config
@@ -67,6 +68,7 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     if watch:
         if "-" in files:
             fail("error: --watch needs file paths, not '-' (stdin)")
+        api.freeze_after_build = False  # a long-running process: every build must stay collectable
         _watch(files, run, fmt, poll_interval, None if no_config else config_path)
     try:
         found = run()

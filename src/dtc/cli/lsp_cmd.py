@@ -6,6 +6,8 @@ import logging
 
 import click
 
+from dtc import api, parallel
+
 
 @click.command("lsp")
 @click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the default; accepted for editors that pass it).")
@@ -18,6 +20,10 @@ def lsp_cmd(stdio: bool, log_file: str | None, verbose: int) -> None:
         from dtc.lsp import serve
     except ImportError as exc:  # pragma: no cover - pygls is a dependency
         raise click.ClickException(f"the language server needs pygls: {exc}") from None
+    # A long-running process with threads: builds stay collectable, and no entry is read by a
+    # forked child (see dtc.api and dtc.parallel).
+    api.freeze_after_build = False
+    parallel.enabled = False
     if log_file:
         level = logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING
         logging.basicConfig(filename=log_file, level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")

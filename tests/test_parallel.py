@@ -1,0 +1,169 @@
+"""Entries read by a forked child (dtc.parallel) are the same as entries read here, object for object."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dtc import parallel
+from dtc.api import compile_text
+from dtc.lint import lint_compilation
+from dtc.model import Choice, Document, Entry
+from dtc.parse import parse
+from helpers import sample_dungeon
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOKS = sorted((ROOT / "adventures").glob("*.txt")) + sorted((ROOT / "tests" / "fixtures" / "rules").glob("*.txt"))
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+#: Every entry part travels through the codec; a new field must be added there (and here).
+ENTRY_FIELDS = {
+    "number", "span", "text", "end_line", "choices", "prose_exits", "returns", "ending", "creatures",
+    "mentions", "fight_mentions", "zone", "zone_span", "hazard_refs",
+}
+CHOICE_FIELDS = {
+    "text", "span", "ability", "difficulty", "success", "failure", "error", "error_span", "ability_span",
+    "difficulty_span", "success_span", "failure_span", "source", "label_from", "label_to", "label_text",
+}
+
+
+@pytest.fixture
+def forked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every book of two or more entries is read on two processes, in chunks of three entries;
+    yields the list of children forked."""
+    children: list[int] = []
+    fork = os.fork
+
+    def counting_fork() -> int:
+        pid = fork()
+        if pid:
+            children.append(pid)
+        return pid
+
+    monkeypatch.setattr(parallel, "wanted", lambda count: count >= 2)
+    monkeypatch.setattr(parallel, "CHUNK", 3)
+    monkeypatch.setattr(parallel.os, "fork", counting_fork)
+    yield children
+
+
+def _generated(entries: int) -> str:
+    spec = importlib.util.spec_from_file_location("dtc_bench_generate_p", ROOT / "benchmarks" / "generate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    text = module.generate(entries, seed=3)
+    assert isinstance(text, str)
+    return text
+
+
+def _texts() -> list[tuple[str, str]]:
+    found = [(p.name, p.read_text(encoding="utf-8")) for p in BOOKS]
+    sample = sample_dungeon()
+    if sample is not None:
+        found.append(("sample", sample))
+    return found
+
+
+def _same(serial: Document, forked: Document) -> None:
+    assert forked == serial
+    for a, b in zip(serial.entries, forked.entries, strict=True):
+        assert [c.label for c in a.choices] == [c.label for c in b.choices]
+        assert [c.source[c.label_from : c.label_to] for c in b.choices] == [
+            c.source[c.label_from : c.label_to] for c in a.choices
+        ]
+        assert [b.mentions.index(g) for g in b.fight_mentions] == [a.mentions.index(g) for g in a.fight_mentions]
+
+
+def test_codec_knows_every_field() -> None:
+    assert {f.name for f in fields(Entry)} == ENTRY_FIELDS, "update dtc.parallel.encode/decode"
+    assert {f.name for f in fields(Choice)} == CHOICE_FIELDS, "update dtc.parallel.encode/decode"
+
+
+@pytest.mark.parametrize(("name", "text"), _texts(), ids=[n for n, _ in _texts()])
+def test_books_read_on_two_processes_are_the_same(name: str, text: str, forked: list[int]) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "wanted", lambda count: False)
+        serial = parse(text, name)
+    assert not forked
+    two = parse(text, name)
+    if len(serial.entries) >= 2:
+        assert forked, "the second half was not read by a child"
+    _same(serial, two)
+
+
+def test_generated_book_graph_and_findings_are_the_same(forked: list[int]) -> None:
+    text = _generated(150)
+    parallel_comp = compile_text(text, "book.txt")
+    assert forked
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "wanted", lambda count: False)
+        serial_comp = compile_text(text, "book.txt")
+    _same(serial_comp.doc, parallel_comp.doc)
+    assert parallel_comp.graph() == serial_comp.graph()
+    assert lint_compilation(parallel_comp) == lint_compilation(serial_comp)
+
+
+def test_directives_and_stat_blocks_in_the_second_half(forked: list[int]) -> None:
+    text = (
+        "Title: Split\n\nAdventure Entries\n\n"
+        "1 Start here. Door (D0, S2)\n\n"
+        "2 A hall. Lever (STR D1, S3, F4)\n\n"
+        "3 A pit.\n<!-- dtc: ignore[DT304] -->\nOgre HP 9 | Morale 8 | Club d8. 2 Ogres attack! (D0, S4)\n\n"
+        "4 A broken bit (DEX D9, S1 F).\nTroll HP 4 | Morale many | Claw d6\nTHE END\n"
+    )
+    serial = compile_text(text, "split.txt")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "wanted", lambda count: count >= 2)
+        mp.setattr(parallel, "CHUNK", 1)
+        two = compile_text(text, "split.txt")
+    _same(serial.doc, two.doc)
+    assert serial.doc.bad_statblocks and serial.doc.entries[2].creatures and serial.doc.directives
+    assert two.doc.bad_statblocks == serial.doc.bad_statblocks
+    assert lint_compilation(two) == lint_compilation(serial)
+
+
+def test_a_failing_child_leaves_the_parent_to_read(forked: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _generated(40)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "wanted", lambda count: False)
+        serial = parse(text, "x")
+    forked.clear()
+
+    def broken(entry: Entry) -> tuple[Any, ...]:
+        raise RuntimeError("the child fails")
+
+    monkeypatch.setattr(parallel, "encode", broken)
+    two = parse(text, "x")
+    assert forked
+    _same(serial, two)
+
+
+def test_incomplete_output_is_refused() -> None:
+    doc = Document(path="x")
+    spool = io.BytesIO()
+    parallel._write(spool, [parallel.encode(Entry(1, parse("1 A room.\n").entries[0].span, "A room.", 1))])
+    whole = spool.getvalue()  # no end frame
+    assert parallel._receive(doc, "1 A room.\n", io.BytesIO(whole), 0, 1, [2]) is None
+    assert parallel._receive(doc, "1 A room.\n", io.BytesIO(whole[:-3]), 0, 1, [2]) is None
+
+
+def test_off_for_small_books_and_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "enabled", True)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    assert not parallel.wanted(parallel.MIN_ENTRIES - 1)
+    assert parallel.wanted(parallel.MIN_ENTRIES)
+    monkeypatch.setenv("DTC_PARALLEL", "0")
+    assert not parallel.wanted(parallel.MIN_ENTRIES)
+    monkeypatch.delenv("DTC_PARALLEL")
+    monkeypatch.setattr(parallel, "enabled", False)
+    assert not parallel.wanted(parallel.MIN_ENTRIES)
