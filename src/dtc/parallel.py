@@ -13,7 +13,7 @@ started, dies, or sends back less than it should, the parent reads those entries
 few rare parts of an entry (stat blocks, zones, hazard lines) travel pickled.
 
 Only the one-shot ``dtc`` command turns this on (:data:`enabled`): a long-running process with
-threads (the language server) must not fork, and tests call :func:`read_entries` directly.
+threads (the language server) must not fork, and the tests turn it on where they check it.
 ``DTC_PARALLEL=0`` in the environment turns it off.
 """
 
@@ -35,8 +35,9 @@ from dtc.model import Choice, CreatureGroup, Document, Entry, ProseExit
 
 #: Set by the installed ``dtc`` command (see :func:`dtc.cli.base.run`).
 enabled = False
-#: Below this many entries a second process costs more than it saves (measured: the fork, the
-#: child's start and the rebuilding take about 25 ms).
+#: Below this many entries the parse takes a tenth of a second or less, and what a second
+#: process saves there is lost in the machine's noise (the fork itself takes 1–3 ms; each of
+#: the child's entries costs a fifth of its reading again, to encode and to rebuild).
 MIN_ENTRIES = 1500
 #: Entries the child writes at a time (its memory holds one chunk).
 CHUNK = 1000
@@ -175,11 +176,11 @@ def encode(e: Entry) -> tuple[Any, ...]:
 def decode(data: tuple[Any, ...], source: str, body_start: int, span_: Callable[[Any], Span] = _span) -> Entry:
     """The entry :func:`encode` wrote, its text sliced from ``source``."""
     number, span, length, end_line, choices, exits, returns, ending, mentions, fights, rare = data
-    groups = [CreatureGroup(count, name, _span(sp)) for count, name, sp in mentions]
+    groups = [CreatureGroup(count, name, span_(sp)) for count, name, sp in mentions]
     creatures, zone, zone_span, hazard_refs = ([], None, None, []) if rare is None else pickle.loads(rare)
     return Entry(
         number,
-        _span(span),
+        span_(span),
         source[body_start : body_start + length],
         end_line,
         [
@@ -197,8 +198,8 @@ def decode(data: tuple[Any, ...], source: str, body_start: int, span_: Callable[
                 error_span, ability_span, difficulty_span, success_span, failure_span, label_from, label_text,
             ) in choices
         ],
-        [ProseExit(target, phrase, _span(sp)) for target, phrase, sp in exits],
-        [_span(sp) for sp in returns],
+        [ProseExit(target, phrase, span_(sp)) for target, phrase, sp in exits],
+        [span_(sp) for sp in returns],
         ending,
         creatures,
         groups,
