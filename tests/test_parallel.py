@@ -31,8 +31,8 @@ ENTRY_FIELDS = {
     "mentions", "fight_mentions", "zone", "zone_span", "hazard_refs",
 }
 CHOICE_FIELDS = {
-    "text", "span", "ability", "difficulty", "success", "failure", "error", "error_span", "ability_span",
-    "difficulty_span", "success_span", "failure_span", "source", "label_from", "label_to", "label_text",
+    "text", "ability", "difficulty", "success", "failure", "error", "source", "label_from", "label_to",
+    "label_text", "spans", "places", "starts",
 }
 
 
@@ -153,8 +153,8 @@ def test_incomplete_output_is_refused() -> None:
     spool = io.BytesIO()
     parallel._write(spool, [parallel.encode(Entry(1, parse("1 A room.\n").entries[0].span, "A room.", 1))])
     whole = spool.getvalue()  # no end frame
-    assert parallel._receive(doc, "1 A room.\n", io.BytesIO(whole), 0, 1, [2]) is None
-    assert parallel._receive(doc, "1 A room.\n", io.BytesIO(whole[:-3]), 0, 1, [2]) is None
+    assert parallel._receive(doc, "1 A room.\n", [0, 10], io.BytesIO(whole), 0, 1, [2]) is None
+    assert parallel._receive(doc, "1 A room.\n", [0, 10], io.BytesIO(whole[:-3]), 0, 1, [2]) is None
 
 
 def test_off_for_small_books_and_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,7 +21,11 @@ from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
 
 
 class Exit(NamedTuple):
-    """An edge: a named tuple, since a large book has hundreds of thousands of them."""
+    """An edge: a named tuple, since a large book has hundreds of thousands of them.
+
+    A choice's exits leave ``span`` empty: the choice knows where its S and F targets are (see
+    :meth:`Resolved.exit_span`), and works it out only when asked.
+    """
 
     target: Target
     kind: str  # success | failure | prose | return
@@ -46,6 +50,14 @@ class Resolved:
     start_text: str | None = None  # the Start: value as written, when it names no number
     #: Indices of the entries that hold notation that does not parse (ascending, each once).
     malformed: list[int] = field(default_factory=list)
+
+    def exit_span(self, index: int, exit_: Exit) -> Span | None:
+        """Where exit ``exit_`` of entry ``doc.entries[index]`` is written: a choice's S or F
+        target, a prose exit's phrase, a "return to your most recent entry"."""
+        if exit_.choice is None:
+            return exit_.span
+        choice = self.doc.entries[index].choices[exit_.choice]
+        return choice.success_span if exit_.kind == "success" else choice.failure_span
 
     def target_number(self, target: Target) -> int | None:
         """The entry number a target names, or None when it names no entry."""
@@ -80,10 +92,10 @@ def resolve(doc: Document) -> Resolved:
                 malformed.append(i)
             t = c.success
             if t is not None:
-                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, c.success_span)))
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, None)))
             t = c.failure
             if t is not None:
-                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, c.failure_span)))
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
         for p in entry.prose_exits:
             t = p.target
             exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
@@ -209,7 +221,7 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
                     for c in entry.choices
                 ],
                 "exits": [
-                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": _span(x.span)}
+                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": _span(res.exit_span(i, x))}
                     for x in res.exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),

@@ -210,7 +210,7 @@ def read_entry(
             if e - s > 202:
                 continue  # longer than any candidate (a run of spaces in otherwise good notation)
             if m.start(1) >= 0:
-                entry.choices.append(_fast_choice(text, index.starts, start, s, e, m))
+                entry.choices.append(_fast_choice(text, index.starts, start, s, m))
             else:
                 inner = body[s + 1 : e - 1]
                 if not (NOTATION_HINT.search(inner) or (SF_TOKEN.search(inner) and D_TOKEN.search(inner))):
@@ -315,13 +315,11 @@ def _one_line(pattern: str) -> str:
     return pattern.replace("\n", "").replace("\r", "")
 
 
-def _fast_choice(text: str, starts: list[int], body_start: int, s: int, e: int, fast: re.Match[str]) -> Choice:
-    """The common case: notation on one line that the fast path read (every span a column shift)."""
+def _fast_choice(text: str, starts: list[int], body_start: int, s: int, fast: re.Match[str]) -> Choice:
+    """The common case: notation on one line that the fast path read. The choice keeps the
+    match, from which it works out its spans if they are ever asked for."""
     at = body_start + s
-    line = bisect_right(starts, at)
-    col = at - starts[line - 1] + 1 - s  # columns of the match's offsets, which are body offsets
     _, ability, difficulty, success, failure = fast.groups()  # group 1 is the whole fast match
-    _, _, (a0, a1), (d0, d1), (s0, s1), (f0, f1) = fast.regs
     target: int | str
     fail_target: int | str | None
     try:  # digits right after the letter, the common case
@@ -331,21 +329,8 @@ def _fast_choice(text: str, starts: list[int], body_start: int, s: int, e: int, 
         target, value = target_value(success), difficulty_value(difficulty)
         fail_target = None if failure is None else target_value(failure)
     return Choice(
-        fast.group(),
-        _span((line, col + s, line, col + e)),
-        ability,
-        value,
-        target,
-        fail_target,
-        None,
-        None,
-        None if ability is None else _span((line, col + a0, line, col + a1)),
-        _span((line, col + d0, line, col + d1)),
-        _span((line, col + s0, line, col + s1)),
-        None if failure is None else _span((line, col + f0, line, col + f1)),
-        text,
-        at - REACH if s > REACH else body_start,
-        at,
+        fast.group(), ability, value, target, fail_target, None, text, at - REACH if s > REACH else body_start, at,
+        None, None, fast, starts,
     )
 
 
@@ -360,11 +345,12 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
             return Span(line, col + lo, line, col + hi)
         return index.span(start + lo, start + hi)
 
-    choice = Choice(raw, span(0, end - start), source=text, label_from=max(entry_start, start - REACH), label_to=start)
+    choice = Choice(raw, source=text, label_from=max(entry_start, start - REACH), label_to=start)
+    whole = span(0, end - start)
     result = parse_notation(raw)
     if isinstance(result, Failed):
         choice.error = result.message
-        choice.error_span = span(result.start, max(result.end, result.start + 1))
+        choice.spans = (whole, span(result.start, max(result.end, result.start + 1)), None, None, None, None)
         return choice
 
     def sub(field: Field | None) -> Span | None:
@@ -375,10 +361,9 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
     choice.difficulty = difficulty_value(result.difficulty.value)
     choice.success = target_value(result.success.value)
     choice.failure = target_value(result.failure.value) if result.failure else None
-    choice.ability_span = sub(result.ability)
-    choice.difficulty_span = sub(result.difficulty)
-    choice.success_span = sub(result.success)
-    choice.failure_span = sub(result.failure)
+    choice.spans = (
+        whole, None, sub(result.ability), sub(result.difficulty), sub(result.success), sub(result.failure)
+    )
     return choice
 
 

@@ -6,6 +6,9 @@ Targets are entry numbers, or ``"@label"`` strings where the author named an ent
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dtc.diagnostics import Span
@@ -14,31 +17,94 @@ from dtc.labels import read_label
 Target = int | str
 
 
-@dataclass(slots=True)
+#: A fast-path notation match (see :mod:`dtc.entries`), or its ``regs``: the offsets of the
+#: whole parenthetical, of the fast alternative, then of the ability, difficulty, success and
+#: failure tokens (``(-1, -1)`` when absent), all in one string whose ``regs[0][0]`` is at the
+#: choice's ``label_to`` in the source.
+Places = re.Match[str] | tuple[tuple[int, int], ...]
+
+
+@dataclass(slots=True, eq=False)
 class Choice:
-    """A parenthetical in choice notation: ``Chasm (DEX D3, S24, F78)``."""
+    """A parenthetical in choice notation: ``Chasm (DEX D3, S24, F78)``.
+
+    Its source positions (:attr:`span` and those of each token) are worked out when first asked
+    for: a book has hundreds of thousands of choices, and the linter asks for the positions of
+    the few it reports. Notation read by the grammar gives them at once (``spans``); notation
+    the fast path read keeps its match (``places``) and the source's line starts.
+    """
 
     text: str
-    span: Span
     ability: str | None = None
     difficulty: int | None = None
     success: Target | None = None
     failure: Target | None = None
     #: Set when the parenthetical looks like notation but does not parse.
     error: str | None = None
-    error_span: Span | None = None
-    ability_span: Span | None = None
-    difficulty_span: Span | None = None
-    success_span: Span | None = None
-    failure_span: Span | None = None
     #: Where the label is read from, when asked for: ``source[label_from:label_to]`` is the
-    #: entry text just before the parenthesis (``source`` is the whole parsed text, shared).
-    #: Not compared: two choices are equal when what they say (and their label) is.
-    source: str = field(default="", compare=False, repr=False)
-    label_from: int = field(default=0, compare=False, repr=False)
-    label_to: int = field(default=0, compare=False, repr=False)
+    #: entry text just before the parenthesis (``source`` is the whole parsed text, shared;
+    #: ``label_to`` is where the parenthesis opens).
+    source: str = field(default="", repr=False)
+    label_from: int = field(default=0, repr=False)
+    label_to: int = field(default=0, repr=False)
     #: The label once read (or as given).
-    label_text: str | None = field(default=None, compare=False, repr=False)
+    label_text: str | None = field(default=None, repr=False)
+    #: (span, error, ability, difficulty, success and failure spans), once known.
+    spans: tuple[Span | None, ...] | None = field(default=None, repr=False)
+    #: Until then, where they are (see :data:`Places`), and the offsets where the source's lines start.
+    places: Places | None = field(default=None, repr=False)
+    starts: Sequence[int] = field(default=(), repr=False)
+
+    def located(self) -> tuple[Span | None, ...]:
+        """The six spans (see ``spans``), worked out now if they were not yet."""
+        spans = self.spans
+        if spans is None:
+            places = self.places
+            assert places is not None, "a choice needs its spans or its places"
+            regs = places if isinstance(places, tuple) else places.regs
+            at = self.label_to
+            line = bisect_right(self.starts, at)  # the fast path reads notation on one line
+            col = at - self.starts[line - 1] + 1 - regs[0][0]
+            spans = self.spans = (
+                Span(line, col + regs[0][0], line, col + regs[0][1]),
+                None,
+                *(None if lo < 0 else Span(line, col + lo, line, col + hi) for lo, hi in regs[2:6]),
+            )
+        return spans
+
+    @property
+    def span(self) -> Span:
+        span = self.located()[0]
+        assert span is not None
+        return span
+
+    @property
+    def error_span(self) -> Span | None:
+        return self.located()[1]
+
+    @property
+    def ability_span(self) -> Span | None:
+        return self.located()[2]
+
+    @property
+    def difficulty_span(self) -> Span | None:
+        return self.located()[3]
+
+    @property
+    def success_span(self) -> Span | None:
+        return self.located()[4]
+
+    @property
+    def failure_span(self) -> Span | None:
+        return self.located()[5]
+
+    def __eq__(self, other: object) -> bool:
+        """Two choices are equal when what they say and where they say it are."""
+        if not isinstance(other, Choice):
+            return NotImplemented
+        return (self.text, self.ability, self.difficulty, self.success, self.failure, self.error) == (
+            other.text, other.ability, other.difficulty, other.success, other.failure, other.error
+        ) and self.located() == other.located()
 
     @property
     def label(self) -> str:

@@ -31,7 +31,7 @@ from functools import partial
 from typing import IO, Any
 
 from dtc.diagnostics import Span
-from dtc.model import Choice, CreatureGroup, Document, Entry, ProseExit
+from dtc.model import Choice, CreatureGroup, Document, Entry, Places, ProseExit
 
 #: Set by the installed ``dtc`` command (see :func:`dtc.cli.base.run`).
 enabled = False
@@ -47,7 +47,7 @@ PARENT_SHARE = 0.55
 
 #: Reads entries ``lo`` to ``hi`` (indices into the book's entry heads), in order, into the document.
 Reader = Callable[[int, int], list[Entry]]
-#: Where entry ``k``'s text begins in the source.
+#: Offsets into the source: where entry ``k``'s text begins, or where line ``k`` does.
 Starts = Sequence[int]
 
 _span: Callable[[Any], Span] = partial(tuple.__new__, Span)
@@ -73,7 +73,9 @@ def wanted(count: int) -> bool:
     )
 
 
-def read_entries(doc: Document, source: str, count: int, body_starts: Starts, read: Reader) -> list[Entry]:
+def read_entries(
+    doc: Document, source: str, starts: Starts, count: int, body_starts: Starts, read: Reader
+) -> list[Entry]:
     """All ``count`` entries, the second half read by a child process (see the module doc).
 
     ``read(lo, hi)`` reads entries as a serial parse would, adding what it finds beyond the
@@ -94,7 +96,7 @@ def read_entries(doc: Document, source: str, count: int, body_starts: Starts, re
             _, status = os.waitpid(pid, 0)
         except ChildProcessError:
             status = -1
-        rest = _receive(doc, source, spool, split, count, body_starts) if status == 0 else None
+        rest = _receive(doc, source, starts, spool, split, count, body_starts) if status == 0 else None
     return entries + (rest if rest is not None else read(split, count))
 
 
@@ -121,7 +123,7 @@ def _write(spool: IO[bytes], data: Any) -> None:
 
 
 def _receive(
-    doc: Document, source: str, spool: IO[bytes], lo: int, hi: int, body_starts: Starts
+    doc: Document, source: str, starts: Starts, spool: IO[bytes], lo: int, hi: int, body_starts: Starts
 ) -> list[Entry] | None:
     """The child's entries, or ``None`` when what it wrote is incomplete."""
     entries: list[Entry] = []
@@ -137,7 +139,7 @@ def _receive(
                 bad, hazards = pickle.loads(chunk[1])
                 break
             for data in chunk:
-                entries.append(decode(data, source, body_starts[lo + len(entries)]))
+                entries.append(decode(data, source, starts, body_starts[lo + len(entries)]))
     except (EOFError, ValueError, TypeError, IndexError, pickle.UnpicklingError):
         return None
     if len(entries) != hi - lo:
@@ -151,13 +153,16 @@ def _t(span: Span | None) -> tuple[int, ...] | None:
     return None if span is None else tuple(span)
 
 
+def _regs(places: Places | None) -> tuple[tuple[int, int], ...] | None:
+    return places if places is None or isinstance(places, tuple) else places.regs
+
+
 def encode(e: Entry) -> tuple[Any, ...]:
     """An entry as marshal-able data (its text and its choices' text are offsets: the parent has the source)."""
     choices = [
         (
-            c.label_to, len(c.text), tuple(c.span), c.ability, c.difficulty, c.success, c.failure, c.error,
-            _t(c.error_span), _t(c.ability_span), _t(c.difficulty_span), _t(c.success_span), _t(c.failure_span),
-            c.label_from, c.label_text,
+            c.label_to, len(c.text), c.ability, c.difficulty, c.success, c.failure, c.error, c.label_from,
+            c.label_text, None if c.spans is None else tuple(map(_t, c.spans)), _regs(c.places),
         )
         for c in e.choices
     ]
@@ -173,8 +178,10 @@ def encode(e: Entry) -> tuple[Any, ...]:
     )
 
 
-def decode(data: tuple[Any, ...], source: str, body_start: int, span_: Callable[[Any], Span] = _span) -> Entry:
-    """The entry :func:`encode` wrote, its text sliced from ``source``."""
+def decode(
+    data: tuple[Any, ...], source: str, starts: Sequence[int], body_start: int, span_: Callable[[Any], Span] = _span
+) -> Entry:
+    """The entry :func:`encode` wrote, its text sliced from ``source`` (whose lines start at ``starts``)."""
     number, span, length, end_line, choices, exits, returns, ending, mentions, fights, rare = data
     groups = [CreatureGroup(count, name, span_(sp)) for count, name, sp in mentions]
     creatures, zone, zone_span, hazard_refs = ([], None, None, []) if rare is None else pickle.loads(rare)
@@ -185,18 +192,11 @@ def decode(data: tuple[Any, ...], source: str, body_start: int, span_: Callable[
         end_line,
         [
             Choice(
-                source[at : at + n], span_(sp), ability, difficulty, success, failure, error,
-                None if error_span is None else span_(error_span),
-                None if ability_span is None else span_(ability_span),
-                None if difficulty_span is None else span_(difficulty_span),
-                None if success_span is None else span_(success_span),
-                None if failure_span is None else span_(failure_span),
-                source, label_from, at, label_text,
+                source[at : at + n], ability, difficulty, success, failure, error, source, label_from, at,
+                label_text, None if spans is None else tuple(None if sp is None else span_(sp) for sp in spans),
+                regs, starts,
             )
-            for (
-                at, n, sp, ability, difficulty, success, failure, error,
-                error_span, ability_span, difficulty_span, success_span, failure_span, label_from, label_text,
-            ) in choices
+            for at, n, ability, difficulty, success, failure, error, label_from, label_text, spans, regs in choices
         ],
         [ProseExit(target, phrase, span_(sp)) for target, phrase, sp in exits],
         [span_(sp) for sp in returns],

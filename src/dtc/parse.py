@@ -145,7 +145,7 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
         ]
 
     if parallel.wanted(len(heads)):
-        doc.entries = parallel.read_entries(doc, text, len(heads), body_starts, read)
+        doc.entries = parallel.read_entries(doc, text, offsets, len(heads), body_starts, read)
     else:
         doc.entries = read(0, len(heads))
     for n in sorted({d.entry_index for d in doc.directives if d.entry_index is not None}):

@@ -138,9 +138,9 @@ def code_actions(snap: Snapshot, span: Span, published: list[types.Diagnostic]) 
 
 def _dangling_target(snap: Snapshot, d: Diagnostic) -> Target | None:
     res = snap.comp.resolved
-    for exits in res.exits:
+    for i, exits in enumerate(res.exits):
         for x in exits:
-            if x.span == d.span and res.target_number(x.target) is None:
+            if res.target_number(x.target) is None and res.exit_span(i, x) == d.span:
                 return x.target
     return None
 

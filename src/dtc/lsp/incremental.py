@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dtc.diagnostics import Span
-from dtc.model import Directive, Document, Entry
+from dtc.model import Choice, Directive, Document, Entry
 from dtc.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
 
 _HEADER = "Adventure Entries\n"
@@ -163,6 +163,8 @@ _LINE_FIELDS = frozenset(("end_line", "line"))
 _PLAIN_HINTS = frozenset((str, int, bool, float, type(None)))
 _Shifter = Callable[[Any, int], Any]
 _SHIFTERS: dict[type, _Shifter] = {}
+#: A choice's spans are moved once worked out; where they were read from is then not needed.
+_CHOICE_PLACES = {"spans": "_shift_any(o.located(), by)", "places": "None", "starts": "()"}
 
 
 def _moved(chunk: _Chunk, delta: int) -> _Chunk:
@@ -203,7 +205,9 @@ def _make_shifter(cls: type) -> _Shifter:
         args = typing.get_args(hint)
         value = f"o.{f.name}"
         origin = typing.get_origin(hint)
-        if hint is Span:
+        if cls is Choice and f.name in _CHOICE_PLACES:  # worked out from the unshifted source, then moved
+            expr = _CHOICE_PLACES[f.name]
+        elif hint is Span:
             expr = _span_expr(value)
         elif origin is list and args == (Span,):
             expr = f"[{_span_expr('x')} for x in {value}]"

@@ -96,14 +96,14 @@ def references(snap: Snapshot, line: int, column: int, include_declaration: bool
         entry = snap.doc.entries[res.by_number[number]]
         out.append(types.Location(snap.uri, snap.lines.range(entry.span)))
     seen: set[tuple[int, int, int, int]] = set()
-    for exits in res.exits:
+    for i, exits in enumerate(res.exits):
         for x in exits:
-            if x.span is None or res.target_number(x.target) != number:
+            if res.target_number(x.target) != number or (span := res.exit_span(i, x)) is None:
                 continue
-            key = (x.span.line, x.span.column, x.span.end_line, x.span.end_column)
+            key = (span.line, span.column, span.end_line, span.end_column)
             if key not in seen:  # a "return to your most recent entry" may be one span for many
                 seen.add(key)
-                out.append(types.Location(snap.uri, snap.lines.range(x.span)))
+                out.append(types.Location(snap.uri, snap.lines.range(span)))
     out.sort(key=lambda loc: (loc.range.start.line, loc.range.start.character))
     return out
 

@@ -36,6 +36,6 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
                 yield self.diag(
                     ctx,
                     f"{_KIND[x.kind]} exit to entry {x.target}, which does not exist",
-                    x.span or entry.span,
+                    res.exit_span(i, x) or entry.span,
                     res.numbers[i],
                 )
