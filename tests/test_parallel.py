@@ -32,7 +32,7 @@ ENTRY_FIELDS = {
 }
 CHOICE_FIELDS = {
     "text", "ability", "difficulty", "success", "failure", "error", "source", "label_from", "label_to",
-    "label_text", "spans", "places", "starts",
+    "label_text", "spans", "starts",
 }
 
 

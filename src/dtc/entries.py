@@ -204,7 +204,7 @@ def read_entry(
     notation: list[tuple[int, int]] = []  # where the choices are in the body: their numbers are not prose
     if "(" in body:
         if not _CHOICES:
-            _CHOICES.append(re.compile(rf"\((?:({_one_line(fast_notation_after_paren())})|{_SUSPECT})"))
+            _CHOICES.append(re.compile(rf"\((?:({fast_notation_after_paren()})|{_SUSPECT})"))
         for m in _CHOICES[0].finditer(body):
             s, e = m.span()
             if e - s > 202:
@@ -309,15 +309,9 @@ def _is_ending(body: str, low: bytes) -> bool:
     return False
 
 
-def _one_line(pattern: str) -> str:
-    """The fast path with its whitespace kept to one line: notation broken over lines goes to
-    the grammar, which gives each part its own line."""
-    return pattern.replace("\n", "").replace("\r", "")
-
-
 def _fast_choice(text: str, starts: list[int], body_start: int, s: int, fast: re.Match[str]) -> Choice:
-    """The common case: notation on one line that the fast path read. The choice keeps the
-    match, from which it works out its spans if they are ever asked for."""
+    """The common case: notation on one line that the fast path read. The choice works out its
+    spans if they are ever asked for (see :meth:`Choice.located`)."""
     at = body_start + s
     _, ability, difficulty, success, failure = fast.groups()  # group 1 is the whole fast match
     target: int | str
@@ -330,7 +324,7 @@ def _fast_choice(text: str, starts: list[int], body_start: int, s: int, fast: re
         fail_target = None if failure is None else target_value(failure)
     return Choice(
         fast.group(), ability, value, target, fail_target, None, text, at - REACH if s > REACH else body_start, at,
-        None, None, fast, starts,
+        None, None, starts,
     )
 
 

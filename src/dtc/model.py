@@ -6,7 +6,6 @@ Targets are entry numbers, or ``"@label"`` strings where the author named an ent
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,13 +16,6 @@ from dtc.labels import read_label
 Target = int | str
 
 
-#: A fast-path notation match (see :mod:`dtc.entries`), or its ``regs``: the offsets of the
-#: whole parenthetical, of the fast alternative, then of the ability, difficulty, success and
-#: failure tokens (``(-1, -1)`` when absent), all in one string whose ``regs[0][0]`` is at the
-#: choice's ``label_to`` in the source.
-Places = re.Match[str] | tuple[tuple[int, int], ...]
-
-
 @dataclass(slots=True, eq=False)
 class Choice:
     """A parenthetical in choice notation: ``Chasm (DEX D3, S24, F78)``.
@@ -31,7 +23,7 @@ class Choice:
     Its source positions (:attr:`span` and those of each token) are worked out when first asked
     for: a book has hundreds of thousands of choices, and the linter asks for the positions of
     the few it reports. Notation read by the grammar gives them at once (``spans``); notation
-    the fast path read keeps its match (``places``) and the source's line starts.
+    the fast path read (on one line) is found again there (see :meth:`located`).
     """
 
     text: str
@@ -51,24 +43,28 @@ class Choice:
     label_text: str | None = field(default=None, repr=False)
     #: (span, error, ability, difficulty, success and failure spans), once known.
     spans: tuple[Span | None, ...] | None = field(default=None, repr=False)
-    #: Until then, where they are (see :data:`Places`), and the offsets where the source's lines start.
-    places: Places | None = field(default=None, repr=False)
+    #: The offsets where the source's lines start, to work the spans out.
     starts: Sequence[int] = field(default=(), repr=False)
 
     def located(self) -> tuple[Span | None, ...]:
-        """The six spans (see ``spans``), worked out now if they were not yet."""
+        """The six spans (see ``spans``), worked out now if they were not yet: the notation
+        opens at ``source[label_to]``, and the fast path that read it reads it again."""
         spans = self.spans
         if spans is None:
-            places = self.places
-            assert places is not None, "a choice needs its spans or its places"
-            regs = places if isinstance(places, tuple) else places.regs
+            from dtc.notation import fast_notation_at
+
             at = self.label_to
-            line = bisect_right(self.starts, at)  # the fast path reads notation on one line
-            col = at - self.starts[line - 1] + 1 - regs[0][0]
+            found = fast_notation_at(self.source, at)
+            assert found is not None, "a choice without spans is notation the fast path read"
+            line = bisect_right(self.starts, at)
+            col = 1 - self.starts[line - 1]  # offset x on that line is column col + x
             spans = self.spans = (
-                Span(line, col + regs[0][0], line, col + regs[0][1]),
+                Span(line, col + at, line, col + found.end()),
                 None,
-                *(None if lo < 0 else Span(line, col + lo, line, col + hi) for lo, hi in regs[2:6]),
+                *(
+                    None if lo < 0 else Span(line, col + lo, line, col + hi)
+                    for lo, hi in map(found.span, ("ability", "difficulty", "success", "failure"))
+                ),
             )
         return spans
 

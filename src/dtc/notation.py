@@ -105,12 +105,30 @@ def _fast_path_source() -> str:
 
 
 def fast_notation_after_paren() -> str:
-    """The fast path's regular expression after its opening parenthesis, for a caller that
-    combines it with other patterns behind one literal ``(`` (which the regex engine then finds
-    by itself). Its groups are ``ability``, ``difficulty``, ``success`` and ``failure``."""
-    source = _fast_path_source()
+    """The fast path's regular expression after its opening parenthesis, kept to one line, for
+    a caller that combines it with other patterns behind one literal ``(`` (which the regex
+    engine then finds by itself). Its groups are ``ability``, ``difficulty``, ``success`` and
+    ``failure``. Notation broken over lines is left to the grammar, which gives each part its
+    own line."""
+    source = _one_line(_fast_path_source())
     assert source.startswith(r"(?:\()")
     return source[len(r"(?:\()") :]
+
+
+def _one_line(pattern: str) -> str:
+    return pattern.replace("\n", "").replace("\r", "")
+
+
+@cache
+def _fast_path_one_line() -> re.Pattern[str]:
+    return re.compile(_one_line(_fast_path_source()))
+
+
+def fast_notation_at(text: str, pos: int) -> re.Match[str] | None:
+    """The fast path's one-line match of notation opening at ``text[pos]``, or None: what
+    :func:`fast_notation_after_paren` matched there, found again (the pattern looks at nothing
+    outside the parentheses)."""
+    return _fast_path_one_line().match(text, pos)
 
 
 def fast_notation(text: str) -> re.Match[str] | None:

@@ -31,7 +31,7 @@ from functools import partial
 from typing import IO, Any
 
 from dtc.diagnostics import Span
-from dtc.model import Choice, CreatureGroup, Document, Entry, Places, ProseExit
+from dtc.model import Choice, CreatureGroup, Document, Entry, ProseExit
 
 #: Set by the installed ``dtc`` command (see :func:`dtc.cli.base.run`).
 enabled = False
@@ -153,16 +153,12 @@ def _t(span: Span | None) -> tuple[int, ...] | None:
     return None if span is None else tuple(span)
 
 
-def _regs(places: Places | None) -> tuple[tuple[int, int], ...] | None:
-    return places if places is None or isinstance(places, tuple) else places.regs
-
-
 def encode(e: Entry) -> tuple[Any, ...]:
     """An entry as marshal-able data (its text and its choices' text are offsets: the parent has the source)."""
     choices = [
         (
             c.label_to, len(c.text), c.ability, c.difficulty, c.success, c.failure, c.error, c.label_from,
-            c.label_text, None if c.spans is None else tuple(map(_t, c.spans)), _regs(c.places),
+            c.label_text, None if c.spans is None else tuple(map(_t, c.spans)),
         )
         for c in e.choices
     ]
@@ -193,10 +189,9 @@ def decode(
         [
             Choice(
                 source[at : at + n], ability, difficulty, success, failure, error, source, label_from, at,
-                label_text, None if spans is None else tuple(None if sp is None else span_(sp) for sp in spans),
-                regs, starts,
+                label_text, None if spans is None else tuple(None if sp is None else span_(sp) for sp in spans), starts,
             )
-            for at, n, ability, difficulty, success, failure, error, label_from, label_text, spans, regs in choices
+            for at, n, ability, difficulty, success, failure, error, label_from, label_text, spans in choices
         ],
         [ProseExit(target, phrase, span_(sp)) for target, phrase, sp in exits],
         [span_(sp) for sp in returns],

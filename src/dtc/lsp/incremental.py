@@ -164,7 +164,7 @@ _PLAIN_HINTS = frozenset((str, int, bool, float, type(None)))
 _Shifter = Callable[[Any, int], Any]
 _SHIFTERS: dict[type, _Shifter] = {}
 #: A choice's spans are moved once worked out; where they were read from is then not needed.
-_CHOICE_PLACES = {"spans": "_shift_any(o.located(), by)", "places": "None", "starts": "()"}
+_CHOICE_PLACES = {"spans": "_shift_any(o.located(), by)", "starts": "()"}
 
 
 def _moved(chunk: _Chunk, delta: int) -> _Chunk:
