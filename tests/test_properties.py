@@ -165,6 +165,21 @@ def test_entry_scan_finds_the_choices_each_candidate_gives(bits: list[str]) -> N
     assert [c.text for c in doc.entries[0].choices] == _reference_choices(doc.entries[0].text)
 
 
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.one_of(_prose_bits, _notation_bits), max_size=6), st.sampled_from(["", "x\n", "é “q”\r\n  "]))
+def test_choices_work_out_the_spans_the_grammar_gives(bits: list[str], lead: str) -> None:
+    """A choice the fast path read finds its spans again when asked: the same spans the grammar
+    path gives the same notation, line by line."""
+    text = "Adventure Entries\n" + lead + "1 Here " + " ".join(bits).replace("\n\n", "\n") + "\n\n2 THE END"
+    doc = parse(text)
+    index = dtc.entries.LineIndex(text)
+    for c in doc.entries[0].choices:
+        lazy = c.spans is None
+        through_grammar = dtc.entries._choice(text, index, c.label_to, c.label_to + len(c.text), c.label_from)
+        assert c.located() == through_grammar.located()
+        assert lazy or c.spans == through_grammar.spans
+
+
 _stat_fields = st.sampled_from([
     "Morale 7", "morale  12", "Morale x", "Special: swallows whole.", "Special:", "special : a | b",
     "Bite d6", "Sword or Bow d6", "Claws 2d4+1", "Claws 2 d6", "Claws d6 or Bite d8", "WIS 13", "Str -1",
