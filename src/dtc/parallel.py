@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import marshal
 import os
-import pickle
 import signal
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -82,6 +80,8 @@ def read_entries(
     entries (bad stat blocks, hazard lines) to ``doc``; ``body_starts[k]`` is where entry
     ``k``'s text begins in ``source``.
     """
+    import tempfile  # here, not at the top: a book too small for this never pays for it
+
     split = max(1, min(count - 1, round(count * PARENT_SHARE)))
     with ExitStack() as stack:
         try:
@@ -101,6 +101,8 @@ def read_entries(
 
 
 def _child(doc: Document, spool: IO[bytes], lo: int, hi: int, read: Reader) -> None:
+    import pickle
+
     status = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly
@@ -126,6 +128,8 @@ def _receive(
     doc: Document, source: str, starts: Starts, spool: IO[bytes], lo: int, hi: int, body_starts: Starts
 ) -> list[Entry] | None:
     """The child's entries, or ``None`` when what it wrote is incomplete."""
+    import pickle
+
     entries: list[Entry] = []
     try:
         spool.seek(0)
@@ -167,6 +171,8 @@ def encode(e: Entry) -> tuple[Any, ...]:
     fights = [next(i for i, m in enumerate(e.mentions) if m is g) for g in e.fight_mentions]
     rare = None
     if e.creatures or e.zone is not None or e.hazard_refs:
+        import pickle
+
         rare = pickle.dumps((e.creatures, e.zone, e.zone_span, e.hazard_refs))
     return (
         e.number, tuple(e.span), len(e.text), e.end_line, choices, exits, [tuple(s) for s in e.returns],
@@ -180,7 +186,11 @@ def decode(
     """The entry :func:`encode` wrote, its text sliced from ``source`` (whose lines start at ``starts``)."""
     number, span, length, end_line, choices, exits, returns, ending, mentions, fights, rare = data
     groups = [CreatureGroup(count, name, span_(sp)) for count, name, sp in mentions]
-    creatures, zone, zone_span, hazard_refs = ([], None, None, []) if rare is None else pickle.loads(rare)
+    creatures, zone, zone_span, hazard_refs = [], None, None, []
+    if rare is not None:
+        import pickle
+
+        creatures, zone, zone_span, hazard_refs = pickle.loads(rare)
     return Entry(
         number,
         span_(span),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -29,6 +28,8 @@ def render_text(diags: Sequence[Diagnostic], files: int) -> str:
 
 
 def render_json(diags: Sequence[Diagnostic], files: int) -> str:
+    import json  # here: the default text output never pays for it
+
     return json.dumps({"diagnostics": [d.to_dict() for d in diags], "summary": summary(diags, files)}, indent=2) + "\n"
 
 
@@ -36,6 +37,8 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.I
 
 
 def render_sarif(diags: Sequence[Diagnostic], files: int) -> str:
+    import json
+
     rules = list(RULES.values())
     index = {r.code: i for i, r in enumerate(rules)}
     run: dict[str, Any] = {
