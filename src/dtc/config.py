@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -193,6 +192,8 @@ def _has_tool_table(path: Path) -> bool:
         return False
     found = b"tool.dtc" in data or b"[tool]" in data
     if found:
+        import tomllib  # here: a book with no configuration never pays for it
+
         try:
             found = "dtc" in tomllib.loads(data.decode("utf-8")).get("tool", {})
         except (UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -203,6 +204,8 @@ def _has_tool_table(path: Path) -> bool:
 
 def load_config(path: str | Path) -> Config:
     """Read and check one configuration file (raises :class:`ConfigError`)."""
+    import tomllib
+
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
