@@ -166,6 +166,19 @@ def test_a_wrapped_line_that_starts_with_a_number_is_prose_in_a_blank_separated_
     assert not [d for d in lint_text(WRAPPED) if d.rule == "duplicate-entry"]
 
 
+def test_a_head_read_as_prose_is_named_where_its_entry_is_missed() -> None:
+    """A forgotten blank line swallows an entry into the one before; the findings about the
+    missing entry say which line it is on."""
+    text = WRAPPED.replace("S3, F4)", "S3, F5)").replace("\n3 The goblins flee. THE END\n", "")
+    text += "\n5 A side room. THE END\n"
+    doc = parse(text)
+    assert doc.prose_heads == [(3, Span(6, 1, 6, 2))]
+    found = {d.rule: d.message for d in lint_text(text)}
+    hint = "line 6 starts with 3 right after a sentence, so it is read as prose"
+    assert hint in found["dangling-reference"] and hint in found["numbering-gap"]
+    assert not parse(WRAPPED.replace("\n3 Goblins", "\n\n3 Goblins")).prose_heads
+
+
 def test_entries_run_together_still_start_after_a_sentence() -> None:
     text = "Adventure Entries\n1 A hall (D0, S2).\n2 A room (D0, S3).\n3 The end. THE END\n"
     assert [e.number for e in parse(text).entries] == [1, 2, 3]

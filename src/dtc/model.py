@@ -261,6 +261,10 @@ class Document:
     hazards: list[Hazard] = field(default_factory=list)
     #: The ruleset used when there is no ``Rules:`` key (a project's configuration may set it).
     default_rules: str = "death-and-treasure"
+    #: Lines shaped like an entry's head but read as prose: in a book that puts a blank line
+    #: before each entry, one such as "3 Goblins rush in!" right after a sentence. The number
+    #: (or label) each opens with, and where it is.
+    prose_heads: list[tuple[Target, Span]] = field(default_factory=list)
 
     @property
     def rules(self) -> str:

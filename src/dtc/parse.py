@@ -123,7 +123,13 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
     if blank_separated is None:
         blank_separated = separates_with_blank_lines(after_blank)
     if blank_separated and not all(after_blank):
-        # A hard-wrapped line such as "3 Goblins rush in!" after a sentence is prose here.
+        # A hard-wrapped line such as "3 Goblins rush in!" after a sentence is prose here; the
+        # rules that miss an entry of that number say where it is (a forgotten blank line).
+        for (i, head), blank in zip(heads, after_blank, strict=True):
+            if not blank:
+                token = head.group(1)
+                where = Span(i + 1, head.start(1) + 1, i + 1, head.end(1) + 1)
+                doc.prose_heads.append((int(token) if token.isdigit() else token, where))
         heads = [h for h, blank in zip(heads, after_blank, strict=True) if blank]
     starts = [i for i, _ in heads]
     for i in sorted(n for n in directives if n >= first):

@@ -10,7 +10,7 @@ from functools import cached_property
 from dtc.analysis import Analysis
 from dtc.compile import Resolved
 from dtc.diagnostics import Diagnostic, Severity, Span
-from dtc.model import Choice, Document
+from dtc.model import Choice, Document, Target
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
 
 
@@ -38,6 +38,12 @@ class Context:
         per-choice rules share instead of each walking the entries again."""
         numbers = self.res.numbers
         return [(numbers[i], c) for i, entry in enumerate(self.doc.entries) for c in entry.choices]
+
+    @cached_property
+    def prose_heads(self) -> dict[Target, Span]:
+        """Number (or label) -> the first line opening with it that was read as prose (see
+        :attr:`Document.prose_heads`)."""
+        return dict(reversed(self.doc.prose_heads))
 
     def first_entries(self) -> Iterator[tuple[int, int]]:
         """(index, number) of each entry that stands for its number."""
@@ -68,6 +74,16 @@ class Rule:
 
     def run(self, ctx: Context) -> Iterator[Diagnostic]:
         return self.check(self, ctx)
+
+
+def forgotten_blank_line(ctx: Context, number: Target) -> str:
+    """A hint for a finding about a missing entry: the line where an entry of that number seems
+    to start but was read as prose, for want of a blank line before it; else nothing."""
+    where = ctx.prose_heads.get(number)
+    if where is None:
+        return ""
+    return (f"; line {where.line} starts with {number} right after a sentence, so it is read as prose"
+            f" (this book puts a blank line before each entry)")
 
 
 def rule(code: str, name: str, severity: Severity) -> Callable[[Check], Rule]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.rules.base import Context, Rule, rule
+from dtc.rules.base import Context, Rule, forgotten_blank_line, rule
 
 _KIND = {"success": "success", "failure": "failure", "prose": "prose"}
 
@@ -26,7 +26,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ```
 
     ## Fix
-    Write the missing entry, or point the exit at the entry you meant.
+    Write the missing entry, or point the exit at the entry you meant. When the entry is
+    there but was read as prose — in a book that puts a blank line before each entry, its
+    first line follows a sentence with no blank line between — the message says where it is:
+    add the blank line.
     """
     res = ctx.res
     by_number = res.by_number  # exits hold numbers; a label no entry has stays a string, never a key
@@ -35,7 +38,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
             if x.target not in by_number and x.kind in _KIND:
                 yield self.diag(
                     ctx,
-                    f"{_KIND[x.kind]} exit to entry {x.target}, which does not exist",
+                    f"{_KIND[x.kind]} exit to entry {x.target}, which does not exist"
+                    + forgotten_blank_line(ctx, x.target),
                     res.exit_span(i, x) or entry.span,
                     res.numbers[i],
                 )

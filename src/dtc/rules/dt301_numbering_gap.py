@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import pairwise
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.rules.base import Context, Rule, rule
+from dtc.rules.base import Context, Rule, forgotten_blank_line, rule
 
 
 @rule("DT301", "numbering-gap", Severity.INFO)
@@ -27,11 +28,16 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     (5 and 6 are missing).
 
     ## Fix
-    Renumber (`dtc renumber`), or fill the gap.
+    Renumber (`dtc renumber`), or fill the gap. When a missing entry is there but was read as
+    prose (a forgotten blank line before it, in a book that puts one before each entry), the
+    message says where it is.
     """
     doc = ctx.doc
+    swallowed = sorted(n for n in ctx.prose_heads if isinstance(n, int))  # read as prose: see the message
     numbered = sorted((n, i) for n, i in ctx.res.by_number.items() if isinstance(doc.entries[i].number, int))
     for (a, _), (b, i) in pairwise(numbered):
         if b - a > 1:
             missing = f"{a + 1}" if b - a == 2 else f"{a + 1}–{b - 1}"
-            yield self.diag(ctx, f"no entry numbered {missing}", doc.entries[i].span, b)
+            k = bisect_right(swallowed, a)
+            hint = forgotten_blank_line(ctx, swallowed[k]) if k < len(swallowed) and swallowed[k] < b else ""
+            yield self.diag(ctx, f"no entry numbered {missing}{hint}", doc.entries[i].span, b)
