@@ -35,8 +35,8 @@ from dtc.model import Choice, CreatureGroup, Document, Entry, ProseExit
 enabled = False
 #: Below this many entries the parse takes a tenth of a second or less, and what a second
 #: process saves there is lost in the machine's noise (the fork itself takes 1–3 ms; each of
-#: the child's entries costs about a quarter of its reading again, in instructions, to encode and to
-#: rebuild).
+#: the child's entries costs about a quarter of its reading again, in instructions, to encode
+#: and to rebuild).
 MIN_ENTRIES = 1500
 #: Entries the child writes at a time (its memory holds one chunk).
 CHUNK = 1000

@@ -163,8 +163,9 @@ _LINE_FIELDS = frozenset(("end_line", "line"))
 _PLAIN_HINTS = frozenset((str, int, bool, float, type(None)))
 _Shifter = Callable[[Any, int], Any]
 _SHIFTERS: dict[type, _Shifter] = {}
-#: A choice's spans are moved once worked out; where they were read from is then not needed.
-_CHOICE_PLACES = {"spans": "_shift_any(o.located(), by)", "starts": "()"}
+#: A choice's spans are worked out from its own (unshifted) source, then moved; the line starts
+#: they were worked out from are then not needed.
+_CHOICE_SPANS = {"spans": "_shift_any(o.located(), by)", "starts": "()"}
 
 
 def _moved(chunk: _Chunk, delta: int) -> _Chunk:
@@ -205,8 +206,8 @@ def _make_shifter(cls: type) -> _Shifter:
         args = typing.get_args(hint)
         value = f"o.{f.name}"
         origin = typing.get_origin(hint)
-        if cls is Choice and f.name in _CHOICE_PLACES:  # worked out from the unshifted source, then moved
-            expr = _CHOICE_PLACES[f.name]
+        if cls is Choice and f.name in _CHOICE_SPANS:  # worked out from the unshifted source, then moved
+            expr = _CHOICE_SPANS[f.name]
         elif hint is Span:
             expr = _span_expr(value)
         elif origin is list and args == (Span,):
