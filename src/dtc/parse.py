@@ -47,7 +47,8 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
     the book's own layout decides (see :func:`separates_with_blank_lines`).
     """
     doc = Document(path=path)
-    index = LineIndex(text)
+    lines = text.split("\n")
+    index = LineIndex(text, lines)
     directives: dict[int, Directive] = {}  # 0-based line -> directive
     if "<!--" in text:
         for m in DIRECTIVE.finditer(text):
@@ -55,7 +56,7 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
             span = index.span(m.start() + lead, m.start() + len(m.group(0).rstrip()))
             directives[span.line - 1] = Directive(m.group(0).strip(), span)
         text = DIRECTIVE.sub(lambda m: " " * len(m.group(0)), text)  # offsets stay put
-    lines = text.split("\n")
+        lines = text.split("\n")
     doc.line_count = len(lines)
     offsets = index.starts
     has_entries_header = any(ENTRIES_HEADER.match(line) for line in lines if len(line) < 40)
