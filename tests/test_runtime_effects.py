@@ -40,6 +40,14 @@ def test_single_effects(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert simple(fx(text)) == expected
 
 
+def test_letters_that_lower_case_to_two_read_the_same() -> None:
+    """'İ' lower-cases to two characters, which moves the offsets of a lower-cased entry: the
+    sentences are then lower-cased one by one, and read alike."""
+    plain = "Make a CON check or take d6 damage. İt is cold. You find 20 coins. Nothing else here."
+    assert simple(fx(plain)) == simple(fx(plain.replace("İ", "I")))
+    assert [k for k, *_ in simple(fx(plain))] == ["check", "damage", "treasure"]
+
+
 def test_failure_sentences_depend_on_the_check() -> None:
     found = fx("Make a DEX check to dodge. On failure, take d10 damage.")
     assert simple(found) == [("check", "DEX", None), ("damage", "d10", (0, "failure"))]

@@ -24,6 +24,7 @@ effect: the runtime shows it to the player to adjudicate, so nothing is silently
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from typing import Any
 
@@ -123,8 +124,48 @@ _GATES = {
 _GATE_RX = {name: re.compile("|".join(map(re.escape, words))) for name, words in _GATES.items()}
 
 
-def _gate(low: str, name: str) -> bool:
-    return _GATE_RX[name].search(low) is not None
+class _Gates:
+    """Which gates' words, and which digits, each sentence of an entry holds.
+
+    The entry is lower-cased once and each word found in it with ``str.find``; a sentence is
+    then tested by bisection. (A regular expression per sentence and gate tries every word at
+    every letter, and was most of the compiler's time.) When lower-casing moves offsets (a
+    handful of letters lower-case to two), each sentence is lower-cased and searched instead.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        low = text.lower()
+        self.exact = len(low) == len(text)
+        self.hits: dict[str, list[tuple[int, int]]] = {}
+        if self.exact:
+            for name, words in _GATES.items():
+                found = []
+                for word in words:
+                    at = low.find(word)
+                    while at >= 0:
+                        found.append((at, at + len(word)))
+                        at = low.find(word, at + 1)
+                self.hits[name] = sorted(found)
+            self.hits["any"] = sorted(h for found in self.hits.values() for h in found)
+        self.digits = [m.start() for m in _HAS_DIGIT.finditer(text)]
+
+    def has(self, name: str, start: int, end: int) -> bool:
+        """Whether ``text[start:end]``, lower-cased, holds one of gate ``name``'s words."""
+        if not self.exact:
+            low = self.text[start:end].lower()
+            return any(_GATE_RX[n].search(low) for n in _GATES) if name == "any" else bool(_GATE_RX[name].search(low))
+        hits = self.hits[name]
+        k = bisect_left(hits, (start, start))
+        while k < len(hits) and hits[k][0] < end:
+            if hits[k][1] <= end:
+                return True
+            k += 1
+        return False
+
+    def digit(self, start: int, end: int) -> bool:
+        k = bisect_left(self.digits, start)
+        return k < len(self.digits) and self.digits[k] < end
 
 
 def _sentences(text: str) -> Iterable[tuple[int, int]]:
@@ -217,8 +258,11 @@ class _Reader:
         for start, end in stat_spans:
             masked = masked[:start] + " " * (end - start) + masked[end:]
         self.text = masked
+        gates = self.gates = _Gates(masked)
         last_check: int | None = None
         for s_start, s_end in _sentences(masked):
+            if not gates.digit(s_start, s_end) and not gates.has("any", s_start, s_end):
+                continue  # nothing any reading below looks for: no effect, no check
             sentence = masked[s_start:s_end]
             when: dict[str, Any] | None = None
             if last_check is not None and ON_FAIL.match(sentence):
@@ -229,7 +273,7 @@ class _Reader:
             found_check = self.sentence(s_start, s_end, when)
             if found_check is not None:
                 last_check = found_check
-            if (len(self.effects) == before and _gate(sentence.lower(), "rule") and RULE_WORDS.search(sentence)
+            if (len(self.effects) == before and gates.has("rule", s_start, s_end) and RULE_WORDS.search(sentence)
                     and sentence.strip()):
                 self.add("manual", s_start, s_end, when)
         self.effects.sort(key=lambda e: (e["start"], e["end"]))
@@ -255,10 +299,10 @@ class _Reader:
 
     def sentence(self, start: int, end: int, when: dict[str, Any] | None) -> int | None:
         text = self.text[start:end]
-        low = text.lower()
-        digits = _HAS_DIGIT.search(text) is not None
+        gates = self.gates
+        digits = gates.digit(start, end)
         last_check: int | None = None
-        fight = FIGHT.search(text) if _gate(low, "fight") else None
+        fight = FIGHT.search(text) if gates.has("fight", start, end) else None
         if fight:
             self.add("fight", start + fight.start(), start + fight.end(), when, target=None)
         exits = list(PROSE_EXIT.finditer(text)) if digits else []
@@ -270,7 +314,7 @@ class _Reader:
             for x in exits:
                 self.add("condition", start, start + x.end(), when, target=_target(x.group(1)))
         clause_end = len(text)
-        for m in CHECK.finditer(text) if _gate(low, "check") else ():
+        for m in CHECK.finditer(text) if gates.has("check", start, end) else ():
             ability = m.group("ability")
             difficulty = m.group("d1") or m.group("d2")
             idx = self.add("check", start + m.start(), start + m.end(), when, ability=self.ability(ability),
@@ -287,15 +331,14 @@ class _Reader:
                     self.add("manual", start + alt.start(), start + len(text[:clause_end].rstrip(" .!?")), sub_when)
                 clause_end = alt.start()
         self._mechanics(text, start, 0, clause_end, when)
-        if _gate(low, "find"):
+        if gates.has("find", start, end):
             self._treasure(text, start, when)
         if digits:
             self._creatures(text, start, when)
         return last_check
 
     def _mechanics(self, text: str, base: int, lo: int, hi: int, when: dict[str, Any] | None) -> None:
-        low = text.lower()
-        if not _gate(low, "damage"):
+        if not self.gates.has("damage", base, base + len(text)):
             return
         for m in DAMAGE.finditer(text, lo, hi):
             dice = (m.group("dice") or m.group("pdice")).replace(" ", "")
