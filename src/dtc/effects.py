@@ -51,6 +51,8 @@ PROSE_EXIT = re.compile(
     re.I,
 )
 #: ``4 Goblins``, ``1d6 Giant Frogs``: a counted, capitalised name.
+#: What every ``MENTION`` holds: a digit, spaces, a capital (found at the speed of a scan for digits).
+_COUNT_HINT = re.compile(r"[0-9][ \t]+[A-Z]")
 MENTION = re.compile(r"\b([0-9]+|[0-9]*d[0-9]+(?:[+-][0-9]+)?)[ \t]+([A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*){0,3})")
 NOTATION = re.compile(r"\((?:[^\W\d_]+\s+)?[Dd]\s*[0-9]+\s*,[^()]*\)")
 CHECK = re.compile(
@@ -116,6 +118,7 @@ _GATES = {
     "damage": ("damage", "hp", "hit point"),
     "heal": ("hp", "hit point"),
     "find": ("find", "found", "discover", "receiv", "gather", "loot", "pick", "contain", "inside", "have"),
+    "exit": ("return", "go", "skip", "turn", "proceed", "continue", "head", "flip", "jump", "read"),
     "rule": ("damage", "hp", "hit point", "check", "saving", "poison", "weight", "heal", "regain", "coin", "gem",
              "jewel", "ration", "oil"),
 }
@@ -184,19 +187,23 @@ def _sentences(text: str) -> Iterable[tuple[int, int]]:
         yield start, size
 
 
+#: What splits an enumeration: parentheses (nesting), "," and ";", and " and " (found where it
+#: starts, so that " and and " gives two, as a scan of every character does).
+_LIST_MARK = re.compile(r"[(),;]|(?= and )")
+
+
 def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
     """Pieces of an enumeration (commas and 'and' outside parentheses), with their offsets."""
     depth, start = 0, 0
     cuts: list[tuple[int, int]] = []
-    for i, ch in enumerate(text):
+    for m in _LIST_MARK.finditer(text):
+        ch, i = m.group(), m.start()
         if ch == "(":
             depth += 1
         elif ch == ")":
             depth = max(0, depth - 1)
-        elif depth == 0 and ch in ",;":
-            cuts.append((i, i + 1))
-        elif depth == 0 and text.startswith(" and ", i):
-            cuts.append((i, i + 5))
+        elif depth == 0:
+            cuts.append((i, i + 1) if ch else (i, i + 5))  # "," or ";", else " and "
     for cut_start, cut_end in [*cuts, (len(text), len(text))]:
         piece = text[start:cut_start]
         lead = len(piece) - len(piece.lstrip(" ,"))
@@ -305,7 +312,7 @@ class _Reader:
         fight = FIGHT.search(text) if gates.has("fight", start, end) else None
         if fight:
             self.add("fight", start + fight.start(), start + fight.end(), when, target=None)
-        exits = list(PROSE_EXIT.finditer(text)) if digits else []
+        exits = list(PROSE_EXIT.finditer(text)) if digits and gates.has("exit", start, end) else []
         if exits and WIN.match(text) and self._is_fight_sentence():
             for e in self.effects:
                 if e["kind"] == "fight" and e["target"] is None:
@@ -393,6 +400,8 @@ class _Reader:
                 self.add("item", offset, end, when, name=name, quantity=1, weight=weight)
 
     def _creatures(self, text: str, base: int, when: dict[str, Any] | None) -> None:
+        if _COUNT_HINT.search(text) is None:
+            return  # no count before a capital: MENTION cannot match
         taken = [(e["start"], e["end"]) for e in self.effects]
         for m in MENTION.finditer(text):
             name = m.group(2)
