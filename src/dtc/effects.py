@@ -192,9 +192,9 @@ def _sentences(text: str) -> Iterable[tuple[int, int]]:
 _LIST_MARK = re.compile(r"[(),;]|(?= and )")
 
 
-def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
-    """Pieces of an enumeration (commas and 'and' outside parentheses), with their offsets."""
-    depth, start = 0, 0
+def _list_cuts(text: str) -> list[tuple[int, int]]:
+    """Where an enumeration splits: commas, semicolons and " and " outside parentheses."""
+    depth = 0
     cuts: list[tuple[int, int]] = []
     for m in _LIST_MARK.finditer(text):
         ch, i = m.group(), m.start()
@@ -204,7 +204,13 @@ def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
             depth = max(0, depth - 1)
         elif depth == 0:
             cuts.append((i, i + 1) if ch else (i, i + 5))  # "," or ";", else " and "
-    for cut_start, cut_end in [*cuts, (len(text), len(text))]:
+    return cuts
+
+
+def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
+    """Pieces of an enumeration (see :func:`_list_cuts`), with their offsets."""
+    start = 0
+    for cut_start, cut_end in [*_list_cuts(text), (len(text), len(text))]:
         piece = text[start:cut_start]
         lead = len(piece) - len(piece.lstrip(" ,"))
         piece = piece.strip(" ,.")
