@@ -50,9 +50,9 @@ PROSE_EXIT = re.compile(
     r"(?:entry\s+|section\s+|paragraph\s+|§\s*)?([0-9]{1,7}|@[A-Za-z][A-Za-z0-9_-]*)\b",
     re.I,
 )
-#: ``4 Goblins``, ``1d6 Giant Frogs``: a counted, capitalised name.
 #: What every ``MENTION`` holds: a digit, spaces, a capital (found at the speed of a scan for digits).
 _COUNT_HINT = re.compile(r"[0-9][ \t]+[A-Z]")
+#: ``4 Goblins``, ``1d6 Giant Frogs``: a counted, capitalised name.
 MENTION = re.compile(r"\b([0-9]+|[0-9]*d[0-9]+(?:[+-][0-9]+)?)[ \t]+([A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*){0,3})")
 NOTATION = re.compile(r"\((?:[^\W\d_]+\s+)?[Dd]\s*[0-9]+\s*,[^()]*\)")
 CHECK = re.compile(
