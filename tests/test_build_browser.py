@@ -8,6 +8,7 @@ Screenshots (desktop and phone) are left in ``build/screenshots/`` for people to
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +77,28 @@ def current(page: Any) -> str:
     return str(page.evaluate("document.querySelector('.page.current').id"))
 
 
+def settle(page: Any, test: str, arg: str) -> str:
+    """The current page's id once ``test`` holds of it, or after five seconds whatever it is.
+
+    A click or a key on a link only changes the location's hash; the page turns in its
+    ``hashchange`` handler, a task the browser runs a moment later, so reading at once races it.
+    """
+    from playwright.sync_api import TimeoutError as Timeout
+
+    with contextlib.suppress(Timeout):
+        page.wait_for_function(f"(want) => {{ const id = document.querySelector('.page.current').id; return {test}; }}",
+                               arg=arg, timeout=5000)
+    return current(page)
+
+
+def assert_at(page: Any, want: str) -> None:
+    assert settle(page, "id === want", want) == want
+
+
+def assert_left(page: Any, was: str) -> None:
+    assert settle(page, "id !== want", was) != was
+
+
 def mulberry32(seed: int) -> Iterator[float]:
     """The page's PRNG, step for step (32-bit arithmetic as in JavaScript)."""
     a = seed & 0xFFFFFFFF
@@ -94,33 +117,34 @@ def rolls(seed: int, count: int) -> list[int]:
 def test_links_back_and_forward(browser: Any, book: str) -> None:
     with Page(browser) as page:
         page.goto(book)
-        assert current(page) == "cover"
+        assert_at(page, "cover")
         page.click("a.button.primary")
-        assert current(page) == f"entry-{SHORE}"
+        assert_at(page, f"entry-{SHORE}")
         assert page.evaluate("document.activeElement.id") == f"entry-{SHORE}-h"
         assert page.locator(f"#entry-{CAUSEWAY}").is_hidden()
         page.click(f"#entry-{SHORE} .card.go a.action")
-        assert current(page) == f"entry-{CAUSEWAY}"
+        assert_at(page, f"entry-{CAUSEWAY}")
         page.click(f"#entry-{CAUSEWAY} .card.check a.s")
-        assert current(page) == f"entry-{HALL}"
+        assert_at(page, f"entry-{HALL}")
         page.go_back()
-        assert current(page) == f"entry-{CAUSEWAY}"
+        assert_at(page, f"entry-{CAUSEWAY}")
         page.go_back()
-        assert current(page) == f"entry-{SHORE}"
+        assert_at(page, f"entry-{SHORE}")
         page.go_forward()
-        assert current(page) == f"entry-{CAUSEWAY}"
+        assert_at(page, f"entry-{CAUSEWAY}")
         page.goto(book + "#entry-999")
-        assert current(page) == "cover" and "no entry 999" in page.inner_text("#notice")
+        assert_at(page, "cover")
+        assert "no entry 999" in page.inner_text("#notice")
 
 
 def test_prose_exit_and_return_to_where_you_came_from(browser: Any, book: str) -> None:
     with Page(browser) as page:
         page.goto(book + f"#entry-{WALL_TOP}")
         page.click(f"#entry-{WALL_TOP} .prose a")
-        assert current(page) == f"entry-{HALL}"
+        assert_at(page, f"entry-{HALL}")
         page.goto(book + f"#entry-{CAUSEWAY}")
         page.click(f"#entry-{CAUSEWAY} .card.check a.f")
-        assert current(page) == f"entry-{SURF}"
+        assert_at(page, f"entry-{SURF}")
         came = page.locator(f"#entry-{SURF} a.came-from")
         assert came.count() == 1 and came.get_attribute("href") == f"#entry-{CAUSEWAY}"
 
@@ -149,7 +173,7 @@ def test_seeded_roll_follows_success_or_failure(browser: Any, book: str, success
         word = "success" if success else "failure"
         assert text.startswith(f"Rolled {' + '.join(map(str, dice))} = {total} against DEX 10: {word}."), text
         card.locator("a.continue").click()
-        assert current(page) == f"entry-{WALL_TOP if success else SURF}"
+        assert_at(page, f"entry-{WALL_TOP if success else SURF}")
 
 
 def test_check_without_an_ability_uses_the_chosen_one(browser: Any, book: str) -> None:
@@ -177,7 +201,7 @@ def test_sheet_is_kept_across_reloads(browser: Any, book: str) -> None:
         page.click("button[data-act='hp-1']")
         page.click(f"#entry-{SHORE} .card.go a.action")  # a move: one turn passes, the lantern burns
         page.reload()
-        assert current(page) == f"entry-{CAUSEWAY}"
+        assert_at(page, f"entry-{CAUSEWAY}")
         names = ("name", "hp", "hpmax", "ab-STR", "items", "turn", "light")
         values = {f: page.input_value(f"#sheet-{f}") for f in names}
         assert values == {"name": "Wren", "hp": "5", "hpmax": "7", "ab-STR": "13", "items": "rope, 3 gems",
@@ -205,14 +229,14 @@ def test_keyboard_only(browser: Any, book: str) -> None:
         assert page.evaluate("document.activeElement.className") == "skip"
         page.focus("a.button.primary")
         page.keyboard.press("Enter")
-        assert current(page) == f"entry-{SHORE}"
+        assert_at(page, f"entry-{SHORE}")
         page.keyboard.press("Tab")
         focused = page.evaluate("[document.activeElement.tagName, document.activeElement.closest('.entry').id]")
         assert focused == ["A", f"entry-{SHORE}"]
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline == "solid"
         page.keyboard.press("Enter")
-        assert current(page) != f"entry-{SHORE}"
+        assert_left(page, f"entry-{SHORE}")
 
 
 LUMINANCE = """
@@ -287,5 +311,5 @@ def test_flowchart_nodes_lead_to_their_entries(browser: Any, tmp_path: Path) -> 
         page.goto((tmp_path / "sample.html").as_uri())
         page.click(".flowchart summary")
         page.locator(".chart a[*|href='#entry-25']").first.click()
-        assert current(page) == "entry-25"
+        assert_at(page, "entry-25")
         assert page.locator("#entry-25 .card.check").get_attribute("data-ability") == "DEX"
