@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import accumulate
 
@@ -367,14 +367,3 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
         whole, None, sub(result.ability), sub(result.difficulty), sub(result.success), sub(result.failure)
     )
     return choice
-
-
-def iter_targets(entry: Entry) -> Iterator[int | str]:
-    """Every explicit target an entry names (notation and prose)."""
-    for c in entry.choices:
-        if c.success is not None:
-            yield c.success
-        if c.failure is not None:
-            yield c.failure
-    for p in entry.prose_exits:
-        yield p.target
