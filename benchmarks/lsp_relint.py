@@ -34,9 +34,9 @@ from pygls.lsp.client import LanguageClient
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import generate
 
+from dtc.compiler.parse import parse
 from dtc.lsp.server import tune_gc
 from dtc.lsp.workspace import Documents
-from dtc.parse import parse
 
 BUDGET_MS = 100.0
 

@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 from generate import default_path, write_book  # noqa: E402
 
-from dtc.api import compile_file  # noqa: E402
+from dtc.compiler.api import compile_file  # noqa: E402
 from dtc.odds import compute_odds  # noqa: E402
 
 

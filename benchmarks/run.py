@@ -8,7 +8,7 @@ Each run starts ``dtc`` afresh (interpreter start-up, imports and all), so the f
 an author waits for. Wall time is a monotonic clock around the child; peak memory is the child's
 own maximum resident set size, read with ``os.wait4`` (the kernel's accounting, as
 ``/usr/bin/time -v`` reports it). A large book is read by two processes (see
-``dtc.parallel``), so on Linux one more run per size, not timed, samples the memory of the
+``dtc.compiler.parallel``), so on Linux one more run per size, not timed, samples the memory of the
 whole process tree every 20 ms: the sum of each process's proportional set size (PSS, which
 counts a page the two processes share half to each, so the sum is the memory really used).
 Reading PSS walks a process's page tables (30 ms for 1 GB), which would slow a timed run; it

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from generate import default_path, write_book  # noqa: E402
 
-from dtc.api import compile_file, compile_text  # noqa: E402
+from dtc.compiler.api import compile_file, compile_text  # noqa: E402
 from dtc.simulate.parallel import simulate  # noqa: E402
 from dtc.simulate.runner import Job, play_block  # noqa: E402
 from dtc.simulate.stats import Tally  # noqa: E402

@@ -7,10 +7,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from dtc.api import compile_text
+from dtc.compiled.schema import validate
+from dtc.compiler.api import compile_text
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint import lint_compilation
-from dtc.schema import validate
+from dtc.lint.engine import lint_compilation
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT.parent / "shared" / "seeds"

@@ -6,7 +6,7 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dtc.analysis import reverse, search
+from dtc.lint.analysis import reverse, search
 
 nodes = st.integers(min_value=0, max_value=30)
 edge_lists = st.lists(st.tuples(nodes, nodes), max_size=80)

@@ -15,10 +15,10 @@ from types import ModuleType
 
 import pytest
 
-from dtc.api import compile_text
+from dtc.compiled.schema import validate
+from dtc.compiler.api import compile_text
 from dtc.diagnostics import Severity
-from dtc.lint import lint_compilation
-from dtc.schema import validate
+from dtc.lint.engine import lint_compilation
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 

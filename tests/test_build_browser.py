@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from dtc.api import compile_text
-from dtc.edition import build
+from dtc.compiler.api import compile_text
+from dtc.editions import build
 from helpers import sample_dungeon
 from test_build_web import CARVING, CAUSEWAY, HALL, SHORE, STAIR, SURF, WALL_TOP, tower_graph
 

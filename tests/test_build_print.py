@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from dtc.api import compile_text
-from dtc.edition import build, render_markdown, render_print_html
-from dtc.edition.book import asset
-from dtc.edition.print import SHORT
+from dtc.compiler.api import compile_text
+from dtc.editions import build, render_markdown, render_print_html
+from dtc.editions.book import asset
+from dtc.editions.print import SHORT
 from test_build_web import CARVING, HALL, TOWER, tower_graph
 
 #: Entries written out of order, one long one, and markup that must stay inert.

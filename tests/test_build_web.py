@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from dtc.api import compile_text
-from dtc.edition import render_web
-from dtc.edition.book import check_rules, script_json
-from dtc.edition.text import pieces
+from dtc.compiler.api import compile_text
+from dtc.editions import render_web
+from dtc.editions.book import check_rules, script_json
+from dtc.editions.text import pieces
 
 #: A small book written for these tests: labels, checks with and without an ability, prose and
 #: "most recent entry" exits, a stat block inside an entry, and hostile markup in an entry.
@@ -196,7 +196,7 @@ def test_unknown_rules_have_no_roller() -> None:
 
 
 def test_build_writes_every_edition(tmp_path: Path) -> None:
-    from dtc.edition import build
+    from dtc.editions import build
 
     result = build(tower_graph(), tmp_path / "out", "tower", pdf=False)
     names = sorted(p.name for p in result.written)

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from dtc.cli import main
-from dtc.rules import RULES
+from dtc.lint.rules import RULES
 
 BOOK = "Book\n\nAdventure Entries\n\n1 A door (D1, S2).\n\n2 In. Go to 3.\n\n3 Nothing.\n"
 

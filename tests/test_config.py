@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dtc.api import compile_text
 from dtc.cli import main
-from dtc.config import Config, ConfigError, config_for, find_config, glob_match, load_config
+from dtc.compiler.api import compile_text
 from dtc.diagnostics import Severity
-from dtc.lint import lint_compilation
+from dtc.lint.configuration import Config, ConfigError, config_for, find_config, glob_match, load_config
+from dtc.lint.engine import lint_compilation
 from helpers import ROOT
 
 BOOK = """Dead End Cave

@@ -7,13 +7,13 @@ import sys
 import zipfile
 from pathlib import Path
 
-from dtc import ruledocs
+import dtc.lint.ruledocs as ruledocs
 from helpers import ROOT
 
 
 def test_rule_reference_is_up_to_date() -> None:
     current = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert current == ruledocs.render(), "run: python -m dtc.ruledocs > docs/rules.md"
+    assert current == ruledocs.render(), "run: python -m dtc.lint.ruledocs > docs/rules.md"
 
 
 def test_wheel_ships_grammar_and_schemas(tmp_path: Path) -> None:
@@ -26,7 +26,7 @@ def test_wheel_ships_grammar_and_schemas(tmp_path: Path) -> None:
     (wheel,) = tmp_path.glob("dtc-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("dtc/grammar/notation.lark", "dtc/grammar/statblock.lark", "dtc/schemas/adventure.schema.json",
-                   "dtc/cli/__init__.py", "dtc/edition/static/web.js", "dtc/edition/static/web.css"):
+                   "dtc/cli/__init__.py", "dtc/editions/static/web.js", "dtc/editions/static/web.css"):
         assert needed in names, f"{needed} missing from the wheel"
 
 
@@ -38,7 +38,7 @@ def test_fast_and_reference_validators_agree() -> None:
     import fastjsonschema
     import jsonschema
 
-    from dtc.schema import schema_of
+    from dtc.compiled.schema import schema_of
 
     schema = schema_of("adventure")
     fast = fastjsonschema.compile(schema)

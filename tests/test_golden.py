@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dtc.api import compile_file
 from dtc.cli import main
-from dtc.schema import validate
+from dtc.compiled.schema import validate
+from dtc.compiler.api import compile_file
 from helpers import ROOT
 
 UPDATE = os.environ.get("DTC_UPDATE_GOLDEN") == "1"

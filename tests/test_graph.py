@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from dtc.api import compile_file, compile_text
 from dtc.cli import main
+from dtc.compiler.api import compile_file, compile_text
 from dtc.render.graph import SFDP_ABOVE, GraphvizMissing, build_dot, draw, render, render_svg
 from dtc.render.mermaid import chart, to_mermaid
 from dtc.render.model import build_book, clean

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from dtc.api import compile_text
-from dtc.lint import lint_compilation
+from dtc.compiler.api import compile_text
+from dtc.compiler.parse import parse
+from dtc.lint.engine import lint_compilation
 from dtc.lsp.incremental import IncrementalParser
 from dtc.lsp.workspace import Documents
-from dtc.parse import parse
 from helpers import sample_dungeon
 from test_lsp import BOOK
 

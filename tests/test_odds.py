@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dtc.api import compile_text
 from dtc.cli import main
+from dtc.compiler.api import compile_text
 from dtc.odds import compute_odds
 from dtc.odds.checks import (
     IMPOSSIBLE,
@@ -23,8 +23,8 @@ from dtc.odds.checks import (
     score_distribution,
 )
 from dtc.odds.report import pct, render_text, to_json
-from dtc.rulesets import REGISTRY, get_ruleset
-from dtc.rulesets.death_and_treasure import DeathAndTreasure
+from dtc.systems import REGISTRY, get_ruleset
+from dtc.systems.death_and_treasure.ruleset import DeathAndTreasure
 
 DT = get_ruleset("death-and-treasure")
 HEAD = "Test Book\n\nAdventure Entries\n\n"

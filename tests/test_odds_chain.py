@@ -129,7 +129,7 @@ def test_the_fresh_mixture_keeps_one_adventurer_for_the_whole_path() -> None:
     from fractions import Fraction
 
     from dtc.odds.checks import score_distribution
-    from dtc.rulesets import get_ruleset
+    from dtc.systems import get_ruleset
 
     rules = get_ruleset("death-and-treasure")
     both = sum((w * rules.check_probability({"DEX": s}, "DEX", 2) ** 2 for s, w in score_distribution(rules).items()),
@@ -223,7 +223,7 @@ def books(draw: st.DrawFn) -> Spec:
 def test_chain_agrees_with_brute_force(spec: Spec) -> None:
     abilities = {**CHARACTER, "DEX": 9, "CHA": 12}
     o = odds(spec, abilities=abilities)
-    from dtc.rulesets import get_ruleset
+    from dtc.systems import get_ruleset
 
     rules = get_ruleset("death-and-treasure")
     chances = {(a, d): float(rules.check_probability(abilities, a, d)) for a in ("DEX", "CHA") for d in (1, 2)}

@@ -1,4 +1,4 @@
-"""Entries read by a forked child (dtc.parallel) are the same as entries read here, object for object."""
+"""Entries read by a forked child (dtc.compiler.parallel) are the same as entries read here, object for object."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from dtc import parallel
-from dtc.api import compile_text
-from dtc.lint import lint_compilation
-from dtc.model import Choice, Document, Entry
-from dtc.parse import parse
+import dtc.compiler.parallel as parallel
+from dtc.compiler.api import compile_text
+from dtc.compiler.model import Choice, Document, Entry
+from dtc.compiler.parse import parse
+from dtc.lint.engine import lint_compilation
 from helpers import sample_dungeon
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,8 +85,8 @@ def _same(serial: Document, forked: Document) -> None:
 
 
 def test_codec_knows_every_field() -> None:
-    assert {f.name for f in fields(Entry)} == ENTRY_FIELDS, "update dtc.parallel.encode/decode"
-    assert {f.name for f in fields(Choice)} == CHOICE_FIELDS, "update dtc.parallel.encode/decode"
+    assert {f.name for f in fields(Entry)} == ENTRY_FIELDS, "update dtc.compiler.parallel.encode/decode"
+    assert {f.name for f in fields(Choice)} == CHOICE_FIELDS, "update dtc.compiler.parallel.encode/decode"
 
 
 @pytest.mark.parametrize(("name", "text"), _texts(), ids=[n for n, _ in _texts()])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from dtc.api import compile_text
+from dtc.compiler.api import compile_text
+from dtc.compiler.notation import Failed, Parsed, parse_notation, parse_statblock
+from dtc.compiler.parse import parse
 from dtc.diagnostics import Span
-from dtc.notation import Failed, Parsed, parse_notation, parse_statblock
-from dtc.parse import parse
 from helpers import ROOT, lint_text
 
 HEAD = "Book\n\nAdventure Entries\n\n"
@@ -120,7 +120,7 @@ def test_creature_mentions() -> None:
 
 
 def test_fast_path_takes_the_common_forms() -> None:
-    from dtc.notation import _fast_path
+    from dtc.compiler.notation import _fast_path
 
     for text in ("(DEX D3, S24, F78)", "(D0, S53)", "( dex d2 ,s5, f6 )", "(♣ D2, S4, F9)", "(D1, S@a, F@b)"):
         assert _fast_path().fullmatch(text), text
@@ -128,7 +128,7 @@ def test_fast_path_takes_the_common_forms() -> None:
 
 
 def test_common_stat_blocks_are_read_without_lark() -> None:
-    from dtc.notation import _statblock_fast
+    from dtc.compiler.notation import _statblock_fast
 
     for line in ("Goblin HP 3 | Morale 7 | Sword or Bow d6", "Cultist HP 4 | Morale 6 | Dagger d4 | WIS 13",
                  "Giant Frog HP 6 | Morale 10 | Bite d8 | Special: swallows on a failed defense roll"):
@@ -139,7 +139,7 @@ def test_lint_of_a_clean_book_never_imports_lark() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; from dtc.api import compile_file; from dtc.lint import lint_compilation; "
+    code = ("import sys; from dtc.compiler.api import compile_file; from dtc.lint.engine import lint_compilation; "
             "lint_compilation(compile_file(sys.argv[1])); print('lark' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(ROOT / "adventures" / "the-drowned-chapel.txt")],
                          capture_output=True, text=True, check=True)

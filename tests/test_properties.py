@@ -9,13 +9,13 @@ from unittest.mock import patch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dtc.entries
-from dtc.api import compile_text
-from dtc.entries import CANDIDATE, D_TOKEN, NOTATION_HINT, SF_TOKEN
-from dtc.notation import fast_notation, parse_notation
-from dtc.parse import parse
-from dtc.schema import validate
-from dtc.source import SourceError, decode
+import dtc.compiler.entries
+from dtc.compiled.schema import validate
+from dtc.compiler.api import compile_text
+from dtc.compiler.entries import CANDIDATE, D_TOKEN, NOTATION_HINT, SF_TOKEN
+from dtc.compiler.notation import fast_notation, parse_notation
+from dtc.compiler.parse import parse
+from dtc.compiler.source import SourceError, decode
 from helpers import lint_text
 
 FRAGMENTS = [
@@ -100,7 +100,7 @@ def test_reordering_entries_never_changes_findings(entries: list[str], rnd: obje
 ))
 def test_fast_path_agrees_with_the_grammar(text: str) -> None:
     """The regular fast path accepts only what Lark accepts, with the same tokens."""
-    from dtc.notation import _fast_path, parse_notation, parse_notation_lark
+    from dtc.compiler.notation import _fast_path, parse_notation, parse_notation_lark
 
     fast = _fast_path().fullmatch(text)
     lark_result = parse_notation_lark(text)
@@ -121,7 +121,10 @@ def test_prose_number_pattern_finds_what_the_plain_pattern_found(prose: str, lea
     text = "Adventure Entries\n1 Here " + lead + prose + "\n2 THE END"
     found = parse(text)
     plain_pattern = re.compile(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*")
-    with patch.object(dtc.entries, "_prose_numbers", lambda body, _: [m.span() for m in plain_pattern.finditer(body)]):
+    def plain_numbers(body: str, _: bytes) -> list[tuple[int, int]]:
+        return [m.span() for m in plain_pattern.finditer(body)]
+
+    with patch.object(dtc.compiler.entries, "_prose_numbers", plain_numbers):
         plain = parse(text)
     assert [(e.prose_exits, e.mentions) for e in found.entries] == [(e.prose_exits, e.mentions) for e in plain.entries]
 
@@ -132,7 +135,8 @@ def test_prose_numbers_in_one_byte_copy_are_those_of_the_text(prose: str) -> Non
     """The scan over the entry's one-byte copy (digits as NUL) finds exactly what ``NUMBER``
     finds in the text itself."""
     one_byte = prose.encode("latin-1", "replace")
-    assert list(dtc.entries._prose_numbers(prose, one_byte)) == [m.span() for m in dtc.entries.NUMBER.finditer(prose)]
+    entries = dtc.compiler.entries
+    assert list(entries._prose_numbers(prose, one_byte)) == [m.span() for m in entries.NUMBER.finditer(prose)]
 
 
 def _reference_choices(body: str) -> list[str]:
@@ -172,10 +176,10 @@ def test_choices_work_out_the_spans_the_grammar_gives(bits: list[str], lead: str
     path gives the same notation, line by line."""
     text = "Adventure Entries\n" + lead + "1 Here " + " ".join(bits).replace("\n\n", "\n") + "\n\n2 THE END"
     doc = parse(text)
-    index = dtc.entries.LineIndex(text)
+    index = dtc.compiler.entries.LineIndex(text)
     for c in doc.entries[0].choices:
         lazy = c.spans is None
-        through_grammar = dtc.entries._choice(text, index, c.label_to, c.label_to + len(c.text), c.label_from)
+        through_grammar = dtc.compiler.entries._choice(text, index, c.label_to, c.label_to + len(c.text), c.label_from)
         assert c.located() == through_grammar.located()
         assert lazy or c.spans == through_grammar.spans
 
@@ -200,7 +204,7 @@ def _list_cuts_by_characters(text: str) -> list[tuple[int, int]]:
 def test_enumeration_cuts_are_those_of_a_character_scan(bits: list[str]) -> None:
     """The effects reader splits "a key, 3 gems and a crown" where a scan of every character
     would, overlapping " and and " included."""
-    from dtc.effects import _list_cuts
+    from dtc.compiler.read_effects import _list_cuts
 
     text = "".join(bits)
     assert _list_cuts(text) == _list_cuts_by_characters(text)
@@ -225,8 +229,8 @@ def test_statblock_fast_path_agrees_with_the_grammar(
     name: str, hp: str, fields: list[str], tail: str, bar: str
 ) -> None:
     """The stat-block fast path only accepts what Lark accepts, and reads it the same way."""
-    from dtc.grammars import parse_statblock as through_grammar
-    from dtc.notation import _statblock_fast
+    from dtc.compiler.grammars import parse_statblock as through_grammar
+    from dtc.compiler.notation import _statblock_fast
 
     text = (name + hp + "".join(bar + f for f in fields) + tail).strip()
     fast = _statblock_fast(text)

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dtc.api import compile_text
 from dtc.cli import main
-from dtc.lint import lint_compilation
-from dtc.renumber import NumberMap, Options, RenumberError, renumber
-from dtc.shuffle import Infeasible, spread
+from dtc.compiler.api import compile_text
+from dtc.lint.engine import lint_compilation
+from dtc.renumber.rewrite import NumberMap, Options, RenumberError, renumber
+from dtc.renumber.shuffle import Infeasible, spread
 
 LABELS = """\
 Title: Labels

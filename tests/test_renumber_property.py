@@ -2,7 +2,7 @@
 
 Compile before, renumber, compile after, translate the old numbers through the new ones, and
 compare every entry's text (modulo numbers and labels), its choices and its exits. This is an
-independent check: it does not use :mod:`dtc.renumber_check`, which renumber runs itself.
+independent check: it does not use :mod:`dtc.renumber.check`, which renumber runs itself.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dtc.api import compile_text
-from dtc.renumber import NumberMap, Options, RenumberError, renumber
+from dtc.compiler.api import compile_text
+from dtc.renumber.rewrite import NumberMap, Options, RenumberError, renumber
 
 ABILITIES = ["", "DEX ", "str ", "Wisdom "]
 PROSE = ["The air is cold.", "Water drips somewhere.", "You hear a bell.", "Dust covers the floor."]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dtc.rules import RULES, find_rule
+from dtc.lint.rules import RULES, find_rule
 from helpers import ROOT, assert_diagnostics
 
 HEAD = "Test Book\n\nAdventure Entries\n\n"
@@ -199,7 +199,7 @@ def _fixture_cases() -> list[Path]:
 
 @pytest.mark.parametrize("path", _fixture_cases(), ids=lambda p: p.stem)
 def test_rule_fixture_fires_its_rule(path: Path) -> None:
-    from dtc.source import read_source
+    from dtc.compiler.source import read_source
     from helpers import lint_text
 
     found = lint_text(read_source(path), path.name)

@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from dtc.api import compile_text
 from dtc.cli import main
+from dtc.compiled.schema import validate
+from dtc.compiler.api import compile_text
 from dtc.runtime.character import Character
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.equipment import standard_gear
 from dtc.runtime.policies import BoldPolicy, CautiousPolicy
-from dtc.runtime.rules_dungeon import DungeonRules
-from dtc.schema import validate
+from dtc.systems.dungeon_rules.play import DungeonRules
 from helpers import assert_diagnostics
 from test_runtime_support import KeyPlayer, compiled
 
@@ -146,7 +146,7 @@ def test_a_fight_is_loud() -> None:
     game, _ = start(BOOK, CautiousPolicy())
     game.rules.begin(game)
     game.state.arrive(2)
-    from dtc.runtime.combat import foes_from
+    from dtc.systems.death_and_treasure.combat import foes_from
 
     game.rules.fight(game, foes_from(game.block("Gnawer"), "Gnawer", 1))
     st = game.rules.st(game)  # type: ignore[attr-defined]

@@ -8,12 +8,12 @@ from itertools import product
 import pytest
 from click.testing import CliRunner
 
+import dtc.systems.maze_rats.ruleset as mr
+import dtc.systems.zilch.ruleset as z
 from dice_oracles import enumerate_danger, enumerate_zilch
 from dtc.cli import main
-from dtc.rulesets import REGISTRY, UnknownRuleset, get_ruleset, known_names
-from dtc.rulesets import maze_rats as mr
-from dtc.rulesets import zilch as z
-from dtc.rulesets.dungeon_rules import p_d20, zone_key
+from dtc.systems import REGISTRY, UnknownRuleset, get_ruleset, known_names
+from dtc.systems.dungeon_rules.ruleset import p_d20, zone_key
 
 D6 = range(1, 7)
 

@@ -12,21 +12,21 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from dtc.api import compile_file
+import dtc.systems.zilch.dominoes as dom
 from dtc.cli import main
+from dtc.compiler.api import compile_file
 from dtc.diagnostics import Severity
-from dtc.lint import lint_compilation
-from dtc.runtime import dominoes as dom
+from dtc.lint.engine import lint_compilation
 from dtc.runtime import menu
 from dtc.runtime.character import Character, load_character
-from dtc.runtime.combat import foes_from
 from dtc.runtime.core import RunEnded
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.equipment import HAND, RATIONS, Item, standard_gear
 from dtc.runtime.policies import CautiousPolicy
-from dtc.runtime.rules_mr import armor, make_character
-from dtc.runtime.rules_zilch import make_character as make_zilch
+from dtc.systems.death_and_treasure.combat import foes_from
+from dtc.systems.maze_rats.play import armor, make_character
+from dtc.systems.zilch.play import make_character as make_zilch
 from test_runtime_support import ROOT, KeyPlayer, book, compiled
 
 ADVENTURES = {"the-tallow-king.txt": "maze-rats", "the-glass-orchard.txt": "zilch",

@@ -15,11 +15,11 @@ import pytest
 from dice_oracles import enumerate_danger, enumerate_zilch
 from dtc.runtime.character import Character
 from dtc.runtime.dice import Dice
-from dtc.runtime.rules_dt import DeathAndTreasure
-from dtc.runtime.rules_dungeon import DungeonRules
-from dtc.runtime.rules_mr import MazeRats
-from dtc.runtime.rules_zilch import Zilch
 from dtc.runtime.state import GameState
+from dtc.systems.death_and_treasure.play import DeathAndTreasure
+from dtc.systems.dungeon_rules.play import DungeonRules
+from dtc.systems.maze_rats.play import MazeRats
+from dtc.systems.zilch.play import Zilch
 
 N = 12_000
 D6 = range(1, 7)

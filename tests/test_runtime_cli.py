@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from dtc.cli import main
+from dtc.compiled.schema import validate
 from dtc.runtime.log import LogError, read_log
-from dtc.schema import validate
 from test_runtime_support import book, sample_source
 
 

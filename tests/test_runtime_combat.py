@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from dtc.runtime.combat import morale_breaks
 from dtc.runtime.core import COMBAT, ESCAPE, MENU, WON
+from dtc.systems.death_and_treasure.combat import morale_breaks
 from test_runtime_support import KeyPlayer, book, compiled, engine, hero, kinds
 
 ARENA = book(

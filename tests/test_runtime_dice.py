@@ -11,7 +11,13 @@ import pytest
 
 from dtc.runtime.dice import Dice, DiceError, distribution, parse_dice, percent, prob_at_most, worse_of_two
 from dtc.runtime.equipment import Item
-from dtc.runtime.rules_dt import CHECK_DICE, DeathAndTreasure, reaction_band, reaction_modifier, surprise_chance
+from dtc.systems.death_and_treasure.play import (
+    CHECK_DICE,
+    DeathAndTreasure,
+    reaction_band,
+    reaction_modifier,
+    surprise_chance,
+)
 from test_runtime_support import book, compiled, engine, hero, kinds
 
 N = 4000

@@ -1,4 +1,4 @@
-"""Prose -> effects at compile time (dtc.effects), and the effects applied at play time."""
+"""Prose -> effects at compile time (dtc.compiler.read_effects), and the effects applied at play time."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from dtc.effects import extract_effects
+from dtc.compiler.read_effects import extract_effects
 from test_runtime_support import KeyPlayer, book, compiled, engine, hero, kinds, sample_source
 
 

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from dtc.api import compile_text
+from dtc.compiled.schema import validate
+from dtc.compiler.api import compile_text
 from dtc.runtime.character import Character
 from dtc.runtime.core import MENU, Question
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.equipment import Item, standard_gear
 from dtc.runtime.policies import CautiousPolicy, Policy
-from dtc.schema import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILE = ROOT.parent / "shared" / "seeds" / "death-and-treasure-v0.1.txt"

@@ -11,11 +11,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from dtc.api import compile_text
 from dtc.cli import main
+from dtc.compiler.api import compile_text
 from dtc.odds import compute_odds
 from dtc.runtime.core import ABILITY, GEAR, GEAR_OK, PLAN, Question
-from dtc.runtime.creation import random_character
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.policies import RandomPolicy
@@ -23,6 +22,7 @@ from dtc.runtime.ruleset import get_rules
 from dtc.simulate import Job, run_seed, simulate, wilson
 from dtc.simulate.runner import blocks, play_block, play_one
 from dtc.simulate.stats import Run, Tally, cause_name
+from dtc.systems.death_and_treasure.creation import random_character
 
 HEAD = "Test Book\n\nAdventure Entries\n\n"
 

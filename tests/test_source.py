@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dtc.source import SourceError, decode, read_source
+from dtc.compiler.source import SourceError, decode, read_source
 from helpers import assert_diagnostics
 
 BOOK = "Test\n\nAdventure Entries\n\n1 A door (DEX D1, S2, F3).\n\n2 In. THE END\n\n3 Out. THE END\n"

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from dtc.api import compile_text
+from dtc.compiler.api import compile_text
+from dtc.compiler.parse import parse
 from dtc.diagnostics import Severity
-from dtc.lint import lint_compilation, pick_rules
-from dtc.parse import parse
-from dtc.suppress import directive_for, read
+from dtc.lint.engine import lint_compilation, pick_rules
+from dtc.lint.suppressions import directive_for, read
 from helpers import lint_text
 
 HEAD = "Title: Quiet Halls\n\nQuiet Halls\n\nAdventure Entries\n\n"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from lark import Lark
 
+from dtc.compiler.terminals import ignored, terminals
 from dtc.resources import read_text
-from dtc.terminals import ignored, terminals
 
 GRAMMARS = [("notation", "notation"), ("statblock", "statblock"), ("hazard", "hazard")]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from dtc.parse import parse
+from dtc.compiler.parse import parse
 from helpers import sample_dungeon
 from test_lsp import BOOK
 

@@ -12,9 +12,11 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from dtc import __version__, api, parallel
-from dtc.api import Compilation, compile_file, compile_text
-from dtc.source import SourceError, decode
+import dtc.compiler.api as api
+import dtc.compiler.parallel as parallel
+from dtc import __version__
+from dtc.compiler.api import Compilation, compile_file, compile_text
+from dtc.compiler.source import SourceError, decode
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,7 +73,7 @@ def load_graph(path: str) -> dict[str, Any]:
 
     Exits 2 with one line when the file cannot be read or is not a valid graph.
     """
-    from dtc.schema import SchemaError, load_json, validate
+    from dtc.compiled.schema import SchemaError, load_json, validate
 
     if path.lower().endswith(".json"):
         try:

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_source
-from dtc.schema import SchemaError, load_json, validate
+from dtc.compiled.schema import SchemaError, load_json, validate
 
 
 @click.command("build")
@@ -25,7 +25,7 @@ def build_cmd(file: str, output: str | None, no_pdf: bool) -> None:
     FILE is an adventure source (its @label entries get numbers) or a compiled .json graph. Lint
     errors are listed on stderr and make the exit status 1, but the editions are still written.
     """
-    from dtc.edition import build  # imported here: other commands never load the editions
+    from dtc.editions import build  # imported here: other commands never load the editions
 
     name = "stdin" if file == "-" else Path(file).stem
     errors: list[str] = []
@@ -36,7 +36,7 @@ def build_cmd(file: str, output: str | None, no_pdf: bool) -> None:
             fail(str(exc))
             return
     else:
-        from dtc.lint import lint_compilation
+        from dtc.lint.engine import lint_compilation
 
         comp = load_source(file)
         graph = comp.graph()

@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from dtc.cli.base import Exit, fail, finish, guard, load_source, output_option
-from dtc.config import ConfigError, config_for
+from dtc.compiled.schema import validate
 from dtc.fileio import atomic_write_text
-from dtc.lint import lint_compilation
-from dtc.schema import validate
+from dtc.lint.configuration import ConfigError, config_for
+from dtc.lint.engine import lint_compilation
 
 
 @click.command("compile")

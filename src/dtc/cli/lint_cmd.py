@@ -9,15 +9,15 @@ from pathlib import Path
 
 import click
 
-from dtc import api
-from dtc.api import compile_file
+import dtc.compiler.api as api
 from dtc.cli.base import Exit, fail, finish, guard, load_source
-from dtc.config import Config, ConfigError, Settings, cli_severities, config_for, find_config
+from dtc.compiler.api import compile_file
+from dtc.compiler.source import SourceError
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint import UnknownRule, lint_compilation, pick_rules
-from dtc.reporters import RENDERERS
-from dtc.rules import RULES, Context, find_rule
-from dtc.source import SourceError
+from dtc.lint.configuration import Config, ConfigError, Settings, cli_severities, config_for, find_config
+from dtc.lint.engine import UnknownRule, lint_compilation, pick_rules
+from dtc.lint.reporters import RENDERERS
+from dtc.lint.rules import RULES, Context, find_rule
 
 
 @click.command("lint")
@@ -156,8 +156,8 @@ def rules_cmd(name: str | None) -> None:
 
     NAME may join a base and an overlay: `dtc rules "death-and-treasure + dungeon-rules"`.
     """
-    from dtc.rulesets import REGISTRY, UnknownRuleset, get_ruleset, known_names
-    from dtc.rulesets.summary import summarise
+    from dtc.systems import REGISTRY, UnknownRuleset, get_ruleset, known_names
+    from dtc.systems.summary import summarise
 
     if name is None:
         for key in known_names():

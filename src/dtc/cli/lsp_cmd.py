@@ -6,7 +6,8 @@ import logging
 
 import click
 
-from dtc import api, parallel
+import dtc.compiler.api as api
+import dtc.compiler.parallel as parallel
 
 
 @click.command("lsp")
@@ -21,7 +22,7 @@ def lsp_cmd(stdio: bool, log_file: str | None, verbose: int) -> None:
     except ImportError as exc:  # pragma: no cover - pygls is a dependency
         raise click.ClickException(f"the language server needs pygls: {exc}") from None
     # A long-running process with threads: builds stay collectable, and no entry is read by a
-    # forked child (see dtc.api and dtc.parallel).
+    # forked child (see dtc.compiler.api and dtc.compiler.parallel).
     api.freeze_after_build = False
     parallel.enabled = False
     if log_file:

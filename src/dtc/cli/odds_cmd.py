@@ -9,9 +9,9 @@ from typing import Any
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
+from dtc.compiled.schema import SchemaError, load_json
 from dtc.fileio import atomic_write_text
-from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset, known_names
-from dtc.schema import SchemaError, load_json
+from dtc.systems import Ruleset, UnknownRuleset, get_ruleset, known_names
 
 
 def ruleset_of(graph: dict[str, Any], file: str) -> Ruleset:

@@ -14,7 +14,6 @@ from dtc.cli.base import Exit, fail, guard, load_graph, seed_option
 from dtc.fileio import atomic_write_text
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
 from dtc.runtime.core import Outcome, Player
-from dtc.runtime.creation import RandomChooser, make_character
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
 from dtc.runtime.log import EventLog
@@ -23,6 +22,7 @@ from dtc.runtime.ruleset import Rules, get_rules
 from dtc.runtime.save import SaveError, Settings, read_save, write_save
 from dtc.runtime.state import GameState
 from dtc.runtime.terminal import Terminal, TerminalChooser
+from dtc.systems.death_and_treasure.creation import RandomChooser, make_character
 
 
 def _rules(graph: dict[str, Any]) -> Rules:

@@ -9,9 +9,9 @@ from pathlib import Path
 import click
 
 from dtc.cli.base import Exit, fail, guard, seed_option
+from dtc.compiler.source import SourceError, decode
 from dtc.fileio import atomic_write_text
-from dtc.renumber import NumberMap, Options, RenumberError, renumber
-from dtc.source import SourceError, decode
+from dtc.renumber.rewrite import NumberMap, Options, RenumberError, renumber
 
 
 def _keep_numbers(values: tuple[str, ...]) -> tuple[int, ...]:

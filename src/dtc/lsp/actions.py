@@ -7,12 +7,12 @@ import re
 
 from lsprotocol import types
 
+from dtc.compiler.model import Choice, Target
+from dtc.compiler.notation import Parsed, parse_notation
 from dtc.diagnostics import Diagnostic, Severity, Span
+from dtc.lint.suppressions import directive_for
 from dtc.lsp.positions import contains, overlaps
 from dtc.lsp.workspace import Snapshot
-from dtc.model import Choice, Target
-from dtc.notation import Parsed, parse_notation
-from dtc.suppress import directive_for
 
 _SPACES = "\t \u00a0\u2000-\u200b\u202f\u205f\u3000"
 _TOKENS = re.compile(

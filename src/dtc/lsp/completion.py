@@ -7,8 +7,8 @@ import re
 
 from lsprotocol import types
 
+from dtc.compiler.entries import EXIT_VERBS
 from dtc.diagnostics import Span
-from dtc.entries import EXIT_VERBS
 from dtc.lsp.workspace import Snapshot, first_lines
 
 _OPEN = re.compile(r"\(([^()]*)$")

@@ -1,6 +1,6 @@
 """Hover: what a choice leads to and its odds, where a prose exit goes, what leads into an entry.
 
-The odds come from the adventure's ruleset (:meth:`~dtc.rulesets.base.Ruleset.check_probability`,
+The odds come from the adventure's ruleset (:meth:`~dtc.systems.base.Ruleset.check_probability`,
 exact fractions) for a default character with :data:`DEFAULT_SCORE` in every ability. In Death &
 Treasure ("Taking Action") a difficulty of 1, 2 or 3 is that many of {spend a turn, use gear,
 pass an ability check}, and the check rolls 2d6, 3d6 or 4d6, passing at or under the ability.
@@ -12,10 +12,10 @@ from fractions import Fraction
 
 from lsprotocol import types
 
+from dtc.compiler.model import Choice
 from dtc.lsp.navigation import Found, find
 from dtc.lsp.workspace import Snapshot, first_lines
-from dtc.model import Choice
-from dtc.rulesets import Ruleset
+from dtc.systems import Ruleset
 
 #: Every ability of the default character (the middle of 3d6).
 DEFAULT_SCORE = 10

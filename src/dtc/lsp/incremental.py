@@ -1,4 +1,4 @@
-"""Re-parse only what changed: the same :class:`~dtc.model.Document` as :func:`dtc.parse.parse`,
+"""Re-parse only what changed: the same :class:`~dtc.compiler.model.Document` as :func:`dtc.compiler.parse.parse`,
 with each run of entries parsed once and reused while its text is unchanged.
 
 An adventure with an ``Adventure Entries`` header is cut into its front part (everything up to
@@ -23,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from dtc.compiler.model import Choice, Directive, Document, Entry
+from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
 from dtc.diagnostics import Span
-from dtc.model import Choice, Directive, Document, Entry
-from dtc.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
 
 _HEADER = "Adventure Entries\n"
 _PROBE = "\n1 X"

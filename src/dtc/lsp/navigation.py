@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
+from dtc.compiler.model import Choice, Target
 from dtc.diagnostics import Span
 from dtc.lsp.positions import contains
 from dtc.lsp.workspace import Snapshot, first_lines
-from dtc.model import Choice, Target
 
 
 @dataclass(frozen=True, slots=True)

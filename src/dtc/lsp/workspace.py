@@ -10,17 +10,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from dtc.analysis import Analysis
-from dtc.api import Compilation
-from dtc.compile import Resolved, resolve
-from dtc.config import Config, ConfigError, Settings, config_for
+from dtc.compiler.api import Compilation
+from dtc.compiler.compile import Resolved, resolve
+from dtc.compiler.model import Document, Entry
 from dtc.diagnostics import Diagnostic
-from dtc.lint import lint_compilation, pick_rules
+from dtc.lint.analysis import Analysis
+from dtc.lint.configuration import Config, ConfigError, Settings, config_for
+from dtc.lint.engine import lint_compilation, pick_rules
+from dtc.lint.rules import Context
 from dtc.lsp.incremental import IncrementalParser
 from dtc.lsp.positions import UTF16, Lines
-from dtc.model import Document, Entry
-from dtc.rules import Context
-from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
+from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
 
 def uri_to_path(uri: str) -> str | None:
@@ -84,7 +84,7 @@ class Snapshot:
             return None
 
 
-#: The :class:`~dtc.analysis.Analysis` facts that depend only on the entry graph, which
+#: The :class:`~dtc.lint.analysis.Analysis` facts that depend only on the entry graph, which
 #: :func:`graph_key` captures: entries by number, the start, every exit's resolved target, the
 #: notation salvaged from malformed choices, and which entries are endings.
 GRAPH_FACTS = ("successors", "start_exists", "reachable", "endings", "escapable")

@@ -26,7 +26,7 @@ from dtc.odds.checks import (
     joint_characters,
     score_distribution,
 )
-from dtc.rulesets import Ruleset
+from dtc.systems import Ruleset
 
 Check = tuple[str | None, int]
 MAX_COMBINATIONS = 65536

@@ -25,7 +25,7 @@ from dtc.odds.checks import (
     option_mixes,
 )
 from dtc.odds.options import Book, read_book
-from dtc.rulesets import Ruleset, get_ruleset
+from dtc.systems import Ruleset, get_ruleset
 
 HAZARD_KINDS = ("damage", "fight")
 
@@ -121,7 +121,7 @@ def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | Non
                  approach: str = "check", encumbered: bool = False) -> Odds:
     """The odds of every choice and path of a compiled graph.
 
-    Raises :class:`dtc.rulesets.UnknownRuleset` for a ruleset dtc does not know and
+    Raises :class:`dtc.systems.UnknownRuleset` for a ruleset dtc does not know and
     :class:`ValueError` for a book without a start entry, an unknown policy or approach.
     """
     # The work allocates millions of small objects that all stay alive until it ends: the cyclic

@@ -1,7 +1,7 @@
 """The odds of one choice: its check, for one adventurer or a freshly rolled one, and its option mixes.
 
 Everything here is exact (:class:`~fractions.Fraction`). The check itself comes from the
-adventure's ruleset (:meth:`dtc.rulesets.Ruleset.check_probability`). What the Ruleset
+adventure's ruleset (:meth:`dtc.systems.Ruleset.check_probability`). What the Ruleset
 interface does not say is kept behind a small function keyed by ruleset name, with a generic
 fallback:
 
@@ -23,8 +23,8 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from dtc.rulesets import Ruleset
-from dtc.rulesets.dice import sum_distribution
+from dtc.systems import Ruleset
+from dtc.systems.distributions import sum_distribution
 
 
 def base_name(ruleset: Ruleset) -> str:

@@ -35,7 +35,7 @@ def overlay_graph(graph: dict[str, Any]) -> dict[str, Any]:
     Raises :class:`ValueError` (with a one-line message) when the odds cannot be computed.
     """
     from dtc.odds.analyze import compute_odds
-    from dtc.rulesets import UnknownRuleset
+    from dtc.systems import UnknownRuleset
 
     try:
         return compute_odds(graph).graph_overlay()

@@ -258,7 +258,7 @@ class Character:
 
 def load_character(path: str | Path) -> Character:
     """Read a character file: JSON, schema-checked, then sanity-checked (raises CharacterError)."""
-    from dtc.schema import SchemaError, load_json
+    from dtc.compiled.schema import SchemaError, load_json
 
     try:
         data = load_json(path, "character")

@@ -16,7 +16,6 @@ from typing import Any
 
 from dtc.runtime import effects, menu
 from dtc.runtime.character import Character
-from dtc.runtime.combat import Foe, foes_from
 from dtc.runtime.core import (
     ABILITY,
     GEAR,
@@ -33,6 +32,7 @@ from dtc.runtime.core import (
 from dtc.runtime.dice import Dice, DiceError
 from dtc.runtime.ruleset import FLED, Rules, get_rules
 from dtc.runtime.state import GameState
+from dtc.systems.death_and_treasure.combat import Foe, foes_from
 
 DEFAULT_MAX_TURNS = 1000
 

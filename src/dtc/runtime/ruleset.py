@@ -3,9 +3,9 @@
 The engine knows the graph (entries, choices, exits, effects), time (turns), HP, items and the
 player; everything that depends on a particular game — how a check is rolled, what a difficulty
 asks of the adventurer, encounters, combat, light, rest — sits behind :class:`Rules`.
-Death & Treasure (:mod:`dtc.runtime.rules_dt`), Maze Rats (:mod:`dtc.runtime.rules_mr`) and
-Zilch (:mod:`dtc.runtime.rules_zilch`) implement it and register in :func:`registry`; the Dungeon
-Rules overlay (:mod:`dtc.runtime.rules_dungeon`) wraps any of them (``X + dungeon-rules``).
+Death & Treasure (:mod:`dtc.systems.death_and_treasure.play`), Maze Rats (:mod:`dtc.systems.maze_rats.play`) and
+Zilch (:mod:`dtc.systems.zilch.play`) implement it and register in :func:`registry`; the Dungeon
+Rules overlay (:mod:`dtc.systems.dungeon_rules.play`) wraps any of them (``X + dungeon-rules``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from dtc.runtime.core import RunEnded
 from dtc.runtime.dice import Dice, Roll
 
 if TYPE_CHECKING:
-    from dtc.runtime.combat import Foe
     from dtc.runtime.engine import Engine
+    from dtc.systems.death_and_treasure.combat import Foe
 
 # Results of an encounter or a fight.
 OVER = "over"  # the creatures leave you be
@@ -92,7 +92,7 @@ class Rules(ABC):
 
     def new_character(self, dice: Dice) -> Character:
         """A random adventurer for these rules (Death & Treasure's "Making an Adventurer")."""
-        from dtc.runtime.creation import random_character
+        from dtc.systems.death_and_treasure.creation import random_character
 
         return random_character(dice)
 
@@ -175,9 +175,9 @@ class Rules(ABC):
 
 def registry() -> dict[str, type[Rules]]:
     """Ruleset name -> implementation (imported lazily: the implementations import this module)."""
-    from dtc.runtime.rules_dt import DeathAndTreasure
-    from dtc.runtime.rules_mr import MazeRats
-    from dtc.runtime.rules_zilch import Zilch
+    from dtc.systems.death_and_treasure.play import DeathAndTreasure
+    from dtc.systems.maze_rats.play import MazeRats
+    from dtc.systems.zilch.play import Zilch
 
     return {r.name: r for r in (DeathAndTreasure, MazeRats, Zilch)}
 
@@ -214,7 +214,7 @@ def get_rules(name: str | None) -> Rules:
     for overlay in dict.fromkeys(overlays):
         if overlay not in OVERLAYS:
             raise KeyError(overlay)
-        from dtc.runtime.rules_dungeon import DungeonRules
+        from dtc.systems.dungeon_rules.play import DungeonRules
 
         rules = DungeonRules(rules)
     return rules

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dtc import __version__
+from dtc.compiled.schema import SchemaError, load_json, validate
 from dtc.fileio import atomic_write_text
 from dtc.runtime.character import Character, CharacterError
 from dtc.runtime.dice import Dice
 from dtc.runtime.state import GameState
-from dtc.schema import SchemaError, load_json, validate
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine

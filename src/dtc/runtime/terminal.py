@@ -16,10 +16,10 @@ from rich.console import Console
 from rich.text import Text
 
 from dtc.runtime.core import MENU, Question, RunEnded
-from dtc.runtime.creation import Chooser
 from dtc.runtime.dice import percent
 from dtc.runtime.equipment import weight_text
 from dtc.runtime.policies import match_menu
+from dtc.systems.death_and_treasure.creation import Chooser
 
 if TYPE_CHECKING:
     from dtc.runtime.character import Character

@@ -1,0 +1,64 @@
+"""The compiler pipeline as functions: source text -> Document -> compiled graph."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dtc.compiler.compile import Resolved, compile_document, resolve
+from dtc.compiler.model import Document
+from dtc.compiler.parse import parse
+from dtc.compiler.source import read_source
+
+
+@dataclass(slots=True)
+class Compilation:
+    path: str
+    text: str
+    doc: Document
+    resolved: Resolved
+
+    def graph(self) -> dict[str, Any]:
+        return compile_document(self.doc, self.text, self.resolved)
+
+
+#: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic
+#: collector never walks it again. The one-shot ``dtc`` command turns this on: with it off, the
+#: first collection after a build walks every object of the book (2% of a 10,000-entry lint).
+#: A long-running process (the language server, ``dtc lint --watch``, the test runner) turns
+#: it off, since garbage cycles that were frozen would never be collected.
+freeze_after_build = False
+
+
+@contextmanager
+def no_gc_pauses() -> Iterator[None]:
+    """Suspend the cyclic garbage collector while a book's objects are built.
+
+    Parsing allocates hundreds of thousands of small objects and no reference cycles; with the
+    collector on, each full collection walks them all again (a sixth of parse time at 10,000
+    entries). Reference counting still frees everything as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if freeze_after_build:
+            gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def compile_text(text: str, path: str = "<input>") -> Compilation:
+    with no_gc_pauses():
+        doc = parse(text, path)
+        return Compilation(path, text, doc, resolve(doc))
+
+
+def compile_file(path: str | Path) -> Compilation:
+    """Read, parse and resolve a source file (raises :class:`dtc.compiler.source.SourceError`)."""
+    return compile_text(read_source(path), str(path))

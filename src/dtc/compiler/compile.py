@@ -1,0 +1,308 @@
+"""Turn a parsed :class:`~dtc.compiler.model.Document` into the compiled graph (a JSON-ready dict).
+
+:func:`resolve` settles what the graph's edges are — label numbers, the start, every exit,
+"return to your most recent entry" expanded to each entry that leads in — once, for both the
+JSON writer here and the analyses in :mod:`dtc.lint.analysis`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, NamedTuple
+
+import dtc.compiler.dungeon as dungeon
+from dtc import FORMAT_VERSION, __version__
+from dtc.compiler.model import Creature, Document, Entry, Target
+from dtc.diagnostics import Span
+from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
+
+
+class Exit(NamedTuple):
+    """An edge: a named tuple, since a large book has hundreds of thousands of them.
+
+    A choice's exits leave ``span`` empty: the choice knows where its S and F targets are (see
+    :meth:`Resolved.exit_span`), and works it out only when asked.
+    """
+
+    target: Target
+    kind: str  # success | failure | prose | return
+    choice: int | None
+    span: Span | None
+
+
+#: ``Exit`` from one tuple, without the named tuple's Python-level ``__new__``.
+_new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)
+
+
+@dataclass(slots=True)
+class Resolved:
+    """The graph a document describes: entries by number and the exits of each."""
+
+    doc: Document
+    numbers: list[int]  # the number of each entry (labels numbered), file order
+    by_number: dict[int, int] = field(default_factory=dict)  # number -> index of first entry
+    labels: dict[str, int] = field(default_factory=dict)
+    exits: list[list[Exit]] = field(default_factory=list)
+    start: int | None = None
+    start_text: str | None = None  # the Start: value as written, when it names no number
+    #: Indices of the entries that hold notation that does not parse (ascending, each once).
+    malformed: list[int] = field(default_factory=list)
+
+    def exit_span(self, index: int, exit_: Exit) -> Span | None:
+        """Where exit ``exit_`` of entry ``doc.entries[index]`` is written: a choice's S or F
+        target, a prose exit's phrase, a "return to your most recent entry"."""
+        if exit_.choice is None:
+            return exit_.span
+        choice = self.doc.entries[index].choices[exit_.choice]
+        return choice.success_span if exit_.kind == "success" else choice.failure_span
+
+    def target_number(self, target: Target) -> int | None:
+        """The entry number a target names, or None when it names no entry."""
+        if isinstance(target, str):
+            return self.labels.get(target)
+        return target if target in self.by_number else None
+
+
+def resolve(doc: Document) -> Resolved:
+    taken = {e.number for e in doc.entries if isinstance(e.number, int)}
+    next_free = max(taken, default=0) + 1
+    labels: dict[str, int] = {}
+    numbers: list[int] = []
+    for entry in doc.entries:
+        if isinstance(entry.number, int):
+            numbers.append(entry.number)
+        else:
+            if entry.number not in labels:
+                labels[entry.number] = next_free
+                next_free += 1
+            numbers.append(labels[entry.number])
+    res = Resolved(doc, numbers, labels=labels)
+    for i, n in enumerate(numbers):
+        res.by_number.setdefault(n, i)
+
+    new_exit = _new_exit
+    malformed = res.malformed
+    for i, entry in enumerate(doc.entries):
+        exits: list[Exit] = []
+        for ci, c in enumerate(entry.choices):
+            if c.error is not None and (not malformed or malformed[-1] != i):
+                malformed.append(i)
+            t = c.success
+            if t is not None:
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, None)))
+            t = c.failure
+            if t is not None:
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
+        for p in entry.prose_exits:
+            t = p.target
+            exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
+        res.exits.append(exits)
+
+    # "Return to your most recent entry": an exit back to each entry that leads in.
+    returning = {numbers[i] for i, entry in enumerate(doc.entries) if entry.returns}
+    if returning:
+        preds: dict[int, set[int]] = defaultdict(set)
+        for number, i in res.by_number.items():
+            for x in res.exits[i]:
+                if x.target in returning:
+                    preds[x.target].add(number)
+        for i, entry in enumerate(doc.entries):
+            for span in entry.returns:
+                for pred in sorted(preds.get(numbers[i], ())):
+                    if pred != numbers[i]:
+                        res.exits[i].append(Exit(pred, "return", None, span))
+
+    start_field = doc.meta.get("start")
+    if start_field is not None:
+        value = start_field.value.strip()
+        if re.fullmatch(r"[0-9]{1,9}", value):
+            res.start = int(value)
+        elif value in labels:
+            res.start = labels[value]
+        else:
+            res.start_text = value
+    elif numbers:
+        res.start = min(numbers)
+    return res
+
+
+# --- creature names ------------------------------------------------------------------------
+
+
+def _singular_forms(name: str) -> list[str]:
+    n = " ".join(name.lower().split())
+    forms = [n]
+    if n.endswith("ies"):
+        forms.append(n[:-3] + "y")
+    if n.endswith("ves"):
+        forms += [n[:-3] + "f", n[:-3] + "fe"]
+    if n.endswith("men"):
+        forms.append(n[:-3] + "man")
+    if n.endswith("es"):
+        forms.append(n[:-2])
+    if n.endswith("s"):
+        forms.append(n[:-1])
+    return forms
+
+
+def match_creature(name: str, creatures: dict[str, Creature]) -> Creature | None:
+    """The stat block a written name refers to: ``Goblins`` finds ``Goblin``."""
+    for form in _singular_forms(name):
+        if form in creatures:
+            return creatures[form]
+    return None
+
+
+def creature_index(doc: Document) -> dict[str, Creature]:
+    index: dict[str, Creature] = {}
+    for c in doc.all_creatures():
+        index.setdefault(" ".join(c.name.lower().split()), c)
+    return index
+
+
+def entry_creatures(entry: Entry, index: dict[str, Creature]) -> list[str]:
+    names = [c.name for c in entry.creatures]
+    for m in entry.mentions:
+        found = match_creature(m.name, index)
+        if found is not None and found.name not in names:
+            names.append(found.name)
+    return names
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+
+def _span(span: Span | None) -> dict[str, int] | None:
+    if span is None:
+        return None
+    return {"line": span.line, "column": span.column, "end_line": span.end_line, "end_column": span.end_column}
+
+
+def compile_document(doc: Document, text: str, resolved: Resolved | None = None) -> dict[str, Any]:
+    """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
+    import hashlib
+
+    from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs them
+
+    res = resolved or resolve(doc)
+    try:
+        ruleset: Ruleset | None = get_ruleset(doc.rules)
+    except UnknownRuleset:
+        ruleset = None
+
+    def canonical(text: str) -> str | None:
+        return ruleset.canonical_ability(text) if ruleset else None
+
+    index = creature_index(doc)
+    entries = []
+    for i, entry in enumerate(doc.entries):
+        entries.append(
+            {
+                "number": res.numbers[i],
+                "label": entry.number if isinstance(entry.number, str) else None,
+                "line": entry.span.line,
+                "end_line": entry.end_line,
+                "text": entry.text,
+                "ending": entry.ending,
+                "choices": [
+                    {
+                        "label": c.label,
+                        "text": c.text,
+                        "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
+                        "difficulty": c.difficulty,
+                        "success": None if c.success is None else res.labels.get(str(c.success), c.success),
+                        "failure": None if c.failure is None else res.labels.get(str(c.failure), c.failure),
+                        "error": c.error,
+                        "span": _span(c.span),
+                    }
+                    for c in entry.choices
+                ],
+                "exits": [
+                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": _span(res.exit_span(i, x))}
+                    for x in res.exits[i]
+                ],
+                "creatures": entry_creatures(entry, index),
+                "effects": extract_effects(dungeon.blank_lines(entry.text), index),
+            }
+        )
+    graph = {
+        "format": "dtc-adventure",
+        "format_version": FORMAT_VERSION,
+        "dtc_version": __version__,
+        "source": {"path": doc.path, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()},
+        "title": doc.title,
+        "author": doc.meta["author"].value if "author" in doc.meta else None,
+        "rules": doc.rules,
+        "start": res.start,
+        "creatures": [
+            {
+                "name": c.name,
+                "hp": c.hp,
+                "morale": c.morale,
+                "attacks": [{"name": a.name, "damage": a.damage} for a in c.attacks],
+                "special": c.special,
+                "stats": dict(c.stats),
+                "entry": c.entry,
+                "line": c.span.line,
+            }
+            for c in doc.all_creatures()
+        ],
+        "encounters": [
+            {
+                "low": e.low,
+                "high": e.high,
+                "text": e.text,
+                "line": e.span.line,
+                "groups": [
+                    {
+                        "count": g.count,
+                        "name": g.name,
+                        "creature": (m.name if (m := match_creature(g.name, index)) else None),
+                    }
+                    for g in e.groups
+                ],
+            }
+            for e in doc.encounters
+        ],
+        "entries": entries,
+    }
+    if doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries):
+        _dungeon_notation(doc, res, graph, canonical)
+    return graph
+
+
+def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],
+                      canonical: Callable[[str], str | None]) -> None:
+    """Zones and hazards (Dungeon Rules): added only to books that write them (optional in the schema)."""
+    from dtc.systems.dungeon_rules.ruleset import zone_key
+
+    graph["zones"] = [{"low": z.low, "high": z.high, "text": z.text, "zone": zone_key(z.text), "line": z.span.line}
+                      for z in doc.zones]
+    graph["hazards"] = [
+        {
+            "name": h.name,
+            "entry": h.entry,
+            "line": h.span.line,
+            "check": None if h.check is None else {
+                "abilities": [canonical(a) or a for a in h.check.abilities],
+                "difficulty": h.check.difficulty,
+            },
+            "fail": h.fail,
+            "pass": h.pass_,
+            "mitigation": list(h.mitigation),
+            "telltales": h.telltales,
+            "trigger": h.trigger,
+            "error": h.error,
+        }
+        for h in doc.hazards
+    ]
+    for i, (entry, out) in enumerate(zip(doc.entries, graph["entries"], strict=True)):
+        number = res.numbers[i]
+        text = entry.zone if entry.zone is not None else next(
+            (z.text for z in doc.zones if z.low <= number <= z.high), None)
+        out["zone"] = None if text is None else zone_key(text)
+        out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))

@@ -1,0 +1,137 @@
+"""The Lark grammars in ``grammar/``, loaded once each (LALR, positions kept).
+
+Everything that needs Lark itself lives here and is imported only when a line is not one of the
+common shapes the fast paths in :mod:`dtc.compiler.notation` read: notation the fast path refuses (to
+accept it in another spelling, or to say what is wrong with it), a stat block it cannot read,
+and every hazard line (:mod:`dtc.compiler.dungeon`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import lark
+from lark import Lark, Token, Transformer, v_args
+
+from dtc.compiler.notation import Failed, Field, Parsed, StatBlock
+from dtc.resources import read_text
+
+#: How the notation grammar's terminals read in a message.
+_EXPECTED = {
+    "DIFFICULTY": "a difficulty such as D2",
+    "TARGET_S": "a success entry such as S12",
+    "TARGET_F": "a failure entry such as F13",
+    "ABILITY": "an ability such as DEX",
+    "COMMA": "','",
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "$END": "the end",
+}
+_STAT_FIELDS = "fields are Morale N, an attack with dice such as Bite d6, Name N, or Special: text"
+
+
+@cache
+def parser(name: str, start: str) -> Lark:
+    """The LALR parser of ``grammar/<name>.lark`` (built on first use, then kept)."""
+    return Lark(
+        read_text("grammar", f"{name}.lark"),
+        start=start,
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=False,
+    )
+
+
+class _ToFields(Transformer[Token, object]):
+    """Builds :class:`Parsed` from the tree, keeping every token's offsets."""
+
+    @v_args(inline=True)
+    def notation(
+        self, ability: Field | None, difficulty: Field, success: Field, failure: Field | None
+    ) -> Parsed:
+        return Parsed(ability, difficulty, success, failure)
+
+    @v_args(inline=True)
+    def _field(self, token: Token) -> Field:
+        assert token.start_pos is not None and token.end_pos is not None
+        return Field(str(token), token.start_pos, token.end_pos)
+
+    ability = difficulty = success = failure = _field
+
+
+def _describe(expected: set[str]) -> str:
+    names = sorted(_EXPECTED.get(t, t) for t in expected if not t.startswith("__"))
+    if not names:
+        return "valid notation"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def parse_notation(text: str) -> Parsed | Failed:
+    """One parenthetical through the notation grammar; offsets refer to ``text``."""
+    try:
+        tree = parser("notation", "notation").parse(text)
+    except lark.UnexpectedToken as exc:
+        tok = exc.token
+        if tok.type == "$END":
+            return Failed(f"expected {_describe(exc.expected)} before the end", len(text) - 1, len(text))
+        start = tok.start_pos or 0
+        found = str(tok)
+        return Failed(f"expected {_describe(exc.expected)}, found '{found}'", start, start + len(found))
+    except lark.UnexpectedCharacters as exc:
+        pos = exc.pos_in_stream or 0
+        m = re.compile(r"[^\s,()]+|.").match(text, pos)
+        end = m.end() if m else pos + 1
+        return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
+    except lark.UnexpectedEOF as exc:
+        return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
+    result = _ToFields().transform(tree)
+    assert isinstance(result, Parsed)
+    return result
+
+
+def statblock_error(text: str) -> Failed | None:
+    """Why ``text`` is not a stat block (offsets into ``text``), or None when it is one."""
+    try:
+        parser("statblock", "statblock").parse(text)
+    except lark.UnexpectedToken as exc:
+        start = exc.token.start_pos or 0
+        if exc.token.type == "$END":
+            return Failed("the stat block ends too early", max(0, len(text) - 1), len(text))
+        word = str(exc.token).strip()
+        return Failed(f"unexpected '{word}' in stat block ({_STAT_FIELDS})", start, start + max(1, len(word)))
+    except lark.UnexpectedCharacters as exc:
+        pos = exc.pos_in_stream or 0
+        m = re.compile(r"[^|]*").match(text, pos)
+        end = m.end() if m and m.end() > pos else pos + 1
+        return Failed(f"cannot read '{text[pos:end].strip()}' in stat block ({_STAT_FIELDS})", pos, end)
+    except lark.UnexpectedInput:
+        return Failed("not a stat block", 0, len(text))
+    return None
+
+
+def parse_statblock(text: str) -> StatBlock | None:
+    """``Goblin HP 3 | Morale 7 | Sword or Bow d6`` through the grammar; ``None`` when it is not one."""
+    try:
+        tree = parser("statblock", "statblock").parse(text)
+    except lark.LarkError:
+        return None
+    name_tok, hp_tok, *fields = tree.children
+    morale: int | None = None
+    special: str | None = None
+    attacks: list[tuple[str, str]] = []
+    stats: list[tuple[str, int]] = []
+    for f in fields:
+        if not isinstance(f, lark.Tree):
+            continue
+        kids = [str(k).strip() for k in f.children]
+        if f.data == "morale":
+            morale = int(kids[0])
+        elif f.data == "special":
+            special = kids[0]
+        elif f.data == "attack":
+            attacks.append((kids[0], kids[1].replace(" ", "")))
+        elif f.data == "stat":
+            stats.append((kids[0], int(kids[1])))
+    return StatBlock(str(name_tok).strip(), int(str(hp_tok)), morale, tuple(attacks), special, tuple(stats))

@@ -1,0 +1,277 @@
+"""The parsed adventure: what the source says, with every source position kept.
+
+``parse`` builds these; ``compile`` turns them into the JSON graph; the lint rules read them.
+Targets are entry numbers, or ``"@label"`` strings where the author named an entry.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from dtc.compiler.labels import read_label
+from dtc.diagnostics import Span
+
+Target = int | str
+
+
+@dataclass(slots=True, eq=False)
+class Choice:
+    """A parenthetical in choice notation: ``Chasm (DEX D3, S24, F78)``.
+
+    Its source positions (:attr:`span` and those of each token) are worked out when first asked
+    for: a book has hundreds of thousands of choices, and the linter asks for the positions of
+    the few it reports. Notation read by the grammar gives them at once (``spans``); notation
+    the fast path read (on one line) is found again there (see :meth:`located`).
+    """
+
+    text: str
+    ability: str | None = None
+    difficulty: int | None = None
+    success: Target | None = None
+    failure: Target | None = None
+    #: Set when the parenthetical looks like notation but does not parse.
+    error: str | None = None
+    #: Where the label is read from, when asked for: ``source[label_from:label_to]`` is the
+    #: entry text just before the parenthesis (``source`` is the whole parsed text, shared;
+    #: ``label_to`` is where the parenthesis opens).
+    source: str = field(default="", repr=False)
+    label_from: int = field(default=0, repr=False)
+    label_to: int = field(default=0, repr=False)
+    #: The label once read (or as given).
+    label_text: str | None = field(default=None, repr=False)
+    #: (span, error, ability, difficulty, success and failure spans), once known.
+    spans: tuple[Span | None, ...] | None = field(default=None, repr=False)
+    #: The offsets where the source's lines start, to work the spans out.
+    starts: Sequence[int] = field(default=(), repr=False)
+
+    def located(self) -> tuple[Span | None, ...]:
+        """The six spans (see ``spans``), worked out now if they were not yet: the notation
+        opens at ``source[label_to]``, and the fast path that read it reads it again."""
+        spans = self.spans
+        if spans is None:
+            from dtc.compiler.notation import fast_notation_at
+
+            at = self.label_to
+            found = fast_notation_at(self.source, at)
+            assert found is not None, "a choice without spans is notation the fast path read"
+            line = bisect_right(self.starts, at)
+            col = 1 - self.starts[line - 1]  # offset x on that line is column col + x
+            spans = self.spans = (
+                Span(line, col + at, line, col + found.end()),
+                None,
+                *(
+                    None if lo < 0 else Span(line, col + lo, line, col + hi)
+                    for lo, hi in map(found.span, ("ability", "difficulty", "success", "failure"))
+                ),
+            )
+        return spans
+
+    @property
+    def span(self) -> Span:
+        span = self.located()[0]
+        assert span is not None
+        return span
+
+    @property
+    def error_span(self) -> Span | None:
+        return self.located()[1]
+
+    @property
+    def ability_span(self) -> Span | None:
+        return self.located()[2]
+
+    @property
+    def difficulty_span(self) -> Span | None:
+        return self.located()[3]
+
+    @property
+    def success_span(self) -> Span | None:
+        return self.located()[4]
+
+    @property
+    def failure_span(self) -> Span | None:
+        return self.located()[5]
+
+    def __eq__(self, other: object) -> bool:
+        """Two choices are equal when what they say and where they say it are."""
+        if not isinstance(other, Choice):
+            return NotImplemented
+        return (self.text, self.ability, self.difficulty, self.success, self.failure, self.error) == (
+            other.text, other.ability, other.difficulty, other.success, other.failure, other.error
+        ) and self.located() == other.located()
+
+    @property
+    def label(self) -> str:
+        """The element the choice belongs to (see :mod:`dtc.compiler.labels`); else ``go to <success>``,
+        or nothing for notation that does not parse."""
+        if self.label_text is None:
+            label = read_label(self.source[self.label_from : self.label_to])
+            self.label_text = label or ("" if self.error is not None else f"go to {self.success}")
+        return self.label_text
+
+
+@dataclass(slots=True)
+class ProseExit:
+    """``Return to 17``, ``go to 17``: an exit written in prose."""
+
+    target: Target
+    phrase: str
+    span: Span
+
+
+@dataclass(slots=True)
+class Attack:
+    name: str
+    damage: str
+
+
+@dataclass(slots=True)
+class Creature:
+    """A stat block: ``Goblin HP 3 | Morale 7 | Sword or Bow d6``."""
+
+    name: str
+    hp: int
+    span: Span
+    morale: int | None = None
+    attacks: list[Attack] = field(default_factory=list)
+    special: str | None = None
+    stats: dict[str, int] = field(default_factory=dict)
+    #: The entry whose text holds this stat block, if any.
+    entry: int | None = None
+
+
+@dataclass(slots=True)
+class CreatureGroup:
+    """``1d6 Goblins``: how many of which creature."""
+
+    count: str
+    name: str
+    span: Span
+
+
+@dataclass(slots=True)
+class Encounter:
+    """One row of the encounter table."""
+
+    low: int
+    high: int
+    text: str
+    span: Span
+    groups: list[CreatureGroup] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ZoneRow:
+    """A row of the ``Zones`` table (Dungeon Rules): entries ``low``–``high`` are a zone."""
+
+    low: int
+    high: int
+    text: str
+    span: Span
+    text_span: Span
+
+
+@dataclass(slots=True)
+class HazardCheck:
+    """``Check: WIS or AGI D2``: the abilities (the better is rolled) and the difficulty."""
+
+    abilities: list[str]
+    difficulty: int | None
+    span: Span
+
+
+@dataclass(slots=True)
+class Hazard:
+    """A ``Hazard: Name | Check: CON D2 | Fail: ... | Mitigation: ...`` line (Dungeon Rules)."""
+
+    name: str
+    span: Span
+    check: HazardCheck | None = None
+    fail: str | None = None
+    pass_: str | None = None
+    mitigation: list[str] = field(default_factory=list)
+    telltales: str | None = None
+    trigger: str | None = None
+    #: The entry whose text holds the line, if any (it is then placed there).
+    entry: int | None = None
+    #: Set when the line does not parse; the other fields are then what could be read.
+    error: str | None = None
+    error_span: Span | None = None
+
+
+@dataclass(slots=True)
+class Entry:
+    number: Target
+    span: Span
+    text: str
+    end_line: int
+    choices: list[Choice] = field(default_factory=list)
+    prose_exits: list[ProseExit] = field(default_factory=list)
+    #: Spans of "return to your most recent entry" phrases.
+    returns: list[Span] = field(default_factory=list)
+    ending: bool = False
+    creatures: list[Creature] = field(default_factory=list)
+    #: Creature names mentioned with a count ("4 Goblins"), and whether in a fight.
+    mentions: list[CreatureGroup] = field(default_factory=list)
+    fight_mentions: list[CreatureGroup] = field(default_factory=list)
+    #: ``Zone: perilous`` written in the entry (Dungeon Rules), and where.
+    zone: str | None = None
+    zone_span: Span | None = None
+    #: ``Hazard: Name`` lines that place a hazard defined elsewhere: (name, span).
+    hazard_refs: list[tuple[str, Span]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class MetaField:
+    key: str
+    value: str
+    span: Span
+
+
+@dataclass(slots=True)
+class Directive:
+    """A ``<!-- dtc: ... -->`` comment line (see :mod:`dtc.lint.suppressions`); never part of entry text."""
+
+    text: str
+    span: Span
+    #: Index in ``Document.entries`` of the entry it sits in; ``None`` above the first entry.
+    entry_index: int | None = None
+
+
+@dataclass(slots=True)
+class Document:
+    """Everything one source file says."""
+
+    path: str
+    title: str | None = None
+    title_span: Span | None = None
+    meta: dict[str, MetaField] = field(default_factory=dict)
+    unknown_meta: list[MetaField] = field(default_factory=list)
+    encounters: list[Encounter] = field(default_factory=list)
+    creatures: list[Creature] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    line_count: int = 0
+    #: Lines that look like stat blocks but do not parse: (message, span of the bad part).
+    bad_statblocks: list[tuple[str, Span]] = field(default_factory=list)
+    directives: list[Directive] = field(default_factory=list)
+    #: Dungeon Rules notation: the ``Zones`` table and every hazard line (bestiary and entries).
+    zones: list[ZoneRow] = field(default_factory=list)
+    hazards: list[Hazard] = field(default_factory=list)
+    #: The ruleset used when there is no ``Rules:`` key (a project's configuration may set it).
+    default_rules: str = "death-and-treasure"
+    #: Lines shaped like an entry's head but read as prose: in a book that puts a blank line
+    #: before each entry, one such as "3 Goblins rush in!" right after a sentence. The number
+    #: (or label) each opens with, and where it is.
+    prose_heads: list[tuple[Target, Span]] = field(default_factory=list)
+
+    @property
+    def rules(self) -> str:
+        field_ = self.meta.get("rules")
+        return field_.value if field_ else self.default_rules
+
+    def all_creatures(self) -> list[Creature]:
+        """Stat blocks of the file and of its entries, file order."""
+        inner = [c for e in self.entries for c in e.creatures]
+        return sorted(self.creatures + inner, key=lambda c: (c.span.line, c.span.column))

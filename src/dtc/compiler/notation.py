@@ -1,0 +1,311 @@
+"""The choice notation and stat blocks, as the grammars in ``grammar/`` define them.
+
+A book repeats a handful of notation *shapes* thousands of times, so two things keep reading
+them cheap, and neither changes what is accepted:
+
+- fast paths — one regular expression for the notation rule, and a token-by-token reading of
+  the stat-block rule — built from the grammars' own terminal patterns (:mod:`dtc.compiler.terminals`)
+  and property-tested against Lark; they only ever accept;
+- everything else goes to the Lark parsers (:mod:`dtc.compiler.grammars`), each digit shape once: a
+  ``(D0, S12)`` and a ``(D0, S97)`` differ only in digits, and share one parse.
+
+Lark is imported only when a line needs it, which a well-formed book may never do.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from dtc.compiler.terminals import ignored, terminals
+
+_DIGITS = re.compile(r"[0-9]+")
+_SPACES = " \t\u00a0\u200b\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A token's text and its offsets within the parsed string."""
+
+    value: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    ability: Field | None
+    difficulty: Field
+    success: Field
+    failure: Field | None
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    message: str
+    start: int
+    end: int
+
+
+def _parse_uncached(text: str) -> Parsed | Failed:
+    from dtc.compiler.grammars import parse_notation as through_grammar  # Lark: only when needed
+
+    return through_grammar(text)
+
+
+@cache
+def _parse_shape(shape: str) -> Parsed | Failed:
+    return _parse_uncached(shape)
+
+
+def _remap(offset: int, runs: list[tuple[int, int]]) -> int:
+    """Offset in the digit-normalised shape -> offset in the original text."""
+    shift = 0
+    for start, end in runs:
+        if start - shift >= offset:
+            break
+        shift += end - start - 1
+    return offset + shift
+
+
+def _field(field: Field | None, text: str, runs: list[tuple[int, int]]) -> Field | None:
+    if field is None:
+        return None
+    start, end = _remap(field.start, runs), _remap(field.end, runs)
+    return Field(text[start:end], start, end)
+
+
+@cache
+def _fast_path() -> re.Pattern[str]:
+    return re.compile(_fast_path_source())
+
+
+@cache
+def _fast_path_source() -> str:
+    """The notation rule as one regular expression, assembled from the grammar's own terminals.
+
+    ``notation`` is a fixed sequence of tokens, so it is a regular language; this pattern spells
+    that sequence with the grammar's terminal patterns and its ignored whitespace. It only ever
+    *accepts* — anything it does not match goes to Lark, which also words the error — and a
+    property test checks that whatever it accepts, Lark accepts with the same tokens.
+    """
+    term = {name: f"(?:{t.regex})" for name, t in terminals("notation").items()}
+    term |= {"LPAR": r"(?:\()", "COMMA": "(?:,)", "RPAR": r"(?:\))"}  # the rule's quoted tokens
+    ignore = ignored("notation")
+    if len(ignore) == 1 and re.fullmatch(r"\[[^\]]+\]\+", ignore[0]):
+        ws = ignore[0][:-1] + "*"  # one character class: X* rather than the slower (?:X+)*
+    else:
+        ws = "(?:" + "|".join(ignore) + ")*"
+    return (
+        rf"{term['LPAR']}{ws}(?:(?P<ability>{term['ABILITY']}){ws})?(?P<difficulty>{term['DIFFICULTY']}){ws}"
+        rf"{term['COMMA']}{ws}(?P<success>{term['TARGET_S']})"
+        rf"(?:{ws}{term['COMMA']}{ws}(?P<failure>{term['TARGET_F']}))?{ws}{term['RPAR']}"
+    )
+
+
+def fast_notation_after_paren() -> str:
+    """The fast path's regular expression after its opening parenthesis, kept to one line, for
+    a caller that combines it with other patterns behind one literal ``(`` (which the regex
+    engine then finds by itself). Its groups are ``ability``, ``difficulty``, ``success`` and
+    ``failure``. Notation broken over lines is left to the grammar, which gives each part its
+    own line."""
+    source = _one_line(_fast_path_source())
+    assert source.startswith(r"(?:\()")
+    return source[len(r"(?:\()") :]
+
+
+def _one_line(pattern: str) -> str:
+    return pattern.replace("\n", "").replace("\r", "")
+
+
+@cache
+def _fast_path_one_line() -> re.Pattern[str]:
+    return re.compile(_one_line(_fast_path_source()))
+
+
+def fast_notation_at(text: str, pos: int) -> re.Match[str] | None:
+    """The fast path's one-line match of notation opening at ``text[pos]``, or None: what
+    :func:`fast_notation_after_paren` matched there, found again (the pattern looks at nothing
+    outside the parentheses)."""
+    return _fast_path_one_line().match(text, pos)
+
+
+def fast_notation(text: str) -> re.Match[str] | None:
+    """The fast path's match (groups ``ability``, ``difficulty``, ``success``, ``failure``), or None."""
+    return _fast_path().fullmatch(text)
+
+
+def _group(m: re.Match[str], name: str) -> Field | None:
+    value = m.group(name)
+    return None if value is None else Field(value, m.start(name), m.end(name))
+
+
+def parse_notation(text: str) -> Parsed | Failed:
+    """Parse one parenthetical such as ``(DEX D3, S24, F78)``; offsets refer to ``text``."""
+    m = _fast_path().fullmatch(text)
+    if m is not None:
+        difficulty, success = _group(m, "difficulty"), _group(m, "success")
+        assert difficulty is not None and success is not None
+        return Parsed(_group(m, "ability"), difficulty, success, _group(m, "failure"))
+    return parse_notation_lark(text)
+
+
+def parse_notation_lark(text: str) -> Parsed | Failed:
+    """:func:`parse_notation` through the LALR parser alone (one parse per digit shape)."""
+    runs = [m.span() for m in _DIGITS.finditer(text)]
+    shape = _DIGITS.sub("0", text) if runs else text
+    result = _parse_shape(shape)
+    if not runs:
+        return result
+    if isinstance(result, Failed):
+        return Failed(
+            _reword(result, text, runs),
+            _remap(result.start, runs),
+            _remap(result.end, runs),
+        )
+    difficulty = _field(result.difficulty, text, runs)
+    success = _field(result.success, text, runs)
+    assert difficulty is not None and success is not None
+    return Parsed(_field(result.ability, text, runs), difficulty, success, _field(result.failure, text, runs))
+
+
+def _reword(failed: Failed, text: str, runs: list[tuple[int, int]]) -> str:
+    """Put the original token (with its real digits) back into a cached message."""
+    start, end = _remap(failed.start, runs), _remap(failed.end, runs)
+    head, sep, _ = failed.message.partition(", found '")
+    return f"{head}{sep}{text[start:end]}'" if sep else failed.message
+
+
+def target_value(token: str) -> int | str:
+    """``S24`` -> 24, ``F@pit`` -> ``"@pit"``."""
+    body = token[1:].strip(_SPACES)
+    return body if body.startswith("@") else int(body)
+
+
+def difficulty_value(token: str) -> int:
+    """``D3`` -> 3 (the grammar guarantees a letter, optional spaces, then digits)."""
+    return int(token[1:].strip(_SPACES))
+
+
+# --- stat blocks ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StatBlock:
+    name: str
+    hp: int
+    morale: int | None
+    attacks: tuple[tuple[str, str], ...]
+    special: str | None
+    stats: tuple[tuple[str, int], ...]
+
+
+def statblock_error(text: str) -> Failed | None:
+    """Why ``text`` is not a stat block (offsets into ``text``), or None when it is one."""
+    if _statblock_fast(text) is not None:
+        return None
+    from dtc.compiler.grammars import statblock_error as through_grammar
+
+    return through_grammar(text)
+
+
+def parse_statblock(text: str) -> StatBlock | None:
+    """Parse ``Goblin HP 3 | Morale 7 | Sword or Bow d6``; ``None`` when it is not one."""
+    block = _statblock_fast(text)
+    if block is not None:
+        return block
+    from dtc.compiler.grammars import parse_statblock as through_grammar
+
+    return through_grammar(text)
+
+
+@dataclass(frozen=True, slots=True)
+class _StatLexer:
+    """The stat-block grammar's terminals, compiled, in the order its lexer tries them."""
+
+    space: re.Pattern[str]
+    name: re.Pattern[str]
+    hp: re.Pattern[str]
+    integer: re.Pattern[str]
+    #: What may open a field after a bar, highest priority first, with the token after it.
+    fields: tuple[tuple[str, int, re.Pattern[str], re.Pattern[str]], ...]
+
+
+@cache
+def _stat_lexer() -> _StatLexer:
+    t = {name: re.compile(term.regex) for name, term in terminals("statblock").items()}
+    prio = {name: term.priority for name, term in terminals("statblock").items()}
+    fields = [("morale", "_MORALE", "INT"), ("special", "_SPECIAL", "TEXT"), ("attack", "ATTACK", "DICE"),
+              ("stat", "STAT", "INT")]
+    ordered = sorted(((kind, prio[head], t[head], t[value]) for kind, head, value in fields), key=lambda f: -f[1])
+    return _StatLexer(re.compile("|".join(ignored("statblock"))), t["NAME"], t["_HP"], t["INT"], tuple(ordered))
+
+
+def _statblock_fast(text: str) -> StatBlock | None:
+    """The stat-block grammar read the way its LALR parser reads it, without Lark.
+
+    The rule is a fixed sequence — NAME, HP, INT, then ``| field`` repeated, an optional full
+    stop — and the lexer offers, at each point, only the terminals that may come next, trying
+    them in priority order. This follows that token by token with the grammar's own terminal
+    patterns (read by :mod:`dtc.compiler.terminals`). It only ever accepts: anything unusual (two field
+    openers of one priority both matching, any token that does not match) returns ``None`` and
+    goes to Lark, which also words the error. ``tests/test_properties.py`` checks that it agrees
+    with Lark.
+    """
+    lx = _stat_lexer()
+    end = len(text)
+
+    def skip(pos: int) -> int:
+        m = lx.space.match(text, pos)
+        return m.end() if m else pos
+
+    name = lx.name.match(text, skip(0))
+    if name is None:
+        return None
+    hp_word = lx.hp.match(text, skip(name.end()))
+    if hp_word is None:
+        return None
+    hp = lx.integer.match(text, skip(hp_word.end()))
+    if hp is None:
+        return None
+    morale: int | None = None
+    special: str | None = None
+    attacks: list[tuple[str, str]] = []
+    stats: list[tuple[str, int]] = []
+    pos = skip(hp.end())
+    while pos < end:
+        if text[pos] == ".":
+            if skip(pos + 1) < end:
+                return None
+            break
+        if text[pos] != "|":
+            return None
+        pos = skip(pos + 1)
+        opener: tuple[str, re.Match[str], re.Pattern[str]] | None = None
+        level = None
+        for kind, priority, head, value in lx.fields:
+            if opener is not None and priority != level:
+                break  # a higher priority already matched
+            m = head.match(text, pos)
+            if m is not None:
+                if opener is not None:
+                    return None  # two of one priority: leave the choice to Lark
+                opener, level = (kind, m, value), priority
+        if opener is None:
+            return None
+        kind, head_match, value = opener
+        token = value.match(text, skip(head_match.end()))
+        if token is None:
+            return None
+        word = token.group().strip()
+        if kind == "morale":
+            morale = int(word)
+        elif kind == "special":
+            special = word
+        elif kind == "attack":
+            attacks.append((head_match.group().strip(), word.replace(" ", "")))
+        else:
+            stats.append((head_match.group().strip(), int(word)))
+        pos = skip(token.end())
+    return StatBlock(name.group().strip(), int(hp.group()), morale, tuple(attacks), special, tuple(stats))

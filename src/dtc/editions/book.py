@@ -1,0 +1,120 @@
+"""What both editions need to know about a compiled book: order, creatures, the dice of checks."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from dtc.systems import UnknownRuleset, get_ruleset
+
+_STATIC = Path(__file__).resolve().parent / "static"
+
+
+@cache
+def asset(name: str) -> str:
+    """A stylesheet or script shipped in ``dtc/editions/static``."""
+    return (_STATIC / name).read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRules:
+    """How a ruleset resolves a check: ``dice[difficulty]`` d``sides``, roll under the ability."""
+
+    name: str
+    title: str
+    dice: dict[int, int] = field(default_factory=dict)
+    sides: int = 6
+    abilities: tuple[str, ...] = ()
+    #: What a difficulty asks for, in words (shown beside a check).
+    options: tuple[str, ...] = ()
+
+    def roll_words(self, difficulty: int) -> str | None:
+        n = self.dice.get(difficulty)
+        return None if n is None else f"{n}d{self.sides}"
+
+
+#: Check dice per ruleset (by its registry name). Death & Treasure, "Taking Action": the
+#: difficulty is how many of three options are needed; the check rolls 2d6/3d6/4d6 for D1/D2/D3,
+#: succeeding when the total is equal to or under the ability.
+CHECK_DICE: dict[str, tuple[dict[int, int], int, tuple[str, ...]]] = {
+    "death-and-treasure": (
+        {1: 2, 2: 3, 3: 4},
+        6,
+        ("spend a turn", "use suitable gear", "pass an ability check"),
+    ),
+}
+
+
+def check_rules(rules: str) -> CheckRules:
+    """The check dice of a ``Rules:`` value; no dice when the ruleset is not known."""
+    base = (rules or "").split("+")[0].strip().lower().replace(" ", "-").replace("_", "-")
+    try:
+        ruleset = get_ruleset(rules)
+    except UnknownRuleset:
+        return CheckRules(base or "unknown", rules or "unknown rules")
+    dice, sides, options = CHECK_DICE.get(base, ({}, 6, ()))
+    return CheckRules(base, ruleset.title, dict(dice), sides, tuple(ruleset.ability_names), options)
+
+
+def entries_in_order(graph: dict[str, Any]) -> list[dict[str, Any]]:
+    """Entries by number; for a duplicated number (lint DT106) the first one, as readers use."""
+    seen: dict[int, dict[str, Any]] = {}
+    for entry in graph["entries"]:
+        seen.setdefault(entry["number"], entry)
+    return [seen[n] for n in sorted(seen)]
+
+
+def label_numbers(graph: dict[str, Any]) -> dict[str, int]:
+    """``@label`` -> the number compile gave that entry."""
+    return {e["label"]: e["number"] for e in graph["entries"] if e.get("label")}
+
+
+def creatures_by_name(graph: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for creature in graph["creatures"]:
+        found.setdefault(creature["name"], creature)
+    return found
+
+
+def stat_rows(creature: dict[str, Any]) -> list[tuple[str, str]]:
+    """A stat block as (field, value) rows, in the order a reader looks them up."""
+    rows = [("HP", str(creature["hp"]))]
+    if creature.get("morale") is not None:
+        rows.append(("Morale", str(creature["morale"])))
+    rows += [(name, str(value)) for name, value in creature.get("stats", {}).items()]
+    rows += [(a["name"], a["damage"]) for a in creature.get("attacks", [])]
+    if creature.get("special"):
+        rows.append(("Special", creature["special"]))
+    return rows
+
+
+def encounter_die(graph: dict[str, Any]) -> int | None:
+    """The die the encounter table is rolled on (its highest row), or None without a table."""
+    highs = [row["high"] for row in graph["encounters"]]
+    return max(highs) if highs else None
+
+
+def roll_label(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "book"
+
+
+def script_json(data: Any) -> str:
+    """JSON safe inside ``<script type="application/json">``: no ``<``, ``>``, ``&``, U+2028/9."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escape)
+    return text
+
+
+def target_number(target: Any, numbers: set[int]) -> int | None:
+    """An exit's target when it names an entry of the book (a dangling one is not linked)."""
+    return target if isinstance(target, int) and not isinstance(target, bool) and target in numbers else None

@@ -1,0 +1,347 @@
+"""Project configuration: ``dtc.toml`` or ``[tool.dtc]`` in ``pyproject.toml``.
+
+The search starts in the adventure's folder and walks up; the nearest folder with a
+configuration wins, and in one folder ``dtc.toml`` beats ``pyproject.toml`` (a pyproject without
+a ``[tool.dtc]`` table is passed over). Nothing is merged across folders. Keys (see
+``docs/configuration.md``)::
+
+    rules = "death-and-treasure"        # ruleset for files without a Rules: key
+    select = ["DT1", "DT2"]             # codes, names or code prefixes
+    ignore = ["numbering-gap"]
+    [severity]                          # per-rule severity: error | warning | info
+    DT301 = "error"
+    [per-file."drafts/**"]              # glob (relative to the config's folder) -> overrides
+    ignore = ["DT201"]
+
+A rule that reports errors may be lowered to ``warning`` at most; a configuration that tries to
+go lower, names an unknown rule, key or ruleset, or is not valid TOML raises
+:class:`ConfigError`, which the CLI prints as one line (exit 2) and the language server shows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from dtc.compiler.model import Document
+from dtc.diagnostics import Diagnostic, Severity
+from dtc.systems import UnknownRuleset, get_ruleset
+
+CONFIG_FILES = ("dtc.toml", "pyproject.toml")
+_KEYS = ("rules", "select", "ignore", "severity")
+_LEVELS = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO}
+
+
+@dataclass(frozen=True)
+class ConfigError(Exception):
+    """A configuration that cannot be used; ``str()`` is the one line to show."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: error: {self.message}"
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """One table of settings: the top level, or one ``per-file`` pattern."""
+
+    rules: str | None = None
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The effective settings for one adventure file."""
+
+    rules: str | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+    #: The configuration file these came from (None: built-in defaults).
+    source: str | None = None
+
+    def merged(self, more: Overrides) -> Settings:
+        return Settings(
+            rules=more.rules if more.rules is not None else self.rules,
+            select=more.select if more.select is not None else self.select,
+            ignore=self.ignore + more.ignore,
+            severity={**self.severity, **more.severity},
+            source=self.source,
+        )
+
+    def with_cli(self, select: Sequence[str] = (), ignore: Sequence[str] = (),
+                 severity: Mapping[str, Severity] | None = None) -> Settings:
+        """Command-line options on top: ``--select`` replaces, ``--ignore`` adds, ``--severity`` wins."""
+        return dataclasses.replace(
+            self,
+            select=tuple(select) or self.select,
+            ignore=self.ignore + tuple(ignore),
+            severity={**self.severity, **(severity or {})},
+        )
+
+    def apply(self, doc: Document) -> None:
+        """Give ``doc`` the configured default ruleset (used when it has no ``Rules:`` key)."""
+        if self.rules is not None:
+            doc.default_rules = self.rules
+
+    def adjust(self, diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+        """Diagnostics with the configured severities."""
+        if not self.severity:
+            return list(diags)
+        return [
+            dataclasses.replace(d, severity=self.severity[d.code]) if d.code in self.severity else d
+            for d in diags
+        ]
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None
+    base: Overrides = field(default_factory=Overrides)
+    per_file: tuple[tuple[str, Overrides], ...] = ()
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent if self.path is not None else Path.cwd()
+
+    def settings_for(self, file: str | Path) -> Settings:
+        """Settings for ``file``: the top level, then each matching ``per-file`` pattern in order."""
+        settings = Settings(source=None if self.path is None else str(self.path)).merged(self.base)
+        if self.per_file:
+            rel = _relative(Path(file), self.root)
+            for pattern, overrides in self.per_file:
+                if glob_match(pattern, rel):
+                    settings = settings.merged(overrides)
+        return settings
+
+
+def _relative(file: Path, root: Path) -> str:
+    absolute = file if file.is_absolute() else Path.cwd() / file
+    try:
+        return absolute.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+@cache
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+def glob_match(pattern: str, relpath: str) -> bool:
+    """Match a posix path relative to the config folder; a pattern without ``/`` matches the name."""
+    pattern = pattern.strip().removeprefix("./")
+    if "/" not in pattern:
+        return _glob_regex(pattern).fullmatch(PurePosixPath(relpath).name) is not None
+    return _glob_regex(pattern.lstrip("/")).fullmatch(relpath) is not None
+
+
+# --- finding and reading -------------------------------------------------------------------
+
+
+def find_config(start: str | Path) -> Path | None:
+    """The configuration file that governs files in ``start`` (a folder), or None."""
+    folder = Path(start).resolve()
+    for candidate in (folder, *folder.parents):
+        for name in CONFIG_FILES:
+            path = candidate / name
+            if path.is_file() and (name == "dtc.toml" or _has_tool_table(path)):
+                return path
+    return None
+
+
+_TOOL_TABLE: dict[Path, tuple[int, bool]] = {}
+
+
+def _has_tool_table(path: Path) -> bool:
+    """Whether a pyproject.toml has a ``[tool.dtc]`` table (remembered until the file changes)."""
+    try:
+        mtime = path.stat().st_mtime_ns
+        known = _TOOL_TABLE.get(path)
+        if known is not None and known[0] == mtime:
+            return known[1]
+        data = path.read_bytes()
+    except OSError:
+        return False
+    found = b"tool.dtc" in data or b"[tool]" in data
+    if found:
+        import tomllib  # here: a book with no configuration never pays for it
+
+        try:
+            found = "dtc" in tomllib.loads(data.decode("utf-8")).get("tool", {})
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+            found = b"tool.dtc" in data  # broken: load_config will say how, if it is ours
+    _TOOL_TABLE[path] = (mtime, found)
+    return found
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and check one configuration file (raises :class:`ConfigError`)."""
+    import tomllib
+
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), f"invalid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(str(path), "not UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(str(path), exc.strerror or str(exc)) from None
+    prefix = ""
+    if path.name == "pyproject.toml":
+        table = data.get("tool", {}).get("dtc")
+        if table is None:
+            return Config(path)
+        prefix = "tool.dtc."
+        data = table
+    return _config(path, data, prefix)
+
+
+Bad = Callable[[str], ConfigError]
+
+
+def _config(path: Path, data: Any, prefix: str) -> Config:
+    if not isinstance(data, dict):
+        raise ConfigError(str(path), f"{prefix.rstrip('.') or 'the file'} must be a table")
+    per_file: list[tuple[str, Overrides]] = []
+    raw_per_file = data.get("per-file", {})
+    if not isinstance(raw_per_file, dict):
+        raise ConfigError(str(path), f"{prefix}per-file must be a table of glob patterns")
+    for pattern, table in raw_per_file.items():
+        per_file.append((pattern, _overrides(path, table, f'{prefix}per-file."{pattern}".')))
+    base = {k: v for k, v in data.items() if k != "per-file"}
+    return Config(path, _overrides(path, base, prefix), tuple(per_file))
+
+
+def _overrides(path: Path, table: Any, prefix: str) -> Overrides:
+    def bad(message: str) -> ConfigError:
+        return ConfigError(str(path), message)
+
+    if not isinstance(table, dict):
+        raise bad(f"{prefix.rstrip('.')} must be a table")
+    for key in table:
+        if key not in _KEYS:
+            raise bad(f"unknown key {prefix}{key} (known: {', '.join((*_KEYS, 'per-file'))})")
+    rules = table.get("rules")
+    if rules is not None:
+        if not isinstance(rules, str):
+            raise bad(f"{prefix}rules must be a string")
+        try:
+            get_ruleset(rules)
+        except UnknownRuleset as exc:
+            raise bad(f"{prefix}rules: unknown ruleset '{exc.name}'") from None
+    select = _codes(table["select"], prefix + "select", bad) if "select" in table else None
+    ignore = _codes(table.get("ignore", []), prefix + "ignore", bad)
+    return Overrides(rules, select, ignore, _severities(table.get("severity", {}), prefix + "severity", bad))
+
+
+def _codes(value: Any, key: str, bad: Bad) -> tuple[str, ...]:
+    from dtc.lint.engine import UnknownRule, expand_codes
+
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise bad(f"{key} must be a list of rule codes or names")
+    try:
+        expand_codes(value)
+    except UnknownRule as exc:
+        raise bad(f"{key}: unknown rule '{exc.args[0]}' (see `dtc rule --list`)") from None
+    return tuple(value)
+
+
+def _severities(value: Any, key_path: str, bad: Bad) -> dict[str, Severity]:
+    from dtc.lint.engine import UnknownRule, expand_codes
+    from dtc.lint.rules import RULES
+
+    if not isinstance(value, dict):
+        raise bad(f'{key_path} must be a table of RULE = "error" | "warning" | "info"')
+    out: dict[str, Severity] = {}
+    for key, level in value.items():
+        where = f"{key_path}.{key}" if key_path else key
+        if not isinstance(level, str) or level.lower() not in _LEVELS:
+            raise bad(f'{where} must be "error", "warning" or "info", not {level!r}')
+        severity = _LEVELS[level.lower()]
+        try:
+            codes = sorted(expand_codes([key]))
+        except UnknownRule:
+            raise bad(f"{where}: unknown rule '{key}' (see `dtc rule --list`)") from None
+        for code in codes:
+            rule = RULES[code]
+            if rule.severity is Severity.ERROR and severity < Severity.WARNING:
+                raise bad(
+                    f"{where} = \"{level}\": {code} ({rule.name}) reports errors, "
+                    "which can be lowered to \"warning\" at most"
+                )
+            out[code] = severity
+    return out
+
+
+_CACHE: dict[Path, tuple[float, Config]] = {}
+
+
+def config_for(file: str | Path | None, explicit: str | Path | None = None) -> Config:
+    """The configuration for an adventure file (``None`` or ``-``: the current folder).
+
+    ``explicit`` names a file to use instead of searching. Files are re-read when they change.
+    """
+    if explicit is not None:
+        path: Path | None = Path(explicit)
+    else:
+        folder = Path.cwd() if file in (None, "-") else Path(str(file)).parent
+        path = find_config(folder if str(folder) else Path.cwd())
+    if path is None:
+        return Config(None)
+    try:
+        mtime = path.stat().st_mtime
+    except OSError as exc:
+        raise ConfigError(str(path), exc.strerror or str(exc)) from None
+    key = path.resolve()
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    config = load_config(path)
+    _CACHE[key] = (mtime, config)
+    return config
+
+
+def cli_severities(pairs: Iterable[str]) -> dict[str, Severity]:
+    """``--severity RULE=LEVEL`` options, checked like the configuration's ``severity`` table."""
+    table: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, level = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError("--severity", f"expected RULE=LEVEL, such as DT301=error, not {pair!r}")
+        table[key.strip()] = level.strip()
+
+    def bad(message: str) -> ConfigError:
+        return ConfigError("--severity", message)
+
+    return _severities(table, "", bad)

@@ -1,0 +1,95 @@
+"""What a rule is, and what it is given to check."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from dtc.compiler.compile import Resolved
+from dtc.compiler.model import Choice, Document, Target
+from dtc.diagnostics import Diagnostic, Severity, Span
+from dtc.lint.analysis import Analysis
+from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
+
+
+@dataclass
+class Context:
+    """Everything a check may look at."""
+
+    doc: Document
+    res: Resolved
+    analysis: Analysis = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.analysis = Analysis(self.res)
+
+    @cached_property
+    def ruleset(self) -> Ruleset | None:
+        try:
+            return get_ruleset(self.doc.rules)
+        except UnknownRuleset:
+            return None
+
+    @cached_property
+    def choices(self) -> list[tuple[int, Choice]]:
+        """(entry number, choice) for every choice, file order: one flat list that the
+        per-choice rules share instead of each walking the entries again."""
+        numbers = self.res.numbers
+        return [(numbers[i], c) for i, entry in enumerate(self.doc.entries) for c in entry.choices]
+
+    @cached_property
+    def prose_heads(self) -> dict[Target, Span]:
+        """Number (or label) -> the first line opening with it that was read as prose (see
+        :attr:`Document.prose_heads`)."""
+        return dict(reversed(self.doc.prose_heads))
+
+    def first_entries(self) -> Iterator[tuple[int, int]]:
+        """(index, number) of each entry that stands for its number."""
+        for number, i in self.res.by_number.items():
+            yield i, number
+
+
+Check = Callable[["Rule", Context], Iterator[Diagnostic]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    check: Check = field(repr=False)
+
+    @property
+    def doc(self) -> str:
+        return inspect.cleandoc(self.check.__doc__ or "")
+
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n", 1)[0]
+
+    def diag(self, ctx: Context, message: str, span: Span, entry: int | None = None) -> Diagnostic:
+        return Diagnostic(self.code, self.name, self.severity, message, span, entry, ctx.doc.path)
+
+    def run(self, ctx: Context) -> Iterator[Diagnostic]:
+        return self.check(self, ctx)
+
+
+def forgotten_blank_line(ctx: Context, number: Target) -> str:
+    """A hint for a finding about a missing entry: the line where an entry of that number seems
+    to start but was read as prose, for want of a blank line before it; else nothing."""
+    where = ctx.prose_heads.get(number)
+    if where is None:
+        return ""
+    return (f"; line {where.line} starts with {number} right after a sentence, so it is read as prose"
+            f" (this book puts a blank line before each entry)")
+
+
+def rule(code: str, name: str, severity: Severity) -> Callable[[Check], Rule]:
+    """Declare a rule; the decorated function's docstring is its documentation."""
+
+    def wrap(check: Check) -> Rule:
+        return Rule(code, name, severity, check)
+
+    return wrap

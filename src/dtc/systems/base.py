@@ -1,0 +1,165 @@
+"""The interface every ruleset implements, and how an overlay combines with a base.
+
+A :class:`Ruleset` is what the compiler, the linter, ``dtc rules`` and the odds analysis know of a
+game: its abilities (every accepted spelling), the difficulties its notation may use, and the
+exact chance of a check. :meth:`Ruleset.combine` joins a base with an overlay such as Dungeon
+Rules; the result (:class:`Combined`) asks whichever part owns an ability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dtc.systems.distributions import sum_distribution
+
+#: One section of ``dtc rules NAME``: a heading and its lines.
+Section = tuple[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A rule system as the compiler and linter see it.
+
+    ``abilities`` maps every accepted spelling (upper-cased) to the canonical ability name.
+    ``difficulties`` are the D-numbers the notation may use; ``difficulty_notes`` says what each
+    one asks of the adventurer. ``typical_score`` is an everyday value of an ability (for odds
+    shown without a character) and ``score_range`` the values a character may have.
+    """
+
+    name: str
+    title: str
+    abilities: dict[str, str]
+    difficulties: tuple[int, ...]
+    source: str = ""
+    overlays: tuple[str, ...] = field(default=())
+    difficulty_notes: dict[int, str] = field(default_factory=dict)
+    typical_score: int = 10
+    score_range: tuple[int, int] = (3, 18)
+    overlay: bool = False
+    doc: str = ""
+    sections: tuple[Section, ...] = field(default=())
+
+    def check_dice(self, difficulty: int) -> str:
+        """The dice a check of this difficulty rolls, for display (``3d6``)."""
+        raise NotImplementedError
+
+    def check_probability(
+        self, abilities: Mapping[str, int], ability: str | None, difficulty: int, *, encumbered: bool = False
+    ) -> Fraction:
+        """Exact probability that the ability check of a choice succeeds for this character.
+
+        ``ability`` is the canonical name, or None when the notation names none (the player then
+        picks the most fitting score: the best one). Difficulty 0 needs no roll and returns 1.
+        """
+        raise NotImplementedError
+
+    def check_outcomes(self, abilities: Mapping[str, int], ability: str | None, difficulty: int) -> dict[str, Fraction]:
+        """Exact chance of each degree of a check (``success``/``failure``; Zilch has four)."""
+        p = self.check_probability(abilities, ability, difficulty)
+        return {"success": p, "failure": 1 - p}
+
+    def score_distribution(self, ability: str | None = None) -> dict[int, Fraction]:
+        """P(a freshly made character has score s in ``ability``); 3d6 unless a ruleset says otherwise."""
+        return sum_distribution(3)
+
+    def canonical_ability(self, text: str) -> str | None:
+        return self.abilities.get(text.strip().upper())
+
+    def score_of(self, abilities: Mapping[str, int], ability: str | None) -> int:
+        """The score a check uses: the named ability's, else the character's best."""
+        if ability is None:
+            return max(abilities.values(), default=self.typical_score)
+        return abilities.get(self.canonical_ability(ability) or ability, self.typical_score)
+
+    @property
+    def ability_names(self) -> list[str]:
+        return list(dict.fromkeys(self.abilities.values()))
+
+    def aliases(self, name: str) -> list[str]:
+        """The other spellings of a canonical ability (``STRENGTH`` for ``STR``)."""
+        return [k for k, v in self.abilities.items() if v == name and k != name.upper()]
+
+    def combine(self, overlay: Ruleset) -> Ruleset:
+        """This ruleset with an overlay's abilities and difficulties added."""
+        return Combined.of(self, overlay)
+
+
+@dataclass(frozen=True)
+class Combined(Ruleset):
+    """A base ruleset with an overlay: each ability is checked by the part that owns it.
+
+    The base's abilities keep the base's checks (an adventure's checks stay its game's); the
+    abilities only the overlay has are checked the overlay's way.
+    """
+
+    base: Ruleset | None = None
+    parts: tuple[Ruleset, ...] = field(default=())
+
+    @classmethod
+    def of(cls, base: Ruleset, overlay: Ruleset) -> Combined:
+        inner = base.parts if isinstance(base, Combined) else (base,)
+        root = inner[0]
+        abilities = dict(base.abilities)
+        for spelling, name in overlay.abilities.items():
+            abilities.setdefault(spelling, name)
+        return cls(
+            name=f"{base.name} + {overlay.name}",
+            title=f"{base.title} with {overlay.title}",
+            abilities=abilities,
+            difficulties=tuple(sorted(set(base.difficulties) | set(overlay.difficulties))),
+            source=base.source,
+            overlays=(*base.overlays, overlay.name),
+            difficulty_notes=dict(root.difficulty_notes),
+            typical_score=root.typical_score,
+            score_range=root.score_range,
+            doc=root.doc,
+            sections=root.sections,
+            base=root,
+            parts=(*inner, overlay),
+        )
+
+    def owner(self, ability: str | None) -> Ruleset:
+        """The part whose rules check ``ability`` (the base for None and for its own abilities)."""
+        if ability is None:
+            return self.parts[0]
+        for part in self.parts:
+            canonical = part.canonical_ability(ability)
+            if canonical is not None and (part is self.parts[0] or canonical not in self.parts[0].ability_names):
+                return part
+        return self.parts[0]
+
+    def check_dice(self, difficulty: int) -> str:
+        base = self.parts[0].check_dice(difficulty)
+        extra = [f"{p.check_dice(difficulty)} for {' '.join(self.own_abilities(p))}" for p in self.parts[1:]
+                 if self.own_abilities(p) and difficulty in p.difficulties and difficulty > 0]
+        return base + "".join(f" ({e})" for e in extra)
+
+    def own_abilities(self, part: Ruleset) -> list[str]:
+        """The abilities ``part`` checks in this combination."""
+        return [a for a in part.ability_names if self.owner(a) is part]
+
+    def check_probability(
+        self, abilities: Mapping[str, int], ability: str | None, difficulty: int, *, encumbered: bool = False
+    ) -> Fraction:
+        if ability is None:
+            best = Fraction(0)
+            for part in self.parts:
+                own = {a: abilities[a] for a in self.own_abilities(part) if a in abilities}
+                if own and difficulty in part.difficulties:
+                    best = max(best, part.check_probability(own, None, difficulty, encumbered=encumbered))
+            return best if difficulty > 0 else Fraction(1)
+        part = self.owner(ability)
+        canonical = part.canonical_ability(ability) or ability
+        return part.check_probability(abilities, canonical, difficulty, encumbered=encumbered)
+
+    def check_outcomes(self, abilities: Mapping[str, int], ability: str | None, difficulty: int) -> dict[str, Fraction]:
+        return self.owner(ability).check_outcomes(abilities, ability, difficulty)
+
+    def score_distribution(self, ability: str | None = None) -> dict[int, Fraction]:
+        return self.owner(ability).score_distribution(ability)
+
+    def combine(self, overlay: Ruleset) -> Ruleset:
+        return Combined.of(self, overlay)
+

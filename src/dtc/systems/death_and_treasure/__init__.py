@@ -1,0 +1,1 @@
+"""systems/death_and_treasure."""

@@ -1,0 +1,284 @@
+"""Death & Treasure v0.1, automated: every number and procedure of the seed's rules lives here.
+
+Readings where the text leaves room (documented in ``docs/play.md``):
+
+* Encumbrance ("roll twice, keep the worse") applies to the adventurer's own rolls: checks,
+  attacks, defense, damage dealt, healing, initiative, surprise, reaction and escape. The world's
+  rolls (encounter checks and tables, the Oracle, creatures' damage and morale) are rolled once.
+* A check the prose asks for without a difficulty ("Make a DEX check") is rolled at D1 (2d6).
+* Lighting the lantern at the start uses the first of the three flasks.
+* The sixth turn in the dark is the last: after it, without light, the adventurer is lost.
+* The CHA reaction modifier is applied as written (-1 above 13, +1 below 8).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+import dtc.systems.death_and_treasure.combat as combat
+from dtc.runtime.character import ABILITIES, Character, high_low
+from dtc.runtime.core import ENCOUNTER, ESCAPE, LANGUAGE, Option, Question, RunEnded
+from dtc.runtime.dice import Roll, percent, prob_at_most, worse_of_two
+from dtc.runtime.equipment import COINS, LANTERN, OIL, RATIONS
+from dtc.runtime.ruleset import FLED, OVER, WON, Rules
+from dtc.systems.death_and_treasure.combat import morale_breaks
+
+if TYPE_CHECKING:
+    from dtc.runtime.engine import Engine
+    from dtc.systems.death_and_treasure.combat import Foe
+
+CHECK_DICE = {1: "2d6", 2: "3d6", 3: "4d6"}
+REQUIREMENTS = ("turn", "gear", "check")
+PROSE_DIFFICULTY = 1
+ENCOUNTER_IN_SIX = 1
+DISTRACT_IN_SIX = 3
+LANTERN_TURNS = 24
+DARK_TURNS = 6
+RESTS_PER_DAY = 3
+TURNS_PER_DAY = 144  # 24 hours of 10-minute turns
+HOSTILE_MAX, FRIENDLY_MIN = 4, 10
+
+
+def surprise_chance(wis: int) -> int:
+    """In six: 2, or 1 with WIS above 13, 3 with WIS below 8."""
+    return 2 - high_low(wis)
+
+
+def reaction_modifier(cha: int) -> int:
+    """As written: -1 to reaction rolls with CHA above 13, +1 below 8."""
+    return -high_low(cha)
+
+
+def reaction_band(total: int) -> str:
+    if total <= HOSTILE_MAX:
+        return "hostile"
+    return "friendly" if total >= FRIENDLY_MIN else "neutral"
+
+
+class DeathAndTreasure(Rules):
+    name = "death-and-treasure"
+    title = "Death & Treasure"
+    abilities = ABILITIES
+
+    # --- rolls ---------------------------------------------------------------------------
+
+    def pc_roll(self, game: Engine, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
+        """The adventurer's roll; encumbered, it is made twice and the worse kept."""
+        first = game.dice.roll(expr)
+        if not game.pc.encumbered:
+            return first, [first]
+        second = game.dice.roll(expr)
+        pick = max if high_is_bad else min
+        return pick(first, second, key=lambda r: r.total), [first, second]
+
+    @staticmethod
+    def rolls(rolls: list[Roll]) -> list[list[int]]:
+        return [list(r.dice) for r in rolls]
+
+    # --- taking action -------------------------------------------------------------------
+
+    def plans(self, difficulty: int) -> list[tuple[str, ...]] | None:
+        if difficulty == 0:
+            return [()]
+        if difficulty not in CHECK_DICE:
+            return None
+        return list(combinations(REQUIREMENTS, difficulty))
+
+    def check_chance(self, pc: Character, ability: str, difficulty: int, modifier: int = 0) -> Fraction:
+        dice = CHECK_DICE.get(difficulty, CHECK_DICE[PROSE_DIFFICULTY])
+        p = prob_at_most(dice, pc.score(ability) - modifier)
+        return worse_of_two(p) if pc.encumbered else p
+
+    def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
+        dice = CHECK_DICE.get(difficulty, CHECK_DICE[PROSE_DIFFICULTY])
+        twice = ", twice (encumbered)" if pc.encumbered else ""
+        return f"{dice} ≤ {ability} {pc.score(ability)}{twice}: {percent(self.check_chance(pc, ability, difficulty))}"
+
+    def check(self, game: Engine, ability: str, difficulty: int | None, why: str, modifier: int = 0) -> bool:
+        d = difficulty if difficulty in CHECK_DICE else PROSE_DIFFICULTY
+        assert d is not None
+        roll, rolls = self.pc_roll(game, CHECK_DICE[d], high_is_bad=True)
+        score = game.pc.score(ability)
+        ok = roll.total + modifier <= score
+        game.emit("check", ability=ability, difficulty=d, dice=CHECK_DICE[d], rolls=self.rolls(rolls),
+                  total=roll.total + modifier, target=score, success=ok, why=why)
+        return ok
+
+    # --- time, light, rest ----------------------------------------------------------------
+
+    def begin(self, game: Engine) -> None:
+        st = game.state.rules
+        st.update(light=0, dark=0, rest_day=0, rests=0)
+        self._relight(game, "light")
+
+    def _relight(self, game: Engine, action: str) -> bool:
+        pc = game.pc
+        if pc.find(LANTERN) is None or not pc.use(OIL):
+            return False
+        game.state.rules.update(light=LANTERN_TURNS, dark=0)
+        game.emit("light", action=action, turns=LANTERN_TURNS, flasks=pc.oil)
+        return True
+
+    def turn_passed(self, game: Engine) -> None:
+        st = game.state.rules
+        if st["light"] > 0:
+            st["light"] -= 1
+            if st["light"] == 0 and not self._relight(game, "refill"):
+                game.emit("light", action="out", turns=0, flasks=game.pc.oil)
+            return
+        if self._relight(game, "relight"):
+            return
+        st["dark"] += 1
+        game.emit("dark", turns=st["dark"], limit=DARK_TURNS)
+        if not self.check(game, "WIS", None, "keep your head in the dark"):
+            raise RunEnded("lost", f"failed a WIS check after {st['dark']} turn(s) in the dark")
+        if st["dark"] >= DARK_TURNS:
+            raise RunEnded("lost", f"{DARK_TURNS} turns without light")
+
+    def can_see(self, game: Engine) -> bool:
+        return int(game.state.rules.get("light", 0)) > 0
+
+    def status(self, game: Engine) -> str:
+        st = game.state.rules
+        if st.get("light", 0) > 0:
+            return f"light {st['light']} (+{game.pc.oil} flask{'s' if game.pc.oil != 1 else ''})"
+        return f"DARK {st.get('dark', 0)}/{DARK_TURNS}"
+
+    def adjust(self, game: Engine, words: list[str]) -> str | None:
+        """``light N``: a light source found (N turns)."""
+        if len(words) == 2 and words[0] == "light" and words[1].isdigit():
+            game.state.rules.update(light=int(words[1]), dark=0)
+            game.emit("light", action="found", turns=int(words[1]), flasks=game.pc.oil)
+            return f"light for {words[1]} turns"
+        return None
+
+    def rest_blocked(self, game: Engine) -> str | None:
+        pc, st = game.pc, game.state.rules
+        if not pc.can_rest:
+            return "resting needs a ration and a waterskin"
+        if pc.hp >= pc.max_hp:
+            return "you are not hurt"
+        if st.get("rest_day") == game.state.turn // TURNS_PER_DAY and st.get("rests", 0) >= RESTS_PER_DAY:
+            return f"you have rested {RESTS_PER_DAY} times today"
+        return None
+
+    def rest(self, game: Engine) -> str | None:
+        why = self.rest_blocked(game)
+        if why is not None:
+            return why
+        pc, st = game.pc, game.state.rules
+        day = game.state.turn // TURNS_PER_DAY
+        if st.get("rest_day") != day:
+            st.update(rest_day=day, rests=0)
+        if st["rests"] == 0:
+            pc.use(RATIONS)
+            game.emit("item", action="used", name=RATIONS, quantity=1, why="a day's ration for resting")
+        st["rests"] += 1
+        if not game.spend_turn("rest"):
+            return None
+        roll, rolls = self.pc_roll(game, "d4", high_is_bad=False)
+        game.emit("rest", rolls=self.rolls(rolls), rests_today=st["rests"])
+        game.heal(roll.total, "rest")
+        return None
+
+    # --- encounters ----------------------------------------------------------------------
+
+    def encounter_happens(self, game: Engine) -> bool:
+        roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
+        game.emit("encounter_check", roll=roll, encounter=hit)
+        return hit
+
+    def encounter(self, game: Engine, foes: list[Foe], text: str) -> str:
+        pc = game.pc
+        chance = surprise_chance(pc.score("WIS"))
+        roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
+        surprised = roll.total <= chance
+        game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
+        mod = reaction_modifier(pc.score("CHA"))
+        roll, rolls = self.pc_roll(game, "2d6", high_is_bad=False)
+        band = reaction_band(roll.total + mod)
+        game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
+        if band == "hostile":
+            return self.fight(game, foes, surprised=surprised)
+        talked = False
+        while True:
+            opts = [Option("carry-on", "Carry on (they are " + band + ")")]
+            if not talked:
+                talk_mod = 1 if pc.score("INT") < 8 else 0
+                p = self.check_chance(pc, "CHA", PROSE_DIFFICULTY, talk_mod)
+                opts.append(Option("talk", "Talk", f"CHA check {percent(p)}", chance=p))
+            opts.append(Option("fight", "Fight", tags=frozenset({"fight"})))
+            opts.append(Option("flee", "Flee", f"DEX check {percent(self.check_chance(pc, 'DEX', 1))}"))
+            q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", tuple(opts),
+                         {"reaction": band, "foes": [f.name for f in foes]})
+            key = game.ask(q).key
+            if key == "carry-on":
+                game.emit("encounter_end", result="left alone")
+                return OVER
+            if key == "fight":
+                return self.fight(game, foes)
+            if key == "flee":
+                return FLED if self.escape(game, foes) else self.fight(game, foes)
+            talked = True
+            if not self._common_language(game):
+                game.emit("talk", success=False, why="no common language")
+                continue
+            talk_mod = 1 if pc.score("INT") < 8 else 0
+            if self.check(game, "CHA", PROSE_DIFFICULTY, "talk", modifier=talk_mod):
+                game.emit("talk", success=True, reaction="friendly")
+                band = "friendly"
+                continue
+            band = {"friendly": "neutral", "neutral": "hostile"}[band]
+            game.emit("talk", success=False, reaction=band)
+            if band == "hostile":
+                return self.fight(game, foes)
+
+    def _common_language(self, game: Engine) -> bool:
+        q = Question(LANGUAGE, "Do you speak their language?",
+                     (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")))
+        key = game.ask(q).key
+        if key == "oracle":
+            return game.oracle(None, "Do we share a language?")
+        return key == "yes"
+
+    def escape(self, game: Engine, foes: list[Foe]) -> bool:
+        """Run: a DEX check, after a 3-in-6 chance that dropped food or treasure distracts them."""
+        pc = game.pc
+        opts = [Option("run", "Run", f"DEX check {percent(self.check_chance(pc, 'DEX', PROSE_DIFFICULTY))}")]
+        if pc.count(RATIONS) > 0:
+            opts.append(Option("food", "Drop food (a ration; distracts unintelligent creatures 3-in-6)"))
+        if pc.has_treasure:
+            opts.append(Option("treasure", "Drop treasure (distracts intelligent creatures 3-in-6)"))
+        key = game.ask(Question(ESCAPE, "How do you get away?", tuple(opts))).key
+        if key != "run":
+            self._drop(game, key)
+            roll, hit = game.dice.in_six(DISTRACT_IN_SIX)
+            game.emit("distract", dropped=key, roll=roll, distracted=hit)
+            if hit:
+                game.emit("escape", success=True)
+                return True
+        ok = self.check(game, "DEX", PROSE_DIFFICULTY, "escape")
+        game.emit("escape", success=ok)
+        return ok
+
+    def _drop(self, game: Engine, what: str) -> None:
+        pc = game.pc
+        if what == "food":
+            pc.use(RATIONS)
+            game.emit("item", action="dropped", name=RATIONS, quantity=1, why="distraction")
+            return
+        coins = pc.count(COINS)
+        pile = pc.find(COINS) if coins else min(
+            (i for i in pc.items if i.kind == "treasure" and i.quantity > 0), key=lambda i: i.worth)
+        assert pile is not None
+        quantity = pile.quantity
+        pc.use(pile.name, quantity)
+        game.emit("item", action="dropped", name=pile.name, quantity=quantity, why="distraction")
+
+    def fight(self, game: Engine, foes: list[Foe], *, surprised: bool = False) -> str:
+        return combat.fight(self, game, foes, surprised=surprised)
+
+
+__all__ = ["FLED", "OVER", "WON", "DeathAndTreasure", "morale_breaks", "reaction_band", "surprise_chance"]

@@ -1,0 +1,201 @@
+"""Dungeon Rules hazards and rests at play time.
+
+Hazards (seed, 3 and 3.7): an entry's hazards are met when it is read, in order. A careful sweep or
+a stealth crawl spots them (the check is one step easier, D−1, and listed mitigation gear may be
+used instead); a fast push does not (one step harder, D+1, and no mitigation). Mitigating takes
+10 minutes and makes noise (an encounter check) but clears the hazard for the rest of the run. A
+check is a d20 at or under the better of the hazard's abilities (Dungeon Rules scores); failing
+it, the damage dice in the Fail text are rolled, "alarm" in it trips an alarm, "noise" in it
+adds a danger step, and the rest of the text is shown for the player to rule on. A triggered
+hazard stays: it is met again on the next visit.
+
+Rests (seed, 7): catch your breath (5 minutes, one check), a short rest (30 minutes through
+the zone's checks, then the base game's short recovery; the next two checks +1 step), a long
+rest (8 hours in four watches, a check each, ambushed if one comes; then full recovery and the
+first three checks +2 steps), or fortifying a safe camp (an hour and a ration: the next rest's
+steps are one lower). A rest an encounter interrupts gives nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import dtc.systems.dungeon_rules.ruleset as dr
+from dtc.runtime.core import Option, Question
+from dtc.runtime.dice import DiceError, percent
+from dtc.runtime.equipment import RATIONS
+from dtc.runtime.ruleset import FLED, careful
+
+if TYPE_CHECKING:
+    from dtc.runtime.engine import Engine
+    from dtc.systems.dungeon_rules.play import DungeonRules
+
+HAZARD = "hazard"  # question kind
+DAMAGE = re.compile(r"(?<![\w])([0-9]*d[0-9]+(?:\s*[+-]\s*[0-9]+)?)(?![\w])", re.I)
+MITIGATE_MINUTES = 10
+WATCHES = 4
+
+
+def definition(game: Engine, entry: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The hazard a name places: the one defined in this entry, else the first of that name."""
+    found = [h for h in game.graph.get("hazards", []) if h["name"].lower() == name.lower()]
+    own = [h for h in found if h["entry"] == entry["number"]]
+    chosen: dict[str, Any] | None = (own or found or [None])[0]
+    return chosen
+
+
+def gear_for(game: Engine, hazard: dict[str, Any]) -> str | None:
+    """An item the adventurer carries that the hazard's mitigation names."""
+    wanted = [m.lower() for m in hazard["mitigation"]]
+    for item in game.pc.items:
+        name = item.name.lower()
+        if item.quantity > 0 and any(w in name or name in w for w in wanted):
+            return item.name
+    return None
+
+
+def meet_hazards(rules: DungeonRules, game: Engine, entry: dict[str, Any]) -> None:
+    st = rules.st(game)
+    for name in entry["hazards"]:
+        hazard = definition(game, entry, name)
+        key = f"{entry['number']}:{name.lower()}"
+        if hazard is None or key in st["cleared"]:
+            continue
+        if hazard["error"] is not None or hazard["check"] is None or not hazard["check"]["abilities"]:
+            game.emit("manual", text=f"Hazard {name}: the book gives no usable check; your ruling.")
+            continue
+        _meet(rules, game, hazard, key)
+        if game.state.pending is not None:
+            return
+
+
+def _meet(rules: DungeonRules, game: Engine, hazard: dict[str, Any], key: str) -> None:
+    st = rules.st(game)
+    pace = st["pace"]
+    base_d = hazard["check"]["difficulty"] or 2
+    d = max(1, base_d - 1) if pace in ("careful", "stealth") else min(3, base_d + 1) if pace == "fast" else base_d
+    abilities = [a for a in hazard["check"]["abilities"] if _has(rules, game, a)] or ["LUCK"]
+    best = max(abilities, key=lambda a: rules.score(game.pc, a))
+    p = rules.d20(game.pc, best, d)
+    name = hazard["name"]
+    seen = f" ({hazard['telltales']})" if hazard["telltales"] and pace != "fast" else ""
+    game.emit("hazard", name=name, stage="met", difficulty=d, pace=pace, telltales=hazard["telltales"])
+    gear = gear_for(game, hazard) if pace != "fast" else None
+    face = Option("face", f"Face it: d20 ≤ {best} {rules.score(game.pc, best)}{dr.MODIFIERS[d]:+d}",
+                  f"{percent(p)}; on a failure: {hazard['fail'] or 'the book does not say'}", chance=p)
+    if gear is not None:
+        use = Option("mitigate", f"Deal with it using your {gear} ({MITIGATE_MINUTES} minutes, noisy)",
+                     "no check; cleared for good")
+        opts = (use, face) if careful(game) or p < 1 else (face, use)
+        if game.ask(Question(HAZARD, f"Hazard: {name}{seen}", opts, {"hazard": name})).key == "mitigate":
+            rules.pass_minutes(game, MITIGATE_MINUTES)
+            st["loud"] = True
+            st["cleared"].append(key)
+            game.emit("hazard", name=name, stage="mitigated", gear=gear)
+            return
+    if rules.d20_check(game, best, d, f"hazard: {name}"):
+        game.emit("hazard", name=name, stage="passed", text=hazard["pass"])
+        return
+    game.emit("hazard", name=name, stage="triggered", text=hazard["fail"])
+    _fail(rules, game, hazard)
+
+
+def _has(rules: DungeonRules, game: Engine, ability: str) -> bool:
+    try:
+        rules.score(game.pc, ability)
+    except KeyError:
+        return False
+    return True
+
+
+def _fail(rules: DungeonRules, game: Engine, hazard: dict[str, Any]) -> None:
+    text = hazard["fail"] or ""
+    low = text.lower()
+    if "alarm" in low:
+        rules.trip_alarm(game, f"hazard: {hazard['name']}")
+    elif "noise" in low or "noisy" in low:
+        rules.add_step(game, 1, checks=1, why=f"hazard: {hazard['name']}")
+    rest = DAMAGE.sub("", text).strip(" ,;.")
+    m = DAMAGE.search(text)
+    if m is not None:
+        try:
+            roll = game.dice.roll(m.group(1).replace(" ", ""))
+        except DiceError:
+            roll = None
+        if roll is not None:
+            game.emit("roll", dice=roll.expr, rolls=list(roll.dice), total=roll.total, why=text)
+            if rest:
+                game.emit("manual", text=f"{hazard['name']}: {text}")
+            game.damage(max(0, roll.total), f"hazard: {hazard['name']}")
+            return
+    game.emit("manual", text=f"{hazard['name']}: {text or 'the hazard is triggered'}")
+
+
+# --- rests ------------------------------------------------------------------------------------
+
+
+def rest(rules: DungeonRules, game: Engine) -> None:
+    titles = {"breath": "Catch your breath", "short": "Short rest", "long": "Long rest",
+              "camp": "Fortify a safe camp"}
+    opts = []
+    for kind in rules.rest_order(game):
+        minutes, what, risk = dr.RESTS[kind]
+        if kind == "camp" and game.pc.count(RATIONS) == 0:
+            continue
+        opts.append(Option(f"rest:{kind}", f"{titles[kind]} ({minutes} minutes)", f"{what}; risk: {risk}"))
+    kind = game.ask(Question("rest-type", "How do you rest?", tuple(opts))).key.split(":")[1]
+    game.clock("rest")
+    st = rules.st(game)
+    relief = 1 if st["camp"] and kind in ("short", "long") else 0
+    if kind in ("short", "long"):
+        st["camp"] = False
+    game.emit("rest", rolls=[], rests_today=0, rest=kind)
+    if kind == "breath":
+        rules.pass_minutes(game, dr.RESTS["breath"][0])
+        if rules.roll_check(game, "catching breath"):
+            _interrupted(game)
+        return
+    if kind == "camp":
+        game.pc.use(RATIONS)
+        game.emit("item", action="used", name=RATIONS, quantity=1, why="fortifying a camp")
+        if _through(rules, game, dr.RESTS["camp"][0]):
+            return
+        st["camp"] = True
+        return
+    if kind == "short":
+        if _through(rules, game, dr.RESTS["short"][0]):
+            return
+        rules.base.recover(game, "short")
+        if 1 - relief > 0:
+            rules.add_step(game, 1 - relief, checks=2, why="short rest")
+        return
+    watch = dr.RESTS["long"][0] // WATCHES
+    for n in range(WATCHES):
+        rules.pass_minutes(game, watch, base_turns=False)
+        st["last_check"] = st["minutes"]
+        if rules.roll_check(game, f"watch {n + 1}"):
+            game.emit("manual", text="Ambushed in your sleep: the rest is lost.")
+            _interrupted(game)
+            return
+    rules.base.recover(game, "long")
+    if 2 - relief > 0:
+        rules.add_step(game, 2 - relief, checks=3, why="long rest")
+
+
+
+def _through(rules: DungeonRules, game: Engine, minutes: int) -> bool:
+    """Pass ``minutes`` with the zone's checks; True when an encounter interrupted."""
+    rules.pass_minutes(game, minutes)
+    hit = False
+    for _ in range(rules.due_checks(game)):
+        hit = rules.roll_check(game, "resting") or hit
+    return hit and _interrupted(game)
+
+
+def _interrupted(game: Engine) -> bool:
+    if not game.graph["encounters"]:
+        return False
+    if game.wandering() == FLED:
+        game.flee()
+    return True

@@ -1,0 +1,375 @@
+"""Dungeon Rules, automated: an overlay that owns time, danger and rest, on top of a base ruleset.
+
+Seed: ``dungeon-rules.txt``; numbers from :mod:`dtc.systems.dungeon_rules.ruleset`. The overlay keeps a
+clock in minutes: a move costs the pace's minutes (standard 10, careful 20, stealth 20, fast 5),
+an action, a wait or a fight 10. The base ruleset's turn (its light, its upkeep) passes once per
+10 minutes. The encounter die is rolled at each interval of the current entry's zone (and once
+after a loud event), against the zone's danger range moved by the danger steps. Everything else
+— checks of the base's abilities, character, encounters, combat — is the base's; the overlay's
+own abilities (AGI, LUCK, WORLDSWAY under Death & Treasure) and every hazard are d20 roll-under.
+Hazards are in :mod:`dtc.systems.dungeon_rules.hazards`; readings are in ``docs/rulesets/dungeon-rules.md``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import dtc.systems.dungeon_rules.ruleset as dr
+from dtc.runtime.character import Character
+from dtc.runtime.core import Option, Question
+from dtc.runtime.dice import Dice, Roll, percent
+from dtc.runtime.equipment import RATIONS
+from dtc.runtime.ruleset import FLED, WON, Rules, careful
+
+if TYPE_CHECKING:
+    from dtc.runtime.engine import Engine
+    from dtc.systems.death_and_treasure.combat import Foe
+
+SEVEN = ("STR", "CON", "INT", "WIS", "AGI", "LUCK", "WORLDSWAY")
+MINUTES = {"action": 10, "wait": 10, "combat": 10, "unconscious": 10, "rest": 0}
+PACE, REST_TYPE = "pace", "rest-type"  # question kinds
+HOUR = 60
+WATCHES = 4
+KEY = "dr"  # this overlay's part of the run state
+
+
+def danger_text(top: int) -> str:
+    """A danger range as the seed writes it: ``1``, ``1–3``."""
+    return "1" if top <= 1 else f"1–{top}"
+
+
+class DungeonRules(Rules):
+    """``base + dungeon-rules``."""
+
+    overlay = True
+
+    def __init__(self, base: Rules) -> None:
+        self.base = base
+        self.name = f"{base.name} + dungeon-rules"
+        self.title = f"{base.title} with Dungeon Rules"
+        self.character_kind = base.character_kind
+        self.own = tuple(a for a in SEVEN if a not in base.abilities)
+        self.abilities = (*base.abilities, *self.own)
+        # The base's encounters call its own fight(); route them through the overlay, which hears
+        # the noise (an instance attribute shadows the method for the base's own calls).
+        original = base.fight
+
+        def fight(game: Engine, foes: list[Foe], **kw: Any) -> str:
+            return self._after_fight(game, foes, original(game, foes, **kw))
+
+        setattr(base, "fight", fight)  # noqa: B010 - assigning a method on purpose
+
+    # --- scores and checks ---------------------------------------------------------------
+
+    def score(self, pc: Character, ability: str) -> int:
+        """The 3–18 score the overlay's d20 rolls under."""
+        if ability in pc.stats:
+            return pc.stats[ability]
+        if pc.dt and ability in pc.abilities:
+            return pc.abilities[ability]
+        return pc.score(ability)
+
+    def ensure_scores(self, game: Engine) -> None:
+        """Give the adventurer the overlay's scores it lacks: Death & Treasure's own where it has
+        them (AGI is DEX), else 3d6 each, rolled now."""
+        pc = game.pc
+        rolled = []
+        for a in SEVEN:
+            if a in pc.stats or (pc.dt and a in pc.abilities):
+                continue
+            if pc.dt and a == "AGI":
+                pc.stats[a] = pc.abilities["DEX"]
+                continue
+            pc.stats[a] = game.dice.roll("3d6").total
+            rolled.append(f"{a} {pc.stats[a]}")
+        if rolled:
+            game.emit("manual", text="Dungeon Rules scores rolled (3d6 each): " + ", ".join(rolled))
+
+    def d20(self, pc: Character, ability: str, difficulty: int | None) -> Fraction:
+        p = dr.p_d20(self.score(pc, ability), difficulty or 2)
+        return p * p if pc.encumbered else p
+
+    def d20_check(self, game: Engine, ability: str, difficulty: int | None, why: str) -> bool:
+        d = difficulty if difficulty in dr.MODIFIERS else 2
+        roll, rolls = self.base.pc_roll(game, "d20", high_is_bad=True)
+        target = self.score(game.pc, ability) + dr.MODIFIERS[d]
+        ok = roll.total <= target
+        game.emit("check", ability=ability, difficulty=d, dice="d20", rolls=[list(r.dice) for r in rolls],
+                  total=roll.total, target=target, success=ok, why=why)
+        return ok
+
+    def plans(self, difficulty: int) -> list[tuple[str, ...]] | None:
+        return self.base.plans(difficulty)
+
+    def difficulty_text(self, difficulty: int) -> str:
+        return self.base.difficulty_text(difficulty)
+
+    def check_chance(self, pc: Character, ability: str, difficulty: int) -> Fraction:
+        if ability in self.own:
+            return self.d20(pc, ability, difficulty)
+        return self.base.check_chance(pc, ability, difficulty)
+
+    def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
+        if ability not in self.own:
+            return self.base.check_text(pc, ability, difficulty)
+        mod = dr.MODIFIERS.get(difficulty, 0)
+        return (f"d20 ≤ {ability} {self.score(pc, ability)}{f'{mod:+d}' if mod else ''}: "
+                f"{percent(self.d20(pc, ability, difficulty))}")
+
+    def choice_odds(self, pc: Character, ability: str, difficulty: int, label: str) -> tuple[str, Fraction]:
+        if ability in self.own:
+            return self.check_text(pc, ability, difficulty), self.check_chance(pc, ability, difficulty)
+        return self.base.choice_odds(pc, ability, difficulty, label)
+
+    def check(self, game: Engine, ability: str, difficulty: int | None, why: str) -> bool:
+        if ability in self.own:
+            return self.d20_check(game, ability, difficulty, why)
+        return self.base.check(game, ability, difficulty, why)
+
+    def pc_roll(self, game: Engine, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
+        return self.base.pc_roll(game, expr, high_is_bad=high_is_bad)
+
+    # --- the adventurer --------------------------------------------------------------------
+
+    def fits(self, pc: Character) -> bool:
+        return self.base.fits(pc)
+
+    def new_character(self, dice: Dice) -> Character:
+        return self.base.new_character(dice)
+
+    def down(self, game: Engine, cause: str, overflow: int = 0) -> None:
+        self.base.down(game, cause, overflow)
+
+    # --- time --------------------------------------------------------------------------------
+
+    def st(self, game: Engine) -> dict[str, Any]:
+        state: dict[str, Any] = game.state.rules.setdefault(KEY, {})
+        return state
+
+    def begin(self, game: Engine) -> None:
+        self.base.begin(game)
+        self.ensure_scores(game)
+        game.state.rules[KEY] = {
+            "minutes": 0, "base_minutes": 0, "last_check": 0, "pace": "standard", "pace_zone": None,
+            "steps": [], "alarm": 0, "alarm_until": -1, "alarm_high_until": -1, "blood": False,
+            "loud": False, "bonus": 0, "slip": False, "camp": False, "cleared": [],
+        }
+
+    def zone(self, game: Engine) -> dr.Zone:
+        return dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE, dr.ZONES[dr.DEFAULT_ZONE])
+
+    def turn_passed(self, game: Engine) -> None:
+        why = game.clock_reason
+        minutes = dr.PACES[self.st(game)["pace"]].minutes if why == "move" else MINUTES.get(why, 10)
+        self.pass_minutes(game, minutes)
+        if why == "move":
+            self._paced_move(game)
+
+    def pass_minutes(self, game: Engine, minutes: int, *, base_turns: bool = True) -> None:
+        """The clock moves on; the base's turn passes for every 10 minutes (its light burns)."""
+        st = self.st(game)
+        st["minutes"] += minutes
+        if not base_turns:
+            st["base_minutes"] = st["minutes"] - st["minutes"] % 10
+            return
+        while st["minutes"] - st["base_minutes"] >= 10:
+            st["base_minutes"] += 10
+            self.base.turn_passed(game)
+
+    def _paced_move(self, game: Engine) -> None:
+        st = self.st(game)
+        if st["pace"] == "fast":
+            st["bonus"] = max(st["bonus"], 4)
+        elif st["pace"] == "stealth":
+            best = max(("AGI", "WIS"), key=lambda a: self.score(game.pc, a))
+            if self.d20_check(game, best, 2, "stealth crawl"):
+                st["slip"] = True
+            else:
+                st["slip"] = False
+                st["bonus"] = max(st["bonus"], 7)
+                self.raise_alarm(game, 1, "a failed stealth check")
+
+    def can_see(self, game: Engine) -> bool:
+        return self.base.can_see(game)
+
+    def status(self, game: Engine) -> str:
+        st = self.st(game)
+        zone = self.zone(game)
+        top = self.danger(game)
+        clock = f"{st['minutes'] // HOUR}:{st['minutes'] % HOUR:02d}"
+        alarm = f" | alarm {st['alarm']}" if st["alarm"] else ""
+        own = f"{zone.key} {danger_text(top)}"
+        base = self.base.status(game)
+        return f"{own} | {st['pace']} | {clock}{alarm}" + (f" | {base}" if base else "")
+
+    def adjust(self, game: Engine, words: list[str]) -> str | None:
+        """``pace careful|stealth|fast|standard``, ``map`` (a mapping halt), ``alarm N``."""
+        st = self.st(game)
+        if len(words) == 2 and words[0] == "pace" and words[1] in dr.PACES:
+            st["pace"] = words[1]
+            game.emit("pace", pace=words[1], minutes=dr.PACES[words[1]].minutes, why="adjusted")
+            return f"pace {words[1]}"
+        if words == ["map"]:
+            self.pass_minutes(game, dr.MAPPING_HALT_MINUTES)
+            ok = self.d20_check(game, "INT", 2, "mapping halt")
+            game.emit("pace", pace="mapping halt", minutes=dr.MAPPING_HALT_MINUTES, why="mapped" if ok else "muddled")
+            return "mapping halt"
+        if len(words) == 2 and words[0] == "alarm" and words[1].isdigit():
+            self.raise_alarm(game, int(words[1]) - st["alarm"], "adjusted")
+            return f"alarm {st['alarm']}"
+        return self.base.adjust(game, words)
+
+    # --- danger and encounters ---------------------------------------------------------------
+
+    def add_step(self, game: Engine, amount: int, *, minutes: int | None = None, checks: int | None = None,
+                 why: str = "") -> None:
+        st = self.st(game)
+        until = None if minutes is None else st["minutes"] + minutes
+        st["steps"].append({"amount": amount, "until": until, "checks": checks, "why": why})
+
+    def raise_alarm(self, game: Engine, amount: int, why: str) -> None:
+        st = self.st(game)
+        before = st["alarm"]
+        st["alarm"] = max(0, min(5, before + amount))
+        if st["alarm"] >= 5 > before:
+            st["alarm_high_until"] = st["minutes"] + HOUR
+        if st["alarm"] != before:
+            game.emit("alarm", level=st["alarm"], why=why)
+
+    def trip_alarm(self, game: Engine, why: str) -> None:
+        """A tripped alarm: +5 steps and an active alarm for an hour, +2 on the track."""
+        st = self.st(game)
+        self.add_step(game, 5, minutes=HOUR, why=why)
+        st["alarm_until"] = st["minutes"] + HOUR
+        self.raise_alarm(game, 2, why)
+
+    def danger(self, game: Engine) -> int:
+        """The top of the current danger range (1 to 5)."""
+        st = self.st(game)
+        now = st["minutes"]
+        top: int = self.zone(game).top
+        for step in st["steps"]:
+            if (step["until"] is None or step["until"] > now) and step["checks"] != 0:
+                top += step["amount"]
+        top += (1 if st["blood"] else 0) + st["bonus"]
+        if st["alarm_until"] > now:
+            top = max(top + 1, 3)
+        if st["alarm"] >= 3:
+            top = max(top, 3)
+        if st["alarm_high_until"] > now:
+            top = 5
+        return max(1, min(dr.DANGER_CAP, top))
+
+    def roll_check(self, game: Engine, why: str) -> bool:
+        """One roll of the encounter die against the current range; spends one-shot steps."""
+        st = self.st(game)
+        top = self.danger(game)
+        roll = game.dice.die(6)
+        hit = roll <= top
+        game.emit("encounter_check", roll=roll, encounter=hit, zone=self.zone(game).key, range=top, why=why)
+        st["bonus"] = 0
+        st["steps"] = [dict(s, checks=s["checks"] - 1) if s["checks"] else s for s in st["steps"]
+                       if s["checks"] != 1 and (s["until"] is None or s["until"] > st["minutes"])]
+        return hit
+
+    def interval(self, game: Engine) -> int:
+        st = self.st(game)
+        zone = self.zone(game)
+        return min(zone.interval, dr.ALARM_INTERVAL) if st["alarm_until"] > st["minutes"] else zone.interval
+
+    def due_checks(self, game: Engine) -> int:
+        """How many interval checks fall due now (the clock may have crossed several)."""
+        st = self.st(game)
+        every = self.interval(game)
+        due: int = (st["minutes"] - st["last_check"]) // every
+        st["last_check"] += due * every
+        if st["loud"]:
+            st["loud"] = False
+            due += 1
+        return due
+
+    def encounter_happens(self, game: Engine) -> bool:
+        st = self.st(game)
+        hit = False
+        for _ in range(self.due_checks(game)):
+            hit = self.roll_check(game, "interval") or hit
+        if hit and st["pace"] == "stealth" and st["slip"]:
+            game.emit("encounter_end", result="slipped past unseen (stealth crawl)")
+            return False
+        return hit
+
+    def encounter(self, game: Engine, foes: list[Foe], text: str) -> str:
+        return self.base.encounter(game, foes, text)
+
+    def fight(self, game: Engine, foes: list[Foe], *, surprised: bool = False) -> str:
+        return self.base.fight(game, foes, surprised=surprised)
+
+    def _after_fight(self, game: Engine, foes: list[Foe], result: str) -> str:
+        """A fight is loud: combat noise for 20 minutes, a check, +1 alarm; the dead leave a trail."""
+        st = self.st(game)
+        self.add_step(game, 1, minutes=20, why="combat noise")
+        st["loud"] = True
+        self.raise_alarm(game, 1, "a loud fight")
+        if result == WON and any(f.hp <= 0 for f in foes):
+            st["blood"] = True
+        return result
+
+    def gear_used(self, game: Engine, item: str) -> None:
+        """Metal on stone: +1 step until the next check (+2 at a careful sweep, noisy with tools)."""
+        self.add_step(game, 2 if self.st(game)["pace"] == "careful" else 1, checks=1, why=f"noise ({item})")
+
+    # --- arrival: pace and hazards ------------------------------------------------------------
+
+    def on_entry(self, game: Engine, entry: dict[str, Any]) -> None:
+        self.base.on_entry(game, entry)
+        st = self.st(game)
+        zone = self.zone(game)
+        if st["pace_zone"] != zone.key:
+            st["pace_zone"] = zone.key
+            self.choose_pace(game, zone)
+        if entry.get("hazards"):
+            from dtc.systems.dungeon_rules.hazards import meet_hazards
+
+            meet_hazards(self, game, entry)
+
+    def choose_pace(self, game: Engine, zone: dr.Zone) -> None:
+        st = self.st(game)
+        order = ["careful", "standard", "stealth", "fast"] if careful(game) else ["standard", "fast", "careful",
+                                                                                   "stealth"]
+        if careful(game) and zone.top <= 1:
+            order = ["standard", "careful", "stealth", "fast"]
+        opts = tuple(Option(f"pace:{k}", dr.PACES[k].title, f"{dr.PACES[k].minutes} min a room: {dr.PACES[k].note}")
+                     for k in order)
+        top = self.danger(game)
+        q = Question(PACE, f"{zone.title} (a check every {zone.interval} minutes, danger {danger_text(top)}). "
+                           "Your pace?", opts, {"zone": zone.key})
+        pace = game.ask(q).key.split(":")[1]
+        st["pace"] = pace
+        game.emit("pace", pace=pace, minutes=dr.PACES[pace].minutes, why=zone.key)
+
+    # --- rest -------------------------------------------------------------------------------
+
+    def rest_label(self, game: Engine) -> str:
+        return "Rest (catch breath, short, long, or fortify a camp)"
+
+    def rest_blocked(self, game: Engine) -> str | None:
+        return None
+
+    def rest(self, game: Engine) -> str | None:
+        from dtc.systems.dungeon_rules.hazards import rest
+
+        rest(self, game)
+        return None
+
+    def rest_order(self, game: Engine) -> list[str]:
+        pc, st = game.pc, self.st(game)
+        if pc.hp * 3 <= pc.max_hp and careful(game):
+            order = ["camp", "long", "short", "breath"] if not st["camp"] and pc.count(RATIONS) > 1 else [
+                "long", "short", "breath", "camp"]
+        else:
+            order = ["short", "breath", "long", "camp"]
+        return order
+
+
+__all__ = ["FLED", "DungeonRules"]

@@ -1,0 +1,170 @@
+"""Dungeon Rules — an overlay for dungeon time and danger, joined to a base: ``X + dungeon-rules``.
+
+Seed: ``dungeon-rules.txt``. The overlay brings zones with their encounter check intervals and
+danger ranges (2.1), danger steps (2.2), pace modes (1), hazards with a check, an effect and a
+mitigation (3), rest types (7) and the optional 0–5 alarm track (9). Its abilities — STR CON INT
+WIS AGI LUCK WORLDSWAY, the seed's legend for checks — are rolled with a d20 at or under the
+score. In ``X + dungeon-rules`` an ability the base has keeps the base's check; the others (AGI,
+LUCK, WORLDSWAY under Death & Treasure) are d20 checks, and hazards are always d20 checks.
+
+The seed gives no difficulty ladder for the d20; dtc uses its own situational modifiers, whose
+typical size is 2–4 (dim light −2, darkness −3, smoke −2, spores −2): ``D1`` d20 ≤ score + 3,
+``D2`` d20 ≤ score, ``D3`` d20 ≤ score − 3 (as hard as working in the dark).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dtc.systems.base import Ruleset
+
+MODIFIERS = {1: 3, 2: 0, 3: -3}
+DANGER_CAP = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A zone type: how often the encounter die is rolled and the default danger range 1–``top``."""
+
+    key: str
+    title: str
+    interval: int  # minutes between checks
+    top: int
+
+
+ZONES: dict[str, Zone] = {
+    z.key: z
+    for z in (
+        Zone("quiet", "Quiet sector", 30, 1),
+        Zone("standard", "Standard sector", 20, 1),
+        Zone("perilous", "Perilous sector", 10, 2),
+        Zone("deep", "Deep or tainted sector", 10, 3),
+        Zone("lair-heart", "Heart of a lair", 10, 5),
+        # Lair Difficulty (5.1): the encounter range inside a lair of each difficulty.
+        Zone("minor-lair", "Minor lair", 20, 2),
+        Zone("standard-lair", "Standard lair", 10, 3),
+        Zone("major-lair", "Major lair", 10, 4),
+        Zone("deadly-lair", "Deadly lair", 10, 5),
+        Zone("mythic-lair", "Mythic lair", 10, 5),
+    )
+}
+ZONE_ALIASES = {
+    "quiet sector": "quiet", "standard sector": "standard", "perilous sector": "perilous",
+    "deep sector": "deep", "tainted": "deep", "tainted sector": "deep", "deep or tainted": "deep",
+    "deep or tainted sector": "deep", "lair heart": "lair-heart", "heart of a lair": "lair-heart",
+    "heart of the lair": "lair-heart", "lair": "lair-heart",
+    "minor lair": "minor-lair", "standard lair": "standard-lair", "major lair": "major-lair",
+    "deadly lair": "deadly-lair", "mythic lair": "mythic-lair",
+}
+DEFAULT_ZONE = "standard"
+ALARM_INTERVAL = 10  # an active alarm: checks every 10 minutes, +1 step, at least 1–3
+
+
+def zone_key(text: str) -> str | None:
+    """The zone a row names (``Perilous``, ``deep or tainted sector``, ``Major lair``), or None."""
+    words = " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+    if words.replace(" ", "-") in ZONES:
+        return words.replace(" ", "-")
+    return ZONE_ALIASES.get(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    key: str
+    title: str
+    minutes: int  # per room
+    note: str
+
+
+PACES: dict[str, Pace] = {
+    p.key: p
+    for p in (
+        Pace("standard", "Standard advance", 10, "normal encounter schedule"),
+        Pace("careful", "Careful sweep", 20, "hazards spotted: checks one step easier, may be mitigated; "
+             "using gear is noisy (+2 danger steps until the next check)"),
+        Pace("stealth", "Stealth crawl", 20, "an AGI or WIS check each move: pass, and an encounter may be "
+             "slipped; fail, and the next encounter check is +7"),
+        Pace("fast", "Fast push", 5, "hazards go unseen (checks one step harder, no mitigation); the next "
+             "encounter check is +4"),
+    )
+}
+MAPPING_HALT_MINUTES = 10
+
+#: Danger steps (2.2): cause -> (steps, how long).
+DANGER_STEPS = (
+    ("recent combat noise", "+1 step for 20 minutes"),
+    ("running, shouting, metal on stone (fleeing, gear used)", "+1 step until the next check"),
+    ("tripped alarm or visible intrusion", "+5 steps for 1 hour"),
+    ("blood scent or corpse trail (a fight with dead left behind)", "+1 step for the rest of the floor"),
+    ("short rest in the dungeon", "the next two checks +1 step"),
+    ("long rest in the dungeon", "the first three checks after waking +2 steps"),
+)
+
+#: Rest types (7): key -> (minutes, what you get, risk).
+RESTS = {
+    "breath": (5, "catch your breath", "one encounter check at the current danger"),
+    "short": (30, "a short rest: the base game's short recovery", "the next two checks +1 step"),
+    "long": (480, "a long rest: full HP", "four watches with a check each, ambushed if one comes; then "
+                  "the first three checks +2 steps"),
+    "camp": (60, "fortify a safe camp (spends a ration)", "the next rest's danger one step lower"),
+}
+
+_ABILITIES = {
+    "STR": ("STRENGTH",), "CON": ("CONSTITUTION",), "INT": ("INTELLIGENCE",), "WIS": ("WISDOM",),
+    "AGI": ("AGILITY",), "LUCK": (), "WORLDSWAY": (),
+}
+
+
+def p_d20(score: int, difficulty: int) -> Fraction:
+    """d20 at or under score + the difficulty's modifier."""
+    if difficulty <= 0:
+        return Fraction(1)
+    target = score + MODIFIERS.get(difficulty, 0)
+    return Fraction(max(0, min(20, target)), 20)
+
+
+@dataclass(frozen=True)
+class DungeonRules(Ruleset):
+    """The overlay's own checks: d20 roll-under."""
+
+    def check_dice(self, difficulty: int) -> str:
+        if difficulty <= 0:
+            return "none"
+        mod = MODIFIERS.get(difficulty, 0)
+        return f"d20 ≤ score{f' {mod:+d}' if mod else ''}"
+
+    def check_probability(
+        self, abilities: Mapping[str, int], ability: str | None, difficulty: int, *, encumbered: bool = False
+    ) -> Fraction:
+        p = p_d20(self.score_of(abilities, ability), difficulty)
+        return p * p if encumbered else p
+
+
+DUNGEON_RULES = DungeonRules(
+    name="dungeon-rules",
+    title="Dungeon Rules",
+    abilities={alias: name for name, aliases in _ABILITIES.items() for alias in (name, *aliases)},
+    difficulties=(0, 1, 2, 3),
+    source="dungeon-rules.txt: 1 Time, Pace, And Movement; 2 Encounter System; 3 Hazards; 7 Rest",
+    difficulty_notes={0: "no check", 1: "d20 ≤ score + 3", 2: "d20 ≤ score", 3: "d20 ≤ score − 3"},
+    overlay=True,
+    doc="docs/rulesets/dungeon-rules.md",
+    sections=(
+        ("Zones", tuple(f"{z.key:<14} {z.title}: a check every {z.interval} minutes, danger 1–{z.top}"
+                        .replace("1–1", "1") for z in ZONES.values())),
+        ("Encounter checks", ("1d6 at each interval of the current zone, and after a loud event (a fight); "
+                              "an encounter when the die is within the danger range",
+                              "active alarm: every 10 minutes, +1 step, at least 1–3",)),
+        ("Danger steps (cumulative, capped at 1–5)", tuple(f"{c}: {s}" for c, s in DANGER_STEPS)),
+        ("Pace", (*(f"{p.key:<9} {p.minutes} minutes a room: {p.note}" for p in PACES.values()),
+                  f"mapping halt: {MAPPING_HALT_MINUTES} minutes, no movement, an INT check")),
+        ("Alarm track", ("0–5 for the floor: +1 for each fight and each failed stealth check, +2 for a "
+                         "tripped alarm", "at 3 the danger is at least 1–3; at 5, 1–5 for an hour")),
+        ("Hazards", ("written in the source: Hazard: NAME | Check: ABILITY Dn | Fail: effect | Pass: text "
+                     "| Mitigation: gear, gear | Telltales: text | Trigger: text",
+                     "checked d20 ≤ score; mitigated with listed gear (not at a fast push)")),
+        ("Rests", tuple(f"{k:<7} {m} minutes: {what}; risk: {risk}" for k, (m, what, risk) in RESTS.items())),
+    ),
+)

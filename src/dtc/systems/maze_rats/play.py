@@ -1,0 +1,284 @@
+"""Maze Rats, automated: danger rolls, the adventurer, encounters, healing.
+
+Seed: ``maze-rats-core-rules.txt``; the numbers come from :mod:`dtc.systems.maze_rats.ruleset`, so the
+odds in ``play`` are the linter's and ``dtc odds``'s. Readings where the seed is silent
+(``docs/rulesets/maze-rats.md``):
+
+* D1 is a danger roll with advantage, D2 a plain one, D3 at disadvantage (3d6, worst two).
+* A Path gives advantage to the danger rolls of its activities, recognised by words in the
+  choice's label; heavy armour takes advantage away from DEX rolls.
+* The core rules give no encounter schedule or reaction table: a wandering encounter is 1-in-6
+  per turn spent, and reactions are d6: 1 hostile, 2–3 wary, 4–5 friendly, 6 helpful.
+* Characters: a d6 picks one of the six orders of +2/+1/+0; 4 health; attack bonus +0; a feature
+  (+1 attack bonus or a Path; spells are not automated); light armour, a shield, two weapons.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import dtc.systems.maze_rats.ruleset as mr
+from dtc.runtime.character import Character
+from dtc.runtime.core import ENCOUNTER, Option, Question
+from dtc.runtime.dice import Dice, Roll, percent
+from dtc.runtime.equipment import HAND, RANGED, RATIONS, Item
+from dtc.runtime.ruleset import FLED, OVER, WON, Rules, careful
+from dtc.systems.death_and_treasure.creation import random_name
+
+if TYPE_CHECKING:
+    from dtc.runtime.engine import Engine
+    from dtc.systems.death_and_treasure.combat import Foe
+
+ARRAYS = ((2, 1, 0), (2, 0, 1), (1, 2, 0), (0, 2, 1), (1, 0, 2), (0, 1, 2))
+START_HEALTH = 4
+ENCOUNTER_IN_SIX = 1
+NIGHT_TURNS = 48  # eight hours of 10-minute turns
+DAY_TURNS = 144
+MEDICINE = "Medicine"
+REACTIONS = {1: "hostile", 2: "wary", 3: "wary", 4: "friendly", 5: "friendly", 6: "helpful"}
+FRIENDLIER = {"hostile": "wary", "wary": "friendly", "friendly": "helpful", "helpful": "helpful"}
+WORSE = {"helpful": "friendly", "friendly": "wary", "wary": "hostile", "hostile": "hostile"}
+
+#: Paths: advantage on danger rolls for their activities (words looked for in the choice's label).
+PATHS = {
+    "Briarborn": ("track", "forage", "wild", "trail", "hunt", "root", "thorn", "herb", "survive"),
+    "Fingersmith": ("lock", "pick", "tinker", "mechanism", "trap", "pocket", "disarm", "gear", "latch"),
+    "Roofrunner": ("climb", "leap", "jump", "balance", "ledge", "wall", "rope", "beam", "swing"),
+    "Shadowjack": ("sneak", "hide", "shadow", "stealth", "quiet", "creep", "slip", "unseen"),
+}
+
+#: Weapon classes by name; an unlisted weapon is light (ranged if it only shoots).
+HEAVY = frozenset({"greatsword", "warhammer", "battleaxe", "halberd", "maul", "polearm", "greataxe", "spear"})
+RANGED_NAMES = frozenset({"bow", "crossbow", "sling", "longbow", "shortbow"})
+
+
+def weapon_class(item: Item) -> str:
+    name = item.name.lower()
+    if name in RANGED_NAMES or item.ranges == (RANGED,):
+        return "ranged"
+    return "heavy" if name in HEAVY else "light"
+
+
+def path_of(pc: Character) -> str | None:
+    return next((n.split(":", 1)[1].strip() for n in pc.notes if n.startswith("path:")), None)
+
+
+def heavy_armour(pc: Character) -> bool:
+    return any(i.kind == "armour" and i.slot == "body" and i.defense >= 2 for i in pc.items)
+
+
+def armor(pc: Character, weapon: Item | None = None) -> int:
+    """6 + body armour + a shield (not with a two-handed weapon in hand)."""
+    body = max((i.defense for i in pc.items if i.kind == "armour" and i.slot == "body"), default=0)
+    two_handed = weapon is not None and weapon_class(weapon) in ("heavy", "ranged")
+    shield = 0 if two_handed or pc.find("Shield") is None else 1
+    return mr.BASE_ARMOR + body + shield
+
+
+def make_character(dice: Dice) -> Character:
+    """A random adventurer: an ability array, a feature, and the standard combat gear."""
+    strength, dexterity, will = ARRAYS[dice.die(6) - 1]
+    pc = Character(name=random_name(dice), abilities={"STR": strength, "DEX": dexterity, "WIL": will},
+                   max_hp=START_HEALTH, hp=START_HEALTH, ruleset=mr.MAZE_RATS.name, stats={"AB": 0})
+    feature = dice.die(6)
+    if feature <= 2:
+        pc.stats["AB"] = 1
+        pc.notes.append("feature: +1 attack bonus")
+    else:
+        pc.notes.append(f"path: {list(PATHS)[feature - 3]}")
+    second = Item("Warhammer", "weapon", ranges=(HAND,)) if strength >= dexterity else Item(
+        "Bow", "weapon", ranges=(RANGED,))
+    for item in (Item("Sword", "weapon", ranges=(HAND,)), second,
+                 Item("Light armour", "armour", defense=1, slot="body"),
+                 Item("Shield", "armour", defense=1, slot="shield"),
+                 Item(RATIONS, "gear", 3), Item("Rope", "gear"), Item("Torch", "gear", 3), Item(MEDICINE, "gear")):
+        pc.add(item)
+    return pc
+
+
+class MazeRats(Rules):
+    name = "maze-rats"
+    title = "Maze Rats"
+    abilities = ("STR", "DEX", "WIL")
+    character_kind = "maze-rats"
+
+    # --- danger rolls ----------------------------------------------------------------------
+
+    def plans(self, difficulty: int) -> list[tuple[str, ...]] | None:
+        if difficulty == 0:
+            return [()]
+        return [("check",)] if difficulty in mr.MODES else None
+
+    def mode(self, pc: Character, ability: str, difficulty: int | None, why: str = "") -> str:
+        words = why.lower()
+        path = path_of(pc)
+        favoured = path is not None and any(w in words for w in PATHS.get(path, ()))
+        return mr.mode_for(difficulty or 2, advantage=favoured, no_advantage=ability == "DEX" and heavy_armour(pc))
+
+    def roll(self, game: Engine, ability: str, mode: str, bonus: int | None = None) -> tuple[Roll, int, bool]:
+        """Roll a danger roll: the roll, the total (kept dice + bonus) and whether it was double sixes."""
+        roll = game.dice.roll("2d6" if mode == mr.PLAIN else "3d6")
+        a, b = mr.keep(roll.dice, mode)
+        total = a + b + (game.pc.score(ability) if bonus is None else bonus)
+        return roll, total, a == b == 6
+
+    def check_chance(self, pc: Character, ability: str, difficulty: int) -> Fraction:
+        return mr.p_danger(pc.score(ability), self.mode(pc, ability, difficulty))
+
+    def _text(self, pc: Character, ability: str, mode: str) -> str:
+        bonus = pc.score(ability)
+        p = mr.p_danger(bonus, mode)
+        return f"{mr.DICE_TEXT[mode]} {bonus:+d} ({ability}) ≥ {mr.TARGET}: {percent(p)}"
+
+    def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
+        return self._text(pc, ability, self.mode(pc, ability, difficulty))
+
+    def choice_odds(self, pc: Character, ability: str, difficulty: int, label: str) -> tuple[str, Fraction]:
+        mode = self.mode(pc, ability, difficulty, label)
+        return self._text(pc, ability, mode), mr.p_danger(pc.score(ability), mode)
+
+    def check(self, game: Engine, ability: str, difficulty: int | None, why: str) -> bool:
+        d = difficulty if difficulty in mr.MODES else 2
+        mode = self.mode(game.pc, ability, d, why)
+        roll, total, _ = self.roll(game, ability, mode)
+        ok = total >= mr.TARGET
+        game.emit("check", ability=ability, difficulty=d, dice=mr.DICE_TEXT[mode], rolls=[list(roll.dice)],
+                  total=total, target=mr.TARGET, success=ok, why=why, compare="≥")
+        return ok
+
+    # --- the adventurer ----------------------------------------------------------------------
+
+    def new_character(self, dice: Dice) -> Character:
+        return make_character(dice)
+
+    # --- time and healing --------------------------------------------------------------------
+
+    def begin(self, game: Engine) -> None:
+        game.state.rules.update(medicine_day=-1)
+
+    def turn_passed(self, game: Engine) -> None:
+        return None
+
+    def status(self, game: Engine) -> str:
+        pc = game.pc
+        path = path_of(pc)
+        return f"armour {armor(pc)} | AB {pc.stats.get('AB', 0):+d}" + (f" | {path}" if path else "")
+
+    def rest_label(self, game: Engine) -> str:
+        return "Rest (a night: eat and sleep, 1 health; or medicine)"
+
+    def _ways(self, game: Engine) -> list[Option]:
+        pc, st = game.pc, game.state.rules
+        ways = []
+        if pc.count(MEDICINE) and st.get("medicine_day") != game.state.turn // DAY_TURNS:
+            ways.append(Option("medicine", "Take a dose of medicine (1 health, once a day)"))
+        if pc.count(RATIONS):
+            ways.append(Option("night", "Eat a meal and sleep the night (1 health; 8 hours)"))
+        if game.state.entry == game.state.start:
+            ways.append(Option("day", "Rest a full day outside, where it is safe (all health)"))
+        return ways
+
+    def rest_blocked(self, game: Engine) -> str | None:
+        if game.pc.hp >= game.pc.max_hp:
+            return "you are not hurt"
+        return None if self._ways(game) else "resting needs a meal (a ration) or medicine"
+
+    def rest(self, game: Engine) -> str | None:
+        why = self.rest_blocked(game)
+        if why is not None:
+            return why
+        ways = self._ways(game)
+        key = ways[0].key if len(ways) == 1 else game.ask(Question("recovery", "How do you recover?", tuple(ways))).key
+        self.recover(game, {"medicine": "short", "night": "long", "day": "day"}[key])
+        return None
+
+    def recover(self, game: Engine, kind: str) -> None:
+        pc, st = game.pc, game.state.rules
+        if kind == "short":
+            if pc.count(MEDICINE) and st.get("medicine_day") != game.state.turn // DAY_TURNS and pc.use(MEDICINE):
+                st["medicine_day"] = game.state.turn // DAY_TURNS
+                game.emit("item", action="used", name=MEDICINE, quantity=1, why="a dose of medicine")
+                game.heal(1, "medicine")
+            return
+        if kind == "day":
+            game.state.turn += DAY_TURNS - 1
+            game.clock("rest")
+            game.emit("rest", rolls=[], rests_today=1)
+            game.heal(pc.max_hp - pc.hp, "a day's rest in safety")
+            return
+        if not pc.use(RATIONS):
+            return
+        game.emit("item", action="used", name=RATIONS, quantity=1, why="a meal before sleeping")
+        if not getattr(game.rules, "overlay", False):
+            game.state.turn += NIGHT_TURNS - 1
+            if not game.spend_turn("rest"):
+                return
+        game.emit("rest", rolls=[], rests_today=1)
+        game.heal(1, "a meal and a night's rest")
+
+    # --- encounters and combat ---------------------------------------------------------------
+
+    def encounter_happens(self, game: Engine) -> bool:
+        roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
+        game.emit("encounter_check", roll=roll, encounter=hit)
+        return hit
+
+    def reaction(self, game: Engine) -> str:
+        roll = game.dice.die(6)
+        band = REACTIONS[roll]
+        game.emit("reaction", rolls=[[roll]], modifier=0, total=roll, reaction=band)
+        return band
+
+    def surprised(self, game: Engine) -> bool:
+        """The leader of an ambushed group may make a WIL danger roll to avoid surprise."""
+        ok = self.check(game, "WIL", 2, "avoid surprise")
+        game.emit("surprise", rolls=[], chance=0, surprised=not ok)
+        return not ok
+
+    def encounter(self, game: Engine, foes: list[Foe], text: str) -> str:
+        band = self.reaction(game)
+        if band == "hostile":
+            return self.fight(game, foes, surprised=self.surprised(game))
+        from dtc.systems.maze_rats.combat import escape_chance
+
+        talked = False
+        while True:
+            fight = Option("fight", "Attack first (you ambush them: initiative and advantage)",
+                           tags=frozenset({"fight"}))
+            opts = [Option("carry-on", f"Carry on (they are {band})")]
+            if not talked:
+                p = self.check_chance(game.pc, "WIL", 2)
+                opts.append(Option("talk", "Talk them round", f"WIL danger roll {percent(p)}", chance=p))
+            opts += [fight, Option("flee", "Slip away", f"opposed DEX {percent(escape_chance(game, foes))}")]
+            q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", tuple(opts),
+                         {"reaction": band, "foes": [f.name for f in foes]})
+            key = game.ask(q).key
+            if key == "carry-on":
+                game.emit("encounter_end", result="left alone")
+                return OVER
+            if key == "fight":
+                return self.fight(game, foes, ambush=True)
+            if key == "flee":
+                from dtc.systems.maze_rats.combat import escape
+
+                return FLED if escape(self, game, foes) else self.fight(game, foes)
+            talked = True
+            ok = self.check(game, "WIL", 2, "talk")
+            band = FRIENDLIER[band] if ok else WORSE[band]
+            game.emit("talk", success=ok, reaction=band)
+            if band == "hostile":
+                return self.fight(game, foes)
+
+    def fight(self, game: Engine, foes: list[Foe], *, surprised: bool = False, ambush: bool = False) -> str:
+        from dtc.systems.maze_rats.combat import fight
+
+        result = fight(self, game, foes, surprised=surprised, ambush=ambush)
+        return WON if result == WON else FLED if result == FLED else result
+
+    def prefers_shatter(self, game: Engine, damage: int) -> bool:
+        """Whether the default answer to "shatter your shield?" is yes."""
+        return damage >= game.pc.hp or (careful(game) and damage * 2 >= game.pc.hp)
+
+
+__all__ = ["FLED", "OVER", "WON", "MazeRats", "armor", "make_character", "weapon_class"]

@@ -1,0 +1,276 @@
+"""Zilch, automated: suit tests with degrees of success, the adventurer, encounters, recovery.
+
+Seed: ``zilch.txt``; the numbers come from :mod:`dtc.systems.zilch.ruleset`. Readings where the seed is
+silent or leaves room (``docs/rulesets/zilch.md``):
+
+* D1–D4 are the recommended modifiers +2, ±0, −2, −5. A critical success or failure is logged
+  with the check (the book's S/F entries decide what happens).
+* Characters: one card 5–10 from each suit's pile (a hand of 25 or less is redrawn); Fighter
+  (♣ chips) when ♣ is at least ♠, else Rogue (♠ chips); HP are the Heart chips. Spellcasters are
+  not offered: magic is not automated.
+* Wandering encounters: 1-in-6 per turn spent (the seed gives no schedule). On one, a ♠ test
+  notices them (else a surprise round); then parley (a ♥ test), fight, or flee (a ♠ contest).
+* Recovery: rally (a turn: class chips back, −1 per rally marker), rest (an hour, 50% interrupted
+  by a wandering monster; else a marker off, chips back, ♦ First Aid), sleep (8 hours, only
+  outside: at the entrance).
+* At 0 HP you fall unconscious: among enemies that is death; alone, an hour passes, and a
+  wandering monster that finds you kills you. Damage taken at 0 HP drains ♥; ♥ at 0 is death.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import dtc.systems.zilch.ruleset as z
+from dtc.runtime.character import Character
+from dtc.runtime.core import ENCOUNTER, Option, Question, RunEnded
+from dtc.runtime.dice import Dice, percent
+from dtc.runtime.equipment import HAND, RANGED, RATIONS, Item
+from dtc.runtime.ruleset import FLED, OVER, Rules, careful
+from dtc.systems.death_and_treasure.creation import random_name
+
+if TYPE_CHECKING:
+    from dtc.runtime.engine import Engine
+    from dtc.systems.death_and_treasure.combat import Foe
+
+SUITS = ("♣", "♠", "♦", "♥")
+CLASS_SUIT = {"Fighter": "♣", "Rogue": "♠"}
+ENCOUNTER_IN_SIX = 1
+REST_TURNS, SLEEP_TURNS, UNCONSCIOUS_TURNS = 6, 48, 6
+REST_INTERRUPTED_IN_SIX = 3
+FIRST_AID = {z.CS: 2, z.S: 1, z.F: 0, z.CF: -1}
+RECOVERY = "recovery"
+
+
+def class_of(pc: Character) -> str:
+    return next((n.split(":", 1)[1].strip() for n in pc.notes if n.startswith("class:")), "Fighter")
+
+
+def chip_cap(pc: Character) -> int:
+    return pc.abilities[CLASS_SUIT[class_of(pc)]]
+
+
+def make_character(dice: Dice) -> Character:
+    """Draw 5–10 from each suit's pile (redraw a hand of 25 or less); class by the better of ♣ and ♠."""
+    def hand() -> list[int]:
+        return [dice.between(z.CARD_LOW, z.CARD_HIGH) for _ in SUITS]
+
+    cards = hand()
+    if sum(cards) <= z.REDRAW_AT_MOST:
+        cards = hand()
+    suits = dict(zip(SUITS, cards, strict=True))
+    klass = "Fighter" if suits["♣"] >= suits["♠"] else "Rogue"
+    pc = Character(name=random_name(dice), abilities=suits, max_hp=suits["♥"], hp=suits["♥"],
+                   ruleset=z.ZILCH.name, notes=[f"class: {klass}"])
+    pc.stats.update(chips=suits[CLASS_SUIT[klass]], rally=0)
+    kit = [Item("Longsword", "weapon", ranges=(HAND,)), Item("Chain mail", "armour", defense=2, slot="body"),
+           Item("Shield", "armour", defense=1, slot="shield")] if klass == "Fighter" else [
+        Item("Short sword", "weapon", ranges=(HAND,)), Item("Shortbow", "weapon", ranges=(RANGED,)),
+        Item("Leather armour", "armour", defense=1, slot="body")]
+    for item in (*kit, Item(RATIONS, "gear", 3), Item("Rope", "gear"), Item("Torch", "gear", 3)):
+        pc.add(item)
+    return pc
+
+
+class Zilch(Rules):
+    name = "zilch"
+    title = "Zilch"
+    abilities = SUITS
+    character_kind = "zilch"
+
+    # --- suit tests ----------------------------------------------------------------------
+
+    def plans(self, difficulty: int) -> list[tuple[str, ...]] | None:
+        if difficulty == 0:
+            return [()]
+        return [("check",)] if difficulty in z.MODIFIERS else None
+
+    def skill(self, pc: Character, suit: str, difficulty: int | None) -> int:
+        return pc.score(suit) + z.MODIFIERS.get(difficulty or 2, 0)
+
+    def check_chance(self, pc: Character, ability: str, difficulty: int) -> Fraction:
+        return z.p_success(self.skill(pc, ability, difficulty))
+
+    def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
+        mod = z.MODIFIERS.get(difficulty, 0)
+        degrees = z.degree_probabilities(self.skill(pc, ability, difficulty))
+        return (f"3d6 (6=0) ≤ {ability} {pc.score(ability)}{f'{mod:+d}' if mod else ''}: "
+                f"{percent(degrees[z.CS] + degrees[z.S])} (critical {percent(degrees[z.CS])}, "
+                f"fumble {percent(degrees[z.CF])})")
+
+    def test(self, game: Engine, suit: str, difficulty: int | None, why: str) -> tuple[str, int]:
+        """Roll a suit test: its degree and the roll."""
+        d = difficulty if difficulty in z.MODIFIERS else 2
+        roll = game.dice.roll("3d6")
+        total = sum(z.die_value(x) for x in roll.dice)
+        skill = self.skill(game.pc, suit, d)
+        degree = z.degree(total, skill)
+        game.emit("check", ability=suit, difficulty=d, dice="3d6 (6=0)", rolls=[list(roll.dice)], total=total,
+                  target=skill, success=degree in (z.CS, z.S), why=why, degree=degree)
+        return degree, total
+
+    def check(self, game: Engine, ability: str, difficulty: int | None, why: str) -> bool:
+        return self.test(game, ability, difficulty, why)[0] in (z.CS, z.S)
+
+    # --- the adventurer ------------------------------------------------------------------
+
+    def new_character(self, dice: Dice) -> Character:
+        return make_character(dice)
+
+    def down(self, game: Engine, cause: str, overflow: int = 0) -> None:
+        st = game.state.rules
+        if st.get("fighting"):
+            game.emit("death", cause=f"{cause}: unconscious among enemies")
+            raise RunEnded("died", f"{cause} (unconscious among enemies)")
+        if overflow:
+            self.drain(game, cause, overflow)
+        if st.get("unconscious"):
+            return
+        st["unconscious"] = True
+        game.emit("manual", text="You fall unconscious (0 HP). An hour passes.")
+        for _ in range(UNCONSCIOUS_TURNS):
+            game.clock("unconscious")
+            if game.graph["encounters"] and self.encounter_happens(game):
+                game.emit("death", cause="found helpless by wandering monsters")
+                raise RunEnded("died", "found unconscious by wandering monsters")
+        game.emit("manual", text="You come to, at 0 HP: further damage drains Hearts.")
+
+    def drain(self, game: Engine, cause: str, amount: int) -> None:
+        """Damage beyond 0 HP drains ♥; at 0 you die."""
+        pc = game.pc
+        pc.abilities["♥"] -= amount
+        game.emit("manual", text=f"Hearts drained to {pc.abilities['♥']} ({cause}).")
+        if pc.abilities["♥"] <= 0:
+            game.emit("death", cause=cause)
+            raise RunEnded("died", f"{cause} (Hearts drained)")
+
+    # --- time and recovery ---------------------------------------------------------------
+
+    def begin(self, game: Engine) -> None:
+        game.state.rules.update(fighting=False, unconscious=False)
+
+    def turn_passed(self, game: Engine) -> None:
+        if game.pc.hp > 0:
+            game.state.rules["unconscious"] = False
+
+    def status(self, game: Engine) -> str:
+        pc = game.pc
+        klass = class_of(pc)
+        return f"{klass} {CLASS_SUIT[klass]} chips {pc.stats.get('chips', 0)}/{chip_cap(pc)}"
+
+    def rest_label(self, game: Engine) -> str:
+        return "Recover (rally, rest an hour, or sleep outside)"
+
+    def _ways(self, game: Engine) -> list[Option]:
+        pc = game.pc
+        ways = []
+        cap = chip_cap(pc) - pc.stats.get("rally", 0)
+        if pc.stats.get("chips", 0) < cap:
+            ways.append(Option("rally", f"Rally (a turn): class chips back to {cap}"))
+        ways.append(Option("rest", "Rest an hour: chips back, ♦ First Aid for HP (50% interrupted)"))
+        if game.state.entry == game.state.start:
+            ways.append(Option("sleep", "Sleep the night outside: markers off, chips back, up to 2 HP"))
+        if not careful(game):
+            ways.reverse()
+        return ways
+
+    def rest_blocked(self, game: Engine) -> str | None:
+        pc = game.pc
+        if pc.hp >= pc.max_hp and pc.stats.get("chips", 0) >= chip_cap(pc) and not pc.stats.get("rally"):
+            return "you are unhurt, with every chip"
+        return None
+
+    def rest(self, game: Engine) -> str | None:
+        why = self.rest_blocked(game)
+        if why is not None:
+            return why
+        key = game.ask(Question(RECOVERY, "How do you recover?", tuple(self._ways(game)))).key
+        if key == "rally":
+            if game.spend_turn("rest"):
+                self.rally(game)
+            return None
+        if key == "rest":
+            for _ in range(REST_TURNS - 1):
+                game.clock("rest")
+            roll, interrupted = game.dice.in_six(REST_INTERRUPTED_IN_SIX)
+            game.emit("encounter_check", roll=roll, encounter=interrupted, why="rest")
+            if interrupted and game.graph["encounters"]:
+                game.emit("manual", text="A wandering monster interrupts your rest: no benefit.")
+                if game.wandering() == FLED:
+                    game.flee()
+                return None
+            self.recover(game, "short")
+            return None
+        for _ in range(SLEEP_TURNS):
+            game.clock("rest")
+        self.recover(game, "long")
+        return None
+
+    def rally(self, game: Engine) -> None:
+        pc = game.pc
+        pc.stats["rally"] = pc.stats.get("rally", 0) + 1
+        pc.stats["chips"] = max(pc.stats.get("chips", 0), chip_cap(pc) - pc.stats["rally"])
+        game.emit("rest", rolls=[], rests_today=pc.stats["rally"], rest="rally", chips=pc.stats["chips"])
+
+    def recover(self, game: Engine, kind: str) -> None:
+        pc = game.pc
+        if kind == "short":
+            pc.stats["rally"] = max(0, pc.stats.get("rally", 0) - 1)
+            pc.stats["chips"] = chip_cap(pc)
+            degree, _ = self.test(game, "♦", 2, "First Aid")
+            game.emit("rest", rolls=[], rests_today=0, rest="rest", chips=pc.stats["chips"])
+            change = FIRST_AID[degree]
+            if change > 0:
+                game.heal(change, "First Aid")
+            elif change < 0:
+                game.damage(-change, "botched First Aid")
+        elif kind == "long":
+            pc.stats.update(rally=0, chips=chip_cap(pc))
+            game.emit("rest", rolls=[], rests_today=0, rest="sleep", chips=pc.stats["chips"])
+            game.heal(2, "a night's sleep")
+
+    # --- encounters and combat -----------------------------------------------------------
+
+    def encounter_happens(self, game: Engine) -> bool:
+        roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
+        game.emit("encounter_check", roll=roll, encounter=hit)
+        return hit
+
+    def encounter(self, game: Engine, foes: list[Foe], text: str) -> str:
+        from dtc.systems.zilch.combat import escape, escape_chance
+
+        noticed = self.check(game, "♠", 2, "notice them coming")
+        game.emit("surprise", rolls=[], chance=0, surprised=not noticed)
+        if not noticed:
+            return self.fight(game, foes, surprised=True)
+        p_talk = self.check_chance(game.pc, "♥", 2)
+        opts = [Option("talk", "Parley", f"♥ test {percent(p_talk)}", chance=p_talk),
+                Option("fight", "Fight", tags=frozenset({"fight"})),
+                Option("flee", "Flee", f"♠ contest {percent(escape_chance(game, foes))}")]
+        if not careful(game):
+            opts[0], opts[1] = opts[1], opts[0]
+        q = Question(ENCOUNTER, f"{text}: what do you do?", tuple(opts), {"foes": [f.name for f in foes]})
+        key = game.ask(q).key
+        if key == "talk":
+            if self.check(game, "♥", 2, "parley"):
+                game.emit("talk", success=True, reaction="they let you pass")
+                game.emit("encounter_end", result="parley")
+                return OVER
+            game.emit("talk", success=False, reaction="hostile")
+            return self.fight(game, foes)
+        if key == "flee":
+            return FLED if escape(self, game, foes) else self.fight(game, foes)
+        return self.fight(game, foes)
+
+    def fight(self, game: Engine, foes: list[Foe], *, surprised: bool = False) -> str:
+        from dtc.systems.zilch.combat import fight
+
+        game.state.rules["fighting"] = True
+        try:
+            return fight(self, game, foes, surprised=surprised)
+        finally:
+            game.state.rules["fighting"] = False
+
+
+__all__ = ["SUITS", "Zilch", "class_of", "make_character"]
