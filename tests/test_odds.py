@@ -23,7 +23,7 @@ from dtc.odds.checks import (
     score_distribution,
 )
 from dtc.odds.report import pct, render_text, to_json
-from dtc.systems import REGISTRY, get_ruleset
+from dtc.systems import BUILTIN_SYSTEMS, System, get_ruleset
 from dtc.systems.death_and_treasure.ruleset import DeathAndTreasure
 
 DT = get_ruleset("death-and-treasure")
@@ -108,9 +108,9 @@ def other_rules() -> Iterator[str]:
     """A ruleset dtc does not special-case: the generic fallbacks must apply."""
     rules = DeathAndTreasure(name="test-rules", title="Test Rules", abilities={"GRIT": "GRIT", "WITS": "WITS"},
                              difficulties=(0, 1, 2, 3))
-    REGISTRY["test-rules"] = rules
+    BUILTIN_SYSTEMS["test-rules"] = System(rules, play="dtc.systems.death_and_treasure.play:DeathAndTreasure")
     yield "test-rules"
-    del REGISTRY["test-rules"]
+    del BUILTIN_SYSTEMS["test-rules"]
 
 
 def test_other_rulesets_fall_back_to_the_check_alone(other_rules: str) -> None:

@@ -17,6 +17,7 @@ from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.equipment import standard_gear
 from dtc.runtime.policies import BoldPolicy, CautiousPolicy
+from dtc.systems import play_rules
 from dtc.systems.dungeon_rules.play import DungeonRules
 from helpers import assert_diagnostics
 from test_runtime_support import KeyPlayer, compiled
@@ -102,7 +103,9 @@ def delver(**stats: int) -> Character:
 
 def start(src: str, player: Any, pc: Character | None = None, seed: int = 3) -> tuple[Engine, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
-    game = Engine(compiled(src), pc or delver(), player, dice=Dice(seed), sinks=[events.append])
+    graph = compiled(src)
+    game = Engine(graph, pc or delver(), player, dice=Dice(seed), sinks=[events.append],
+                  rules=play_rules(graph["rules"]))
     assert isinstance(game.rules, DungeonRules)
     return game, events
 
@@ -146,7 +149,7 @@ def test_a_fight_is_loud() -> None:
     game, _ = start(BOOK, CautiousPolicy())
     game.rules.begin(game)
     game.state.arrive(2)
-    from dtc.systems.death_and_treasure.combat import foes_from
+    from dtc.runtime.foes import foes_from
 
     game.rules.fight(game, foes_from(game.block("Gnawer"), "Gnawer", 1))
     st = game.rules.st(game)  # type: ignore[attr-defined]

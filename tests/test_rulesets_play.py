@@ -23,8 +23,9 @@ from dtc.runtime.core import RunEnded
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.equipment import HAND, RATIONS, Item, standard_gear
+from dtc.runtime.foes import foes_from
 from dtc.runtime.policies import CautiousPolicy
-from dtc.systems.death_and_treasure.combat import foes_from
+from dtc.systems import play_rules
 from dtc.systems.maze_rats.play import armor, make_character
 from dtc.systems.zilch.play import make_character as make_zilch
 from test_runtime_support import ROOT, KeyPlayer, book, compiled
@@ -86,7 +87,7 @@ def exact_mr(bonus: int, keep: str) -> Fraction:
 
 def menu_odds(rules: str, pc: Character) -> dict[str, tuple[Fraction | None, str]]:
     graph = compiled(f"Rules: {rules}\n\n" + SWAP)
-    game = Engine(graph, pc, KeyPlayer(), dice=Dice(1))
+    game = Engine(graph, pc, KeyPlayer(), dice=Dice(1), rules=play_rules(graph["rules"]))
     game.rules.begin(game)
     q = menu.build(game)
     return {o.label: (o.chance, o.detail) for o in q.options if o.key.startswith("choice:")}
@@ -113,7 +114,7 @@ def test_the_overlay_checks_its_own_abilities_with_a_d20() -> None:
     graph = compiled("Rules: death-and-treasure + dungeon-rules\n\n" + src)
     pc = Character("T", {"STR": 12, "DEX": 9, "CON": 10, "WIS": 10, "INT": 10, "CHA": 10}, 8, 8, standard_gear(),
                    stats={"LUCK": 10, "WORLDSWAY": 10})
-    game = Engine(graph, pc, KeyPlayer(), dice=Dice(1))
+    game = Engine(graph, pc, KeyPlayer(), dice=Dice(1), rules=play_rules(graph["rules"]))
     game.rules.begin(game)
     odds = {o.label: o for o in menu.build(game).options if o.key.startswith("choice:")}
     assert "d20 ≤ AGI 9+3" in odds["Bars"].detail  # AGI is DEX under Death & Treasure
@@ -128,7 +129,8 @@ RATS_BOOK = ("Rules: maze-rats\n\nRat Book\n\nRatling HP 3 | Armor 7 | AB 1 | DE
 
 def rats_game(pc: Character, player: Any = None, seed: int = 5) -> tuple[Engine, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
-    game = Engine(compiled(RATS_BOOK), pc, player or KeyPlayer(), dice=Dice(seed), sinks=[events.append])
+    game = Engine(compiled(RATS_BOOK), pc, player or KeyPlayer(), dice=Dice(seed), sinks=[events.append],
+                  rules=play_rules("maze-rats"))
     game.rules.begin(game)
     return game, events
 
@@ -245,7 +247,8 @@ def test_zilch_combat_follows_the_domino_rules() -> None:
         pc = Character("Z", {"♣": 9, "♠": 8, "♦": 6, "♥": 30}, 30, 30, [Item("Longsword", "weapon", ranges=(HAND,))],
                        notes=["class: Fighter"], ruleset="zilch", stats={"chips": 9, "rally": 0})
         events: list[dict[str, Any]] = []
-        game = Engine(compiled(ZILCH_BOOK), pc, CautiousPolicy(), dice=Dice(seed), sinks=[events.append])
+        game = Engine(compiled(ZILCH_BOOK), pc, CautiousPolicy(), dice=Dice(seed), sinks=[events.append],
+                      rules=play_rules("zilch"))
         game.rules.begin(game)
         assert game.rules.fight(game, foes_from(game.block("Cave Goblin"), "Cave Goblin", 2)) == "won"
         spent = 0
@@ -265,7 +268,8 @@ def test_zilch_recovery_rally_and_first_aid() -> None:
     pc = make_zilch(Dice(4))
     pc.stats["chips"] = 0
     pc.hp = 1
-    game = Engine(compiled(ZILCH_BOOK), pc, KeyPlayer(["rally", "rest"], kinds={"recovery"}), dice=Dice(2))
+    game = Engine(compiled(ZILCH_BOOK), pc, KeyPlayer(["rally", "rest"], kinds={"recovery"}), dice=Dice(2),
+                  rules=play_rules("zilch"))
     game.rules.begin(game)
     game.rules.rest(game)
     cap = pc.abilities["♣" if "class: Fighter" in pc.notes else "♠"]
@@ -296,6 +300,7 @@ def test_zilch_encounters_notice_parley_and_flee() -> None:
         events: list[dict[str, Any]] = []
         choice = ["talk", "flee"][seed % 2]
         game = Engine(compiled(ZILCH_BOOK), pc, KeyPlayer([choice], kinds={"encounter"}), dice=Dice(seed),
+                      rules=play_rules("zilch"),
                       sinks=[events.append])
         game.rules.begin(game)
         result = game.rules.encounter(game, foes_from(game.block("Cave Goblin"), "Cave Goblin", 1), "1 Cave Goblin")

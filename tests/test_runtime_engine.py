@@ -16,6 +16,7 @@ from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.log import EVENTS, event_line
 from dtc.runtime.policies import POLICIES, ScriptPlayer
+from dtc.systems import play_rules
 from dtc.systems.death_and_treasure.creation import random_character
 from test_runtime_support import ROOT, KeyPlayer, book, compiled, engine, hero, kinds, sample_source
 
@@ -52,6 +53,7 @@ def sample() -> dict[str, Any]:
 def play(graph: dict[str, Any], player: Any, seed: int, **kw: Any) -> tuple[Any, list[dict[str, Any]]]:
     dice = Dice(seed)
     events: list[dict[str, Any]] = []
+    kw.setdefault("rules", play_rules(graph.get("rules")))
     out = Engine(graph, random_character(dice), player, dice=dice, sinks=[events.append], **kw).run()
     return out, events
 

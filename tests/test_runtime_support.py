@@ -22,6 +22,7 @@ from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.equipment import Item, standard_gear
 from dtc.runtime.policies import CautiousPolicy, Policy
+from dtc.systems import play_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILE = ROOT.parent / "shared" / "seeds" / "death-and-treasure-v0.1.txt"
@@ -85,6 +86,7 @@ class KeyPlayer:
 def engine(graph: dict[str, Any], player: Any, *, pc: Character | None = None, seed: int = 1,
            **kw: Any) -> tuple[Engine, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
+    kw.setdefault("rules", play_rules(graph.get("rules")))
     game = Engine(graph, pc or hero(), player, dice=Dice(seed), sinks=[events.append], **kw)
     return game, events
 

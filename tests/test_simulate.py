@@ -18,10 +18,10 @@ from dtc.runtime.core import ABILITY, GEAR, GEAR_OK, PLAN, Question
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.policies import RandomPolicy
-from dtc.runtime.ruleset import get_rules
 from dtc.simulate import Job, run_seed, simulate, wilson
 from dtc.simulate.runner import blocks, play_block, play_one
 from dtc.simulate.stats import Run, Tally, cause_name
+from dtc.systems import play_rules
 from dtc.systems.death_and_treasure.creation import random_character
 
 HEAD = "Test Book\n\nAdventure Entries\n\n"
@@ -103,7 +103,7 @@ def test_a_run_replays_with_dtc_play(tmp_path: Path) -> None:
     path = tmp_path / "branchy.txt"
     path.write_text(BRANCHY, encoding="utf-8")
     job = Job(graph_of(BRANCHY), "random", seed=5, max_turns=200)
-    rules = get_rules(job.graph["rules"])
+    rules = play_rules(job.graph["rules"])
     for index in range(3):
         result = play_one(job, rules, index)
         code, out, _ = run("play", str(path), "--seed", str(result.seed), "--auto", "random", "--max-turns", "200",

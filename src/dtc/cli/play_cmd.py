@@ -18,7 +18,7 @@ from dtc.runtime.dice import Dice
 from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
 from dtc.runtime.log import EventLog
 from dtc.runtime.policies import POLICIES, ScriptPlayer
-from dtc.runtime.ruleset import Rules, get_rules
+from dtc.runtime.ruleset import Rules
 from dtc.runtime.save import SaveError, Settings, read_save, write_save
 from dtc.runtime.state import GameState
 from dtc.runtime.terminal import Terminal, TerminalChooser
@@ -26,13 +26,12 @@ from dtc.systems.death_and_treasure.creation import RandomChooser, make_characte
 
 
 def _rules(graph: dict[str, Any]) -> Rules:
-    try:
-        return get_rules(graph.get("rules"))
-    except KeyError as exc:
-        from dtc.runtime.ruleset import OVERLAYS, registry
+    from dtc.systems import UnknownRuleset, known_names, play_rules
 
-        known = ", ".join([*sorted(registry()), *(f"+ {o}" for o in OVERLAYS)])
-        fail(f"error: dtc play has no rules for '{exc.args[0]}' (it plays {known})")
+    try:
+        return play_rules(graph.get("rules"))
+    except UnknownRuleset as exc:
+        fail(f"error: dtc play has no rules for '{exc.name}' (it plays {', '.join(known_names())})")
         raise
 
 

@@ -15,12 +15,12 @@ from dtc.cli.odds_cmd import emit
 
 
 def _rules_name(graph: dict[str, Any], file: str) -> None:
-    from dtc.runtime.ruleset import get_rules
+    from dtc.systems import UnknownRuleset, play_rules
 
     try:
-        get_rules(graph.get("rules"))
-    except KeyError as exc:
-        fail(f"error: {file}: dtc simulate has no rules for '{exc.args[0]}'")
+        play_rules(graph.get("rules"))
+    except UnknownRuleset as exc:
+        fail(f"error: {file}: dtc simulate has no rules for '{exc.name}'")
 
 
 def _character(path: str | None) -> tuple[dict[str, Any] | None, str]:

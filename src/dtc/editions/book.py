@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from dtc.systems import UnknownRuleset, get_ruleset
+from dtc.systems import Roller, UnknownRuleset, get_ruleset, normalise, parse_rules
 
 _STATIC = Path(__file__).resolve().parent / "static"
 
@@ -37,27 +37,16 @@ class CheckRules:
         return None if n is None else f"{n}d{self.sides}"
 
 
-#: Check dice per ruleset (by its registry name). Death & Treasure, "Taking Action": the
-#: difficulty is how many of three options are needed; the check rolls 2d6/3d6/4d6 for D1/D2/D3,
-#: succeeding when the total is equal to or under the ability.
-CHECK_DICE: dict[str, tuple[dict[int, int], int, tuple[str, ...]]] = {
-    "death-and-treasure": (
-        {1: 2, 2: 3, 3: 4},
-        6,
-        ("spend a turn", "use suitable gear", "pass an ability check"),
-    ),
-}
-
-
 def check_rules(rules: str) -> CheckRules:
-    """The check dice of a ``Rules:`` value; no dice when the ruleset is not known."""
-    base = (rules or "").split("+")[0].strip().lower().replace(" ", "-").replace("_", "-")
+    """The check dice of a ``Rules:`` value, from its system's roller; no dice when it has none."""
     try:
+        base, _ = parse_rules(rules)
         ruleset = get_ruleset(rules)
     except UnknownRuleset:
-        return CheckRules(base or "unknown", rules or "unknown rules")
-    dice, sides, options = CHECK_DICE.get(base, ({}, 6, ()))
-    return CheckRules(base, ruleset.title, dict(dice), sides, tuple(ruleset.ability_names), options)
+        return CheckRules(normalise(rules).split("+")[0].strip("-") or "unknown", rules or "unknown rules")
+    roller = base.roller or Roller()
+    return CheckRules(base.name, ruleset.title, dict(roller.dice), roller.sides, tuple(ruleset.ability_names),
+                      roller.options)
 
 
 def entries_in_order(graph: dict[str, Any]) -> list[dict[str, Any]]:

@@ -13,7 +13,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from dtc.runtime.character import Character
     from dtc.runtime.engine import Engine
+    from dtc.runtime.equipment import Offer
 
 Event = dict[str, Any]
 
@@ -132,3 +134,19 @@ def oracle_options() -> tuple[Option, ...]:
     return tuple(
         Option(f"odds:{n}", f"{name} ({n}-in-6)", chance=Fraction(n, 6)) for n, name in ORACLE_ODDS
     )
+
+
+class Chooser(Protocol):
+    """Where creation decisions come from."""
+
+    def show(self, text: str) -> None:
+        """Tell the player something (rolled scores, the finished sheet)."""
+
+    def swap(self, scores: dict[str, int]) -> tuple[str, str] | None:
+        """Two abilities to swap, or None."""
+
+    def pick(self, stage: str, pc: Character, offers: list[Offer], labels: list[str], prompt: str) -> int | None:
+        """Index into ``offers`` for the ``stage`` (weapon, armour, gear), or None when done."""
+
+    def name(self, suggestion: str) -> str:
+        """The adventurer's name."""

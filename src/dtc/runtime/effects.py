@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from dtc.runtime.core import TAKE, WON, Option, Question, RunEnded
 from dtc.runtime.dice import DiceError
 from dtc.runtime.equipment import FOUND_WEIGHT, OIL, RATIONS, TREASURE_WEIGHT, Item, parse_weight, weight_text
+from dtc.runtime.foes import Foe, foes_from
 from dtc.runtime.ruleset import FLED
 from dtc.runtime.ruleset import WON as FIGHT_WON
 from dtc.runtime.state import Group
-from dtc.systems.death_and_treasure.combat import Foe, foes_from
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine

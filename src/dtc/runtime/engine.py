@@ -30,9 +30,9 @@ from dtc.runtime.core import (
     oracle_options,
 )
 from dtc.runtime.dice import Dice, DiceError
-from dtc.runtime.ruleset import FLED, Rules, get_rules
+from dtc.runtime.foes import Foe, foes_from
+from dtc.runtime.ruleset import FLED, Rules
 from dtc.runtime.state import GameState
-from dtc.systems.death_and_treasure.combat import Foe, foes_from
 
 DEFAULT_MAX_TURNS = 1000
 
@@ -45,7 +45,7 @@ class Engine:
         player: Player,
         *,
         dice: Dice,
-        rules: Rules | None = None,
+        rules: Rules,
         state: GameState | None = None,
         start: int | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
@@ -59,7 +59,7 @@ class Engine:
         self.blocks: dict[str, dict[str, Any]] = {}
         for block in graph["creatures"]:
             self.blocks.setdefault(" ".join(block["name"].lower().split()), block)
-        self.rules = rules or get_rules(graph.get("rules"))
+        self.rules = rules
         self.pc = pc
         self.player = player
         self.dice = dice

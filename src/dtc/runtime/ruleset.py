@@ -3,9 +3,11 @@
 The engine knows the graph (entries, choices, exits, effects), time (turns), HP, items and the
 player; everything that depends on a particular game — how a check is rolled, what a difficulty
 asks of the adventurer, encounters, combat, light, rest — sits behind :class:`Rules`.
-Death & Treasure (:mod:`dtc.systems.death_and_treasure.play`), Maze Rats (:mod:`dtc.systems.maze_rats.play`) and
-Zilch (:mod:`dtc.systems.zilch.play`) implement it and register in :func:`registry`; the Dungeon
-Rules overlay (:mod:`dtc.systems.dungeon_rules.play`) wraps any of them (``X + dungeon-rules``).
+Each game system implements it in its own package (``dtc.systems.<name>.play``) and registers it
+with :mod:`dtc.systems`, which builds the rules for a ``Rules:`` value
+(:func:`dtc.systems.play_rules`); the Dungeon Rules overlay wraps any base (``X + dungeon-rules``).
+The runtime never imports a system: whoever builds an :class:`~dtc.runtime.engine.Engine` passes
+its rules in.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dtc.runtime.dice import Dice, Roll
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
-    from dtc.systems.death_and_treasure.combat import Foe
+    from dtc.runtime.foes import Foe
 
 # Results of an encounter or a fight.
 OVER = "over"  # the creatures leave you be
@@ -90,11 +92,9 @@ class Rules(ABC):
         """Whether ``pc`` was made for these rules."""
         return pc.ruleset == self.character_kind
 
+    @abstractmethod
     def new_character(self, dice: Dice) -> Character:
-        """A random adventurer for these rules (Death & Treasure's "Making an Adventurer")."""
-        from dtc.systems.death_and_treasure.creation import random_character
-
-        return random_character(dice)
+        """A random adventurer for these rules (the system's own way of making one)."""
 
     def down(self, game: Engine, cause: str, overflow: int = 0) -> None:
         """HP reached 0 (``overflow``: the damage beyond it): death, unless the rules say otherwise."""
@@ -173,18 +173,6 @@ class Rules(ABC):
         """Fight to the end: WON or FLED (death raises RunEnded)."""
 
 
-def registry() -> dict[str, type[Rules]]:
-    """Ruleset name -> implementation (imported lazily: the implementations import this module)."""
-    from dtc.systems.death_and_treasure.play import DeathAndTreasure
-    from dtc.systems.maze_rats.play import MazeRats
-    from dtc.systems.zilch.play import Zilch
-
-    return {r.name: r for r in (DeathAndTreasure, MazeRats, Zilch)}
-
-
-OVERLAYS = ("dungeon-rules",)
-
-
 def careful(game: Engine) -> bool:
     """The temperament of whoever decides (automatic policies say; a person counts as careful).
 
@@ -193,28 +181,3 @@ def careful(game: Engine) -> bool:
     """
     player = getattr(game.player, "fallback", None) or game.player
     return bool(getattr(player, "careful", True))
-
-
-def get_rules(name: str | None) -> Rules:
-    """The runtime rules for an adventure's ``rules`` value (``maze-rats``, ``zilch + dungeon-rules``).
-
-    An overlay written alone sits on Death & Treasure. Raises KeyError naming the part the runtime
-    has no rules for.
-    """
-    key = (name or "").strip().lower().replace(" ", "-").replace("_", "-")
-    parts = [p.strip("-") for p in key.split("+")]
-    base = parts[0] or "death-and-treasure"
-    overlays = parts[1:]
-    if base in OVERLAYS:
-        base, overlays = "death-and-treasure", [base, *overlays]
-    known = registry()
-    if base not in known:
-        raise KeyError(base)
-    rules: Rules = known[base]()
-    for overlay in dict.fromkeys(overlays):
-        if overlay not in OVERLAYS:
-            raise KeyError(overlay)
-        from dtc.systems.dungeon_rules.play import DungeonRules
-
-        rules = DungeonRules(rules)
-    return rules

@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from dtc.runtime.core import MENU, Question, RunEnded
+from dtc.runtime.core import MENU, Chooser, Question, RunEnded
 from dtc.runtime.dice import percent
 from dtc.runtime.equipment import weight_text
 from dtc.runtime.policies import match_menu
-from dtc.systems.death_and_treasure.creation import Chooser
 
 if TYPE_CHECKING:
     from dtc.runtime.character import Character

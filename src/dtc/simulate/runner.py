@@ -24,7 +24,7 @@ from dtc.runtime.core import MENU, Player, Question, RunEnded
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
 from dtc.runtime.policies import POLICIES, RandomPolicy
-from dtc.runtime.ruleset import Rules, get_rules
+from dtc.runtime.ruleset import Rules
 from dtc.simulate.stats import Run, Tally
 
 #: The policies `dtc simulate --policy` accepts: the runtime's auto players and least-used.
@@ -156,7 +156,9 @@ def play_one(job: Job, rules: Rules, index: int, *, seen: Counter[int | str] | N
 def play_block(job: Job, indexes: range, progress: Callable[[int], None] | None = None,
                make_player: Callable[[], Player] | None = None) -> Tally:
     """Play the runs ``indexes`` in order (one worker's share) and tally them."""
-    rules = get_rules(job.graph.get("rules"))
+    from dtc.systems import play_rules
+
+    rules = play_rules(job.graph.get("rules"))
     seen: Counter[int | str] = Counter()
     tally = Tally()
     step = max(1, min(200, len(indexes) // 100 or 1))

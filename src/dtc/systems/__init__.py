@@ -1,21 +1,75 @@
-"""Rulesets: what abilities and difficulties an adventure's notation may use, and their odds.
+"""Game systems: one package each (``dtc/systems/<name>/``), one registry, one reader of ``Rules:``.
 
-An adventure names its ruleset with the ``Rules:`` front-matter key (default
+An adventure names its system with the ``Rules:`` front-matter key (default
 ``death-and-treasure``); an overlay joins a base with ``+`` (``death-and-treasure +
-dungeon-rules``). The linter asks the ruleset, never a hard-coded list.
+dungeon-rules``). Everything a system means sits in its package and is registered by one
+:class:`~dtc.systems.base.System` record (``SYSTEM`` in the package): the ruleset the compiler,
+linter and odds read, the runtime rules that play it (imported only when played), its web
+roller. Other packages add systems through the ``dtc.systems`` entry-point group (see
+``docs/architecture.md``); the built-in ones win a name clash.
 """
 
 from __future__ import annotations
 
-from dtc.systems.base import Combined, Ruleset
-from dtc.systems.death_and_treasure.ruleset import DEATH_AND_TREASURE
-from dtc.systems.dungeon_rules.ruleset import DUNGEON_RULES
-from dtc.systems.maze_rats.ruleset import MAZE_RATS
-from dtc.systems.zilch.ruleset import ZILCH
+import importlib
+from functools import cache
+from typing import TYPE_CHECKING
+
+from dtc.systems.base import Combined, Roller, Ruleset, System
+
+if TYPE_CHECKING:
+    from dtc.runtime.ruleset import Rules
 
 DEFAULT = "death-and-treasure"
+#: The entry-point group through which other packages register a :class:`System`.
+ENTRY_POINT_GROUP = "dtc.systems"
+#: The built-in systems' packages, in the order ``dtc rules`` lists them.
+BUILTIN = ("death_and_treasure", "maze_rats", "zilch", "dungeon_rules")
 
-REGISTRY: dict[str, Ruleset] = {r.name: r for r in (DEATH_AND_TREASURE, MAZE_RATS, ZILCH, DUNGEON_RULES)}
+BUILTIN_SYSTEMS: dict[str, System] = {}
+for _package in BUILTIN:
+    _system: System = importlib.import_module(f"dtc.systems.{_package}").SYSTEM
+    BUILTIN_SYSTEMS[_system.name] = _system
+
+#: Ruleset name -> ruleset, the built-in ones (plugins: :func:`all_systems`).
+REGISTRY: dict[str, Ruleset] = {name: system.ruleset for name, system in BUILTIN_SYSTEMS.items()}
+
+
+class BrokenPlugin(LookupError):
+    """A ``dtc.systems`` entry point that does not load, or does not give a :class:`System`."""
+
+
+@cache
+def plugin_systems() -> dict[str, System]:
+    """The systems other installed packages register (read once, and only when first asked)."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, System] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = point.load()
+        except Exception as error:  # a broken plugin must not take dtc down with it
+            raise BrokenPlugin(f"the game-system plugin '{point.name}' ({point.value}) does not load: "
+                               f"{type(error).__name__}: {error}") from error
+        system = loaded() if callable(loaded) and not isinstance(loaded, System) else loaded
+        if not isinstance(system, System):
+            raise BrokenPlugin(f"the game-system plugin '{point.name}' ({point.value}) gives "
+                               f"{type(system).__name__}, not a dtc.systems.System")
+        if system.name not in BUILTIN_SYSTEMS:
+            found[system.name] = system
+    return found
+
+
+def all_systems() -> dict[str, System]:
+    """Every registered system: the built-in ones, then the plugins'."""
+    return {**BUILTIN_SYSTEMS, **plugin_systems()}
+
+
+def find_system(name: str) -> System | None:
+    """The system registered under ``name`` (plugins are looked up only for a name not built in)."""
+    if name in BUILTIN_SYSTEMS:
+        return BUILTIN_SYSTEMS[name]
+    return plugin_systems().get(name)
 
 
 class UnknownRuleset(LookupError):
@@ -31,43 +85,66 @@ def normalise(spec: str | None) -> str:
     return (spec or DEFAULT).strip().lower().replace(" ", "-").replace("_", "-")
 
 
-def get_ruleset(spec: str | None) -> Ruleset:
-    """Resolve a ``Rules:`` value such as ``maze-rats`` or ``death-and-treasure + dungeon-rules``.
+def parse_rules(spec: str | None) -> tuple[System, tuple[System, ...]]:
+    """The one reader of a ``Rules:`` value: its base system and its overlays, in order.
 
-    An overlay written alone (``dungeon-rules``) sits on the default base.
+    ``maze-rats``, ``death-and-treasure + dungeon-rules``; an overlay written alone
+    (``dungeon-rules``) sits on the default base; an overlay named twice counts once. Raises
+    :class:`UnknownRuleset` naming the part that is not a registered system, or a base after ``+``.
     """
     parts = [p.strip("-") for p in normalise(spec).split("+")]
+    systems: list[System] = []
     for part in parts:
-        if (part or DEFAULT) not in REGISTRY:
+        system = find_system(part or DEFAULT)
+        if system is None:
             raise UnknownRuleset(part)
-    base_name = parts[0] or DEFAULT
-    ruleset = REGISTRY[base_name]
-    overlays = parts[1:]
-    if ruleset.overlay:
-        overlays = [base_name, *overlays]
-        ruleset = REGISTRY[DEFAULT]
-    for name in overlays:
-        overlay = REGISTRY[name]
+        systems.append(system)
+    base, overlays = systems[0], systems[1:]
+    if base.overlay:
+        base, overlays = BUILTIN_SYSTEMS[DEFAULT], [base, *overlays]
+    for overlay in overlays:
         if not overlay.overlay:
-            raise UnknownRuleset(name, f"'{name}' is a base ruleset, not an overlay: write it first, "
-                                       f"or use one of {', '.join(overlay_names())} after '+'")
-        if name in ruleset.overlays:
-            continue
-        ruleset = ruleset.combine(overlay)
+            raise UnknownRuleset(overlay.name, f"'{overlay.name}' is a base ruleset, not an overlay: write it "
+                                               f"first, or use one of {', '.join(overlay_names())} after '+'")
+    return base, tuple({o.name: o for o in overlays}.values())
+
+
+def get_ruleset(spec: str | None) -> Ruleset:
+    """The ruleset (abilities, difficulties, exact checks) of a ``Rules:`` value, overlays combined."""
+    base, overlays = parse_rules(spec)
+    ruleset = base.ruleset
+    for overlay in overlays:
+        ruleset = ruleset.combine(overlay.ruleset)
     return ruleset
 
 
+def play_rules(spec: str | None) -> Rules:
+    """The runtime rules that play a ``Rules:`` value (each overlay wraps the rules before it)."""
+    base, overlays = parse_rules(spec)
+    rules: Rules = base.rules_class()()
+    for overlay in overlays:
+        wrapper: type[Rules] = overlay.rules_class()
+        rules = wrapper(rules)  # type: ignore[call-arg]
+    return rules
+
+
+def roller(spec: str | None) -> Roller | None:
+    """The web edition's check roller for a ``Rules:`` value: its base system's."""
+    return parse_rules(spec)[0].roller
+
+
 def known_names() -> list[str]:
-    return sorted(REGISTRY)
+    return sorted(all_systems())
 
 
 def overlay_names() -> list[str]:
-    return sorted(n for n, r in REGISTRY.items() if r.overlay)
+    return sorted(n for n, s in all_systems().items() if s.overlay)
 
 
 def has_overlay(ruleset: Ruleset | None, name: str) -> bool:
     return ruleset is not None and name in ruleset.overlays
 
 
-__all__ = ["DEFAULT", "REGISTRY", "Combined", "Ruleset", "UnknownRuleset", "get_ruleset", "has_overlay",
-           "known_names", "overlay_names"]
+__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "REGISTRY", "BrokenPlugin", "Combined", "Roller", "Ruleset", "System",
+           "UnknownRuleset", "all_systems", "find_system", "get_ruleset", "has_overlay", "known_names",
+           "overlay_names", "parse_rules", "play_rules", "roller"]

@@ -8,11 +8,16 @@ Rules; the result (:class:`Combined`) asks whichever part owns an ability.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from dtc.systems.distributions import sum_distribution
+
+if TYPE_CHECKING:
+    from dtc.runtime.ruleset import Rules
 
 #: One section of ``dtc rules NAME``: a heading and its lines.
 Section = tuple[str, tuple[str, ...]]
@@ -163,3 +168,45 @@ class Combined(Ruleset):
     def combine(self, overlay: Ruleset) -> Ruleset:
         return Combined.of(self, overlay)
 
+
+
+@dataclass(frozen=True)
+class Roller:
+    """How the web edition rolls a check: ``dice[difficulty]`` d``sides``, equal to or under the ability.
+
+    ``options`` names, in words, what a difficulty counts (Death & Treasure: turn, gear, check).
+    """
+
+    dice: Mapping[int, int] = field(default_factory=dict)
+    sides: int = 6
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class System:
+    """Everything dtc knows of one game system, registered under ``ruleset.name``.
+
+    ``ruleset`` is what the compiler, the linter, ``dtc rules`` and the odds read (abilities,
+    difficulties, exact checks, a fresh adventurer's scores). ``play`` names the runtime rules
+    (:class:`dtc.runtime.ruleset.Rules`) as ``"module:Class"``, imported only when a book is played,
+    so that linting never imports the runtime; for an overlay the class wraps a base's rules
+    (``Class(base_rules)``). ``roller`` is the web edition's check roller, None where it has none.
+    """
+
+    ruleset: Ruleset
+    play: str
+    roller: Roller | None = None
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name
+
+    @property
+    def overlay(self) -> bool:
+        return self.ruleset.overlay
+
+    def rules_class(self) -> type[Rules]:
+        """The runtime rules' class (imported now)."""
+        module, _, attr = self.play.partition(":")
+        cls: type[Rules] = getattr(importlib.import_module(module), attr)
+        return cls

@@ -1,1 +1,18 @@
-"""systems/death_and_treasure."""
+"""Death & Treasure v0.1, the default system: its ruleset, play rules, combat and character creation.
+
+``ruleset`` (abilities, D0–D3, exact checks), ``play`` (the runtime rules: taking action, light,
+rest, encounters), ``combat`` (rounds, initiative, morale), ``creation`` (making an adventurer).
+"""
+
+from __future__ import annotations
+
+from dtc.systems.base import Roller, System
+from dtc.systems.death_and_treasure.ruleset import DEATH_AND_TREASURE
+
+#: "Taking Action": difficulty n needs n of {spend a turn, use gear, pass the check}; the check
+#: rolls 2d6/3d6/4d6 for D1/D2/D3 and succeeds at or under the ability.
+ROLLER = Roller(dice={1: 2, 2: 3, 3: 4}, sides=6,
+                options=("spend a turn", "use suitable gear", "pass an ability check"))
+
+SYSTEM = System(ruleset=DEATH_AND_TREASURE, play="dtc.systems.death_and_treasure.play:DeathAndTreasure",
+                roller=ROLLER)

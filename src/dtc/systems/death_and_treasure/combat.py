@@ -11,60 +11,21 @@ A fight takes one turn, however many rounds it lasts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dtc.runtime.core import COMBAT, TARGET, Option, Question
 from dtc.runtime.dice import DiceError, percent, worse_of_two
 from dtc.runtime.equipment import HAND, OIL, RANGED, Item
+from dtc.runtime.foes import MAX_ROUNDS, Foe
 from dtc.runtime.ruleset import FLED, WON
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
     from dtc.systems.death_and_treasure.play import DeathAndTreasure
 
-MAX_ROUNDS = 500
-#: More creatures than this in one group are taken as this many (a typo such as "400 Goblins").
-MAX_GROUP = 50
 BAREHANDED = Item("Bare hands", "weapon", damage="d2", ranges=(HAND,))
 OIL_FLASK = Item("Flask of oil", "weapon", damage="d6", ranges=(RANGED,))
-
-
-@dataclass(slots=True)
-class Foe:
-    """One creature in a fight."""
-
-    name: str
-    creature: str | None
-    hp: int
-    max_hp: int
-    morale: int | None
-    attacks: list[tuple[str, str]] = field(default_factory=list)
-    special: str | None = None
-    hurt: bool = False
-    halved: bool = False
-    fled: bool = False
-
-    @property
-    def active(self) -> bool:
-        return self.hp > 0 and not self.fled
-
-    def brief(self) -> dict[str, Any]:
-        return {"name": self.name, "hp": self.hp, "morale": self.morale}
-
-
-def foes_from(block: dict[str, Any] | None, name: str, count: int) -> list[Foe]:
-    """``count`` creatures of a stat block (``block`` None: creatures the runtime knows no stats for)."""
-    out = []
-    for n in range(min(count, MAX_GROUP)):
-        label = f"{block['name'] if block else name}{f' {n + 1}' if count > 1 else ''}"
-        if block is None:
-            out.append(Foe(label, None, 0, 0, None))
-            continue
-        attacks = [(a["name"], a["damage"]) for a in block["attacks"]] or [("attack", "d4")]
-        out.append(Foe(label, block["name"], block["hp"], block["hp"], block["morale"], attacks, block["special"]))
-    return out
 
 
 def morale_breaks(total: int, morale: int | None) -> bool:

@@ -7,29 +7,13 @@ terminal asks a person; :class:`RandomChooser` picks a sensible kit with the run
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Protocol
 
 from dtc.runtime.character import ABILITIES, Character, high_low
+from dtc.runtime.core import Chooser
 from dtc.runtime.dice import Dice
 from dtc.runtime.equipment import ARMOUR, GEAR, HAND, RANGED, WEAPONS, Offer, standard_gear, weight_text
 
 _SYLLABLES = ("bran", "mor", "ela", "tik", "ros", "vel", "dun", "ka", "lis", "orm", "gar", "wen", "tha", "rik")
-
-
-class Chooser(Protocol):
-    """Where creation decisions come from."""
-
-    def show(self, text: str) -> None:
-        """Tell the player something (rolled scores, the finished sheet)."""
-
-    def swap(self, scores: dict[str, int]) -> tuple[str, str] | None:
-        """Two abilities to swap, or None."""
-
-    def pick(self, stage: str, pc: Character, offers: list[Offer], labels: list[str], prompt: str) -> int | None:
-        """Index into ``offers`` for the ``stage`` (weapon, armour, gear), or None when done."""
-
-    def name(self, suggestion: str) -> str:
-        """The adventurer's name."""
 
 
 def roll_abilities(dice: Dice) -> list[int]:

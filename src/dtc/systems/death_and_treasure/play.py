@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 import dtc.systems.death_and_treasure.combat as combat
 from dtc.runtime.character import ABILITIES, Character, high_low
 from dtc.runtime.core import ENCOUNTER, ESCAPE, LANGUAGE, Option, Question, RunEnded
-from dtc.runtime.dice import Roll, percent, prob_at_most, worse_of_two
+from dtc.runtime.dice import Dice, Roll, percent, prob_at_most, worse_of_two
 from dtc.runtime.equipment import COINS, LANTERN, OIL, RATIONS
 from dtc.runtime.ruleset import FLED, OVER, WON, Rules
 from dtc.systems.death_and_treasure.combat import morale_breaks
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
-    from dtc.systems.death_and_treasure.combat import Foe
+    from dtc.runtime.foes import Foe
 
 CHECK_DICE = {1: "2d6", 2: "3d6", 3: "4d6"}
 REQUIREMENTS = ("turn", "gear", "check")
@@ -61,6 +61,12 @@ class DeathAndTreasure(Rules):
     name = "death-and-treasure"
     title = "Death & Treasure"
     abilities = ABILITIES
+
+    def new_character(self, dice: Dice) -> Character:
+        """A random adventurer made as "Making an Adventurer" says (:mod:`.creation`)."""
+        from dtc.systems.death_and_treasure.creation import random_character
+
+        return random_character(dice)
 
     # --- rolls ---------------------------------------------------------------------------
 

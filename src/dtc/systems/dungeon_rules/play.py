@@ -24,7 +24,7 @@ from dtc.runtime.ruleset import FLED, WON, Rules, careful
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
-    from dtc.systems.death_and_treasure.combat import Foe
+    from dtc.runtime.foes import Foe
 
 SEVEN = ("STR", "CON", "INT", "WIS", "AGI", "LUCK", "WORLDSWAY")
 MINUTES = {"action": 10, "wait": 10, "combat": 10, "unconscious": 10, "rest": 0}

@@ -24,8 +24,8 @@ import dtc.systems.maze_rats.ruleset as mr
 from dtc.runtime.core import COMBAT, TARGET, Option, Question
 from dtc.runtime.dice import percent
 from dtc.runtime.equipment import Item
+from dtc.runtime.foes import MAX_ROUNDS, Foe
 from dtc.runtime.ruleset import FLED, WON
-from dtc.systems.death_and_treasure.combat import MAX_ROUNDS, Foe
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine

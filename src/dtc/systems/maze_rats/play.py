@@ -28,7 +28,7 @@ from dtc.systems.death_and_treasure.creation import random_name
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
-    from dtc.systems.death_and_treasure.combat import Foe
+    from dtc.runtime.foes import Foe
 
 ARRAYS = ((2, 1, 0), (2, 0, 1), (1, 2, 0), (0, 2, 1), (1, 0, 2), (0, 1, 2))
 START_HEALTH = 4

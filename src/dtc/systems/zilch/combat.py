@@ -29,8 +29,8 @@ import dtc.systems.zilch.ruleset as z
 from dtc.runtime.core import COMBAT, TARGET, Option, Question
 from dtc.runtime.dice import DiceError, parse_dice, percent
 from dtc.runtime.equipment import Item
+from dtc.runtime.foes import MAX_ROUNDS, Foe
 from dtc.runtime.ruleset import FLED, WON, careful
-from dtc.systems.death_and_treasure.combat import MAX_ROUNDS, Foe
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine

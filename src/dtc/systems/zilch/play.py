@@ -32,7 +32,7 @@ from dtc.systems.death_and_treasure.creation import random_name
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
-    from dtc.systems.death_and_treasure.combat import Foe
+    from dtc.runtime.foes import Foe
 
 SUITS = ("♣", "♠", "♦", "♥")
 CLASS_SUIT = {"Fighter": "♣", "Rogue": "♠"}

@@ -1,0 +1,51 @@
+"""The creatures in a fight, as every game system's combat sees them: a name, HP, Morale, attacks.
+
+Built from a compiled stat block (:func:`foes_from`); how they fight is each system's own
+(``dtc.systems.<name>.combat``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: A fight ends after this many rounds, whatever the system (a guard against endless stalemates).
+MAX_ROUNDS = 500
+#: More creatures than this in one group are taken as this many (a typo such as "400 Goblins").
+MAX_GROUP = 50
+
+
+@dataclass(slots=True)
+class Foe:
+    """One creature in a fight."""
+
+    name: str
+    creature: str | None
+    hp: int
+    max_hp: int
+    morale: int | None
+    attacks: list[tuple[str, str]] = field(default_factory=list)
+    special: str | None = None
+    hurt: bool = False
+    halved: bool = False
+    fled: bool = False
+
+    @property
+    def active(self) -> bool:
+        return self.hp > 0 and not self.fled
+
+    def brief(self) -> dict[str, Any]:
+        return {"name": self.name, "hp": self.hp, "morale": self.morale}
+
+
+def foes_from(block: dict[str, Any] | None, name: str, count: int) -> list[Foe]:
+    """``count`` creatures of a stat block (``block`` None: creatures the runtime knows no stats for)."""
+    out = []
+    for n in range(min(count, MAX_GROUP)):
+        label = f"{block['name'] if block else name}{f' {n + 1}' if count > 1 else ''}"
+        if block is None:
+            out.append(Foe(label, None, 0, 0, None))
+            continue
+        attacks = [(a["name"], a["damage"]) for a in block["attacks"]] or [("attack", "d4")]
+        out.append(Foe(label, block["name"], block["hp"], block["hp"], block["morale"], attacks, block["special"]))
+    return out
