@@ -156,13 +156,14 @@ def rules_cmd(name: str | None) -> None:
 
     NAME may join a base and an overlay: `dtc rules "death-and-treasure + dungeon-rules"`.
     """
-    from dtc.systems import REGISTRY, UnknownRuleset, get_ruleset, known_names
+    from dtc.systems import UnknownRuleset, all_systems, get_ruleset
     from dtc.systems.summary import summarise
 
     if name is None:
-        for key in known_names():
-            kind = "overlay" if REGISTRY[key].overlay else "base"
-            click.echo(f"{key:<22} {kind:<8} {REGISTRY[key].title}")
+        systems = all_systems()
+        for key in sorted(systems):
+            kind = "overlay" if systems[key].overlay else "base"
+            click.echo(f"{key:<22} {kind:<8} {systems[key].ruleset.title}")
         return
     try:
         rs = get_ruleset(name)

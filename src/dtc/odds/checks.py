@@ -10,9 +10,9 @@ fallback:
   check}, and spending a turn risks a 1-in-6 encounter; fallback: the check alone).
 
 A fresh adventurer's scores come from :meth:`Ruleset.score_distribution` (Death & Treasure: 3d6
-for each ability), each ability independently, unless the ruleset also offers
-``fresh_characters()``: then that exact joint distribution (a list of ``(weight, abilities)``) is
-used instead (Maze Rats deals its bonuses +2, +1, +0 in some order: not independent).
+for each ability), each ability independently, unless the ruleset's
+``fresh_characters()`` gives an exact joint distribution (a list of ``(weight, abilities)``): then
+that is used instead (scores dealt together are not independent).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Any
 
 from dtc.systems import Ruleset
 from dtc.systems.distributions import sum_distribution
@@ -66,10 +65,10 @@ def best_distribution(ruleset: Ruleset, abilities: list[str] | None = None) -> d
 
 def joint_characters(ruleset: Ruleset) -> list[tuple[Fraction, dict[str, int]]] | None:
     """The ruleset's exact joint distribution of fresh adventurers, when it offers one."""
-    hook: Any = getattr(ruleset, "fresh_characters", None)
-    if not callable(hook):
+    deals = ruleset.fresh_characters()
+    if deals is None:
         return None
-    return [(Fraction(w), {str(k): int(v) for k, v in abilities.items()}) for w, abilities in hook()]
+    return [(Fraction(w), {str(k): int(v) for k, v in abilities.items()}) for w, abilities in deals]
 
 
 def uniform_character(ruleset: Ruleset, score: int) -> dict[str, int]:

@@ -69,6 +69,15 @@ class Ruleset:
         """P(a freshly made character has score s in ``ability``); 3d6 unless a ruleset says otherwise."""
         return sum_distribution(3)
 
+    def fresh_characters(self) -> list[tuple[Fraction, dict[str, int]]] | None:
+        """The exact joint distribution of a freshly made adventurer's abilities, as ``(weight, scores)``.
+
+        None (the default) when the abilities are drawn independently, each from
+        :meth:`score_distribution`; a system whose scores are dealt together (Maze Rats deals its
+        bonuses +2, +1, +0 in some order) returns every deal with its probability.
+        """
+        return None
+
     def canonical_ability(self, text: str) -> str | None:
         return self.abilities.get(text.strip().upper())
 

@@ -1,0 +1,87 @@
+"""A test-only game system plugin, "knave-test": what a third-party package adds to dtc.
+
+Installed in the tests by writing its distribution metadata (with its ``dtc.systems`` entry point)
+beside it on ``sys.path``, exactly as pip would. Its checks roll d20 + the ability's bonus and
+succeed on 15 or more (Knave's save); a fresh adventurer's bonus in each ability is the lowest of
+three d6. Play borrows Death & Treasure's procedures and changes only how a check is rolled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+
+from dtc.runtime.character import ABILITIES, Character
+from dtc.runtime.dice import Dice, percent
+from dtc.runtime.engine import Engine
+from dtc.systems import Roller, Ruleset, System
+from dtc.systems.death_and_treasure.creation import random_character
+from dtc.systems.death_and_treasure.play import DeathAndTreasure
+
+TARGET = 15
+
+
+def p_save(bonus: int) -> Fraction:
+    """P(d20 + bonus >= 15)."""
+    return Fraction(sum(1 for face in range(1, 21) if face + bonus >= TARGET), 20)
+
+
+def lowest_of_three() -> dict[int, Fraction]:
+    counts: dict[int, int] = {}
+    for roll in product(range(1, 7), repeat=3):
+        counts[min(roll)] = counts.get(min(roll), 0) + 1
+    return {score: Fraction(n, 216) for score, n in counts.items()}
+
+
+@dataclass(frozen=True)
+class KnaveRuleset(Ruleset):
+    def check_dice(self, difficulty: int) -> str:
+        return "d20 + bonus ≥ 15" if difficulty > 0 else "none"
+
+    def check_probability(self, abilities: Mapping[str, int], ability: str | None, difficulty: int, *,
+                          encumbered: bool = False) -> Fraction:
+        if difficulty <= 0:
+            return Fraction(1)
+        return p_save(self.score_of(abilities, ability))
+
+    def score_distribution(self, ability: str | None = None) -> dict[int, Fraction]:
+        return lowest_of_three()
+
+
+KNAVE = KnaveRuleset(name="knave-test", title="Knave (test plugin)",
+                     abilities={a: a for a in ABILITIES}, difficulties=(0, 1), typical_score=1,
+                     score_range=(1, 6), difficulty_notes={0: "no roll", 1: "a save: d20 + bonus ≥ 15"})
+
+
+class KnavePlay(DeathAndTreasure):
+    name = "knave-test"
+    title = "Knave (test plugin)"
+    character_kind = "knave-test"
+
+    def plans(self, difficulty: int) -> list[tuple[str, ...]] | None:
+        return [()] if difficulty == 0 else [("check",)] if difficulty == 1 else None
+
+    def check_chance(self, pc: Character, ability: str, difficulty: int, modifier: int = 0) -> Fraction:
+        return p_save(pc.score(ability) + modifier)
+
+    def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
+        return f"d20 + {ability} {pc.score(ability)} ≥ {TARGET}: {percent(self.check_chance(pc, ability, difficulty))}"
+
+    def check(self, game: Engine, ability: str, difficulty: int | None, why: str, modifier: int = 0) -> bool:
+        roll = game.dice.roll("d20")
+        total = roll.total + game.pc.score(ability) + modifier
+        ok = total >= TARGET
+        game.emit("check", ability=ability, difficulty=difficulty or 1, dice="d20", rolls=[list(roll.dice)],
+                  total=total, target=TARGET, success=ok, why=why)
+        return ok
+
+    def new_character(self, dice: Dice) -> Character:
+        pc = random_character(dice)
+        pc.abilities = {a: min(dice.roll("3d6").dice) for a in ABILITIES}
+        pc.ruleset = self.character_kind
+        return pc
+
+
+SYSTEM = System(ruleset=KNAVE, play="dtc_knave_test:KnavePlay", roller=Roller(dice={1: 1}, sides=20))
