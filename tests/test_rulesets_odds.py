@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
+from itertools import permutations, product
 
 import pytest
 from click.testing import CliRunner
@@ -147,3 +147,26 @@ def test_rules_command_summarises_each_ruleset() -> None:
     assert "overlay: Dungeon Rules" in out and "lair-heart" in out and "stealth" in out
     bad = runner.invoke(main, ["rules", "maze-rats + zilch"])
     assert bad.exit_code == 2 and "not an overlay" in bad.output
+
+
+def test_maze_rats_fresh_adventurers_are_dealt_their_bonuses_together() -> None:
+    """Maze Rats, "Character Creation": the ability bonuses are one of the six orders of +2, +1, +0, so a
+    fresh adventurer always has a +2 somewhere. Exhaustive enumeration over the six deals and every face
+    of the dice gives the exact odds; drawing each bonus independently would not (issue: 37.1% vs 41.7%)."""
+    from dtc.odds.analyze import compute_odds
+    from test_runtime_support import compiled
+
+    def p_pass(bonus: int) -> Fraction:
+        return Fraction(sum(1 for a, b in product(range(1, 7), repeat=2) if a + b + bonus >= 10), 36)
+
+    deals = list(permutations((2, 1, 0)))
+    any_ability = sum(Fraction(1, 6) * p_pass(max(deal)) for deal in deals)
+    str_then_dex = sum(Fraction(1, 6) * p_pass(deal[0]) * p_pass(deal[1]) for deal in deals)
+    assert any_ability == Fraction(15, 36)
+    assert str_then_dex == Fraction(100, 1296)
+    head = "Title: T\nRules: maze-rats\nStart: 1\n\nAdventure Entries\n\n"
+    one = compiled(head + "1 A ledge (D2, S2, F3).\n\n2 Up. THE END\n\n3 Down. THE END\n")
+    assert compute_odds(one).outcomes["ending:2"] == pytest.approx(float(any_ability), abs=1e-12)
+    two = compiled(head + "1 A ledge (STR D2, S2, F9).\n\n2 A gap (DEX D2, S3, F9).\n\n3 Across. THE END\n\n"
+                          "9 Down. THE END\n")
+    assert compute_odds(two).outcomes["ending:3"] == pytest.approx(float(str_then_dex), abs=1e-12)

@@ -28,8 +28,3 @@ def p_sum_at_most(count: int, target: int, sides: int = 6) -> Fraction:
 
 def p_sum_at_least(count: int, target: int, sides: int = 6) -> Fraction:
     return sum((p for s, p in sum_distribution(count, sides).items() if s >= target), Fraction(0))
-
-
-def worse_of_two(p: Fraction) -> Fraction:
-    """Roll twice and keep the worse: both rolls must succeed."""
-    return p * p

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import product
+from itertools import permutations, product
 
 from dtc.systems.base import Ruleset
 
@@ -144,6 +144,12 @@ class MazeRats(Ruleset):
     def score_distribution(self, ability: str | None = None) -> dict[int, Fraction]:
         """Each starting array is one of the six orders of +2, +1, +0: any one bonus is 0, 1 or 2."""
         return {0: Fraction(1, 3), 1: Fraction(1, 3), 2: Fraction(1, 3)}
+
+    def fresh_characters(self) -> list[tuple[Fraction, dict[str, int]]]:
+        """The six orders of +2, +1, +0 over STR, DEX, WIL, each 1 in 6 (the bonuses are dealt together:
+        a fresh adventurer always has a +2 somewhere, so they are not independent)."""
+        return [(Fraction(1, 6), dict(zip(("STR", "DEX", "WIL"), order, strict=True)))
+                for order in permutations((2, 1, 0))]
 
 
 MAZE_RATS = MazeRats(
