@@ -21,8 +21,8 @@ from dtc.runtime.core import RunEnded
 from dtc.runtime.dice import Dice, Roll
 
 if TYPE_CHECKING:
-    from dtc.runtime.engine import Engine
     from dtc.runtime.foes import Foe
+    from dtc.runtime.game import Game
 
 # Results of an encounter or a fight.
 OVER = "over"  # the creatures leave you be
@@ -59,10 +59,10 @@ class Rules(ABC):
         """The roll in words: ``3d6 ≤ DEX 12``."""
 
     @abstractmethod
-    def check(self, game: Engine, ability: str, difficulty: int | None, why: str) -> bool:
+    def check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
         """Roll the check (``difficulty`` None: the ruleset's default for prose checks)."""
 
-    def pc_roll(self, game: Engine, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
+    def pc_roll(self, game: Game, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
         """A roll made for the adventurer: the roll kept and every roll made."""
         roll = game.dice.roll(expr)
         return roll, [roll]
@@ -96,21 +96,21 @@ class Rules(ABC):
     def new_character(self, dice: Dice) -> Character:
         """A random adventurer for these rules (the system's own way of making one)."""
 
-    def down(self, game: Engine, cause: str, overflow: int = 0) -> None:
+    def down(self, game: Game, cause: str, overflow: int = 0) -> None:
         """HP reached 0 (``overflow``: the damage beyond it): death, unless the rules say otherwise."""
         game.emit("death", cause=cause)
         raise RunEnded("died", cause)
 
-    def on_entry(self, game: Engine, entry: dict[str, Any]) -> None:  # noqa: B027 - optional hook
+    def on_entry(self, game: Game, entry: dict[str, Any]) -> None:  # noqa: B027 - optional hook
         """After an entry's effects: what the rules add on arrival (Dungeon Rules: its hazards)."""
 
-    def gear_used(self, game: Engine, item: str) -> None:  # noqa: B027 - optional hook
+    def gear_used(self, game: Game, item: str) -> None:  # noqa: B027 - optional hook
         """The adventurer used gear for an action (Dungeon Rules: tools make noise)."""
 
-    def rest_label(self, game: Engine) -> str:
+    def rest_label(self, game: Game) -> str:
         return "Rest a turn (d4 HP)"
 
-    def recover(self, game: Engine, kind: str) -> None:
+    def recover(self, game: Game, kind: str) -> None:
         """The base game's part of a Dungeon Rules rest: ``short`` or ``long`` (time is the overlay's).
 
         The default, Death & Treasure's: a short rest is one rest's d4 HP with a ration and a
@@ -131,49 +131,49 @@ class Rules(ABC):
     # --- time ----------------------------------------------------------------------------
 
     @abstractmethod
-    def begin(self, game: Engine) -> None:
+    def begin(self, game: Game) -> None:
         """Set up the ruleset's part of a new run's state (``game.state.rules``)."""
 
     @abstractmethod
-    def turn_passed(self, game: Engine) -> None:
+    def turn_passed(self, game: Game) -> None:
         """Upkeep after each turn (light, the dark); may raise RunEnded."""
 
-    def can_see(self, game: Engine) -> bool:
+    def can_see(self, game: Game) -> bool:
         """False when the adventurer cannot move on (in the dark)."""
         return True
 
-    def status(self, game: Engine) -> str:
+    def status(self, game: Game) -> str:
         """Ruleset-specific part of the status line."""
         return ""
 
-    def adjust(self, game: Engine, words: list[str]) -> str | None:
+    def adjust(self, game: Game, words: list[str]) -> str | None:
         """A ruleset-specific manual adjustment (``light 6``); None when not understood."""
         return None
 
     @abstractmethod
-    def rest_blocked(self, game: Engine) -> str | None:
+    def rest_blocked(self, game: Game) -> str | None:
         """Why the adventurer cannot rest now, or None when they can."""
 
     @abstractmethod
-    def rest(self, game: Engine) -> str | None:
+    def rest(self, game: Game) -> str | None:
         """Rest for a turn; None when done, else why it is not possible."""
 
     # --- encounters and combat --------------------------------------------------------------
 
     @abstractmethod
-    def encounter_happens(self, game: Engine) -> bool:
+    def encounter_happens(self, game: Game) -> bool:
         """Roll for a wandering encounter (called when a turn is spent)."""
 
     @abstractmethod
-    def encounter(self, game: Engine, foes: list[Foe], text: str) -> str:
+    def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
         """Surprise, reaction and what the adventurer does: OVER, FLED or WON."""
 
     @abstractmethod
-    def fight(self, game: Engine, foes: list[Foe], *, surprised: bool = False) -> str:
+    def fight(self, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
         """Fight to the end: WON or FLED (death raises RunEnded)."""
 
 
-def careful(game: Engine) -> bool:
+def careful(game: Game) -> bool:
     """The temperament of whoever decides (automatic policies say; a person counts as careful).
 
     Questions only some rulesets ask (a stance, a pace, shattering a shield) put the option a

@@ -21,7 +21,7 @@ from dtc.runtime.foes import MAX_ROUNDS, Foe
 from dtc.runtime.ruleset import FLED, WON
 
 if TYPE_CHECKING:
-    from dtc.runtime.engine import Engine
+    from dtc.runtime.game import Game
     from dtc.systems.death_and_treasure.play import DeathAndTreasure
 
 BAREHANDED = Item("Bare hands", "weapon", damage="d2", ranges=(HAND,))
@@ -33,14 +33,14 @@ def morale_breaks(total: int, morale: int | None) -> bool:
     return morale is not None and total < morale
 
 
-def hit_chance(rules: DeathAndTreasure, game: Engine, mode: str) -> Fraction:
+def hit_chance(rules: DeathAndTreasure, game: Game, mode: str) -> Fraction:
     pc = game.pc
     score = pc.score(pc.attack_ability(mode))
     p = Fraction(max(0, min(20, score - pc.attack_modifier(mode))), 20)
     return worse_of_two(p) if pc.encumbered else p
 
 
-def fight(rules: DeathAndTreasure, game: Engine, foes: list[Foe], *, surprised: bool = False) -> str:
+def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
     game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
     for text in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         game.emit("special", creature=text[0], text=text[1])
@@ -76,7 +76,7 @@ def fight(rules: DeathAndTreasure, game: Engine, foes: list[Foe], *, surprised: 
     return WON
 
 
-def _choose(rules: DeathAndTreasure, game: Engine, foes: list[Foe]) -> tuple[Item | None, str, Foe | None]:
+def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe]) -> tuple[Item | None, str, Foe | None]:
     pc = game.pc
     weapons = pc.weapons() or [(BAREHANDED, HAND)]
     opts = []
@@ -109,7 +109,7 @@ def _choose(rules: DeathAndTreasure, game: Engine, foes: list[Foe]) -> tuple[Ite
     return weapon, mode, target
 
 
-def _attack(rules: DeathAndTreasure, game: Engine, weapon: Item, mode: str, target: Foe | None,
+def _attack(rules: DeathAndTreasure, game: Game, weapon: Item, mode: str, target: Foe | None,
             foes: list[Foe]) -> None:
     if target is None or not target.active:
         target = next((f for f in foes if f.active), None)
@@ -147,7 +147,7 @@ def _attack(rules: DeathAndTreasure, game: Engine, weapon: Item, mode: str, targ
         target.fled = flees
 
 
-def _creatures_act(rules: DeathAndTreasure, game: Engine, acting: list[Foe]) -> None:
+def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe]) -> None:
     pc = game.pc
     for foe in acting:
         for name, dice in foe.attacks:
@@ -160,7 +160,7 @@ def _creatures_act(rules: DeathAndTreasure, game: Engine, acting: list[Foe]) -> 
                 game.damage(damage, f"{foe.name}'s {name}")
 
 
-def _creature_damage(game: Engine, foe: Foe, attack: str, dice: str) -> int:
+def _creature_damage(game: Game, foe: Foe, attack: str, dice: str) -> int:
     try:
         return max(0, game.dice.roll(dice).total)
     except DiceError:

@@ -26,8 +26,8 @@ from dtc.runtime.ruleset import FLED, OVER, WON, Rules
 from dtc.systems.death_and_treasure.combat import morale_breaks
 
 if TYPE_CHECKING:
-    from dtc.runtime.engine import Engine
     from dtc.runtime.foes import Foe
+    from dtc.runtime.game import Game
 
 CHECK_DICE = {1: "2d6", 2: "3d6", 3: "4d6"}
 REQUIREMENTS = ("turn", "gear", "check")
@@ -70,7 +70,7 @@ class DeathAndTreasure(Rules):
 
     # --- rolls ---------------------------------------------------------------------------
 
-    def pc_roll(self, game: Engine, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
+    def pc_roll(self, game: Game, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
         """The adventurer's roll; encumbered, it is made twice and the worse kept."""
         first = game.dice.roll(expr)
         if not game.pc.encumbered:
@@ -102,7 +102,7 @@ class DeathAndTreasure(Rules):
         twice = ", twice (encumbered)" if pc.encumbered else ""
         return f"{dice} ≤ {ability} {pc.score(ability)}{twice}: {percent(self.check_chance(pc, ability, difficulty))}"
 
-    def check(self, game: Engine, ability: str, difficulty: int | None, why: str, modifier: int = 0) -> bool:
+    def check(self, game: Game, ability: str, difficulty: int | None, why: str, modifier: int = 0) -> bool:
         d = difficulty if difficulty in CHECK_DICE else PROSE_DIFFICULTY
         assert d is not None
         roll, rolls = self.pc_roll(game, CHECK_DICE[d], high_is_bad=True)
@@ -114,12 +114,12 @@ class DeathAndTreasure(Rules):
 
     # --- time, light, rest ----------------------------------------------------------------
 
-    def begin(self, game: Engine) -> None:
+    def begin(self, game: Game) -> None:
         st = game.state.rules
         st.update(light=0, dark=0, rest_day=0, rests=0)
         self._relight(game, "light")
 
-    def _relight(self, game: Engine, action: str) -> bool:
+    def _relight(self, game: Game, action: str) -> bool:
         pc = game.pc
         if pc.find(LANTERN) is None or not pc.use(OIL):
             return False
@@ -127,7 +127,7 @@ class DeathAndTreasure(Rules):
         game.emit("light", action=action, turns=LANTERN_TURNS, flasks=pc.oil)
         return True
 
-    def turn_passed(self, game: Engine) -> None:
+    def turn_passed(self, game: Game) -> None:
         st = game.state.rules
         if st["light"] > 0:
             st["light"] -= 1
@@ -143,16 +143,16 @@ class DeathAndTreasure(Rules):
         if st["dark"] >= DARK_TURNS:
             raise RunEnded("lost", f"{DARK_TURNS} turns without light")
 
-    def can_see(self, game: Engine) -> bool:
+    def can_see(self, game: Game) -> bool:
         return int(game.state.rules.get("light", 0)) > 0
 
-    def status(self, game: Engine) -> str:
+    def status(self, game: Game) -> str:
         st = game.state.rules
         if st.get("light", 0) > 0:
             return f"light {st['light']} (+{game.pc.oil} flask{'s' if game.pc.oil != 1 else ''})"
         return f"DARK {st.get('dark', 0)}/{DARK_TURNS}"
 
-    def adjust(self, game: Engine, words: list[str]) -> str | None:
+    def adjust(self, game: Game, words: list[str]) -> str | None:
         """``light N``: a light source found (N turns)."""
         if len(words) == 2 and words[0] == "light" and words[1].isdigit():
             game.state.rules.update(light=int(words[1]), dark=0)
@@ -160,7 +160,7 @@ class DeathAndTreasure(Rules):
             return f"light for {words[1]} turns"
         return None
 
-    def rest_blocked(self, game: Engine) -> str | None:
+    def rest_blocked(self, game: Game) -> str | None:
         pc, st = game.pc, game.state.rules
         if not pc.can_rest:
             return "resting needs a ration and a waterskin"
@@ -170,7 +170,7 @@ class DeathAndTreasure(Rules):
             return f"you have rested {RESTS_PER_DAY} times today"
         return None
 
-    def rest(self, game: Engine) -> str | None:
+    def rest(self, game: Game) -> str | None:
         why = self.rest_blocked(game)
         if why is not None:
             return why
@@ -191,12 +191,12 @@ class DeathAndTreasure(Rules):
 
     # --- encounters ----------------------------------------------------------------------
 
-    def encounter_happens(self, game: Engine) -> bool:
+    def encounter_happens(self, game: Game) -> bool:
         roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
         game.emit("encounter_check", roll=roll, encounter=hit)
         return hit
 
-    def encounter(self, game: Engine, foes: list[Foe], text: str) -> str:
+    def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
         pc = game.pc
         chance = surprise_chance(pc.score("WIS"))
         roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
@@ -241,7 +241,7 @@ class DeathAndTreasure(Rules):
             if band == "hostile":
                 return self.fight(game, foes)
 
-    def _common_language(self, game: Engine) -> bool:
+    def _common_language(self, game: Game) -> bool:
         q = Question(LANGUAGE, "Do you speak their language?",
                      (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")))
         key = game.ask(q).key
@@ -249,7 +249,7 @@ class DeathAndTreasure(Rules):
             return game.oracle(None, "Do we share a language?")
         return key == "yes"
 
-    def escape(self, game: Engine, foes: list[Foe]) -> bool:
+    def escape(self, game: Game, foes: list[Foe]) -> bool:
         """Run: a DEX check, after a 3-in-6 chance that dropped food or treasure distracts them."""
         pc = game.pc
         opts = [Option("run", "Run", f"DEX check {percent(self.check_chance(pc, 'DEX', PROSE_DIFFICULTY))}")]
@@ -269,7 +269,7 @@ class DeathAndTreasure(Rules):
         game.emit("escape", success=ok)
         return ok
 
-    def _drop(self, game: Engine, what: str) -> None:
+    def _drop(self, game: Game, what: str) -> None:
         pc = game.pc
         if what == "food":
             pc.use(RATIONS)
@@ -283,7 +283,7 @@ class DeathAndTreasure(Rules):
         pc.use(pile.name, quantity)
         game.emit("item", action="dropped", name=pile.name, quantity=quantity, why="distraction")
 
-    def fight(self, game: Engine, foes: list[Foe], *, surprised: bool = False) -> str:
+    def fight(self, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
         return combat.fight(self, game, foes, surprised=surprised)
 
 

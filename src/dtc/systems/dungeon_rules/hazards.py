@@ -28,7 +28,7 @@ from dtc.runtime.equipment import RATIONS
 from dtc.runtime.ruleset import FLED, careful
 
 if TYPE_CHECKING:
-    from dtc.runtime.engine import Engine
+    from dtc.runtime.game import Game
     from dtc.systems.dungeon_rules.play import DungeonRules
 
 HAZARD = "hazard"  # question kind
@@ -37,7 +37,7 @@ MITIGATE_MINUTES = 10
 WATCHES = 4
 
 
-def definition(game: Engine, entry: dict[str, Any], name: str) -> dict[str, Any] | None:
+def definition(game: Game, entry: dict[str, Any], name: str) -> dict[str, Any] | None:
     """The hazard a name places: the one defined in this entry, else the first of that name."""
     found = [h for h in game.graph.get("hazards", []) if h["name"].lower() == name.lower()]
     own = [h for h in found if h["entry"] == entry["number"]]
@@ -45,7 +45,7 @@ def definition(game: Engine, entry: dict[str, Any], name: str) -> dict[str, Any]
     return chosen
 
 
-def gear_for(game: Engine, hazard: dict[str, Any]) -> str | None:
+def gear_for(game: Game, hazard: dict[str, Any]) -> str | None:
     """An item the adventurer carries that the hazard's mitigation names."""
     wanted = [m.lower() for m in hazard["mitigation"]]
     for item in game.pc.items:
@@ -55,7 +55,7 @@ def gear_for(game: Engine, hazard: dict[str, Any]) -> str | None:
     return None
 
 
-def meet_hazards(rules: DungeonRules, game: Engine, entry: dict[str, Any]) -> None:
+def meet_hazards(rules: DungeonRules, game: Game, entry: dict[str, Any]) -> None:
     st = rules.st(game)
     for name in entry["hazards"]:
         hazard = definition(game, entry, name)
@@ -70,7 +70,7 @@ def meet_hazards(rules: DungeonRules, game: Engine, entry: dict[str, Any]) -> No
             return
 
 
-def _meet(rules: DungeonRules, game: Engine, hazard: dict[str, Any], key: str) -> None:
+def _meet(rules: DungeonRules, game: Game, hazard: dict[str, Any], key: str) -> None:
     st = rules.st(game)
     pace = st["pace"]
     base_d = hazard["check"]["difficulty"] or 2
@@ -101,7 +101,7 @@ def _meet(rules: DungeonRules, game: Engine, hazard: dict[str, Any], key: str) -
     _fail(rules, game, hazard)
 
 
-def _has(rules: DungeonRules, game: Engine, ability: str) -> bool:
+def _has(rules: DungeonRules, game: Game, ability: str) -> bool:
     try:
         rules.score(game.pc, ability)
     except KeyError:
@@ -109,7 +109,7 @@ def _has(rules: DungeonRules, game: Engine, ability: str) -> bool:
     return True
 
 
-def _fail(rules: DungeonRules, game: Engine, hazard: dict[str, Any]) -> None:
+def _fail(rules: DungeonRules, game: Game, hazard: dict[str, Any]) -> None:
     text = hazard["fail"] or ""
     low = text.lower()
     if "alarm" in low:
@@ -135,7 +135,7 @@ def _fail(rules: DungeonRules, game: Engine, hazard: dict[str, Any]) -> None:
 # --- rests ------------------------------------------------------------------------------------
 
 
-def rest(rules: DungeonRules, game: Engine) -> None:
+def rest(rules: DungeonRules, game: Game) -> None:
     titles = {"breath": "Catch your breath", "short": "Short rest", "long": "Long rest",
               "camp": "Fortify a safe camp"}
     opts = []
@@ -184,7 +184,7 @@ def rest(rules: DungeonRules, game: Engine) -> None:
 
 
 
-def _through(rules: DungeonRules, game: Engine, minutes: int) -> bool:
+def _through(rules: DungeonRules, game: Game, minutes: int) -> bool:
     """Pass ``minutes`` with the zone's checks; True when an encounter interrupted."""
     rules.pass_minutes(game, minutes)
     hit = False
@@ -193,7 +193,7 @@ def _through(rules: DungeonRules, game: Engine, minutes: int) -> bool:
     return hit and _interrupted(game)
 
 
-def _interrupted(game: Engine) -> bool:
+def _interrupted(game: Game) -> bool:
     if not game.graph["encounters"]:
         return False
     if game.wandering() == FLED:

@@ -23,8 +23,8 @@ from dtc.runtime.equipment import RATIONS
 from dtc.runtime.ruleset import FLED, WON, Rules, careful
 
 if TYPE_CHECKING:
-    from dtc.runtime.engine import Engine
     from dtc.runtime.foes import Foe
+    from dtc.runtime.game import Game
 
 SEVEN = ("STR", "CON", "INT", "WIS", "AGI", "LUCK", "WORLDSWAY")
 MINUTES = {"action": 10, "wait": 10, "combat": 10, "unconscious": 10, "rest": 0}
@@ -55,7 +55,7 @@ class DungeonRules(Rules):
         # the noise (an instance attribute shadows the method for the base's own calls).
         original = base.fight
 
-        def fight(game: Engine, foes: list[Foe], **kw: Any) -> str:
+        def fight(game: Game, foes: list[Foe], **kw: Any) -> str:
             return self._after_fight(game, foes, original(game, foes, **kw))
 
         setattr(base, "fight", fight)  # noqa: B010 - assigning a method on purpose
@@ -70,7 +70,7 @@ class DungeonRules(Rules):
             return pc.abilities[ability]
         return pc.score(ability)
 
-    def ensure_scores(self, game: Engine) -> None:
+    def ensure_scores(self, game: Game) -> None:
         """Give the adventurer the overlay's scores it lacks: Death & Treasure's own where it has
         them (AGI is DEX), else 3d6 each, rolled now."""
         pc = game.pc
@@ -90,7 +90,7 @@ class DungeonRules(Rules):
         p = dr.p_d20(self.score(pc, ability), difficulty or 2)
         return p * p if pc.encumbered else p
 
-    def d20_check(self, game: Engine, ability: str, difficulty: int | None, why: str) -> bool:
+    def d20_check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
         d = difficulty if difficulty in dr.MODIFIERS else 2
         roll, rolls = self.base.pc_roll(game, "d20", high_is_bad=True)
         target = self.score(game.pc, ability) + dr.MODIFIERS[d]
@@ -122,12 +122,12 @@ class DungeonRules(Rules):
             return self.check_text(pc, ability, difficulty), self.check_chance(pc, ability, difficulty)
         return self.base.choice_odds(pc, ability, difficulty, label)
 
-    def check(self, game: Engine, ability: str, difficulty: int | None, why: str) -> bool:
+    def check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
         if ability in self.own:
             return self.d20_check(game, ability, difficulty, why)
         return self.base.check(game, ability, difficulty, why)
 
-    def pc_roll(self, game: Engine, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
+    def pc_roll(self, game: Game, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
         return self.base.pc_roll(game, expr, high_is_bad=high_is_bad)
 
     # --- the adventurer --------------------------------------------------------------------
@@ -138,16 +138,16 @@ class DungeonRules(Rules):
     def new_character(self, dice: Dice) -> Character:
         return self.base.new_character(dice)
 
-    def down(self, game: Engine, cause: str, overflow: int = 0) -> None:
+    def down(self, game: Game, cause: str, overflow: int = 0) -> None:
         self.base.down(game, cause, overflow)
 
     # --- time --------------------------------------------------------------------------------
 
-    def st(self, game: Engine) -> dict[str, Any]:
+    def st(self, game: Game) -> dict[str, Any]:
         state: dict[str, Any] = game.state.rules.setdefault(KEY, {})
         return state
 
-    def begin(self, game: Engine) -> None:
+    def begin(self, game: Game) -> None:
         self.base.begin(game)
         self.ensure_scores(game)
         game.state.rules[KEY] = {
@@ -156,17 +156,17 @@ class DungeonRules(Rules):
             "loud": False, "bonus": 0, "slip": False, "camp": False, "cleared": [],
         }
 
-    def zone(self, game: Engine) -> dr.Zone:
+    def zone(self, game: Game) -> dr.Zone:
         return dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE, dr.ZONES[dr.DEFAULT_ZONE])
 
-    def turn_passed(self, game: Engine) -> None:
+    def turn_passed(self, game: Game) -> None:
         why = game.clock_reason
         minutes = dr.PACES[self.st(game)["pace"]].minutes if why == "move" else MINUTES.get(why, 10)
         self.pass_minutes(game, minutes)
         if why == "move":
             self._paced_move(game)
 
-    def pass_minutes(self, game: Engine, minutes: int, *, base_turns: bool = True) -> None:
+    def pass_minutes(self, game: Game, minutes: int, *, base_turns: bool = True) -> None:
         """The clock moves on; the base's turn passes for every 10 minutes (its light burns)."""
         st = self.st(game)
         st["minutes"] += minutes
@@ -177,7 +177,7 @@ class DungeonRules(Rules):
             st["base_minutes"] += 10
             self.base.turn_passed(game)
 
-    def _paced_move(self, game: Engine) -> None:
+    def _paced_move(self, game: Game) -> None:
         st = self.st(game)
         if st["pace"] == "fast":
             st["bonus"] = max(st["bonus"], 4)
@@ -190,10 +190,10 @@ class DungeonRules(Rules):
                 st["bonus"] = max(st["bonus"], 7)
                 self.raise_alarm(game, 1, "a failed stealth check")
 
-    def can_see(self, game: Engine) -> bool:
+    def can_see(self, game: Game) -> bool:
         return self.base.can_see(game)
 
-    def status(self, game: Engine) -> str:
+    def status(self, game: Game) -> str:
         st = self.st(game)
         zone = self.zone(game)
         top = self.danger(game)
@@ -203,7 +203,7 @@ class DungeonRules(Rules):
         base = self.base.status(game)
         return f"{own} | {st['pace']} | {clock}{alarm}" + (f" | {base}" if base else "")
 
-    def adjust(self, game: Engine, words: list[str]) -> str | None:
+    def adjust(self, game: Game, words: list[str]) -> str | None:
         """``pace careful|stealth|fast|standard``, ``map`` (a mapping halt), ``alarm N``."""
         st = self.st(game)
         if len(words) == 2 and words[0] == "pace" and words[1] in dr.PACES:
@@ -222,13 +222,13 @@ class DungeonRules(Rules):
 
     # --- danger and encounters ---------------------------------------------------------------
 
-    def add_step(self, game: Engine, amount: int, *, minutes: int | None = None, checks: int | None = None,
+    def add_step(self, game: Game, amount: int, *, minutes: int | None = None, checks: int | None = None,
                  why: str = "") -> None:
         st = self.st(game)
         until = None if minutes is None else st["minutes"] + minutes
         st["steps"].append({"amount": amount, "until": until, "checks": checks, "why": why})
 
-    def raise_alarm(self, game: Engine, amount: int, why: str) -> None:
+    def raise_alarm(self, game: Game, amount: int, why: str) -> None:
         st = self.st(game)
         before = st["alarm"]
         st["alarm"] = max(0, min(5, before + amount))
@@ -237,14 +237,14 @@ class DungeonRules(Rules):
         if st["alarm"] != before:
             game.emit("alarm", level=st["alarm"], why=why)
 
-    def trip_alarm(self, game: Engine, why: str) -> None:
+    def trip_alarm(self, game: Game, why: str) -> None:
         """A tripped alarm: +5 steps and an active alarm for an hour, +2 on the track."""
         st = self.st(game)
         self.add_step(game, 5, minutes=HOUR, why=why)
         st["alarm_until"] = st["minutes"] + HOUR
         self.raise_alarm(game, 2, why)
 
-    def danger(self, game: Engine) -> int:
+    def danger(self, game: Game) -> int:
         """The top of the current danger range (1 to 5)."""
         st = self.st(game)
         now = st["minutes"]
@@ -261,7 +261,7 @@ class DungeonRules(Rules):
             top = 5
         return max(1, min(dr.DANGER_CAP, top))
 
-    def roll_check(self, game: Engine, why: str) -> bool:
+    def roll_check(self, game: Game, why: str) -> bool:
         """One roll of the encounter die against the current range; spends one-shot steps."""
         st = self.st(game)
         top = self.danger(game)
@@ -273,12 +273,12 @@ class DungeonRules(Rules):
                        if s["checks"] != 1 and (s["until"] is None or s["until"] > st["minutes"])]
         return hit
 
-    def interval(self, game: Engine) -> int:
+    def interval(self, game: Game) -> int:
         st = self.st(game)
         zone = self.zone(game)
         return min(zone.interval, dr.ALARM_INTERVAL) if st["alarm_until"] > st["minutes"] else zone.interval
 
-    def due_checks(self, game: Engine) -> int:
+    def due_checks(self, game: Game) -> int:
         """How many interval checks fall due now (the clock may have crossed several)."""
         st = self.st(game)
         every = self.interval(game)
@@ -289,7 +289,7 @@ class DungeonRules(Rules):
             due += 1
         return due
 
-    def encounter_happens(self, game: Engine) -> bool:
+    def encounter_happens(self, game: Game) -> bool:
         st = self.st(game)
         hit = False
         for _ in range(self.due_checks(game)):
@@ -299,13 +299,13 @@ class DungeonRules(Rules):
             return False
         return hit
 
-    def encounter(self, game: Engine, foes: list[Foe], text: str) -> str:
+    def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
         return self.base.encounter(game, foes, text)
 
-    def fight(self, game: Engine, foes: list[Foe], *, surprised: bool = False) -> str:
+    def fight(self, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
         return self.base.fight(game, foes, surprised=surprised)
 
-    def _after_fight(self, game: Engine, foes: list[Foe], result: str) -> str:
+    def _after_fight(self, game: Game, foes: list[Foe], result: str) -> str:
         """A fight is loud: combat noise for 20 minutes, a check, +1 alarm; the dead leave a trail."""
         st = self.st(game)
         self.add_step(game, 1, minutes=20, why="combat noise")
@@ -315,13 +315,13 @@ class DungeonRules(Rules):
             st["blood"] = True
         return result
 
-    def gear_used(self, game: Engine, item: str) -> None:
+    def gear_used(self, game: Game, item: str) -> None:
         """Metal on stone: +1 step until the next check (+2 at a careful sweep, noisy with tools)."""
         self.add_step(game, 2 if self.st(game)["pace"] == "careful" else 1, checks=1, why=f"noise ({item})")
 
     # --- arrival: pace and hazards ------------------------------------------------------------
 
-    def on_entry(self, game: Engine, entry: dict[str, Any]) -> None:
+    def on_entry(self, game: Game, entry: dict[str, Any]) -> None:
         self.base.on_entry(game, entry)
         st = self.st(game)
         zone = self.zone(game)
@@ -333,7 +333,7 @@ class DungeonRules(Rules):
 
             meet_hazards(self, game, entry)
 
-    def choose_pace(self, game: Engine, zone: dr.Zone) -> None:
+    def choose_pace(self, game: Game, zone: dr.Zone) -> None:
         st = self.st(game)
         order = ["careful", "standard", "stealth", "fast"] if careful(game) else ["standard", "fast", "careful",
                                                                                    "stealth"]
@@ -350,19 +350,19 @@ class DungeonRules(Rules):
 
     # --- rest -------------------------------------------------------------------------------
 
-    def rest_label(self, game: Engine) -> str:
+    def rest_label(self, game: Game) -> str:
         return "Rest (catch breath, short, long, or fortify a camp)"
 
-    def rest_blocked(self, game: Engine) -> str | None:
+    def rest_blocked(self, game: Game) -> str | None:
         return None
 
-    def rest(self, game: Engine) -> str | None:
+    def rest(self, game: Game) -> str | None:
         from dtc.systems.dungeon_rules.hazards import rest
 
         rest(self, game)
         return None
 
-    def rest_order(self, game: Engine) -> list[str]:
+    def rest_order(self, game: Game) -> list[str]:
         pc, st = game.pc, self.st(game)
         if pc.hp * 3 <= pc.max_hp and careful(game):
             order = ["camp", "long", "short", "breath"] if not st["camp"] and pc.count(RATIONS) > 1 else [

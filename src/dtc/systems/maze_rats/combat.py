@@ -28,7 +28,7 @@ from dtc.runtime.foes import MAX_ROUNDS, Foe
 from dtc.runtime.ruleset import FLED, WON
 
 if TYPE_CHECKING:
-    from dtc.runtime.engine import Engine
+    from dtc.runtime.game import Game
     from dtc.systems.maze_rats.play import MazeRats
 
 DEFAULTS = {"armor": mr.BASE_ARMOR, "ab": 1, "str": 1, "dex": 1, "wil": 1}
@@ -36,7 +36,7 @@ UNARMED = Item("Bare hands", "weapon")
 SHIELD = "shield"  # question kind: shatter the shield?
 
 
-def stat(game: Engine, foe: Foe, key: str) -> int:
+def stat(game: Game, foe: Foe, key: str) -> int:
     block = game.block(foe.creature)
     stats = {k.lower(): v for k, v in (block or {}).get("stats", {}).items()}
     aliases = {"armor": ("armor", "armour"), "ab": ("ab", "attack bonus", "attack")}.get(key, (key,))
@@ -48,12 +48,12 @@ def expected_damage(ab: int, armor: int, mode: str, *, heavy: bool = False, unar
     return sum((d * p for d, p in dist.items()), Fraction(0))
 
 
-def escape_chance(game: Engine, foes: list[Foe]) -> Fraction:
+def escape_chance(game: Game, foes: list[Foe]) -> Fraction:
     fastest = max((stat(game, f, "dex") for f in foes if f.active), default=0)
     return mr.p_opposed(game.pc.score("DEX"), fastest)
 
 
-def escape(rules: MazeRats, game: Engine, foes: list[Foe]) -> bool:
+def escape(rules: MazeRats, game: Game, foes: list[Foe]) -> bool:
     fastest = max((stat(game, f, "dex") for f in foes if f.active), default=0)
     _, mine, _ = rules.roll(game, "DEX", mr.PLAIN)
     theirs = game.dice.roll("2d6").total + fastest
@@ -62,7 +62,7 @@ def escape(rules: MazeRats, game: Engine, foes: list[Foe]) -> bool:
     return ok
 
 
-def fight(rules: MazeRats, game: Engine, foes: list[Foe], *, surprised: bool = False, ambush: bool = False) -> str:
+def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = False, ambush: bool = False) -> str:
     game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
     for text in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         game.emit("special", creature=text[0], text=text[1])
@@ -104,7 +104,7 @@ def fight(rules: MazeRats, game: Engine, foes: list[Foe], *, surprised: bool = F
     return WON
 
 
-def _choose(game: Engine, foes: list[Foe], *, ranged_ok: bool) -> tuple[Item | None, Foe | None]:
+def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool) -> tuple[Item | None, Foe | None]:
     from dtc.systems.maze_rats.play import armor as pc_armor
     from dtc.systems.maze_rats.play import weapon_class
 
@@ -139,7 +139,7 @@ def _choose(game: Engine, foes: list[Foe], *, ranged_ok: bool) -> tuple[Item | N
     return weapon, target
 
 
-def _attack(rules: MazeRats, game: Engine, weapon: Item, target: Foe | None, foes: list[Foe], mode: str) -> None:
+def _attack(rules: MazeRats, game: Game, weapon: Item, target: Foe | None, foes: list[Foe], mode: str) -> None:
     from dtc.systems.maze_rats.play import weapon_class
 
     if target is None or not target.active:
@@ -159,7 +159,7 @@ def _attack(rules: MazeRats, game: Engine, weapon: Item, target: Foe | None, foe
         game.emit("defeated", name=target.name)
 
 
-def _rout(game: Engine, foes: list[Foe], who: list[Foe], why: str) -> None:
+def _rout(game: Game, foes: list[Foe], who: list[Foe], why: str) -> None:
     wil = max(stat(game, f, "wil") for f in who)
     roll = game.dice.roll("2d6")
     holds = roll.total + wil >= mr.TARGET
@@ -170,7 +170,7 @@ def _rout(game: Engine, foes: list[Foe], who: list[Foe], why: str) -> None:
             f.fled = True
 
 
-def _morale(game: Engine, foes: list[Foe], size: int, group_checked: bool) -> bool:
+def _morale(game: Game, foes: list[Foe], size: int, group_checked: bool) -> bool:
     """Morale after the adventurer's blow; returns whether the group's check has been made."""
     standing = [f for f in foes if f.active]
     if not standing:
@@ -186,7 +186,7 @@ def _morale(game: Engine, foes: list[Foe], size: int, group_checked: bool) -> bo
     return group_checked
 
 
-def _creatures_act(rules: MazeRats, game: Engine, foes: list[Foe], mode: str, held: Item | None) -> None:
+def _creatures_act(rules: MazeRats, game: Game, foes: list[Foe], mode: str, held: Item | None) -> None:
     from dtc.systems.maze_rats.play import armor as pc_armor
 
     pc = game.pc
@@ -208,7 +208,7 @@ def _creatures_act(rules: MazeRats, game: Engine, foes: list[Foe], mode: str, he
             game.damage(damage, f"{foe.name}'s {name}")
 
 
-def _shatter(rules: MazeRats, game: Engine, foe: Foe, damage: int) -> bool:
+def _shatter(rules: MazeRats, game: Game, foe: Foe, damage: int) -> bool:
     yes = Option("shatter", f"Shatter your shield and take no damage (instead of {damage})")
     no = Option("keep", f"Keep your shield and take {damage} damage")
     opts = (yes, no) if rules.prefers_shatter(game, damage) else (no, yes)

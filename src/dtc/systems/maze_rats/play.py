@@ -27,8 +27,8 @@ from dtc.runtime.ruleset import FLED, OVER, WON, Rules, careful
 from dtc.systems.death_and_treasure.creation import random_name
 
 if TYPE_CHECKING:
-    from dtc.runtime.engine import Engine
     from dtc.runtime.foes import Foe
+    from dtc.runtime.game import Game
 
 ARRAYS = ((2, 1, 0), (2, 0, 1), (1, 2, 0), (0, 2, 1), (1, 0, 2), (0, 1, 2))
 START_HEALTH = 4
@@ -116,7 +116,7 @@ class MazeRats(Rules):
         favoured = path is not None and any(w in words for w in PATHS.get(path, ()))
         return mr.mode_for(difficulty or 2, advantage=favoured, no_advantage=ability == "DEX" and heavy_armour(pc))
 
-    def roll(self, game: Engine, ability: str, mode: str, bonus: int | None = None) -> tuple[Roll, int, bool]:
+    def roll(self, game: Game, ability: str, mode: str, bonus: int | None = None) -> tuple[Roll, int, bool]:
         """Roll a danger roll: the roll, the total (kept dice + bonus) and whether it was double sixes."""
         roll = game.dice.roll("2d6" if mode == mr.PLAIN else "3d6")
         a, b = mr.keep(roll.dice, mode)
@@ -138,7 +138,7 @@ class MazeRats(Rules):
         mode = self.mode(pc, ability, difficulty, label)
         return self._text(pc, ability, mode), mr.p_danger(pc.score(ability), mode)
 
-    def check(self, game: Engine, ability: str, difficulty: int | None, why: str) -> bool:
+    def check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
         d = difficulty if difficulty in mr.MODES else 2
         mode = self.mode(game.pc, ability, d, why)
         roll, total, _ = self.roll(game, ability, mode)
@@ -154,21 +154,21 @@ class MazeRats(Rules):
 
     # --- time and healing --------------------------------------------------------------------
 
-    def begin(self, game: Engine) -> None:
+    def begin(self, game: Game) -> None:
         game.state.rules.update(medicine_day=-1)
 
-    def turn_passed(self, game: Engine) -> None:
+    def turn_passed(self, game: Game) -> None:
         return None
 
-    def status(self, game: Engine) -> str:
+    def status(self, game: Game) -> str:
         pc = game.pc
         path = path_of(pc)
         return f"armour {armor(pc)} | AB {pc.stats.get('AB', 0):+d}" + (f" | {path}" if path else "")
 
-    def rest_label(self, game: Engine) -> str:
+    def rest_label(self, game: Game) -> str:
         return "Rest (a night: eat and sleep, 1 health; or medicine)"
 
-    def _ways(self, game: Engine) -> list[Option]:
+    def _ways(self, game: Game) -> list[Option]:
         pc, st = game.pc, game.state.rules
         ways = []
         if pc.count(MEDICINE) and st.get("medicine_day") != game.state.turn // DAY_TURNS:
@@ -179,12 +179,12 @@ class MazeRats(Rules):
             ways.append(Option("day", "Rest a full day outside, where it is safe (all health)"))
         return ways
 
-    def rest_blocked(self, game: Engine) -> str | None:
+    def rest_blocked(self, game: Game) -> str | None:
         if game.pc.hp >= game.pc.max_hp:
             return "you are not hurt"
         return None if self._ways(game) else "resting needs a meal (a ration) or medicine"
 
-    def rest(self, game: Engine) -> str | None:
+    def rest(self, game: Game) -> str | None:
         why = self.rest_blocked(game)
         if why is not None:
             return why
@@ -193,7 +193,7 @@ class MazeRats(Rules):
         self.recover(game, {"medicine": "short", "night": "long", "day": "day"}[key])
         return None
 
-    def recover(self, game: Engine, kind: str) -> None:
+    def recover(self, game: Game, kind: str) -> None:
         pc, st = game.pc, game.state.rules
         if kind == "short":
             if pc.count(MEDICINE) and st.get("medicine_day") != game.state.turn // DAY_TURNS and pc.use(MEDICINE):
@@ -219,24 +219,24 @@ class MazeRats(Rules):
 
     # --- encounters and combat ---------------------------------------------------------------
 
-    def encounter_happens(self, game: Engine) -> bool:
+    def encounter_happens(self, game: Game) -> bool:
         roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
         game.emit("encounter_check", roll=roll, encounter=hit)
         return hit
 
-    def reaction(self, game: Engine) -> str:
+    def reaction(self, game: Game) -> str:
         roll = game.dice.die(6)
         band = REACTIONS[roll]
         game.emit("reaction", rolls=[[roll]], modifier=0, total=roll, reaction=band)
         return band
 
-    def surprised(self, game: Engine) -> bool:
+    def surprised(self, game: Game) -> bool:
         """The leader of an ambushed group may make a WIL danger roll to avoid surprise."""
         ok = self.check(game, "WIL", 2, "avoid surprise")
         game.emit("surprise", rolls=[], chance=0, surprised=not ok)
         return not ok
 
-    def encounter(self, game: Engine, foes: list[Foe], text: str) -> str:
+    def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
         band = self.reaction(game)
         if band == "hostile":
             return self.fight(game, foes, surprised=self.surprised(game))
@@ -270,13 +270,13 @@ class MazeRats(Rules):
             if band == "hostile":
                 return self.fight(game, foes)
 
-    def fight(self, game: Engine, foes: list[Foe], *, surprised: bool = False, ambush: bool = False) -> str:
+    def fight(self, game: Game, foes: list[Foe], *, surprised: bool = False, ambush: bool = False) -> str:
         from dtc.systems.maze_rats.combat import fight
 
         result = fight(self, game, foes, surprised=surprised, ambush=ambush)
         return WON if result == WON else FLED if result == FLED else result
 
-    def prefers_shatter(self, game: Engine, damage: int) -> bool:
+    def prefers_shatter(self, game: Game, damage: int) -> bool:
         """Whether the default answer to "shatter your shield?" is yes."""
         return damage >= game.pc.hp or (careful(game) and damage * 2 >= game.pc.hp)
 

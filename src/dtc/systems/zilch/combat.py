@@ -33,7 +33,7 @@ from dtc.runtime.foes import MAX_ROUNDS, Foe
 from dtc.runtime.ruleset import FLED, WON, careful
 
 if TYPE_CHECKING:
-    from dtc.runtime.engine import Engine
+    from dtc.runtime.game import Game
     from dtc.systems.zilch.play import Zilch
 
 WEAPON_DAMAGE = {
@@ -51,27 +51,27 @@ def weapon_damage(item: Item) -> int:
     return WEAPON_DAMAGE.get(item.name.lower(), 2)
 
 
-def resistance(game: Engine) -> int:
+def resistance(game: Game) -> int:
     pc = game.pc
     body = max((i.defense for i in pc.items if i.kind == "armour" and i.slot == "body"), default=0)
     return body + shield(game)
 
 
-def shield(game: Engine) -> int:
+def shield(game: Game) -> int:
     return max((i.defense for i in game.pc.items if i.kind == "armour" and i.slot == "shield"), default=0)
 
 
-def foe_stat(game: Engine, foe: Foe, *names: str, default: int = AVERAGE_SUIT) -> int:
+def foe_stat(game: Game, foe: Foe, *names: str, default: int = AVERAGE_SUIT) -> int:
     block = game.block(foe.creature)
     stats = {k.lower(): v for k, v in (block or {}).get("stats", {}).items()}
     return next((int(stats[n]) for n in names if n in stats), default)
 
 
-def suit(game: Engine, foe: Foe, name: str) -> int:
+def suit(game: Game, foe: Foe, name: str) -> int:
     return foe_stat(game, foe, name, name[:-1], z.SUIT_NAMES.get(name, name).lower())
 
 
-def foe_damage(game: Engine, foe: Foe) -> int:
+def foe_damage(game: Game, foe: Foe) -> int:
     fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
     if fixed >= 0:
         return fixed
@@ -83,7 +83,7 @@ def foe_damage(game: Engine, foe: Foe) -> int:
     return 2
 
 
-def foe_mean_damage(game: Engine, foe: Foe) -> int:
+def foe_mean_damage(game: Game, foe: Foe) -> int:
     fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
     if fixed >= 0:
         return fixed
@@ -95,7 +95,7 @@ def foe_mean_damage(game: Engine, foe: Foe) -> int:
     return 2
 
 
-def escape_chance(game: Engine, foes: list[Foe]) -> Fraction:
+def escape_chance(game: Game, foes: list[Foe]) -> Fraction:
     fastest = max((suit(game, f, "spades") for f in foes if f.active), default=0)
     mine = game.pc.score("♠")
     dist = z.test_distribution()
@@ -104,7 +104,7 @@ def escape_chance(game: Engine, foes: list[Foe]) -> Fraction:
     return won
 
 
-def escape(rules: Zilch, game: Engine, foes: list[Foe]) -> bool:
+def escape(rules: Zilch, game: Game, foes: list[Foe]) -> bool:
     fastest = max((suit(game, f, "spades") for f in foes if f.active), default=0)
     degree, mine = rules.test(game, "♠", 2, "flee")
     theirs = sum(z.die_value(d) for d in game.dice.roll("3d6").dice)
@@ -127,7 +127,7 @@ class _Round:
         return self.pile.tiles + hidden
 
 
-def fight(rules: Zilch, game: Engine, foes: list[Foe], *, surprised: bool = False) -> str:
+def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
     game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
     for text in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         game.emit("special", creature=text[0], text=text[1])
@@ -174,12 +174,12 @@ def fight(rules: Zilch, game: Engine, foes: list[Foe], *, surprised: bool = Fals
     return WON
 
 
-def _defence(game: Engine, tile: dom.Domino | None, stance: str) -> int:
+def _defence(game: Game, tile: dom.Domino | None, stance: str) -> int:
     extra = shield(game) if stance == dom.GUARDED else 0
     return game.pc.score("♠") + dom.pips(tile, stance)[1] + extra
 
 
-def _stance(game: Engine, foes: list[Foe], known: _Round) -> str:
+def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     pc = game.pc
     active = [n for n, f in enumerate(foes) if f.active]
     target = min(active, key=lambda n: (foes[n].hp, n))
@@ -210,7 +210,7 @@ def _stance(game: Engine, foes: list[Foe], known: _Round) -> str:
     return game.ask(q).key.split(":")[1]
 
 
-def _your_turn(rules: Zilch, game: Engine, foes: list[Foe], known: _Round, tile: dom.Domino, stance: str) -> str:
+def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino, stance: str) -> str:
     pc = game.pc
     active = [n for n, f in enumerate(foes) if f.active]
     weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
@@ -259,7 +259,7 @@ def _your_turn(rules: Zilch, game: Engine, foes: list[Foe], known: _Round, tile:
     return ""
 
 
-def _spend(game: Engine, cost: int, suit_symbol: str, why: str) -> int:
+def _spend(game: Game, cost: int, suit_symbol: str, why: str) -> int:
     yes = Option("spend", f"Spend {cost} {suit_symbol} chip{'s' if cost != 1 else ''} to {why}")
     no = Option("keep", "Keep your chips")
     if game.ask(Question(CHIPS, f"Spend chips? ({game.pc.stats.get('chips', 0)} left)", (yes, no))).key != "spend":
@@ -268,7 +268,7 @@ def _spend(game: Engine, cost: int, suit_symbol: str, why: str) -> int:
     return cost
 
 
-def _foes_act(rules: Zilch, game: Engine, foes: list[Foe], known: _Round, tile: dom.Domino | None,
+def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino | None,
               stance: str) -> None:
     from dtc.systems.zilch.play import class_of
 

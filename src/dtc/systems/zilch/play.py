@@ -31,8 +31,8 @@ from dtc.runtime.ruleset import FLED, OVER, Rules, careful
 from dtc.systems.death_and_treasure.creation import random_name
 
 if TYPE_CHECKING:
-    from dtc.runtime.engine import Engine
     from dtc.runtime.foes import Foe
+    from dtc.runtime.game import Game
 
 SUITS = ("♣", "♠", "♦", "♥")
 CLASS_SUIT = {"Fighter": "♣", "Rogue": "♠"}
@@ -99,7 +99,7 @@ class Zilch(Rules):
                 f"{percent(degrees[z.CS] + degrees[z.S])} (critical {percent(degrees[z.CS])}, "
                 f"fumble {percent(degrees[z.CF])})")
 
-    def test(self, game: Engine, suit: str, difficulty: int | None, why: str) -> tuple[str, int]:
+    def test(self, game: Game, suit: str, difficulty: int | None, why: str) -> tuple[str, int]:
         """Roll a suit test: its degree and the roll."""
         d = difficulty if difficulty in z.MODIFIERS else 2
         roll = game.dice.roll("3d6")
@@ -110,7 +110,7 @@ class Zilch(Rules):
                   target=skill, success=degree in (z.CS, z.S), why=why, degree=degree)
         return degree, total
 
-    def check(self, game: Engine, ability: str, difficulty: int | None, why: str) -> bool:
+    def check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
         return self.test(game, ability, difficulty, why)[0] in (z.CS, z.S)
 
     # --- the adventurer ------------------------------------------------------------------
@@ -118,7 +118,7 @@ class Zilch(Rules):
     def new_character(self, dice: Dice) -> Character:
         return make_character(dice)
 
-    def down(self, game: Engine, cause: str, overflow: int = 0) -> None:
+    def down(self, game: Game, cause: str, overflow: int = 0) -> None:
         st = game.state.rules
         if st.get("fighting"):
             game.emit("death", cause=f"{cause}: unconscious among enemies")
@@ -136,7 +136,7 @@ class Zilch(Rules):
                 raise RunEnded("died", "found unconscious by wandering monsters")
         game.emit("manual", text="You come to, at 0 HP: further damage drains Hearts.")
 
-    def drain(self, game: Engine, cause: str, amount: int) -> None:
+    def drain(self, game: Game, cause: str, amount: int) -> None:
         """Damage beyond 0 HP drains ♥; at 0 you die."""
         pc = game.pc
         pc.abilities["♥"] -= amount
@@ -147,22 +147,22 @@ class Zilch(Rules):
 
     # --- time and recovery ---------------------------------------------------------------
 
-    def begin(self, game: Engine) -> None:
+    def begin(self, game: Game) -> None:
         game.state.rules.update(fighting=False, unconscious=False)
 
-    def turn_passed(self, game: Engine) -> None:
+    def turn_passed(self, game: Game) -> None:
         if game.pc.hp > 0:
             game.state.rules["unconscious"] = False
 
-    def status(self, game: Engine) -> str:
+    def status(self, game: Game) -> str:
         pc = game.pc
         klass = class_of(pc)
         return f"{klass} {CLASS_SUIT[klass]} chips {pc.stats.get('chips', 0)}/{chip_cap(pc)}"
 
-    def rest_label(self, game: Engine) -> str:
+    def rest_label(self, game: Game) -> str:
         return "Recover (rally, rest an hour, or sleep outside)"
 
-    def _ways(self, game: Engine) -> list[Option]:
+    def _ways(self, game: Game) -> list[Option]:
         pc = game.pc
         ways = []
         cap = chip_cap(pc) - pc.stats.get("rally", 0)
@@ -175,13 +175,13 @@ class Zilch(Rules):
             ways.reverse()
         return ways
 
-    def rest_blocked(self, game: Engine) -> str | None:
+    def rest_blocked(self, game: Game) -> str | None:
         pc = game.pc
         if pc.hp >= pc.max_hp and pc.stats.get("chips", 0) >= chip_cap(pc) and not pc.stats.get("rally"):
             return "you are unhurt, with every chip"
         return None
 
-    def rest(self, game: Engine) -> str | None:
+    def rest(self, game: Game) -> str | None:
         why = self.rest_blocked(game)
         if why is not None:
             return why
@@ -207,13 +207,13 @@ class Zilch(Rules):
         self.recover(game, "long")
         return None
 
-    def rally(self, game: Engine) -> None:
+    def rally(self, game: Game) -> None:
         pc = game.pc
         pc.stats["rally"] = pc.stats.get("rally", 0) + 1
         pc.stats["chips"] = max(pc.stats.get("chips", 0), chip_cap(pc) - pc.stats["rally"])
         game.emit("rest", rolls=[], rests_today=pc.stats["rally"], rest="rally", chips=pc.stats["chips"])
 
-    def recover(self, game: Engine, kind: str) -> None:
+    def recover(self, game: Game, kind: str) -> None:
         pc = game.pc
         if kind == "short":
             pc.stats["rally"] = max(0, pc.stats.get("rally", 0) - 1)
@@ -232,12 +232,12 @@ class Zilch(Rules):
 
     # --- encounters and combat -----------------------------------------------------------
 
-    def encounter_happens(self, game: Engine) -> bool:
+    def encounter_happens(self, game: Game) -> bool:
         roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
         game.emit("encounter_check", roll=roll, encounter=hit)
         return hit
 
-    def encounter(self, game: Engine, foes: list[Foe], text: str) -> str:
+    def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
         from dtc.systems.zilch.combat import escape, escape_chance
 
         noticed = self.check(game, "♠", 2, "notice them coming")
@@ -263,7 +263,7 @@ class Zilch(Rules):
             return FLED if escape(self, game, foes) else self.fight(game, foes)
         return self.fight(game, foes)
 
-    def fight(self, game: Engine, foes: list[Foe], *, surprised: bool = False) -> str:
+    def fight(self, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
         from dtc.systems.zilch.combat import fight
 
         game.state.rules["fighting"] = True
