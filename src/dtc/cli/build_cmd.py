@@ -16,11 +16,12 @@ from dtc.compiled.schema import SchemaError, load_json, validate
 @click.option("-o", "--output", "output", type=click.Path(file_okay=False),
               help="Folder to write into (default build/NAME/).")
 @click.option("--no-pdf", is_flag=True, help="Do not write a PDF even when WeasyPrint is installed.")
+@click.option("--epub", is_flag=True, help="Also write NAME.epub: the ebook edition (EPUB 3), playable by its links.")
 @guard
-def build_cmd(file: str, output: str | None, no_pdf: bool) -> None:
+def build_cmd(file: str, output: str | None, no_pdf: bool, epub: bool) -> None:
     """Build the editions of FILE: NAME.json, NAME.svg (flowchart), NAME.html (web edition, one
     self-contained file that plays offline), NAME.md and NAME.print.html (print edition), and
-    NAME.pdf when WeasyPrint is installed.
+    NAME.pdf when WeasyPrint is installed; with --epub also NAME.epub, the ebook edition.
 
     FILE is an adventure source (its @label entries get numbers) or a compiled .json graph. Lint
     errors are listed on stderr and make the exit status 1, but the editions are still written.
@@ -47,7 +48,7 @@ def build_cmd(file: str, output: str | None, no_pdf: bool) -> None:
             if d.severity.name == "ERROR"
         ]
     outdir = Path(output) if output else Path("build") / name
-    result = build(graph, outdir, name, pdf=not no_pdf)
+    result = build(graph, outdir, name, pdf=not no_pdf, epub=epub)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for path in result.written:

@@ -15,7 +15,7 @@ from typing import Any
 
 from dtc.editions.print import render_markdown, render_print_html, write_pdf
 from dtc.editions.web import render_web
-from dtc.fileio import atomic_write_text
+from dtc.fileio import atomic_write_bytes, atomic_write_text
 
 
 @dataclass(slots=True)
@@ -36,13 +36,16 @@ def flowchart(graph: dict[str, Any]) -> tuple[str | None, str | None]:
         return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True) -> BuildResult:
-    """Write the book's JSON, flowchart, web and print editions into ``outdir``."""
+def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True, epub: bool = False) -> BuildResult:
+    """Write the book's JSON, flowchart, web and print editions (and the ebook) into ``outdir``."""
     result = BuildResult()
 
-    def write(filename: str, text: str) -> None:
+    def write(filename: str, text: str | bytes) -> None:
         target = outdir / filename
-        atomic_write_text(target, text)
+        if isinstance(text, bytes):
+            atomic_write_bytes(target, text)
+        else:
+            atomic_write_text(target, text)
         target.chmod(0o644)  # a published file: readable by a web server, not private like a temp file
         result.written.append(target)
 
@@ -56,6 +59,10 @@ def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True) -
     write(f"{name}.md", render_markdown(graph))
     print_html = render_print_html(graph)
     write(f"{name}.print.html", print_html)
+    if epub:
+        from dtc.editions.epub import render_epub
+
+        write(f"{name}.epub", render_epub(graph))
     if pdf:
         target = outdir / f"{name}.pdf"
         partial = target.with_name(f".{target.name}.tmp")
