@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import re
+import shutil
+import subprocess
 import sys
 import types
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +43,9 @@ def test_markdown_entries_in_number_order_with_bold_labels() -> None:
     md = render_markdown(shuffled_graph())
     heads = re.findall(r"^### (\d+)$", md, re.M)
     assert heads == ["1", "2", "3"]
-    assert "**Door** (D0, S2)" in md
+    assert "**Door**" in md and "(D0, S2)" not in md  # the notation is read out below, in words
+    assert "- Door: turn to **2**." in md
+    assert "**Door** (D0, S2)" in render_markdown(shuffled_graph(), notation=True)
     assert md.startswith("# Order &lt;b&gt;matters&lt;/b&gt;\n")
 
 
@@ -62,7 +68,9 @@ def test_markdown_tables() -> None:
 def test_labels_print_as_numbers() -> None:
     for text in (render_markdown(tower_graph()), render_print_html(tower_graph()).split("</style>")[1]):
         assert "@" not in text.replace("tests@example.org", "")
-        assert "(DEX D2, S3, F4)" in text and f"Return to {HALL}." in text
+        assert "(DEX D2, S3, F4)" not in text and f"Return to {HALL}." in text
+        assert re.search(r"If you succeed, turn to (\*\*|<strong class=\"turn\">)3(\*\*|</strong>); "
+                         r"if you fail, turn to (\*\*|<strong class=\"turn\">)4", text)
 
 
 def test_print_html_order_breaks_and_escaping() -> None:
@@ -71,7 +79,9 @@ def test_print_html_order_breaks_and_escaping() -> None:
     assert [n for _, n in order] == ["1", "2", "3"]
     sizes = dict((n, size) for size, n in order)
     assert sizes == {"1": "short", "2": "long", "3": "short"}
-    assert "<strong>Door</strong>" in html and '<span class="notation">(D0, S2)</span>' in html
+    assert "<strong>Door</strong>" in html and "(D0, S2)" not in html
+    assert '<li>Door: turn to <strong class="turn">2</strong>.</li>' in html
+    assert '<span class="notation">(D0, S2)</span>' in render_print_html(shuffled_graph(), notation=True)
     assert "Order &lt;b&gt;matters&lt;/b&gt;" in html
     css = asset("print.css")
     assert re.search(r"\.entry\.short\s*\{[^}]*break-inside:\s*avoid", css)
@@ -84,7 +94,8 @@ def test_print_html_tables_and_rules() -> None:
     assert '<table class="encounters"><caption>Roll 1d4</caption>' in html
     hall = html.split(f'id="entry-{HALL}"', 1)[1].split("</article>", 1)[0]
     assert "<caption>Crabman</caption><tr><th>HP</th><td>4</td></tr>" in hall
-    assert "2d6 for D1, 3d6 for D2, 4d6 for D3" in html
+    assert "2d6 for difficulty 1, 3d6 for difficulty 2, 4d6 for difficulty 3" in html
+    assert "S and F" in html and 'class="sheet"' in html  # the notation explained; an adventure sheet
     carving = html.split(f'id="entry-{CARVING}"', 1)[1].split("</article>", 1)[0]
     assert "&lt;script&gt;" in carving and "<script" not in html
 
@@ -137,3 +148,39 @@ def test_real_weasyprint_pdf(tmp_path: Path) -> None:
     pytest.importorskip("weasyprint", reason="WeasyPrint is optional")
     build(compile_text(TOWER, "tower.txt").graph(), tmp_path, "tower")
     assert (tmp_path / "tower.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) reads the PDF's pages")
+def test_real_pdf_reads_like_a_gamebook(tmp_path: Path) -> None:
+    """Running heads name the first and last section of each page; choices are read out in words."""
+    pytest.importorskip("weasyprint", reason="WeasyPrint is optional")
+    chapel = Path(__file__).resolve().parent.parent / "adventures" / "the-drowned-chapel.txt"
+    build(compile_text(chapel.read_text(encoding="utf-8"), "chapel.txt").graph(), tmp_path, "chapel")
+    pages = subprocess.run(["pdftotext", "-layout", str(tmp_path / "chapel.pdf"), "-"], capture_output=True,
+                           text=True, timeout=60, check=True).stdout.split("\f")
+    with_sections = [p for p in pages if re.search(r"turn to [0-9]+", p)]
+    assert with_sections, "no page reads a choice out"
+    for page in with_sections:
+        lines = [line for line in page.strip().splitlines() if line.strip()]
+        head = lines[0].split()
+        numbers = [int(line) for line in lines[1:-1] if line.strip().isdigit()]  # the last is the page number
+        assert len(head) == 2 and all(w.isdigit() for w in head), head  # first and last section
+        if numbers:
+            assert int(head[0]) == min(numbers) and int(head[1]) == max(numbers), (head, numbers)
+    text = "".join(pages)
+    assert "If you succeed, turn to 7; if you fail, turn to 15." in " ".join(text.split())
+    assert "Adventure sheet" in text
+
+
+def test_the_introduction_is_in_every_edition() -> None:
+    src = ("Title: The Gull Stair\nStart: 1\n\nThe Gull Stair\n\nA short climb for one <adventurer>.\nBring rope.\n\n"
+           "Nobody has come back.\n\nAdventure Entries\n\n1 Up you go. THE END\n")
+    graph = compile_text(src, "gull.txt").graph()
+    assert graph["introduction"] == ["A short climb for one <adventurer>. Bring rope.", "Nobody has come back."]
+    from dtc.editions.epub import render_epub
+    from dtc.editions.web import render_web
+
+    shown = "A short climb for one &lt;adventurer&gt;. Bring rope."
+    assert shown in render_markdown(graph) and shown in render_print_html(graph) and shown in render_web(graph)
+    cover = zipfile.ZipFile(io.BytesIO(render_epub(graph))).read("OEBPS/cover.xhtml").decode()
+    assert shown in cover and "Nobody has come back." in cover

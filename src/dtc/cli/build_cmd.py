@@ -17,8 +17,11 @@ from dtc.compiled.schema import SchemaError, load_json, validate
               help="Folder to write into (default build/NAME/).")
 @click.option("--no-pdf", is_flag=True, help="Do not write a PDF even when WeasyPrint is installed.")
 @click.option("--epub", is_flag=True, help="Also write NAME.epub: the ebook edition (EPUB 3), playable by its links.")
+@click.option("--notation", is_flag=True,
+              help="Keep the choice notation, as written, in the print edition's text (its choices are read out "
+                   "in words below each section either way).")
 @guard
-def build_cmd(file: str, output: str | None, no_pdf: bool, epub: bool) -> None:
+def build_cmd(file: str, output: str | None, no_pdf: bool, epub: bool, notation: bool) -> None:
     """Build the editions of FILE: NAME.json, NAME.svg (flowchart), NAME.html (web edition, one
     self-contained file that plays offline), NAME.md and NAME.print.html (print edition), and
     NAME.pdf when WeasyPrint is installed; with --epub also NAME.epub, the ebook edition.
@@ -48,7 +51,7 @@ def build_cmd(file: str, output: str | None, no_pdf: bool, epub: bool) -> None:
             if d.severity.name == "ERROR"
         ]
     outdir = Path(output) if output else Path("build") / name
-    result = build(graph, outdir, name, pdf=not no_pdf, epub=epub)
+    result = build(graph, outdir, name, pdf=not no_pdf, epub=epub, notation=notation)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for path in result.written:

@@ -270,6 +270,9 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         ],
         "entries": entries,
     }
+    introduction = [p for p in doc.introduction if p]
+    if introduction:
+        graph["introduction"] = introduction
     if doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries):
         _dungeon_notation(doc, res, graph, canonical)
     return graph

@@ -247,6 +247,9 @@ class Document:
     path: str
     title: str | None = None
     title_span: Span | None = None
+    #: The author's introduction: the prose lines between the title line and the first table,
+    #: bestiary line or entry, as paragraphs (blank lines split them).
+    introduction: list[str] = field(default_factory=list)
     meta: dict[str, MetaField] = field(default_factory=dict)
     unknown_meta: list[MetaField] = field(default_factory=list)
     encounters: list[Encounter] = field(default_factory=list)

@@ -85,6 +85,8 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
             section = "preamble"
         if not stripped:
             prev_blank = True
+            if section == "preamble" and doc.introduction and doc.introduction[-1]:
+                doc.introduction.append("")
             continue
         if ENTRIES_HEADER.fullmatch(line):
             first = i + 1
@@ -120,6 +122,11 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
         if section == "preamble" and doc.title_span is None:
             doc.title = stripped
             doc.title_span = Span(i + 1, len(line) - len(line.lstrip()) + 1, i + 1, len(line.rstrip()) + 1)
+        elif section == "preamble":
+            if doc.introduction and doc.introduction[-1]:
+                doc.introduction[-1] += " " + stripped
+            else:
+                doc.introduction.append(stripped)
 
     heads, after_blank = find_heads(lines, first, directives)
     if blank_separated is None:

@@ -36,8 +36,12 @@ def flowchart(graph: dict[str, Any]) -> tuple[str | None, str | None]:
         return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True, epub: bool = False) -> BuildResult:
-    """Write the book's JSON, flowchart, web and print editions (and the ebook) into ``outdir``."""
+def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True, epub: bool = False,
+          notation: bool = False) -> BuildResult:
+    """Write the book's JSON, flowchart, web and print editions (and the ebook) into ``outdir``.
+
+    ``notation`` keeps the choice notation in the print edition's text, as written.
+    """
     result = BuildResult()
 
     def write(filename: str, text: str | bytes) -> None:
@@ -56,8 +60,8 @@ def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True, e
     else:
         result.warnings.append(f"flowchart skipped: {why}")
     write(f"{name}.html", render_web(graph, svg))
-    write(f"{name}.md", render_markdown(graph))
-    print_html = render_print_html(graph)
+    write(f"{name}.md", render_markdown(graph, notation=notation))
+    print_html = render_print_html(graph, notation=notation)
     write(f"{name}.print.html", print_html)
     if epub:
         from dtc.editions.epub import render_epub

@@ -54,6 +54,7 @@ th, td { border: 1px solid #888; padding: 0.2em 0.5em; text-align: left; vertica
 .sheet td.blank { min-width: 5em; height: 1.6em; }
 .cover { text-align: center; margin-top: 20%; }
 .cover h1 { font-size: 2.2em; }
+p.introduction { font-style: italic; }
 """
 
 
@@ -133,8 +134,9 @@ class _Book:
 
     def cover_page(self) -> str:
         by = f'<p class="byline">by {_x(self.author)}</p>' if self.author else ""
+        intro = "".join(f'<p class="introduction">{_prose(p)}</p>' for p in self.graph.get("introduction") or [])
         body = (f'<section class="cover" epub:type="cover"><img src="cover.svg" alt="{_x(self.title)}" '
-                f'style="max-width:100%;max-height:60vh"/><h1>{_x(self.title)}</h1>{by}</section>')
+                f'style="max-width:100%;max-height:60vh"/><h1>{_x(self.title)}</h1>{by}</section>{intro}')
         return _page(self.title, body, epub_type="frontmatter")
 
     def rules_page(self) -> str:
@@ -188,8 +190,6 @@ class _Book:
             items.append(f"<li>Return to the section you came from: {links}.</li>")
         if items:
             parts.append(f'<ul class="choices">{"".join(items)}</ul>')
-        if entry.get("ending"):
-            parts.append('<p class="the-end">The End</p>')
         parts.append("</section>")
         return _page(f"{self.title}: {n}", "\n".join(parts))
 

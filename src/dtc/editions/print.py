@@ -1,9 +1,15 @@
-"""The print edition: Markdown, and HTML laid out for paper (and a PDF when WeasyPrint is there).
+"""The print edition: Markdown, and HTML laid out for paper (and a PDF with WeasyPrint: ``pip install '.[pdf]'``).
 
-Entries come in number order with their choice labels in bold, after the rules summary, the
-encounter table and the creatures' stat blocks. Entries shorter than :data:`SHORT` characters
-are marked ``break-inside: avoid`` so a page break never splits them; headings never end a
-page. Author text is escaped: ``<``, ``>`` and ``&`` never reach the output as markup.
+It follows the conventions of printed gamebooks: the title page with the author's introduction,
+"How to play" (what the numbers mean, how this system rolls a check, S and F in words), the
+encounter table and the creatures, an adventure sheet to copy, then the numbered sections in
+order, each with its number large and bold and its choices read out below the text — "Great
+Doors: turn to 26"; "Belfry (DEX, difficulty 2): … If you succeed, turn to 7; if you fail, turn
+to 15" — instead of the raw notation (``notation=True`` keeps the notation in the text as
+written). Text is set ragged-right; sections flow across pages (only short ones are kept whole,
+and a number never ends a page); running heads give the first and last section on each page
+(WeasyPrint; browsers print page numbers only). Author text is escaped: ``<``, ``>`` and ``&``
+never reach the output as markup.
 """
 
 from __future__ import annotations
@@ -23,25 +29,35 @@ from dtc.editions.book import (
     label_numbers,
     roll_label,
     stat_rows,
+    target_number,
 )
+from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
 from dtc.editions.text import Piece, numbered, paragraphs, pieces
 
 #: Entries shorter than this (in characters of text) are never split across pages.
-SHORT = 1400
+SHORT = 600
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 _MD_LINE_START = re.compile(r"^([ \t]*)([#>+\-*=]|[0-9]+[.)])(?=\s|$)", re.M)
+#: Where a choice's notation was taken out of the prose: the space left before punctuation, doubled spaces.
+_GAP = re.compile(r"[ \t]+(?=[.,;:!?)\]”’]|$)|(?<= )[ \t]+")
 
 
-def _rules_lines(rules: CheckRules) -> list[str]:
-    lines = ["Each number is an entry: read the entry a choice or a check sends you to."]
-    if rules.dice:
-        dice = ", ".join(f"{n}d{rules.sides} for D{d}" for d, n in sorted(rules.dice.items()))
-        lines.append(f"Checks in {rules.title} roll {dice}; a total equal to or under your ability succeeds.")
-        if rules.options:
-            lines.append(f"A check's difficulty is how many of these it needs: {', '.join(rules.options)}.")
-        lines.append("D0 needs nothing: just go.")
+def _how_lines(rules: CheckRules, graph: dict[str, Any]) -> list[str]:
+    lines = how_checks_work(rules)
+    if graph["start"] is not None:
+        lines.append(f"Begin at section {graph['start']}.")
     return lines
+
+
+def _returns(entry: dict[str, Any], numbers: set[int]) -> list[int]:
+    return sorted({t for x in entry["exits"] if x["kind"] == "return"
+                   and (t := target_number(x["target"], numbers)) is not None})
+
+
+def _sentences(entry: dict[str, Any], rules: CheckRules, numbers: set[int],
+               labels: dict[str, int]) -> list[list[Words]]:
+    return [choice_sentence(c, rules, numbers, labels) for c in entry["choices"] if not c["error"]]
 
 
 # --- Markdown ------------------------------------------------------------------------------
@@ -57,22 +73,29 @@ def _md_cell(text: str) -> str:
     return md_text(" ".join(text.split())).replace("|", "\\|")
 
 
-def _md_piece(piece: Piece) -> str:
+def _md_piece(piece: Piece, notation: bool) -> str:
     if piece.kind == "label":
         return f"**{md_text(piece.text)}**"
+    if piece.kind == "choice" and not notation:
+        return ""
     return md_text(piece.text)
 
 
-def render_markdown(graph: dict[str, Any]) -> str:
+def _md_words(words: list[Words]) -> str:
+    return "".join(f"**{w.target}**" if w.target is not None else md_text(w.text) for w in words)
+
+
+def render_markdown(graph: dict[str, Any], *, notation: bool = False) -> str:
     rules = check_rules(graph["rules"])
     labels = label_numbers(graph)
+    entries = entries_in_order(graph)
+    numbers = {e["number"] for e in entries}
     out = [f"# {_md_cell(graph['title'] or 'Untitled adventure')}", ""]
     if graph.get("author"):
         out += [f"*by {_md_cell(graph['author'])}*", ""]
-    out += ["## How to play", "", *(f"- {line}" for line in _rules_lines(rules))]
-    if graph["start"] is not None:
-        out.append(f"- Begin at entry **{graph['start']}**.")
-    out.append("")
+    for para in graph.get("introduction") or []:
+        out += [md_text(para), ""]
+    out += ["## How to play", "", *(f"- {md_text(line)}" for line in _how_lines(rules, graph)), ""]
     if graph["encounters"]:
         out += ["## Encounters", "", f"Roll 1d{encounter_die(graph)}.", "", "| Roll | Encounter |", "| ---: | --- |"]
         out += [f"| {roll_label(r['low'], r['high'])} | {_md_cell(r['text'])} |" for r in graph["encounters"]]
@@ -84,15 +107,25 @@ def render_markdown(graph: dict[str, Any]) -> str:
             out += [f"**{_md_cell(c['name'])}**", "", "| | |", "| --- | --- |"]
             out += [f"| {_md_cell(k)} | {_md_cell(v)} |" for k, v in stat_rows(c)]
             out.append("")
-    out += ["## Entries", ""]
-    for entry in entries_in_order(graph):
+    out += ["## Adventure sheet", "", "| | |", "| --- | --- |", "| Name | |", "| HP | |", "| Turn | |"]
+    out += [f"| {_md_cell(a)} | |" for a in rules.abilities]
+    out += ["| Items and treasure | |", "| Notes | |", ""]
+    out += ["## Sections", ""]
+    for entry in entries:
         out += [f"### {entry['number']}", ""]
         for para in paragraphs(numbered(pieces(entry), labels)):
-            out += ["".join(_md_piece(p) for p in para).strip(), ""]
+            text = "".join(_md_piece(p, notation) for p in para)
+            out += [(text if notation else _GAP.sub("", text)).strip(), ""]
         for name in entry["creatures"]:
             if name in creatures:
                 out += [f"*{_md_cell(name)}:* " + "; ".join(f"{_md_cell(k)} {_md_cell(v)}"
                                                            for k, v in stat_rows(creatures[name])), ""]
+        choices = [f"- {_md_words(words)}" for words in _sentences(entry, rules, numbers, labels)]
+        backs = _returns(entry, numbers)
+        if backs:
+            choices.append("- Return to the section you came from: " + ", ".join(f"**{t}**" for t in backs) + ".")
+        if choices:
+            out += [*choices, ""]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -108,26 +141,41 @@ def _stat_table(creature: dict[str, Any]) -> str:
     return f'<table class="stats"><caption>{escape(creature["name"])}</caption>{rows}</table>'
 
 
-def _print_piece(piece: Piece) -> str:
+def _print_piece(piece: Piece, notation: bool) -> str:
     if piece.kind == "label":
         return f"<strong>{escape(piece.text)}</strong>"
     if piece.kind == "choice":
-        return f'<span class="notation">{escape(piece.text)}</span>'
+        return f'<span class="notation">{escape(piece.text)}</span>' if notation else ""
     return _inline(piece.text)
 
 
-def render_print_html(graph: dict[str, Any]) -> str:
+def _html_words(words: list[Words]) -> str:
+    return "".join(f'<strong class="turn">{w.target}</strong>' if w.target is not None else escape(w.text)
+                   for w in words)
+
+
+def _sheet(rules: CheckRules) -> str:
+    rows = ["Name", "HP", "Turn", *rules.abilities, "Items and treasure", "Notes"]
+    cells = "".join(f'<tr><th>{escape(r)}</th><td class="blank"></td></tr>' for r in rows)
+    return ('<section class="sheet"><h2>Adventure sheet</h2><p>Copy this page, or write on it in pencil.</p>'
+            f'<table class="sheet-table">{cells}</table></section>')
+
+
+def render_print_html(graph: dict[str, Any], *, notation: bool = False) -> str:
     rules = check_rules(graph["rules"])
     labels = label_numbers(graph)
     title = graph["title"] or "Untitled adventure"
     creatures = creatures_by_name(graph)
+    entries = entries_in_order(graph)
+    numbers = {e["number"] for e in entries}
     parts = ['<section class="front">', f"<h1>{escape(title)}</h1>"]
     if graph.get("author"):
         parts.append(f'<p class="byline">by {escape(graph["author"])}</p>')
+    intro = graph.get("introduction") or []
+    if intro:
+        parts.append('<div class="introduction">' + "".join(f"<p>{_inline(p)}</p>" for p in intro) + "</div>")
     parts.append('<h2>How to play</h2><ul class="how">')
-    parts += [f"<li>{escape(line)}</li>" for line in _rules_lines(rules)]
-    if graph["start"] is not None:
-        parts.append(f"<li>Begin at entry <strong>{graph['start']}</strong>.</li>")
+    parts += [f"<li>{escape(line)}</li>" for line in _how_lines(rules, graph)]
     parts.append("</ul>")
     if graph["encounters"]:
         rows = "".join(
@@ -142,16 +190,25 @@ def render_print_html(graph: dict[str, Any]) -> str:
         parts.append('<h2>Creatures</h2><div class="stat-grid">')
         parts += [_stat_table(c) for c in creatures.values()]
         parts.append("</div>")
-    parts.append('</section><section class="entries">')
-    for entry in entries_in_order(graph):
+    parts.append("</section>")
+    parts.append(_sheet(rules))
+    parts.append('<section class="entries">')
+    for entry in entries:
         n = entry["number"]
         size = "short" if len(entry["text"]) < SHORT else "long"
         parts.append(f'<article class="entry {size}" id="entry-{n}"><h2 class="number">{n}</h2>')
         for para in paragraphs(numbered(pieces(entry), labels)):
-            body = "".join(_print_piece(p) for p in para)
-            parts.append(f"<p>{body.strip()}</p>")
+            body = "".join(_print_piece(p, notation) for p in para)
+            parts.append(f"<p>{(body if notation else _GAP.sub('', body)).strip()}</p>")
         names = [c for c in entry["creatures"] if c in creatures]
         parts += [_stat_table(creatures[c]) for c in names]
+        items = [f"<li>{_html_words(words)}</li>" for words in _sentences(entry, rules, numbers, labels)]
+        backs = _returns(entry, numbers)
+        if backs:
+            items.append("<li>Return to the section you came from: "
+                         + ", ".join(f'<strong class="turn">{t}</strong>' for t in backs) + ".</li>")
+        if items:
+            parts.append(f'<ul class="choices">{"".join(items)}</ul>')
         parts.append("</article>")
     parts.append("</section>")
     body = "\n".join(parts)
@@ -165,7 +222,7 @@ def render_print_html(graph: dict[str, Any]) -> str:
 def write_pdf(html_text: str, target: Path) -> bool:
     """Write a PDF with WeasyPrint when it is installed; False when it is not."""
     try:
-        import weasyprint  # type: ignore[import-not-found, unused-ignore]
+        import weasyprint  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
         return False
     weasyprint.HTML(string=html_text).write_pdf(str(target))

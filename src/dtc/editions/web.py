@@ -130,6 +130,9 @@ class WebEdition:
         parts.append(f'<h1 id="cover-h" tabindex="-1">{escape(self.title)}</h1>')
         if g.get("author"):
             parts.append(f'<p class="byline">by {escape(g["author"])}</p>')
+        intro = g.get("introduction") or []
+        if intro:
+            parts.append('<div class="introduction">' + "".join(f"<p>{inline(p)}</p>" for p in intro) + "</div>")
         start = g["start"]
         if start in self.numbers:
             parts.append(
