@@ -85,6 +85,39 @@ def load_graph(path: str) -> dict[str, Any]:
     return graph
 
 
+def color_wanted(stream: Any = None) -> bool:
+    """Whether to colour what goes to ``stream`` (default stdout).
+
+    ``NO_COLOR`` (any value but empty) turns colour off and wins; ``FORCE_COLOR`` turns it on even
+    in a pipe; otherwise only a terminal gets colour (and not a ``TERM=dumb`` one).
+    """
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    stream = sys.stdout if stream is None else stream
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def terminal_width(stream: Any = None) -> int:
+    """The width to fit output to: the terminal's (or ``COLUMNS``), else 100 columns."""
+    import shutil
+
+    stream = sys.stdout if stream is None else stream
+    try:
+        tty = bool(stream.isatty())
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty and not os.environ.get("COLUMNS"):
+        return 100
+    return max(40, shutil.get_terminal_size((100, 24)).columns)
+
+
 def output_option(help_text: str = "Write to this file instead of stdout.") -> Callable[[F], F]:
     return click.option("-o", "--output", "output", type=click.Path(dir_okay=False), help=help_text)
 

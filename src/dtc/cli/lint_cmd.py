@@ -11,19 +11,20 @@ import click
 
 from dtc import api
 from dtc.api import compile_file
-from dtc.cli.base import Exit, fail, finish, guard, load_source
+from dtc.cli.base import Exit, color_wanted, fail, finish, guard, load_source, terminal_width
 from dtc.config import Config, ConfigError, Settings, cli_severities, config_for, find_config
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint import UnknownRule, lint_compilation, pick_rules
-from dtc.reporters import RENDERERS
+from dtc.reporters import FORMATS, Style, render, source_lines
 from dtc.rules import RULES, Context, find_rule
 from dtc.source import SourceError
 
 
 @click.command("lint")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True,
-              help="Output format.")
+@click.option("--format", "fmt", type=click.Choice([*FORMATS, "text"]), default="full", show_default=True,
+              help="full: each finding with its source line and a caret under the span (colour at a terminal); "
+                   "concise: one line per finding; json, sarif, github: for tools and CI (text: old name of full).")
 @click.option("--select", multiple=True, metavar="CODES", help="Only these rules (codes, names or prefixes).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rules (codes, names or prefixes).")
 @click.option("--severity", "severities", multiple=True, metavar="RULE=LEVEL",
@@ -61,6 +62,8 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     #: :func:`finish`). A book before it is freed before the next is read, so that linting many
     #: books holds one at a time. ``--watch`` lints again and again, and keeps nothing.
     kept: list[Context] = []
+    #: The source lines the full format shows, by path (only the lines with findings are kept).
+    sources: dict[str, dict[int, str]] = {}
 
     def lint_one(path: str) -> list[Diagnostic]:
         kept.clear()
@@ -70,31 +73,41 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
         context = Context(comp.doc, comp.resolved)
         if not watch:
             kept.append(context)
-        return lint_compilation(comp, rules, settings=settings, context=context)
+        found = lint_compilation(comp, rules, settings=settings, context=context)
+        if fmt in ("full", "text") and found:
+            sources[comp.path] = source_lines(comp.text, found)
+        return found
 
     def run() -> list[Diagnostic]:
+        sources.clear()
         found: list[Diagnostic] = []
         for path in files:
             found.extend(lint_one(path))
         return found
 
+    color = color_wanted()
+    style = Style(color=color, width=terminal_width())
+
+    def show(found: list[Diagnostic]) -> None:
+        click.echo(render(fmt, found, len(files), sources, style), nl=False, color=color)
+
     if watch:
         if "-" in files:
             fail("error: --watch needs file paths, not '-' (stdin)")
         api.freeze_after_build = False  # a long-running process: every build must stay collectable
-        _watch(files, run, fmt, poll_interval, None if no_config else config_path)
+        _watch(files, run, show, poll_interval, None if no_config else config_path)
     try:
         found = run()
     except (ConfigError, SourceError) as exc:
         fail(str(exc))
     except UnknownRule as exc:  # a configuration's select/ignore are checked when it is read
         fail(f"error: unknown rule '{exc.args[0]}' (see `dtc rule --list`)")
-    click.echo(RENDERERS[fmt](found, len(files)), nl=False)
+    show(found)
     finish(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
 
 
-def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], fmt: str, interval: float,
-           config_path: str | None) -> None:
+def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], show: Callable[[list[Diagnostic]], None],
+           interval: float, config_path: str | None) -> None:
     """Poll modification times; lint again on every change; Ctrl-C exits 0."""
 
     def stamps() -> dict[str, float | None]:
@@ -113,7 +126,7 @@ def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], fmt: str
 
     def once() -> None:
         try:
-            click.echo(RENDERERS[fmt](run(), len(files)), nl=False)
+            show(run())
         except (ConfigError, SourceError) as exc:
             click.echo(str(exc), err=True)
         click.echo(f"-- watching {len(files)} file{'s' if len(files) != 1 else ''}; Ctrl-C to stop", err=True)
