@@ -11,9 +11,10 @@ import click
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
 from dtc.fileio import atomic_write_bytes, atomic_write_text
 
-FORMATS = ("dot", "svg", "png", "pdf", "mermaid")
+#: ``md`` is a Mermaid chart in a fenced block, as GitHub and GitLab draw it in a Markdown file.
+FORMATS = ("dot", "svg", "png", "pdf", "mermaid", "md")
 BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".mmd": "mermaid",
-             ".mermaid": "mermaid", ".md": "mermaid"}
+             ".mermaid": "mermaid", ".md": "md"}
 #: GitHub refuses to draw Mermaid diagrams with more edges than this.
 MERMAID_EDGE_LIMIT = 500
 
@@ -37,7 +38,7 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
              fenced: bool, odds: dict[str, Any] | None = None) -> str | bytes:
     from dtc.render.graph import GraphvizMissing, RenderError, build_dot, draw
 
-    if fmt == "mermaid":
+    if fmt in ("mermaid", "md"):
         from dtc.render.mermaid import chart
 
         drawn = chart(graph, focus=focus, depth=depth)
@@ -45,7 +46,7 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
         if drawn.edges > MERMAID_EDGE_LIMIT:
             click.echo(f"warning: {drawn.edges} edges; GitHub draws Mermaid charts of at most {MERMAID_EDGE_LIMIT} "
                        "(use --from N --depth K, or SVG)", err=True)
-        return f"```mermaid\n{text}```\n" if fenced else text
+        return f"```mermaid\n{text}```\n" if fenced or fmt == "md" else text
     if fmt == "dot":
         return str(build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds).source)
     try:
@@ -62,14 +63,15 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @output_option("Where to write the drawing (default: stdout).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Output format (default: from the output's extension, else dot).")
+              help="Output format: dot, svg, png, pdf (Graphviz), mermaid, or md (a Mermaid chart fenced for "
+                   "Markdown). Default: from the output's extension, else dot.")
 @click.option("--from", "focus", type=int, default=None, metavar="N",
               help="Draw only the neighbourhood of entry N.")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
               help="With --from: how many exits away, both ways (default 2).")
 @click.option("--odds", "with_odds", is_flag=True,
               help="Label exits with the chance of taking them and shade entries by the chance of reaching "
-                   "them (dtc odds: uniform choices, a freshly rolled adventurer).")
+                   "them (dtc odds: the random policy, a freshly rolled adventurer).")
 @click.option("--layout", type=click.Choice(["dot", "sfdp"]), default=None,
               help="Graphviz layout (default: dot, or sfdp for books over 800 entries).")
 @guard
@@ -91,7 +93,7 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
     if with_odds:
         from dtc.odds.overlay import overlay_graph
 
-        if fmt == "mermaid":
+        if fmt in ("mermaid", "md"):
             fail("error: --odds draws with Graphviz (dot, svg, png, pdf), not mermaid")
         try:
             odds = overlay_graph(graph)

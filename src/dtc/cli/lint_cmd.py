@@ -11,7 +11,7 @@ import click
 
 from dtc import api
 from dtc.api import compile_file
-from dtc.cli.base import Exit, color_wanted, fail, finish, guard, load_source, terminal_width
+from dtc.cli.base import Exit, color_wanted, fail, finish, guard, load_source, reader_gone, terminal_width
 from dtc.config import Config, ConfigError, Settings, cli_severities, config_for, find_config
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint import UnknownRule, lint_compilation, pick_rules
@@ -34,7 +34,8 @@ from dtc.source import SourceError
 @click.option("--no-config", is_flag=True, help="Ignore configuration files.")
 @click.option("--watch", is_flag=True,
               help="Lint again whenever a file or its configuration is saved (Ctrl-C stops).")
-@click.option("--poll-interval", type=float, default=0.5, hidden=True)
+@click.option("--poll-interval", type=float, default=0.5, hidden=True,
+              help="With --watch: seconds between looks at the files (for tests).")
 @guard
 def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
              severities: tuple[str, ...], config_path: str | None, no_config: bool, watch: bool,
@@ -89,7 +90,10 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     style = Style(color=color, width=terminal_width())
 
     def show(found: list[Diagnostic]) -> None:
-        click.echo(render(fmt, found, len(files), sources, style), nl=False, color=color)
+        try:
+            click.echo(render(fmt, found, len(files), sources, style), nl=False, color=color)
+        except BrokenPipeError:  # `dtc lint book.txt | head`: the exit status still tells of errors
+            reader_gone(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
 
     if watch:
         if "-" in files:
@@ -149,16 +153,35 @@ def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], show: Ca
 @click.argument("key", required=False)
 @click.option("--list", "list_all", is_flag=True, help="List every rule.")
 def rule_cmd(key: str | None, list_all: bool) -> None:
-    """Print the documentation of a rule, by code (DT102) or name (missing-failure)."""
+    """Print the documentation of the rule KEY, a code (DT102) or a name (missing-failure);
+    without KEY, or with --list, list every rule."""
     if list_all or key is None:
         for r in RULES.values():
             click.echo(f"{r.code}  {r.name:<20} {r.severity!s:<8} {r.summary}")
         return
     found = find_rule(key)
     if found is None:
-        fail(f"error: no rule '{key}' (see `dtc rule --list`)")
+        from dtc.rulesets import UnknownRuleset, get_ruleset
+
+        try:
+            if not key.strip():
+                raise UnknownRuleset(key)
+            get_ruleset(key)
+        except UnknownRuleset:
+            names = [r.name for r in RULES.values()]  # names only: DT999 is not a typo of DT209
+            fail(f"error: no rule '{key}'{_did_you_mean(key, names)} (see `dtc rule --list`)")
+        else:
+            fail(f"error: '{key}' is a ruleset, not a lint rule; see `dtc rules {key}`")
         return
     click.echo(f"# {found.code} {found.name} ({found.severity})\n\n{found.doc}")
+
+
+def _did_you_mean(word: str, names: list[str]) -> str:
+    import difflib
+
+    lowered = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(word.strip().lower(), list(lowered), n=1, cutoff=0.6)
+    return f"; did you mean '{lowered[close[0]]}'?" if close else ""
 
 
 @click.command("rules")
@@ -180,7 +203,12 @@ def rules_cmd(name: str | None) -> None:
     try:
         rs = get_ruleset(name)
     except UnknownRuleset as exc:
-        fail(f"error: {exc.message}")
+        rule = find_rule(name.strip())
+        if rule is not None:
+            fail(f"error: '{name}' is a lint rule, not a ruleset; see `dtc rule {rule.code}` "
+                 "(`dtc rules` lists the rulesets)")
+        fail(f"error: unknown ruleset '{exc.name}'{_did_you_mean(exc.name, known_names())} "
+             f"(known: {', '.join(known_names())})")
         return
     for line in summarise(rs):
         click.echo(line)

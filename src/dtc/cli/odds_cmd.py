@@ -8,7 +8,16 @@ from typing import Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_graph, output_option
+from dtc.cli.base import (
+    Exit,
+    fail,
+    guard,
+    limit_option,
+    load_graph,
+    output_option,
+    policy_option,
+    report_format_option,
+)
 from dtc.fileio import atomic_write_text
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset, known_names
 from dtc.schema import SchemaError, load_json
@@ -34,9 +43,14 @@ def parse_abilities(text: str, ruleset: Ruleset) -> dict[str, int]:
             fail(f"error: --abilities: '{part}' is not NAME=SCORE with one of {', '.join(ruleset.ability_names)}")
             raise AssertionError  # unreachable
         try:
-            scores[canonical] = int(value.strip())
+            score = int(value.strip())
         except ValueError:
             fail(f"error: --abilities: '{value.strip()}' is not a whole number (in '{part}')")
+            raise AssertionError from None  # unreachable
+        low, high = ruleset.score_range
+        if not low <= score <= high:
+            fail(f"error: --abilities: {canonical} {score} is not a {ruleset.title} score ({low} to {high})")
+        scores[canonical] = score
     if not scores:
         fail("error: --abilities: give scores such as STR=10,DEX=12")
     return scores
@@ -70,15 +84,13 @@ def emit(text: str, output: str | None) -> None:
               help="A character JSON file (dtc character new): use its ability scores.")
 @click.option("--abilities", metavar="STR=10,DEX=12,...",
               help="Ability scores to use (with --character: override some of its scores).")
-@click.option("--policy", type=click.Choice(["uniform", "cautious"]), default="uniform", show_default=True,
-              help="How the reader picks among an entry's options: uniformly, or the likeliest to succeed.")
+@policy_option("random", "cautious", lead="How the reader picks among an entry's options", old_names=True)
 @click.option("--approach", type=click.Choice(["check", "best", "gear"]), default="check", show_default=True,
               help="How a difficulty is met in the path odds: roll the check; the surest way without gear; "
                    "or with appropriate gear at hand.")
 @click.option("--encumbered", is_flag=True, help="Roll every check twice and keep the worse.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--limit", type=click.IntRange(min=0), default=40, show_default=True,
-              help="Rows per table in text output (0: all).")
+@report_format_option
+@limit_option
 @output_option("Write the report to this file (default: stdout).")
 @guard
 def odds_cmd(file: str, character: str | None, abilities: str | None, policy: str, approach: str, encumbered: bool,
@@ -101,6 +113,12 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
         scores = character_abilities(character, ruleset)
     if abilities is not None:
         scores = {**(scores or {}), **parse_abilities(abilities, ruleset)}
+    if scores is not None:
+        missing = [a for a in ruleset.ability_names if a not in scores]
+        if missing:
+            click.echo(f"note: no score given for {', '.join(missing)}; "
+                       f"{'it counts' if len(missing) == 1 else 'each counts'} as {ruleset.typical_score}, "
+                       f"a typical {ruleset.title} score", err=True)
     try:
         odds = compute_odds(graph, abilities=scores, policy=policy, approach=approach, encumbered=encumbered)
     except ValueError as exc:

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_graph
+from dtc.cli.base import Exit, fail, guard, limit_option, load_graph, policy_option, report_format_option
 from dtc.cli.odds_cmd import emit
 
 
@@ -41,18 +41,16 @@ def _character(path: str | None) -> tuple[dict[str, Any] | None, str]:
 @click.option("-n", "--runs", type=click.IntRange(min=1), default=1000, show_default=True,
               help="How many playthroughs.")
 @click.option("--seed", type=int, default=None, help="Master seed (default: a random one, shown in the report).")
-@click.option("--policy", type=click.Choice(["random", "cautious", "bold", "least-used"]), default="random",
-              show_default=True, help="Who plays: the runtime's auto players, or least-used (explore what this "
-                                      "worker's runs have visited least).")
+@policy_option("random", "cautious", "bold", "least-used", lead="Who plays (the automatic players of dtc play, "
+                                                                 "or least-used for coverage)")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play on (results depend only on the seed and this number).")
 @click.option("--max-turns", type=click.IntRange(min=1), default=None,
               help="Stop a run after this many turns (default: dtc play's).")
 @click.option("--character", "character_path", type=click.Path(dir_okay=False),
               help="Play every run with this adventurer (a `dtc character new` file).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--limit", type=click.IntRange(min=0), default=20, show_default=True,
-              help="Rows per table in text output (0: all).")
+@report_format_option
+@limit_option
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr (default: when stderr is a terminal).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
