@@ -10,12 +10,10 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dtc import __version__
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.rules import RULES
 
 
 def summary(diags: Sequence[Diagnostic], files: int) -> dict[str, int]:
@@ -70,12 +68,14 @@ def _cells(line: str) -> list[tuple[str, int]]:
     return out
 
 
-@dataclass(frozen=True)
 class Style:
-    """How the full format looks: colour on or off, and how wide the terminal is."""
+    """How the text formats look: colour on or off, and how wide the terminal is."""
 
-    color: bool = False
-    width: int = 100
+    __slots__ = ("color", "width")
+
+    def __init__(self, color: bool = False, width: int = 100) -> None:
+        self.color = color
+        self.width = width
 
 
 _SEVERITY_COLOR = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -95,6 +95,11 @@ def _header(d: Diagnostic, style: Style) -> str:
     code = _paint(d.code, style, fg=color, bold=True)
     level = _paint(f"[{d.severity}]", style, fg=color)
     return f"{where} {code} {level} {visible(d.message)}"
+
+
+def finding_line(d: Diagnostic) -> str:
+    """``path:line:col: CODE [severity] message``, author text drawn safely (as ``--format concise``)."""
+    return _header(d, Style())
 
 
 def _window(cells: list[tuple[str, int]], start: int, end: int, room: int) -> tuple[int, int]:
@@ -235,6 +240,8 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.I
 
 def render_sarif(diags: Sequence[Diagnostic], files: int) -> str:
     import json
+
+    from dtc.rules import RULES  # here: the text formats (and the progress line) never pay for the registry
 
     rules = list(RULES.values())
     index = {r.code: i for i, r in enumerate(rules)}

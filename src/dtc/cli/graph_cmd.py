@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
+from dtc.cli.progress import Working
 from dtc.fileio import atomic_write_bytes, atomic_write_text
 
 #: ``md`` is a Mermaid chart in a fenced block, as GitHub and GitLab draw it in a Markdown file.
@@ -86,21 +87,25 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
     if depth is not None and focus is None:
         fail("error: --depth needs --from N")
     fmt = _format(fmt, output)
-    graph = load_graph(file)
-    if focus is not None and not any(e["number"] == focus for e in graph["entries"]):
-        fail(f"error: --from {focus}: no entry {focus} in {file}")
-    odds = None
-    if with_odds:
-        from dtc.odds.overlay import overlay_graph
+    with Working(f"reading {file}") as work:
+        graph = load_graph(file)
+        if focus is not None and not any(e["number"] == focus for e in graph["entries"]):
+            fail(f"error: --from {focus}: no entry {focus} in {file}")
+        odds = None
+        if with_odds:
+            from dtc.odds.overlay import overlay_graph
 
-        if fmt in ("mermaid", "md"):
-            fail("error: --odds draws with Graphviz (dot, svg, png, pdf), not mermaid")
-        try:
-            odds = overlay_graph(graph)
-        except ValueError as exc:
-            fail(f"error: --odds: {exc}")
-    data = _produce(graph, fmt, focus, depth, layout or "auto",
-                    fenced=bool(output) and Path(str(output)).suffix.lower() == ".md", odds=odds)
+            if fmt in ("mermaid", "md"):
+                fail("error: --odds draws with Graphviz (dot, svg, png, pdf), not mermaid")
+            work.step("computing the odds")
+            try:
+                odds = overlay_graph(graph)
+            except ValueError as exc:
+                fail(f"error: --odds: {exc}")
+        work.step(f"drawing {len(graph['entries']):,} entries"
+                  + (" (Graphviz lays them out)" if fmt in ("svg", "png", "pdf") else ""))
+        data = _produce(graph, fmt, focus, depth, layout or "auto",
+                        fenced=bool(output) and Path(str(output)).suffix.lower() == ".md", odds=odds)
     if output is None or output == "-":
         if isinstance(data, str):
             click.echo(data, nl=not data.endswith("\n"))

@@ -12,6 +12,7 @@ import click
 from dtc import api
 from dtc.api import compile_file
 from dtc.cli.base import Exit, color_wanted, fail, finish, guard, load_source, reader_gone, terminal_width
+from dtc.cli.progress import Working
 from dtc.config import Config, ConfigError, Settings, cli_severities, config_for, find_config
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint import UnknownRule, lint_compilation, pick_rules
@@ -82,8 +83,10 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     def run() -> list[Diagnostic]:
         sources.clear()
         found: list[Diagnostic] = []
-        for path in files:
-            found.extend(lint_one(path))
+        with Working("linting") as work:
+            for n, path in enumerate(files, start=1):
+                work.step(f"linting {path}" + (f" ({n} of {len(files)})" if len(files) > 1 else ""))
+                found.extend(lint_one(path))
         return found
 
     color = color_wanted()

@@ -18,6 +18,7 @@ from dtc.cli.base import (
     policy_option,
     report_format_option,
 )
+from dtc.cli.progress import Working
 from dtc.fileio import atomic_write_text
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset, known_names
 from dtc.schema import SchemaError, load_json
@@ -106,7 +107,8 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     from dtc.odds import compute_odds
     from dtc.odds.report import render_text, to_json
 
-    graph = load_graph(file)
+    with Working(f"reading {file}"):
+        graph = load_graph(file)
     ruleset = ruleset_of(graph, file)
     scores: dict[str, int] | None = None
     if character is not None:
@@ -120,7 +122,8 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
                        f"{'it counts' if len(missing) == 1 else 'each counts'} as {ruleset.typical_score}, "
                        f"a typical {ruleset.title} score", err=True)
     try:
-        odds = compute_odds(graph, abilities=scores, policy=policy, approach=approach, encumbered=encumbered)
+        with Working(f"solving the odds of {len(graph['entries']):,} entries"):
+            odds = compute_odds(graph, abilities=scores, policy=policy, approach=approach, encumbered=encumbered)
     except ValueError as exc:
         fail(f"error: {file}: {exc}")
         raise  # unreachable

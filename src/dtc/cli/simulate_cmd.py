@@ -64,12 +64,14 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     treasure carried out, entries never visited, and every runtime error or stuck run with the
     seed that replays it. Exit status 1 when a run hit a runtime error or a broken book.
     """
+    from dtc.cli.progress import Working
     from dtc.runtime.engine import DEFAULT_MAX_TURNS
     from dtc.simulate.parallel import WorkerFailed, with_progress_bar
     from dtc.simulate.report import Meta, render_text, to_json
     from dtc.simulate.runner import Job
 
-    graph = load_graph(file)
+    with Working(f"reading {file}"):
+        graph = load_graph(file)
     _rules_name(graph, file)
     character, reader = _character(character_path)
     master = seed if seed is not None else secrets.randbelow(2**31)
