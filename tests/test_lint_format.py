@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dtc.cli import main
 from dtc.diagnostics import Diagnostic, Severity, Span
@@ -145,3 +147,40 @@ def test_missing_source_lines_leave_only_the_header() -> None:
     d = diag(5, 1, 5, 2)
     assert render_full([d], 1, {}, Style()).splitlines()[:2] == ["b.txt:5:1: DT102 [error] boom", ""]
     assert render("full", [], 1) == "All clear: 1 file checked.\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab —日\u0301\t\x1b"), min_size=1, max_size=700), st.data(),
+       st.integers(min_value=40, max_value=160))
+def test_the_carets_sit_under_the_span_whatever_the_line(text: str, data: st.DataObject, width: int) -> None:
+    start = data.draw(st.integers(min_value=1, max_value=len(text)))
+    end = data.draw(st.integers(min_value=start, max_value=len(text) + 1))
+    lines = full(text, diag(1, start, 1, end), width=width)
+    gutter, _, shown = lines[2].partition(" |")
+    shown = shown[1:]
+    carets = lines[3][len(gutter) + 3:]
+    assert gutter == "1" and "\x1b" not in shown and "\t" not in shown
+    assert set(carets.strip()) == {"^"}
+    assert _columns(shown) <= width - 4 + 2  # the room, and at most the ellipses' slack
+    # what the carets start under is the span's first character (or its drawing)
+    lead = len(carets) - len(carets.lstrip())
+    if end > start and start <= len(text) and text[start - 1] not in "\u0301\t ":
+        drawn = visible(text[start - 1])
+        assert _at_column(shown, lead).startswith(drawn[0])
+
+
+def _columns(text: str) -> int:
+    from dtc.reporters import _width
+
+    return sum(_width(ch) for ch in text)
+
+
+def _at_column(text: str, column: int) -> str:
+    from dtc.reporters import _width
+
+    at = 0
+    for i, ch in enumerate(text):
+        if at >= column and _width(ch):
+            return text[i:]
+        at += _width(ch)
+    return ""

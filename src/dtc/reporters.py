@@ -55,6 +55,10 @@ def _cells(line: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     column = 0
     for ch in line:
+        if " " <= ch <= "~":  # printable ASCII, most of any book: one column
+            out.append((ch, 1))
+            column += 1
+            continue
         if ch == "\t":
             cell = " " * (_TAB - column % _TAB)
             out.append((cell, len(cell)))
@@ -127,12 +131,17 @@ def _window(cells: list[tuple[str, int]], start: int, end: int, room: int) -> tu
 
 def _snippet_line(text: str, start: int, end: int, room: int) -> tuple[str, str]:
     """One source line cut to ``room`` columns, and the caret line under characters ``[start, end)``."""
-    cells = _cells(text)
-    start = min(start, len(cells))
-    end = max(start, min(end, len(cells)))
+    length = len(text)
+    start = min(start, length)
+    end = max(start, min(end, length))
+    # Only the text around the span can be shown: measure no more of a long paragraph than that.
+    base = max(0, start - 2 * room)
+    stop = min(length, min(end, start + room) + 2 * room)
+    cells = _cells(text[base:stop])
+    start, end = start - base, min(end, stop) - base
     lo, hi = _window(cells, start, max(end, start + 1) if start < len(cells) else start, room)
-    before = "…" if lo > 0 else ""
-    after = "…" if hi < len(cells) else ""
+    before = "…" if base + lo > 0 else ""
+    after = "…" if base + hi < length else ""
     shown = before + "".join(c for c, _ in cells[lo:hi]) + after
     pad = len(before) + sum(w for _, w in cells[lo:max(lo, start)])
     marks = sum(w for _, w in cells[max(lo, start):min(end, hi)])
