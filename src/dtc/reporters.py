@@ -177,7 +177,8 @@ def _snippet(d: Diagnostic, lines: Mapping[int, str], style: Style) -> list[str]
         end = d.span.end_column - 1 if n == d.span.end_line else len(text.rstrip())
         shown, carets = _snippet_line(text, start, end, room)
         out.append(_paint(f"{n:>{gutter}} |", style, fg="blue", bold=True) + (" " + shown if shown else ""))
-        out.append(bar + " " + _paint(carets, style, fg=color, bold=True))
+        marks = carets.lstrip(" ")
+        out.append(bar + " " + carets[: len(carets) - len(marks)] + _paint(marks, style, fg=color, bold=True))
     out.append(bar)
     return out
 
