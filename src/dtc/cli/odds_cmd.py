@@ -20,7 +20,7 @@ from dtc.cli.base import (
 )
 from dtc.cli.progress import Working
 from dtc.fileio import atomic_write_text
-from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset, known_names
+from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from dtc.schema import SchemaError, load_json
 
 
@@ -28,7 +28,7 @@ def ruleset_of(graph: dict[str, Any], file: str) -> Ruleset:
     try:
         return get_ruleset(graph.get("rules"))
     except UnknownRuleset as exc:
-        fail(f"error: {file}: unknown ruleset '{exc.name}' (dtc knows {', '.join(known_names())})")
+        fail(f"error: {file}: {exc.message}")
         raise  # unreachable
 
 
