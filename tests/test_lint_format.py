@@ -184,3 +184,10 @@ def _at_column(text: str, column: int) -> str:
             return text[i:]
         at += _width(ch)
     return ""
+
+
+def test_source_lines_are_the_lines_asked_for() -> None:
+    text = "one\ntwo\n\nfour"
+    got = source_lines(text, [diag(2, 1, 2, 2), diag(4, 1, 4, 2), diag(9, 1, 9, 2), diag(3, 1, 3, 1)])
+    assert got == {2: "two", 3: "", 4: "four"}
+    assert source_lines("", []) == {}

@@ -208,11 +208,16 @@ def source_lines(text: str, diags: Iterable[Diagnostic]) -> dict[int, str]:
     wanted = {n for d in diags for n in _shown(d) if n > 0}
     if not wanted:
         return {}
-    top = max(wanted)
     out: dict[int, str] = {}
-    for n, line in enumerate(text.split("\n", top)[:top], start=1):
-        if n in wanted:
-            out[n] = line
+    line, start = 1, 0  # walk the newlines rather than split: a large book is not copied line by line
+    for n in sorted(wanted):
+        while line < n:
+            found = text.find("\n", start)
+            if found == -1:
+                return out
+            start, line = found + 1, line + 1
+        end = text.find("\n", start)
+        out[n] = text[start:] if end == -1 else text[start:end]
     return out
 
 
