@@ -140,3 +140,14 @@ def test_abilities_not_given_are_named_with_the_score_they_get() -> None:
 @pytest.mark.parametrize("args", [["rule", "--list"], ["rules"], ["rules", "zilch"]])
 def test_listing_commands_still_work(args: list[str]) -> None:
     assert invoke(*args).exit_code == 0
+
+
+@pytest.mark.parametrize("args", [["odds", CHAPEL], ["simulate", CHAPEL, "-n", "3", "--seed", "1"],
+                                  ["lint", CHAPEL, "--format", "concise"]])
+def test_colour_follows_the_same_conventions_in_every_report(args: list[str]) -> None:
+    def out(**env: str) -> str:
+        return CliRunner().invoke(main, args, env=env).stdout
+
+    assert "\x1b[" not in out()  # a pipe
+    assert "\x1b[" in out(FORCE_COLOR="1")
+    assert "\x1b[" not in out(FORCE_COLOR="1", NO_COLOR="1")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
 
 from dtc.cli.base import (
     Exit,
+    color_wanted,
     fail,
     guard,
     limit_option,
@@ -71,9 +71,9 @@ def character_abilities(path: str, ruleset: Ruleset) -> dict[str, int]:
     return scores
 
 
-def emit(text: str, output: str | None) -> None:
+def emit(text: str, output: str | None, color: bool = False) -> None:
     if output is None or output == "-":
-        click.echo(text, nl=not text.endswith("\n"))
+        click.echo(text, nl=not text.endswith("\n"), color=color)
     else:
         atomic_write_text(output, text if text.endswith("\n") else text + "\n")
         click.echo(f"wrote {output}", err=True)
@@ -130,6 +130,6 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     if fmt == "json":
         emit(json.dumps(to_json(odds), indent=2, ensure_ascii=False), output)
     else:
-        color = output is None and sys.stdout.isatty()
-        emit(render_text(odds, limit=limit, color=color), output)
+        color = output in (None, "-") and color_wanted()
+        emit(render_text(odds, limit=limit, color=color), output, color)
     raise SystemExit(int(Exit.CLEAN))

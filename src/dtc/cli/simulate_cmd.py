@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, limit_option, load_graph, policy_option, report_format_option
+from dtc.cli.base import Exit, color_wanted, fail, guard, limit_option, load_graph, policy_option, report_format_option
 from dtc.cli.odds_cmd import emit
 
 
@@ -93,6 +93,7 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     if fmt == "json":
         emit(json.dumps(to_json(meta, result.tally), indent=2, ensure_ascii=False), output)
     else:
-        emit(render_text(meta, result.tally, limit=limit, color=output is None and sys.stdout.isatty()), output)
+        color = output in (None, "-") and color_wanted()
+        emit(render_text(meta, result.tally, limit=limit, color=color), output, color)
     broken = result.tally.outcomes.get("error", 0) + result.tally.outcomes.get("cannot-continue", 0)
     raise SystemExit(int(Exit.FINDINGS if broken else Exit.CLEAN))
