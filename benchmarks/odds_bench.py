@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="400,10000,100000", help="comma-separated entry counts")
     ap.add_argument("--runs", type=int, default=3, help="timed runs per size and policy (median reported)")
     ap.add_argument("--seed", type=int, default=1, help="generator seed")
-    ap.add_argument("--policies", default="uniform,cautious")
+    ap.add_argument("--policies", default="random,cautious")
     args = ap.parse_args(argv)
     sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
     print(f"Python {platform.python_version()} on {platform.machine()}; median of {args.runs} runs\n")

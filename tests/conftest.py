@@ -23,3 +23,10 @@ def sample_path(tmp_path: Path, sample_text: str) -> Path:
     path = tmp_path / "sample-dungeon.txt"
     path.write_text(sample_text, encoding="utf-8")
     return path
+
+
+@pytest.fixture(autouse=True)
+def plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Output as in a pipe, whatever the environment the tests run in asks for (colour, width)."""
+    for name in ("NO_COLOR", "FORCE_COLOR", "COLUMNS"):
+        monkeypatch.delenv(name, raising=False)

@@ -24,9 +24,10 @@ CLEAN_FIXTURES = sorted((ROOT / "tests" / "fixtures" / "rules" / "clean").glob("
 ADVENTURES = sorted((ROOT / "adventures").glob("*.txt"))
 
 
-def lint_output(path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+def lint_output(path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str = "concise") -> str:
+    """The lint output (the concise one-line format unless ``fmt`` says otherwise)."""
     monkeypatch.chdir(ROOT)
-    result = CliRunner().invoke(main, ["lint", str(path.relative_to(ROOT))])
+    result = CliRunner().invoke(main, ["lint", "--format", fmt, str(path.relative_to(ROOT))])
     assert result.exit_code in (0, 1), result.output
     return result.output
 
@@ -51,6 +52,13 @@ def test_clean_fixtures_have_no_findings(path: Path, monkeypatch: pytest.MonkeyP
 @pytest.mark.parametrize("path", ADVENTURES, ids=lambda p: p.stem)
 def test_adventure_lint_output(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     check_golden(lint_output(path, monkeypatch), ROOT / "tests" / "golden" / f"{path.stem}.lint.txt")
+
+
+def test_full_format_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default format, with source lines and carets, on the book full of mistakes."""
+    book = ROOT / "adventures" / "the-broken-lighthouse.txt"
+    golden = ROOT / "tests" / "golden" / "the-broken-lighthouse.lint-full.txt"
+    check_golden(lint_output(book, monkeypatch, "full"), golden)
 
 
 @pytest.mark.parametrize("path", ADVENTURES, ids=lambda p: p.stem)

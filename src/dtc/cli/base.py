@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import importlib
@@ -51,6 +52,21 @@ def finish(code: int) -> NoReturn:
     raise SystemExit(code)
 
 
+def reader_gone(code: int = int(Exit.CLEAN)) -> NoReturn:
+    """The reader of stdout closed it (``dtc rule --list | head -1``): stop quietly, as other tools do.
+
+    Not an error: the exit status is ``code`` (what the command would have returned), never a
+    message. What is still buffered for the closed pipe is dropped by ending the process at once
+    (flushing it at shutdown would fail again and print a warning), except under a test runner,
+    whose stdout is not the process's.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+    if QUICK_EXIT or sys.stdout is sys.__stdout__:
+        os._exit(code)
+    raise SystemExit(code)
+
+
 def fail(message: str, code: Exit = Exit.USAGE) -> None:
     """Print one clear line to stderr and exit (never a traceback)."""
     click.echo(message, err=True)
@@ -87,8 +103,81 @@ def load_graph(path: str) -> dict[str, Any]:
     return graph
 
 
+def color_wanted(stream: Any = None) -> bool:
+    """Whether to colour what goes to ``stream`` (default stdout).
+
+    ``NO_COLOR`` (any value but empty) turns colour off and wins; ``FORCE_COLOR`` turns it on even
+    in a pipe; otherwise only a terminal gets colour (and not a ``TERM=dumb`` one).
+    """
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    stream = sys.stdout if stream is None else stream
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def terminal_width(stream: Any = None) -> int:
+    """The width to fit output to: the terminal's (or ``COLUMNS``), else 100 columns."""
+    import shutil
+
+    stream = sys.stdout if stream is None else stream
+    try:
+        tty = bool(stream.isatty())
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty and not os.environ.get("COLUMNS"):
+        return 100
+    return max(40, shutil.get_terminal_size((100, 24)).columns)
+
+
 def output_option(help_text: str = "Write to this file instead of stdout.") -> Callable[[F], F]:
     return click.option("-o", "--output", "output", type=click.Path(dir_okay=False), help=help_text)
+
+
+#: Rows per table in the text reports of ``dtc odds`` and ``dtc simulate`` (``--limit``).
+DEFAULT_LIMIT = 20
+
+#: Who makes the reader's decisions, by one name everywhere: ``play --auto``, ``simulate --policy``
+#: and ``odds --policy`` (each offers those it can compute). Old spellings still accepted.
+POLICY_HELP = {
+    "random": "picks uniformly among the ways on",
+    "cautious": "takes the ways likeliest to succeed",
+    "bold": "prefers checks to spending turns, fights, leaves rich or badly hurt",
+    "least-used": "takes the way this worker's runs have visited least",
+}
+POLICY_ALIASES = {"uniform": "random"}  # dtc odds called random "uniform"
+
+
+def limit_option(func: F) -> F:
+    return click.option("--limit", type=click.IntRange(min=0), default=DEFAULT_LIMIT, show_default=True,
+                        help="Rows per table in the text report (0: all; --format json always has all).")(func)
+
+
+def report_format_option(func: F) -> F:
+    return click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                        help="text: tables for people (colour at a terminal); json: everything, for tools.")(func)
+
+
+def policy_option(*names: str, option: str = "--policy", default: str | None = "random",
+                  lead: str = "Who makes the reader's decisions", old_names: bool = False) -> Callable[[F], F]:
+    """A ``--policy``-like option over ``names`` (see :data:`POLICY_HELP`); ``old_names``: accept
+    this command's older spellings (:data:`POLICY_ALIASES`) too."""
+    aliases = [a for a, target in POLICY_ALIASES.items() if target in names] if old_names else []
+    described = "; ".join(f"{n}: {POLICY_HELP[n]}" for n in names)
+    also = f" ({', '.join(f'{a}: old name of {POLICY_ALIASES[a]}' for a in aliases)})" if aliases else ""
+
+    def canonical(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        return POLICY_ALIASES.get(value, value) if value is not None else None
+
+    return click.option(option, "policy" if option == "--policy" else option.lstrip("-"),
+                        type=click.Choice([*names, *aliases]), default=default, show_default=default is not None,
+                        callback=canonical, help=f"{lead}: {described}{also}.")
 
 
 def seed_option(func: F) -> F:
@@ -103,8 +192,7 @@ def guard(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except BrokenPipeError:
-            sys.stderr.close()
-            sys.exit(int(Exit.FINDINGS))
+            reader_gone()
         except OSError as exc:
             name = getattr(exc, "filename", None)
             fail(f"{name + ': ' if name else ''}error: {exc.strerror or exc}")
@@ -132,6 +220,12 @@ class LazyGroup(click.Group):
             command = getattr(importlib.import_module(module), attr)
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # click itself would say nothing and exit 1
+            reader_gone()
 
 
 COMMANDS = {

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_source
+from dtc.cli.progress import Working
 from dtc.compiled.schema import SchemaError, load_json, validate
+from dtc.lint.reporters import finding_line
+
+
+def _pdf_possible() -> bool:
+    """Whether WeasyPrint can be imported (without importing it: that takes a second)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("weasyprint") is not None
+    except (ImportError, ValueError):  # a module put in sys.modules by hand has no spec
+        return "weasyprint" in sys.modules
 
 
 @click.command("build")
@@ -33,29 +46,31 @@ def build_cmd(file: str, output: str | None, no_pdf: bool, epub: bool, notation:
 
     name = "stdin" if file == "-" else Path(file).stem
     errors: list[str] = []
-    if file != "-" and Path(file).suffix.lower() == ".json":
-        try:
-            graph: dict[str, Any] = load_json(file, "adventure")
-        except SchemaError as exc:
-            fail(str(exc))
-            return
-    else:
-        from dtc.lint.engine import lint_compilation
+    with Working(f"reading {file}") as work:
+        if file != "-" and Path(file).suffix.lower() == ".json":
+            try:
+                graph: dict[str, Any] = load_json(file, "adventure")
+            except SchemaError as exc:
+                fail(str(exc))
+                return
+        else:
+            from dtc.lint.engine import lint_compilation
 
-        comp = load_source(file)
-        graph = comp.graph()
-        validate(graph)
-        errors = [
-            f"{d.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}"
-            for d in lint_compilation(comp)
-            if d.severity.name == "ERROR"
-        ]
-    outdir = Path(output) if output else Path("build") / name
-    result = build(graph, outdir, name, pdf=not no_pdf, epub=epub, notation=notation)
+            comp = load_source(file)
+            work.step("compiling the graph")
+            graph = comp.graph()
+            validate(graph)
+            work.step("linting")
+            errors = [finding_line(d) for d in lint_compilation(comp) if d.severity.name == "ERROR"]
+        outdir = Path(output) if output else Path("build") / name
+        result = build(graph, outdir, name, pdf=not no_pdf, epub=epub, notation=notation, step=work.step)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for path in result.written:
         click.echo(f"wrote {path}", err=True)
+    if not no_pdf and not any(p.suffix == ".pdf" for p in result.written) and not _pdf_possible():
+        click.echo("note: no PDF: WeasyPrint is not installed; `pip install weasyprint` adds it "
+                   "(--no-pdf: build without one and without this note)", err=True)
     for line in errors:
         click.echo(line, err=True)
     raise SystemExit(int(Exit.FINDINGS if errors else Exit.CLEAN))

@@ -8,10 +8,12 @@ from pathlib import Path
 import click
 
 from dtc.cli.base import Exit, fail, finish, guard, load_source, output_option
+from dtc.cli.progress import Working
 from dtc.compiled.schema import validate
 from dtc.fileio import atomic_write_text
 from dtc.lint.configuration import ConfigError, config_for
 from dtc.lint.engine import lint_compilation
+from dtc.lint.reporters import finding_line
 
 
 @click.command("compile")
@@ -24,26 +26,30 @@ def compile_cmd(file: str, output: str | None) -> None:
     The graph is written even when the source has lint errors (so it can still be played where
     it can); the errors are listed on stderr and the exit status is then 1.
     """
-    comp = load_source(file)
-    settings = None
-    if file != "-":
-        try:
-            settings = config_for(file).settings_for(file)
-        except ConfigError as exc:
-            fail(str(exc))
-            return
-        settings.apply(comp.doc)  # the configured default ruleset, when the file names none
-    graph = comp.graph()
-    validate(graph)
-    # Compact: Python's encoder is three times slower with indentation on a large book.
-    data = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
+    with Working(f"parsing {file}") as work:
+        comp = load_source(file)
+        settings = None
+        if file != "-":
+            try:
+                settings = config_for(file).settings_for(file)
+            except ConfigError as exc:
+                fail(str(exc))
+                return
+            settings.apply(comp.doc)  # the configured default ruleset, when the file names none
+        work.step("compiling the graph")
+        graph = comp.graph()
+        work.step("checking the graph against its schema")
+        validate(graph)
+        # Compact: Python's encoder is three times slower with indentation on a large book.
+        data = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
     if output == "-":
         click.echo(data, nl=False)
     else:
         target = Path(output) if output else Path("build") / (Path(file).stem + ".json")
         atomic_write_text(target, data)
         click.echo(f"wrote {target}", err=True)
-    errors = [d for d in lint_compilation(comp, settings=settings) if d.severity.name == "ERROR"]
+    with Working("linting"):
+        errors = [d for d in lint_compilation(comp, settings=settings) if d.severity.name == "ERROR"]
     for d in errors:
-        click.echo(f"{d.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}", err=True)
+        click.echo(finding_line(d), err=True)
     finish(int(Exit.FINDINGS if errors else Exit.CLEAN))

@@ -9,11 +9,13 @@ from typing import Any
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
+from dtc.cli.progress import Working
 from dtc.fileio import atomic_write_bytes, atomic_write_text
 
-FORMATS = ("dot", "svg", "png", "pdf", "mermaid")
+#: ``md`` is a Mermaid chart in a fenced block, as GitHub and GitLab draw it in a Markdown file.
+FORMATS = ("dot", "svg", "png", "pdf", "mermaid", "md")
 BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".mmd": "mermaid",
-             ".mermaid": "mermaid", ".md": "mermaid"}
+             ".mermaid": "mermaid", ".md": "md"}
 #: GitHub refuses to draw Mermaid diagrams with more edges than this.
 MERMAID_EDGE_LIMIT = 500
 
@@ -37,7 +39,7 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
              fenced: bool, odds: dict[str, Any] | None = None) -> str | bytes:
     from dtc.render.graph import GraphvizMissing, RenderError, build_dot, draw
 
-    if fmt == "mermaid":
+    if fmt in ("mermaid", "md"):
         from dtc.render.mermaid import chart
 
         drawn = chart(graph, focus=focus, depth=depth)
@@ -45,7 +47,7 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
         if drawn.edges > MERMAID_EDGE_LIMIT:
             click.echo(f"warning: {drawn.edges} edges; GitHub draws Mermaid charts of at most {MERMAID_EDGE_LIMIT} "
                        "(use --from N --depth K, or SVG)", err=True)
-        return f"```mermaid\n{text}```\n" if fenced else text
+        return f"```mermaid\n{text}```\n" if fenced or fmt == "md" else text
     if fmt == "dot":
         return str(build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds).source)
     try:
@@ -62,14 +64,15 @@ def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | No
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @output_option("Where to write the drawing (default: stdout).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Output format (default: from the output's extension, else dot).")
+              help="Output format: dot, svg, png, pdf (Graphviz), mermaid, or md (a Mermaid chart fenced for "
+                   "Markdown). Default: from the output's extension, else dot.")
 @click.option("--from", "focus", type=int, default=None, metavar="N",
               help="Draw only the neighbourhood of entry N.")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
               help="With --from: how many exits away, both ways (default 2).")
 @click.option("--odds", "with_odds", is_flag=True,
               help="Label exits with the chance of taking them and shade entries by the chance of reaching "
-                   "them (dtc odds: uniform choices, a freshly rolled adventurer).")
+                   "them (dtc odds: the random policy, a freshly rolled adventurer).")
 @click.option("--layout", type=click.Choice(["dot", "sfdp"]), default=None,
               help="Graphviz layout (default: dot, or sfdp for books over 800 entries).")
 @guard
@@ -84,21 +87,25 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
     if depth is not None and focus is None:
         fail("error: --depth needs --from N")
     fmt = _format(fmt, output)
-    graph = load_graph(file)
-    if focus is not None and not any(e["number"] == focus for e in graph["entries"]):
-        fail(f"error: --from {focus}: no entry {focus} in {file}")
-    odds = None
-    if with_odds:
-        from dtc.odds.overlay import overlay_graph
+    with Working(f"reading {file}") as work:
+        graph = load_graph(file)
+        if focus is not None and not any(e["number"] == focus for e in graph["entries"]):
+            fail(f"error: --from {focus}: no entry {focus} in {file}")
+        odds = None
+        if with_odds:
+            from dtc.odds.overlay import overlay_graph
 
-        if fmt == "mermaid":
-            fail("error: --odds draws with Graphviz (dot, svg, png, pdf), not mermaid")
-        try:
-            odds = overlay_graph(graph)
-        except ValueError as exc:
-            fail(f"error: --odds: {exc}")
-    data = _produce(graph, fmt, focus, depth, layout or "auto",
-                    fenced=bool(output) and Path(str(output)).suffix.lower() == ".md", odds=odds)
+            if fmt in ("mermaid", "md"):
+                fail("error: --odds draws with Graphviz (dot, svg, png, pdf), not mermaid")
+            work.step("computing the odds")
+            try:
+                odds = overlay_graph(graph)
+            except ValueError as exc:
+                fail(f"error: --odds: {exc}")
+        work.step(f"drawing {len(graph['entries']):,} entries"
+                  + (" (Graphviz lays them out)" if fmt in ("svg", "png", "pdf") else ""))
+        data = _produce(graph, fmt, focus, depth, layout or "auto",
+                        fenced=bool(output) and Path(str(output)).suffix.lower() == ".md", odds=odds)
     if output is None or output == "-":
         if isinstance(data, str):
             click.echo(data, nl=not data.endswith("\n"))

@@ -10,20 +10,22 @@ from pathlib import Path
 import click
 
 import dtc.compiler.api as api
-from dtc.cli.base import Exit, fail, finish, guard, load_source
+from dtc.cli.base import Exit, color_wanted, fail, finish, guard, load_source, reader_gone, terminal_width
+from dtc.cli.progress import Working
 from dtc.compiler.api import compile_file
 from dtc.compiler.source import SourceError
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.configuration import Config, ConfigError, Settings, cli_severities, config_for, find_config
 from dtc.lint.engine import UnknownRule, lint_compilation, pick_rules
-from dtc.lint.reporters import RENDERERS
+from dtc.lint.reporters import FORMATS, Style, render, source_lines
 from dtc.lint.rules import RULES, Context, find_rule
 
 
 @click.command("lint")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True,
-              help="Output format.")
+@click.option("--format", "fmt", type=click.Choice([*FORMATS, "text"]), default="full", show_default=True,
+              help="full: each finding with its source line and a caret under the span (colour at a terminal); "
+                   "concise: one line per finding; json, sarif, github: for tools and CI (text: old name of full).")
 @click.option("--select", multiple=True, metavar="CODES", help="Only these rules (codes, names or prefixes).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rules (codes, names or prefixes).")
 @click.option("--severity", "severities", multiple=True, metavar="RULE=LEVEL",
@@ -33,7 +35,8 @@ from dtc.lint.rules import RULES, Context, find_rule
 @click.option("--no-config", is_flag=True, help="Ignore configuration files.")
 @click.option("--watch", is_flag=True,
               help="Lint again whenever a file or its configuration is saved (Ctrl-C stops).")
-@click.option("--poll-interval", type=float, default=0.5, hidden=True)
+@click.option("--poll-interval", type=float, default=0.5, hidden=True,
+              help="With --watch: seconds between looks at the files (for tests).")
 @guard
 def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
              severities: tuple[str, ...], config_path: str | None, no_config: bool, watch: bool,
@@ -61,6 +64,8 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     #: :func:`finish`). A book before it is freed before the next is read, so that linting many
     #: books holds one at a time. ``--watch`` lints again and again, and keeps nothing.
     kept: list[Context] = []
+    #: The source lines the full format shows, by path (only the lines with findings are kept).
+    sources: dict[str, dict[int, str]] = {}
 
     def lint_one(path: str) -> list[Diagnostic]:
         kept.clear()
@@ -70,31 +75,46 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
         context = Context(comp.doc, comp.resolved)
         if not watch:
             kept.append(context)
-        return lint_compilation(comp, rules, settings=settings, context=context)
+        found = lint_compilation(comp, rules, settings=settings, context=context)
+        if fmt in ("full", "text") and found:
+            sources[comp.path] = source_lines(comp.text, found)
+        return found
 
     def run() -> list[Diagnostic]:
+        sources.clear()
         found: list[Diagnostic] = []
-        for path in files:
-            found.extend(lint_one(path))
+        with Working("linting") as work:
+            for n, path in enumerate(files, start=1):
+                work.step(f"linting {path}" + (f" ({n} of {len(files)})" if len(files) > 1 else ""))
+                found.extend(lint_one(path))
         return found
+
+    color = color_wanted()
+    style = Style(color=color, width=terminal_width())
+
+    def show(found: list[Diagnostic]) -> None:
+        try:
+            click.echo(render(fmt, found, len(files), sources, style), nl=False, color=color)
+        except BrokenPipeError:  # `dtc lint book.txt | head`: the exit status still tells of errors
+            reader_gone(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
 
     if watch:
         if "-" in files:
             fail("error: --watch needs file paths, not '-' (stdin)")
         api.freeze_after_build = False  # a long-running process: every build must stay collectable
-        _watch(files, run, fmt, poll_interval, None if no_config else config_path)
+        _watch(files, run, show, poll_interval, None if no_config else config_path)
     try:
         found = run()
     except (ConfigError, SourceError) as exc:
         fail(str(exc))
     except UnknownRule as exc:  # a configuration's select/ignore are checked when it is read
         fail(f"error: unknown rule '{exc.args[0]}' (see `dtc rule --list`)")
-    click.echo(RENDERERS[fmt](found, len(files)), nl=False)
+    show(found)
     finish(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
 
 
-def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], fmt: str, interval: float,
-           config_path: str | None) -> None:
+def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], show: Callable[[list[Diagnostic]], None],
+           interval: float, config_path: str | None) -> None:
     """Poll modification times; lint again on every change; Ctrl-C exits 0."""
 
     def stamps() -> dict[str, float | None]:
@@ -113,7 +133,7 @@ def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], fmt: str
 
     def once() -> None:
         try:
-            click.echo(RENDERERS[fmt](run(), len(files)), nl=False)
+            show(run())
         except (ConfigError, SourceError) as exc:
             click.echo(str(exc), err=True)
         click.echo(f"-- watching {len(files)} file{'s' if len(files) != 1 else ''}; Ctrl-C to stop", err=True)
@@ -136,16 +156,35 @@ def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], fmt: str
 @click.argument("key", required=False)
 @click.option("--list", "list_all", is_flag=True, help="List every rule.")
 def rule_cmd(key: str | None, list_all: bool) -> None:
-    """Print the documentation of a rule, by code (DT102) or name (missing-failure)."""
+    """Print the documentation of the rule KEY, a code (DT102) or a name (missing-failure);
+    without KEY, or with --list, list every rule."""
     if list_all or key is None:
         for r in RULES.values():
             click.echo(f"{r.code}  {r.name:<20} {r.severity!s:<8} {r.summary}")
         return
     found = find_rule(key)
     if found is None:
-        fail(f"error: no rule '{key}' (see `dtc rule --list`)")
+        from dtc.systems import UnknownRuleset, get_ruleset
+
+        try:
+            if not key.strip():
+                raise UnknownRuleset(key)
+            get_ruleset(key)
+        except UnknownRuleset:
+            names = [r.name for r in RULES.values()]  # names only: DT999 is not a typo of DT209
+            fail(f"error: no rule '{key}'{_did_you_mean(key, names)} (see `dtc rule --list`)")
+        else:
+            fail(f"error: '{key}' is a ruleset, not a lint rule; see `dtc rules {key}`")
         return
     click.echo(f"# {found.code} {found.name} ({found.severity})\n\n{found.doc}")
+
+
+def _did_you_mean(word: str, names: list[str]) -> str:
+    import difflib
+
+    lowered = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(word.strip().lower(), list(lowered), n=1, cutoff=0.6)
+    return f"; did you mean '{lowered[close[0]]}'?" if close else ""
 
 
 @click.command("rules")
@@ -168,6 +207,10 @@ def rules_cmd(name: str | None) -> None:
     try:
         rs = get_ruleset(name)
     except UnknownRuleset as exc:
+        rule = find_rule(name.strip())
+        if rule is not None:
+            fail(f"error: '{name}' is a lint rule, not a ruleset; see `dtc rule {rule.code}` "
+                 "(`dtc rules` lists the rulesets)")
         fail(f"error: {exc.message}")
         return
     for line in summarise(rs):

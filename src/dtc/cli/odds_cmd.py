@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_graph, output_option
+from dtc.cli.base import (
+    Exit,
+    color_wanted,
+    fail,
+    guard,
+    limit_option,
+    load_graph,
+    output_option,
+    policy_option,
+    report_format_option,
+)
+from dtc.cli.progress import Working
 from dtc.compiled.schema import SchemaError, load_json
 from dtc.fileio import atomic_write_text
-from dtc.systems import Ruleset, UnknownRuleset, get_ruleset, known_names
+from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
 
 def ruleset_of(graph: dict[str, Any], file: str) -> Ruleset:
     try:
         return get_ruleset(graph.get("rules"))
     except UnknownRuleset as exc:
-        fail(f"error: {file}: unknown ruleset '{exc.name}' (dtc knows {', '.join(known_names())})")
+        fail(f"error: {file}: {exc.message}")
         raise  # unreachable
 
 
@@ -34,9 +44,14 @@ def parse_abilities(text: str, ruleset: Ruleset) -> dict[str, int]:
             fail(f"error: --abilities: '{part}' is not NAME=SCORE with one of {', '.join(ruleset.ability_names)}")
             raise AssertionError  # unreachable
         try:
-            scores[canonical] = int(value.strip())
+            score = int(value.strip())
         except ValueError:
             fail(f"error: --abilities: '{value.strip()}' is not a whole number (in '{part}')")
+            raise AssertionError from None  # unreachable
+        low, high = ruleset.score_range
+        if not low <= score <= high:
+            fail(f"error: --abilities: {canonical} {score} is not a {ruleset.title} score ({low} to {high})")
+        scores[canonical] = score
     if not scores:
         fail("error: --abilities: give scores such as STR=10,DEX=12")
     return scores
@@ -56,9 +71,9 @@ def character_abilities(path: str, ruleset: Ruleset) -> dict[str, int]:
     return scores
 
 
-def emit(text: str, output: str | None) -> None:
+def emit(text: str, output: str | None, color: bool = False) -> None:
     if output is None or output == "-":
-        click.echo(text, nl=not text.endswith("\n"))
+        click.echo(text, nl=not text.endswith("\n"), color=color)
     else:
         atomic_write_text(output, text if text.endswith("\n") else text + "\n")
         click.echo(f"wrote {output}", err=True)
@@ -70,15 +85,13 @@ def emit(text: str, output: str | None) -> None:
               help="A character JSON file (dtc character new): use its ability scores.")
 @click.option("--abilities", metavar="STR=10,DEX=12,...",
               help="Ability scores to use (with --character: override some of its scores).")
-@click.option("--policy", type=click.Choice(["uniform", "cautious"]), default="uniform", show_default=True,
-              help="How the reader picks among an entry's options: uniformly, or the likeliest to succeed.")
+@policy_option("random", "cautious", lead="How the reader picks among an entry's options", old_names=True)
 @click.option("--approach", type=click.Choice(["check", "best", "gear"]), default="check", show_default=True,
               help="How a difficulty is met in the path odds: roll the check; the surest way without gear; "
                    "or with appropriate gear at hand.")
 @click.option("--encumbered", is_flag=True, help="Roll every check twice and keep the worse.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--limit", type=click.IntRange(min=0), default=40, show_default=True,
-              help="Rows per table in text output (0: all).")
+@report_format_option
+@limit_option
 @output_option("Write the report to this file (default: stdout).")
 @guard
 def odds_cmd(file: str, character: str | None, abilities: str | None, policy: str, approach: str, encumbered: bool,
@@ -94,21 +107,29 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     from dtc.odds import compute_odds
     from dtc.odds.report import render_text, to_json
 
-    graph = load_graph(file)
+    with Working(f"reading {file}"):
+        graph = load_graph(file)
     ruleset = ruleset_of(graph, file)
     scores: dict[str, int] | None = None
     if character is not None:
         scores = character_abilities(character, ruleset)
     if abilities is not None:
         scores = {**(scores or {}), **parse_abilities(abilities, ruleset)}
+    if scores is not None:
+        missing = [a for a in ruleset.ability_names if a not in scores]
+        if missing:
+            click.echo(f"note: no score given for {', '.join(missing)}; "
+                       f"{'it counts' if len(missing) == 1 else 'each counts'} as {ruleset.typical_score}, "
+                       f"a typical {ruleset.title} score", err=True)
     try:
-        odds = compute_odds(graph, abilities=scores, policy=policy, approach=approach, encumbered=encumbered)
+        with Working(f"solving the odds of {len(graph['entries']):,} entries"):
+            odds = compute_odds(graph, abilities=scores, policy=policy, approach=approach, encumbered=encumbered)
     except ValueError as exc:
         fail(f"error: {file}: {exc}")
         raise  # unreachable
     if fmt == "json":
         emit(json.dumps(to_json(odds), indent=2, ensure_ascii=False), output)
     else:
-        color = output is None and sys.stdout.isatty()
-        emit(render_text(odds, limit=limit, color=color), output)
+        color = output in (None, "-") and color_wanted()
+        emit(render_text(odds, limit=limit, color=color), output, color)
     raise SystemExit(int(Exit.CLEAN))

@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from dtc.cli.base import Exit, fail, guard, load_graph, seed_option
+from dtc.cli.base import Exit, fail, guard, load_graph, policy_option, seed_option
 from dtc.fileio import atomic_write_text
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
 from dtc.runtime.core import Outcome, Player
@@ -49,7 +49,7 @@ def _script_lines(path: str) -> list[str]:
 @click.option("--character", "character_path", type=click.Path(dir_okay=False),
               help="Play this adventurer (a `dtc character new` file); default: a random one from the seed.")
 @click.option("--from", "start", type=int, help="Start at this entry instead of the entrance (test one room).")
-@click.option("--auto", type=click.Choice(sorted(POLICIES)), help="Let a policy make every decision.")
+@policy_option(*POLICIES, option="--auto", default=None, lead="Let a policy make every decision")
 @click.option("--script", "script_path", type=click.Path(dir_okay=False, exists=True),
               help="Take the entry choices from this file, one per line (number, label or command).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write every event as JSON Lines here.")
@@ -233,7 +233,7 @@ def character_new(seed: int | None, output: str | None, at_random: bool) -> None
 @click.argument("file", type=click.Path(dir_okay=False))
 @guard
 def character_show(file: str) -> None:
-    """Check a character file and print the sheet."""
+    """Check the character FILE and print the sheet."""
     try:
         pc = load_character(file)
     except CharacterError as exc:

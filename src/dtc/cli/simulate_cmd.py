@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_graph
+from dtc.cli.base import Exit, color_wanted, fail, guard, limit_option, load_graph, policy_option, report_format_option
 from dtc.cli.odds_cmd import emit
 
 
@@ -41,18 +41,16 @@ def _character(path: str | None) -> tuple[dict[str, Any] | None, str]:
 @click.option("-n", "--runs", type=click.IntRange(min=1), default=1000, show_default=True,
               help="How many playthroughs.")
 @click.option("--seed", type=int, default=None, help="Master seed (default: a random one, shown in the report).")
-@click.option("--policy", type=click.Choice(["random", "cautious", "bold", "least-used"]), default="random",
-              show_default=True, help="Who plays: the runtime's auto players, or least-used (explore what this "
-                                      "worker's runs have visited least).")
+@policy_option("random", "cautious", "bold", "least-used", lead="Who plays (the automatic players of dtc play, "
+                                                                 "or least-used for coverage)")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play on (results depend only on the seed and this number).")
 @click.option("--max-turns", type=click.IntRange(min=1), default=None,
               help="Stop a run after this many turns (default: dtc play's).")
 @click.option("--character", "character_path", type=click.Path(dir_okay=False),
               help="Play every run with this adventurer (a `dtc character new` file).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--limit", type=click.IntRange(min=0), default=20, show_default=True,
-              help="Rows per table in text output (0: all).")
+@report_format_option
+@limit_option
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr (default: when stderr is a terminal).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
@@ -66,12 +64,14 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     treasure carried out, entries never visited, and every runtime error or stuck run with the
     seed that replays it. Exit status 1 when a run hit a runtime error or a broken book.
     """
+    from dtc.cli.progress import Working
     from dtc.runtime.engine import DEFAULT_MAX_TURNS
     from dtc.simulate.parallel import WorkerFailed, with_progress_bar
     from dtc.simulate.report import Meta, render_text, to_json
     from dtc.simulate.runner import Job
 
-    graph = load_graph(file)
+    with Working(f"reading {file}"):
+        graph = load_graph(file)
     _rules_name(graph, file)
     character, reader = _character(character_path)
     master = seed if seed is not None else secrets.randbelow(2**31)
@@ -93,6 +93,7 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     if fmt == "json":
         emit(json.dumps(to_json(meta, result.tally), indent=2, ensure_ascii=False), output)
     else:
-        emit(render_text(meta, result.tally, limit=limit, color=output is None and sys.stdout.isatty()), output)
+        color = output in (None, "-") and color_wanted()
+        emit(render_text(meta, result.tally, limit=limit, color=color), output, color)
     broken = result.tally.outcomes.get("error", 0) + result.tally.outcomes.get("cannot-continue", 0)
     raise SystemExit(int(Exit.FINDINGS if broken else Exit.CLEAN))

@@ -9,6 +9,7 @@ PDF when WeasyPrint is importable). Every file is written atomically.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,12 +38,14 @@ def flowchart(graph: dict[str, Any]) -> tuple[str | None, str | None]:
 
 
 def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True, epub: bool = False,
-          notation: bool = False) -> BuildResult:
+          notation: bool = False, step: Callable[[str], None] | None = None) -> BuildResult:
     """Write the book's JSON, flowchart, web and print editions (and the ebook) into ``outdir``.
 
-    ``notation`` keeps the choice notation in the print edition's text, as written.
+    ``notation`` keeps the choice notation in the print edition's text, as written; ``step`` is told
+    of each part as it starts (for a progress line).
     """
     result = BuildResult()
+    step = step or (lambda _: None)
 
     def write(filename: str, text: str | bytes) -> None:
         target = outdir / filename
@@ -54,20 +57,25 @@ def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True, e
         result.written.append(target)
 
     write(f"{name}.json", json.dumps(graph, ensure_ascii=False, indent=1) + "\n")
+    step("drawing the flowchart (Graphviz lays it out)")
     svg, why = flowchart(graph)
     if svg is not None:
         write(f"{name}.svg", svg)
     else:
         result.warnings.append(f"flowchart skipped: {why}")
+    step("writing the web edition")
     write(f"{name}.html", render_web(graph, svg))
+    step("writing the print edition")
     write(f"{name}.md", render_markdown(graph, notation=notation))
     print_html = render_print_html(graph, notation=notation)
     write(f"{name}.print.html", print_html)
     if epub:
         from dtc.editions.epub import render_epub
 
+        step("writing the ebook")
         write(f"{name}.epub", render_epub(graph))
     if pdf:
+        step("writing the PDF")
         target = outdir / f"{name}.pdf"
         partial = target.with_name(f".{target.name}.tmp")
         try:

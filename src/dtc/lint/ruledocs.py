@@ -16,6 +16,11 @@ def render() -> str:
         "Generated from the rule registry (`python -m dtc.lint.ruledocs > docs/rules.md`); each rule's",
         "documentation is its docstring, also shown by `dtc rule CODE`. Codes are never reused.",
         "",
+        "`dtc lint` prints each finding as `path:line:col: CODE [severity] message`, then the source",
+        "line with a caret under what it is about (`--format full`, the default; colour only at a",
+        "terminal). `--format concise` prints the first line alone; `json`, `sarif` and `github` are",
+        "for tools and CI.",
+        "",
         "| code | name | severity | finds |",
         "|---|---|---|---|",
     ]

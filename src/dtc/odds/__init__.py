@@ -18,11 +18,13 @@ if TYPE_CHECKING:
     from dtc.odds.analyze import ChoiceOdds, Hazard, Odds, compute_odds
 
 POLICIES = {
-    "uniform": "the reader picks uniformly among an entry's options",
+    "random": "the reader picks uniformly among an entry's options",
     "cautious": "the reader picks the options most likely to succeed (uniformly among ties)",
 }
+#: Older names of the policies: ``uniform`` was ``random``'s name here before every command used one.
+POLICY_ALIASES = {"uniform": "random"}
 
-__all__ = ["POLICIES", "ChoiceOdds", "Hazard", "Odds", "compute_odds"]
+__all__ = ["POLICIES", "POLICY_ALIASES", "ChoiceOdds", "Hazard", "Odds", "compute_odds"]
 
 
 def __getattr__(name: str) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from dtc.odds import POLICIES
+from dtc.odds import POLICIES, POLICY_ALIASES
 from dtc.odds.adventurers import Readers, fresh
 from dtc.odds.adventurers import for_character as character_readers
 from dtc.odds.chain import build_shape, solve
@@ -117,7 +117,7 @@ def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, 
     return out
 
 
-def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | None = None, policy: str = "uniform",
+def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | None = None, policy: str = "random",
                  approach: str = "check", encumbered: bool = False) -> Odds:
     """The odds of every choice and path of a compiled graph.
 
@@ -137,6 +137,7 @@ def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | Non
 
 def _compute(graph: Mapping[str, Any], abilities: Mapping[str, int] | None, policy: str, approach: str,
              encumbered: bool) -> Odds:
+    policy = POLICY_ALIASES.get(policy, policy)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r} ({', '.join(POLICIES)})")
     if approach not in APPROACHES:

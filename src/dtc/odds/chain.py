@@ -29,7 +29,7 @@ import scipy.sparse as sp  # type: ignore[import-untyped]
 import scipy.sparse.csgraph as csgraph  # type: ignore[import-untyped]
 import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
 
-from dtc.odds import POLICIES
+from dtc.odds import POLICIES, POLICY_ALIASES
 from dtc.odds.options import FAIL, PASS, Book
 
 Floats = npt.NDArray[np.float64]
@@ -115,6 +115,7 @@ def _per_option(shape: Shape, values: Floats) -> Floats:
 
 def branch_probabilities(shape: Shape, p: Floats, policy: str) -> Floats:
     """P(take each branch | at its entry) for each reader: ``p`` is readers x checks (book.checks order)."""
+    policy = POLICY_ALIASES.get(policy, policy)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}")
     readers = p.shape[0]

@@ -30,7 +30,7 @@ def percent(p: float) -> str:
 
 
 def overlay_graph(graph: dict[str, Any]) -> dict[str, Any]:
-    """The overlay for a compiled graph: uniform policy, a freshly rolled adventurer.
+    """The overlay for a compiled graph: random policy (uniform choices), a freshly rolled adventurer.
 
     Raises :class:`ValueError` (with a one-line message) when the odds cannot be computed.
     """

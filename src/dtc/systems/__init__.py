@@ -78,7 +78,15 @@ class UnknownRuleset(LookupError):
     def __init__(self, name: str, message: str | None = None) -> None:
         super().__init__(name)
         self.name = name
-        self.message = message or f"unknown ruleset '{name}' (known: {', '.join(known_names())})"
+        self.message = message or f"unknown ruleset '{name}'{suggestion(name)} (known: {', '.join(known_names())})"
+
+
+def suggestion(name: str) -> str:
+    """``; did you mean 'maze-rats'?`` for a near miss of a known name, else nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(name.strip().lower(), known_names(), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def normalise(spec: str | None) -> str:
