@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from dtc.compile import Resolved, compile_document, resolve
+from dtc.graphjson import CompiledGraph
 from dtc.model import Document
 from dtc.parse import parse
 from dtc.source import read_source
@@ -22,7 +22,7 @@ class Compilation:
     doc: Document
     resolved: Resolved
 
-    def graph(self) -> dict[str, Any]:
+    def graph(self) -> CompiledGraph:
         return compile_document(self.doc, self.text, self.resolved)
 
 

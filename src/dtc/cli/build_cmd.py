@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_source
-from dtc.schema import SchemaError, load_json, validate
+from dtc.schema import SchemaError, load_graph_json, validate
 
 
 @click.command("build")
@@ -31,7 +30,7 @@ def build_cmd(file: str, output: str | None, no_pdf: bool) -> None:
     errors: list[str] = []
     if file != "-" and Path(file).suffix.lower() == ".json":
         try:
-            graph: dict[str, Any] = load_json(file, "adventure")
+            graph = load_graph_json(file)
         except SchemaError as exc:
             fail(str(exc))
             return

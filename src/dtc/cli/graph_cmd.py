@@ -10,6 +10,7 @@ import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
 from dtc.fileio import atomic_write_bytes, atomic_write_text
+from dtc.graphjson import CompiledGraph
 
 FORMATS = ("dot", "svg", "png", "pdf", "mermaid")
 BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".mmd": "mermaid",
@@ -33,7 +34,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
     atomic_write_bytes(path, data)
 
 
-def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | None, layout: str,
+def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | None, layout: str,
              fenced: bool, odds: dict[str, Any] | None = None) -> str | bytes:
     from dtc.render.graph import GraphvizMissing, RenderError, build_dot, draw
 

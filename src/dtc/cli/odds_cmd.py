@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
 from dtc.fileio import atomic_write_text
+from dtc.graphjson import CompiledGraph
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset, known_names
 from dtc.schema import SchemaError, load_json
 
 
-def ruleset_of(graph: dict[str, Any], file: str) -> Ruleset:
+def ruleset_of(graph: CompiledGraph, file: str) -> Ruleset:
     try:
         return get_ruleset(graph.get("rules"))
     except UnknownRuleset as exc:

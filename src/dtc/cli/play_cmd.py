@@ -12,6 +12,7 @@ from rich.console import Console
 
 from dtc.cli.base import Exit, fail, guard, load_graph, seed_option
 from dtc.fileio import atomic_write_text
+from dtc.graphjson import CompiledGraph
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
 from dtc.runtime.core import Outcome, Player
 from dtc.runtime.creation import RandomChooser, make_character
@@ -25,7 +26,7 @@ from dtc.runtime.state import GameState
 from dtc.runtime.terminal import Terminal, TerminalChooser
 
 
-def _rules(graph: dict[str, Any]) -> Rules:
+def _rules(graph: CompiledGraph) -> Rules:
     try:
         return get_rules(graph.get("rules"))
     except KeyError as exc:
@@ -137,7 +138,7 @@ def _player(settings: Settings, terminal: Terminal | None) -> tuple[Player, Scri
     return terminal, None
 
 
-def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: GameState | None,
+def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: GameState | None,
          settings: Settings, save_path: str | None, verbose: bool) -> None:
     interactive = settings.mode == "interactive"
     terminal = Terminal() if interactive or verbose else None

@@ -12,9 +12,10 @@ import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph
 from dtc.cli.odds_cmd import emit
+from dtc.graphjson import CompiledGraph
 
 
-def _rules_name(graph: dict[str, Any], file: str) -> None:
+def _rules_name(graph: CompiledGraph, file: str) -> None:
     from dtc.runtime.ruleset import get_rules
 
     try:

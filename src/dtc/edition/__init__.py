@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from dtc.edition.print import render_markdown, render_print_html, write_pdf
 from dtc.edition.web import render_web
 from dtc.fileio import atomic_write_text
+from dtc.graphjson import CompiledGraph
 
 
 @dataclass(slots=True)
@@ -24,7 +24,7 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def flowchart(graph: dict[str, Any]) -> tuple[str | None, str | None]:
+def flowchart(graph: CompiledGraph) -> tuple[str | None, str | None]:
     """(SVG text, None), or (None, why it could not be drawn)."""
     try:
         from dtc.render.graph import render_svg
@@ -36,7 +36,7 @@ def flowchart(graph: dict[str, Any]) -> tuple[str | None, str | None]:
         return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True) -> BuildResult:
+def build(graph: CompiledGraph, outdir: Path, name: str, *, pdf: bool = True) -> BuildResult:
     """Write the book's JSON, flowchart, web and print editions into ``outdir``."""
     result = BuildResult()
 

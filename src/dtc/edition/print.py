@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from html import escape
 from pathlib import Path
-from typing import Any
 
 from dtc.edition.book import (
     CheckRules,
@@ -25,6 +24,7 @@ from dtc.edition.book import (
     stat_rows,
 )
 from dtc.edition.text import Piece, numbered, paragraphs, pieces
+from dtc.graphjson import CompiledGraph, Creature
 
 #: Entries shorter than this (in characters of text) are never split across pages.
 SHORT = 1400
@@ -63,12 +63,12 @@ def _md_piece(piece: Piece) -> str:
     return md_text(piece.text)
 
 
-def render_markdown(graph: dict[str, Any]) -> str:
+def render_markdown(graph: CompiledGraph) -> str:
     rules = check_rules(graph["rules"])
     labels = label_numbers(graph)
     out = [f"# {_md_cell(graph['title'] or 'Untitled adventure')}", ""]
-    if graph.get("author"):
-        out += [f"*by {_md_cell(graph['author'])}*", ""]
+    if author := graph["author"]:
+        out += [f"*by {_md_cell(author)}*", ""]
     out += ["## How to play", "", *(f"- {line}" for line in _rules_lines(rules))]
     if graph["start"] is not None:
         out.append(f"- Begin at entry **{graph['start']}**.")
@@ -103,7 +103,7 @@ def _inline(text: str) -> str:
     return _BOLD.sub(r"<strong>\1</strong>", escape(text))
 
 
-def _stat_table(creature: dict[str, Any]) -> str:
+def _stat_table(creature: Creature) -> str:
     rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in stat_rows(creature))
     return f'<table class="stats"><caption>{escape(creature["name"])}</caption>{rows}</table>'
 
@@ -116,14 +116,14 @@ def _print_piece(piece: Piece) -> str:
     return _inline(piece.text)
 
 
-def render_print_html(graph: dict[str, Any]) -> str:
+def render_print_html(graph: CompiledGraph) -> str:
     rules = check_rules(graph["rules"])
     labels = label_numbers(graph)
     title = graph["title"] or "Untitled adventure"
     creatures = creatures_by_name(graph)
     parts = ['<section class="front">', f"<h1>{escape(title)}</h1>"]
-    if graph.get("author"):
-        parts.append(f'<p class="byline">by {escape(graph["author"])}</p>')
+    if author := graph["author"]:
+        parts.append(f'<p class="byline">by {escape(author)}</p>')
     parts.append('<h2>How to play</h2><ul class="how">')
     parts += [f"<li>{escape(line)}</li>" for line in _rules_lines(rules)]
     if graph["start"] is not None:

@@ -20,10 +20,11 @@ class Context:
 
     doc: Document
     res: Resolved
-    analysis: Analysis = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.analysis = Analysis(self.res)
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The graph facts (built on first use; the language server may hand in one it kept)."""
+        return Analysis.of_resolved(self.res)
 
     @cached_property
     def ruleset(self) -> Ruleset | None:

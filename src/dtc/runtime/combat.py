@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from dtc.graphjson import Creature
 from dtc.runtime.core import COMBAT, TARGET, Option, Question
 from dtc.runtime.dice import DiceError, percent, worse_of_two
 from dtc.runtime.equipment import HAND, OIL, RANGED, Item
@@ -54,7 +55,7 @@ class Foe:
         return {"name": self.name, "hp": self.hp, "morale": self.morale}
 
 
-def foes_from(block: dict[str, Any] | None, name: str, count: int) -> list[Foe]:
+def foes_from(block: Creature | None, name: str, count: int) -> list[Foe]:
     """``count`` creatures of a stat block (``block`` None: creatures the runtime knows no stats for)."""
     out = []
     for n in range(min(count, MAX_GROUP)):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from dtc.graphjson import Entry
 from dtc.rulesets import dungeon_rules as dr
 from dtc.runtime.character import Character
 from dtc.runtime.core import Option, Question
@@ -321,7 +322,7 @@ class DungeonRules(Rules):
 
     # --- arrival: pace and hazards ------------------------------------------------------------
 
-    def on_entry(self, game: Engine, entry: dict[str, Any]) -> None:
+    def on_entry(self, game: Engine, entry: Entry) -> None:
         self.base.on_entry(game, entry)
         st = self.st(game)
         zone = self.zone(game)
