@@ -1,0 +1,39 @@
+"""docs/architecture.md names only files and folders that exist, and the names it quotes from them."""
+
+from __future__ import annotations
+
+import re
+
+from helpers import ROOT
+
+DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+#: Paths inside backquotes that start at a top-level folder of the project.
+PATHS = sorted(set(re.findall(r"`((?:src|tests|schemas|grammar|docs)/[^`\s]*)`", DOC)))
+#: Module files named in the diagrams by their name alone.
+DIAGRAM_MODULES = sorted(set(re.findall(r"\b([a-z_]+\.py)\b", DOC)))
+
+
+def test_the_doc_names_paths() -> None:
+    assert len(PATHS) > 20
+
+
+def test_every_path_it_names_exists() -> None:
+    missing = [p for p in PATHS if "nnn" not in p.lower() and not (ROOT / p).exists()]
+    assert not missing, f"docs/architecture.md names paths that do not exist: {missing}"
+
+
+def test_every_module_in_the_diagrams_exists() -> None:
+    src = ROOT / "src" / "dtc"
+    found = {p.name for p in src.rglob("*.py")} | {p.name for p in (ROOT / "tests").glob("*.py")}
+    missing = [m for m in DIAGRAM_MODULES if m not in found]
+    assert not missing, f"docs/architecture.md names modules that do not exist: {missing}"
+
+
+def test_the_names_it_quotes_are_there() -> None:
+    for path, name in (("src/dtc/rules/__init__.py", "_MODULE_NAMES"), ("src/dtc/rules/__init__.py", "RETIRED"),
+                       ("src/dtc/cli/graph_cmd.py", "FORMATS"), ("src/dtc/cli/graph_cmd.py", "BY_SUFFIX"),
+                       ("src/dtc/cli/graph_cmd.py", "def _produce"), ("src/dtc/analysis.py", "def of_resolved"),
+                       ("src/dtc/analysis.py", "def of_graph"), ("src/dtc/rulesets/__init__.py", "REGISTRY"),
+                       ("src/dtc/runtime/ruleset.py", "def registry"), ("src/dtc/render/model.py", "def clean"),
+                       ("src/dtc/compile.py", "def compile_document"), ("src/dtc/compile.py", "def resolve")):
+        assert name in (ROOT / path).read_text(encoding="utf-8"), f"{path} has no {name}"
