@@ -48,6 +48,8 @@ def _fits(alt: dict[str, Any], tp: Any) -> bool:
     if "const" in alt:
         return tp is type(alt["const"]) or tp == Literal[alt["const"]]
     if "enum" in alt:
+        if tp is int:  # format_version: a range of versions, read as an int
+            return all(type(v) is int for v in alt["enum"])
         return get_origin(tp) is Literal and set(get_args(tp)) == set(alt["enum"])
     kind = alt["type"]
     if kind in SIMPLE:

@@ -23,8 +23,7 @@ from itertools import chain, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from dtc.entries import DYNAMIC_RETURN
-from dtc.graphjson import CompiledGraph
+from dtc.graphjson import DYNAMIC_RETURN, CompiledGraph
 
 if TYPE_CHECKING:
     from dtc.compile import Resolved

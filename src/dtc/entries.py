@@ -16,6 +16,7 @@ from itertools import accumulate
 
 from dtc import dungeon
 from dtc.diagnostics import Span
+from dtc.graphjson import DYNAMIC_RETURN
 from dtc.labels import REACH
 from dtc.model import Attack, Choice, Creature, CreatureGroup, Document, Entry, ProseExit
 from dtc.notation import (
@@ -103,10 +104,6 @@ NOT_CREATURES = frozenset(
 )
 #: A prose exit's number follows one of these words (a cheap test before EXIT_BEFORE runs).
 EXIT_WORDS = ("to", "entry", "section", "paragraph")
-DYNAMIC_RETURN = re.compile(
-    r"\breturn\s+to\s+(?:your|the)\s+(?:most\s+recent|previous|last)\s+(?:entry|section|room|paragraph|location)",
-    re.I,
-)
 ENDING_CAPS = re.compile(r"\bTHE\s+END\b")
 THE_END = re.compile(r"(?i:the end)")
 #: "The End." as a sentence of its own, any case (checked around each "the end" found).

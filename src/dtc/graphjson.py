@@ -13,10 +13,19 @@ No ``from __future__ import annotations`` here: TypedDict reads ``NotRequired`` 
 annotations only (Python 3.11), and the test compares its required keys with the schema's.
 """
 
+import re
 from typing import Literal, NotRequired, TypedDict
 
 #: ``format_version`` values this dtc reads (it writes :data:`dtc.FORMAT_VERSION`).
 READABLE_VERSIONS: tuple[int, ...] = (1,)
+
+#: "Return to your most recent entry": the compiler writes it as one ``return`` exit per entry
+#: leading in, so an entry nothing leads into keeps it only in its ``text``, where a reader of
+#: the graph (:meth:`dtc.analysis.Analysis.of_graph`) finds it with this pattern.
+DYNAMIC_RETURN = re.compile(
+    r"\breturn\s+to\s+(?:your|the)\s+(?:most\s+recent|previous|last)\s+(?:entry|section|room|paragraph|location)",
+    re.I,
+)
 
 #: An entry number; a string ``@label`` only when a label names no entry (lint DT107).
 Target = int | str
