@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dtc.analysis import Analysis
 from dtc.api import Compilation, compile_file, compile_text
@@ -91,3 +93,18 @@ def test_malformed_only_entry_is_no_dead_end_in_the_flowchart() -> None:
     comp = compile_text("1 Start (D0, S2).\n\n2 Fork (D1 S4 F3).\n\n3 Out. THE END\n\n4 Out. THE END\n", "b.txt")
     book = build_book(comp.graph())
     assert not book.nodes[2].dead_end and not book.nodes[3].unreachable
+
+
+_PIECES = st.sampled_from(["(D0, S{n})", "(D1, S{n}, F{m})", "(D1 S{n} F{m})", "Go to {n}.", "THE END",
+                           "Return to your most recent entry.", "(D2, S@x)", "quiet", "(DEX D1, S{n})"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 9), st.lists(st.tuples(_PIECES, st.integers(1, 10), st.integers(1, 10)),
+                                                     max_size=3)), max_size=9),
+       st.one_of(st.none(), st.integers(1, 10)))
+def test_random_books_agree(entries: list[tuple[int, list[tuple[str, int, int]]]], start: int | None) -> None:
+    head = f"Start: {start}\n\n" if start is not None else ""
+    body = "".join(f"{number} Room. " + " ".join(p.format(n=n, m=m) for p, n, m in parts) + "\n\n"
+                   for number, parts in entries)
+    assert_agree(compile_text(head + body, "book.txt"))
