@@ -74,6 +74,23 @@ def test_unused_suppression_is_deleted_or_trimmed() -> None:
     assert not [d for d in lint_text(fixed) if d.code in ("DT402", "DT202")]
 
 
+def test_unknown_key_is_respelt_and_a_repeat_deleted() -> None:
+    src = "Autor: Me\nTitle: X\nTitle: Y\n\n1 A. THE END\n"
+    respell, repeat = fixes_of(src, "DT111")
+    assert respell.title == "Change Autor to Author" and not respell.safe
+    assert repeat.safe
+    fixed = fix_text(src, lint_text, unsafe=True).text
+    assert fixed == "Author: Me\nTitle: X\n\n1 A. THE END\n"
+    assert fixes_of("Colour: red\n\n1 A. THE END\n", "DT111") == []
+
+
+def test_failure_on_d0_can_be_dropped() -> None:
+    src = "1 A (DEX D0,S2 ,F@x ).\n\n2 B. THE END\n\n@x C. THE END\n"
+    (fix,) = fixes_of(src, "DT103")
+    assert not fix.safe
+    assert "1 A (DEX D0,S2)." in apply_fixes(src, [("DT103", fix)])[0]
+
+
 # --- applying --------------------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from dtc.graphjson import CompiledGraph, Creature, Entry
+from dtc.graphjson import CompiledGraph, Creature, Entry, Target
 from dtc.rulesets import UnknownRuleset, get_ruleset
 
 _STATIC = Path(__file__).resolve().parent / "static"
@@ -116,6 +116,6 @@ def script_json(data: Any) -> str:
     return text
 
 
-def target_number(target: Any, numbers: set[int]) -> int | None:
+def target_number(target: Target | None, numbers: set[int]) -> int | None:
     """An exit's target when it names an entry of the book (a dangling one is not linked)."""
     return target if isinstance(target, int) and not isinstance(target, bool) and target in numbers else None
