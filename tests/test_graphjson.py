@@ -111,6 +111,12 @@ def test_the_version_written_is_one_read() -> None:
     assert FORMAT_VERSION in READABLE_VERSIONS
 
 
+def test_the_schema_allows_exactly_the_versions_read() -> None:
+    node = SCHEMA["properties"]["format_version"]
+    allowed = {node["const"]} if "const" in node else set(node["enum"])
+    assert allowed == set(READABLE_VERSIONS)
+
+
 def test_an_unknown_version_is_refused_with_the_versions_read(tmp_path: Any) -> None:
     path = tmp_path / "book.json"
     path.write_text(json.dumps({"format": "dtc-adventure", "format_version": 999}), encoding="utf-8")
