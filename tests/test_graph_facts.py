@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from dtc.analysis import Analysis
 from dtc.api import Compilation, compile_file, compile_text
+from dtc.edition.print import render_markdown
 from dtc.edition.web import WebEdition
 from dtc.lint import lint_compilation, pick_rules
 from dtc.lsp.workspace import Documents
@@ -61,6 +62,8 @@ def assert_agree(comp: Compilation) -> None:
     assert mine.dead_ends <= stops
 
     assert WebEdition(graph).start == mine.start
+    begins = f"Begin at entry **{mine.start}**." if mine.start is not None else "Begin at entry"
+    assert (begins in render_markdown(graph)) == (mine.start is not None)
 
     docs = Documents()
     snap = docs.update("file:///book.txt", comp.text, 1)

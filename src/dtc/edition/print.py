@@ -12,6 +12,7 @@ import re
 from html import escape
 from pathlib import Path
 
+from dtc.analysis import Analysis
 from dtc.edition.book import (
     CheckRules,
     asset,
@@ -70,8 +71,8 @@ def render_markdown(graph: CompiledGraph) -> str:
     if author := graph["author"]:
         out += [f"*by {_md_cell(author)}*", ""]
     out += ["## How to play", "", *(f"- {line}" for line in _rules_lines(rules))]
-    if graph["start"] is not None:
-        out.append(f"- Begin at entry **{graph['start']}**.")
+    if (start := Analysis.of_graph(graph).start) is not None:  # a start that names an entry
+        out.append(f"- Begin at entry **{start}**.")
     out.append("")
     if graph["encounters"]:
         out += ["## Encounters", "", f"Roll 1d{encounter_die(graph)}.", "", "| Roll | Encounter |", "| ---: | --- |"]
@@ -126,8 +127,8 @@ def render_print_html(graph: CompiledGraph) -> str:
         parts.append(f'<p class="byline">by {escape(author)}</p>')
     parts.append('<h2>How to play</h2><ul class="how">')
     parts += [f"<li>{escape(line)}</li>" for line in _rules_lines(rules)]
-    if graph["start"] is not None:
-        parts.append(f"<li>Begin at entry <strong>{graph['start']}</strong>.</li>")
+    if (start := Analysis.of_graph(graph).start) is not None:
+        parts.append(f"<li>Begin at entry <strong>{start}</strong>.</li>")
     parts.append("</ul>")
     if graph["encounters"]:
         rows = "".join(
