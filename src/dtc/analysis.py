@@ -35,8 +35,6 @@ _SALVAGE = re.compile(r"(?<![\w@])[SsFf][ \t\u00a0]*([0-9]+)(?![0-9])")
 Adjacency = Mapping[int, Iterable[int]]
 
 
-
-
 def search(adjacency: Adjacency, sources: Iterable[int]) -> set[int]:
     """Every node reachable from ``sources`` (the sources included), breadth first.
 
