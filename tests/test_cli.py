@@ -40,7 +40,7 @@ def test_json_format(book: Path) -> None:
     assert code == 1
     first = data["diagnostics"][0]
     assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "rule", "severity",
-                          "message", "entry"}
+                          "message", "entry", "fix"}
     assert (first["code"], first["entry"], first["line"], first["column"]) == ("DT102", 1, 5, 10)
     assert data["summary"] == {"files": 1, "error": 1, "warning": 2, "info": 1}
 

@@ -1,4 +1,9 @@
-"""Diagnostics: small frozen records that checks yield and reporters render."""
+"""Diagnostics: small frozen records that checks yield and reporters render.
+
+A diagnostic may carry a :class:`Fix`: the edits that resolve it, built by the rule that knows
+them. ``dtc lint --fix`` applies the safe ones, the language server offers every one as a code
+action, and the JSON and SARIF reports include them.
+"""
 
 from __future__ import annotations
 
@@ -35,6 +40,52 @@ class Span(NamedTuple):
         return cls(line, column, line, column + 1)
 
 
+class Applicability(enum.Enum):
+    """Whether a fix may be applied without the author looking (as ruff says it)."""
+
+    #: Keeps what the author meant: ``dtc lint --fix`` applies it.
+    SAFE = "safe"
+    #: Right in most books but a guess, or it writes text the author must still finish: applied
+    #: only with ``--unsafe-fixes``; offered in the editor either way.
+    UNSAFE = "unsafe"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text of ``span`` with ``replacement``; an empty span (``end == start``) inserts."""
+
+    span: Span
+    replacement: str
+
+    @classmethod
+    def insert(cls, line: int, column: int, text: str) -> Edit:
+        return cls(Span(line, column, line, column), text)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"line": self.span.line, "column": self.span.column, "end_line": self.span.end_line,
+                "end_column": self.span.end_column, "replacement": self.replacement}
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """What resolves a finding: a title for the editor and edits applied together or not at all."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = Applicability.SAFE
+
+    @property
+    def safe(self) -> bool:
+        return self.applicability is Applicability.SAFE
+
+    def to_dict(self) -> dict[str, object]:
+        return {"title": self.title, "applicability": str(self.applicability),
+                "edits": [e.to_dict() for e in self.edits]}
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One finding: which rule, how serious, what it says, and where."""
@@ -46,6 +97,7 @@ class Diagnostic:
     span: Span
     entry: int | None = None
     path: str = "<input>"
+    fix: Fix | None = None
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code, self.message)
@@ -62,4 +114,5 @@ class Diagnostic:
             "severity": str(self.severity),
             "message": self.message,
             "entry": self.entry,
+            "fix": None if self.fix is None else self.fix.to_dict(),
         }

@@ -16,6 +16,7 @@ import click
 import dtc.compiler.api as api
 import dtc.compiler.parallel as parallel
 from dtc import __version__
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.api import Compilation, compile_file, compile_text
 from dtc.compiler.source import SourceError, decode
 
@@ -84,16 +85,16 @@ def load_source(path: str) -> Compilation:
         raise  # unreachable
 
 
-def load_graph(path: str) -> dict[str, Any]:
+def load_graph(path: str) -> CompiledGraph:
     """A compiled graph: a ``.json`` file checked against its schema, or a source compiled here.
 
     Exits 2 with one line when the file cannot be read or is not a valid graph.
     """
-    from dtc.compiled.schema import SchemaError, load_json, validate
+    from dtc.compiled.schema import SchemaError, load_graph_json, validate
 
     if path.lower().endswith(".json"):
         try:
-            graph: dict[str, Any] = load_json(path, "adventure")
+            graph = load_graph_json(path)
         except SchemaError as exc:
             fail(f"error: {exc}")
             raise  # unreachable: fail() exits

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_source
 from dtc.cli.progress import Working
-from dtc.compiled.schema import SchemaError, load_json, validate
+from dtc.compiled.schema import SchemaError, load_graph_json, validate
 from dtc.lint.reporters import finding_line
 
 
@@ -49,7 +48,7 @@ def build_cmd(file: str, output: str | None, no_pdf: bool, epub: bool, notation:
     with Working(f"reading {file}") as work:
         if file != "-" and Path(file).suffix.lower() == ".json":
             try:
-                graph: dict[str, Any] = load_json(file, "adventure")
+                graph = load_graph_json(file)
             except SchemaError as exc:
                 fail(str(exc))
                 return

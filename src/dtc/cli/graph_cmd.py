@@ -10,6 +10,7 @@ import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
 from dtc.cli.progress import Working
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import atomic_write_bytes, atomic_write_text
 
 #: ``md`` is a Mermaid chart in a fenced block, as GitHub and GitLab draw it in a Markdown file.
@@ -35,7 +36,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
     atomic_write_bytes(path, data)
 
 
-def _produce(graph: dict[str, Any], fmt: str, focus: int | None, depth: int | None, layout: str,
+def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | None, layout: str,
              fenced: bool, odds: dict[str, Any] | None = None) -> str | bytes:
     from dtc.render.graph import GraphvizMissing, RenderError, build_dot, draw
 

@@ -12,7 +12,7 @@ import click
 import dtc.compiler.api as api
 from dtc.cli.base import Exit, color_wanted, fail, finish, guard, load_source, reader_gone, terminal_width
 from dtc.cli.progress import Working
-from dtc.compiler.api import compile_file
+from dtc.compiler.api import compile_file, compile_text
 from dtc.compiler.source import SourceError
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.configuration import Config, ConfigError, Settings, cli_severities, config_for, find_config
@@ -37,10 +37,15 @@ from dtc.lint.rules import RULES, Context, find_rule
               help="Lint again whenever a file or its configuration is saved (Ctrl-C stops).")
 @click.option("--poll-interval", type=float, default=0.5, hidden=True,
               help="With --watch: seconds between looks at the files (for tests).")
+@click.option("--fix", is_flag=True,
+              help="Apply the safe fixes findings carry, then report what remains (each file is replaced "
+                   "atomically; its old text is kept as FILE~).")
+@click.option("--diff", is_flag=True, help="Show the fixes --fix would apply as a unified diff; write nothing.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply the unsafe fixes too.")
 @guard
 def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
              severities: tuple[str, ...], config_path: str | None, no_config: bool, watch: bool,
-             poll_interval: float) -> None:
+             poll_interval: float, fix: bool, diff: bool, unsafe_fixes: bool) -> None:
     """Check FILES for broken references, unreachable entries, dead ends, trap loops and
     notation mistakes. Exit 0 without errors, 1 with errors, 2 if a file cannot be read.
 
@@ -98,6 +103,8 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
         except BrokenPipeError:  # `dtc lint book.txt | head`: the exit status still tells of errors
             reader_gone(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
 
+    if fix or diff:
+        _fix(files, settings_for, fmt, show, diff=diff, unsafe=unsafe_fixes, watch=watch)
     if watch:
         if "-" in files:
             fail("error: --watch needs file paths, not '-' (stdin)")
@@ -111,6 +118,38 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
         fail(f"error: unknown rule '{exc.args[0]}' (see `dtc rule --list`)")
     show(found)
     finish(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
+
+
+def _fix(files: tuple[str, ...], settings_for: Callable[[str], Settings], fmt: str,
+         show: Callable[[list[Diagnostic]], None], *, diff: bool, unsafe: bool, watch: bool) -> None:
+    """``--fix`` / ``--diff``: fix every file, report what remains (or print the diffs), exit."""
+    from dtc.cli.lint_fix import fix_files, summary
+
+    if watch:
+        fail("error: --fix and --diff do not go with --watch")
+    if "-" in files:
+        fail("error: --fix and --diff need file paths, not '-' (stdin)")
+
+    def lint(path: str, text: str) -> list[Diagnostic]:
+        settings = settings_for(path)
+        return lint_compilation(compile_text(text, path), pick_rules(settings.select, settings.ignore),
+                                settings=settings)
+
+    try:
+        report = fix_files(files, lint, diff=diff, unsafe=unsafe, warn=lambda m: click.echo(m, err=True))
+    except (ConfigError, SourceError) as exc:
+        fail(str(exc))
+        return
+    except UnknownRule as exc:
+        fail(f"error: unknown rule '{exc.args[0]}' (see `dtc rule --list`)")
+        return
+    if diff:
+        click.echo("".join(report.diffs), nl=False)
+        click.echo(summary(report, diff=True), err=True)
+        finish(int(Exit.FINDINGS if report.fixed else Exit.CLEAN))
+    show(report.found)
+    click.echo(summary(report, diff=False), err=fmt not in ("full", "concise", "text"))
+    finish(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in report.found) else Exit.CLEAN))
 
 
 def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], show: Callable[[list[Diagnostic]], None],

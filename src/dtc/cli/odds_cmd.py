@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 
@@ -19,12 +18,13 @@ from dtc.cli.base import (
     report_format_option,
 )
 from dtc.cli.progress import Working
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiled.schema import SchemaError, load_json
 from dtc.fileio import atomic_write_text
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
 
-def ruleset_of(graph: dict[str, Any], file: str) -> Ruleset:
+def ruleset_of(graph: CompiledGraph, file: str) -> Ruleset:
     try:
         return get_ruleset(graph.get("rules"))
     except UnknownRuleset as exc:

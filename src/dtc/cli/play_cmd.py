@@ -11,6 +11,7 @@ import click
 from rich.console import Console
 
 from dtc.cli.base import Exit, fail, guard, load_graph, policy_option, seed_option
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import atomic_write_text
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
 from dtc.runtime.core import Outcome, Player
@@ -25,7 +26,7 @@ from dtc.runtime.terminal import Terminal, TerminalChooser
 from dtc.systems.death_and_treasure.creation import RandomChooser, make_character
 
 
-def _rules(graph: dict[str, Any]) -> Rules:
+def _rules(graph: CompiledGraph) -> Rules:
     from dtc.systems import UnknownRuleset, known_names, play_rules
 
     try:
@@ -136,7 +137,7 @@ def _player(settings: Settings, terminal: Terminal | None) -> tuple[Player, Scri
     return terminal, None
 
 
-def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: GameState | None,
+def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: GameState | None,
          settings: Settings, save_path: str | None, verbose: bool) -> None:
     interactive = settings.mode == "interactive"
     terminal = Terminal() if interactive or verbose else None

@@ -12,9 +12,10 @@ import click
 
 from dtc.cli.base import Exit, color_wanted, fail, guard, limit_option, load_graph, policy_option, report_format_option
 from dtc.cli.odds_cmd import emit
+from dtc.compiled.graphjson import CompiledGraph
 
 
-def _rules_name(graph: dict[str, Any], file: str) -> None:
+def _rules_name(graph: CompiledGraph, file: str) -> None:
     from dtc.systems import UnknownRuleset, play_rules
 
     try:

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from dtc import FORMAT_VERSION
+from dtc.compiled.graphjson import READABLE_VERSIONS, CompiledGraph
 from dtc.resources import data_dir
 
 
@@ -75,13 +75,20 @@ def load_json(path: str | Path, name: str) -> Any:
         raise SchemaError(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise SchemaError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    if name == "adventure" and isinstance(data, dict) and data.get("format_version") not in (None, FORMAT_VERSION):
+    if name == "adventure" and isinstance(data, dict) and data.get("format_version") not in (None, *READABLE_VERSIONS):
+        readable = " and ".join(map(str, READABLE_VERSIONS))
         raise SchemaError(
             f"{path}: compiled with format version {data.get('format_version')}; "
-            f"this dtc reads version {FORMAT_VERSION} (recompile the source)"
+            f"this dtc reads version {readable} (recompile the source)"
         )
     try:
         validate(data, name)
     except SchemaError as exc:
         raise SchemaError(f"{path}: {exc}") from None
     return data
+
+
+def load_graph_json(path: str | Path) -> CompiledGraph:
+    """A compiled graph file, its version one this dtc reads and its contract checked."""
+    graph: CompiledGraph = load_json(path, "adventure")
+    return graph

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.compile import Resolved, compile_document, resolve
 from dtc.compiler.model import Document
 from dtc.compiler.parse import parse
@@ -22,7 +22,7 @@ class Compilation:
     doc: Document
     resolved: Resolved
 
-    def graph(self) -> dict[str, Any]:
+    def graph(self) -> CompiledGraph:
         return compile_document(self.doc, self.text, self.resolved)
 
 

@@ -12,10 +12,11 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import dtc.compiler.dungeon as dungeon
 from dtc import FORMAT_VERSION, __version__
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.model import Creature, Document, Entry, Target
 from dtc.diagnostics import Span
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
@@ -182,7 +183,7 @@ def _span(span: Span | None) -> dict[str, int] | None:
     return {"line": span.line, "column": span.column, "end_line": span.end_line, "end_column": span.end_column}
 
 
-def compile_document(doc: Document, text: str, resolved: Resolved | None = None) -> dict[str, Any]:
+def compile_document(doc: Document, text: str, resolved: Resolved | None = None) -> CompiledGraph:
     """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
     import hashlib
 
@@ -275,7 +276,7 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         graph["introduction"] = introduction
     if doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries):
         _dungeon_notation(doc, res, graph, canonical)
-    return graph
+    return cast(CompiledGraph, graph)  # built as a plain dict; tests/test_golden.py validates it
 
 
 def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],

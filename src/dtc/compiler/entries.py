@@ -15,6 +15,7 @@ from functools import partial
 from itertools import accumulate
 
 import dtc.compiler.dungeon as dungeon
+from dtc.compiled.graphjson import DYNAMIC_RETURN
 from dtc.compiler.labels import REACH
 from dtc.compiler.model import Attack, Choice, Creature, CreatureGroup, Document, Entry, ProseExit
 from dtc.compiler.notation import (
@@ -103,10 +104,6 @@ NOT_CREATURES = frozenset(
 )
 #: A prose exit's number follows one of these words (a cheap test before EXIT_BEFORE runs).
 EXIT_WORDS = ("to", "entry", "section", "paragraph")
-DYNAMIC_RETURN = re.compile(
-    r"\breturn\s+to\s+(?:your|the)\s+(?:most\s+recent|previous|last)\s+(?:entry|section|room|paragraph|location)",
-    re.I,
-)
 ENDING_CAPS = re.compile(r"\bTHE\s+END\b")
 THE_END = re.compile(r"(?i:the end)")
 #: "The End." as a sentence of its own, any case (checked around each "the end" found).

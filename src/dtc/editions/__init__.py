@@ -12,8 +12,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.editions.print import render_markdown, render_print_html, write_pdf
 from dtc.editions.web import render_web
 from dtc.fileio import atomic_write_bytes, atomic_write_text
@@ -25,7 +25,7 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def flowchart(graph: dict[str, Any]) -> tuple[str | None, str | None]:
+def flowchart(graph: CompiledGraph) -> tuple[str | None, str | None]:
     """(SVG text, None), or (None, why it could not be drawn)."""
     try:
         from dtc.render.graph import render_svg
@@ -37,7 +37,7 @@ def flowchart(graph: dict[str, Any]) -> tuple[str | None, str | None]:
         return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True, epub: bool = False,
+def build(graph: CompiledGraph, outdir: Path, name: str, *, pdf: bool = True, epub: bool = False,
           notation: bool = False, step: Callable[[str], None] | None = None) -> BuildResult:
     """Write the book's JSON, flowchart, web and print editions (and the ebook) into ``outdir``.
 

@@ -9,6 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Target
 from dtc.systems import Roller, UnknownRuleset, get_ruleset, normalise, parse_rules
 
 _STATIC = Path(__file__).resolve().parent / "static"
@@ -49,39 +50,39 @@ def check_rules(rules: str) -> CheckRules:
                       roller.options)
 
 
-def entries_in_order(graph: dict[str, Any]) -> list[dict[str, Any]]:
+def entries_in_order(graph: CompiledGraph) -> list[Entry]:
     """Entries by number; for a duplicated number (lint DT106) the first one, as readers use."""
-    seen: dict[int, dict[str, Any]] = {}
+    seen: dict[int, Entry] = {}
     for entry in graph["entries"]:
         seen.setdefault(entry["number"], entry)
     return [seen[n] for n in sorted(seen)]
 
 
-def label_numbers(graph: dict[str, Any]) -> dict[str, int]:
+def label_numbers(graph: CompiledGraph) -> dict[str, int]:
     """``@label`` -> the number compile gave that entry."""
-    return {e["label"]: e["number"] for e in graph["entries"] if e.get("label")}
+    return {label: e["number"] for e in graph["entries"] if (label := e["label"])}
 
 
-def creatures_by_name(graph: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    found: dict[str, dict[str, Any]] = {}
+def creatures_by_name(graph: CompiledGraph) -> dict[str, Creature]:
+    found: dict[str, Creature] = {}
     for creature in graph["creatures"]:
         found.setdefault(creature["name"], creature)
     return found
 
 
-def stat_rows(creature: dict[str, Any]) -> list[tuple[str, str]]:
+def stat_rows(creature: Creature) -> list[tuple[str, str]]:
     """A stat block as (field, value) rows, in the order a reader looks them up."""
     rows = [("HP", str(creature["hp"]))]
     if creature.get("morale") is not None:
         rows.append(("Morale", str(creature["morale"])))
     rows += [(name, str(value)) for name, value in creature.get("stats", {}).items()]
     rows += [(a["name"], a["damage"]) for a in creature.get("attacks", [])]
-    if creature.get("special"):
-        rows.append(("Special", creature["special"]))
+    if special := creature["special"]:
+        rows.append(("Special", special))
     return rows
 
 
-def encounter_die(graph: dict[str, Any]) -> int | None:
+def encounter_die(graph: CompiledGraph) -> int | None:
     """The die the encounter table is rolled on (its highest row), or None without a table."""
     highs = [row["high"] for row in graph["encounters"]]
     return max(highs) if highs else None
@@ -104,6 +105,6 @@ def script_json(data: Any) -> str:
     return text
 
 
-def target_number(target: Any, numbers: set[int]) -> int | None:
+def target_number(target: Target | None, numbers: set[int]) -> int | None:
     """An exit's target when it names an entry of the book (a dangling one is not linked)."""
     return target if isinstance(target, int) and not isinstance(target, bool) and target in numbers else None

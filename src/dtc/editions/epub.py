@@ -20,6 +20,7 @@ import zipfile
 from html import escape
 from typing import Any
 
+from dtc.compiled.graphjson import CompiledGraph, Entry
 from dtc.editions.book import (
     check_rules,
     creatures_by_name,
@@ -105,7 +106,7 @@ def _piece(piece: Piece, numbers: set[int]) -> str:
 
 
 class _Book:
-    def __init__(self, graph: dict[str, Any]) -> None:
+    def __init__(self, graph: CompiledGraph) -> None:
         self.graph = graph
         self.title = " ".join(str(graph.get("title") or "Untitled adventure").split())
         self.author = " ".join(str(graph.get("author") or "").split())
@@ -168,7 +169,7 @@ class _Book:
                 '<tr><th>Notes</th><td class="blank"></td></tr></table></section>')
         return _page("Adventure sheet", body)
 
-    def entry_page(self, entry: dict[str, Any]) -> str:
+    def entry_page(self, entry: Entry) -> str:
         n = entry["number"]
         parts = [f'<section epub:type="chapter" id="section-{n}"><h1 class="number">{n}</h1>']
         for para in paragraphs(numbered(pieces(entry), self.labels)):
@@ -257,7 +258,7 @@ CONTAINER = (
 )
 
 
-def render_epub(graph: dict[str, Any]) -> bytes:
+def render_epub(graph: CompiledGraph) -> bytes:
     """The book as an EPUB 3 archive (bytes)."""
     book = _Book(graph)
     files: list[tuple[str, str]] = [

@@ -10,8 +10,8 @@ author's prose, so they are the same in every edition.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from dtc.compiled.graphjson import Choice
 from dtc.editions.book import CheckRules, target_number
 
 _COUNT = {1: "one", 2: "two", 3: "three"}
@@ -34,7 +34,7 @@ def _turn(target: int | str | None, numbers: set[int], labels: dict[str, int]) -
     return [Words(f"turn to {target}")]
 
 
-def check_words(choice: dict[str, Any], rules: CheckRules) -> str:
+def check_words(choice: Choice, rules: CheckRules) -> str:
     """What a check asks, in words: "you need any two of: …; roll 3d6, equal to or under your DEX"."""
     d = int(choice["difficulty"] or 0)
     ability = choice["ability"]
@@ -47,7 +47,7 @@ def check_words(choice: dict[str, Any], rules: CheckRules) -> str:
     return roll
 
 
-def choice_sentence(choice: dict[str, Any], rules: CheckRules, numbers: set[int],
+def choice_sentence(choice: Choice, rules: CheckRules, numbers: set[int],
                     labels: dict[str, int]) -> list[Words]:
     """The choice as a sentence: "Great Doors: turn to 26." or a check with both outcomes."""
     label = " ".join(str(choice.get("label") or "").split())

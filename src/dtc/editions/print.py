@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from html import escape
 from pathlib import Path
-from typing import Any
 
+from dtc.compiled.graphjson import CompiledGraph, Creature, Entry
 from dtc.editions.book import (
     CheckRules,
     asset,
@@ -33,6 +33,7 @@ from dtc.editions.book import (
 )
 from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
 from dtc.editions.text import Piece, numbered, paragraphs, pieces
+from dtc.lint.analysis import Analysis
 
 #: Entries shorter than this (in characters of text) are never split across pages.
 SHORT = 600
@@ -43,19 +44,19 @@ _MD_LINE_START = re.compile(r"^([ \t]*)([#>+\-*=]|[0-9]+[.)])(?=\s|$)", re.M)
 _GAP = re.compile(r"[ \t]+(?=[.,;:!?)\]”’]|$)|(?<= )[ \t]+")
 
 
-def _how_lines(rules: CheckRules, graph: dict[str, Any]) -> list[str]:
+def _how_lines(rules: CheckRules, graph: CompiledGraph) -> list[str]:
     lines = how_checks_work(rules)
-    if graph["start"] is not None:
-        lines.append(f"Begin at section {graph['start']}.")
+    if (start := Analysis.of_graph(graph).start) is not None:  # a start that names an entry
+        lines.append(f"Begin at section {start}.")
     return lines
 
 
-def _returns(entry: dict[str, Any], numbers: set[int]) -> list[int]:
+def _returns(entry: Entry, numbers: set[int]) -> list[int]:
     return sorted({t for x in entry["exits"] if x["kind"] == "return"
                    and (t := target_number(x["target"], numbers)) is not None})
 
 
-def _sentences(entry: dict[str, Any], rules: CheckRules, numbers: set[int],
+def _sentences(entry: Entry, rules: CheckRules, numbers: set[int],
                labels: dict[str, int]) -> list[list[Words]]:
     return [choice_sentence(c, rules, numbers, labels) for c in entry["choices"] if not c["error"]]
 
@@ -85,16 +86,16 @@ def _md_words(words: list[Words]) -> str:
     return "".join(f"**{w.target}**" if w.target is not None else md_text(w.text) for w in words)
 
 
-def render_markdown(graph: dict[str, Any], *, notation: bool = False) -> str:
+def render_markdown(graph: CompiledGraph, *, notation: bool = False) -> str:
     rules = check_rules(graph["rules"])
     labels = label_numbers(graph)
     entries = entries_in_order(graph)
     numbers = {e["number"] for e in entries}
     out = [f"# {_md_cell(graph['title'] or 'Untitled adventure')}", ""]
-    if graph.get("author"):
-        out += [f"*by {_md_cell(graph['author'])}*", ""]
-    for para in graph.get("introduction") or []:
-        out += [md_text(para), ""]
+    if author := graph["author"]:
+        out += [f"*by {_md_cell(author)}*", ""]
+    for intro in graph.get("introduction") or []:
+        out += [md_text(intro), ""]
     out += ["## How to play", "", *(f"- {md_text(line)}" for line in _how_lines(rules, graph)), ""]
     if graph["encounters"]:
         out += ["## Encounters", "", f"Roll 1d{encounter_die(graph)}.", "", "| Roll | Encounter |", "| ---: | --- |"]
@@ -136,7 +137,7 @@ def _inline(text: str) -> str:
     return _BOLD.sub(r"<strong>\1</strong>", escape(text))
 
 
-def _stat_table(creature: dict[str, Any]) -> str:
+def _stat_table(creature: Creature) -> str:
     rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in stat_rows(creature))
     return f'<table class="stats"><caption>{escape(creature["name"])}</caption>{rows}</table>'
 
@@ -161,7 +162,7 @@ def _sheet(rules: CheckRules) -> str:
             f'<table class="sheet-table">{cells}</table></section>')
 
 
-def render_print_html(graph: dict[str, Any], *, notation: bool = False) -> str:
+def render_print_html(graph: CompiledGraph, *, notation: bool = False) -> str:
     rules = check_rules(graph["rules"])
     labels = label_numbers(graph)
     title = graph["title"] or "Untitled adventure"
@@ -169,8 +170,8 @@ def render_print_html(graph: dict[str, Any], *, notation: bool = False) -> str:
     entries = entries_in_order(graph)
     numbers = {e["number"] for e in entries}
     parts = ['<section class="front">', f"<h1>{escape(title)}</h1>"]
-    if graph.get("author"):
-        parts.append(f'<p class="byline">by {escape(graph["author"])}</p>')
+    if author := graph["author"]:
+        parts.append(f'<p class="byline">by {escape(author)}</p>')
     intro = graph.get("introduction") or []
     if intro:
         parts.append('<div class="introduction">' + "".join(f"<p>{_inline(p)}</p>" for p in intro) + "</div>")

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+
+from dtc.compiled.graphjson import Entry, SpanDict
 
 _PROSE_SHAPE = re.compile(r"[^\W\d_].*(?:[0-9]+|@[A-Za-z][A-Za-z0-9_-]*)", re.S)
 _BOLD_END = re.compile(r"(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*$")
@@ -42,15 +43,15 @@ def _line_starts(text: str) -> list[int]:
 class _Locator:
     """Source (line, column) -> offset in the entry's text."""
 
-    def __init__(self, entry: dict[str, Any]) -> None:
+    def __init__(self, entry: Entry) -> None:
         self.text: str = entry["text"]
         self.line: int = entry["line"]
         self.starts = _line_starts(self.text)
         self.first = self.text[: self.starts[1] - 1] if len(self.starts) > 1 else self.text
-        head = entry["label"] if entry.get("label") else str(entry["number"])
+        head = entry["label"] or str(entry["number"])
         self.shift = self._find_shift(entry, len(head) + 1)
 
-    def _find_shift(self, entry: dict[str, Any], guess: int) -> int:
+    def _find_shift(self, entry: Entry, guess: int) -> int:
         for c in entry["choices"]:
             span = c["span"]
             if span["line"] == self.line:
@@ -59,15 +60,15 @@ class _Locator:
                     column: int = span["column"]
                     return column - 1 - pos
         for x in entry["exits"]:
-            span = x["span"]
-            if x["kind"] != "prose" or span is None or span["line"] != self.line:
+            exit_span = x["span"]
+            if x["kind"] != "prose" or exit_span is None or exit_span["line"] != self.line:
                 continue
-            width = span["end_column"] - span["column"] if span["end_line"] == self.line else None
+            width = exit_span["end_column"] - exit_span["column"] if exit_span["end_line"] == self.line else None
             for shift in (guess, *range(0, 64)):
-                start = span["column"] - 1 - shift
+                start = exit_span["column"] - 1 - shift
                 if start < 0:
                     break
-                end = start + width if width is not None else self.starts[1] + span["end_column"] - 1
+                end = start + width if width is not None else self.starts[1] + exit_span["end_column"] - 1
                 if _PROSE_SHAPE.fullmatch(self.text, start, end) and not self.text[start - 1 : start].isalnum():
                     return int(shift)
         return guess
@@ -79,7 +80,7 @@ class _Locator:
         pos = self.starts[row] + column - 1 - (self.shift if row == 0 else 0)
         return pos if 0 <= pos <= len(self.text) else None
 
-    def region(self, span: dict[str, int] | None) -> tuple[int, int] | None:
+    def region(self, span: SpanDict | None) -> tuple[int, int] | None:
         if span is None:
             return None
         start = self.offset(span["line"], span["column"])
@@ -89,7 +90,7 @@ class _Locator:
         return start, end
 
 
-def pieces(entry: dict[str, Any]) -> list[Piece]:
+def pieces(entry: Entry) -> list[Piece]:
     """The entry's text as pieces, in order; joined, their texts give back the text."""
     loc = _Locator(entry)
     text = loc.text

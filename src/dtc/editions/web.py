@@ -13,8 +13,8 @@ import base64
 import hashlib
 import re
 from html import escape
-from typing import Any
 
+from dtc.compiled.graphjson import Choice, CompiledGraph, Creature, Entry
 from dtc.editions.book import (
     CheckRules,
     asset,
@@ -30,6 +30,7 @@ from dtc.editions.book import (
     target_number,
 )
 from dtc.editions.text import Piece, exit_sentences, numbered, paragraphs, pieces
+from dtc.lint.analysis import Analysis
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 _WORDS = {1: "Needs 1 of", 2: "Needs 2 of", 3: "Needs all 3"}
@@ -52,11 +53,12 @@ def link(target: int, body: str, cls: str = "") -> str:
 
 
 class WebEdition:
-    def __init__(self, graph: dict[str, Any], flowchart_svg: str | None = None) -> None:
+    def __init__(self, graph: CompiledGraph, flowchart_svg: str | None = None) -> None:
         self.graph = graph
         self.rules: CheckRules = check_rules(graph["rules"])
         self.entries = entries_in_order(graph)
         self.numbers = {e["number"] for e in self.entries}
+        self.start = Analysis.of_graph(graph).start  # None when the start names no entry
         self.creatures = creatures_by_name(graph)
         self.labels = label_numbers(graph)
         self.svg = flowchart_svg
@@ -75,7 +77,7 @@ class WebEdition:
         data = {
             "key": "dtc:" + slug(self.title) + ":" + slug(source.rsplit("/", 1)[-1]),
             "title": self.title,
-            "start": self.graph["start"] if self.graph["start"] in self.numbers else None,
+            "start": self.start,
             "sides": self.rules.sides,
             "dice": {str(k): v for k, v in self.rules.dice.items()},
             "abilities": list(self.rules.abilities),
@@ -112,8 +114,8 @@ class WebEdition:
         )
 
     def _masthead(self) -> str:
-        start = self.graph["start"]
-        begin = f'<a href="#entry-{start}">Begin</a>' if start in self.numbers else ""
+        start = self.start
+        begin = f'<a href="#entry-{start}">Begin</a>' if start is not None else ""
         return (
             '<a class="skip" href="#main">Skip to the text</a>\n'
             '<header class="masthead"><a class="book" href="#cover">'
@@ -128,13 +130,13 @@ class WebEdition:
         g = self.graph
         parts = ['<section id="cover" class="page cover" aria-labelledby="cover-h">']
         parts.append(f'<h1 id="cover-h" tabindex="-1">{escape(self.title)}</h1>')
-        if g.get("author"):
-            parts.append(f'<p class="byline">by {escape(g["author"])}</p>')
+        if author := g["author"]:
+            parts.append(f'<p class="byline">by {escape(author)}</p>')
         intro = g.get("introduction") or []
         if intro:
             parts.append('<div class="introduction">' + "".join(f"<p>{inline(p)}</p>" for p in intro) + "</div>")
-        start = g["start"]
-        if start in self.numbers:
+        start = self.start
+        if start is not None:
             parts.append(
                 f'<p class="begin"><a class="button primary" href="#entry-{start}">Begin the adventure</a>'
                 '<a class="button resume" href="#" hidden>Resume</a></p>'
@@ -182,7 +184,7 @@ class WebEdition:
             f"<tbody>{rows}</tbody></table>"
         )
 
-    def _stat_table(self, creature: dict[str, Any]) -> str:
+    def _stat_table(self, creature: Creature) -> str:
         rows = "".join(
             f'<tr><th scope="row">{escape(k)}</th><td>{escape(v)}</td></tr>' for k, v in stat_rows(creature)
         )
@@ -191,7 +193,7 @@ class WebEdition:
 
     # --- entries -------------------------------------------------------------------------
 
-    def _entry(self, entry: dict[str, Any]) -> str:
+    def _entry(self, entry: Entry) -> str:
         n = entry["number"]
         paras = paragraphs(self._pieces(entry))
         body = "\n".join(f"<p>{''.join(self._piece(entry, p) for p in para)}</p>" for para in paras)
@@ -209,10 +211,10 @@ class WebEdition:
         parts.append("</article>")
         return "\n".join(parts)
 
-    def _pieces(self, entry: dict[str, Any]) -> list[Piece]:
+    def _pieces(self, entry: Entry) -> list[Piece]:
         return numbered(pieces(entry), self.labels)
 
-    def _piece(self, entry: dict[str, Any], piece: Piece) -> str:
+    def _piece(self, entry: Entry, piece: Piece) -> str:
         if piece.kind == "label":
             return f"<strong>{escape(piece.text)}</strong>"
         if piece.kind == "exit":
@@ -222,7 +224,7 @@ class WebEdition:
             return self._chip(entry["choices"][piece.index])
         return inline(piece.text)
 
-    def _chip(self, c: dict[str, Any]) -> str:
+    def _chip(self, c: Choice) -> str:
         if c["error"]:
             return f'<span class="notation">{escape(c["text"])}</span>'
         s, f = target_number(c["success"], self.numbers), target_number(c["failure"], self.numbers)
@@ -239,7 +241,7 @@ class WebEdition:
                 outs.append(f"<span>{letter}{escape(str(raw))}</span>")
         return f'<span class="chip check">{" ".join(outs)}</span>'
 
-    def _panel(self, entry: dict[str, Any]) -> str:
+    def _panel(self, entry: Entry) -> str:
         n = entry["number"]
         items: list[str] = []
         for i, c in enumerate(entry["choices"]):
@@ -266,7 +268,7 @@ class WebEdition:
         return (f'<section class="choices" aria-labelledby="entry-{n}-c"><h3 id="entry-{n}-c">What will you do?</h3>'
                 f'<ul>{"".join(items)}</ul></section>')
 
-    def _card(self, n: int, i: int, c: dict[str, Any]) -> str:
+    def _card(self, n: int, i: int, c: Choice) -> str:
         s, f = target_number(c["success"], self.numbers), target_number(c["failure"], self.numbers)
         label = f"<strong>{escape(c['label'])}</strong>"
         d = c["difficulty"] or 0
@@ -359,6 +361,6 @@ def _inline_svg(svg: str) -> str:
     return re.sub(r"url\(#", "url(#chart-", svg)
 
 
-def render_web(graph: dict[str, Any], flowchart_svg: str | None = None) -> str:
+def render_web(graph: CompiledGraph, flowchart_svg: str | None = None) -> str:
     """The web edition of a compiled book as HTML text."""
     return WebEdition(graph, flowchart_svg).render()

@@ -1,4 +1,10 @@
-"""Graph analyses over a resolved adventure: reachability and ways out.
+"""The one source of graph facts: reachability, dead ends, traps and endings.
+
+:class:`Analysis` takes the entry graph — adjacency, endings, start, and which entries write a
+way on — built either from the in-memory compilation (:meth:`Analysis.of_resolved`, for lint and
+the language server) or from the compiled JSON (:meth:`Analysis.of_graph`, for ``dtc graph``, the
+editions and the odds), and both give the same facts: ``tests/test_graph_facts.py`` holds them
+equal on every rule fixture and bundled book, and holds lint, the flowchart and the odds to them.
 
 Lint needs two facts about the entry graph — what the start reaches, and what can still reach
 an ending or the entrance — and both are one breadth-first search over adjacency lists. They
@@ -15,8 +21,12 @@ from collections.abc import Iterable, Mapping
 from functools import cached_property
 from itertools import chain, repeat
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
-from dtc.compiler.compile import Resolved
+from dtc.compiled.graphjson import DYNAMIC_RETURN, CompiledGraph
+
+if TYPE_CHECKING:
+    from dtc.compiler.compile import Resolved
 
 #: Targets still legible inside notation that does not parse: followed for reachability only, so
 #: one malformed choice is reported once rather than again as every entry behind it.
@@ -57,16 +67,21 @@ class Analysis:
     """Lazily computed facts about the entry graph.
 
     Nodes are entry numbers (the first entry of a duplicated number stands for it); edges are
-    exits to entries that exist.
+    exits to entries that exist, plus the targets still legible in a choice that does not parse.
+    ``written`` holds the entries that write a way on (a choice, even a malformed one; a prose
+    exit; a return), whether or not it leads to an entry: the others, but endings, are dead ends.
     """
 
-    def __init__(self, res: Resolved) -> None:
-        self.res = res
+    def __init__(self, successors: Mapping[int, list[int]], endings: Iterable[int], start: int | None,
+                 written: Iterable[int]) -> None:
+        self.successors = successors
+        self.endings: set[int] = set(endings)
+        self.start: int | None = start if start is not None and start in successors else None
+        self.written: set[int] = set(written)
 
-    @cached_property
-    def successors(self) -> dict[int, list[int]]:
-        """Entry number -> the entry numbers its exits lead to (duplicates possible)."""
-        res = self.res
+    @classmethod
+    def of_resolved(cls, res: Resolved) -> Analysis:
+        """The facts of an in-memory compilation (lint, the language server)."""
         by_number = res.by_number
         entries = res.doc.entries
         exits = res.exits
@@ -82,37 +97,66 @@ class Analysis:
                 for c in entries[i].choices:
                     if c.error is not None:
                         out[number].extend(int(m) for m in _SALVAGE.findall(c.text) if int(m) in by_number)
-        return out
+        endings = [n for n, i in by_number.items() if entries[i].ending]
+        written = [n for n, i in by_number.items()
+                   if entries[i].choices or entries[i].prose_exits or entries[i].returns]
+        return cls(out, endings, res.start, written)
 
-    @cached_property
+    @classmethod
+    def of_graph(cls, graph: CompiledGraph) -> Analysis:
+        """The facts of a compiled graph (``dtc graph``, the editions, the odds)."""
+        entries: dict[int, int] = {}
+        for i, entry in enumerate(graph["entries"]):
+            entries.setdefault(entry["number"], i)
+        out: dict[int, list[int]] = {}
+        endings: list[int] = []
+        written: list[int] = []
+        for number, i in entries.items():
+            entry = graph["entries"][i]
+            succ = [t for x in entry["exits"] if isinstance(t := x["target"], int) and t in entries]
+            for c in entry["choices"]:
+                if c["error"] is not None:
+                    succ.extend(int(m) for m in _SALVAGE.findall(c["text"]) if int(m) in entries)
+            out[number] = succ
+            if entry["ending"]:
+                endings.append(number)
+            if entry["choices"] or entry["exits"] or DYNAMIC_RETURN.search(entry["text"]):
+                written.append(number)
+        return cls(out, endings, graph["start"], written)
+
+    @property
     def start_exists(self) -> bool:
-        return self.res.start is not None and self.res.start in self.res.by_number
+        return self.start is not None
 
     @cached_property
     def reachable(self) -> set[int]:
         """Entries a reader can reach from the start (empty when the start is missing)."""
-        if not self.start_exists:
+        if self.start is None:
             return set()
-        start = self.res.start
-        assert start is not None
-        return search(self.successors, (start,))
-
-    @cached_property
-    def endings(self) -> set[int]:
-        doc = self.res.doc
-        return {n for n, i in self.res.by_number.items() if doc.entries[i].ending}
+        return search(self.successors, (self.start,))
 
     @cached_property
     def escapable(self) -> set[int]:
         """Entries from which an ending or the entrance (the start) can be reached."""
         goals = set(self.endings)
-        if self.start_exists:
-            assert self.res.start is not None
-            goals.add(self.res.start)
+        if self.start is not None:
+            goals.add(self.start)
         if not goals:
             return set()
         return search(reverse(self.successors), goals)
 
-    def is_dead_end(self, index: int) -> bool:
-        entry = self.res.doc.entries[index]
-        return not entry.ending and not entry.choices and not entry.prose_exits and not entry.returns
+    @cached_property
+    def dead_ends(self) -> set[int]:
+        """Entries that write no way on and are not endings (lint DT202)."""
+        return {n for n in self.successors if n not in self.written and n not in self.endings}
+
+    @cached_property
+    def trapped(self) -> set[int]:
+        """Reachable entries from which neither an ending nor the entrance can be reached, dead
+        ends aside (lint DT203); none when the start is missing."""
+        return self.reachable - self.escapable - self.dead_ends
+
+    @cached_property
+    def unreachable(self) -> set[int]:
+        """Entries the start does not reach (every entry when the start is missing)."""
+        return set(self.successors) - self.reachable

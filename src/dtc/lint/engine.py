@@ -61,7 +61,9 @@ def lint_compilation(
         if rules is None:
             rules = pick_rules(settings.select, settings.ignore)
     chosen = list(RULES.values() if rules is None else rules)
-    ctx = context if context is not None else Context(comp.doc, comp.resolved)
+    ctx = context if context is not None else Context(comp.doc, comp.resolved, comp.text)
+    if ctx.text is None:
+        ctx.text = comp.text
     found: list[Diagnostic] = []
     with no_gc_pauses():  # the graph analyses build large structures, like the parser
         for r in chosen:

@@ -299,6 +299,7 @@ def render_sarif(diags: Sequence[Diagnostic], files: int) -> str:
                     }
                 ],
                 **({"properties": {"entry": d.entry}} if d.entry is not None else {}),
+                **({"fixes": [_sarif_fix(d)]} if d.fix is not None else {}),
             }
             for d in diags
         ],
@@ -309,6 +310,27 @@ def render_sarif(diags: Sequence[Diagnostic], files: int) -> str:
         "runs": [run],
     }
     return json.dumps(doc, indent=2) + "\n"
+
+
+def _sarif_fix(d: Diagnostic) -> dict[str, Any]:
+    """A finding's fix as a SARIF ``fix``: one artifact change, its edits as replacements (an
+    empty deleted region inserts)."""
+    assert d.fix is not None
+    return {
+        "description": {"text": d.fix.title},
+        "artifactChanges": [{
+            "artifactLocation": {"uri": d.path},
+            "replacements": [
+                {
+                    "deletedRegion": {"startLine": e.span.line, "startColumn": e.span.column,
+                                      "endLine": e.span.end_line, "endColumn": e.span.end_column},
+                    "insertedContent": {"text": e.replacement},
+                }
+                for e in d.fix.edits
+            ],
+        }],
+        "properties": {"applicability": str(d.fix.applicability)},
+    }
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:

@@ -84,17 +84,15 @@ class Snapshot:
             return None
 
 
-#: The :class:`~dtc.lint.analysis.Analysis` facts that depend only on the entry graph, which
-#: :func:`graph_key` captures: entries by number, the start, every exit's resolved target, the
-#: notation salvaged from malformed choices, and which entries are endings.
-GRAPH_FACTS = ("successors", "start_exists", "reachable", "endings", "escapable")
-
-
 def graph_key(res: Resolved) -> object:
+    """What the :class:`~dtc.lint.analysis.Analysis` of ``res`` depends on: entries by number, the
+    start, every exit's resolved target, the notation salvaged from malformed choices, which
+    entries are endings and which write a way on."""
     doc = res.doc
     return (res.start, tuple(
         (number, doc.entries[i].ending, tuple(res.target_number(x.target) for x in res.exits[i]),
-         tuple(c.text for c in doc.entries[i].choices if c.error is not None))
+         tuple(c.text for c in doc.entries[i].choices if c.error is not None),
+         bool(doc.entries[i].choices or doc.entries[i].prose_exits or doc.entries[i].returns))
         for number, i in res.by_number.items()
     ))
 
@@ -142,10 +140,7 @@ class Documents:
         key = graph_key(comp.resolved)
         previous = self._graphs.get(uri)
         if previous is not None and previous[0] == key:
-            known, fresh = vars(previous[1]), vars(context.analysis)
-            for name in GRAPH_FACTS:
-                if name in known:
-                    fresh[name] = known[name]
+            context.analysis = previous[1]
         self._graphs[uri] = (key, context.analysis)
         return context
 

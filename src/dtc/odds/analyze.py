@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from dtc.compiled.graphjson import CompiledGraph, Effect
 from dtc.odds import POLICIES, POLICY_ALIASES
 from dtc.odds.adventurers import Readers, fresh
 from dtc.odds.adventurers import for_character as character_readers
@@ -84,7 +85,7 @@ class Odds:
         return {"edges": dict(self.edges), "entries": shade, "policy": self.policy, "reader": self.reader}
 
 
-def _hazard_text(effect: dict[str, Any]) -> str:
+def _hazard_text(effect: Effect) -> str:
     if effect["kind"] == "fight":
         return "fight"
     dice = str(effect.get("dice", "?"))
@@ -101,7 +102,7 @@ def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, 
             if opt.kind != "choice" or opt.choice is None:
                 continue
             c = book.entries[n]["choices"][opt.choice]
-            ability, d = c.get("ability"), int(c["difficulty"])
+            ability, d = c["ability"], int(c["difficulty"] or 0)  # a choice that parses has one
             key = (ability, d)
             if key not in cache:
                 if abilities is not None:
@@ -117,7 +118,7 @@ def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, 
     return out
 
 
-def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | None = None, policy: str = "random",
+def compute_odds(graph: CompiledGraph, *, abilities: Mapping[str, int] | None = None, policy: str = "random",
                  approach: str = "check", encumbered: bool = False) -> Odds:
     """The odds of every choice and path of a compiled graph.
 
@@ -135,7 +136,7 @@ def compute_odds(graph: Mapping[str, Any], *, abilities: Mapping[str, int] | Non
             gc.enable()
 
 
-def _compute(graph: Mapping[str, Any], abilities: Mapping[str, int] | None, policy: str, approach: str,
+def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: str, approach: str,
              encumbered: bool) -> Odds:
     policy = POLICY_ALIASES.get(policy, policy)
     if policy not in POLICIES:

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from dtc.compiled.graphjson import CompiledGraph, Entry, Target
+from dtc.lint.analysis import Analysis
 
 #: Branch kinds: which chance a branch is taken with once its option is picked.
 SURE, PASS, FAIL = 0, 1, 2
@@ -49,10 +52,11 @@ class Book:
     rules: str
     start: int | None
     numbers: list[int]  # entry numbers in file order (duplicates dropped: the first counts)
-    entries: dict[int, dict[str, Any]]
-    endings: set[int]
+    entries: dict[int, Entry]
+    endings: set[int]  # from ``facts``, the graph facts lint and ``dtc graph`` report too
     options: dict[int, list[Option]]
     skipped: dict[int, list[str]]  # what the chain ignored per entry, as notes
+    facts: Analysis
 
     @property
     def checks(self) -> list[tuple[str | None, int]]:
@@ -65,11 +69,11 @@ class Book:
         return list(seen)
 
 
-def _target(raw: Any, entries: Mapping[int, object]) -> int | str:
+def _target(raw: Target | None, entries: Mapping[int, object]) -> int | str:
     return raw if isinstance(raw, int) and raw in entries else f"missing:{raw}"
 
 
-def _choice_options(entry: dict[str, Any], entries: Mapping[int, object], notes: list[str]) -> list[Option]:
+def _choice_options(entry: Entry, entries: Mapping[int, object], notes: list[str]) -> list[Option]:
     success: dict[int, int] = {}
     failure: dict[int, int] = {}
     for i, x in enumerate(entry["exits"]):
@@ -97,7 +101,7 @@ def _choice_options(entry: dict[str, Any], entries: Mapping[int, object], notes:
     return out
 
 
-def entry_options(entry: dict[str, Any], entries: Mapping[int, object]) -> tuple[list[Option], list[str]]:
+def entry_options(entry: Entry, entries: Mapping[int, object]) -> tuple[list[Option], list[str]]:
     """The options of one compiled entry, and notes on anything left out."""
     notes: list[str] = []
     options = _choice_options(entry, entries, notes)
@@ -123,9 +127,9 @@ def entry_options(entry: dict[str, Any], entries: Mapping[int, object]) -> tuple
     return options, notes
 
 
-def read_book(graph: Mapping[str, Any]) -> Book:
+def read_book(graph: CompiledGraph) -> Book:
     """The chain's view of a compiled graph (a dict satisfying ``adventure.schema.json``)."""
-    entries: dict[int, dict[str, Any]] = {}
+    entries: dict[int, Entry] = {}
     for e in graph["entries"]:
         entries.setdefault(int(e["number"]), e)
     options: dict[int, list[Option]] = {}
@@ -134,14 +138,15 @@ def read_book(graph: Mapping[str, Any]) -> Book:
         options[n], notes = entry_options(e, entries)
         if notes:
             skipped[n] = notes
-    start = graph.get("start")
+    facts = Analysis.of_graph(graph)
     return Book(
         title=str(graph.get("title") or "Untitled adventure"),
         rules=str(graph.get("rules") or ""),
-        start=start if isinstance(start, int) and start in entries else None,
+        start=facts.start,
         numbers=list(entries),
         entries=entries,
-        endings={n for n, e in entries.items() if e.get("ending")},
+        endings=facts.endings,
         options=options,
         skipped=skipped,
+        facts=facts,
     )

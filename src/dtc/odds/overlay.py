@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dtc.compiled.graphjson import CompiledGraph
+
 #: The shade of an entry every reader reaches; an entry no reader reaches stays white.
 FULL = (0x42, 0xA5, 0xF5)
 LEGEND = "fill: chance of reaching the entry (white 0% to blue 100%); exit labels: chance of taking it from there"
@@ -29,7 +31,7 @@ def percent(p: float) -> str:
     return "<1%" if p < 0.005 else ">99%" if p > 0.995 else f"{p:.0%}"
 
 
-def overlay_graph(graph: dict[str, Any]) -> dict[str, Any]:
+def overlay_graph(graph: CompiledGraph) -> dict[str, Any]:
     """The overlay for a compiled graph: random policy (uniform choices), a freshly rolled adventurer.
 
     Raises :class:`ValueError` (with a one-line message) when the odds cannot be computed.

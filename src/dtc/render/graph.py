@@ -15,6 +15,7 @@ from typing import Any
 
 import graphviz
 
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, shorten, wrap
 
 #: Above this many entries the automatic layout is ``sfdp`` (``dot`` gets slow: see docs/graph.md).
@@ -228,7 +229,7 @@ def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
     return {n: (a, b) for n, (a, b) in out.items()}
 
 
-def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | None = None,
+def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | None = None,
               layout: str = "dot", odds: dict[str, Any] | None = None,
               edge_labels: bool = True) -> graphviz.Digraph:
     """The whole book, or with ``focus`` the entries up to ``depth`` (default 2) exits from it.
@@ -322,7 +323,7 @@ def render(dot: graphviz.Digraph, fmt: str) -> bytes:
     return data
 
 
-def draw(graph: dict[str, Any], fmt: str, *, focus: int | None = None, depth: int | None = None,
+def draw(graph: CompiledGraph, fmt: str, *, focus: int | None = None, depth: int | None = None,
          layout: str = "auto", odds: dict[str, Any] | None = None) -> tuple[bytes, list[str]]:
     """Build and render, with fallbacks; returns the drawing and warnings about any fallback.
 
@@ -344,7 +345,7 @@ def draw(graph: dict[str, Any], fmt: str, *, focus: int | None = None, depth: in
     return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds), fmt), warnings
 
 
-def render_svg(graph: dict[str, Any]) -> str:
+def render_svg(graph: CompiledGraph) -> str:
     """The whole book as SVG text (layout chosen by size); each node is ``id="entry-N"``.
 
     Raises :class:`GraphvizMissing` without the Graphviz programs, :class:`RenderError` if

@@ -10,8 +10,8 @@ so no quote, bracket, pipe or tag the author wrote can end a label or reach the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, clean, shorten, wrap
 
 _CODES = {'"': "#quot;", "#": "#35;", "&": "#amp;", "<": "#lt;", ">": "#gt;", "|": "#124;", "\\": "#92;",
@@ -90,7 +90,7 @@ def _legend(lines: list[str], kinds: list[str], classes: dict[str, list[str]]) -
     lines.append("    end")
 
 
-def chart(graph: dict[str, Any], *, focus: int | None = None, depth: int | None = None,
+def chart(graph: CompiledGraph, *, focus: int | None = None, depth: int | None = None,
           legend: bool = True) -> Chart:
     """The Mermaid flowchart of the book, or of the neighbourhood of entry ``focus``."""
     book: Book = build_book(graph)
@@ -131,6 +131,6 @@ def chart(graph: dict[str, Any], *, focus: int | None = None, depth: int | None 
     return Chart("\n".join(lines) + "\n", len(kinds))
 
 
-def to_mermaid(graph: dict[str, Any], *, focus: int | None = None, depth: int | None = None) -> str:
+def to_mermaid(graph: CompiledGraph, *, focus: int | None = None, depth: int | None = None) -> str:
     """The Mermaid flowchart text (see :func:`chart`)."""
     return chart(graph, focus=focus, depth=depth).text

@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
 
 import networkx as nx
+
+from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Exit
+from dtc.lint.analysis import Analysis
 
 #: Edge kinds, in legend order. ``d0`` is a success exit whose choice has difficulty 0.
 EDGE_KINDS = ("success", "failure", "d0", "prose", "return")
@@ -178,7 +180,7 @@ class Book:
         return set(ahead) | set(behind)
 
 
-def _fighters(entry: dict[str, Any], blocks: list[dict[str, Any]]) -> list[Fighter]:
+def _fighters(entry: Entry, blocks: list[Creature]) -> list[Fighter]:
     found = []
     for name in entry["creatures"]:
         key = name.casefold()
@@ -192,10 +194,10 @@ def _fighters(entry: dict[str, Any], blocks: list[dict[str, Any]]) -> list[Fight
     return found
 
 
-def _edge(number: int, index: int, exit_: dict[str, Any], entry: dict[str, Any], known: dict[int, Node]) -> Edge:
-    kind = exit_["kind"]
-    choice = entry["choices"][exit_["choice"]] if isinstance(exit_.get("choice"), int) and exit_[
-        "choice"] < len(entry["choices"]) else None
+def _edge(number: int, index: int, exit_: Exit, entry: Entry, known: dict[int, Node]) -> Edge:
+    kind: str = exit_["kind"]
+    at = exit_["choice"]
+    choice = entry["choices"][at] if isinstance(at, int) and at < len(entry["choices"]) else None
     difficulty = choice["difficulty"] if choice else None
     if kind == "success" and difficulty == 0:
         kind = "d0"
@@ -213,12 +215,12 @@ def _edge(number: int, index: int, exit_: dict[str, Any], entry: dict[str, Any],
     )
 
 
-def build_book(graph: dict[str, Any]) -> Book:
+def build_book(graph: CompiledGraph) -> Book:
     """Classify every entry and exit of a compiled graph (a dict satisfying the schema)."""
-    entries: dict[int, dict[str, Any]] = {}
+    entries: dict[int, Entry] = {}
     for entry in graph["entries"]:
         entries.setdefault(entry["number"], entry)  # a duplicated number: the first one counts
-    nodes = {n: Node(n, clean(e["text"]), clean(e["label"]) if e.get("label") else None, ending=bool(e["ending"]))
+    nodes = {n: Node(n, clean(e["text"]), clean(label) if (label := e["label"]) else None, ending=bool(e["ending"]))
              for n, e in entries.items()}
     blocks = list(graph.get("creatures", []))
     edges: list[Edge] = []
@@ -234,23 +236,14 @@ def build_book(graph: dict[str, Any]) -> Book:
                 g.add_edge(number, edge.target)
             elif edge.missing is not None:
                 missing.setdefault(edge.missing)
-        nodes[number].dead_end = not entry["ending"] and not entry["exits"]
 
-    start = graph.get("start")
-    if isinstance(start, int) and start in nodes:
+    facts = Analysis.of_graph(graph)  # the same facts lint reports (DT201, DT202, DT203)
+    start = facts.start
+    if start is not None:
         nodes[start].start = True
-        reachable = {start} | nx.descendants(g, start)
-        goals = {n for n, node in nodes.items() if node.ending} | {start}
-        escapable, todo = set(goals), list(goals)
-        while todo:  # walk backwards from every goal at once
-            for before in g.predecessors(todo.pop()):
-                if before not in escapable:
-                    escapable.add(before)
-                    todo.append(before)
-    else:
-        reachable, escapable = set(), set(nodes)
     for number, node in nodes.items():
-        node.unreachable = number not in reachable
-        node.trapped = number not in escapable and not node.dead_end
-    title = clean(graph.get("title") or "") or "Untitled adventure"
-    return Book(title, start if isinstance(start, int) else None, nodes, edges, list(missing), g)
+        node.dead_end = number in facts.dead_ends
+        node.unreachable = number in facts.unreachable
+        node.trapped = number in facts.trapped
+    title = clean(graph["title"] or "") or "Untitled adventure"
+    return Book(title, graph["start"], nodes, edges, list(missing), g)

@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from dtc.compiled.graphjson import Choice, CompiledGraph, Entry
+
 _NUMBERISH = re.compile(r"@[A-Za-z][A-Za-z0-9_-]*|[0-9]+")
 
 
@@ -25,7 +27,7 @@ def _target(value: Any, renamed: Mapping[Any, int] | None) -> Any:
     return renamed.get(value, ("unmapped", value))
 
 
-def _choice(c: dict[str, Any], renamed: Mapping[Any, int] | None) -> tuple[Any, ...]:
+def _choice(c: Choice, renamed: Mapping[Any, int] | None) -> tuple[Any, ...]:
     return (
         modulo_numbers(c["label"]),
         modulo_numbers(c["text"]),
@@ -39,7 +41,7 @@ def _choice(c: dict[str, Any], renamed: Mapping[Any, int] | None) -> tuple[Any, 
     )
 
 
-def _entry(e: dict[str, Any], renamed: Mapping[Any, int] | None) -> dict[str, Any]:
+def _entry(e: Entry, renamed: Mapping[Any, int] | None) -> dict[str, Any]:
     return {
         "number": _target(e["number"], renamed),
         "line": (e["line"], e["end_line"]),
@@ -57,7 +59,7 @@ def _entry(e: dict[str, Any], renamed: Mapping[Any, int] | None) -> dict[str, An
     }
 
 
-def signature(graph: dict[str, Any], renamed: Mapping[Any, int] | None = None) -> dict[str, Any]:
+def signature(graph: CompiledGraph, renamed: Mapping[Any, int] | None = None) -> dict[str, Any]:
     """What must survive renumbering, with old numbers translated through ``renamed``.
 
     Without ``renamed`` numbers are taken as they are (the graph after renumbering).
@@ -72,7 +74,7 @@ def signature(graph: dict[str, Any], renamed: Mapping[Any, int] | None = None) -
     }
 
 
-def difference(before: dict[str, Any], after: dict[str, Any], renamed: Mapping[Any, int]) -> str | None:
+def difference(before: CompiledGraph, after: CompiledGraph, renamed: Mapping[Any, int]) -> str | None:
     """None when ``after`` is ``before`` with numbers renamed; else the first difference found."""
     old, new = signature(before, renamed), signature(after)
     for key in ("title", "author", "rules", "start", "encounters"):
@@ -87,7 +89,7 @@ def difference(before: dict[str, Any], after: dict[str, Any], renamed: Mapping[A
     if len(before["creatures"]) != len(after["creatures"]):
         return "the number of stat blocks differs"
     for a, b in zip(before["creatures"], after["creatures"], strict=True):
-        same = all(a[k] == b[k] for k in a if k != "entry")
+        same = {k: v for k, v in a.items() if k != "entry"} == {k: v for k, v in b.items() if k != "entry"}
         # A block inside an entry headed by a label has no entry number until it is renumbered.
         if not same or (a["entry"] is not None and _target(a["entry"], renamed) != b["entry"]):
             return f"the stat block of {b['name']} (line {b['line']}) differs"

@@ -8,8 +8,9 @@ with ``when`` happens only if the check it names came out that way.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from dtc.compiled.graphjson import Creature, Effect, Entry
 from dtc.runtime.core import TAKE, WON, Option, Question, RunEnded
 from dtc.runtime.dice import DiceError
 from dtc.runtime.equipment import FOUND_WEIGHT, OIL, RATIONS, TREASURE_WEIGHT, Item, parse_weight, weight_text
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
 
 
-def apply(game: Engine, entry: dict[str, Any]) -> None:
+def apply(game: Engine, entry: Entry) -> None:
     number = entry["number"]
     results: dict[int, bool] = {}
     scene_reset = False
@@ -58,7 +59,7 @@ def apply(game: Engine, entry: dict[str, Any]) -> None:
             return
 
 
-def _hp(game: Engine, e: dict[str, Any]) -> None:
+def _hp(game: Engine, e: Effect) -> None:
     try:
         if e["kind"] == "damage":
             roll = game.dice.roll(e["dice"])
@@ -72,7 +73,7 @@ def _hp(game: Engine, e: dict[str, Any]) -> None:
         game.emit("manual", text=e["text"])
 
 
-def found_item(e: dict[str, Any]) -> Item:
+def found_item(e: Effect) -> Item:
     """The item a treasure or item effect gives, with the rules' weights where the text gives none."""
     quantity = int(e.get("quantity", 1))
     stated = e.get("weight")
@@ -87,7 +88,7 @@ def found_item(e: dict[str, Any]) -> Item:
     return Item(name, "item", quantity, parse_weight(stated) if stated is not None else parse_weight(0))
 
 
-def _find(game: Engine, e: dict[str, Any]) -> None:
+def _find(game: Engine, e: Effect) -> None:
     item = found_item(e)
     worth = f", worth {item.worth:,}" if item.value else ""
     detail = f"weight {weight_text(item.weight * item.quantity)}{worth}"
@@ -108,7 +109,7 @@ def _singulars(name: str) -> list[str]:
     return forms
 
 
-def match_block(game: Engine, name: str) -> dict[str, Any] | None:
+def match_block(game: Engine, name: str) -> Creature | None:
     """The stat block a written name refers to (``Goblins`` -> ``Goblin``)."""
     for form in _singulars(name):
         block = game.block(form)
@@ -126,14 +127,14 @@ def _count(game: Engine, text: str) -> int:
         return 1
 
 
-def _group(game: Engine, e: dict[str, Any]) -> Group | None:
+def _group(game: Engine, e: Effect) -> Group | None:
     block = match_block(game, e["name"])
     if block is None:
         return None
     return Group(e["name"], block["name"], _count(game, e["count"]))
 
 
-def foes_here(game: Engine, entry: dict[str, Any]) -> list[Foe]:
+def foes_here(game: Engine, entry: Entry) -> list[Foe]:
     """Who a fight in this entry is against: its stat blocks, else the creatures last named."""
     counts = {g.creature: g.count for g in game.state.scene if g.creature}
     blocks = [b for b in game.graph["creatures"] if b["entry"] == entry["number"]]
@@ -145,7 +146,7 @@ def foes_here(game: Engine, entry: dict[str, Any]) -> list[Foe]:
     return [f for b in named if b is not None for f in foes_from(b, b["name"], 1)]
 
 
-def _fight(game: Engine, entry: dict[str, Any], e: dict[str, Any]) -> None:
+def _fight(game: Engine, entry: Entry, e: Effect) -> None:
     foes = foes_here(game, entry)
     target = e.get("target")
     result = game.rules.fight(game, foes) if foes else _adjudicated(game, e["text"])

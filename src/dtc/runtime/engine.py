@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from dtc.compiled.graphjson import CompiledGraph, Creature, Entry
 from dtc.runtime import effects, menu
 from dtc.runtime.character import Character
 from dtc.runtime.core import (
@@ -40,7 +41,7 @@ DEFAULT_MAX_TURNS = 1000
 class Engine:
     def __init__(
         self,
-        graph: dict[str, Any],
+        graph: CompiledGraph,
         pc: Character,
         player: Player,
         *,
@@ -53,10 +54,10 @@ class Engine:
         checkpoint: Callable[[Engine], None] | None = None,
     ) -> None:
         self.graph = graph
-        self.entries: dict[int, dict[str, Any]] = {}
+        self.entries: dict[int, Entry] = {}
         for entry in graph["entries"]:
             self.entries.setdefault(entry["number"], entry)
-        self.blocks: dict[str, dict[str, Any]] = {}
+        self.blocks: dict[str, Creature] = {}
         for block in graph["creatures"]:
             self.blocks.setdefault(" ".join(block["name"].lower().split()), block)
         self.rules = rules
@@ -81,7 +82,7 @@ class Engine:
     # --- services for rules, effects and players ------------------------------------------
 
     @property
-    def entry(self) -> dict[str, Any]:
+    def entry(self) -> Entry:
         return self.entries[self.state.entry]
 
     def emit(self, kind: str, **fields: Any) -> None:
@@ -134,7 +135,7 @@ class Engine:
         self.emit("oracle", question=question, odds=odds, roll=roll, answer="yes" if yes else "no")
         return yes
 
-    def block(self, name: str | None) -> dict[str, Any] | None:
+    def block(self, name: str | None) -> Creature | None:
         return None if name is None else self.blocks.get(" ".join(name.lower().split()))
 
     def go(self, target: int | str, how: str) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from dtc.compiled.graphjson import Creature
+
 #: A fight ends after this many rounds, whatever the system (a guard against endless stalemates).
 MAX_ROUNDS = 500
 #: More creatures than this in one group are taken as this many (a typo such as "400 Goblins").
@@ -38,7 +40,7 @@ class Foe:
         return {"name": self.name, "hp": self.hp, "morale": self.morale}
 
 
-def foes_from(block: dict[str, Any] | None, name: str, count: int) -> list[Foe]:
+def foes_from(block: Creature | None, name: str, count: int) -> list[Foe]:
     """``count`` creatures of a stat block (``block`` None: creatures the runtime knows no stats for)."""
     out = []
     for n in range(min(count, MAX_GROUP)):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from dtc.compiled.graphjson import CompiledGraph, Creature, Entry
     from dtc.runtime.character import Character
     from dtc.runtime.core import Option, Player, Question
     from dtc.runtime.dice import Dice
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 class Game(Protocol):
     """A running game as the play rules see it."""
 
-    graph: dict[str, Any]
+    graph: CompiledGraph
     pc: Character
     player: Player
     dice: Dice
@@ -32,7 +33,7 @@ class Game(Protocol):
     clock_reason: str
 
     @property
-    def entry(self) -> dict[str, Any]:
+    def entry(self) -> Entry:
         """The compiled entry the adventurer is at."""
 
     def emit(self, kind: str, **fields: Any) -> None:
@@ -56,7 +57,7 @@ class Game(Protocol):
     def oracle(self, odds: int | None, question: str) -> bool:
         """A yes/no question to the Oracle (``odds`` in six; None: the player sets them)."""
 
-    def block(self, name: str | None) -> dict[str, Any] | None:
+    def block(self, name: str | None) -> Creature | None:
         """The compiled stat block of a creature, by name."""
 
     def go(self, target: int | str, how: str) -> None:

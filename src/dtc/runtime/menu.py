@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from dtc.compiled.graphjson import Choice
 from dtc.runtime.core import MENU, PLAN, Option, Question
 from dtc.runtime.equipment import COINS, TREASURE_WEIGHT, Item, parse_weight
 
@@ -40,7 +41,7 @@ def plan_chance(plan: tuple[str, ...], check: Fraction) -> Fraction:
     return p
 
 
-def _choice_option(game: Engine, index: int, c: dict[str, Any]) -> Option:
+def _choice_option(game: Engine, index: int, c: Choice) -> Option:
     tags = {"choice"}
     target = c["success"] if isinstance(c["success"], int) else None
     if target is not None and game.state.visits.get(target):
@@ -84,7 +85,7 @@ def build(game: Engine) -> Question:
             opts.append(Option(f"exit:{j}", f"Go to {x['target']}", detail, Fraction(1), target, frozenset(tags)))
         if returns:
             recent = state.previous
-            targets = [x["target"] for x in returns]
+            targets = [t for x in returns if isinstance(t := x["target"], int)]
             if recent in targets:
                 targets = [recent]
             for t in dict.fromkeys(targets):
@@ -108,8 +109,8 @@ def build(game: Engine) -> Question:
     return Question(MENU, prompt, tuple(opts), {"dark": not seeing})
 
 
-def ask_plan(game: Engine, choice: dict[str, Any], plans: list[tuple[str, ...]]) -> tuple[str, ...]:
-    words, p = check_odds(game, choice["ability"], choice["difficulty"], choice["label"])
+def ask_plan(game: Engine, choice: Choice, plans: list[tuple[str, ...]]) -> tuple[str, ...]:
+    words, p = check_odds(game, choice["ability"], choice["difficulty"] or 0, choice["label"])
     opts = []
     for plan in plans:
         label = " + ".join(NEEDS[n] for n in plan)

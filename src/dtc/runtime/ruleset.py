@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from dtc.compiled.graphjson import Entry
 from dtc.runtime.character import Character
 from dtc.runtime.core import RunEnded
 from dtc.runtime.dice import Dice, Roll
@@ -101,7 +102,7 @@ class Rules(ABC):
         game.emit("death", cause=cause)
         raise RunEnded("died", cause)
 
-    def on_entry(self, game: Game, entry: dict[str, Any]) -> None:  # noqa: B027 - optional hook
+    def on_entry(self, game: Game, entry: Entry) -> None:  # noqa: B027 - optional hook
         """After an entry's effects: what the rules add on arrival (Dungeon Rules: its hazards)."""
 
     def gear_used(self, game: Game, item: str) -> None:  # noqa: B027 - optional hook

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dtc.compiled.graphjson import CompiledGraph
 from dtc.runtime.character import Character
 from dtc.runtime.core import MENU, Player, Question, RunEnded
 from dtc.runtime.dice import Dice
@@ -104,7 +105,7 @@ class _Budget:
 class Job:
     """Everything a worker needs (picklable)."""
 
-    graph: dict[str, Any]
+    graph: CompiledGraph
     policy: str
     seed: int
     max_turns: int = DEFAULT_MAX_TURNS

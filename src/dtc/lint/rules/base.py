@@ -9,7 +9,8 @@ from functools import cached_property
 
 from dtc.compiler.compile import Resolved
 from dtc.compiler.model import Choice, Document, Target
-from dtc.diagnostics import Diagnostic, Severity, Span
+from dtc.diagnostics import Diagnostic, Fix, Severity, Span
+from dtc.fixes import Lines
 from dtc.lint.analysis import Analysis
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
@@ -20,10 +21,18 @@ class Context:
 
     doc: Document
     res: Resolved
-    analysis: Analysis = field(init=False)
+    #: The source text as dtc read it, for rules that build fixes (None: fixes that need the
+    #: text's lines are not built).
+    text: str | None = None
 
-    def __post_init__(self) -> None:
-        self.analysis = Analysis(self.res)
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The graph facts (built on first use; the language server may hand in one it kept)."""
+        return Analysis.of_resolved(self.res)
+
+    @cached_property
+    def lines(self) -> Lines | None:
+        return None if self.text is None else Lines(self.text)
 
     @cached_property
     def ruleset(self) -> Ruleset | None:
@@ -69,8 +78,9 @@ class Rule:
     def summary(self) -> str:
         return self.doc.split("\n", 1)[0]
 
-    def diag(self, ctx: Context, message: str, span: Span, entry: int | None = None) -> Diagnostic:
-        return Diagnostic(self.code, self.name, self.severity, message, span, entry, ctx.doc.path)
+    def diag(self, ctx: Context, message: str, span: Span, entry: int | None = None,
+             fix: Fix | None = None) -> Diagnostic:
+        return Diagnostic(self.code, self.name, self.severity, message, span, entry, ctx.doc.path, fix)
 
     def run(self, ctx: Context) -> Iterator[Diagnostic]:
         return self.check(self, ctx)

@@ -2,8 +2,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtc.diagnostics import Diagnostic, Severity
+from dtc.compiler.model import Target
+from dtc.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity
 from dtc.lint.rules.base import Context, Rule, forgotten_blank_line, rule
+
+#: The entry a fix writes for a missing target.
+STUB = "{number} TODO: write this entry."
 
 _KIND = {"success": "success", "failure": "failure", "prose": "prose"}
 
@@ -29,7 +33,9 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Write the missing entry, or point the exit at the entry you meant. When the entry is
     there but was read as prose — in a book that puts a blank line before each entry, its
     first line follows a sentence with no blank line between — the message says where it is:
-    add the blank line.
+    add the blank line. The fix on offer (unsafe: `dtc lint --fix --unsafe-fixes`, or the
+    editor's quick fix) adds that blank line, or else writes a stub entry `40 TODO: write this
+    entry.` in number order for you to finish.
     """
     res = ctx.res
     by_number = res.by_number  # exits hold numbers; a label no entry has stays a string, never a key
@@ -42,4 +48,36 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
                     + forgotten_blank_line(ctx, x.target),
                     res.exit_span(i, x) or entry.span,
                     res.numbers[i],
+                    _fix(ctx, x.target),
                 )
+
+
+def _fix(ctx: Context, target: Target) -> Fix | None:
+    """A blank line before the entry that was read as prose, else a stub entry in number order
+    (a label's at the end of the file). Unsafe: the exit may point at the wrong number."""
+    lines = ctx.lines
+    if lines is None:
+        return None
+    where = ctx.prose_heads.get(target)
+    if where is not None:
+        return Fix(f"Insert a blank line before line {where.line}", (Edit.insert(where.line, 1, "\n"),),
+                   Applicability.UNSAFE)
+    res, doc = ctx.res, ctx.doc
+    stub = STUB.format(number=target)
+    title = f"Create entry {target}"
+    after: int | None = None  # index of the entry to insert after
+    if isinstance(target, int):
+        lower = [(n, i) for i, n in enumerate(res.numbers) if n < target]
+        if lower:
+            after = max(lower)[1]
+        elif doc.entries:
+            edit = Edit.insert(doc.entries[0].span.line, 1, f"{stub}\n\n")
+            return Fix(title, (edit,), Applicability.UNSAFE)
+    elif doc.entries:
+        after = len(doc.entries) - 1
+    if after is None:
+        line, column = lines.end()
+        return Fix(title, (Edit.insert(line, column, f"\n\n{stub}\n"),), Applicability.UNSAFE)
+    # The entry's last line, comment lines after its text included.
+    end = max([doc.entries[after].end_line] + [d.span.line for d in doc.directives if d.entry_index == after])
+    return Fix(title, (Edit.insert(end, lines.length(end) + 1, f"\n\n{stub}"),), Applicability.UNSAFE)

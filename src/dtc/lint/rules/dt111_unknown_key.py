@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 
+from dtc.compiler.model import MetaField
 from dtc.compiler.parse import KNOWN_META
-from dtc.diagnostics import Diagnostic, Severity
+from dtc.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity, Span
 from dtc.lint.rules.base import Context, Rule, rule
 
 
@@ -25,12 +27,33 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ```
 
     ## Fix
-    Spell the key as one of Title, Author, Rules, Start, or remove the line.
+    Spell the key as one of Title, Author, Rules, Start, or remove the line. `dtc lint --fix`
+    deletes a repeated key's line (safe: it is ignored already); the unsafe fix
+    (`--unsafe-fixes`, or the editor's quick fix) respells a key close to a known one
+    (`Autor` becomes `Author`).
     """
     for field in ctx.doc.unknown_meta:
         if field.key.lower() in KNOWN_META:
-            yield self.diag(ctx, f"'{field.key}' is given twice; the first one counts", field.span)
+            fix = None if ctx.lines is None else Fix(f"Delete the repeated {field.key}: line",
+                                                      (ctx.lines.delete_line(field.span.line),))
+            yield self.diag(ctx, f"'{field.key}' is given twice; the first one counts", field.span, fix=fix)
         else:
             yield self.diag(
-                ctx, f"unknown key '{field.key}' (known: Title, Author, Rules, Start)", field.span
+                ctx, f"unknown key '{field.key}' (known: Title, Author, Rules, Start)", field.span,
+                fix=_respell(ctx, field),
             )
+
+
+def _respell(ctx: Context, field: MetaField) -> Fix | None:
+    """The known key a misspelt one is closest to, when one is close (a guess: unsafe)."""
+    close = difflib.get_close_matches(field.key.lower(), KNOWN_META, n=1, cutoff=0.6)
+    lines = ctx.lines
+    if not close or lines is None:
+        return None
+    line, column = field.span.line, field.span.column
+    start = lines.offset(line, column)
+    if lines.text[start : start + len(field.key)] != field.key:
+        return None
+    key = close[0].capitalize()
+    return Fix(f"Change {field.key} to {key}", (Edit(Span(line, column, line, column + len(field.key)), key),),
+               Applicability.UNSAFE)

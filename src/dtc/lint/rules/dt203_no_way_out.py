@@ -30,12 +30,9 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Give one entry of the loop an exit back out, or an ending.
     """
-    a = ctx.analysis
-    if not a.start_exists:
-        return
-    escapable, reachable = a.escapable, a.reachable
+    trapped = ctx.analysis.trapped
     for i, number in ctx.first_entries():
-        if number in reachable and number not in escapable and not a.is_dead_end(i):
+        if number in trapped:
             yield self.diag(
                 ctx,
                 f"from entry {number} no ending and no way back to the entrance ({ctx.res.start}) can be reached",

@@ -19,9 +19,10 @@ steps are one lower). A rest an encounter interrupts gives nothing.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import dtc.systems.dungeon_rules.ruleset as dr
+from dtc.compiled.graphjson import Entry, Hazard
 from dtc.runtime.core import Option, Question
 from dtc.runtime.dice import DiceError, percent
 from dtc.runtime.equipment import RATIONS
@@ -37,15 +38,14 @@ MITIGATE_MINUTES = 10
 WATCHES = 4
 
 
-def definition(game: Game, entry: dict[str, Any], name: str) -> dict[str, Any] | None:
+def definition(game: Game, entry: Entry, name: str) -> Hazard | None:
     """The hazard a name places: the one defined in this entry, else the first of that name."""
     found = [h for h in game.graph.get("hazards", []) if h["name"].lower() == name.lower()]
     own = [h for h in found if h["entry"] == entry["number"]]
-    chosen: dict[str, Any] | None = (own or found or [None])[0]
-    return chosen
+    return own[0] if own else found[0] if found else None
 
 
-def gear_for(game: Game, hazard: dict[str, Any]) -> str | None:
+def gear_for(game: Game, hazard: Hazard) -> str | None:
     """An item the adventurer carries that the hazard's mitigation names."""
     wanted = [m.lower() for m in hazard["mitigation"]]
     for item in game.pc.items:
@@ -55,7 +55,7 @@ def gear_for(game: Game, hazard: dict[str, Any]) -> str | None:
     return None
 
 
-def meet_hazards(rules: DungeonRules, game: Game, entry: dict[str, Any]) -> None:
+def meet_hazards(rules: DungeonRules, game: Game, entry: Entry) -> None:
     st = rules.st(game)
     for name in entry["hazards"]:
         hazard = definition(game, entry, name)
@@ -70,12 +70,14 @@ def meet_hazards(rules: DungeonRules, game: Game, entry: dict[str, Any]) -> None
             return
 
 
-def _meet(rules: DungeonRules, game: Game, hazard: dict[str, Any], key: str) -> None:
+def _meet(rules: DungeonRules, game: Game, hazard: Hazard, key: str) -> None:
     st = rules.st(game)
     pace = st["pace"]
-    base_d = hazard["check"]["difficulty"] or 2
+    check = hazard["check"]
+    assert check is not None  # meet_hazards passes only hazards with a check
+    base_d = check["difficulty"] or 2
     d = max(1, base_d - 1) if pace in ("careful", "stealth") else min(3, base_d + 1) if pace == "fast" else base_d
-    abilities = [a for a in hazard["check"]["abilities"] if _has(rules, game, a)] or ["LUCK"]
+    abilities = [a for a in check["abilities"] if _has(rules, game, a)] or ["LUCK"]
     best = max(abilities, key=lambda a: rules.score(game.pc, a))
     p = rules.d20(game.pc, best, d)
     name = hazard["name"]
@@ -109,7 +111,7 @@ def _has(rules: DungeonRules, game: Game, ability: str) -> bool:
     return True
 
 
-def _fail(rules: DungeonRules, game: Game, hazard: dict[str, Any]) -> None:
+def _fail(rules: DungeonRules, game: Game, hazard: Hazard) -> None:
     text = hazard["fail"] or ""
     low = text.lower()
     if "alarm" in low:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import dtc.systems.dungeon_rules.ruleset as dr
+from dtc.compiled.graphjson import Entry
 from dtc.runtime.character import Character
 from dtc.runtime.core import Option, Question
 from dtc.runtime.dice import Dice, Roll, percent
@@ -321,7 +322,7 @@ class DungeonRules(Rules):
 
     # --- arrival: pace and hazards ------------------------------------------------------------
 
-    def on_entry(self, game: Game, entry: dict[str, Any]) -> None:
+    def on_entry(self, game: Game, entry: Entry) -> None:
         self.base.on_entry(game, entry)
         st = self.st(game)
         zone = self.zone(game)

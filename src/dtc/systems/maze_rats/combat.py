@@ -38,7 +38,7 @@ SHIELD = "shield"  # question kind: shatter the shield?
 
 def stat(game: Game, foe: Foe, key: str) -> int:
     block = game.block(foe.creature)
-    stats = {k.lower(): v for k, v in (block or {}).get("stats", {}).items()}
+    stats = {k.lower(): v for k, v in (block["stats"] if block else {}).items()}
     aliases = {"armor": ("armor", "armour"), "ab": ("ab", "attack bonus", "attack")}.get(key, (key,))
     return next((int(stats[a]) for a in aliases if a in stats), DEFAULTS[key])
 

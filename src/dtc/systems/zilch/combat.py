@@ -63,7 +63,7 @@ def shield(game: Game) -> int:
 
 def foe_stat(game: Game, foe: Foe, *names: str, default: int = AVERAGE_SUIT) -> int:
     block = game.block(foe.creature)
-    stats = {k.lower(): v for k, v in (block or {}).get("stats", {}).items()}
+    stats = {k.lower(): v for k, v in (block["stats"] if block else {}).items()}
     return next((int(stats[n]) for n in names if n in stats), default)
 
 
