@@ -153,10 +153,17 @@ def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: 
         if save_path is not None:
             write_save(save_path, engine, settings)
 
+    # The turn limit is a budget for this session: a resumed game gets a fresh one from where it stopped.
+    limit = settings.max_turns + (state.turn if state is not None else 0)
     engine = Engine(graph, pc, player, dice=dice, rules=rules, state=state, start=settings.start,
-                    max_turns=settings.max_turns, sinks=sinks, checkpoint=checkpoint)
+                    max_turns=limit, sinks=sinks, checkpoint=checkpoint)
     if terminal is not None:
         terminal.game = engine
+        terminal.save_path = save_path
+        if not interactive:
+            terminal.narrate = player
+            terminal.narrate_name = (f"The {settings.policy} player" if script is None and settings.policy
+                                     else f"The {script.name}" if script is not None else "The automatic player")
         if save_path is not None:
             def save_now() -> str | None:
                 checkpoint(engine)
@@ -179,13 +186,14 @@ def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: 
     finally:
         if log is not None:
             log.close()
-    _finish(outcome, save_path)
+    _finish(outcome, save_path, settings.max_turns)
 
 
-def _finish(outcome: Outcome, save_path: str | None) -> None:
+def _finish(outcome: Outcome, save_path: str | None, budget: int) -> None:
     click.echo(outcome.line())
     if outcome.kind == "stopped" and save_path:
-        click.echo(f"resume with: dtc play --resume {save_path}", err=True)
+        click.echo(f"resume with: dtc play --resume {save_path} (it plays up to {budget} more turns; "
+                   "--max-turns N to change that)", err=True)
     raise SystemExit(int(Exit.FINDINGS if outcome.kind == "cannot-continue" else Exit.CLEAN))
 
 

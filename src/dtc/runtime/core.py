@@ -95,9 +95,9 @@ class Outcome:
         if self.kind == "ended":
             return f"ended: THE END at {where} on turn {self.turn} with {loot}"
         if self.kind == "died":
-            return f"died: at {where} on turn {self.turn} ({self.reason})"
+            return f"died: at {where} on turn {self.turn} {paren(self.reason)}"
         if self.kind == "lost":
-            return f"lost: in the dark near {where} on turn {self.turn} ({self.reason})"
+            return f"lost: in the dark near {where} on turn {self.turn} {paren(self.reason)}"
         if self.kind == "stopped":
             return f"stopped: {self.reason} at {where} on turn {self.turn}"
         return f"cannot continue: {self.reason}"
@@ -109,6 +109,14 @@ class Outcome:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Outcome:
         return cls(data["kind"], data["entry"], data["turn"], data["reason"], data.get("treasure", 0))
+
+
+def paren(text: str) -> str:
+    """``text`` in parentheses, once: a cause the book already wrote as ``(d6 damage)`` keeps its own."""
+    text = text.strip()
+    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        return text
+    return f"({text})"
 
 
 class RunEnded(Exception):

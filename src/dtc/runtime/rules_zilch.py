@@ -122,7 +122,7 @@ class Zilch(Rules):
         st = game.state.rules
         if st.get("fighting"):
             game.emit("death", cause=f"{cause}: unconscious among enemies")
-            raise RunEnded("died", f"{cause} (unconscious among enemies)")
+            raise RunEnded("died", f"{cause}: unconscious among enemies")
         if overflow:
             self.drain(game, cause, overflow)
         if st.get("unconscious"):
@@ -143,7 +143,7 @@ class Zilch(Rules):
         game.emit("manual", text=f"Hearts drained to {pc.abilities['♥']} ({cause}).")
         if pc.abilities["♥"] <= 0:
             game.emit("death", cause=cause)
-            raise RunEnded("died", f"{cause} (Hearts drained)")
+            raise RunEnded("died", f"{cause}: Hearts drained")
 
     # --- time and recovery ---------------------------------------------------------------
 
