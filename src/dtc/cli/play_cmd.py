@@ -13,8 +13,7 @@ from rich.console import Console
 from dtc.cli.base import Exit, fail, guard, load_graph, seed_option
 from dtc.fileio import atomic_write_text
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
-from dtc.runtime.core import Outcome, Player
-from dtc.runtime.creation import RandomChooser, make_character
+from dtc.runtime.core import Outcome, Player, RunEnded
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
 from dtc.runtime.log import EventLog
@@ -32,8 +31,24 @@ def _rules(graph: dict[str, Any]) -> Rules:
         from dtc.runtime.ruleset import OVERLAYS, registry
 
         known = ", ".join([*sorted(registry()), *(f"+ {o}" for o in OVERLAYS)])
-        fail(f"error: dtc play has no rules for '{exc.args[0]}' (it plays {known})")
+        fail(f"error: dtc has no rules for '{exc.args[0]}' (it knows {known})")
         raise
+
+
+def refuse_other_system(pc: Character, rules: Rules, path: str) -> None:
+    """Exit 2 with one line when ``pc`` was made for another game system than ``rules``.
+
+    The systems' documents say nothing of converting an adventurer from one to another, so none
+    is converted (a Dungeon Rules adventurer is its base game's, with the overlay's scores added).
+    """
+    if rules.fits(pc):
+        return
+    try:
+        made_for = get_rules(pc.ruleset).title
+    except KeyError:
+        made_for = pc.ruleset
+    fail(f"error: {path}: {pc.name} is a {made_for} character, and this adventure is played with {rules.title} "
+         f"(make one with: dtc character new --rules {rules.character_kind})")
 
 
 def _script_lines(path: str) -> list[str]:
@@ -119,10 +134,12 @@ def _character(path: str | None, dice: Dice, rules: Rules) -> Character:
     if path is None:
         return rules.new_character(dice)
     try:
-        return load_character(path)
+        pc = load_character(path)
     except CharacterError as exc:
         fail(f"error: {exc}")
         raise
+    refuse_other_system(pc, rules, path)
+    return pc
 
 
 def _player(settings: Settings, terminal: Terminal | None) -> tuple[Player, ScriptPlayer | None]:
@@ -208,15 +225,25 @@ def character_group() -> None:
 
 @character_group.command("new")
 @seed_option
+@click.option("--rules", "rules_name", default="death-and-treasure", show_default=True, metavar="NAME",
+              help="The game system the adventurer is for: death-and-treasure, maze-rats, zilch, or one of them "
+                   "+ dungeon-rules (as an adventure's Rules: line names it).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the character here (default: stdout).")
 @click.option("--random", "at_random", is_flag=True, help="Roll and equip at random (also when stdin is not a TTY).")
 @guard
-def character_new(seed: int | None, output: str | None, at_random: bool) -> None:
-    """Make an adventurer: 3d6 in order, one optional swap, gear by weight, HP and Defense."""
+def character_new(seed: int | None, rules_name: str, output: str | None, at_random: bool) -> None:
+    """Make an adventurer by the creation rules of a game system (--rules; docs/rulesets/).
+
+    Death & Treasure: 3d6 in order, one optional swap, gear by weight, HP and Defense. Maze Rats:
+    a rolled ability array, a feature, the standard gear. Zilch: a card from each suit, a class.
+    With Dungeon Rules the overlay's scores are rolled too. At a terminal it asks; with --random,
+    or when stdin is not a terminal, it decides at random.
+    """
+    rules = _rules({"rules": rules_name})
     dice = Dice(seed if seed is not None else secrets.randbelow(2**31))
     console = Console(stderr=True, highlight=False)
     if at_random or not stdin_is_tty():
-        pc = make_character(dice, RandomChooser(dice))
+        pc = rules.new_character(dice)
     else:
         def read(prompt: str) -> str:
             console.print(prompt, end="", markup=False)
@@ -224,10 +251,16 @@ def character_new(seed: int | None, output: str | None, at_random: bool) -> None
 
         terminal = Terminal(console=console, read=read)
         try:
-            pc = make_character(dice, TerminalChooser(terminal))
+            pc = rules.create_character(dice, TerminalChooser(terminal))
         except KeyboardInterrupt:
             fail("\nstopped: no character made", Exit.USAGE)
             raise
+        except RunEnded:  # end of input (Ctrl-D) at a prompt
+            fail("\nstopped: no character made (end of input)", Exit.USAGE)
+            raise
+    rolled = rules.finish_character(pc, dice)
+    if rolled:
+        console.print(f"{rules.title}: rolled 3d6 each for " + ", ".join(rolled), markup=False)
     for line in [pc.summary(), *pc.inventory_lines()]:
         console.print(line, markup=False)
     text = character_json(pc)

@@ -6,26 +6,31 @@ import json
 import os
 import secrets
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph
 from dtc.cli.odds_cmd import emit
 
+if TYPE_CHECKING:
+    from dtc.runtime.ruleset import Rules
 
-def _rules_name(graph: dict[str, Any], file: str) -> None:
+
+def _rules_name(graph: dict[str, Any], file: str) -> Rules:
     from dtc.runtime.ruleset import get_rules
 
     try:
-        get_rules(graph.get("rules"))
+        return get_rules(graph.get("rules"))
     except KeyError as exc:
         fail(f"error: {file}: dtc simulate has no rules for '{exc.args[0]}'")
+        raise  # unreachable
 
 
-def _character(path: str | None) -> tuple[dict[str, Any] | None, str]:
+def _character(path: str | None, rules: Rules) -> tuple[dict[str, Any] | None, str]:
     if path is None:
         return None, "a fresh adventurer each run"
+    from dtc.cli.play_cmd import refuse_other_system
     from dtc.runtime.character import CharacterError, load_character
 
     try:
@@ -33,7 +38,8 @@ def _character(path: str | None) -> tuple[dict[str, Any] | None, str]:
     except CharacterError as exc:
         fail(f"error: {exc}")
         raise  # unreachable
-    return pc.to_dict(), f"{pc.name} ({path}) every run"
+    refuse_other_system(pc, rules, path)
+    return pc.to_dict(), f"{pc.name} ({path}) every run: {pc.summary()}"
 
 
 @click.command("simulate")
@@ -72,8 +78,8 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     from dtc.simulate.runner import Job
 
     graph = load_graph(file)
-    _rules_name(graph, file)
-    character, reader = _character(character_path)
+    rules = _rules_name(graph, file)
+    character, reader = _character(character_path, rules)
     master = seed if seed is not None else secrets.randbelow(2**31)
     turns = max_turns or DEFAULT_MAX_TURNS
     job = Job(graph, policy, master, turns, character)

@@ -31,6 +31,9 @@ class Chooser(Protocol):
     def name(self, suggestion: str) -> str:
         """The adventurer's name."""
 
+    def choose(self, prompt: str, options: list[str]) -> int:
+        """Index into ``options``: a choice another ruleset's creation asks for (a feature, a class)."""
+
 
 def roll_abilities(dice: Dice) -> list[int]:
     return [dice.roll("3d6").total for _ in ABILITIES]
@@ -110,6 +113,9 @@ class RandomChooser:
 
     def name(self, suggestion: str) -> str:
         return suggestion
+
+    def choose(self, prompt: str, options: list[str]) -> int:
+        return self.dice.pick(len(options))
 
     def pick(self, stage: str, pc: Character, offers: list[Offer], labels: list[str], prompt: str) -> int | None:
         limit = Fraction(pc.abilities["STR"])

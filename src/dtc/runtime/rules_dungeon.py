@@ -24,6 +24,7 @@ from dtc.runtime.ruleset import FLED, WON, Rules, careful
 
 if TYPE_CHECKING:
     from dtc.runtime.combat import Foe
+    from dtc.runtime.creation import Chooser
     from dtc.runtime.engine import Engine
 
 SEVEN = ("STR", "CON", "INT", "WIS", "AGI", "LUCK", "WORLDSWAY")
@@ -32,6 +33,21 @@ PACE, REST_TYPE = "pace", "rest-type"  # question kinds
 HOUR = 60
 WATCHES = 4
 KEY = "dr"  # this overlay's part of the run state
+
+
+def overlay_scores(pc: Character, dice: Dice) -> list[str]:
+    """Give ``pc`` the overlay's scores it lacks: Death & Treasure's own where it has them (AGI is
+    DEX), else 3d6 each, rolled now. Returns what was rolled (``LUCK 11``)."""
+    rolled = []
+    for a in SEVEN:
+        if a in pc.stats or (pc.dt and a in pc.abilities):
+            continue
+        if pc.dt and a == "AGI":
+            pc.stats[a] = pc.abilities["DEX"]
+            continue
+        pc.stats[a] = dice.roll("3d6").total
+        rolled.append(f"{a} {pc.stats[a]}")
+    return rolled
 
 
 def danger_text(top: int) -> str:
@@ -73,16 +89,7 @@ class DungeonRules(Rules):
     def ensure_scores(self, game: Engine) -> None:
         """Give the adventurer the overlay's scores it lacks: Death & Treasure's own where it has
         them (AGI is DEX), else 3d6 each, rolled now."""
-        pc = game.pc
-        rolled = []
-        for a in SEVEN:
-            if a in pc.stats or (pc.dt and a in pc.abilities):
-                continue
-            if pc.dt and a == "AGI":
-                pc.stats[a] = pc.abilities["DEX"]
-                continue
-            pc.stats[a] = game.dice.roll("3d6").total
-            rolled.append(f"{a} {pc.stats[a]}")
+        rolled = overlay_scores(game.pc, game.dice)
         if rolled:
             game.emit("manual", text="Dungeon Rules scores rolled (3d6 each): " + ", ".join(rolled))
 
@@ -137,6 +144,12 @@ class DungeonRules(Rules):
 
     def new_character(self, dice: Dice) -> Character:
         return self.base.new_character(dice)
+
+    def create_character(self, dice: Dice, chooser: Chooser) -> Character:
+        return self.base.create_character(dice, chooser)
+
+    def finish_character(self, pc: Character, dice: Dice) -> list[str]:
+        return overlay_scores(pc, dice)
 
     def down(self, game: Engine, cause: str, overflow: int = 0) -> None:
         self.base.down(game, cause, overflow)

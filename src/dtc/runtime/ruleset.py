@@ -20,6 +20,7 @@ from dtc.runtime.dice import Dice, Roll
 
 if TYPE_CHECKING:
     from dtc.runtime.combat import Foe
+    from dtc.runtime.creation import Chooser
     from dtc.runtime.engine import Engine
 
 # Results of an encounter or a fight.
@@ -95,6 +96,16 @@ class Rules(ABC):
         from dtc.runtime.creation import random_character
 
         return random_character(dice)
+
+    def create_character(self, dice: Dice, chooser: Chooser) -> Character:
+        """An adventurer made by these rules' creation steps, the decisions the ``chooser``'s."""
+        from dtc.runtime.creation import make_character
+
+        return make_character(dice, chooser)
+
+    def finish_character(self, pc: Character, dice: Dice) -> list[str]:
+        """Add what an overlay's rules give a new character (Dungeon Rules: its scores); what was rolled."""
+        return []
 
     def down(self, game: Engine, cause: str, overflow: int = 0) -> None:
         """HP reached 0 (``overflow``: the damage beyond it): death, unless the rules say otherwise."""

@@ -324,3 +324,13 @@ class TerminalChooser(Chooser):
 
     def name(self, suggestion: str) -> str:
         return self.t.ask_line(f"Name (Enter for {suggestion}) > ").strip() or suggestion
+
+    def choose(self, prompt: str, options: list[str]) -> int:
+        self.t.say(prompt, "bold")
+        for n, label in enumerate(options, 1):
+            self.t.say(f"  {n}. {label}")
+        while True:
+            answer = self.t.ask_line("> ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return int(answer) - 1
+            self.t.say(f"Type a number from 1 to {len(options)}.", "yellow")
