@@ -185,7 +185,8 @@ def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: boo
     out = [
         f"policy {policy}: {POLICIES[policy]}",
         f"approach {approach}: {APPROACHES[approach]}",
-        "arriving at the start entry again counts as escaped (the entrance is a way out)",
+        "back at the start entry after going in, the reader may also leave the dungeon (escaped), one option "
+        "more among the entry's own, as dtc play offers it (docs/outcomes.md)",
         "'return to your most recent entry' leads to each entry that leads in, with equal chance",
         "fights are won and damage, encounters and light are not modelled (dtc simulate plays them)",
         "a prose exit guarded by a condition ('if you previously ...') is left out when the entry offers more",

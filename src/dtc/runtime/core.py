@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
+from dtc.outcomes import RUN_OUTCOMES, run_line
+
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
 
@@ -73,7 +75,7 @@ class Player(Protocol):
 
 Sink = Any  # Callable[[Event], None]; kept loose so bound methods and lambdas both fit.
 
-OUTCOMES = ("escaped", "ended", "died", "lost", "stopped", "cannot-continue")
+OUTCOMES = RUN_OUTCOMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,20 +89,8 @@ class Outcome:
     treasure: int = 0
 
     def line(self) -> str:
-        """The one-line summary every run ends with."""
-        where = f"entry {self.entry}" if self.entry is not None else "no entry"
-        loot = f"treasure worth {self.treasure:,} coins" if self.treasure else "no treasure"
-        if self.kind == "escaped":
-            return f"escaped: left by the entrance ({where}) on turn {self.turn} with {loot}"
-        if self.kind == "ended":
-            return f"ended: THE END at {where} on turn {self.turn} with {loot}"
-        if self.kind == "died":
-            return f"died: at {where} on turn {self.turn} {paren(self.reason)}"
-        if self.kind == "lost":
-            return f"lost: in the dark near {where} on turn {self.turn} {paren(self.reason)}"
-        if self.kind == "stopped":
-            return f"stopped: {self.reason} at {where} on turn {self.turn}"
-        return f"cannot continue: {self.reason}"
+        """The one-line summary every run ends with (words from :mod:`dtc.outcomes`)."""
+        return run_line(self.kind, self.entry, self.turn, self.reason, self.treasure)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "entry": self.entry, "turn": self.turn, "reason": self.reason,
@@ -109,14 +99,6 @@ class Outcome:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Outcome:
         return cls(data["kind"], data["entry"], data["turn"], data["reason"], data.get("treasure", 0))
-
-
-def paren(text: str) -> str:
-    """``text`` in parentheses, once: a cause the book already wrote as ``(d6 damage)`` keeps its own."""
-    text = text.strip()
-    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
-        return text
-    return f"({text})"
 
 
 class RunEnded(Exception):

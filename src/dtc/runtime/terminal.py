@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from dtc.runtime.core import MENU, Question, RunEnded, paren
+from dtc.outcomes import paren
+from dtc.runtime.core import MENU, Question, RunEnded
 from dtc.runtime.creation import Chooser
 from dtc.runtime.dice import percent
 from dtc.runtime.equipment import weight_text
