@@ -74,7 +74,8 @@ RUN_OUTCOMES = tuple(k.key for k in KINDS.values() if k.in_runs and k.key != "er
 ENDING_KINDS = ("victory", "death")
 
 #: What the odds' chain calls the ways of being stuck (the part of a key before ``:``).
-STUCK_WORDS = {"dead_end": "dead end", "loop": "trapped in a loop", "missing": "missing target"}
+STUCK_WORDS = {"dead_end": "dead end", "loop": "trapped in a loop", "missing": "missing target",
+               "broken": "the book breaks"}
 
 
 def the_end(kind: str | None = None) -> str:
@@ -126,4 +127,6 @@ def chain_words(key: str, loops: dict[str, list[int]] | None = None, ending: str
         members = (loops or {}).get(key, [])
         shown = ", ".join(str(m) for m in members[:8]) + (", ..." if len(members) > 8 else "")
         return f"trapped in a loop ({shown})"
+    if head == "broken":
+        return f"the book breaks: {what}"
     return f"missing target {what}" if what != "no failure entry" else "a failed check with no failure entry"

@@ -101,7 +101,8 @@ def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, 
             if opt.kind != "choice" or opt.choice is None:
                 continue
             c = book.entries[n]["choices"][opt.choice]
-            ability, d = c.get("ability"), int(c["difficulty"])
+            # The ability as the chain reads it (one the rules lack: the reader's best).
+            ability, d = (opt.check[0] if opt.check else c.get("ability")), int(c["difficulty"])
             key = (ability, d)
             if key not in cache:
                 if abilities is not None:
@@ -142,7 +143,7 @@ def _compute(graph: Mapping[str, Any], abilities: Mapping[str, int] | None, poli
     if approach not in APPROACHES:
         raise ValueError(f"unknown approach {approach!r} ({', '.join(APPROACHES)})")
     ruleset = get_ruleset(graph.get("rules"))
-    book = read_book(graph)
+    book = read_book(graph, ruleset)
     shape = build_shape(book)
     checks = book.checks
     readers: Readers
