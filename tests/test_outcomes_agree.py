@@ -166,3 +166,25 @@ def test_odds_and_simulate_agree_on_every_outcome(book: Path) -> None:
         assert low - 1e-9 <= exact[key] <= high + 1e-9, (
             f"{book.stem}: {key}: the chain says {exact[key]:.4f}, {counts[key]} of {RUNS} runs "
             f"({low:.4f}-{high:.4f})")
+
+
+def test_the_outcomes_page_tells_each_definition() -> None:
+    from dtc.outcomes import KINDS
+
+    page = " ".join((ROOT / "docs" / "outcomes.md").read_text(encoding="utf-8").split())
+    for kind in KINDS.values():
+        assert kind.meaning in page, kind.key
+    for doc in ("odds.md", "play.md"):
+        assert "(outcomes.md)" in (ROOT / "docs" / doc).read_text(encoding="utf-8")
+
+
+def test_a_book_without_endings_says_nothing_of_the_end() -> None:
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    out = CliRunner().invoke(main, ["odds", str(ROOT / "adventures" / "the-chime-pits.txt")]).stdout
+    line = next(x for x in out.splitlines() if x.startswith("Outcomes:"))
+    assert line == "Outcomes: escaped 100%, stuck 0%"
+    out = CliRunner().invoke(main, ["odds", str(ROOT / "adventures" / "the-drowned-chapel.txt")]).stdout
+    assert "THE END" in next(x for x in out.splitlines() if x.startswith("Outcomes:"))
