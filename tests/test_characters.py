@@ -147,3 +147,19 @@ def test_simulate_plays_the_given_character(tmp_path: Path) -> None:
     given = json.loads(dtc(*args, "--character", str(frail)).stdout)
     assert given["reader"].startswith(f"Frail ({frail}) every run: Frail: STR")
     assert given["outcomes"]["died"]["share"] > fresh["outcomes"]["died"]["share"]
+
+
+def test_ctrl_d_at_a_real_terminal_prompt(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    from test_runtime_terminal import spawn
+
+    out = tmp_path / "rat.json"
+    child = spawn(["character", "new", "--rules", "maze-rats", "--seed", "2", "-o", str(out)], tmp_path)
+    child.expect("Choose a feature")
+    child.expect("> ")
+    child.sendeof()
+    child.expect("stopped: no character made \\(end of input\\)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and "Traceback" not in (child.before or "")
+    assert not out.exists()
