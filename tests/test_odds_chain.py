@@ -52,9 +52,12 @@ def odds(spec: Spec, **kw: Any) -> Any:
 def test_branch_odds_and_escape() -> None:
     o = odds({1: {"choices": [("DEX", 1, 2, 3)]}, 2: {"end": True}, 3: {"choices": [(None, 0, 1, None)]}})
     p = P2[1]
-    assert nz(o.outcomes) == pytest.approx({"ending:2": p, "escaped": 1 - p})
-    assert o.visits[1] == pytest.approx(1 + (1 - p))  # the start, and the escape back to it
-    assert o.reach[3] == pytest.approx(1 - p)
+    q = 1 - p
+    # Back at the entrance (from 3) the reader tries again or leaves, half and half: leaving
+    # from there is 1 / (2 - q), and the reader gets there with q.
+    assert nz(o.outcomes) == pytest.approx({"ending:2": 1 - q / (2 - q), "escaped": q / (2 - q)})
+    assert o.visits[1] == pytest.approx(1 + 2 * q / (2 - q))  # the start, and each return to it
+    assert o.reach[3] == pytest.approx(q)
     assert o.edges[(1, 0)] == pytest.approx(p) and o.edges[(1, 1)] == pytest.approx(1 - p)
 
 
@@ -148,7 +151,8 @@ def brute_force(spec: Spec, policy_p: dict[tuple[str | None, int], float], start
     numbers = list(spec)
 
     def moves(n: int) -> list[tuple[float, int | str]]:
-        e = spec[n]
+        # Arriving at the start again is "back at the entrance" (0): its options and leaving.
+        e = spec[start if n == 0 else n]
         options: list[list[tuple[float, int | str]]] = []
         for ability, d, s, f in e.get("choices", []):
             p = 1.0 if d == 0 else policy_p[(ability, d)]
@@ -159,13 +163,15 @@ def brute_force(spec: Spec, policy_p: dict[tuple[str | None, int], float], start
         options += [[(1.0, t if t in spec else f"missing:{t}")] for t in e.get("prose", [])]
         if e.get("returns"):
             options.append([(1 / len(e["returns"]), t) for t in e["returns"]])
-        return [(w / len(options), t) for opt in options for w, t in opt]
+        if n == 0:
+            options.append([(1.0, "escaped")])
+        return [(w / len(options), 0 if t == start else t) for opt in options for w, t in opt]
 
     def absorbing(n: int | str) -> str | None:
         if isinstance(n, str):
             return n
-        if n == start:
-            return "escaped"
+        if n == 0:
+            return None
         if spec[n].get("end"):
             return f"ending:{n}"
         return None if moves(n) else f"dead_end:{n}"
@@ -191,6 +197,7 @@ def brute_force(spec: Spec, policy_p: dict[tuple[str | None, int], float], start
                 for p, t in moves(n):
                     nxt[t] = nxt.get(t, 0.0) + w * p  # type: ignore[index]
             mass = nxt
+        visits[start] += visits.pop(0, 0.0)  # each return to the entrance (the first visit is not counted)
         return out, visits, hit
 
     outcomes, visits, _ = run(None)

@@ -67,7 +67,7 @@ def test_bad_script_line_is_named(dungeon: Path, tmp_path: Path) -> None:
     script = tmp_path / "route.txt"
     script.write_text("7\n", encoding="utf-8")
     r = dtc("play", str(dungeon), "--seed", "2", "--script", str(script), "--no-save")
-    assert "line 1: '7' is not a choice at entry 1" in r.stdout
+    assert "line 1: '7' is not a choice here at entry 1" in r.stdout
 
 
 def test_interrupted_and_resumed_run_logs_the_same(dungeon: Path, tmp_path: Path) -> None:

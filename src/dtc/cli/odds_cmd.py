@@ -19,7 +19,6 @@ from dtc.cli.base import (
 )
 from dtc.cli.progress import Working
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.compiled.schema import SchemaError, load_json
 from dtc.fileio import atomic_write_text
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
@@ -57,16 +56,31 @@ def parse_abilities(text: str, ruleset: Ruleset) -> dict[str, int]:
     return scores
 
 
-def character_abilities(path: str, ruleset: Ruleset) -> dict[str, int]:
+def character_abilities(path: str, ruleset: Ruleset, graph: CompiledGraph) -> dict[str, int]:
+    """The scores of a character file for the book's checks; exits 2 if it is another system's."""
+    from dtc.cli.play_cmd import refuse_other_system
+    from dtc.runtime.character import CharacterError, load_character
+    from dtc.systems import UnknownRuleset, play_rules
+
     try:
-        data = load_json(path, "character")
-    except SchemaError as exc:
+        pc = load_character(path)
+    except CharacterError as exc:
         fail(f"error: {exc}")
         raise  # unreachable
+    try:
+        rules = play_rules(graph.get("rules"))
+    except UnknownRuleset:
+        rules = None
+    if rules is not None:
+        refuse_other_system(pc, rules, path)
     scores: dict[str, int] = {}
-    for name, value in data["abilities"].items():
+    # The overlay's scores (Dungeon Rules: LUCK, WORLDSWAY; AGI is a Death & Treasure DEX) come after.
+    extra = dict(pc.stats)
+    if pc.dt and "DEX" in pc.abilities:
+        extra.setdefault("AGI", pc.abilities["DEX"])
+    for name, value in [*pc.abilities.items(), *extra.items()]:
         canonical = ruleset.canonical_ability(name)
-        if canonical is not None:
+        if canonical is not None and canonical not in scores:
             scores[canonical] = int(value)
     return scores
 
@@ -112,7 +126,7 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     ruleset = ruleset_of(graph, file)
     scores: dict[str, int] | None = None
     if character is not None:
-        scores = character_abilities(character, ruleset)
+        scores = character_abilities(character, ruleset, graph)
     if abilities is not None:
         scores = {**(scores or {}), **parse_abilities(abilities, ruleset)}
     if scores is not None:

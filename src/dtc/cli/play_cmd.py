@@ -14,7 +14,7 @@ from dtc.cli.base import Exit, fail, guard, load_graph, policy_option, seed_opti
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import atomic_write_text
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
-from dtc.runtime.core import Outcome, Player
+from dtc.runtime.core import Outcome, Player, RunEnded
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
 from dtc.runtime.log import EventLog
@@ -23,17 +23,38 @@ from dtc.runtime.ruleset import Rules
 from dtc.runtime.save import SaveError, Settings, read_save, write_save
 from dtc.runtime.state import GameState
 from dtc.runtime.terminal import Terminal, TerminalChooser
-from dtc.systems.death_and_treasure.creation import RandomChooser, make_character
 
 
 def _rules(graph: CompiledGraph) -> Rules:
+    return _rules_named(graph.get("rules"))
+
+
+def _rules_named(name: str | None) -> Rules:
     from dtc.systems import UnknownRuleset, known_names, play_rules
 
     try:
-        return play_rules(graph.get("rules"))
+        return play_rules(name)
     except UnknownRuleset as exc:
-        fail(f"error: dtc play has no rules for '{exc.name}' (it plays {', '.join(known_names())})")
+        fail(f"error: dtc has no rules for '{exc.name}' (it knows {', '.join(known_names())})")
         raise
+
+
+def refuse_other_system(pc: Character, rules: Rules, path: str) -> None:
+    """Exit 2 with one line when ``pc`` was made for another game system than ``rules``.
+
+    The systems' documents say nothing of converting an adventurer from one to another, so none
+    is converted (a Dungeon Rules adventurer is its base game's, with the overlay's scores added).
+    """
+    if rules.fits(pc):
+        return
+    from dtc.systems import UnknownRuleset, get_ruleset
+
+    try:
+        made_for = get_ruleset(pc.ruleset).title
+    except UnknownRuleset:
+        made_for = pc.ruleset
+    fail(f"error: {path}: {pc.name} is a {made_for} character, and this adventure is played with {rules.title} "
+         f"(make one with: dtc character new --rules {rules.character_kind})")
 
 
 def _script_lines(path: str) -> list[str]:
@@ -119,10 +140,12 @@ def _character(path: str | None, dice: Dice, rules: Rules) -> Character:
     if path is None:
         return rules.new_character(dice)
     try:
-        return load_character(path)
+        pc = load_character(path)
     except CharacterError as exc:
         fail(f"error: {exc}")
         raise
+    refuse_other_system(pc, rules, path)
+    return pc
 
 
 def _player(settings: Settings, terminal: Terminal | None) -> tuple[Player, ScriptPlayer | None]:
@@ -153,10 +176,17 @@ def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: G
         if save_path is not None:
             write_save(save_path, engine, settings)
 
+    # The turn limit is a budget for this session: a resumed game gets a fresh one from where it stopped.
+    limit = settings.max_turns + (state.turn if state is not None else 0)
     engine = Engine(graph, pc, player, dice=dice, rules=rules, state=state, start=settings.start,
-                    max_turns=settings.max_turns, sinks=sinks, checkpoint=checkpoint)
+                    max_turns=limit, sinks=sinks, checkpoint=checkpoint)
     if terminal is not None:
         terminal.game = engine
+        terminal.save_path = save_path
+        if not interactive:
+            terminal.narrate = player
+            terminal.narrate_name = (f"The {settings.policy} player" if script is None and settings.policy
+                                     else f"The {script.name}" if script is not None else "The automatic player")
         if save_path is not None:
             def save_now() -> str | None:
                 checkpoint(engine)
@@ -179,13 +209,14 @@ def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: G
     finally:
         if log is not None:
             log.close()
-    _finish(outcome, save_path)
+    _finish(outcome, save_path, settings.max_turns)
 
 
-def _finish(outcome: Outcome, save_path: str | None) -> None:
+def _finish(outcome: Outcome, save_path: str | None, budget: int) -> None:
     click.echo(outcome.line())
     if outcome.kind == "stopped" and save_path:
-        click.echo(f"resume with: dtc play --resume {save_path}", err=True)
+        click.echo(f"resume with: dtc play --resume {save_path} (it plays up to {budget} more turns; "
+                   "--max-turns N to change that)", err=True)
     raise SystemExit(int(Exit.FINDINGS if outcome.kind == "cannot-continue" else Exit.CLEAN))
 
 
@@ -200,15 +231,25 @@ def character_group() -> None:
 
 @character_group.command("new")
 @seed_option
+@click.option("--rules", "rules_name", default="death-and-treasure", show_default=True, metavar="NAME",
+              help="The game system the adventurer is for: death-and-treasure, maze-rats, zilch, or one of them "
+                   "+ dungeon-rules (as an adventure's Rules: line names it).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the character here (default: stdout).")
 @click.option("--random", "at_random", is_flag=True, help="Roll and equip at random (also when stdin is not a TTY).")
 @guard
-def character_new(seed: int | None, output: str | None, at_random: bool) -> None:
-    """Make an adventurer: 3d6 in order, one optional swap, gear by weight, HP and Defense."""
+def character_new(seed: int | None, rules_name: str, output: str | None, at_random: bool) -> None:
+    """Make an adventurer by the creation rules of a game system (--rules; docs/rulesets/).
+
+    Death & Treasure: 3d6 in order, one optional swap, gear by weight, HP and Defense. Maze Rats:
+    a rolled ability array, a feature, the standard gear. Zilch: a card from each suit, a class.
+    With Dungeon Rules the overlay's scores are rolled too. At a terminal it asks; with --random,
+    or when stdin is not a terminal, it decides at random.
+    """
+    rules = _rules_named(rules_name)
     dice = Dice(seed if seed is not None else secrets.randbelow(2**31))
     console = Console(stderr=True, highlight=False)
     if at_random or not stdin_is_tty():
-        pc = make_character(dice, RandomChooser(dice))
+        pc = rules.new_character(dice)
     else:
         def read(prompt: str) -> str:
             console.print(prompt, end="", markup=False)
@@ -216,10 +257,16 @@ def character_new(seed: int | None, output: str | None, at_random: bool) -> None
 
         terminal = Terminal(console=console, read=read)
         try:
-            pc = make_character(dice, TerminalChooser(terminal))
+            pc = rules.create_character(dice, TerminalChooser(terminal))
         except KeyboardInterrupt:
             fail("\nstopped: no character made", Exit.USAGE)
             raise
+        except RunEnded:  # end of input (Ctrl-D) at a prompt
+            fail("\nstopped: no character made (end of input)", Exit.USAGE)
+            raise
+    rolled = rules.finish_character(pc, dice)
+    if rolled:
+        console.print(f"{rules.title}: rolled 3d6 each for " + ", ".join(rolled), markup=False)
     for line in [pc.summary(), *pc.inventory_lines()]:
         console.print(line, markup=False)
     text = character_json(pc)

@@ -6,7 +6,7 @@ import json
 import os
 import secrets
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,19 +14,23 @@ from dtc.cli.base import Exit, color_wanted, fail, guard, limit_option, load_gra
 from dtc.cli.odds_cmd import emit
 from dtc.compiled.graphjson import CompiledGraph
 
+if TYPE_CHECKING:
+    from dtc.runtime.ruleset import Rules
 
-def _rules_name(graph: CompiledGraph, file: str) -> None:
+def _rules_name(graph: CompiledGraph, file: str) -> Rules:
     from dtc.systems import UnknownRuleset, play_rules
 
     try:
-        play_rules(graph.get("rules"))
+        return play_rules(graph.get("rules"))
     except UnknownRuleset as exc:
         fail(f"error: {file}: dtc simulate has no rules for '{exc.name}'")
+        raise  # unreachable
 
 
-def _character(path: str | None) -> tuple[dict[str, Any] | None, str]:
+def _character(path: str | None, rules: Rules) -> tuple[dict[str, Any] | None, str]:
     if path is None:
         return None, "a fresh adventurer each run"
+    from dtc.cli.play_cmd import refuse_other_system
     from dtc.runtime.character import CharacterError, load_character
 
     try:
@@ -34,7 +38,8 @@ def _character(path: str | None) -> tuple[dict[str, Any] | None, str]:
     except CharacterError as exc:
         fail(f"error: {exc}")
         raise  # unreachable
-    return pc.to_dict(), f"{pc.name} ({path}) every run"
+    refuse_other_system(pc, rules, path)
+    return pc.to_dict(), f"{pc.name} ({path}) every run: {pc.summary()}"
 
 
 @click.command("simulate")
@@ -73,8 +78,8 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
 
     with Working(f"reading {file}"):
         graph = load_graph(file)
-    _rules_name(graph, file)
-    character, reader = _character(character_path)
+    rules = _rules_name(graph, file)
+    character, reader = _character(character_path, rules)
     master = seed if seed is not None else secrets.randbelow(2**31)
     turns = max_turns or DEFAULT_MAX_TURNS
     job = Job(graph, policy, master, turns, character)

@@ -31,6 +31,7 @@ from dtc.editions.book import (
 )
 from dtc.editions.text import Piece, exit_sentences, numbered, paragraphs, pieces
 from dtc.lint.analysis import Analysis
+from dtc.outcomes import the_end
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 _WORDS = {1: "Needs 1 of", 2: "Needs 2 of", 3: "Needs all 3"}
@@ -261,7 +262,7 @@ class WebEdition:
             links = " ".join(link(t, str(t), "back") for t in back)
             items.append(f'<li class="card return"><p>Return to the entry you came from: {links}</p></li>')
         if entry["ending"]:
-            items.append('<li class="card ending"><p class="the-end">The End</p>'
+            items.append(f'<li class="card ending"><p class="the-end">{the_end().title()}</p>'
                          '<a class="action" href="#cover">Back to the cover</a></li>')
         if not items:
             return '<p class="stuck">This entry has no way on. <a href="#cover">Back to the cover</a></p>'

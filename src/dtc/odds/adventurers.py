@@ -60,7 +60,10 @@ def for_character(ruleset: Ruleset, abilities: Mapping[str, int], checks: list[C
                   encumbered: bool = False) -> Readers:
     chances = tuple(check_chance(ruleset, abilities, c, approach, encumbered=encumbered) for c in checks)
     scores = ", ".join(f"{k} {v}" for k, v in abilities.items())
-    return Readers("character", [Reader(Fraction(1), chances)], f"the adventurer with {scores}")
+    typical = [n for n in ruleset.ability_names if n not in abilities]
+    rest = (f"; {', '.join(typical)} {ruleset.typical_score} (the ruleset's typical score)" if typical and scores
+            else f"every ability at {ruleset.typical_score} (the ruleset's typical score)" if typical else "")
+    return Readers("character", [Reader(Fraction(1), chances)], f"the adventurer with {scores}{rest}")
 
 
 def _relevant(ruleset: Ruleset, checks: list[Check]) -> tuple[list[str], bool, list[str]]:

@@ -102,7 +102,8 @@ def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, 
             if opt.kind != "choice" or opt.choice is None:
                 continue
             c = book.entries[n]["choices"][opt.choice]
-            ability, d = c["ability"], int(c["difficulty"] or 0)  # a choice that parses has one
+            # The ability as the chain reads it (one the rules lack: the reader's best).
+            ability, d = (opt.check[0] if opt.check else c["ability"]), int(c["difficulty"] or 0)
             key = (ability, d)
             if key not in cache:
                 if abilities is not None:
@@ -144,7 +145,7 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     if approach not in APPROACHES:
         raise ValueError(f"unknown approach {approach!r} ({', '.join(APPROACHES)})")
     ruleset = get_ruleset(graph.get("rules"))
-    book = read_book(graph)
+    book = read_book(graph, ruleset)
     shape = build_shape(book)
     checks = book.checks
     readers: Readers
@@ -187,7 +188,8 @@ def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: boo
     out = [
         f"policy {policy}: {POLICIES[policy]}",
         f"approach {approach}: {APPROACHES[approach]}",
-        "arriving at the start entry again counts as escaped (the entrance is a way out)",
+        "back at the start entry after going in, the reader may also leave the dungeon (escaped), one option "
+        "more among the entry's own, as dtc play offers it (docs/outcomes.md)",
         "'return to your most recent entry' leads to each entry that leads in, with equal chance",
         "fights are won and damage, encounters and light are not modelled (dtc simulate plays them)",
         "a prose exit guarded by a condition ('if you previously ...') is left out when the entry offers more",

@@ -3,7 +3,9 @@
 States are entries (plus one per missing target). A reader starts at the start entry and moves
 by the policy's pick among the entry's options, then by the check's chance. Absorbing:
 
-* ``escaped``: arriving at the start entry again (the entrance is a way out);
+* ``escaped``: leaving the dungeon by the entrance. Back at the start entry after going in (the
+  state :data:`BACK`), the reader has the start entry's options and one more, *leave*, as
+  ``dtc play`` offers it (:mod:`dtc.outcomes` defines every outcome);
 * ``ending:N``: an entry that says THE END;
 * ``dead_end:N``: an entry with no way on;
 * ``missing:T``: an exit to a target that names no entry;
@@ -30,7 +32,7 @@ import scipy.sparse.csgraph as csgraph  # type: ignore[import-untyped]
 import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
 
 from dtc.odds import POLICIES, POLICY_ALIASES
-from dtc.odds.options import FAIL, PASS, Book
+from dtc.odds.options import FAIL, PASS, SURE, Book, Branch, Option
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -44,6 +46,10 @@ DENSE_LIMIT = 400
 _TIE = 1e-12
 #: Dense batches hold at most this many matrix cells (readers x entries x entries).
 CHUNK = 4_000_000
+#: The state "back at the entrance": the start entry again, after going in, where the reader may
+#: also leave; and the absorbing state leaving leads to.
+BACK = "back at the entrance"
+ESCAPED = "escaped"
 
 
 @dataclass(slots=True)
@@ -71,6 +77,11 @@ def build_shape(book: Book) -> Shape:
         raise ValueError("the adventure has no start entry")
     states: list[int | str] = list(book.numbers)
     index: dict[int | str, int] = {n: i for i, n in enumerate(states)}
+    start_opts = [] if book.start in book.endings else book.options[book.start]
+    if start_opts:  # arriving at the entrance again leads to BACK, where leaving is one more option
+        for name in (BACK, ESCAPED):
+            index[name] = len(states)
+            states.append(name)
     keys = {k: i for i, k in enumerate(book.checks)}
     opt_state: list[int] = []
     opt_check: list[int] = []
@@ -79,26 +90,35 @@ def build_shape(book: Book) -> Shape:
     br_kind: list[int] = []
     br_share: list[float] = []
     br_exit: list[tuple[int, int] | None] = []
+
+    def add_options(at: int | str, opts: list[Option], exit_of: int | None) -> None:
+        for opt in opts:
+            o = len(opt_state)
+            opt_state.append(index[at])
+            opt_check.append(keys[opt.check] if opt.check is not None else -1)
+            for b in opt.branches:
+                target: int | str = BACK if b.target == book.start and start_opts else b.target
+                if target not in index:
+                    index[target] = len(states)
+                    states.append(target)
+                br_opt.append(o)
+                br_target.append(index[target])
+                br_kind.append(b.kind)
+                br_share.append(b.share)
+                br_exit.append((exit_of, b.exit) if exit_of is not None and b.exit is not None else None)
+
     for n in book.numbers:
         if n in book.endings:
             continue
-        for opt in book.options[n]:
-            o = len(opt_state)
-            opt_state.append(index[n])
-            opt_check.append(keys[opt.check] if opt.check is not None else -1)
-            for b in opt.branches:
-                if b.target not in index:
-                    index[b.target] = len(states)
-                    states.append(b.target)
-                br_opt.append(o)
-                br_target.append(index[b.target])
-                br_kind.append(b.kind)
-                br_share.append(b.share)
-                br_exit.append((n, b.exit) if b.exit is not None else None)
+        add_options(n, book.options[n], n)
+    if start_opts:
+        # The exits' own chances (drawn on the graph) are those of the first visit: BACK's are not added.
+        leave = Option("leave", "leave the dungeon", None, None, [Branch(None, ESCAPED, SURE)])
+        add_options(BACK, [*start_opts, leave], None)
     absorbing = np.zeros(len(states), dtype=bool)
     has_options = np.zeros(len(states), dtype=bool)
     has_options[np.asarray(opt_state, dtype=np.int64)] = True
-    absorbing[~has_options] = True  # endings, dead ends and missing targets
+    absorbing[~has_options] = True  # endings, dead ends, missing targets and leaving
     ostate = np.asarray(opt_state, dtype=np.int64)
     first = np.flatnonzero(np.r_[True, ostate[1:] != ostate[:-1]]) if len(ostate) else np.zeros(0, np.int64)
     return Shape(book, states, index, index[book.start], absorbing, ostate, np.asarray(opt_check, np.int64),
@@ -156,7 +176,7 @@ class Solution:
 @dataclass(slots=True)
 class _Classes:
     transient: Ints
-    absorbing: Ints  # absorbing state indexes (missing, endings, dead ends, the start as "escaped", loops' members)
+    absorbing: Ints  # absorbing state indexes (missing, endings, dead ends, escaped, loops' members)
     column: Ints  # per state: column of its absorbing class, -1 when transient
     names: list[str]
     loops: dict[str, list[int]]
@@ -167,7 +187,6 @@ def _classify(shape: Shape, src: Ints, dst: Ints) -> _Classes:
     """Split states into transient ones and absorbing classes (given the edges that can happen)."""
     n = len(shape.states)
     fixed = shape.absorbing.copy()
-    fixed[shape.start] = True  # arriving at the start = escaped
     live = ~fixed[src]
     g = sp.csr_matrix((np.ones(int(live.sum())), (src[live], dst[live])), shape=(n, n))
     _, labels = csgraph.connected_components(g, directed=True, connection="strong")
@@ -184,11 +203,8 @@ def _classify(shape: Shape, src: Ints, dst: Ints) -> _Classes:
         column[members] = len(names)
         names.append(name)
 
-    add("escaped", np.asarray([shape.start]))
     loops: dict[str, list[int]] = {}
     for s in np.flatnonzero(fixed):
-        if s == shape.start:
-            continue
         state = shape.states[s]
         if isinstance(state, str):
             add(state, np.asarray([s]))
@@ -201,7 +217,7 @@ def _classify(shape: Shape, src: Ints, dst: Ints) -> _Classes:
         order = idx[np.argsort(labels[idx], kind="stable")]
         cuts = np.flatnonzero(np.diff(labels[order])) + 1
         for members in np.split(order, cuts):
-            entries = sorted(int(shape.states[m]) for m in members)
+            entries = sorted({int(shape.states[shape.start if shape.states[m] == BACK else m]) for m in members})
             name = f"loop:{entries[0]}"
             loops[name] = entries
             add(name, members)
@@ -318,10 +334,7 @@ def _solve_group(shape: Shape, branch: Floats, weights: Floats, happens: npt.NDA
     to_t = t_of[dst]
     readers = len(weights)
     b_t, b_a = np.zeros((readers, t)), np.zeros((readers, k))
-    first = src == shape.start
-    for sel, target, out in ((first & (to_t >= 0), to_t, b_t), (first & (to_t < 0), classes.column[dst], b_a)):
-        for j, col in zip(np.flatnonzero(sel), target[sel], strict=True):
-            out[:, col] += w[:, j]
+    b_t[:, t_of[shape.start]] = 1.0  # every reader starts at the start entry (nothing else leads to it)
     inner = (t_of[src] >= 0) & (to_t >= 0)
     leave = (t_of[src] >= 0) & (to_t < 0)
     q = (t_of[src[inner]], to_t[inner], w[:, inner])
@@ -346,7 +359,9 @@ def _solve_group(shape: Shape, branch: Floats, weights: Floats, happens: npt.NDA
         total.loops[name] = entries
         if mean_absorbed[classes.names.index(name)] > 0:
             visits[:, [shape.index[e] for e in entries]] = np.inf
-    visits[:, shape.start] = 1.0 + absorbed[:, 0]  # column 0 is "escaped"
+    back = shape.index.get(BACK)
+    if back is not None:  # the start entry's visits: the first, and each return to the entrance
+        visits[:, shape.start] += visits[:, back]
     reach[:, shape.start] = 1.0
     with np.errstate(invalid="ignore"):
         total.visits += weights @ visits

@@ -12,17 +12,21 @@ An entry's *options* are what the policy picks among:
   from).
 
 Fights are assumed won (their prose exit is followed); damage is not modelled (see
-``dtc simulate`` for that). Targets that name no entry lead to "missing".
+``dtc simulate`` for that). Targets that name no entry lead to "missing"; a choice with a difficulty
+the ruleset does not have leads to "broken" (``dtc play`` cannot go on there either).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from dtc.compiled.graphjson import CompiledGraph, Entry, Target
 from dtc.lint.analysis import Analysis
+
+if TYPE_CHECKING:
+    from dtc.systems import Ruleset
 
 #: Branch kinds: which chance a branch is taken with once its option is picked.
 SURE, PASS, FAIL = 0, 1, 2
@@ -73,7 +77,8 @@ def _target(raw: Target | None, entries: Mapping[int, object]) -> int | str:
     return raw if isinstance(raw, int) and raw in entries else f"missing:{raw}"
 
 
-def _choice_options(entry: Entry, entries: Mapping[int, object], notes: list[str]) -> list[Option]:
+def _choice_options(entry: Entry, entries: Mapping[int, object], notes: list[str],
+                    rules: Ruleset | None = None) -> list[Option]:
     success: dict[int, int] = {}
     failure: dict[int, int] = {}
     for i, x in enumerate(entry["exits"]):
@@ -89,9 +94,15 @@ def _choice_options(entry: Entry, entries: Mapping[int, object], notes: list[str
         if c.get("error") or d is None or c.get("success") is None:
             notes.append(f"choice {c.get('text', '?')!r} does not parse and is left out")
             continue
-        if d > 0:
+        ability = c.get("ability")
+        if rules is not None and ability is not None and rules.canonical_ability(ability) is None:
+            ability = None  # not an ability of the rules: dtc play asks which, and the reader takes the best
+        if rules is not None and d not in rules.difficulties:  # dtc play stops there: the book is broken
+            out.append(Option("choice", c.get("label") or c.get("text", ""), None, ci, [
+                Branch(None, f"broken:D{d} is not a {rules.title} difficulty", SURE)]))
+        elif d > 0:
             fail_to = c.get("failure")
-            out.append(Option("choice", c.get("label") or c.get("text", ""), (c.get("ability"), d), ci, [
+            out.append(Option("choice", c.get("label") or c.get("text", ""), (ability, d), ci, [
                 Branch(success.get(ci), _target(c["success"], entries), PASS),
                 Branch(None, "missing:no failure entry", FAIL) if fail_to is None
                 else Branch(failure.get(ci), _target(fail_to, entries), FAIL)]))
@@ -101,10 +112,16 @@ def _choice_options(entry: Entry, entries: Mapping[int, object], notes: list[str
     return out
 
 
-def entry_options(entry: Entry, entries: Mapping[int, object]) -> tuple[list[Option], list[str]]:
-    """The options of one compiled entry, and notes on anything left out."""
+def entry_options(entry: Entry, entries: Mapping[int, object],
+                  rules: Ruleset | None = None) -> tuple[list[Option], list[str]]:
+    """The options of one compiled entry, and notes on anything left out.
+
+    ``rules``: the book's ruleset. A choice asking for a difficulty it does not have leads to a
+    "broken" outcome, as ``dtc play`` stops there; a check of an ability it does not have is the
+    reader's best ability, as ``dtc play`` asks which.
+    """
     notes: list[str] = []
-    options = _choice_options(entry, entries, notes)
+    options = _choice_options(entry, entries, notes, rules)
     guarded = {f.get("target") for f in entry.get("effects", []) if f.get("kind") == "condition"}
     prose = [(i, x) for i, x in enumerate(entry["exits"]) if x["kind"] == "prose"]
     returns = [(i, x) for i, x in enumerate(entry["exits"]) if x["kind"] == "return"]
@@ -127,15 +144,18 @@ def entry_options(entry: Entry, entries: Mapping[int, object]) -> tuple[list[Opt
     return options, notes
 
 
-def read_book(graph: CompiledGraph) -> Book:
-    """The chain's view of a compiled graph (a dict satisfying ``adventure.schema.json``)."""
+def read_book(graph: CompiledGraph, rules: Ruleset | None = None) -> Book:
+    """The chain's view of a compiled graph (a dict satisfying ``adventure.schema.json``).
+
+    ``rules``: the book's ruleset (see :func:`entry_options`).
+    """
     entries: dict[int, Entry] = {}
     for e in graph["entries"]:
         entries.setdefault(int(e["number"]), e)
     options: dict[int, list[Option]] = {}
     skipped: dict[int, list[str]] = {}
     for n, e in entries.items():
-        options[n], notes = entry_options(e, entries)
+        options[n], notes = entry_options(e, entries, rules)
         if notes:
             skipped[n] = notes
     facts = Analysis.of_graph(graph)

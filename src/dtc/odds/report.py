@@ -17,6 +17,7 @@ from rich.text import Text
 
 from dtc.odds.analyze import Odds
 from dtc.odds.checks import Mix
+from dtc.outcomes import chain_kind, chain_words, the_end
 
 ODDS_FORMAT = "dtc-odds"
 ODDS_VERSION = 1
@@ -39,18 +40,8 @@ def pct(p: float | Fraction | None) -> str:
 
 
 def outcome_words(key: str, loops: dict[str, list[int]] | None = None) -> str:
-    kind, _, what = key.partition(":")
-    if kind == "escaped":
-        return "escaped (back at the entrance)"
-    if kind == "ending":
-        return f"THE END at {what}"
-    if kind == "dead_end":
-        return f"dead end at {what}"
-    if kind == "loop":
-        members = (loops or {}).get(key, [])
-        shown = ", ".join(str(m) for m in members[:8]) + (", ..." if len(members) > 8 else "")
-        return f"trapped in a loop ({shown})"
-    return f"missing target {what}" if what != "no failure entry" else "a failed check with no failure entry"
+    """Words for a chain outcome key, from the one definition (:mod:`dtc.outcomes`)."""
+    return chain_words(key, loops)
 
 
 def mix_words(m: Mix) -> str:
@@ -66,9 +57,17 @@ def summary(odds: Odds) -> dict[str, float]:
     """Outcome probabilities by kind: escaped, ended, stuck (dead end, loop or missing target)."""
     out = {"escaped": 0.0, "ended": 0.0, "stuck": 0.0}
     for key, p in odds.outcomes.items():
-        kind = key.split(":")[0]
-        out["escaped" if kind == "escaped" else "ended" if kind == "ending" else "stuck"] += p
+        out[chain_kind(key)] += p
     return out
+
+
+def summary_line(odds: Odds) -> str:
+    """``Outcomes: escaped 22.7%, THE END 77.3%, stuck 0%``: THE END only for a book with endings."""
+    s = summary(odds)
+    kinds = {chain_kind(k) for k in odds.outcomes} | {"stuck"}
+    words = {"escaped": "escaped", "ended": the_end(), "stuck": "stuck"}
+    shown = [f"{words[k]} {pct(s[k])}" for k in ("escaped", "ended", "stuck") if k in kinds]
+    return "Outcomes: " + (", ".join(shown) if shown else "none")
 
 
 def reached(odds: Odds, n: int) -> str:
@@ -112,9 +111,7 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     if limit and len(odds.choices) > limit:
         console.print(Text(f"... {len(odds.choices) - limit} more (--limit 0 shows all; --format json has all)"))
     console.print()
-    s = summary(odds)
-    console.print(Text(f"Outcomes: escaped {pct(s['escaped'])}, THE END {pct(s['ended'])}, "
-                       f"stuck {pct(s['stuck'])}", style="bold"))
+    console.print(Text(summary_line(odds), style="bold"))
     table = _table(console, "", "Chance", "Outcome")
     shown = list(odds.outcomes.items())
     for key, p in (shown[:limit] if limit else shown):

@@ -16,6 +16,7 @@ from typing import Any
 import graphviz
 
 from dtc.compiled.graphjson import CompiledGraph
+from dtc.outcomes import STUCK_WORDS, the_end
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, shorten, wrap
 
 #: Above this many entries the automatic layout is ``sfdp`` (``dot`` gets slow: see docs/graph.md).
@@ -37,8 +38,8 @@ ROLE_STYLE: dict[str, dict[str, str]] = {
     "trapped": {"fillcolor": "#ffcc80", "color": "#e65100", "penwidth": "2"},
     "unreachable": {"fillcolor": "#eeeeee", "color": "#9e9e9e", "fontcolor": "#757575"},
 }
-ROLE_WORDS = {"entry": "entry", "start": "start", "ending": "ending (THE END)", "dead_end": "dead end",
-              "trapped": "trapped", "unreachable": "unreachable"}
+ROLE_WORDS = {"entry": "entry", "start": "start", "ending": f"ending ({the_end()})",
+              "dead_end": STUCK_WORDS["dead_end"], "trapped": "trapped", "unreachable": "unreachable"}
 
 #: Edge look per kind: (colour, style, arrowhead, legend text).
 EDGE_STYLE: dict[str, tuple[str, str, str, str]] = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dtc.compiled.graphjson import CompiledGraph
+from dtc.outcomes import STUCK_WORDS, the_end
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, clean, shorten, wrap
 
 _CODES = {'"': "#quot;", "#": "#35;", "&": "#amp;", "<": "#lt;", ">": "#gt;", "|": "#124;", "\\": "#92;",
@@ -38,9 +39,9 @@ LINKS = {
     "prose": ("-.->", "stroke:#1565c0,stroke-width:2px,stroke-dasharray:2 4", "prose exit (go to N)"),
     "return": ("-.->", "stroke:#6a1b9a,stroke-width:1.5px,stroke-dasharray:10 4", "return to previous entry"),
 }
-LEGEND_WORDS = {"entry": "entry", "start": "start", "ending": "ending (THE END)", "dead_end": "dead end",
-                "trapped": "trapped", "unreachable": "unreachable", "creature": "creature HP 3",
-                "missing": "missing 40"}
+LEGEND_WORDS = {"entry": "entry", "start": "start", "ending": f"ending ({the_end()})",
+                "dead_end": STUCK_WORDS["dead_end"], "trapped": "trapped", "unreachable": "unreachable",
+                "creature": "creature HP 3", "missing": "missing 40"}
 
 
 def esc(text: str) -> str:

@@ -16,6 +16,7 @@ import networkx as nx
 
 from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Exit
 from dtc.lint.analysis import Analysis
+from dtc.outcomes import STUCK_WORDS, the_end
 
 #: Edge kinds, in legend order. ``d0`` is a success exit whose choice has difficulty 0.
 EDGE_KINDS = ("success", "failure", "d0", "prose", "return")
@@ -87,8 +88,8 @@ class Node:
 
     def tags(self) -> list[str]:
         """Every status that applies, as words for a label or tooltip."""
-        names = {"start": "START", "ending": "THE END", "dead_end": "DEAD END", "trapped": "TRAPPED",
-                 "unreachable": "UNREACHABLE"}
+        names = {"start": "START", "ending": the_end(), "dead_end": STUCK_WORDS["dead_end"].upper(),
+                 "trapped": "TRAPPED", "unreachable": "UNREACHABLE"}
         return [word for attr, word in names.items() if getattr(self, attr)]
 
 

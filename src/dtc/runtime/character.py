@@ -218,8 +218,7 @@ class Character:
             "items": [i.to_dict() for i in self.items],
             "notes": list(self.notes),
         }
-        if not self.dt:
-            data["ruleset"] = self.ruleset
+        data["ruleset"] = self.ruleset  # the game system; a file without it is Death & Treasure's
         if self.stats:
             data["stats"] = dict(self.stats)
         return data

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
+from dtc.outcomes import RUN_OUTCOMES, run_line
+
 if TYPE_CHECKING:
     from dtc.runtime.character import Character
     from dtc.runtime.engine import Engine
@@ -75,7 +77,7 @@ class Player(Protocol):
 
 Sink = Any  # Callable[[Event], None]; kept loose so bound methods and lambdas both fit.
 
-OUTCOMES = ("escaped", "ended", "died", "lost", "stopped", "cannot-continue")
+OUTCOMES = RUN_OUTCOMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,20 +91,8 @@ class Outcome:
     treasure: int = 0
 
     def line(self) -> str:
-        """The one-line summary every run ends with."""
-        where = f"entry {self.entry}" if self.entry is not None else "no entry"
-        loot = f"treasure worth {self.treasure:,} coins" if self.treasure else "no treasure"
-        if self.kind == "escaped":
-            return f"escaped: left by the entrance ({where}) on turn {self.turn} with {loot}"
-        if self.kind == "ended":
-            return f"ended: THE END at {where} on turn {self.turn} with {loot}"
-        if self.kind == "died":
-            return f"died: at {where} on turn {self.turn} ({self.reason})"
-        if self.kind == "lost":
-            return f"lost: in the dark near {where} on turn {self.turn} ({self.reason})"
-        if self.kind == "stopped":
-            return f"stopped: {self.reason} at {where} on turn {self.turn}"
-        return f"cannot continue: {self.reason}"
+        """The one-line summary every run ends with (words from :mod:`dtc.outcomes`)."""
+        return run_line(self.kind, self.entry, self.turn, self.reason, self.treasure)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "entry": self.entry, "turn": self.turn, "reason": self.reason,
@@ -150,3 +140,6 @@ class Chooser(Protocol):
 
     def name(self, suggestion: str) -> str:
         """The adventurer's name."""
+
+    def choose(self, prompt: str, options: list[str]) -> int:
+        """Index into ``options``: a choice another ruleset's creation asks for (a feature, a class)."""

@@ -129,7 +129,9 @@ class Engine:
     def oracle(self, odds: int | None, question: str) -> bool:
         """Ask the Oracle a yes/no question (``odds`` in six; None: the player sets them)."""
         if odds is None:
-            odds = int(self.ask(Question(ORACLE, f"Oracle: {question} How likely is yes?",
+            prompt = f"Oracle: {question} How likely is yes?" if question.endswith("?") else (
+                f"Oracle ({question}): How likely is yes?")
+            odds = int(self.ask(Question(ORACLE, prompt,
                                          oracle_options())).key.split(":")[1])
         roll, yes = self.dice.in_six(odds)
         self.emit("oracle", question=question, odds=odds, roll=roll, answer="yes" if yes else "no")

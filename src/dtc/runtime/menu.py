@@ -102,8 +102,10 @@ def build(game: Engine) -> Question:
         opts.append(Option("rest", game.rules.rest_label(game), tags=frozenset({"command"})))
     opts.append(Option("oracle", "Ask the Oracle", tags=frozenset({"command"})))
     opts.append(Option("adjust", "Adjust (adjudicate what the text says)", tags=frozenset({"command"})))
-    if state.entry == state.start and pc.has_treasure and state.turn > 0:
-        opts.append(Option("leave", "Leave the dungeon with your treasure", tags=frozenset({"command", "leave"})))
+    if state.entry == state.start and (len(state.visits) > 1 or state.visits.get(state.start, 0) > 1):
+        # Back at the entrance after going in: leaving is escaping (dtc.outcomes), treasure or not.
+        label = "Leave the dungeon with your treasure" if pc.has_treasure else "Leave the dungeon empty-handed"
+        opts.append(Option("leave", label, tags=frozenset({"command", "leave"})))
     opts.append(Option("quit", "Quit (the game is saved)", tags=frozenset({"command"})))
     prompt = f"Entry {state.entry}" + ("" if seeing else " (in the dark: find light)")
     return Question(MENU, prompt, tuple(opts), {"dark": not seeing})

@@ -36,7 +36,7 @@ from dtc.runtime.core import (
     Question,
     RunEnded,
 )
-from dtc.runtime.dice import parse_dice
+from dtc.runtime.dice import parse_dice, percent
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
@@ -84,11 +84,33 @@ class Policy:
     def __init__(self) -> None:
         self._gear_match = False
         self._home: dict[int, int] | None = None
+        #: The last question, the answer and why (read lazily by :meth:`explain` for ``-v``).
+        self._last: tuple[Question, int] | None = None
+        self.why = ""
 
     def text(self, prompt: str, game: Engine) -> str:
         return ""
 
     def decide(self, question: Question, game: Engine) -> int:
+        self.why = ""
+        n = self.pick(question, game)
+        self._last = (question, n)
+        return n
+
+    def explain(self) -> str:
+        """Why the last answer was chosen, in words (its odds where known): narrated by ``play -v``."""
+        if self._last is None:
+            return ""
+        question, n = self._last
+        if not 0 <= n < len(question.options):
+            return self.why
+        o = question.options[n]
+        parts = [self.why] if self.why else []
+        if o.chance is not None and o.chance < 1 and "command" not in o.tags:
+            parts.append(f"{percent(o.chance)} to succeed")
+        return "; ".join(parts)
+
+    def pick(self, question: Question, game: Engine) -> int:
         kind = question.kind
         opts = question.options
         if kind == MENU:
@@ -96,14 +118,17 @@ class Policy:
         if kind == PLAN:
             return self.plan(question)
         if kind == ABILITY:
+            self.why = "the best ability for it"
             return max(range(len(opts)), key=lambda n: (opts[n].chance or 0, -n))
         if kind == GEAR:
             return self.gear(question)
         if kind in (GEAR_OK, LANGUAGE):
             if kind == LANGUAGE:
                 self._gear_match = False
+            self.why = "only a person can say: the Oracle decides"
             return question.index("oracle") or 0
         if kind == ORACLE:
+            self.why = "the gear suits the words of the action" if self._gear_match else "nothing says more"
             return 2 if self._gear_match else 1
         if kind == ENCOUNTER:
             return self.encounter(question, game)
@@ -113,6 +138,7 @@ class Policy:
         if kind == COMBAT:
             return self.combat(question, game)
         if kind == TARGET:
+            self.why = "the enemy with the fewest HP"
             return min(range(len(opts)), key=lambda n: (int(opts[n].detail.split("/")[0]), n))
         if kind == TAKE:
             return self.take(question, game)
@@ -132,19 +158,28 @@ class Policy:
         pc = game.pc
         leave = q.index("leave")
         if leave is not None and self.wants_home(game):
+            self.why = f"it carries treasure worth {pc.treasure_value:,} coins out"
             return leave
         rest = q.index("rest")
         if rest is not None and pc.hp * (2 if self.careful else 3) <= pc.max_hp:
+            self.why = f"it is hurt (HP {pc.hp} of {pc.max_hp})"
             return rest
         nav = _navigation(q)
         if not nav:
+            self.why = "there is no way on"
             return q.index("wait") or 0
         if self.wants_home(game):
             if self._home is None:
                 self._home = distances_to(game, game.state.start)
             home = self._home
+            self.why = "the shortest way back to the entrance with its treasure"
             return min(nav, key=lambda n: (home.get(q.options[n].target or -1, 10**6), -(q.options[n].chance or 0), n))
-        return min(nav, key=lambda n: (*self.score(q.options[n], game), n))
+        best = min(nav, key=lambda n: (*self.score(q.options[n], game), n))
+        target = q.options[best].target
+        seen = game.state.visits.get(target, 0) if target is not None else 0
+        been = "never visited" if not seen else f"visited {seen} time{'s' if seen != 1 else ''}"
+        self.why = f"{'the surest and least explored' if self.careful else 'the least explored'} way, {been}"
+        return best
 
     def score(self, o: Option, game: Engine) -> tuple[float, ...]:
         visits = game.state.visits.get(o.target, 0) if o.target is not None else 0
@@ -157,6 +192,7 @@ class Policy:
 
     def plan(self, q: Question) -> int:
         opts = q.options
+        self.why = "the surest way to meet the difficulty" if self.careful else "a check rather than a turn"
         if self.careful:
             return max(range(len(opts)), key=lambda n: (opts[n].chance or 0, -n))
         return max(range(len(opts)), key=lambda n: ("turn" not in opts[n].key, opts[n].chance or 0, -n))
@@ -173,6 +209,7 @@ class Policy:
 
     def encounter(self, q: Question, game: Engine) -> int:
         key = "carry-on" if self.careful else "fight"
+        self.why = "it avoids fights" if self.careful else "it fights"
         return q.index(key) or 0
 
     def combat(self, q: Question, game: Engine) -> int:
@@ -181,6 +218,7 @@ class Policy:
         foes_hp = sum(int(f["hp"]) for f in q.info.get("foes", []))
         hurt = pc.hp * 2 <= pc.max_hp if self.careful else pc.hp <= 2
         if escape is not None and hurt and foes_hp >= pc.hp:
+            self.why = f"it is badly hurt (HP {pc.hp}) and the enemies are not"
             return escape
 
         def expected(n: int) -> Fraction:
@@ -190,6 +228,7 @@ class Policy:
             dice = o.detail.rsplit(", ", 1)[-1].split()[0] if o.key != "oil" else "d6"
             return o.chance * parse_dice(dice).mean - (Fraction(1, 10) if o.key == "oil" else 0)
 
+        self.why = "the most damage to expect"
         return max(range(len(q.options)), key=lambda n: (expected(n), -n))
 
     def take(self, q: Question, game: Engine) -> int:
@@ -215,15 +254,18 @@ class RandomPolicy(Policy):
     name = "random"
     careful = False
 
-    def decide(self, question: Question, game: Engine) -> int:
+    def pick(self, question: Question, game: Engine) -> int:
         opts = question.options
         if question.kind == MENU:
             allowed = _navigation(question) + [n for n, o in enumerate(opts) if o.key in ("leave", "rest")]
             if not allowed:
                 allowed = [question.index("wait") or 0]
+            self.why = f"at random, one of {len(allowed)}"
             return allowed[game.dice.pick(len(allowed))]
         if question.kind in (GEAR_OK, LANGUAGE):
+            self.why = "only a person can say: the Oracle decides"
             return question.index("oracle") or 0
+        self.why = f"at random, one of {len(opts)}"
         return game.dice.pick(len(opts))
 
 
@@ -262,12 +304,18 @@ class ScriptPlayer:
         self.keep_going = fallback is not None
         self.name = name
         self._text = ""
+        self._why: str | None = None
 
     def text(self, prompt: str, game: Engine) -> str:
         text, self._text = self._text, ""
         return text
 
+    def explain(self) -> str:
+        """Why the last answer was chosen (``play -v``): the script's line, or the policy's reason."""
+        return self._why if self._why is not None else f"as the {self.fallback.name} player: {self.fallback.explain()}"
+
     def decide(self, question: Question, game: Engine) -> int:
+        self._why = None
         if question.kind != MENU:
             return self.fallback.decide(question, game)
         while self.position < len(self.lines):
@@ -277,9 +325,9 @@ class ScriptPlayer:
                 continue
             found, rest = match_menu(question, line)
             if found is None:
-                raise RunEnded("stopped", f"{self.name} line {self.position}: '{line}' is not a choice at "
-                               f"entry {game.state.entry}")
+                raise RunEnded("stopped", f"{self.name} line {self.position}: '{line}' is not a choice here")
             self._text = rest
+            self._why = f"line {self.position}"
             return found
         if self.keep_going:
             return self.fallback.decide(question, game)

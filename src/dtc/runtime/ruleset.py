@@ -22,8 +22,10 @@ from dtc.runtime.core import RunEnded
 from dtc.runtime.dice import Dice, Roll
 
 if TYPE_CHECKING:
+    from dtc.runtime.core import Chooser
     from dtc.runtime.foes import Foe
     from dtc.runtime.game import Game
+    pass  # moved imports
 
 # Results of an encounter or a fight.
 OVER = "over"  # the creatures leave you be
@@ -96,6 +98,14 @@ class Rules(ABC):
     @abstractmethod
     def new_character(self, dice: Dice) -> Character:
         """A random adventurer for these rules (the system's own way of making one)."""
+
+    @abstractmethod
+    def create_character(self, dice: Dice, chooser: Chooser) -> Character:
+        """An adventurer made by these rules' creation steps, the decisions the ``chooser``'s."""
+
+    def finish_character(self, pc: Character, dice: Dice) -> list[str]:
+        """Add what an overlay's rules give a new character (Dungeon Rules: its scores); what was rolled."""
+        return []
 
     def down(self, game: Game, cause: str, overflow: int = 0) -> None:
         """HP reached 0 (``overflow``: the damage beyond it): death, unless the rules say otherwise."""

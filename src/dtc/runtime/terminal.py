@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
+from dtc.outcomes import paren
 from dtc.runtime.core import MENU, Chooser, Question, RunEnded
 from dtc.runtime.dice import percent
 from dtc.runtime.equipment import weight_text
@@ -27,7 +28,14 @@ if TYPE_CHECKING:
 
 HELP = ("Type a number to choose. Commands: w wait a turn, r rest, o ask the Oracle, i inventory, "
         "a adjust (your ruling: hp -2, coins +50, item NAME, drop NAME, light N), s save, l leave with "
-        "your treasure (at the entrance), q quit. Ctrl-C also stops; the game is saved after every turn.")
+        "your treasure (at the entrance), q quit. Every other question takes a number (or the answer's "
+        "name) and i, s, q and ? too. Ctrl-C also stops; the game is saved after every step.")
+#: Events narrated in a sentence by :meth:`Terminal._brief`.
+BRIEF = frozenset({"morale", "defeated", "fight_end", "flee", "escape", "distract", "talk", "light", "dark",
+                   "oracle", "gear", "refused", "rest", "encounter_end", "hazard", "pace", "alarm", "adjust"})
+ADJUST_KEYS = ("Type your ruling: hp -2, hp +1, coins +50, coins -100, item NAME [weight W] [value V], "
+               "drop NAME [N], light N (or pace, map under Dungeon Rules); Enter for none. Also: i inventory, "
+               "s save, q quit, ? this help.")
 LETTERS = {"wait": "w", "rest": "r", "oracle": "o", "adjust": "a", "leave": "l", "quit": "q"}
 
 
@@ -37,6 +45,11 @@ class Terminal:
         self.console = console or Console(highlight=False, soft_wrap=False)
         self.read = read
         self.save = save
+        #: Where the game is saved (said when ``s`` is typed in the middle of a step).
+        self.save_path: str | None = None
+        #: The automatic player whose decisions ``-v`` narrates (None when a person decides here).
+        self.narrate: Any = None
+        self.narrate_name = "The automatic player"
         self.game: Engine | None = None
 
     # --- output ----------------------------------------------------------------------------
@@ -63,9 +76,12 @@ class Terminal:
         if kind == "start":
             self.say(f"{event['title'] or 'Untitled adventure'} ({event['rules']}, seed {event['seed']})", "bold")
             self.say(event["character"])
-        elif kind == "entry" and game is not None:
+        elif kind == "move":
+            # The heading comes on arrival: an encounter on the way in (or death in it) happens
+            # at this entry, before its text is read.
             self.console.print()
-            self.say(f"— {event['number']} —", "bold cyan")
+            self.say(f"— {event['to']} —", "bold cyan")
+        elif kind == "entry" and game is not None:
             self.prose(game.entries[event["number"]]["text"])
         elif kind == "check":
             rolls = " / ".join("+".join(map(str, r)) for r in event["rolls"])
@@ -77,13 +93,17 @@ class Terminal:
         elif kind == "roll":
             self.say(f"{event['why']}: {event['dice']} rolled {event['total']}")
         elif kind == "damage":
-            self.say(f"You take {event['amount']} damage ({event['cause']}). HP {event['hp']}.", "red")
+            self.say(f"You take {event['amount']} damage {paren(event['cause'])}. HP {event['hp']}.", "red")
         elif kind == "heal":
-            self.say(f"You regain {event['amount']} HP ({event['cause']}). HP {event['hp']}.", "green")
+            self.say(f"You regain {event['amount']} HP {paren(event['cause'])}. HP {event['hp']}.", "green")
         elif kind == "death":
-            self.say(f"You die ({event['cause']}).", "bold red")
+            self.say(f"You die {paren(event['cause'])}.", "bold red")
         elif kind == "item":
-            self.say(f"{event['action'].capitalize()}: {event['quantity']} {event['name']} ({event['why']})")
+            verb = {"found": "You find", "used": "You use", "dropped": "You drop", "thrown": "You throw"}.get(
+                str(event["action"]), str(event["action"]).capitalize())
+            why = str(event.get("why") or "")
+            because = "" if not why else f" ({why})" if "(" not in why else f": {why}"
+            self.say(f"{verb} {event['quantity']} {event['name']}{because}.")
         elif kind == "manual":
             self.say(f"Not automated, your ruling (a to adjust): {event['text']}", "yellow")
         elif kind == "special":
@@ -100,34 +120,87 @@ class Terminal:
             hit = f"hits for {event['damage']}" if event["hit"] else "misses"
             self.say(f"  {event['attacker']} → {event['target']} ({event['weapon']}, {event['total']} vs "
                      f"{event['needed']}): {hit}")
-        elif kind in ("morale", "defeated", "fight_end", "flee", "escape", "distract", "talk", "light", "dark",
-                      "oracle", "gear", "refused", "rest", "encounter_end"):
-            self.say(self._brief(event), "dim" if kind in ("light", "gear") else "")
+        elif kind == "decision" and self.narrate is not None:
+            explain = getattr(self.narrate, "explain", None)
+            why = explain() if callable(explain) else ""
+            if event["question"] == MENU and game is not None:
+                self.say(self.status(game), "reverse")
+            self.say(f"{self.narrate_name} chooses: {event['label']}" + (f" — {why}" if why else "") + ".", "italic")
+        elif kind in BRIEF:
+            line = self._brief(event)
+            if line:
+                self.say(line, "dim" if kind in ("light", "gear", "pace") else "")
 
     @staticmethod
     def _brief(e: dict[str, Any]) -> str:
+        """A sentence for an event the player should hear about ('' for none); never a raw record."""
         kind = e["event"]
         if kind == "morale":
-            return f"  {e['name']} morale: {e['total']} vs {e['morale']}: {'flees!' if e['flees'] else 'stands'}"
+            verdict = "it flees!" if e["flees"] else "it stands."
+            return f"  {e['name']} checks morale ({e['total']} against {e['morale']}): {verdict}"
         if kind == "defeated":
             return f"  {e['name']} falls."
         if kind == "fight_end":
-            return f"The fight is over: {e['result']}."
+            ends = {"won": "You win the fight.", "fled": "You get away from the fight.",
+                    "stalemate": "The fight ends with no winner."}
+            return ends.get(str(e["result"]), f"The fight is over: {e['result']}.")
         if kind == "flee":
-            return f"You run back to {e['to']}." if e["to"] is not None else "You get away."
+            return f"You run back to entry {e['to']}." if e["to"] is not None else "You get away."
+        if kind == "escape":
+            return "You get away." if e["success"] else "You fail to get away."
+        if kind == "distract":
+            what = {"food": "a ration", "treasure": "some treasure"}.get(str(e["dropped"]), str(e["dropped"]))
+            return (f"You drop {what} (rolled {e['roll']}): "
+                    + ("they are distracted." if e["distracted"] else "they are not distracted."))
+        if kind == "talk":
+            if "why" in e:
+                return f"You cannot talk with them: {e['why']}."
+            reaction = e.get("reaction")
+            if reaction == "they let you pass":
+                return "You talk, and they let you pass."
+            return (f"You talk them round: they are now {reaction}." if e["success"]
+                    else f"Talking goes badly: they are now {reaction}.")
+        if kind == "encounter_end":
+            result = str(e["result"])
+            return {"left alone": "They leave you alone.", "parley": "They let you pass."}.get(
+                result, result[:1].upper() + result[1:] + ".")
         if kind == "oracle":
-            return f"The Oracle ({e['odds']}-in-6) rolls {e['roll']}: {e['answer'].upper()}"
+            return f"The Oracle ({e['odds']}-in-6) rolls {e['roll']}: {e['answer'].upper()}."
         if kind == "light":
-            return f"Lantern: {e['action']} ({e['turns']} turns, {e['flasks']} flasks left)"
+            action = {"light": "You light the lantern", "refill": "You refill the lantern",
+                      "relight": "You relight the lantern", "out": "Your lantern goes out",
+                      "found": "You find light"}.get(str(e["action"]), f"Lantern: {e['action']}")
+            return f"{action} ({e['turns']} turns of light, {e['flasks']} flasks left)."
         if kind == "dark":
             return f"In the dark: turn {e['turns']} of {e['limit']}."
         if kind == "refused":
             return f"You cannot {e['what']}: {e['why']}."
         if kind == "gear":
-            return f"Gear: {e['item'] or 'nothing'} — {'appropriate' if e['appropriate'] else 'not appropriate'}"
+            if e["item"] is None:
+                return "You have no suitable gear."
+            return f"Your {e['item']} is {'appropriate' if e['appropriate'] else 'not appropriate'}."
         if kind == "rest":
-            return "You rest for a turn."
-        return " ".join(f"{k}={v}" for k, v in e.items() if k not in ("seq", "turn", "entry"))
+            how = {"rally": "You rally", "rest": "You rest an hour", "sleep": "You sleep the night",
+                   "breath": "You catch your breath", "short": "You take a short rest",
+                   "long": "You take a long rest", "camp": "You fortify a camp"}.get(str(e.get("rest")), "You rest")
+            chips = f" (chips {e['chips']})" if "chips" in e else ""
+            return f"{how}{chips}."
+        if kind == "hazard":
+            stage = e["stage"]
+            if stage == "mitigated":
+                return f"You deal with the {e['name']} using your {e['gear']}."
+            if stage == "passed":
+                return f"You get past the {e['name']}." + (f" {e['text']}" if e.get("text") else "")
+            if stage == "triggered":
+                return f"The {e['name']} gets you." + (f" {e['text']}" if e.get("text") else "")
+            return ""
+        if kind == "pace":
+            return f"Pace: {e['pace']} ({e['minutes']} minutes a room)."
+        if kind == "alarm":
+            return f"The alarm rises to {e['level']} of 5 ({e['why']})."
+        if kind == "adjust":
+            return f"Your ruling: {e['text']}."
+        return ""
 
     # --- input -----------------------------------------------------------------------------
 
@@ -138,7 +211,32 @@ class Terminal:
             raise RunEnded("stopped", "end of input") from None
 
     def text(self, prompt: str, game: Engine) -> str:
-        return self.ask_line(prompt)
+        while True:
+            answer = self.ask_line(prompt)
+            if not self._common(answer.strip().lower(), game, ADJUST_KEYS):
+                return answer
+
+    def _common(self, low: str, game: Engine, help_text: str) -> bool:
+        """Keys every question accepts besides its answers: ``q`` quit, ``s`` save, ``?`` help, ``i``.
+
+        True when ``low`` was one of them (and was handled). Quitting in the middle of a step ends
+        the run as *stopped*; the game was saved before the step, so resuming plays it again.
+        """
+        if low in ("q", "quit"):
+            raise RunEnded("stopped", "quit by the player")
+        if low in ("s", "save"):
+            where = self.save_path
+            self.say(f"The game is saved after every step, last before this question, to {where}; "
+                     "q quits, and --resume starts this step again." if where else "Saving is off (--no-save).")
+            return True
+        if low in ("?", "h", "help"):
+            self.say(help_text)
+            return True
+        if low in ("i", "inventory"):
+            for line in game.pc.inventory_lines():
+                self.say("  " + line)
+            return True
+        return False
 
     def decide(self, question: Question, game: Engine) -> int:
         self.game = game
@@ -148,14 +246,19 @@ class Terminal:
         for n, o in enumerate(question.options, 1):
             detail = f"  [{o.detail}]" if o.detail else ""
             self.say(f"  {n}. {o.label}{detail}")
+        count = len(question.options)
+        keys = (f"Type a number from 1 to {count} to answer. Also: i inventory, s save, q quit (the game is "
+                "saved before each step), ? this help.")
         while True:
             answer = self.ask_line("> ").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(question.options):
+            if answer.isdigit() and 1 <= int(answer) <= count:
                 return int(answer) - 1
             found = question.index(answer.lower())
             if found is not None:
                 return found
-            self.say(f"Type a number from 1 to {len(question.options)}.", "yellow")
+            if self._common(answer.lower(), game, keys):
+                continue
+            self.say(f"Type a number from 1 to {count} (? for help).", "yellow")
 
     def _menu(self, q: Question, game: Engine) -> int:
         self.console.print()
@@ -221,3 +324,13 @@ class TerminalChooser(Chooser):
 
     def name(self, suggestion: str) -> str:
         return self.t.ask_line(f"Name (Enter for {suggestion}) > ").strip() or suggestion
+
+    def choose(self, prompt: str, options: list[str]) -> int:
+        self.t.say(prompt, "bold")
+        for n, label in enumerate(options, 1):
+            self.t.say(f"  {n}. {label}")
+        while True:
+            answer = self.t.ask_line("> ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return int(answer) - 1
+            self.t.say(f"Type a number from 1 to {len(options)}.", "yellow")

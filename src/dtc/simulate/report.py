@@ -15,14 +15,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from dtc.outcomes import KINDS
 from dtc.simulate.stats import OUTCOMES, Problem, Tally
 
 SIMULATE_FORMAT = "dtc-simulation"
 SIMULATE_VERSION = 1
 CONFIDENCE = 0.95
-WORDS = {"escaped": "escaped (left by the entrance)", "ended": "THE END", "died": "died",
-         "lost": "lost in the dark", "stopped": "stopped (turn limit or stuck)",
-         "cannot-continue": "cannot continue (the book breaks)", "error": "runtime error (a dtc bug)"}
+#: Each outcome's words, from the one definition (docs/outcomes.md).
+WORDS = {key: KINDS[key].label for key in OUTCOMES}
 
 
 @dataclass(slots=True)

@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any
 
-#: Every way a run can end (the runtime's outcomes), in report order.
-OUTCOMES = ("escaped", "ended", "died", "lost", "stopped", "cannot-continue", "error")
+from dtc.outcomes import RUN_OUTCOMES
+
+#: Every way a run can end (the runtime's outcomes, :mod:`dtc.outcomes`), in report order.
+OUTCOMES = (*RUN_OUTCOMES, "error")
 #: Example runs kept per problem (each with its seed).
 EXAMPLES = 3
 #: "Goblin 2's Sword" -> "Goblin's Sword": the runtime numbers the creatures of a group.

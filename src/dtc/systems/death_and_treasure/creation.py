@@ -95,6 +95,9 @@ class RandomChooser:
     def name(self, suggestion: str) -> str:
         return suggestion
 
+    def choose(self, prompt: str, options: list[str]) -> int:
+        return self.dice.pick(len(options))
+
     def pick(self, stage: str, pc: Character, offers: list[Offer], labels: list[str], prompt: str) -> int | None:
         limit = Fraction(pc.abilities["STR"])
         fits = [n for n, o in enumerate(offers) if pc.load + o.item.weight * o.item.quantity <= limit]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import dtc.systems.death_and_treasure.combat as combat
 from dtc.runtime.character import ABILITIES, Character, high_low
-from dtc.runtime.core import ENCOUNTER, ESCAPE, LANGUAGE, Option, Question, RunEnded
+from dtc.runtime.core import ENCOUNTER, ESCAPE, LANGUAGE, Chooser, Option, Question, RunEnded
 from dtc.runtime.dice import Dice, Roll, percent, prob_at_most, worse_of_two
 from dtc.runtime.equipment import COINS, LANTERN, OIL, RATIONS
 from dtc.runtime.ruleset import FLED, OVER, WON, Rules
@@ -67,6 +67,12 @@ class DeathAndTreasure(Rules):
         from dtc.systems.death_and_treasure.creation import random_character
 
         return random_character(dice)
+
+    def create_character(self, dice: Dice, chooser: Chooser) -> Character:
+        """An adventurer made step by step as "Making an Adventurer" says, the decisions the ``chooser``'s."""
+        from dtc.systems.death_and_treasure.creation import make_character
+
+        return make_character(dice, chooser)
 
     # --- rolls ---------------------------------------------------------------------------
 

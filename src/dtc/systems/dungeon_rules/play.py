@@ -26,6 +26,8 @@ from dtc.runtime.ruleset import FLED, WON, Rules, careful
 if TYPE_CHECKING:
     from dtc.runtime.foes import Foe
     from dtc.runtime.game import Game
+    pass  # moved imports
+    from dtc.runtime.core import Chooser
 
 SEVEN = ("STR", "CON", "INT", "WIS", "AGI", "LUCK", "WORLDSWAY")
 MINUTES = {"action": 10, "wait": 10, "combat": 10, "unconscious": 10, "rest": 0}
@@ -33,6 +35,21 @@ PACE, REST_TYPE = "pace", "rest-type"  # question kinds
 HOUR = 60
 WATCHES = 4
 KEY = "dr"  # this overlay's part of the run state
+
+
+def overlay_scores(pc: Character, dice: Dice) -> list[str]:
+    """Give ``pc`` the overlay's scores it lacks: Death & Treasure's own where it has them (AGI is
+    DEX), else 3d6 each, rolled now. Returns what was rolled (``LUCK 11``)."""
+    rolled = []
+    for a in SEVEN:
+        if a in pc.stats or (pc.dt and a in pc.abilities):
+            continue
+        if pc.dt and a == "AGI":
+            pc.stats[a] = pc.abilities["DEX"]
+            continue
+        pc.stats[a] = dice.roll("3d6").total
+        rolled.append(f"{a} {pc.stats[a]}")
+    return rolled
 
 
 def danger_text(top: int) -> str:
@@ -74,16 +91,7 @@ class DungeonRules(Rules):
     def ensure_scores(self, game: Game) -> None:
         """Give the adventurer the overlay's scores it lacks: Death & Treasure's own where it has
         them (AGI is DEX), else 3d6 each, rolled now."""
-        pc = game.pc
-        rolled = []
-        for a in SEVEN:
-            if a in pc.stats or (pc.dt and a in pc.abilities):
-                continue
-            if pc.dt and a == "AGI":
-                pc.stats[a] = pc.abilities["DEX"]
-                continue
-            pc.stats[a] = game.dice.roll("3d6").total
-            rolled.append(f"{a} {pc.stats[a]}")
+        rolled = overlay_scores(game.pc, game.dice)
         if rolled:
             game.emit("manual", text="Dungeon Rules scores rolled (3d6 each): " + ", ".join(rolled))
 
@@ -138,6 +146,12 @@ class DungeonRules(Rules):
 
     def new_character(self, dice: Dice) -> Character:
         return self.base.new_character(dice)
+
+    def create_character(self, dice: Dice, chooser: Chooser) -> Character:
+        return self.base.create_character(dice, chooser)
+
+    def finish_character(self, pc: Character, dice: Dice) -> list[str]:
+        return overlay_scores(pc, dice)
 
     def down(self, game: Game, cause: str, overflow: int = 0) -> None:
         self.base.down(game, cause, overflow)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import dtc.systems.maze_rats.ruleset as mr
 from dtc.runtime.character import Character
-from dtc.runtime.core import ENCOUNTER, Option, Question
+from dtc.runtime.core import ENCOUNTER, Chooser, Option, Question
 from dtc.runtime.dice import Dice, Roll, percent
 from dtc.runtime.equipment import HAND, RANGED, RATIONS, Item
 from dtc.runtime.ruleset import FLED, OVER, WON, Rules, careful
@@ -76,24 +76,42 @@ def armor(pc: Character, weapon: Item | None = None) -> int:
     return mr.BASE_ARMOR + body + shield
 
 
-def make_character(dice: Dice) -> Character:
-    """A random adventurer: an ability array, a feature, and the standard combat gear."""
+def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
+    """An adventurer: a rolled ability array, a feature, and the standard combat gear.
+
+    Without a ``chooser`` everything is rolled (the feature on a d6: 1–2 +1 attack bonus, 3–6 a
+    Path) and the second weapon suits the better of STR and DEX; a chooser (a person) picks the
+    feature and the second weapon and names the adventurer.
+    """
     strength, dexterity, will = ARRAYS[dice.die(6) - 1]
-    pc = Character(name=random_name(dice), abilities={"STR": strength, "DEX": dexterity, "WIL": will},
+    suggestion = random_name(dice)
+    pc = Character(name=suggestion, abilities={"STR": strength, "DEX": dexterity, "WIL": will},
                    max_hp=START_HEALTH, hp=START_HEALTH, ruleset=mr.MAZE_RATS.name, stats={"AB": 0})
-    feature = dice.die(6)
+    if chooser is None:
+        feature = dice.die(6)
+    else:
+        chooser.show(f"Rolled a d6 for the abilities: STR +{strength}  DEX +{dexterity}  WIL +{will}; "
+                     f"health {START_HEALTH}, armour {mr.BASE_ARMOR}, attack bonus +0.")
+        labels = ["+1 attack bonus", *(f"Path: {name} (advantage when you {', '.join(words[:4])}…)"
+                                       for name, words in PATHS.items())]
+        pick = chooser.choose("Choose a feature (spells are not automated, so not offered)", labels)
+        feature = 1 if pick == 0 else pick + 2
     if feature <= 2:
         pc.stats["AB"] = 1
         pc.notes.append("feature: +1 attack bonus")
     else:
         pc.notes.append(f"path: {list(PATHS)[feature - 3]}")
-    second = Item("Warhammer", "weapon", ranges=(HAND,)) if strength >= dexterity else Item(
-        "Bow", "weapon", ranges=(RANGED,))
+    heavy = strength >= dexterity if chooser is None else chooser.choose(
+        "Choose your second weapon (the first is a light sword)",
+        ["Warhammer (heavy: +1 damage, two hands, no shield)", "Bow (ranged, before the melee closes)"]) == 0
+    second = Item("Warhammer", "weapon", ranges=(HAND,)) if heavy else Item("Bow", "weapon", ranges=(RANGED,))
     for item in (Item("Sword", "weapon", ranges=(HAND,)), second,
                  Item("Light armour", "armour", defense=1, slot="body"),
                  Item("Shield", "armour", defense=1, slot="shield"),
                  Item(RATIONS, "gear", 3), Item("Rope", "gear"), Item("Torch", "gear", 3), Item(MEDICINE, "gear")):
         pc.add(item)
+    if chooser is not None:
+        pc.name = chooser.name(suggestion).strip() or suggestion
     return pc
 
 
@@ -151,6 +169,9 @@ class MazeRats(Rules):
 
     def new_character(self, dice: Dice) -> Character:
         return make_character(dice)
+
+    def create_character(self, dice: Dice, chooser: Chooser) -> Character:
+        return make_character(dice, chooser)
 
     # --- time and healing --------------------------------------------------------------------
 

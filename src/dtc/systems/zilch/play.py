@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import dtc.systems.zilch.ruleset as z
 from dtc.runtime.character import Character
-from dtc.runtime.core import ENCOUNTER, Option, Question, RunEnded
+from dtc.runtime.core import ENCOUNTER, Chooser, Option, Question, RunEnded
 from dtc.runtime.dice import Dice, percent
 from dtc.runtime.equipment import HAND, RANGED, RATIONS, Item
 from dtc.runtime.ruleset import FLED, OVER, Rules, careful
@@ -51,17 +51,37 @@ def chip_cap(pc: Character) -> int:
     return pc.abilities[CLASS_SUIT[class_of(pc)]]
 
 
-def make_character(dice: Dice) -> Character:
-    """Draw 5–10 from each suit's pile (redraw a hand of 25 or less); class by the better of ♣ and ♠."""
+def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
+    """Draw 5–10 from each suit's pile (a hand of 25 or less may be drawn again), then the class.
+
+    Without a ``chooser`` such a hand is always redrawn and the class is the better of ♣ and ♠
+    (Fighter on a tie); a chooser (a person) decides both and names the adventurer.
+    """
     def hand() -> list[int]:
         return [dice.between(z.CARD_LOW, z.CARD_HIGH) for _ in SUITS]
 
+    def shown(cards: list[int]) -> str:
+        return "  ".join(f"{s} {c}" for s, c in zip(SUITS, cards, strict=True)) + f" (total {sum(cards)})"
+
     cards = hand()
-    if sum(cards) <= z.REDRAW_AT_MOST:
+    if chooser is not None:
+        chooser.show("Drew one card from each suit's pile: " + shown(cards))
+    if sum(cards) <= z.REDRAW_AT_MOST and (chooser is None or chooser.choose(
+            f"Your hand totals {sum(cards)}, {z.REDRAW_AT_MOST} or less: draw again?",
+            ["Draw a new hand", "Keep this one"]) == 0):
         cards = hand()
+        if chooser is not None:
+            chooser.show("Drew again: " + shown(cards))
     suits = dict(zip(SUITS, cards, strict=True))
-    klass = "Fighter" if suits["♣"] >= suits["♠"] else "Rogue"
-    pc = Character(name=random_name(dice), abilities=suits, max_hp=suits["♥"], hp=suits["♥"],
+    if chooser is None:
+        klass = "Fighter" if suits["♣"] >= suits["♠"] else "Rogue"
+    else:
+        klass = ("Fighter", "Rogue")[chooser.choose(
+            "Choose your class (spellcasters are not automated, so not offered)",
+            [f"Fighter: ♣ chips (up to {suits['♣']}), longsword, chain mail and a shield",
+             f"Rogue: ♠ chips (up to {suits['♠']}), short sword, shortbow and leather"])]
+    suggestion = random_name(dice)
+    pc = Character(name=suggestion, abilities=suits, max_hp=suits["♥"], hp=suits["♥"],
                    ruleset=z.ZILCH.name, notes=[f"class: {klass}"])
     pc.stats.update(chips=suits[CLASS_SUIT[klass]], rally=0)
     kit = [Item("Longsword", "weapon", ranges=(HAND,)), Item("Chain mail", "armour", defense=2, slot="body"),
@@ -70,6 +90,8 @@ def make_character(dice: Dice) -> Character:
         Item("Leather armour", "armour", defense=1, slot="body")]
     for item in (*kit, Item(RATIONS, "gear", 3), Item("Rope", "gear"), Item("Torch", "gear", 3)):
         pc.add(item)
+    if chooser is not None:
+        pc.name = chooser.name(suggestion).strip() or suggestion
     return pc
 
 
@@ -118,11 +140,14 @@ class Zilch(Rules):
     def new_character(self, dice: Dice) -> Character:
         return make_character(dice)
 
+    def create_character(self, dice: Dice, chooser: Chooser) -> Character:
+        return make_character(dice, chooser)
+
     def down(self, game: Game, cause: str, overflow: int = 0) -> None:
         st = game.state.rules
         if st.get("fighting"):
             game.emit("death", cause=f"{cause}: unconscious among enemies")
-            raise RunEnded("died", f"{cause} (unconscious among enemies)")
+            raise RunEnded("died", f"{cause}: unconscious among enemies")
         if overflow:
             self.drain(game, cause, overflow)
         if st.get("unconscious"):
@@ -143,7 +168,7 @@ class Zilch(Rules):
         game.emit("manual", text=f"Hearts drained to {pc.abilities['♥']} ({cause}).")
         if pc.abilities["♥"] <= 0:
             game.emit("death", cause=cause)
-            raise RunEnded("died", f"{cause} (Hearts drained)")
+            raise RunEnded("died", f"{cause}: Hearts drained")
 
     # --- time and recovery ---------------------------------------------------------------
 
