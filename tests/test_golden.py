@@ -71,7 +71,7 @@ def test_full_format_output(monkeypatch: pytest.MonkeyPatch) -> None:
     """The default format, with source lines and carets, on the book full of mistakes."""
     book = ROOT / "adventures" / "the-broken-lighthouse.txt"
     golden = ROOT / "tests" / "golden" / "the-broken-lighthouse.lint-full.txt"
-    check_golden(lint_output(book, monkeypatch, "full"), golden)
+    check_golden(lint_output(book, monkeypatch, fmt="full"), golden)
 
 
 @pytest.mark.parametrize("path", ADVENTURES, ids=lambda p: p.stem)
