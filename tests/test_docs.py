@@ -38,10 +38,10 @@ def test_fast_and_reference_validators_agree() -> None:
     import fastjsonschema
     import jsonschema
 
-    from dtc.schema import schema_of
+    from dtc.schema import _fast, schema_of
 
     schema = schema_of("adventure")
-    fast = fastjsonschema.compile(schema)
+    fast = _fast("adventure")  # as dtc compiles it (oneOf [X, null] checked as anyOf [null, X])
     ref = jsonschema.Draft202012Validator(schema)
     good = _json.loads((ROOT / "tests" / "golden" / "the-drowned-chapel.json").read_text(encoding="utf-8"))
     mutations = [
@@ -58,6 +58,19 @@ def test_fast_and_reference_validators_agree() -> None:
         bad = copy.deepcopy(good)
         bad["entries"][0][key] = value
         cases.append(bad)
+    # the branches that may be null: a span, a target, an effect's condition
+    with_choice = next(e for e in good["entries"] if e["choices"] and e["exits"])
+    at = good["entries"].index(with_choice)
+    for where, key, value in [("choices", "success", 1.5), ("choices", "success", [1]), ("choices", "failure", {}),
+                              ("choices", "span", None), ("exits", "span", "here"), ("exits", "span", {"line": 1}),
+                              ("exits", "target", None)]:
+        bad = copy.deepcopy(good)
+        bad["entries"][at][where][0][key] = value
+        cases.append(bad)
+    fine = copy.deepcopy(good)
+    fine["entries"][at]["exits"][0]["span"] = None
+    fine["entries"][at]["choices"][0]["failure"] = None
+    cases.append(fine)
     for case in cases:
         ok_ref = ref.is_valid(case)
         try:
@@ -66,4 +79,4 @@ def test_fast_and_reference_validators_agree() -> None:
         except fastjsonschema.JsonSchemaException:
             ok_fast = False
         assert ok_fast == ok_ref
-    assert sum(ref.is_valid(c) for c in cases) == 1
+    assert sum(ref.is_valid(c) for c in cases) == 2

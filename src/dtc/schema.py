@@ -38,12 +38,39 @@ def _validator(name: str) -> Any:
     return cls(schema)
 
 
+def _null_first(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with each ``oneOf: [X, null]`` as ``anyOf: [null, X]``, where X cannot be null.
+
+    The two accept the same documents (X and null are disjoint), but fastjsonschema checks a
+    ``oneOf`` by trying every branch and raising an exception for each that fails: a quarter of
+    the time it took to check a graph (spans, targets and ``when`` are mostly one or the other).
+    """
+    if isinstance(node, list):
+        return [_null_first(v, defs) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _null_first(v, defs) for k, v in node.items()}
+    branches = out.get("oneOf")
+    null = {"type": "null"}
+    if isinstance(branches, list) and len(branches) == 2 and null in branches:
+        other = branches[1 - branches.index(null)]
+        ref = other.get("$ref", "") if isinstance(other, dict) else ""
+        target = defs.get(ref.rpartition("/")[2]) if ref.startswith("#/$defs/") else other
+        kinds = target.get("type") if isinstance(target, dict) else None
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        if isinstance(kinds, list) and "null" not in kinds:
+            del out["oneOf"]
+            out["anyOf"] = [null, other]
+    return out
+
+
 @cache
 def _fast(name: str) -> Any:
     """The compiled validator (fastjsonschema): a callable that raises on the first problem."""
     import fastjsonschema
 
-    return fastjsonschema.compile(schema_of(name))
+    schema = schema_of(name)
+    return fastjsonschema.compile(_null_first(schema, schema.get("$defs", {})))
 
 
 def _where(error: Any) -> str:
