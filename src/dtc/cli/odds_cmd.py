@@ -91,6 +91,9 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     ending, of escaping by the entrance, of getting stuck, and of reaching each entry, with the
     expected visits. See docs/odds.md.
     """
+    from dtc.odds import one_blas_thread
+
+    one_blas_thread()
     from dtc.odds import compute_odds
     from dtc.odds.report import render_text, to_json
 
