@@ -28,7 +28,7 @@ import numpy.typing as npt
 import scipy.sparse as sp  # type: ignore[import-untyped]
 import scipy.sparse.csgraph as csgraph  # type: ignore[import-untyped]
 
-from dtc.odds import POLICIES, linsolve
+from dtc.odds import POLICIES
 from dtc.odds.options import FAIL, PASS, Book
 
 Floats = npt.NDArray[np.float64]
@@ -203,18 +203,19 @@ def _classify(shape: Shape, src: Ints, dst: Ints) -> _Classes:
     return _Classes(transient, np.flatnonzero(column >= 0).astype(np.int64), column, names, loops, labels)
 
 
-def _scatter(rows: Ints, cols: Ints, width: int, height: int) -> sp.csr_matrix:
-    """A 0/1 matrix that adds edge weights (readers x edges) into cells (readers x height*width)."""
-    m = len(rows)
-    return sp.csr_matrix((np.ones(m), (np.arange(m), rows * width + cols)), shape=(m, max(height * width, 0)))
+def _dense(rows: Ints, cols: Ints, weights: Floats, height: int, width: int) -> Floats:
+    """Edge weights (readers x edges) added into dense matrices (readers x height x width)."""
+    readers = weights.shape[0]
+    out = np.zeros((readers, height * width))
+    np.add.at(out, (np.arange(readers)[:, None], (rows * width + cols)[None, :]), weights)
+    return out.reshape(readers, height, width)
 
 
 def _solve_dense(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, Ints, Floats], b_t: Floats,
                  b_a: Floats) -> tuple[Floats, Floats, Floats]:
     """Batched over readers: expected visits, N_jj and absorption probabilities."""
-    readers = b_t.shape[0]
-    qm = np.asarray(q[2] @ _scatter(q[0], q[1], t, t), dtype=np.float64).reshape(readers, t, t)
-    rm = np.asarray(r[2] @ _scatter(r[0], r[1], k, t), dtype=np.float64).reshape(readers, t, k)
+    qm = _dense(q[0], q[1], q[2], t, t)
+    rm = _dense(r[0], r[1], r[2], t, k)
     inverse = np.linalg.inv(np.eye(t)[None, :, :] - qm)
     x = np.einsum("rij,ri->rj", inverse, b_t)
     diag = np.diagonal(inverse, axis1=1, axis2=2)
@@ -224,6 +225,8 @@ def _solve_dense(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, In
 def _solve_sparse(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, Ints, Floats], b_t: Floats,
                   b_a: Floats, notes: list[str]) -> tuple[Floats, Floats, Floats]:
     """Per reader, component by component (:mod:`dtc.odds.linsolve`); the plan is made once."""
+    from dtc.odds import linsolve  # here: a small book, solved densely, never loads scipy's solvers
+
     xs, diags, absorbed = [], [], []
     how = None
     for i in range(b_t.shape[0]):
