@@ -220,7 +220,8 @@ def argv_for(command: str, dtc: list[str], path: Path) -> list[str]:
 
 
 def measure(command: str, dtc: list[str], entries: int, path: Path, runs: int, warmup: int,
-            timeout: float | None, shape: str = "forward", base: list[str] | None = None) -> Result:
+            timeout: float | None, shape: str = "forward", base: list[str] | None = None,
+            tree: bool = True) -> Result:
     argv = argv_for(command, dtc, path)
     base_argv = argv_for(command, base, path) if base else None
     ok = {0, 1}  # clean, or findings; 2 means the file could not be read
@@ -236,7 +237,7 @@ def measure(command: str, dtc: list[str], entries: int, path: Path, runs: int, w
                 into.append(run)
             print(f"  {command}{tag} {shape} {entries:>7,}: run {i + 1}/{warmup + runs} {run.wall:7.3f} s"
                   + (" (warm-up)" if i < warmup else ""), file=sys.stderr)
-    if timeout is None and os.path.exists("/proc/self/smaps_rollup"):
+    if tree and timeout is None and os.path.exists("/proc/self/smaps_rollup"):
         run, _ = run_once(argv, timeout, tree=True)
         result.tree_mib = run.tree_mib
         print(f"  {command} {entries:>7,}: memory of all processes {run.tree_mib or 0:,.0f} MiB (untimed run)",
@@ -321,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shapes", type=parse_choices(SHAPES), default=["forward"],
                     help="book shapes, separated by commas (forward, cross; default forward)")
     ap.add_argument("--base", help="a second dtc command to pair every run with (the code before a change)")
+    ap.add_argument("--no-tree", action="store_true",
+                    help="skip the untimed run that samples the memory of all processes (saves a run per row)")
     ap.add_argument("--regenerate", action="store_true", help="rewrite the books even if present")
     ap.add_argument("--dtc", help="the dtc command to time (default: the one beside this Python)")
     ap.add_argument("--timeout", type=float, help="seconds allowed per run (peak RSS is then not read)")
@@ -348,9 +351,11 @@ def main(argv: list[str] | None = None) -> int:
             for command in ["lint", *(c for c in COMMANDS[1:] if c in commands)]:
                 if command == "lint" and "lint" not in commands:
                     # the ratio needs lint's time; timed like the rest but left out of the table
-                    lint_wall = measure("lint", dtc, n, path, args.runs, args.warmup, args.timeout, shape).median_wall
+                    lint_wall = measure("lint", dtc, n, path, args.runs, args.warmup, args.timeout, shape,
+                                        tree=not args.no_tree).median_wall
                     continue
-                result = measure(command, dtc, n, path, args.runs, args.warmup, args.timeout, shape, base)
+                result = measure(command, dtc, n, path, args.runs, args.warmup, args.timeout, shape, base,
+                                 tree=not args.no_tree)
                 lint_wall = result.median_wall if command == "lint" else lint_wall
                 result.lint_wall = lint_wall
                 results.append(result)
