@@ -27,6 +27,9 @@ from pathlib import Path
 OUT_DIR = Path(__file__).resolve().parent / "out"
 WINDOW = 30  # how far (in entry numbers) an exit usually reaches
 CHILDREN = 3  # with the way forward, at most 3 required exits: 2-4 choices hold them
+#: In a cross-linked book, the share of the unplanned exits that lead anywhere in the book.
+CROSS = 0.5
+SHAPES = ("forward", "cross")
 
 
 def _words(text: str, sep: str = " ") -> tuple[str, ...]:
@@ -129,15 +132,17 @@ def plan(n: int, rng: random.Random) -> list[Plan]:
 class Writer:
     """Builds the text of the book from a seeded random source."""
 
-    def __init__(self, n: int, rng: random.Random) -> None:
+    def __init__(self, n: int, rng: random.Random, shape: str = "forward") -> None:
         self.n = n
         self.rng = rng
+        self.cross = shape == "cross"
 
     def target(self, k: int, avoid: set[int]) -> int:
         """A random entry near ``k`` that is not ``k`` and not in (or next to) ``avoid``."""
         rng, n = self.rng, self.n
+        far = self.cross and rng.random() < CROSS
         for _ in range(50):
-            t = rng.randint(max(1, k - WINDOW), min(n, k + WINDOW))
+            t = rng.randint(1, n) if far else rng.randint(max(1, k - WINDOW), min(n, k + WINDOW))
             if t != k and t not in avoid and t - 1 not in avoid and t + 1 not in avoid:
                 return t
         return k + 1 if k < n else k - 1
@@ -240,12 +245,20 @@ class Writer:
         return f"{k} {' '.join(body)}"
 
 
-def generate(n: int, seed: int = 1) -> str:
-    """The text of an ``n``-entry adventure (n >= 1), identical for the same ``n`` and ``seed``."""
+def generate(n: int, seed: int = 1, shape: str = "forward") -> str:
+    """The text of an ``n``-entry adventure (n >= 1), identical for the same ``n``, ``seed`` and ``shape``.
+
+    ``forward``: every exit stays within 30 entries of its own, so the book flows forward with
+    short loops back (its chain's matrix is nearly banded). ``cross``: half of the exits that
+    are not needed for reachability lead anywhere in the book, so a reader can roam all of it
+    (one strongly connected component of nearly every entry, its matrix far from banded).
+    """
     if n < 1:
         raise ValueError("an adventure needs at least one entry")
-    rng = random.Random(f"dtc-bench:{n}:{seed}")
-    writer = Writer(n, rng)
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape {shape!r} ({', '.join(SHAPES)})")
+    rng = random.Random(f"dtc-bench:{n}:{seed}" + ("" if shape == "forward" else f":{shape}"))
+    writer = Writer(n, rng, shape)
     parts = [
         f"Title: The Drowned Warrens of Seed {seed}",
         "Author: dtc benchmark generator",
@@ -272,16 +285,17 @@ def generate(n: int, seed: int = 1) -> str:
     return "\n".join(parts)
 
 
-def default_path(n: int, seed: int = 1) -> Path:
-    return OUT_DIR / (f"book-{n}.txt" if seed == 1 else f"book-{n}-s{seed}.txt")
+def default_path(n: int, seed: int = 1, shape: str = "forward") -> Path:
+    stem = f"book-{n}" if shape == "forward" else f"book-{shape}-{n}"
+    return OUT_DIR / (f"{stem}.txt" if seed == 1 else f"{stem}-s{seed}.txt")
 
 
-def write_book(n: int, seed: int = 1, path: Path | None = None) -> Path:
+def write_book(n: int, seed: int = 1, path: Path | None = None, shape: str = "forward") -> Path:
     """Write the book (atomically) and return where; the folder is created if needed."""
-    target = path or default_path(n, seed)
+    target = path or default_path(n, seed, shape)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.write_text(generate(n, seed), encoding="utf-8")
+    tmp.write_text(generate(n, seed, shape), encoding="utf-8")
     os.replace(tmp, target)
     return target
 
@@ -290,12 +304,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Generate an N-entry adventure for benchmarks.")
     ap.add_argument("entries", type=int, help="number of entries (at least 1)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    ap.add_argument("-o", "--output", type=Path, help="where to write (default benchmarks/out/book-N.txt)")
+    ap.add_argument("--shape", choices=SHAPES, default="forward",
+                    help="forward: exits stay near their entry (default); cross: half the free exits go anywhere")
+    ap.add_argument("-o", "--output", type=Path,
+                    help="where to write (default benchmarks/out/book-N.txt, book-cross-N.txt)")
     args = ap.parse_args(argv)
     if args.entries < 1:
         ap.error("entries must be at least 1")
     try:
-        path = write_book(args.entries, args.seed, args.output)
+        path = write_book(args.entries, args.seed, args.output, args.shape)
     except OSError as exc:
         print(f"error: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2

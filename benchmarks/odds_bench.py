@@ -29,6 +29,9 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 from generate import default_path, write_book  # noqa: E402
 
+from dtc.odds import one_blas_thread  # noqa: E402
+
+one_blas_thread()  # as `dtc odds` does
 from dtc.compiler.api import compile_file  # noqa: E402
 from dtc.odds import compute_odds  # noqa: E402
 

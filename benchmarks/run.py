@@ -1,8 +1,16 @@
-"""Time ``dtc lint`` (and optionally ``dtc compile``) as whole processes on generated books.
+"""Time ``dtc lint``, ``dtc compile`` and ``dtc odds`` as whole processes on generated books.
 
-    python benchmarks/run.py                      # N = 400, 10,000, 100,000; 5 runs after 1 warm-up
+    python benchmarks/run.py                      # lint at N = 400, 10,000, 100,000; 5 runs after 1 warm-up
     python benchmarks/run.py --sizes 400,10000 --runs 9 --compile
+    python benchmarks/run.py --commands lint,compile,odds --shapes forward,cross --sizes 400,10000
+    python benchmarks/run.py --commands lint,odds --base "/path/to/old/venv/bin/dtc"   # paired A/B
     python benchmarks/run.py --check              # exit 1 when a target is missed
+
+Every command is also shown as a multiple of ``dtc lint`` on the same book (measured in the same
+sitting). ``odds`` reads the book's compiled graph (``book-N.json``, compiled once before its
+runs). With ``--base``, every timed run of the command is followed by one of the base command
+on the same book, so that the two see the same machine, and the table adds the base's median
+and the ratio of the two.
 
 Each run starts ``dtc`` afresh (interpreter start-up, imports and all), so the figures are what
 an author waits for. Wall time is a monotonic clock around the child; peak memory is the child's
@@ -32,9 +40,12 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate import OUT_DIR, default_path, write_book
+from generate import OUT_DIR, SHAPES, default_path, write_book
+
+COMMANDS = ("lint", "compile", "odds")
 
 #: Targets on a 2-core machine: entries -> (seconds, MiB or None).
 TARGETS: dict[int, tuple[float, float | None]] = {
@@ -51,6 +62,8 @@ class Run:
     status: int
     #: The process tree's peak PSS, on the one untimed run that samples it.
     tree_mib: float | None = None
+    #: User + system CPU time of the child and the children it waited for (``os.wait4``).
+    cpu: float | None = None
 
 
 @dataclass
@@ -61,10 +74,29 @@ class Result:
     runs: list[Run]
     #: Peak PSS of the whole process tree, from one extra run that samples it (not timed).
     tree_mib: float | None = None
+    shape: str = "forward"
+    #: Runs of the base command (``--base``), each right after the matching run above.
+    base_runs: list[Run] | None = None
+    #: The median wall time of ``dtc lint`` on the same book (for the ratio).
+    lint_wall: float | None = None
 
     @property
     def median_wall(self) -> float:
         return statistics.median(r.wall for r in self.runs)
+
+    @property
+    def base_wall(self) -> float | None:
+        return statistics.median(r.wall for r in self.base_runs) if self.base_runs else None
+
+    @property
+    def median_cpu(self) -> float | None:
+        cpus = [r.cpu for r in self.runs if r.cpu is not None]
+        return statistics.median(cpus) if cpus else None
+
+    @property
+    def base_cpu(self) -> float | None:
+        cpus = [r.cpu for r in self.base_runs or [] if r.cpu is not None]
+        return statistics.median(cpus) if cpus else None
 
     @property
     def median_peak(self) -> float | None:
@@ -162,6 +194,7 @@ def run_once(argv: list[str], timeout: float | None, tree: bool = False) -> tupl
             code = os.waitstatus_to_exitcode(status)
             proc.returncode = code  # reaped here; keep Popen from waiting again
             peak: float | None = _maxrss_mib(rusage)
+            cpu: float | None = rusage.ru_utime + rusage.ru_stime
         else:
             try:
                 code = proc.wait(timeout=timeout)
@@ -170,31 +203,41 @@ def run_once(argv: list[str], timeout: float | None, tree: bool = False) -> tupl
                 proc.wait()
                 raise SystemExit(f"error: `{' '.join(argv)}` took longer than {timeout:g} s") from None
             wall = time.perf_counter() - start
-            peak = None
+            peak = cpu = None
         if sampler is not None:
             tree_mib = sampler.stop()
         err.seek(0)
         tail = err.read().decode("utf-8", "replace").strip().splitlines()[-3:]
-    return Run(wall, peak, code, tree_mib), "\n".join(tail)
+    return Run(wall, peak, code, tree_mib, cpu), "\n".join(tail)
+
+
+def argv_for(command: str, dtc: list[str], path: Path) -> list[str]:
+    if command == "lint":
+        return [*dtc, "lint", str(path)]
+    if command == "compile":
+        return [*dtc, "compile", str(path), "-o", str(path.with_suffix(".json"))]
+    return [*dtc, "odds", str(path.with_suffix(".json"))]
 
 
 def measure(command: str, dtc: list[str], entries: int, path: Path, runs: int, warmup: int,
-            timeout: float | None) -> Result:
-    if command == "lint":
-        argv = [*dtc, "lint", str(path)]
-    else:
-        argv = [*dtc, "compile", str(path), "-o", str(path.with_suffix(".json"))]
+            timeout: float | None, shape: str = "forward", base: list[str] | None = None,
+            tree: bool = True) -> Result:
+    argv = argv_for(command, dtc, path)
+    base_argv = argv_for(command, base, path) if base else None
     ok = {0, 1}  # clean, or findings; 2 means the file could not be read
-    result = Result(command, entries, path.stat().st_size, [])
+    result = Result(command, entries, path.stat().st_size, [], shape=shape, base_runs=[] if base else None)
     for i in range(warmup + runs):
-        run, tail = run_once(argv, timeout)
-        if run.status not in ok:
-            raise SystemExit(f"error: `{' '.join(argv)}` exited {run.status}: {tail or '(no message)'}")
-        if i >= warmup:
-            result.runs.append(run)
-        print(f"  {command} {entries:>7,}: run {i + 1}/{warmup + runs} {run.wall:7.3f} s"
-              + (" (warm-up)" if i < warmup else ""), file=sys.stderr)
-    if timeout is None and os.path.exists("/proc/self/smaps_rollup"):
+        pairs = [(argv, result.runs, "")] + ([(base_argv, result.base_runs, " base")] if base_argv else [])
+        for args, into, tag in pairs:
+            assert args is not None and into is not None
+            run, tail = run_once(args, timeout)
+            if run.status not in ok:
+                raise SystemExit(f"error: `{' '.join(args)}` exited {run.status}: {tail or '(no message)'}")
+            if i >= warmup:
+                into.append(run)
+            print(f"  {command}{tag} {shape} {entries:>7,}: run {i + 1}/{warmup + runs} {run.wall:7.3f} s"
+                  + (" (warm-up)" if i < warmup else ""), file=sys.stderr)
+    if tree and timeout is None and os.path.exists("/proc/self/smaps_rollup"):
         run, _ = run_once(argv, timeout, tree=True)
         result.tree_mib = run.tree_mib
         print(f"  {command} {entries:>7,}: memory of all processes {run.tree_mib or 0:,.0f} MiB (untimed run)",
@@ -203,23 +246,35 @@ def measure(command: str, dtc: list[str], entries: int, path: Path, runs: int, w
 
 
 def table(results: list[Result]) -> str:
+    paired = any(r.base_runs for r in results)
     rows = [
         "| command | entries | file size | median wall (s) | min–max (s) | peak RSS (MiB) "
-        "| all processes, PSS (MiB) | µs/entry | target |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| all processes, PSS (MiB) | µs/entry | × lint | CPU (s) |"
+        + (" base (s) | ÷ base | base CPU (s) | CPU ÷ base |" if paired else "") + " target |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|---:|---:|" if paired else "") + "---|",
     ]
     for r in results:
         walls = [x.wall for x in r.runs]
         peak, tree = r.median_peak, r.tree_mib
         target = ""
-        if r.command == "lint" and r.entries in TARGETS:
+        if r.command == "lint" and r.entries in TARGETS and r.shape == "forward":
             seconds, mib = TARGETS[r.entries]
             goal = f"≤ {seconds:g} s" + (f", ≤ {mib:,.0f} MiB" if mib else "")
             target = f"{goal}: {'met' if r.target_met() else 'MISSED'}"
+        times_lint = "" if not r.lint_wall else f"{r.median_wall / r.lint_wall:.1f}×"
+        base = ""
+        if paired:
+            b, bc, c = r.base_wall, r.base_cpu, r.median_cpu
+            base = (" n/a | n/a |" if b is None else f" {b:.3f} | {r.median_wall / b:.2f} |")
+            base += (" n/a | n/a |" if bc is None or c is None else f" {bc:.2f} | {c / bc:.2f} |")
+        cpu = "n/a" if r.median_cpu is None else f"{r.median_cpu:.2f}"
+        entries = f"{r.entries:,}" + ("" if r.shape == "forward" else f" {r.shape}")
         rows.append(
-            f"| {r.command} | {r.entries:,} | {r.size / 1e6:.2f} MB | {r.median_wall:.3f} | "
+            f"| {r.command} | {entries} | {r.size / 1e6:.2f} MB | {r.median_wall:.3f} | "
             f"{min(walls):.3f}–{max(walls):.3f} | {'n/a' if peak is None else f'{peak:,.0f}'} | "
-            f"{'n/a' if tree is None else f'{tree:,.0f}'} | {r.median_wall / r.entries * 1e6:,.0f} | {target} |"
+            f"{'n/a' if tree is None else f'{tree:,.0f}'} | {r.median_wall / r.entries * 1e6:,.0f} | "
+            f"{times_lint} | {cpu} |"
+            f"{base} {target} |"
         )
     return "\n".join(rows)
 
@@ -244,6 +299,16 @@ def parse_sizes(text: str) -> list[int]:
     return sizes
 
 
+def parse_choices(allowed: tuple[str, ...]) -> Any:
+    def parse(text: str) -> list[str]:
+        names = [part.strip() for part in text.split(",") if part.strip()]
+        unknown = [n for n in names if n not in allowed]
+        if not names or unknown:
+            raise argparse.ArgumentTypeError(f"choose from {', '.join(allowed)} (separated by commas)")
+        return names
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Time dtc lint on generated books; print a Markdown table.")
     ap.add_argument("--sizes", type=parse_sizes, default=[400, 10_000, 100_000],
@@ -252,6 +317,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1)")
     ap.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
     ap.add_argument("--compile", action="store_true", help="also time `dtc compile` at each size")
+    ap.add_argument("--commands", type=parse_choices(COMMANDS), default=None,
+                    help="commands to time, separated by commas (lint, compile, odds; default lint)")
+    ap.add_argument("--shapes", type=parse_choices(SHAPES), default=["forward"],
+                    help="book shapes, separated by commas (forward, cross; default forward)")
+    ap.add_argument("--base", help="a second dtc command to pair every run with (the code before a change)")
+    ap.add_argument("--no-tree", action="store_true",
+                    help="skip the untimed run that samples the memory of all processes (saves a run per row)")
     ap.add_argument("--regenerate", action="store_true", help="rewrite the books even if present")
     ap.add_argument("--dtc", help="the dtc command to time (default: the one beside this Python)")
     ap.add_argument("--timeout", type=float, help="seconds allowed per run (peak RSS is then not read)")
@@ -261,15 +333,32 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--runs must be at least 1 and --warmup at least 0")
     dtc = args.dtc.split() if args.dtc else default_dtc()
 
+    base = args.base.split() if args.base else None
+    commands = args.commands or (["lint", "compile"] if args.compile else ["lint"])
     print(f"dtc benchmark: {describe(dtc)}", file=sys.stderr)
+    if base:
+        print(f"paired against: {describe(base)}", file=sys.stderr)
     results: list[Result] = []
-    for n in args.sizes:
-        path = default_path(n, args.seed)
-        if args.regenerate or not path.is_file():
-            print(f"  generating {path.relative_to(OUT_DIR.parent.parent)} ...", file=sys.stderr)
-            write_book(n, args.seed, path)
-        for command in ("lint", "compile") if args.compile else ("lint",):
-            results.append(measure(command, dtc, n, path, args.runs, args.warmup, args.timeout))
+    for shape in args.shapes:
+        for n in args.sizes:
+            path = default_path(n, args.seed, shape)
+            if args.regenerate or not path.is_file():
+                print(f"  generating {path.relative_to(OUT_DIR.parent.parent)} ...", file=sys.stderr)
+                write_book(n, args.seed, path, shape)
+            if "odds" in commands and "compile" not in commands:
+                run_once(argv_for("compile", dtc, path), args.timeout)  # the graph odds reads
+            lint_wall = None
+            for command in ["lint", *(c for c in COMMANDS[1:] if c in commands)]:
+                if command == "lint" and "lint" not in commands:
+                    # the ratio needs lint's time; timed like the rest but left out of the table
+                    lint_wall = measure("lint", dtc, n, path, args.runs, args.warmup, args.timeout, shape,
+                                        tree=not args.no_tree).median_wall
+                    continue
+                result = measure(command, dtc, n, path, args.runs, args.warmup, args.timeout, shape, base,
+                                 tree=not args.no_tree)
+                lint_wall = result.median_wall if command == "lint" else lint_wall
+                result.lint_wall = lint_wall
+                results.append(result)
     print(f"\n{describe(dtc)}; median of {args.runs} runs after {args.warmup} warm-up.\n")
     print(table(results))
     missed = [r for r in results if r.target_met() is False]

@@ -116,3 +116,27 @@ def test_run_script_table_and_size_parsing() -> None:
     table = run.table([result])
     assert table.splitlines()[0].startswith("| command |")
     assert "| lint | 400 | 0.34 MB | 0.400 |" in table and "met" in table
+
+
+def test_cross_linked_book_roams_the_whole_book_and_lints_clean(generate: ModuleType) -> None:
+    text = generate.generate(300, seed=4, shape="cross")
+    assert text != generate.generate(300, seed=4)
+    comp = compile_text(text, "book-cross-300.txt")
+    found = lint_compilation(comp)
+    assert not [d for d in found if d.severity in (Severity.ERROR, Severity.WARNING)]
+    graph = comp.graph()
+    jumps = [abs(x["target"] - e["number"]) for e in graph["entries"] for x in e["exits"]
+             if isinstance(x["target"], int)]
+    assert max(jumps) > 100  # exits that reach far across the book, where forward books stay within 30
+    with pytest.raises(ValueError, match="unknown shape"):
+        generate.generate(10, shape="sideways")
+
+
+def test_run_script_pairs_and_ratios() -> None:
+    run = _load("run")
+    lint = run.Result("lint", 400, 340_000, [run.Run(0.4, 40.0, 0, cpu=0.3)], lint_wall=0.4)
+    odds = run.Result("odds", 400, 340_000, [run.Run(0.8, 80.0, 0, cpu=0.6)], shape="cross",
+                      base_runs=[run.Run(1.6, 90.0, 0, cpu=1.2)], lint_wall=0.4)
+    table = run.table([lint, odds])
+    row = table.splitlines()[-1]
+    assert "| odds | 400 cross |" in row and "| 2.0× |" in row and "| 0.50 |" in row

@@ -7,6 +7,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 import dtc.lint.ruledocs as ruledocs
 from helpers import ROOT
 
@@ -38,10 +40,11 @@ def test_fast_and_reference_validators_agree() -> None:
     import fastjsonschema
     import jsonschema
 
-    from dtc.compiled.schema import schema_of
+    from dtc.compiled.schema import _compiled, _fast, schema_of
 
     schema = schema_of("adventure")
-    fast = fastjsonschema.compile(schema)
+    fast = _fast("adventure")  # as dtc compiles it (oneOf [X, null] checked as anyOf [null, X])
+    rust = _compiled("adventure")  # jsonschema-rs, where installed
     ref = jsonschema.Draft202012Validator(schema)
     good = _json.loads((ROOT / "tests" / "golden" / "the-drowned-chapel.json").read_text(encoding="utf-8"))
     mutations = [
@@ -58,6 +61,19 @@ def test_fast_and_reference_validators_agree() -> None:
         bad = copy.deepcopy(good)
         bad["entries"][0][key] = value
         cases.append(bad)
+    # the branches that may be null: a span, a target, an effect's condition
+    with_choice = next(e for e in good["entries"] if e["choices"] and e["exits"])
+    at = good["entries"].index(with_choice)
+    for where, key, value in [("choices", "success", 1.5), ("choices", "success", [1]), ("choices", "failure", {}),
+                              ("choices", "span", None), ("exits", "span", "here"), ("exits", "span", {"line": 1}),
+                              ("exits", "target", None)]:
+        bad = copy.deepcopy(good)
+        bad["entries"][at][where][0][key] = value
+        cases.append(bad)
+    fine = copy.deepcopy(good)
+    fine["entries"][at]["exits"][0]["span"] = None
+    fine["entries"][at]["choices"][0]["failure"] = None
+    cases.append(fine)
     for case in cases:
         ok_ref = ref.is_valid(case)
         try:
@@ -66,4 +82,24 @@ def test_fast_and_reference_validators_agree() -> None:
         except fastjsonschema.JsonSchemaException:
             ok_fast = False
         assert ok_fast == ok_ref
-    assert sum(ref.is_valid(c) for c in cases) == 1
+        if rust is not None:
+            assert rust.is_valid(case) == ok_ref
+    assert sum(ref.is_valid(c) for c in cases) == 2
+
+
+def test_validate_gives_the_same_verdicts_without_the_compiled_validator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without jsonschema-rs, fastjsonschema decides; either way jsonschema names the field."""
+    import copy
+    import json as _json
+
+    import dtc.compiled.schema as schema
+
+    good = _json.loads((ROOT / "tests" / "golden" / "the-drowned-chapel.json").read_text(encoding="utf-8"))
+    bad = copy.deepcopy(good)
+    bad["entries"][0]["ending"] = "yes"
+    for compiled in (True, False):
+        if not compiled:
+            monkeypatch.setattr(schema, "_compiled", lambda name: None)
+        schema.validate(good)
+        with pytest.raises(schema.SchemaError, match=r"entries\[0\]\.ending"):
+            schema.validate(bad)

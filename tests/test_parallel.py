@@ -167,3 +167,45 @@ def test_off_for_small_books_and_by_environment(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.delenv("DTC_PARALLEL")
     monkeypatch.setattr(parallel, "enabled", False)
     assert not parallel.wanted(parallel.MIN_ENTRIES)
+
+
+def test_effects_read_by_a_child_are_the_same(forked: list[int]) -> None:
+    import dtc.compiler.dungeon as dungeon
+    import dtc.compiler.read_effects as effects
+    from dtc.compiler.compile import creature_index
+
+    for name, text in [*_texts(), ("generated", _generated(60))]:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(parallel, "wanted", lambda count: False)
+            doc = parse(text, name)
+        texts = [dungeon.blank_lines(e.text) for e in doc.entries]
+        index = creature_index(doc)
+        serial = [effects.extract_effects(t, index) for t in texts]
+        forked.clear()
+        assert effects.extract_all(texts, index) == serial, name
+        if len(texts) >= 2:
+            assert forked, name
+
+
+def test_effects_child_that_fails_leaves_the_parent_to_read(forked: list[int],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import dtc.compiler.dungeon as dungeon
+    import dtc.compiler.read_effects as effects
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "wanted", lambda count: False)
+        doc = parse(_generated(30), "x")
+    texts = [dungeon.blank_lines(e.text) for e in doc.entries]
+    serial = [effects.extract_effects(t) for t in texts]
+    parent = os.getpid()
+    read = effects.extract_effects
+
+    def only_here(text: str, creatures: Any = None) -> list[dict[str, Any]]:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return read(text, creatures)
+
+    monkeypatch.setattr(effects, "extract_effects", only_here)
+    forked.clear()
+    assert effects.extract_all(texts) == serial
+    assert forked

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -118,6 +119,9 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     ending, of escaping by the entrance, of getting stuck, and of reaching each entry, with the
     expected visits. See docs/odds.md.
     """
+    from dtc.odds import one_blas_thread
+
+    one_blas_thread()
     from dtc.odds import compute_odds
     from dtc.odds.report import render_text, to_json
 
@@ -142,7 +146,11 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
         fail(f"error: {file}: {exc}")
         raise  # unreachable
     if fmt == "json":
-        emit(json.dumps(to_json(odds), indent=2, ensure_ascii=False), output)
+        # Indented for a person at a terminal; compact for a file or a pipe (a program reads it,
+        # and Python's encoder is three times slower with indentation).
+        pretty = output is None and sys.stdout.isatty()
+        emit(json.dumps(to_json(odds), ensure_ascii=False, **({"indent": 2} if pretty else {"separators": (",", ":")})),
+             output)
     else:
         color = output in (None, "-") and color_wanted()
         emit(render_text(odds, limit=limit, color=color), output, color)

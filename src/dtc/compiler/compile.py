@@ -187,7 +187,9 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
     """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
     import hashlib
 
-    from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs them
+    from dtc.compiler.read_effects import (
+        extract_all,  # here, not at the top: `dtc lint` never needs them
+        )
 
     res = resolved or resolve(doc)
     try:
@@ -199,6 +201,7 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         return ruleset.canonical_ability(text) if ruleset else None
 
     index = creature_index(doc)
+    effects = extract_all([dungeon.blank_lines(entry.text) for entry in doc.entries], index)
     entries = []
     for i, entry in enumerate(doc.entries):
         entries.append(
@@ -227,7 +230,7 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
                     for x in res.exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
-                "effects": extract_effects(dungeon.blank_lines(entry.text), index),
+                "effects": effects[i],
             }
         )
     graph = {

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 from typing import Any
 
 from dtc.compiler.entries import EXIT_VERBS
@@ -125,6 +126,7 @@ _GATES = {
 
 
 _GATE_RX = {name: re.compile("|".join(map(re.escape, words))) for name, words in _GATES.items()}
+_GATE_WORDS = tuple(dict.fromkeys(w for words in _GATES.values() for w in words))
 
 
 class _Gates:
@@ -142,15 +144,22 @@ class _Gates:
         self.exact = len(low) == len(text)
         self.hits: dict[str, list[tuple[int, int]]] = {}
         if self.exact:
+            # Each distinct word is looked for once (several gates share words), and only when
+            # its first two letters occur at all.
+            where: dict[str, list[tuple[int, int]]] = {}
+            for word in _GATE_WORDS:
+                at = low.find(word)
+                if at < 0:
+                    continue
+                found = where[word] = []
+                size = len(word)
+                while at >= 0:
+                    found.append((at, at + size))
+                    at = low.find(word, at + 1)
+            hits = self.hits
             for name, words in _GATES.items():
-                found = []
-                for word in words:
-                    at = low.find(word)
-                    while at >= 0:
-                        found.append((at, at + len(word)))
-                        at = low.find(word, at + 1)
-                self.hits[name] = sorted(found)
-            self.hits["any"] = sorted(h for found in self.hits.values() for h in found)
+                hits[name] = sorted(h for word in words if word in where for h in where[word])
+            hits["any"] = sorted(h for found in where.values() for h in found)
         self.digits = [m.start() for m in _HAS_DIGIT.finditer(text)]
 
     def has(self, name: str, start: int, end: int) -> bool:
@@ -234,16 +243,31 @@ def _singulars(name: str) -> set[str]:
     return forms
 
 
+def _normalized(creatures: Iterable[str] | None) -> frozenset[str] | None:
+    """The creature names, lower-cased with single spaces (the same names give the same set, made once)."""
+    return None if creatures is None else _normal_forms(frozenset(creatures))
+
+
+@lru_cache(maxsize=16)
+def _normal_forms(names: frozenset[str]) -> frozenset[str]:
+    return frozenset(" ".join(c.lower().split()) for c in names)
+
+
+@cache
+def _default_abilities() -> dict[str, str]:
+    try:
+        return get_ruleset(DEFAULT).abilities
+    except LookupError:  # pragma: no cover - the default ruleset always exists
+        return {}
+
+
 class _Reader:
     def __init__(self, text: str, creatures: Iterable[str] | None) -> None:
         self.raw = text
         self.text = NOTATION.sub(lambda m: " " * len(m.group()), text)
         self.effects: list[Effect] = []
-        self.creatures = None if creatures is None else {" ".join(c.lower().split()) for c in creatures}
-        try:
-            self.abilities = get_ruleset(DEFAULT).abilities
-        except LookupError:  # pragma: no cover - the default ruleset always exists
-            self.abilities = {}
+        self.creatures = _normalized(creatures)
+        self.abilities = _default_abilities()
 
     def add(self, kind: str, start: int, end: int, when: dict[str, Any] | None, **fields: Any) -> int:
         if when is not None:
@@ -432,3 +456,57 @@ def extract_effects(text: str, creatures: Iterable[str] | None = None) -> list[E
     it every capitalised counted noun (``4 Goblins``) is reported.
     """
     return _Reader(text, creatures).read()
+
+
+def extract_all(texts: Sequence[str], creatures: Iterable[str] | None = None) -> list[list[Effect]]:
+    """:func:`extract_effects` of every text, in order; a large book's second half on a second core.
+
+    Reading effects is half of a compile once the entries are parsed, and each entry is read on
+    its own. When :func:`dtc.compiler.parallel.wanted` allows it (the one-shot ``dtc`` command, at least
+    1,500 entries, two cores), a forked child reads the second half and sends its effects back
+    with :mod:`marshal` (they are plain dicts, lists, strings and numbers, so they come back
+    equal, key order included) through an unlinked temporary file. If the child cannot be
+    started or fails, this process reads those entries itself: the result is always the same.
+    """
+    import dtc.compiler.parallel as parallel
+
+    count = len(texts)
+    names = None if creatures is None else list(creatures)
+    if not parallel.wanted(count):
+        return [extract_effects(t, names) for t in texts]
+    import marshal
+    import os
+    import signal
+    import tempfile
+
+    split = count // 2
+    with tempfile.TemporaryFile() as spool:
+        try:
+            pid = os.fork()
+        except OSError:
+            return [extract_effects(t, names) for t in texts]
+        if pid == 0:  # the child: never returns
+            status = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                spool.write(marshal.dumps([extract_effects(t, names) for t in texts[split:]]))
+                spool.flush()
+                status = 0
+            finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
+                os._exit(status)
+        mine = [extract_effects(t, names) for t in texts[:split]]
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:
+            status = -1
+        theirs: Any = None
+        if status == 0:
+            try:
+                spool.seek(0)
+                theirs = marshal.loads(spool.read())
+            except (EOFError, ValueError, TypeError):
+                theirs = None
+        if not isinstance(theirs, list) or len(theirs) != count - split:
+            theirs = [extract_effects(t, names) for t in texts[split:]]
+    result: list[list[Effect]] = mine + theirs
+    return result

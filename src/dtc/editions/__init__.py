@@ -56,7 +56,8 @@ def build(graph: CompiledGraph, outdir: Path, name: str, *, pdf: bool = True, ep
         target.chmod(0o644)  # a published file: readable by a web server, not private like a temp file
         result.written.append(target)
 
-    write(f"{name}.json", json.dumps(graph, ensure_ascii=False, indent=1) + "\n")
+    # Compact: a file for programs (Python's encoder is three times slower with indentation).
+    write(f"{name}.json", json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n")
     step("drawing the flowchart (Graphviz lays it out)")
     svg, why = flowchart(graph)
     if svg is not None:

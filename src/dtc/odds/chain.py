@@ -15,10 +15,10 @@ by the policy's pick among the entry's options, then by the check's chance. Abso
 With Q the transient-to-transient block and R the transient-to-absorbing block, the expected
 visits x solve (I - Q)^T x = b (b: the start entry's row), and the absorption probabilities are
 b_A + R^T x. The probability of at least one visit to a transient entry j is x_j / N_jj, where
-N_jj = [(I - Q)^-1]_jj depends only on j's strongly connected component, so it is found by
-inverting each component on its own (components larger than :data:`REACH_LIMIT` entries, or
-past the :data:`REACH_WORK` budget, are skipped and their reach left unknown; the expected
-visits, an upper bound on it, stay exact).
+N_jj = [(I - Q)^-1]_jj depends only on j's strongly connected component. Small chains are solved
+densely, all readers at once; larger ones by :mod:`dtc.odds.linsolve`, component by component
+with a solver chosen for each (where the reach of a component cannot be found in reasonable
+time it is left unknown; the expected visits, an upper bound on it, stay exact).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp  # type: ignore[import-untyped]
 import scipy.sparse.csgraph as csgraph  # type: ignore[import-untyped]
-import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
 
 from dtc.odds import POLICIES, POLICY_ALIASES
 from dtc.odds.options import FAIL, PASS, SURE, Book, Branch, Option
@@ -37,10 +36,6 @@ from dtc.odds.options import FAIL, PASS, SURE, Book, Branch, Option
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
-#: Strongly connected components up to this size get an exact reach probability (a dense inverse
-#: each), while the sizes cubed add up to at most REACH_WORK.
-REACH_LIMIT = 1000
-REACH_WORK = 4e8
 #: Transient sets up to this size are solved with dense linear algebra (faster when small).
 DENSE_LIMIT = 400
 _TIE = 1e-12
@@ -225,57 +220,19 @@ def _classify(shape: Shape, src: Ints, dst: Ints) -> _Classes:
     return _Classes(transient, np.flatnonzero(column >= 0).astype(np.int64), column, names, loops, labels)
 
 
-def _diag_inverse(q: sp.csr_matrix, labels: Ints, notes: list[str]) -> Floats:
-    """N_jj = [(I - Q)^-1]_jj, component by component (nan for components too large to invert)."""
-    t = q.shape[0]
-    sizes = np.bincount(labels)
-    single = sizes[labels] == 1
-    diag = np.full(t, np.nan)
-    diag[single] = 1.0 / (1.0 - q.diagonal()[single])
-    many = np.flatnonzero(~single)
-    order = many[np.argsort(labels[many], kind="stable")]
-    groups = np.split(order, np.flatnonzero(np.diff(labels[order])) + 1) if len(order) else []
-    # Each component's own block of Q, cut once from the whole matrix (indexing a large sparse
-    # matrix per component would cost the whole matrix every time).
-    local = np.zeros(t, dtype=np.int64)
-    for members in groups:
-        local[members] = np.arange(len(members))
-    coo = q.tocoo()
-    inside = (labels[coo.row] == labels[coo.col]) & ~single[coo.row]
-    rows, cols, data = coo.row[inside], coo.col[inside], coo.data[inside]
-    by_label = np.argsort(labels[rows], kind="stable")
-    rows, cols, data = rows[by_label], cols[by_label], data[by_label]
-    row_labels = labels[rows]
-    big, work = 0, 0.0
-    for members in sorted(groups, key=len):
-        k = len(members)
-        work += float(k) ** 3
-        if k > REACH_LIMIT or work > REACH_WORK:
-            big += k
-            continue
-        label = labels[members[0]]
-        a, b = np.searchsorted(row_labels, label), np.searchsorted(row_labels, label, side="right")
-        block = np.eye(k)
-        np.add.at(block, (local[rows[a:b]], local[cols[a:b]]), -data[a:b])
-        diag[members] = np.diag(np.linalg.inv(block))
-    if big:
-        notes.append(f"the probability of reaching {big} entries in large loops is not computed "
-                     "(their expected visits are exact)")
-    return diag
-
-
-def _scatter(rows: Ints, cols: Ints, width: int, height: int) -> sp.csr_matrix:
-    """A 0/1 matrix that adds edge weights (readers x edges) into cells (readers x height*width)."""
-    m = len(rows)
-    return sp.csr_matrix((np.ones(m), (np.arange(m), rows * width + cols)), shape=(m, max(height * width, 0)))
+def _dense(rows: Ints, cols: Ints, weights: Floats, height: int, width: int) -> Floats:
+    """Edge weights (readers x edges) added into dense matrices (readers x height x width)."""
+    readers = weights.shape[0]
+    out = np.zeros((readers, height * width))
+    np.add.at(out, (np.arange(readers)[:, None], (rows * width + cols)[None, :]), weights)
+    return out.reshape(readers, height, width)
 
 
 def _solve_dense(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, Ints, Floats], b_t: Floats,
                  b_a: Floats) -> tuple[Floats, Floats, Floats]:
     """Batched over readers: expected visits, N_jj and absorption probabilities."""
-    readers = b_t.shape[0]
-    qm = np.asarray(q[2] @ _scatter(q[0], q[1], t, t), dtype=np.float64).reshape(readers, t, t)
-    rm = np.asarray(r[2] @ _scatter(r[0], r[1], k, t), dtype=np.float64).reshape(readers, t, k)
+    qm = _dense(q[0], q[1], q[2], t, t)
+    rm = _dense(r[0], r[1], r[2], t, k)
     inverse = np.linalg.inv(np.eye(t)[None, :, :] - qm)
     x = np.einsum("rij,ri->rj", inverse, b_t)
     diag = np.diagonal(inverse, axis1=1, axis2=2)
@@ -283,15 +240,24 @@ def _solve_dense(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, In
 
 
 def _solve_sparse(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, Ints, Floats], b_t: Floats,
-                  b_a: Floats, scc: Ints, notes: list[str]) -> tuple[Floats, Floats, Floats]:
+                  b_a: Floats, notes: list[str]) -> tuple[Floats, Floats, Floats]:
+    """Per reader, component by component (:mod:`dtc.odds.linsolve`); the plan is made once."""
+    from dtc.odds import linsolve  # here: a small book, solved densely, never loads scipy's solvers
+
     xs, diags, absorbed = [], [], []
+    how = None
     for i in range(b_t.shape[0]):
         qm = sp.csr_matrix((q[2][i], (q[0], q[1])), shape=(t, t))
         rm = sp.csr_matrix((r[2][i], (r[0], r[1])), shape=(t, k))
-        a = (sp.identity(t, format="csr") - qm).T.tocsc()
-        x = np.asarray(spla.spsolve(a, b_t[i]), dtype=np.float64)
+        if how is None:
+            how = linsolve.plan(qm)
+        x = linsolve.solve_visits(qm, b_t[i], how)
+        diag, unknown = linsolve.diag_inverse(qm, how)
+        if unknown:
+            notes.append(f"the probability of reaching {unknown} entries in large cross-linked loops is not "
+                         "computed (their expected visits are exact)")
         xs.append(x)
-        diags.append(_diag_inverse(qm, scc, notes))
+        diags.append(diag)
         absorbed.append(b_a[i] + rm.T @ x)
     return np.asarray(xs), np.asarray(diags), np.asarray(absorbed)
 
@@ -344,7 +310,7 @@ def _solve_group(shape: Shape, branch: Floats, weights: Floats, happens: npt.NDA
     elif t <= DENSE_LIMIT:
         x, diag, absorbed = _solve_dense(t, k, q, r, b_t, b_a)
     else:
-        x, diag, absorbed = _solve_sparse(t, k, q, r, b_t, b_a, classes.scc[classes.transient], total.notes)
+        x, diag, absorbed = _solve_sparse(t, k, q, r, b_t, b_a, total.notes)
     visits, reach = np.zeros((readers, n)), np.zeros((readers, n))
     visits[:, classes.transient] = x
     with np.errstate(invalid="ignore", divide="ignore"):

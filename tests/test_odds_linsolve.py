@@ -1,0 +1,176 @@
+"""The chain's solvers (dtc.odds.linsolve) against exact rational answers and against each other.
+
+Random substochastic matrices Q of every shape a book takes: flowing forward (a DAG with
+self-loops), one component linking everything, many small components, self-loops, and entries
+whose only ways on leave the transient part (traps for the reader, absorbing for the chain).
+Small ones are checked against Gaussian elimination on Fractions; medium ones method against
+method.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import scipy.sparse as sp  # type: ignore[import-untyped]
+
+from dtc.odds import linsolve
+
+SHAPES = ("forward", "one_scc", "small_sccs", "self_loops", "traps", "mixed")
+Edges = dict[tuple[int, int], Fraction]
+
+
+def _edges(shape: str, t: int, rng: random.Random) -> Edges:
+    """Transient-to-transient transitions; each row keeps some chance of leaving (absorption)."""
+    out: Edges = {}
+    for i in range(t):
+        if shape == "traps" and rng.random() < 0.3:
+            continue  # every way on leaves the transient part
+        if shape == "forward":
+            targets = [j for j in range(i + 1, min(t, i + 6)) if rng.random() < 0.6]
+            if rng.random() < 0.3:
+                targets.append(i)
+        elif shape == "one_scc":
+            targets = [(i + 1) % t] + [rng.randrange(t) for _ in range(rng.randint(0, 3))]
+        elif shape == "small_sccs":
+            block = i // 4 * 4
+            targets = [block + (i + 1 - block) % min(4, t - block)]
+            if rng.random() < 0.5 and block + 4 < t:
+                targets.append(rng.randrange(block + 4, t))
+        elif shape == "self_loops":
+            targets = [i, *([i + 1] if i + 1 < t else [])]
+        else:  # mixed: forward links, some long jumps back, some self-loops
+            targets = [j for j in range(i + 1, min(t, i + 4)) if rng.random() < 0.5]
+            if rng.random() < 0.2:
+                targets.append(rng.randrange(t))
+            if rng.random() < 0.2:
+                targets.append(i)
+        if not targets:
+            continue
+        # weights summing to less than one: the rest goes to absorbing states
+        den = len(targets) + rng.randint(1, 4)
+        for j in targets:
+            out[(i, j)] = out.get((i, j), Fraction(0)) + Fraction(1, den)
+    return out
+
+
+def _matrix(edges: Edges, t: int) -> sp.csr_matrix:
+    if not edges:
+        return sp.csr_matrix((t, t))
+    rows, cols = zip(*edges, strict=True)
+    return sp.csr_matrix(([float(v) for v in edges.values()], (rows, cols)), shape=(t, t))
+
+
+def _exact_inverse(edges: Edges, t: int) -> list[list[Fraction]]:
+    """(I - Q)^-1 by Gauss-Jordan elimination on Fractions."""
+    a = [[Fraction(int(i == j)) - edges.get((i, j), Fraction(0)) for j in range(t)] + [Fraction(int(i == j))
+                                                                                         for j in range(t)]
+         for i in range(t)]
+    for c in range(t):
+        p = next(r for r in range(c, t) if a[r][c] != 0)
+        a[c], a[p] = a[p], a[c]
+        pivot = a[c][c]
+        a[c] = [v / pivot for v in a[c]]
+        for r in range(t):
+            if r != c and a[r][c] != 0:
+                f = a[r][c]
+                a[r] = [x - f * y for x, y in zip(a[r], a[c], strict=True)]
+    return [row[t:] for row in a]
+
+
+@pytest.fixture(params=["default", "krylov", "banded"])
+def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Force every component of more than one entry through one solver."""
+    if request.param == "krylov":
+        monkeypatch.setattr(linsolve, "SMALL", 1)
+        monkeypatch.setattr(linsolve, "BAND_WORK", 0.0)
+        monkeypatch.setattr(linsolve, "DENSE_WORK", 1e12)
+    elif request.param == "banded":
+        monkeypatch.setattr(linsolve, "SMALL", 1)
+        monkeypatch.setattr(linsolve, "BAND_WORK", 1e18)
+    yield str(request.param)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("seed", range(6))
+def test_small_chains_match_exact_rationals(shape: str, seed: int, method: str) -> None:
+    rng = random.Random(f"{shape}:{seed}")
+    t = rng.randint(1, 24)
+    edges = _edges(shape, t, rng)
+    q = _matrix(edges, t)
+    start = rng.randrange(t)
+    b = np.zeros(t)
+    b[start] = 1.0
+    inverse = _exact_inverse(edges, t)
+    how = linsolve.plan(q)
+    if method == "krylov":
+        assert all(c.method == "krylov" for c in how.components)
+    x = linsolve.solve_visits(q, b, how)
+    diag, unknown = linsolve.diag_inverse(q, how)
+    assert unknown == 0
+    for j in range(t):
+        # x_j = N_start,j (visits from start); N_jj for reach
+        assert x[j] == pytest.approx(float(inverse[start][j]), rel=1e-11, abs=1e-12)
+        assert diag[j] == pytest.approx(float(inverse[j][j]), rel=1e-11)
+
+
+def _medium(shape: str, seed: int, t: int) -> sp.csr_matrix:
+    rng = random.Random(f"medium:{shape}:{seed}")
+    return _matrix(_edges(shape, t, rng), t)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_medium_chains_agree_across_methods(shape: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    t = 1200
+    q = _medium(shape, 1, t)
+    b = np.zeros(t)
+    b[0] = 1.0
+    b[t // 2] = 0.5
+    results = {}
+    for name, small, band in (("direct", 10**9, 1e18), ("krylov", 1, 0.0), ("banded", 1, 1e18)):
+        monkeypatch.setattr(linsolve, "SMALL", small)
+        monkeypatch.setattr(linsolve, "BAND_WORK", band)
+        monkeypatch.setattr(linsolve, "DENSE_WORK", 4e10 if name == "direct" else 0.0)
+        how = linsolve.plan(q)
+        x = linsolve.solve_visits(q, b, how)
+        a = (sp.identity(t, format="csr") - q.T).tocsr()
+        assert linsolve.backward_error(a, x, b) <= linsolve.TIGHT
+        diag, unknown = linsolve.diag_inverse(q, how)
+        results[name] = (x, diag, unknown)
+    x0, d0, _ = results["direct"]
+    for name in ("krylov", "banded"):
+        np.testing.assert_allclose(results[name][0], x0, rtol=1e-9, atol=1e-12)
+    # the banded method finds every reach (its bandwidth limit is lifted here)
+    assert results["banded"][2] == 0
+    np.testing.assert_allclose(results["banded"][1], d0, rtol=1e-9)
+
+
+def test_cross_linked_component_goes_to_krylov_and_banded_to_direct() -> None:
+    rng = random.Random(5)
+    t = 6000
+    chain: Edges = {(i, (i + 1) % t): Fraction(1, 2) for i in range(t)}
+    for i in range(t):
+        chain[(i, rng.randrange(t))] = chain.get((i, rng.randrange(t)), Fraction(0)) + Fraction(1, 3)
+    cross = linsolve.plan(_matrix(chain, t))
+    assert [c.method for c in cross.components] == ["krylov"]
+    band: Edges = {(i, j): Fraction(1, 4) for i in range(t) for j in (i - 1, i + 1) if 0 <= j < t}
+    banded = linsolve.plan(_matrix(band, t))
+    assert [c.method for c in banded.components] == ["direct"]
+    assert banded.components[0].band <= 2
+
+
+def test_a_loose_solution_is_refined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Krylov answer that stops short of the residual bound is refined until it is tight."""
+    t = 3000
+    q = _medium("one_scc", 2, t)
+    monkeypatch.setattr(linsolve, "SMALL", 1)
+    monkeypatch.setattr(linsolve, "BAND_WORK", 0.0)
+    monkeypatch.setattr(linsolve, "MAXITER", 1)
+    b = np.ones(t)
+    how = linsolve.plan(q)
+    x = linsolve.solve_visits(q, b, how)
+    a = (sp.identity(t, format="csr") - q.T).tocsr()
+    assert linsolve.backward_error(a, x, b) <= linsolve.TIGHT
