@@ -13,7 +13,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from helpers import sample_dungeon
+from helpers import require_sample_dungeon
 
 #: Every async test shares the module's server process (and its event loop).
 lsp = pytest.mark.asyncio(loop_scope="module")
@@ -415,9 +415,7 @@ async def test_definition_on_the_start_key(client: LanguageClient) -> None:
 
 @lsp
 async def test_sample_dungeon_lints_in_the_editor_as_on_the_command_line(client: LanguageClient) -> None:
-    text = sample_dungeon()
-    if text is None:
-        pytest.skip("the seed documents are not beside this checkout")
+    text = require_sample_dungeon()
     from helpers import lint_text
 
     uri = await open_doc(client, text)
