@@ -33,6 +33,8 @@ def test_extension_manifest_wires_language_grammar_and_server() -> None:
     manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
     (language,) = manifest["contributes"]["languages"]
     assert language["id"] == "dtc" and {".dtc.txt", ".adventure"} <= set(language["extensions"])
+    # .txt adventures in an adventures/ folder, as this repository keeps them (a glob on the path)
+    assert language["filenamePatterns"] == ["**/adventures/**/*.txt"]
     assert (VSCODE / language["configuration"]).is_file()
     (grammar,) = manifest["contributes"]["grammars"]
     assert grammar["language"] == "dtc" and grammar["scopeName"] == _grammar()["scopeName"]
