@@ -341,6 +341,20 @@ async def test_code_action_suppresses_a_warning_for_its_entry(client: LanguageCl
     assert not any(d.code in ("DT202", "DT401", "DT402") for d in client.diagnostics[uri2])
 
 
+@lsp
+async def test_code_action_starts_an_entry_read_as_prose(client: LanguageClient) -> None:
+    text = BOOK.replace("\n24 Beyond", "\n24 beyond")
+    uri = await open_doc(client, text)
+    assert any(d.code == "DT118" for d in client.diagnostics[uri])
+    actions = await code_actions(client, uri, types.Position(line_of(text, "24 "), 0))
+    start = next(a for a in actions if a.title.startswith("Start entry 24 here"))
+    assert start.edit and start.edit.changes and start.is_preferred
+    fixed = apply_edits(text, start.edit.changes[uri])
+    assert fixed == BOOK
+    uri2 = await open_doc(client, fixed)
+    assert not any(d.code in ("DT118", "DT107") for d in client.diagnostics[uri2])
+
+
 # --- positions: UTF-16 -----------------------------------------------------------------------
 
 

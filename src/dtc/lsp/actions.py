@@ -1,5 +1,6 @@
 """Code actions: write a stub for a missing entry (DT107), put the commas into notation such as
-``(D1 S5 F6)`` (DT101), and silence a warning for one entry with a suppression comment."""
+``(D1 S5 F6)`` (DT101), begin a missing entry's text read as prose with a capital letter (DT118),
+and silence a warning for one entry with a suppression comment."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dtc.lsp.positions import contains, overlaps
 from dtc.lsp.workspace import Snapshot
 from dtc.model import Choice, Target
 from dtc.notation import Parsed, parse_notation
+from dtc.parse import ENTRY_HEAD
 from dtc.suppress import directive_for
 
 _SPACES = "\t \u00a0\u2000-\u200b\u202f\u205f\u3000"
@@ -129,11 +131,29 @@ def code_actions(snap: Snapshot, span: Span, published: list[types.Diagnostic]) 
                 edit = types.TextEdit(snap.lines.range(c.span), fixed)
                 actions.append(_action(f"Insert the missing commas: {fixed}", snap, [edit],
                                        _lsp_diag(snap, d, published), preferred=True))
+        elif d.code == "DT118":
+            capital = _capitalise(snap, d)
+            if capital is not None:
+                actions.append(_action(f"Start entry {capital[0]} here: '{capital[1]}'", snap, [capital[2]],
+                                       _lsp_diag(snap, d, published), preferred=True))
         if d.severity is not Severity.ERROR and d.entry is not None and d.code not in ("DT401", "DT402"):
             index = snap.entry_at(d.span.line)
             if index is not None:
                 actions.append(_suppress_action(snap, d, index, published))
     return actions
+
+
+def _capitalise(snap: Snapshot, d: Diagnostic) -> tuple[str, str, types.TextEdit] | None:
+    """(number, the first word capitalised, the edit) for a head read as prose (DT118)."""
+    line = snap.lines.line(d.span.line)
+    head = ENTRY_HEAD.match(line)
+    if head is None or not line[head.end() : head.end() + 1].islower():
+        return None
+    at = head.end()
+    word = line[at:].split(None, 1)[0]
+    start = snap.lines.to_lsp(d.span.line, at + 1)
+    end = snap.lines.to_lsp(d.span.line, at + 2)
+    return head.group(1), word[:1].upper() + word[1:], types.TextEdit(types.Range(start, end), line[at].upper())
 
 
 def _dangling_target(snap: Snapshot, d: Diagnostic) -> Target | None:
