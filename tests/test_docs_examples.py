@@ -2,10 +2,10 @@
 
 A fenced ```` ```text ```` block whose first line is ``$ dtc ...`` is an example: the test runs
 that command from the repository root (as ``python -m dtc``, output to a pipe, ``NO_COLOR=1``,
-80 columns, so neither colour nor the terminal's width shows) and compares what it prints, standard
-output then standard error, with the rest of the block. A line ``...`` in a block stands for one or
-more lines left out; the lines above it must be the first the command prints and the lines below
-it the last.
+100 columns, nothing on standard input, so neither colour nor the terminal's width shows) and
+compares what it prints, standard output then standard error, with the rest of the block. A line
+``...`` in a block stands for one or more lines left out; the lines above it must be the first the
+command prints and the lines below it the last.
 
 After an intended change to an output, regenerate every example with
 
@@ -63,7 +63,7 @@ def run(command: str) -> list[str]:
     words = shlex.split(command.removeprefix("$ "))
     assert words[0] == "dtc", command
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "CLICOLOR_FORCE")}
-    env.update(NO_COLOR="1", COLUMNS="80", TERM="dumb")
+    env.update(NO_COLOR="1", COLUMNS="100", TERM="dumb")
     result = subprocess.run([sys.executable, "-m", "dtc", *words[1:]], cwd=ROOT, env=env, capture_output=True,
                             text=True, timeout=600, stdin=subprocess.DEVNULL)
     assert result.returncode in (0, 1, 2) and "Traceback" not in result.stderr, (
