@@ -50,6 +50,8 @@ def books(generated: int) -> list[tuple[str, dict[str, Any]]]:
         start = next((i for i, line in enumerate(lines) if line.strip() == "Sample Dungeon"), None)
         if start is not None:
             out.append(("Sample Dungeon (seed)", compile_text("\n".join(lines[start:]), "sample.txt").graph()))
+    else:
+        print(f"(the seed documents are not at {SEED_FILE.parent}: the Sample Dungeon is left out)", file=sys.stderr)
     if generated:
         source = default_path(generated)
         if not source.is_file():

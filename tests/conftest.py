@@ -7,15 +7,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import sample_dungeon
+from helpers import require_sample_dungeon
 
 
 @pytest.fixture
 def sample_text() -> str:
-    text = sample_dungeon()
-    if text is None:
-        pytest.skip("the seed documents (../shared/seeds) are not beside this checkout")
-    return text
+    return require_sample_dungeon()
 
 
 @pytest.fixture

@@ -7,13 +7,22 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from dtc.compiled.schema import validate
 from dtc.compiler.api import compile_text
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.engine import lint_compilation
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The seed documents: the rule texts the game systems implement, kept beside the checkout as
+#: ``../shared/seeds`` for reference. A clone has no such folder; the tests that read them skip with
+#: ``SEEDS_MISSING`` as their reason, and no test falls back to other data in their place.
 SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS_MISSING = ("the seed documents (../shared/seeds, the rule texts the game systems implement) "
+                 "are not beside this checkout")
+#: The bundled adventures (our own writing), always present.
+BUNDLED = sorted((ROOT / "adventures").glob("*.txt"))
 
 
 def lint_text(src: str, path: str = "test.txt") -> list[Diagnostic]:
@@ -61,3 +70,21 @@ def sample_dungeon() -> str | None:
     lines = text.split("\n")
     start = next(i for i, line in enumerate(lines) if line.strip() == "Sample Dungeon")
     return "\n".join(lines[start:])
+
+
+def require_sample_dungeon() -> str:
+    """The seed's Sample Dungeon, or skip the calling test with ``SEEDS_MISSING``."""
+    text = sample_dungeon()
+    if text is None:
+        pytest.skip(SEEDS_MISSING)
+    return text
+
+
+def bundled_and_sample() -> list[Any]:
+    """pytest parameters ``(name, text)``: every bundled adventure, then the seed's Sample Dungeon,
+    which is skipped with ``SEEDS_MISSING`` (never replaced by another book) when the seeds are absent."""
+    params: list[Any] = [pytest.param(p.stem, p.read_text(encoding="utf-8"), id=p.stem) for p in BUNDLED]
+    sample = sample_dungeon()
+    params.append(pytest.param("sample-dungeon", sample or "", id="sample-dungeon",
+                               marks=pytest.mark.skipif(sample is None, reason=SEEDS_MISSING)))
+    return params

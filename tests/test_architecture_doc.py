@@ -18,7 +18,7 @@ def test_the_doc_names_paths() -> None:
 
 
 def test_every_path_it_names_exists() -> None:
-    missing = [p for p in PATHS if "nnn" not in p.lower() and "<name>" not in p and not (ROOT / p).exists()]
+    missing = [p for p in PATHS if "nnn" not in p.lower() and "NAME" not in p and not (ROOT / p).exists()]
     assert not missing, f"docs/architecture.md names paths that do not exist: {missing}"
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from dtc.compiler.api import compile_text
 from dtc.editions import build
-from helpers import sample_dungeon
+from helpers import require_sample_dungeon
 from test_build_web import CARVING, CAUSEWAY, HALL, SHORE, STAIR, SURF, WALL_TOP, tower_graph
 
 CHROMIUM = os.environ.get("DTC_CHROMIUM", "/usr/bin/chromium")
@@ -301,9 +301,7 @@ def test_screenshots_desktop_and_phone(browser: Any, book: str) -> None:
 
 
 def test_flowchart_nodes_lead_to_their_entries(browser: Any, tmp_path: Path) -> None:
-    text = sample_dungeon()
-    if text is None:
-        pytest.skip("the seed documents (../shared/seeds) are not beside this checkout")
+    text = require_sample_dungeon()
     result = build(compile_text(text, "sample.txt").graph(), tmp_path, "sample", pdf=False)
     if not (tmp_path / "sample.svg").exists():
         pytest.fail(f"no flowchart was drawn: {result.warnings}")

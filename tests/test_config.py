@@ -243,6 +243,15 @@ def test_pre_commit_hooks_file_is_valid() -> None:
     for hook in hooks:
         assert {"id", "name", "entry", "language", "files"} <= hook.keys()
         assert hook["language"] == "python" and hook["entry"].startswith("dtc lint")
-        files = re.compile(hook["files"])
-        assert files.search("adventures/cave.dtc.txt") and files.search("book.adventure")
-        assert not files.search("notes.txt")
+        files, exclude = re.compile(hook["files"]), re.compile(hook["exclude"])
+
+        def linted(path: str, files: re.Pattern[str] = files, exclude: re.Pattern[str] = exclude) -> bool:
+            return files.search(path) is not None and exclude.search(path) is None
+
+        for adventure in ("adventures/the-drowned-chapel.txt", "cave.dtc.txt", "book.adventure", "books/cave.txt"):
+            assert linted(adventure), adventure
+        for other in ("requirements.txt", "requirements-dev.txt", "docs/LICENSE.txt", "CMakeLists.txt", "README.txt",
+                      "src/a.py", "notes.md"):
+            assert not linted(other), other
+    for adventure in (ROOT / "adventures").glob("*.txt"):
+        assert linted(adventure.relative_to(ROOT).as_posix())

@@ -25,7 +25,7 @@ def test_wheel_ships_grammar_and_schemas(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    (wheel,) = tmp_path.glob("dtc-*.whl")
+    (wheel,) = tmp_path.glob("dtc_gamebook-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("dtc/grammar/notation.lark", "dtc/grammar/statblock.lark", "dtc/schemas/adventure.schema.json",
                    "dtc/cli/__init__.py", "dtc/editions/static/web.js", "dtc/editions/static/web.css"):

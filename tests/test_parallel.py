@@ -18,7 +18,7 @@ from dtc.compiler.api import compile_text
 from dtc.compiler.model import Choice, Document, Entry
 from dtc.compiler.parse import parse
 from dtc.lint.engine import lint_compilation
-from helpers import sample_dungeon
+from helpers import SEEDS_MISSING, sample_dungeon
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = sorted((ROOT / "adventures").glob("*.txt")) + sorted((ROOT / "tests" / "fixtures" / "rules").glob("*.txt"))
@@ -66,11 +66,13 @@ def _generated(entries: int) -> str:
     return text
 
 
-def _texts() -> list[tuple[str, str]]:
-    found = [(p.name, p.read_text(encoding="utf-8")) for p in BOOKS]
+def _texts() -> list[Any]:
+    """Every bundled and fixture book, and the seed's Sample Dungeon (skipped, with the reason, when
+    the seed documents are not beside the checkout)."""
+    found: list[Any] = [pytest.param(p.name, p.read_text(encoding="utf-8"), id=p.name) for p in BOOKS]
     sample = sample_dungeon()
-    if sample is not None:
-        found.append(("sample", sample))
+    found.append(pytest.param("sample", sample or "", id="sample",
+                              marks=pytest.mark.skipif(sample is None, reason=SEEDS_MISSING)))
     return found
 
 
@@ -89,7 +91,7 @@ def test_codec_knows_every_field() -> None:
     assert {f.name for f in fields(Choice)} == CHOICE_FIELDS, "update dtc.compiler.parallel.encode/decode"
 
 
-@pytest.mark.parametrize(("name", "text"), _texts(), ids=[n for n, _ in _texts()])
+@pytest.mark.parametrize(("name", "text"), _texts())
 def test_books_read_on_two_processes_are_the_same(name: str, text: str, forked: list[int]) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(parallel, "wanted", lambda count: False)

@@ -12,8 +12,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from dtc.compiled.schema import validate
 from dtc.compiler.api import compile_text
 from dtc.runtime.character import Character
@@ -23,9 +21,9 @@ from dtc.runtime.engine import Engine
 from dtc.runtime.equipment import Item, standard_gear
 from dtc.runtime.policies import CautiousPolicy, Policy
 from dtc.systems import play_rules
+from helpers import require_sample_dungeon
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_FILE = ROOT.parent / "shared" / "seeds" / "death-and-treasure-v0.1.txt"
 HEAD = "Test Book\n\nAdventure Entries\n\n"
 
 
@@ -42,11 +40,8 @@ def book(*entries: str, head: str = HEAD) -> str:
 
 
 def sample_source() -> str:
-    if not SEED_FILE.exists():
-        pytest.skip("the seed documents (../shared/seeds) are not beside this checkout")
-    lines = SEED_FILE.read_text(encoding="utf-8").split("\n")
-    start = next(i for i, line in enumerate(lines) if line.strip() == "Sample Dungeon")
-    return "\n".join(lines[start:])
+    """The seed's Sample Dungeon, or skip the calling test (the seed documents are not in a clone)."""
+    return require_sample_dungeon()
 
 
 def hero(**scores: int) -> Character:

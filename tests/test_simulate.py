@@ -3,7 +3,9 @@ and agreement with the exact chain of `dtc odds` where both answer the same ques
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.policies import RandomPolicy
 from dtc.simulate import Job, run_seed, simulate, wilson
-from dtc.simulate.runner import blocks, play_block, play_one
+from dtc.simulate.runner import PACKAGE_DIR, blocks, play_block, play_one
 from dtc.simulate.stats import Run, Tally, cause_name
 from dtc.systems import play_rules
 from dtc.systems.death_and_treasure.creation import random_character
@@ -132,6 +134,29 @@ def test_runtime_errors_are_caught_with_their_seed() -> None:
     assert problem.kind == "error" and "ZeroDivisionError: boom" in problem.message
     assert "test_simulate.py" not in problem.message and problem.count == 3
     assert problem.examples[0] == (0, run_seed(2, 0))
+
+
+def test_an_error_names_the_innermost_frame_of_dtc_itself(tmp_path: Path) -> None:
+    """The frame is dtc's by the package's real folder, not by a "/dtc/" in the path: code outside
+    the package in a folder named dtc (a clone made by `git clone .../dtc.git`) is not dtc's."""
+    folder = tmp_path / "dtc" / "tests"
+    folder.mkdir(parents=True)
+    (folder / "broken_player.py").write_text(
+        "from dtc.runtime.policies import RandomPolicy\n\n"
+        "class Broken(RandomPolicy):\n"
+        "    def decide(self, question, game):\n"
+        "        raise ZeroDivisionError('boom')\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("broken_player", folder / "broken_player.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tally = play_block(Job(graph_of(BRANCHY), "random", seed=2), range(1), make_player=module.Broken)
+    (problem,) = tally.problem_list()
+    assert "broken_player.py" not in problem.message
+    where = re.search(r"\(([\w/]+\.py):(\d+)\)$", problem.message)
+    assert where is not None, problem.message
+    source = PACKAGE_DIR / where.group(1)
+    assert source.is_file() and int(where.group(2)) <= len(source.read_text(encoding="utf-8").splitlines())
 
 
 def test_stuck_and_broken_books_are_reported(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from dtc.compiler.parse import parse
-from helpers import sample_dungeon
+from helpers import bundled_and_sample
 from test_lsp import BOOK
 
 VSCODE = Path(__file__).resolve().parent.parent / "editors" / "vscode"
@@ -33,6 +33,8 @@ def test_extension_manifest_wires_language_grammar_and_server() -> None:
     manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
     (language,) = manifest["contributes"]["languages"]
     assert language["id"] == "dtc" and {".dtc.txt", ".adventure"} <= set(language["extensions"])
+    # .txt adventures in an adventures/ folder, as this repository keeps them (a glob on the path)
+    assert language["filenamePatterns"] == ["**/adventures/**/*.txt"]
     assert (VSCODE / language["configuration"]).is_file()
     (grammar,) = manifest["contributes"]["grammars"]
     assert grammar["language"] == "dtc" and grammar["scopeName"] == _grammar()["scopeName"]
@@ -79,8 +81,8 @@ def test_every_grammar_regex_compiles_and_every_include_resolves() -> None:
     assert seen >= 20
 
 
-def test_grammar_highlights_what_the_parser_reads() -> None:
-    text = sample_dungeon() or BOOK
+@pytest.mark.parametrize(("name", "text"), [pytest.param("frog-cellar", BOOK, id="frog-cellar"), *bundled_and_sample()])
+def test_grammar_highlights_what_the_parser_reads(name: str, text: str) -> None:
     doc = parse(text)
     lines = text.split("\n")
     head = _rule("entry-head")

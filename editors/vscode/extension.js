@@ -34,7 +34,7 @@ async function start(context) {
     const command = vscode.workspace.getConfiguration("dtc").get("server.command", "dtc");
     vscode.window.showErrorMessage(
       `dtc: could not start '${command} lsp' (${err.message || err}). ` +
-        "Install dtc (pip install dtc) or set dtc.server.command to its full path."
+        "Install dtc (pipx install . in a clone of dtc) or set dtc.server.command to its full path."
     );
   }
 }

@@ -268,6 +268,11 @@ class Document:
     #: before each entry, one such as "3 Goblins rush in!" right after a sentence. The number
     #: (or label) each opens with, and where it is.
     prose_heads: list[tuple[Target, Span]] = field(default_factory=list)
+    #: Lines shaped like an entry's head but whose text begins in lower case ("2 you walk into
+    #: the hall."), read as prose; only those standing where a head would (after a blank line, or
+    #: after a sentence in a book that does not put a blank line before each entry). The number
+    #: (or label), the span of the number and the word after it, and the line's text after the number.
+    lowercase_heads: list[tuple[Target, Span, str]] = field(default_factory=list)
 
     @property
     def rules(self) -> str:

@@ -128,9 +128,17 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
             else:
                 doc.introduction.append(stripped)
 
-    heads, after_blank = find_heads(lines, first, directives)
+    lowered: list[tuple[int, re.Match[str], bool]] = []
+    heads, after_blank = find_heads(lines, first, directives, lowered)
     if blank_separated is None:
         blank_separated = separates_with_blank_lines(after_blank)
+    for i, head, blank in lowered:
+        if blank or not blank_separated:  # where a head would stand, had it a capital letter
+            token, line = head.group(1), lines[i]
+            rest = line[head.end() :].rstrip()
+            word = len(rest.split(None, 1)[0]) if rest else 0
+            where = Span(i + 1, head.start(1) + 1, i + 1, head.end() + word + 1)
+            doc.lowercase_heads.append((int(token) if token.isdigit() else token, where, rest))
     if blank_separated and not all(after_blank):
         # A hard-wrapped line such as "3 Goblins rush in!" after a sentence is prose here; the
         # rules that miss an entry of that number say where it is (a forgotten blank line).
@@ -180,10 +188,13 @@ def separates_with_blank_lines(after_blank: Sequence[bool]) -> bool:
 
 
 def find_heads(
-    lines: Sequence[str], first: int, skip: Container[int] = ()
+    lines: Sequence[str], first: int, skip: Container[int] = (),
+    lowered: list[tuple[int, re.Match[str], bool]] | None = None,
 ) -> tuple[list[tuple[int, re.Match[str]]], list[bool]]:
     """The entry heads in ``lines[first:]`` (line index, head match) and, for each, whether it
-    follows a blank line. Lines in ``skip`` (comment lines) are passed over."""
+    follows a blank line. Lines in ``skip`` (comment lines) are passed over. Head-shaped lines
+    whose text begins in lower case (prose), after a blank line or a sentence, are added to
+    ``lowered`` (line index, head match, whether after a blank line) when it is given."""
     heads: list[tuple[int, re.Match[str]]] = []
     after_blank: list[bool] = []
     prev_blank, prev_line = True, ""
@@ -198,6 +209,9 @@ def find_heads(
             if _starts_entry(line, head, blank, prev_line):
                 after_blank.append(blank)
                 heads.append((i, head))
+            elif (lowered is not None and line[head.end() : head.end() + 1].islower()
+                  and (prev_blank or _is_sentence_end(prev_line))):
+                lowered.append((i, head, prev_blank))
             prev_blank = False
         else:
             prev_blank = not line or line.isspace()

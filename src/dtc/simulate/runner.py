@@ -112,14 +112,22 @@ class Job:
     character: dict[str, Any] | None = None  # a character's JSON: every run plays a copy of it
 
 
+#: The folder of dtc's own code (``.../dtc``): a frame is dtc's when its file lies inside it, wherever
+#: the checkout or the installation sits and whatever the folders around it are called.
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+
 def _where(exc: BaseException) -> str:
-    """The innermost frame of dtc's own code, as ``runtime/combat.py:123``."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/dtc/" in f.filename.replace("\\", "/")]
-    if not frames:
-        return ""
-    f = frames[-1]
-    path = Path(f.filename)
-    return f"{path.parent.name}/{path.name}:{f.lineno}"
+    """The innermost frame of dtc's own code, as ``runtime/combat.py:123`` (relative to the package)."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if not frame.filename.endswith(".py"):
+            continue  # <string>, <frozen ...>
+        try:
+            inside = Path(frame.filename).resolve().relative_to(PACKAGE_DIR)
+        except (ValueError, OSError):
+            continue
+        return f"{inside.as_posix()}:{frame.lineno}"
+    return ""
 
 
 def play_one(job: Job, rules: Rules, index: int, *, seen: Counter[int | str] | None = None,
