@@ -190,6 +190,7 @@ def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: 
         if state is not None:
             terminal.say(f"Resuming {graph.get('title') or settings.adventure} at entry {state.entry}, "
                          f"turn {state.turn}.", "bold")
+            terminal.say(f"— {state.entry} —", "bold cyan")
             terminal.prose(engine.entry["text"])
     try:
         outcome = engine.run()
