@@ -196,6 +196,7 @@ def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: G
         if state is not None:
             terminal.say(f"Resuming {graph.get('title') or settings.adventure} at entry {state.entry}, "
                          f"turn {state.turn}.", "bold")
+            terminal.say(f"— {state.entry} —", "bold cyan")
             terminal.prose(engine.entry["text"])
     try:
         outcome = engine.run()
