@@ -69,12 +69,19 @@ def validate(instance: Any, name: str = "adventure") -> None:
 
 def load_json(path: str | Path, name: str) -> Any:
     """Read a JSON file and check it against schema ``name``; raise SchemaError if it fails."""
+    from dtc.fileread import ReadError, read_text
+
+    kind = {"adventure": "graph"}.get(name, name)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise SchemaError(f"{path}: not UTF-8 text") from None
+        data = json.loads(read_text(path, kind))
+    except ReadError as exc:
+        raise SchemaError(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise SchemaError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise SchemaError(f"{path}: nested too deeply to be a dtc file") from None
+    except MemoryError:
+        raise SchemaError(f"{path}: not enough memory to read the JSON") from None
     if name == "adventure" and isinstance(data, dict) and data.get("format_version") not in (None, FORMAT_VERSION):
         raise SchemaError(
             f"{path}: compiled with format version {data.get('format_version')}; "
@@ -84,4 +91,6 @@ def load_json(path: str | Path, name: str) -> Any:
         validate(data, name)
     except SchemaError as exc:
         raise SchemaError(f"{path}: {exc}") from None
+    except RecursionError:
+        raise SchemaError(f"{path}: nested too deeply to be a dtc file") from None
     return data
