@@ -270,6 +270,19 @@ def resolve(name: str) -> tuple[Path, os.stat_result | None]:
         raise OutputError(name, _reason(exc), exc.errno or 0) from None
 
 
+def preflight(path: str | Path | None, inputs: Iterable[str | Path | None] = ()) -> None:
+    """Raise :class:`OutputError` now if writing ``path`` later would be refused (None, ``-``: fine).
+
+    Commands call it before their work, so that a long run does not end in a refusal.
+    """
+    if path is None or str(path) == "-":
+        return
+    refuse_inputs([path], inputs)
+    _, info = resolve(str(path))
+    if info is not None:
+        _check_existing(str(path), info)
+
+
 def check_replaceable(path: str | Path) -> None:
     """Raise :class:`OutputError` unless ``path`` is a regular file dtc may replace (or is not there).
 

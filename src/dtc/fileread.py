@@ -30,6 +30,7 @@ LIMITS: dict[str, int] = {
     "save": 64 * MIB,
     "map": 64 * MIB,
     "script": 64 * MIB,
+    "log": 1024 * MIB,
     "character": 16 * MIB,
     "config": 16 * MIB,
 }

@@ -47,7 +47,7 @@ def build_cmd(file: str, output: str | None, no_pdf: bool) -> None:
             if d.severity.name == "ERROR"
         ]
     outdir = Path(output) if output else Path("build") / name
-    result = build(graph, outdir, name, pdf=not no_pdf)
+    result = build(graph, outdir, name, pdf=not no_pdf, inputs=(file,))
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for path in result.written:

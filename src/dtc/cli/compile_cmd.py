@@ -9,7 +9,7 @@ import click
 
 from dtc.cli.base import Exit, fail, finish, guard, load_source, output_option
 from dtc.config import ConfigError, config_for
-from dtc.fileio import atomic_write_text
+from dtc.fileio import preflight, write_text
 from dtc.lint import lint_compilation
 from dtc.schema import validate
 
@@ -24,6 +24,9 @@ def compile_cmd(file: str, output: str | None) -> None:
     The graph is written even when the source has lint errors (so it can still be played where
     it can); the errors are listed on stderr and the exit status is then 1.
     """
+    target = Path(output) if output and output != "-" else Path("build") / (Path(file).stem + ".json")
+    if output != "-":
+        preflight(target, [file])
     comp = load_source(file)
     settings = None
     if file != "-":
@@ -40,8 +43,7 @@ def compile_cmd(file: str, output: str | None) -> None:
     if output == "-":
         click.echo(data, nl=False)
     else:
-        target = Path(output) if output else Path("build") / (Path(file).stem + ".json")
-        atomic_write_text(target, data)
+        write_text(target, data, inputs=[file])
         click.echo(f"wrote {target}", err=True)
     errors = [d for d in lint_compilation(comp, settings=settings) if d.severity.name == "ERROR"]
     for d in errors:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
-from dtc.fileio import atomic_write_text
+from dtc.fileio import preflight, write_text
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset, known_names
 from dtc.schema import SchemaError, load_json
 
@@ -56,11 +56,12 @@ def character_abilities(path: str, ruleset: Ruleset) -> dict[str, int]:
     return scores
 
 
-def emit(text: str, output: str | None) -> None:
+def emit(text: str, output: str | None, inputs: tuple[str | None, ...] = ()) -> None:
+    """Print ``text``, or write it to ``output`` (never over one of the command's ``inputs``)."""
     if output is None or output == "-":
         click.echo(text, nl=not text.endswith("\n"))
     else:
-        atomic_write_text(output, text if text.endswith("\n") else text + "\n")
+        write_text(output, text if text.endswith("\n") else text + "\n", inputs=inputs)
         click.echo(f"wrote {output}", err=True)
 
 
@@ -94,6 +95,7 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     from dtc.odds import compute_odds
     from dtc.odds.report import render_text, to_json
 
+    preflight(output, [file, character])
     graph = load_graph(file)
     ruleset = ruleset_of(graph, file)
     scores: dict[str, int] | None = None
@@ -107,8 +109,8 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
         fail(f"error: {file}: {exc}")
         raise  # unreachable
     if fmt == "json":
-        emit(json.dumps(to_json(odds), indent=2, ensure_ascii=False), output)
+        emit(json.dumps(to_json(odds), indent=2, ensure_ascii=False), output, (file, character))
     else:
         color = output is None and sys.stdout.isatty()
-        emit(render_text(odds, limit=limit, color=color), output)
+        emit(render_text(odds, limit=limit, color=color), output, (file, character))
     raise SystemExit(int(Exit.CLEAN))

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 
 from dtc.cli.base import Exit, fail, guard, load_graph, seed_option
-from dtc.fileio import atomic_write_text
+from dtc.fileio import preflight, write_text
+from dtc.fileread import ReadError, read_text
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
 from dtc.runtime.core import Outcome, Player
 from dtc.runtime.creation import RandomChooser, make_character
@@ -20,7 +21,7 @@ from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
 from dtc.runtime.log import EventLog
 from dtc.runtime.policies import POLICIES, ScriptPlayer
 from dtc.runtime.ruleset import Rules, get_rules
-from dtc.runtime.save import SaveError, Settings, read_save, write_save
+from dtc.runtime.save import Saved, SaveError, Settings, check_against, default_save_path, read_save, write_save
 from dtc.runtime.state import GameState
 from dtc.runtime.terminal import Terminal, TerminalChooser
 
@@ -38,9 +39,9 @@ def _rules(graph: dict[str, Any]) -> Rules:
 
 def _script_lines(path: str) -> list[str]:
     try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError:
-        fail(f"{path}: error: the script is not UTF-8 text")
+        return read_text(path, "script").splitlines()
+    except ReadError as exc:
+        fail(f"{exc.path}: error: {exc.message}")
         raise
 
 
@@ -57,7 +58,8 @@ def _script_lines(path: str) -> list[str]:
 @click.option("--max-turns", type=click.IntRange(min=1), default=None,
               help=f"Stop after this many turns (default {DEFAULT_MAX_TURNS}).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False),
-              help="Where to save after every turn (default build/NAME.save.json).")
+              help="Where to save after every turn (default build/NAME-HASH.save.json, HASH from the "
+                   "adventure's full path).")
 @click.option("--no-save", is_flag=True, help="Do not save the game.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False, exists=True),
               help="Continue a saved game exactly where it stopped.")
@@ -72,6 +74,7 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
     line: escaped, ended, died, lost, stopped or cannot continue (exit status 1 for the last).
     """
     state: GameState | None = None
+    saved: Saved | None = None
     if resume_path:
         try:
             saved = read_save(resume_path)
@@ -90,14 +93,27 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
             settings.mode = "script" if script_path else "auto"
             settings.policy, settings.script = auto, script_path
             settings.script_line = 0 if script_path else settings.script_line
-        if log_path:
+        # A save never chooses where dtc writes: its log is written only when --log names it again.
+        if log_path and settings.log and os.path.abspath(log_path) == os.path.abspath(settings.log):
+            settings.log = log_path
+        elif log_path:
             settings.log, settings.log_offset = log_path, 0
+        else:
+            if settings.log:
+                click.echo(f"note: the saved game wrote its event log to {settings.log}; give --log "
+                           f"{settings.log} to go on writing it (not writing a log)", err=True)
+            settings.log, settings.log_offset = None, 0
         settings.max_turns = max_turns or settings.max_turns
         save_path = save_path or resume_path
     if file is None:
         raise click.UsageError("give the adventure FILE (or --resume SAVE)")
     graph = load_graph(file)
     rules = _rules(graph)
+    if saved is not None:
+        try:
+            check_against(saved, graph, rules, str(resume_path))
+        except SaveError as exc:
+            fail(f"error: {exc}")
     if state is None:
         seed = seed if seed is not None else secrets.randbelow(2**31)
         dice = Dice(seed)
@@ -108,11 +124,18 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
         settings = Settings(file, graph["source"]["sha256"], graph.get("title"), seed,
                             max_turns or DEFAULT_MAX_TURNS, mode, auto, script_path, 0, log_path, 0, start)
         if not no_save and save_path is None and file != "-":
-            save_path = str(Path("build") / f"{Path(file).stem}.save.json")
+            save_path = str(default_save_path(file))
     elif settings.sha256 != graph["source"]["sha256"]:
         click.echo(f"warning: {file} has changed since the game was saved; play goes on from entry "
                    f"{state.entry}", err=True)
-    _run(graph, rules, pc, dice, state, settings, None if no_save else save_path, verbose)
+    save_path = None if no_save else save_path
+    inputs = (file, character_path, settings.script)
+    preflight(save_path, inputs)
+    if settings.log:
+        preflight(settings.log, (*inputs, resume_path))
+        if save_path and os.path.realpath(settings.log) == os.path.realpath(save_path):
+            fail(f"{settings.log}: error: the event log and the save cannot be the same file")
+    _run(graph, rules, pc, dice, state, settings, save_path, verbose, inputs)
 
 
 def _character(path: str | None, dice: Dice, rules: Rules) -> Character:
@@ -138,11 +161,12 @@ def _player(settings: Settings, terminal: Terminal | None) -> tuple[Player, Scri
 
 
 def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: GameState | None,
-         settings: Settings, save_path: str | None, verbose: bool) -> None:
+         settings: Settings, save_path: str | None, verbose: bool, inputs: tuple[str | None, ...] = ()) -> None:
     interactive = settings.mode == "interactive"
     terminal = Terminal() if interactive or verbose else None
     player, script = _player(settings, terminal)
-    log = EventLog(settings.log, resume_at=settings.log_offset if state is not None else None) if settings.log else None
+    log = EventLog(settings.log, resume_at=settings.log_offset if state is not None else None,
+                   inputs=(*inputs, save_path)) if settings.log else None
     sinks: list[Any] = [s for s in (log, terminal) if s is not None]
 
     def checkpoint(engine: Engine) -> None:
@@ -151,7 +175,7 @@ def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: 
         if script is not None:
             settings.script_line = script.position
         if save_path is not None:
-            write_save(save_path, engine, settings)
+            write_save(save_path, engine, settings, inputs)
 
     engine = Engine(graph, pc, player, dice=dice, rules=rules, state=state, start=settings.start,
                     max_turns=settings.max_turns, sinks=sinks, checkpoint=checkpoint)
@@ -224,7 +248,7 @@ def character_new(seed: int | None, output: str | None, at_random: bool) -> None
         console.print(line, markup=False)
     text = character_json(pc)
     if output:
-        atomic_write_text(output, text, backup=True)
+        write_text(output, text, backup=True)
         click.echo(f"wrote {output}", err=True)
     else:
         click.echo(text, nl=False)

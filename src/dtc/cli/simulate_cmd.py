@@ -12,6 +12,7 @@ import click
 
 from dtc.cli.base import Exit, fail, guard, load_graph
 from dtc.cli.odds_cmd import emit
+from dtc.fileio import preflight
 
 
 def _rules_name(graph: dict[str, Any], file: str) -> None:
@@ -71,6 +72,7 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     from dtc.simulate.report import Meta, render_text, to_json
     from dtc.simulate.runner import Job
 
+    preflight(output, [file, character_path])
     graph = load_graph(file)
     _rules_name(graph, file)
     character, reader = _character(character_path)
@@ -91,8 +93,10 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     meta = Meta(file, str(graph.get("title") or "Untitled adventure"), policy, master, result.workers, runs,
                 result.seconds, turns, reader, character_path, entries)
     if fmt == "json":
-        emit(json.dumps(to_json(meta, result.tally), indent=2, ensure_ascii=False), output)
+        emit(json.dumps(to_json(meta, result.tally), indent=2, ensure_ascii=False), output,
+             (file, character_path))
     else:
-        emit(render_text(meta, result.tally, limit=limit, color=output is None and sys.stdout.isatty()), output)
+        emit(render_text(meta, result.tally, limit=limit, color=output is None and sys.stdout.isatty()), output,
+             (file, character_path))
     broken = result.tally.outcomes.get("error", 0) + result.tally.outcomes.get("cannot-continue", 0)
     raise SystemExit(int(Exit.FINDINGS if broken else Exit.CLEAN))

@@ -9,13 +9,17 @@ PDF when WeasyPrint is importable). Every file is written atomically.
 from __future__ import annotations
 
 import json
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dtc.edition.print import render_markdown, render_print_html, write_pdf
 from dtc.edition.web import render_web
-from dtc.fileio import atomic_write_text
+from dtc.fileio import preflight, write_bytes, write_text
+
+#: The files :func:`build` may write, by suffix after the book's name.
+SUFFIXES = (".json", ".svg", ".html", ".md", ".print.html", ".pdf")
 
 
 @dataclass(slots=True)
@@ -36,14 +40,21 @@ def flowchart(graph: dict[str, Any]) -> tuple[str | None, str | None]:
         return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True) -> BuildResult:
-    """Write the book's JSON, flowchart, web and print editions into ``outdir``."""
+def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True,
+          inputs: tuple[str | Path | None, ...] = ()) -> BuildResult:
+    """Write the book's JSON, flowchart, web and print editions into ``outdir``.
+
+    Nothing is written when one of the files would be refused (an input of the build, such as
+    ``book.md`` built into its own folder, or a read-only file): :class:`dtc.fileio.OutputError`.
+    """
     result = BuildResult()
+    for suffix in SUFFIXES:
+        preflight(outdir / f"{name}{suffix}", inputs)
 
     def write(filename: str, text: str) -> None:
         target = outdir / filename
-        atomic_write_text(target, text)
-        target.chmod(0o644)  # a published file: readable by a web server, not private like a temp file
+        # A new file is published: readable by a web server (an existing one keeps its mode).
+        write_text(target, text, inputs=inputs, new_mode=0o644)
         result.written.append(target)
 
     write(f"{name}.json", json.dumps(graph, ensure_ascii=False, indent=1) + "\n")
@@ -58,15 +69,17 @@ def build(graph: dict[str, Any], outdir: Path, name: str, *, pdf: bool = True) -
     write(f"{name}.print.html", print_html)
     if pdf:
         target = outdir / f"{name}.pdf"
-        partial = target.with_name(f".{target.name}.tmp")
-        try:
-            if write_pdf(print_html, partial):
-                partial.chmod(0o644)
-                partial.replace(target)
+        with tempfile.TemporaryDirectory(prefix=".dtc-pdf-") as scratch:
+            partial = Path(scratch) / "book.pdf"
+            try:
+                drawn = write_pdf(print_html, partial)
+            except Exception as exc:  # WeasyPrint is optional; its failure must not lose the rest
+                drawn = False
+                result.warnings.append(
+                    f"PDF skipped: WeasyPrint failed: {str(exc).splitlines()[0] if str(exc) else exc}")
+            if drawn:
+                write_bytes(target, partial.read_bytes(), inputs=inputs, new_mode=0o644)
                 result.written.append(target)
-        except Exception as exc:  # WeasyPrint is optional; its failure must not lose the rest
-            partial.unlink(missing_ok=True)
-            result.warnings.append(f"PDF skipped: WeasyPrint failed: {str(exc).splitlines()[0] if str(exc) else exc}")
     return result
 
 
