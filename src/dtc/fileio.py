@@ -72,18 +72,15 @@ def _reason(exc: OSError) -> str:
 
 
 def identity(path: str | Path) -> tuple[int, int] | None:
-    """(device, inode) of the file ``path`` names, links followed; ``-`` is standard input.
+    """(device, inode) of the regular file ``path`` names, links followed; ``-`` is standard input.
 
-    None when there is no such file (or standard input is not a file on disk).
+    None when there is no such file, or it is not a regular file (a device, a pipe).
     """
     try:
-        if str(path) == "-":
-            info = os.fstat(sys.stdin.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                return None
-        else:
-            info = os.stat(path)
+        info = os.fstat(sys.stdin.fileno()) if str(path) == "-" else os.stat(path)
     except (OSError, ValueError, AttributeError):
+        return None
+    if not stat.S_ISREG(info.st_mode):  # a terminal, a pipe: nothing an output could overwrite
         return None
     return info.st_dev, info.st_ino
 
@@ -292,7 +289,9 @@ def check_replaceable(path: str | Path) -> None:
     name = str(path)
     _, info = resolve(name)
     if info is not None and _check_existing(name, info):
-        raise OutputError(name, "is a device or a pipe, not a file dtc can rewrite")
+        from dtc.fileread import refusal
+
+        raise OutputError(name, refusal(info.st_mode) or "is not a regular file")
 
 
 def write_bytes(path: str | Path, data: bytes, *, inputs: Iterable[str | Path | None] = (),

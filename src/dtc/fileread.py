@@ -50,7 +50,7 @@ class ReadError(Exception):
         return f"{self.path}: {self.message}"
 
 
-def _what(mode: int) -> str | None:
+def refusal(mode: int) -> str | None:
     """Why a file of this type is not read, or None for a regular file."""
     if stat.S_ISREG(mode):
         return None
@@ -117,7 +117,7 @@ def read_bytes(path: str | Path, kind: str = "source", *, stdin: bool = False, l
         raise ReadError(name, _message(exc)) from None
     try:
         info = os.fstat(fd)
-        refused = _what(info.st_mode)
+        refused = refusal(info.st_mode)
         if refused is not None:
             raise ReadError(name, refused)
         if info.st_size > cap:

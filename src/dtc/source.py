@@ -74,7 +74,7 @@ def read_source(path: str | Path, *, stdin: bool = False) -> str:
 
     name = "<stdin>" if stdin and str(path) == "-" else str(path)
     try:
-        data = read_bytes(path, "source", stdin=stdin, limit=MAX_BYTES)
+        data = read_bytes(path, "source", stdin=stdin)
     except ReadError as exc:
         raise SourceError(exc.path, exc.message) from None
     try:

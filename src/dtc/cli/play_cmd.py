@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 import sys
 from typing import Any
 
@@ -133,9 +134,18 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
     preflight(save_path, inputs)
     if settings.log:
         preflight(settings.log, (*inputs, resume_path))
-        if save_path and os.path.realpath(settings.log) == os.path.realpath(save_path):
+        if save_path and os.path.realpath(settings.log) == os.path.realpath(save_path) and not _stream(save_path):
             fail(f"{settings.log}: error: the event log and the save cannot be the same file")
     _run(graph, rules, pc, dice, state, settings, save_path, verbose, inputs)
+
+
+def _stream(path: str) -> bool:
+    """Whether ``path`` is a character device or a pipe (written directly, so it may be shared)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def _character(path: str | None, dice: Dice, rules: Rules) -> Character:
