@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dtc import fileio, fileread, renumber_journal
 from dtc.cli import main
@@ -574,3 +576,159 @@ def test_a_journal_over_an_edited_source_is_left_alone(tmp_path: Path) -> None:
     r = renumber(str(src))
     assert r.exit_code == 2 and "has changed since" in one_line(r)
     assert src.read_text(encoding="utf-8") == LABELS
+
+
+# --- saves -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def saved(tmp_path: Path, book: Path) -> Path:
+    """A game stopped by the turn limit at its first step (it can be resumed)."""
+    save = tmp_path / "game.json"
+    r = dtc("play", str(book), "--seed", "1", "--auto", "cautious", "--max-turns", "1", "--save", str(save))
+    assert r.stdout.startswith("stopped"), r.output
+    return save
+
+
+def edit(save: Path, change: Any) -> None:
+    data = json.loads(save.read_text(encoding="utf-8"))
+    change(data)
+    save.write_text(json.dumps(data), encoding="utf-8")
+
+
+def resume(save: Path, *more: str) -> Result:
+    return dtc("play", "--resume", str(save), "--max-turns", "3", *more)
+
+
+def test_resumed_save_plays_on(saved: Path) -> None:
+    r = resume(saved)
+    assert r.exit_code in (0, 1) and "Traceback" not in r.output
+
+
+def test_save_naming_an_entry_the_book_lost_is_one_line(saved: Path, book: Path) -> None:
+    entry = json.loads(saved.read_text(encoding="utf-8"))["state"]["entry"]
+    text = book.read_text(encoding="utf-8")
+    head = f"\n{entry} "
+    assert head in text
+    start = text.index(head) + 1
+    end = text.find("\n\n", start)
+    book.write_text(text[:start] + text[end + 2:], encoding="utf-8")
+    r = resume(saved)
+    assert r.exit_code == 2 and f"stands at entry {entry}, which the adventure no longer has" in one_line(r)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["settings"].update(policy="reckless"), "unknown policy 'reckless'"),
+    (lambda d: d["settings"].update(policy=None), "an automatic run needs a policy"),
+    (lambda d: d["state"]["rules"].update(light="bright"), "state.rules.light: string where integer"),
+    (lambda d: d["state"]["rules"].pop("dark"), "state.rules.dark: missing"),
+    (lambda d: d["state"].update(entry="26"), "state.entry"),
+    (lambda d: d.update(rules="maze-rats"), "saved under the rules 'maze-rats'"),
+    (lambda d: d["dice"]["state"].__setitem__(0, 2**70), "dice.state"),
+    (lambda d: d["character"].update(hp="lots"), "character.hp"),
+])
+def test_damaged_saves_are_one_line(saved: Path, change: Any, message: str) -> None:
+    edit(saved, change)
+    r = resume(saved)
+    assert r.exit_code == 2 and message in one_line(r), r.output
+
+
+def test_deeply_nested_save_is_one_line(saved: Path) -> None:
+    text = saved.read_text(encoding="utf-8")
+    deep = "[" * 100_000 + "]" * 100_000
+    saved.write_text(text.replace('"rules":{', f'"rules":{{"deep":{deep},', 1), encoding="utf-8")
+    r = resume(saved)
+    assert r.exit_code == 2 and "nested too deeply" in one_line(r)
+
+
+def test_a_save_never_chooses_where_the_log_goes(saved: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    edit(saved, lambda d: d["settings"].update(log=str(victim), log_offset=0))
+    r = resume(saved)
+    assert r.exit_code in (0, 1) and "Traceback" not in r.output
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert f"give --log {victim}" in r.stderr
+
+
+def test_a_save_naming_a_device_or_fifo_adventure_does_not_hang(saved: Path, tmp_path: Path) -> None:
+    fifo = make_fifo(tmp_path / "adventure.json")
+    edit(saved, lambda d: d["settings"].update(adventure=str(fifo)))
+    r = resume(saved)
+    assert r.exit_code == 2 and "named pipe" in one_line(r)
+    zero = make_device(tmp_path / "zero.txt", 5)
+    edit(saved, lambda d: d["settings"].update(adventure=str(zero)))
+    r = resume(saved)
+    assert r.exit_code == 2 and "device" in one_line(r)
+
+
+def test_default_saves_of_books_of_the_same_name_differ(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        shutil.copyfile(CHAPEL, tmp_path / folder / "book.txt")
+        r = dtc("play", f"{folder}/book.txt", "--seed", "1", "--auto", "cautious", "--max-turns", "1")
+        assert r.exit_code == 0, r.output
+    saves = sorted(p.name for p in (tmp_path / "build").glob("*.save.json"))
+    assert len(saves) == 2 and all(name.startswith("book-") for name in saves)
+    from dtc.runtime.save import default_save_path
+
+    assert default_save_path("a/book.txt") == default_save_path(str(tmp_path / "a" / "book.txt"))
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-2**70, max_value=2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):  # the dice state's 625 words need not all be tried
+            yield from _paths(item, (*prefix, i))
+
+
+@pytest.fixture(scope="module")
+def fuzz_base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], list[tuple[Any, ...]]]:
+    folder = tmp_path_factory.mktemp("fuzz")
+    graph = folder / "book.json"
+    assert dtc("compile", str(CHAPEL), "-o", str(graph)).exit_code == 0
+    save = folder / "base.json"
+    r = dtc("play", str(graph), "--seed", "1", "--auto", "cautious", "--max-turns", "1", "--save", str(save))
+    assert r.stdout.startswith("stopped"), r.output
+    data = json.loads(save.read_text(encoding="utf-8"))
+    return folder, data, [p for p in _paths(data) if p]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_resume_never_tracebacks_on_a_damaged_save(fuzz_base: tuple[Path, dict[str, Any], list[tuple[Any, ...]]],
+                                                   data: st.DataObject) -> None:
+    folder, base, paths = fuzz_base
+    save = json.loads(json.dumps(base))
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths))
+        parent = save
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            if data.draw(st.booleans()) and isinstance(parent, dict):
+                parent.pop(path[-1], None)
+            else:
+                parent[path[-1]] = data.draw(JSON)
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier change removed the way there
+    target = folder / "damaged.json"
+    target.write_text(json.dumps(save), encoding="utf-8")
+    (folder / "damaged.json~").unlink(missing_ok=True)
+    result = CliRunner().invoke(main, ["play", "--resume", str(target), "--max-turns", "3", "--no-save"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code in (0, 1, 2) and "Traceback" not in result.output
+    if result.exit_code == 2:
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr

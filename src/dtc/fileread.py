@@ -57,7 +57,7 @@ def refusal(mode: int) -> str | None:
     if stat.S_ISDIR(mode):
         return "is a directory, not a file"
     if stat.S_ISFIFO(mode):
-        return "is a named pipe (FIFO), not a regular file; pipe it to standard input and give '-' where dtc takes '-'"
+        return "is a named pipe (FIFO), not a regular file (to read a pipe, send it to standard input as '-')"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "is a device, not a regular file"
     if stat.S_ISSOCK(mode):
