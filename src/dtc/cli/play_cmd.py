@@ -206,20 +206,25 @@ def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: 
     except KeyboardInterrupt:
         if log is not None:
             log.close()
-        hint = f"; resume with: dtc play --resume {save_path}" if save_path else ""
+        hint = f"; resume with: {_resume_command(save_path, settings)}" if save_path else ""
         click.echo(f"\nstopped: interrupted at entry {engine.state.entry} on turn {engine.state.turn}{hint}",
                    err=True)
         sys.exit(130)
     finally:
         if log is not None:
             log.close()
-    _finish(outcome, save_path)
+    _finish(outcome, save_path, settings)
 
 
-def _finish(outcome: Outcome, save_path: str | None) -> None:
+def _resume_command(save_path: str, settings: Settings) -> str:
+    """The command that carries on (naming the log again: a save never chooses where dtc writes)."""
+    return f"dtc play --resume {save_path}" + (f" --log {settings.log}" if settings.log else "")
+
+
+def _finish(outcome: Outcome, save_path: str | None, settings: Settings) -> None:
     click.echo(outcome.line())
     if outcome.kind == "stopped" and save_path:
-        click.echo(f"resume with: dtc play --resume {save_path}", err=True)
+        click.echo(f"resume with: {_resume_command(save_path, settings)}", err=True)
     raise SystemExit(int(Exit.FINDINGS if outcome.kind == "cannot-continue" else Exit.CLEAN))
 
 
