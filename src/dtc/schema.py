@@ -46,8 +46,24 @@ def _fast(name: str) -> Any:
     return fastjsonschema.compile(schema_of(name))
 
 
+def quote(text: str) -> str:
+    """``text`` in double quotes with every character that is not printable escaped (one safe line)."""
+    body = json.dumps(text, ensure_ascii=False)
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in body)
+
+
+def _step(part: Any) -> str:
+    """One step of a field's path: ``[3]``, ``.name``, or a quoted key (``["a b"]``) that is not a plain word."""
+    if isinstance(part, int):
+        return f"[{part}]"
+    text = str(part)
+    if text and all(c.isalnum() or c in "_-♥" for c in text):
+        return f".{text}"
+    return f"[{quote(text)}]"
+
+
 def _where(error: Any) -> str:
-    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    path = "".join(_step(p) for p in error.absolute_path)
     return path.lstrip(".") or "(top level)"
 
 

@@ -20,7 +20,7 @@ from dtc.fileio import write_text
 from dtc.runtime.character import Character, CharacterError
 from dtc.runtime.dice import Dice
 from dtc.runtime.state import GameState
-from dtc.schema import SchemaError, load_json, validate
+from dtc.schema import SchemaError, load_json, quote, validate
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
@@ -133,7 +133,7 @@ def _check_settings(settings: Settings, path: str) -> None:
     from dtc.runtime.policies import POLICIES
 
     if settings.policy is not None and settings.policy not in POLICIES:
-        raise SaveError(f"{path}: settings.policy: unknown policy '{settings.policy}' "
+        raise SaveError(f"{path}: settings.policy: unknown policy {quote(settings.policy)} "
                         f"(dtc has {', '.join(sorted(POLICIES))})")
     if settings.mode == "auto" and settings.policy is None:
         raise SaveError(f"{path}: settings.policy: an automatic run needs a policy")
@@ -185,7 +185,8 @@ def check_against(saved: Saved, graph: dict[str, Any], rules: Rules, path: str |
     from dtc.runtime.policies import POLICIES
 
     if saved.rules != rules.name:
-        raise SaveError(f"{path}: the game was saved under the rules '{saved.rules}'; the adventure now plays "
+        raise SaveError(f"{path}: the game was saved under the rules {quote(saved.rules)}; "
+                        "the adventure now plays "
                         f"'{rules.name}'")
     numbers = {e["number"] for e in graph["entries"]}
     if saved.state.entry not in numbers:
