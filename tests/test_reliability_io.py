@@ -281,6 +281,18 @@ def test_backup_is_complete_and_the_earlier_one_survives_a_crash(tmp_path: Path,
     assert (tmp_path / "game.json~").read_text(encoding="utf-8") == "second"
 
 
+def test_backup_of_a_file_with_other_names_is_a_copy(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("old", encoding="utf-8")
+    fileio.write_text(out, "new", backup=True)  # one name: the old file itself becomes out.txt~
+    assert (tmp_path / "out.txt~").read_text(encoding="utf-8") == "old"
+    os.link(out, tmp_path / "other.txt")
+    fileio.write_text(out, "newer", backup=True)
+    (tmp_path / "other.txt").write_text("changed through the other name", encoding="utf-8")
+    assert (tmp_path / "out.txt~").read_text(encoding="utf-8") == "new"
+    assert out.read_text(encoding="utf-8") == "newer"
+
+
 def test_backup_place_taken_by_a_fifo_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"
     out.write_text("old", encoding="utf-8")

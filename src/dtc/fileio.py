@@ -229,11 +229,44 @@ def backup_path(target: Path) -> Path:
     return target.with_name(target.name + "~")
 
 
-def write_backup(name: str, target: Path) -> Path:
-    """Copy the regular file ``target`` to ``target~`` atomically; return the backup's path.
+def _link_backup(target: Path, dest: Path) -> bool:
+    """Make ``dest`` a second name of ``target``'s file (no copy); False where that cannot be done.
 
-    The earlier backup stays in place until the new one is complete. A ``FILE~`` that is not a
-    regular file (or a link, which is replaced, not followed) is refused.
+    The file about to be replaced by a rename is left as it is, so naming it ``FILE~`` keeps it
+    whole at the cost of a link and a rename. Not for a file with other names (it could still
+    change through them) nor on file systems without hard links: those are copied.
+    """
+    try:
+        if os.lstat(target).st_nlink != 1:
+            return False
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=target.parent)
+    except OSError:
+        return False
+    os.close(fd)
+    try:
+        os.unlink(tmp)
+        os.link(target, tmp)
+        os.replace(tmp, dest)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(target.parent)
+    return True
+
+
+def write_backup(name: str, target: Path) -> Path:
+    """Keep the regular file ``target`` as ``target~``, atomically; return the backup's path.
+
+    Call it just before ``target`` is replaced by a rename: the backup is then the old file
+    itself under a second name (:func:`_link_backup`), or else a complete copy written to a
+    temporary and renamed. Either way the earlier backup stays in place until the new one is
+    complete. A ``FILE~`` that is not a regular file (or a link, which is replaced, not
+    followed) is refused.
     """
     dest = backup_path(target)
     try:
@@ -244,6 +277,8 @@ def write_backup(name: str, target: Path) -> Path:
         raise OutputError(dest, _reason(exc), exc.errno or 0) from None
     if there is not None and not (stat.S_ISREG(there.st_mode) or stat.S_ISLNK(there.st_mode)):
         raise OutputError(dest, "the backup's place is taken by something that is not a regular file")
+    if _link_backup(target, dest):
+        return dest
     try:
         source = open(target, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
