@@ -435,21 +435,61 @@ def test_stdin_past_the_limit_is_one_line(monkeypatch: pytest.MonkeyPatch) -> No
     assert r.exit_code == 2 and one_line(r).startswith("<stdin>: error: larger than the 64-byte limit")
 
 
-def test_memory_error_is_a_line_not_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                book: Path) -> None:
+@pytest.fixture
+def inputs(tmp_path: Path, book: Path) -> dict[str, Path]:
+    """One file of every kind dtc reads."""
+    files = {"book": book, "graph": tmp_path / "book.json", "character": tmp_path / "hero.json",
+             "script": tmp_path / "route.txt", "config": tmp_path / "settings.toml", "save": tmp_path / "game.json",
+             "labels": tmp_path / "labels.txt", "map": tmp_path / "labels.map.json"}
+    assert dtc("compile", str(book), "-o", str(files["graph"])).exit_code == 0
+    assert dtc("character", "new", "--seed", "1", "--random", "-o", str(files["character"])).exit_code == 0
+    files["script"].write_text("1\n" * 5, encoding="utf-8")
+    files["config"].write_text("ignore = []\n", encoding="utf-8")
+    dtc("play", str(book), "--seed", "1", "--auto", "cautious", "--max-turns", "1", "--save", str(files["save"]))
+    files["labels"].write_text(LABELS, encoding="utf-8")
+    assert dtc("renumber", str(files["labels"]), "--dry-run").exit_code == 0
+    files["map"].write_text('{"format": "dtc-number-map", "numbers": [], "labels": {}}', encoding="utf-8")
+    return files
+
+
+#: Each read path of the command line, and the kind of file it reads.
+READ_PATHS = [
+    ("source", lambda f: ("lint", str(f["book"]))),
+    ("source", lambda f: ("lint", "-")),
+    ("graph", lambda f: ("graph", str(f["graph"]))),
+    ("character", lambda f: ("play", str(f["book"]), "--character", str(f["character"]), "--no-save",
+                             "--auto", "bold")),
+    ("script", lambda f: ("play", str(f["book"]), "--script", str(f["script"]), "--no-save")),
+    ("config", lambda f: ("lint", str(f["book"]), "--config", str(f["config"]))),
+    ("save", lambda f: ("play", "--resume", str(f["save"]))),
+    ("map", lambda f: ("renumber", str(f["labels"]), "--map", str(f["map"]))),
+]
+
+
+@pytest.mark.parametrize(("kind", "command"), READ_PATHS)
+def test_memory_error_is_a_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, inputs: dict[str, Path],
+                                                kind: str, command: Any) -> None:
     real_read = fileread._read_stream
 
-    def starved(stream: Any, path: str, limit: int, kind: str) -> bytes:
+    def starved(stream: Any, path: str, limit: int, what: str) -> bytes:
         class Greedy:
             def read(self, n: int) -> bytes:
                 raise MemoryError
 
-        return real_read(Greedy(), path, limit, kind)  # type: ignore[arg-type]
+        return real_read(Greedy() if what == kind else stream, path, limit, what)  # type: ignore[arg-type]
 
     monkeypatch.setattr(fileread, "_read_stream", starved)
-    for args in (("lint", str(book)), ("graph", str(book)), ("lint", "-")):
-        r = dtc(*args, input=b"x")
-        assert r.exit_code == 2 and "not enough memory" in one_line(r), args
+    r = dtc(*command(inputs), input=b"x")
+    assert r.exit_code == 2 and "not enough memory" in one_line(r), r.output
+    assert inputs["labels"].read_text(encoding="utf-8") == LABELS
+
+
+@pytest.mark.parametrize(("kind", "command"), READ_PATHS)
+def test_every_read_path_names_its_limit(monkeypatch: pytest.MonkeyPatch, inputs: dict[str, Path],
+                                         kind: str, command: Any) -> None:
+    monkeypatch.setitem(fileread.LIMITS, kind, 8)
+    r = dtc(*command(inputs), input=b"x" * 9)
+    assert r.exit_code == 2 and f"8-byte limit for a {kind} file" in one_line(r), r.output
 
 
 # --- renumber ----------------------------------------------------------------------------------
