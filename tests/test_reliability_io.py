@@ -672,6 +672,7 @@ def test_save_naming_an_entry_the_book_lost_is_one_line(saved: Path, book: Path)
 @pytest.mark.parametrize(("change", "message"), [
     (lambda d: d["settings"].update(policy="reckless"), "unknown policy \"reckless\""),
     (lambda d: d["settings"].update(policy=None), "an automatic run needs a policy"),
+    (lambda d: d["settings"].update(adventure="\x1b]0;owned\x07book.txt"), "holds control characters"),
     (lambda d: d["state"]["rules"].update(light="bright"), "state.rules.light: string where integer"),
     (lambda d: d["state"]["rules"].pop("dark"), "state.rules.dark: missing"),
     (lambda d: d["state"].update(entry="26"), "state.entry"),

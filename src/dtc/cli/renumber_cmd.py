@@ -12,7 +12,7 @@ from dtc import fileio
 from dtc.cli.base import Exit, fail, guard, seed_option
 from dtc.fileread import ReadError, read_bytes, read_text
 from dtc.renumber import NumberMap, Options, RenumberError, renumber
-from dtc.renumber_journal import JournalError, Plan, as_written, commit, recover
+from dtc.renumber_journal import JournalError, Plan, as_written, commit, journal_path, recover
 from dtc.source import SourceError, decode
 
 
@@ -80,6 +80,9 @@ def renumber_cmd(
             finished = recover(source)
             if finished:
                 click.echo(finished, err=True)
+        elif journal_path(source).exists():
+            click.echo(f"warning: an interrupted renumber of {source} is pending; a run without --dry-run "
+                       "finishes it first", err=True)
         text, raw = _read(source)
         previous = None
         if not fresh and (target_map.exists() or target_map.is_symlink()):

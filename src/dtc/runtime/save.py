@@ -135,6 +135,10 @@ def _check_settings(settings: Settings, path: str) -> None:
     if settings.policy is not None and settings.policy not in POLICIES:
         raise SaveError(f"{path}: settings.policy: unknown policy {quote(settings.policy)} "
                         f"(dtc has {', '.join(sorted(POLICIES))})")
+    for name in ("adventure", "script", "log"):
+        value = getattr(settings, name)
+        if value is not None and not value.isprintable():
+            raise SaveError(f"{path}: settings.{name}: the path {quote(value)} holds control characters")
     if settings.mode == "auto" and settings.policy is None:
         raise SaveError(f"{path}: settings.policy: an automatic run needs a policy")
     if settings.mode == "script" and not settings.script:
