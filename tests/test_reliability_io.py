@@ -471,12 +471,12 @@ def test_memory_error_is_a_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch,
                                                 kind: str, command: Any) -> None:
     real_read = fileread._read_stream
 
-    def starved(stream: Any, path: str, limit: int, what: str) -> bytes:
+    def starved(stream: Any, path: str, limit: int, what: str, hint: int = 0) -> bytes:
         class Greedy:
             def read(self, n: int) -> bytes:
                 raise MemoryError
 
-        return real_read(Greedy() if what == kind else stream, path, limit, what)  # type: ignore[arg-type]
+        return real_read(Greedy() if what == kind else stream, path, limit, what, hint)  # type: ignore[arg-type]
 
     monkeypatch.setattr(fileread, "_read_stream", starved)
     r = dtc(*command(inputs), input=b"x")

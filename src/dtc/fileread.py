@@ -81,20 +81,27 @@ def _too_large(path: str, limit: int, kind: str) -> ReadError:
     return ReadError(path, f"larger than the {limit:,}-byte limit for a {kind} file; dtc does not read it")
 
 
-def _read_stream(stream: BinaryIO, path: str, limit: int, kind: str) -> bytes:
-    """Read at most ``limit`` bytes, counting them; one byte more is refused."""
+def _read_stream(stream: BinaryIO, path: str, limit: int, kind: str, hint: int = 0) -> bytes:
+    """Read at most ``limit`` bytes, counting them; one byte more is refused.
+
+    ``hint``: the size the file claims; the first read asks for one byte more than that (a
+    whole regular file in one call), and reading goes on in chunks if more comes.
+    """
     chunks: list[bytes] = []
     total = 0
+    first = min(hint + 1, limit + 1) if hint > 0 else 0
     try:
         while True:
-            chunk = stream.read(min(_CHUNK, limit + 1 - total))
+            want = first or min(_CHUNK, limit + 1 - total)
+            first = 0
+            chunk = stream.read(want)
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
                 raise _too_large(path, limit, kind)
-        return b"".join(chunks)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     except MemoryError:
         chunks.clear()
         raise ReadError(path, f"not enough memory to read it ({total:,} bytes read)") from None
@@ -124,7 +131,7 @@ def read_bytes(path: str | Path, kind: str = "source", *, stdin: bool = False, l
             raise _too_large(name, cap, kind)
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", buffering=0, closefd=False) as stream:
-            return _read_stream(stream, name, cap, kind)
+            return _read_stream(stream, name, cap, kind, info.st_size)
     except OSError as exc:
         raise ReadError(name, _message(exc)) from None
     finally:
