@@ -785,3 +785,32 @@ def test_resume_never_tracebacks_on_a_damaged_save(fuzz_base: tuple[Path, dict[s
     assert result.exit_code in (0, 1, 2) and "Traceback" not in result.output
     if result.exit_code == 2:
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=300), limit=st.integers(0, 300))
+def test_a_file_is_read_whole_or_refused_at_its_limit(tmp_path: Path, data: bytes, limit: int) -> None:
+    path = tmp_path / "input.bin"
+    path.write_bytes(data)
+    if len(data) <= limit:
+        assert fileread.read_bytes(path, "source", limit=limit) == data
+    else:
+        with pytest.raises(ReadError, match=f"{limit:,}-byte limit"):
+            fileread.read_bytes(path, "source", limit=limit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\r\n"), max_size=12),
+                      min_size=1, max_size=12),
+       ends=st.lists(st.sampled_from(["\r\n", "\r", "\n"]), min_size=12, max_size=12), bom=st.booleans())
+def test_unchanged_text_is_written_back_byte_for_byte(lines: list[str], ends: list[str], bom: bool) -> None:
+    """Every line keeps its own end (and the file its BOM), whatever the mixture."""
+    from dtc.source import decode
+
+    raw_text = "".join(line + end for line, end in zip(lines, ends, strict=False)) + "tail"
+    raw = (b"\xef\xbb\xbf" if bom else b"") + raw_text.encode("utf-8")
+    try:
+        text = decode(raw, "t.txt")
+    except Exception:
+        return  # not a source dtc reads (a NUL byte...): nothing to write back
+    assert renumber_journal.as_written(text, raw).encode("utf-8") == raw
