@@ -216,7 +216,7 @@ def test_runs_save_and_resume_identically(policy: Any, tmp_path: Path) -> None:
     if not part.output.startswith("stopped"):  # the adventurer died early: nothing to resume
         assert part.output == full.output
         return
-    rest = CliRunner().invoke(main, ["play", "--resume", str(save), "--max-turns", "12"])
+    rest = CliRunner().invoke(main, ["play", "--resume", str(save), "--max-turns", "12", "--log", str(log2)])
     assert rest.output == full.output
     assert log2.read_text(encoding="utf-8") == log1.read_text(encoding="utf-8")
     assert json.loads(log1.read_text(encoding="utf-8").split("\n")[0])["rules"].endswith("dungeon-rules")

@@ -77,7 +77,7 @@ def test_interrupted_and_resumed_run_logs_the_same(dungeon: Path, tmp_path: Path
     stopped = dtc("play", str(dungeon), *args, "--log", str(part), "--save", str(save), "--max-turns", "2")
     assert stopped.stdout.startswith("stopped: turn limit 2") or stopped.stdout == full.stdout
     if stopped.stdout.startswith("stopped"):
-        resumed = dtc("play", "--resume", str(save), "--max-turns", "1000")
+        resumed = dtc("play", "--resume", str(save), "--max-turns", "1000", "--log", str(part))
         assert resumed.stdout == full.stdout
     assert part.read_bytes() == whole.read_bytes()
 

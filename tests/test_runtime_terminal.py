@@ -52,14 +52,14 @@ def test_interactive_session_with_ctrl_c_and_resume(tmp_path: Path) -> None:
     child.expect(r"turn 1 \| light 23")
     child.expect("> ")
     child.sendintr()
-    child.expect("resume with: dtc play --resume")
+    child.expect(f"resume with: dtc play --resume {save} --log {log}")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
     saved = json.loads(save.read_text(encoding="utf-8"))
     assert (saved["state"]["entry"], saved["state"]["turn"]) == (2, 1)
 
-    child = spawn(["play", "--resume", str(save)], tmp_path)
+    child = spawn(["play", "--resume", str(save), "--log", str(log)], tmp_path)
     child.expect("Resuming Sample Dungeon at entry 2, turn 1")
     child.expect(r"turn 1 \| light 23")
     child.expect("> ")

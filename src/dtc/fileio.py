@@ -1,48 +1,399 @@
-"""Writing files so that nothing is lost: atomic replace, with a backup of what was there."""
+"""Writing files so that nothing is lost and nothing is replaced that must not be.
+
+Every file dtc writes goes through this module (reading goes through :mod:`dtc.fileread`):
+
+- ``-`` is standard output.
+- A symbolic link is followed and its target written; the link stays a link.
+- A character device or a named pipe (a terminal, ``/dev/null``, a FIFO) is written directly,
+  as a shell's ``>`` would: never replaced, never truncated, never backed up. Directories, block
+  devices and sockets are refused.
+- A regular file is written atomically: a temporary file in the same folder, flushed to disk
+  (``fsync``), then renamed over the target, so a crash leaves the old file or the new one,
+  never half of one. An existing file keeps its permissions and its owner; a file that is
+  read-only, or whose owner dtc could not keep, is refused rather than replaced.
+- ``inputs``: an output that is the same file as one of the command's inputs (same device and
+  inode, through links, ``-o .`` or any other name) is refused: :class:`OutputError`, exit 2.
+  Commands that rewrite their input on purpose (``renumber``) leave it out and ask for a backup.
+- ``backup=True``: before a regular file is replaced, a complete copy is written to ``FILE~``
+  atomically in its turn, so an earlier backup is only replaced by a finished one.
+
+Errors name the output as given, never the temporary file.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import stat
+import sys
 import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 
-def _mode_for(target: Path) -> int:
-    """Keep an existing file's permissions; a new file gets the usual 0666 less the umask."""
+class OutputError(OSError):
+    """An output dtc will not or cannot write; ``filename`` is the output as given."""
+
+    def __init__(self, path: str | Path, message: str, code: int = 0) -> None:
+        super().__init__(code, message, str(path))
+
+    def __str__(self) -> str:
+        return f"{self.filename}: error: {self.strerror}"
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What :func:`write_bytes` did: the file written and the backup kept (if any)."""
+
+    path: str
+    target: Path | None
+    backup: Path | None = None
+    direct: bool = False
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if exc.errno == errno.ENOSPC:
+        return "no space left on the device"
+    if exc.errno == errno.EROFS:
+        return "the file system is read-only"
+    if exc.errno == errno.ENOENT:
+        return "no such folder"
+    if exc.errno == errno.ENOTDIR:
+        return "a part of the path is not a folder"
+    if exc.errno == errno.EISDIR:
+        return "is a directory"
+    return exc.strerror or str(exc)
+
+
+def identity(path: str | Path) -> tuple[int, int] | None:
+    """(device, inode) of the regular file ``path`` names, links followed; ``-`` is standard input.
+
+    None when there is no such file, or it is not a regular file (a device, a pipe).
+    """
     try:
-        return stat.S_IMODE(target.stat().st_mode)
+        info = os.fstat(sys.stdin.fileno()) if str(path) == "-" else os.stat(path)
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not stat.S_ISREG(info.st_mode):  # a terminal, a pipe: nothing an output could overwrite
+        return None
+    return info.st_dev, info.st_ino
+
+
+def refuse_inputs(outputs: Iterable[str | Path], inputs: Iterable[str | Path | None]) -> None:
+    """Raise :class:`OutputError` when an output is the same file as an input."""
+    known: dict[tuple[int, int], str] = {}
+    for item in inputs:
+        if item is None:
+            continue
+        key = identity(item)
+        if key is not None:
+            known.setdefault(key, "standard input" if str(item) == "-" else str(item))
+    if not known:
+        return
+    for output in outputs:
+        if str(output) == "-":
+            continue
+        key = identity(output)
+        if key is not None and key in known:
+            source = known[key]
+            same = "" if os.path.abspath(output) == os.path.abspath(source) else f" (it is {source})"
+            raise OutputError(output, f"is an input of this command{same}; dtc does not overwrite its "
+                                      "input: choose another output")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        done = os.write(fd, view)
+        view = view[done:]
+
+
+def _check_existing(name: str, info: os.stat_result) -> bool:
+    """True for a file written directly (character device, pipe); raise for what is refused."""
+    mode = info.st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return True
+    if stat.S_ISDIR(mode):
+        raise OutputError(name, "is a directory")
+    if not stat.S_ISREG(mode):
+        raise OutputError(name, "is a block device or socket; dtc writes only regular files, character "
+                                "devices and pipes")
+    if not mode & 0o222 or not os.access(name, os.W_OK):
+        raise OutputError(name, "is read-only; dtc does not replace a read-only file (make it writable "
+                                "first, or choose another output)")
+    return False
+
+
+def _direct(name: str, target: Path, data: bytes) -> Written:
+    """Write to a character device or a pipe as it is: no truncation, no rename, no backup."""
+    try:
+        fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise OutputError(name, _reason(exc), exc.errno or 0) from None
+    try:
+        _write_all(fd, data)
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            raise OutputError(name, "the reader of the pipe went away", exc.errno) from None
+        raise OutputError(name, _reason(exc), exc.errno or 0) from None
+    finally:
+        os.close(fd)
+    return Written(name, target, None, True)
+
+
+def _keep_owner(name: str, fd: int, info: os.stat_result) -> None:
+    """Give the new file the old one's owner and group (as far as the OS lets us)."""
+    mine = os.fstat(fd)
+    if (mine.st_uid, mine.st_gid) == (info.st_uid, info.st_gid):
+        return
+    try:
+        os.fchown(fd, info.st_uid, info.st_gid)
+        return
+    except PermissionError:
+        pass
+    if mine.st_uid != info.st_uid:
+        raise OutputError(name, f"belongs to another user (uid {info.st_uid}); replacing it would change its "
+                                "owner, so dtc does not")
+    with contextlib.suppress(PermissionError):  # a group we are not in: the file takes ours
+        os.fchown(fd, -1, info.st_gid)
+
+
+def _temporary(name: str, folder: Path, stem: str) -> tuple[int, str]:
+    try:
+        return tempfile.mkstemp(prefix=f".{stem}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise OutputError(name, _reason(exc), exc.errno or 0) from None
+
+
+def _replace(name: str, target: Path, fill: IO[bytes] | bytes, info: os.stat_result | None,
+             new_mode: int | None) -> None:
+    """Write ``fill`` (bytes, or a file to copy) to a temporary beside ``target``, then rename it."""
+    fd, tmp = _temporary(name, target.parent, target.name)
+    try:
+        if info is not None:
+            _keep_owner(name, fd, info)
+            mode = stat.S_IMODE(info.st_mode)
+        else:
+            mode = new_mode if new_mode is not None else 0o666 & ~_umask()
+        os.fchmod(fd, mode)
+        if isinstance(fill, bytes):
+            _write_all(fd, fill)
+        else:
+            with os.fdopen(os.dup(fd), "wb") as out:
+                shutil.copyfileobj(fill, out, 1024 * 1024)
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        os.replace(tmp, target)
+    except OutputError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise OutputError(name, _reason(exc), exc.errno or 0) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    finally:
+        if fd != -1:
+            os.close(fd)
+    fsync_dir(target.parent)
+
+
+def backup_path(target: Path) -> Path:
+    """Where the backup of ``target`` is kept: ``FILE~`` beside it."""
+    return target.with_name(target.name + "~")
+
+
+def _link_backup(target: Path, dest: Path) -> bool:
+    """Make ``dest`` a second name of ``target``'s file (no copy); False where that cannot be done.
+
+    The file about to be replaced by a rename is left as it is, so naming it ``FILE~`` keeps it
+    whole at the cost of a link and a rename. Not for a file with other names (it could still
+    change through them) nor on file systems without hard links: those are copied.
+    """
+    try:
+        if os.lstat(target).st_nlink != 1:
+            return False
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=target.parent)
+    except OSError:
+        return False
+    os.close(fd)
+    try:
+        os.unlink(tmp)
+        os.link(target, tmp)
+        os.replace(tmp, dest)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(target.parent)
+    return True
+
+
+def write_backup(name: str, target: Path) -> Path:
+    """Keep the regular file ``target`` as ``target~``, atomically; return the backup's path.
+
+    Call it just before ``target`` is replaced by a rename: the backup is then the old file
+    itself under a second name (:func:`_link_backup`), or else a complete copy written to a
+    temporary and renamed. Either way the earlier backup stays in place until the new one is
+    complete. A ``FILE~`` that is not a regular file (or a link, which is replaced, not
+    followed) is refused.
+    """
+    dest = backup_path(target)
+    try:
+        there = os.lstat(dest)
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        there = None
+    except OSError as exc:
+        raise OutputError(dest, _reason(exc), exc.errno or 0) from None
+    if there is not None and not (stat.S_ISREG(there.st_mode) or stat.S_ISLNK(there.st_mode)):
+        raise OutputError(dest, "the backup's place is taken by something that is not a regular file")
+    if _link_backup(target, dest):
+        return dest
+    try:
+        source = open(target, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise OutputError(name, _reason(exc), exc.errno or 0) from None
+    with source:
+        info = os.fstat(source.fileno())
+        if not stat.S_ISREG(info.st_mode):  # pragma: no cover - checked by the caller
+            raise OutputError(name, "is not a regular file; nothing to back up")
+        _replace(str(dest), dest, source, None, stat.S_IMODE(info.st_mode))
+    return dest
 
 
-def atomic_write_text(path: str | Path, text: str, *, backup: bool = False) -> None:
-    """Write ``text`` as UTF-8 to ``path`` atomically; see :func:`atomic_write_bytes`."""
-    atomic_write_bytes(path, text.encode("utf-8"), backup=backup)
+def resolve(name: str) -> tuple[Path, os.stat_result | None]:
+    """The file ``name`` finally names (links followed) and its status (None: not there yet)."""
+    target = Path(os.path.realpath(name))
+    try:
+        return target, os.stat(target)
+    except FileNotFoundError:
+        return target, None
+    except OSError as exc:
+        raise OutputError(name, _reason(exc), exc.errno or 0) from None
+
+
+def preflight(path: str | Path | None, inputs: Iterable[str | Path | None] = ()) -> None:
+    """Raise :class:`OutputError` now if writing ``path`` later would be refused (None, ``-``: fine).
+
+    Commands call it before their work, so that a long run does not end in a refusal.
+    """
+    if path is None or str(path) == "-":
+        return
+    refuse_inputs([path], inputs)
+    _, info = resolve(str(path))
+    if info is not None:
+        _check_existing(str(path), info)
+
+
+def check_replaceable(path: str | Path) -> None:
+    """Raise :class:`OutputError` unless ``path`` is a regular file dtc may replace (or is not there).
+
+    For commands that write several files: they check each first and write nothing when one
+    would be refused.
+    """
+    name = str(path)
+    _, info = resolve(name)
+    if info is not None and _check_existing(name, info):
+        from dtc.fileread import refusal
+
+        raise OutputError(name, refusal(info.st_mode) or "is not a regular file")
+
+
+def write_bytes(path: str | Path, data: bytes, *, inputs: Iterable[str | Path | None] = (),
+                backup: bool = False, new_mode: int | None = None) -> Written:
+    """Write ``data`` to ``path`` as the module docstring says; return what was done.
+
+    ``new_mode``: the permissions of a file that does not exist yet (default 0666 less the umask).
+    """
+    name = str(path)
+    if name == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return Written(name, None, None, True)
+    refuse_inputs([name], inputs)
+    target, info = resolve(name)
+    if info is not None and _check_existing(name, info):
+        return _direct(name, target, data)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(name, _reason(exc), exc.errno or 0) from None
+    kept = write_backup(name, target) if backup and info is not None else None
+    _replace(name, target, data, info, new_mode)
+    return Written(name, target, kept)
+
+
+def write_text(path: str | Path, text: str, *, inputs: Iterable[str | Path | None] = (),
+               backup: bool = False, new_mode: int | None = None) -> Written:
+    """:func:`write_bytes` of ``text`` encoded as UTF-8."""
+    return write_bytes(path, text.encode("utf-8"), inputs=inputs, backup=backup, new_mode=new_mode)
+
+
+def open_stream(path: str | Path, *, inputs: Iterable[str | Path | None] = (),
+                keep: int | None = None) -> tuple[IO[bytes], int]:
+    """Open an output that grows as a command runs (the play event log); return it and its length.
+
+    The one output written in place rather than replaced: a regular file is truncated to ``keep``
+    bytes (a resumed run cuts its log back to the length its save recorded), or emptied. A
+    character device or pipe is written as it is (length 0). Links, inputs, read-only files,
+    directories and other kinds are treated as :func:`write_bytes` treats them.
+    """
+    name = str(path)
+    refuse_inputs([name], inputs)
+    target, info = resolve(name)
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        if info is not None and _check_existing(name, info):
+            return os.fdopen(os.open(target, flags), "wb"), 0
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, flags | os.O_CREAT, 0o666)
+        handle = os.fdopen(fd, "wb")
+        size = handle.seek(0, os.SEEK_END)
+        length = min(keep, size) if keep is not None else 0
+        handle.seek(length)
+        handle.truncate()
+        return handle, length
+    except OutputError:
+        raise
+    except OSError as exc:
+        raise OutputError(name, _reason(exc), exc.errno or 0) from None
 
 
 def atomic_write_bytes(path: str | Path, data: bytes, *, backup: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically (temp file in the same folder, fsync, rename).
+    """Write ``data`` to ``path`` (see :func:`write_bytes`; kept for callers of the first API)."""
+    write_bytes(path, data, backup=backup)
 
-    An existing file keeps its permissions; with ``backup=True`` it is first copied to ``path~``.
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if backup and target.exists():
-        shutil.copy2(target, target.with_name(target.name + "~"))
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        os.chmod(tmp, _mode_for(target))
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+
+def atomic_write_text(path: str | Path, text: str, *, backup: bool = False) -> None:
+    """Write ``text`` as UTF-8 to ``path`` (see :func:`write_bytes`)."""
+    write_bytes(path, text.encode("utf-8"), backup=backup)

@@ -18,7 +18,7 @@ import dtc.compiler.parallel as parallel
 from dtc import __version__
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.api import Compilation, compile_file, compile_text
-from dtc.compiler.source import SourceError, decode
+from dtc.compiler.source import SourceError, read_source
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -78,7 +78,7 @@ def load_source(path: str) -> Compilation:
     """Compile a source path (``-`` reads stdin), exiting 2 with a clear line if it can't be read."""
     try:
         if path == "-":
-            return compile_text(decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+            return compile_text(read_source("-", stdin=True), "<stdin>")
         return compile_file(path)
     except SourceError as exc:
         fail(str(exc))
@@ -197,6 +197,8 @@ def guard(func: F) -> F:
         except OSError as exc:
             name = getattr(exc, "filename", None)
             fail(f"{name + ': ' if name else ''}error: {exc.strerror or exc}")
+        except MemoryError:
+            fail("error: out of memory (the input is too large for this machine)")
 
     return wrapper  # type: ignore[return-value]
 

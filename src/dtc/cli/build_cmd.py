@@ -62,7 +62,8 @@ def build_cmd(file: str, output: str | None, no_pdf: bool, epub: bool, notation:
             work.step("linting")
             errors = [finding_line(d) for d in lint_compilation(comp) if d.severity.name == "ERROR"]
         outdir = Path(output) if output else Path("build") / name
-        result = build(graph, outdir, name, pdf=not no_pdf, epub=epub, notation=notation, step=work.step)
+        result = build(graph, outdir, name, pdf=not no_pdf, epub=epub, notation=notation, step=work.step,
+                       inputs=(file,))
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for path in result.written:

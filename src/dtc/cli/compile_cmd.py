@@ -9,7 +9,7 @@ import click
 
 from dtc.cli.base import Exit, fail, finish, guard, load_source, output_option
 from dtc.cli.progress import Working
-from dtc.fileio import atomic_write_text
+from dtc.fileio import preflight, write_text
 from dtc.lint.configuration import ConfigError, config_for
 from dtc.lint.engine import lint_compilation
 from dtc.lint.reporters import finding_line
@@ -29,6 +29,9 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
     output always satisfies the schema (the test suite checks it on every bundled book);
     --validate checks it again on this one, at about a second per 10,000 entries.
     """
+    target = Path(output) if output and output != "-" else Path("build") / (Path(file).stem + ".json")
+    if output != "-":
+        preflight(target, [file])
     with Working(f"parsing {file}") as work:
         comp = load_source(file)
         settings = None
@@ -55,8 +58,7 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
     if output == "-":
         click.echo(data, nl=False)
     else:
-        target = Path(output) if output else Path("build") / (Path(file).stem + ".json")
-        atomic_write_text(target, data)
+        write_text(target, data, inputs=[file])
         click.echo(f"wrote {target}", err=True)
     with Working("linting"):
         errors = [d for d in lint_compilation(comp, settings=settings) if d.severity.name == "ERROR"]

@@ -11,7 +11,7 @@ import click
 from dtc.cli.base import Exit, fail, guard, load_graph, output_option
 from dtc.cli.progress import Working
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.fileio import atomic_write_bytes, atomic_write_text
+from dtc.fileio import preflight, write_bytes, write_text
 
 #: ``md`` is a Mermaid chart in a fenced block, as GitHub and GitLab draw it in a Markdown file.
 FORMATS = ("dot", "svg", "png", "pdf", "mermaid", "md")
@@ -32,8 +32,8 @@ def _format(fmt: str | None, output: str | None) -> str:
     return BY_SUFFIX[suffix]
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
-    atomic_write_bytes(path, data)
+def _write_bytes(path: Path, data: bytes, inputs: list[str]) -> None:
+    write_bytes(path, data, inputs=inputs)
 
 
 def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | None, layout: str,
@@ -88,6 +88,7 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
     if depth is not None and focus is None:
         fail("error: --depth needs --from N")
     fmt = _format(fmt, output)
+    preflight(output, [file])
     with Working(f"reading {file}") as work:
         graph = load_graph(file)
         if focus is not None and not any(e["number"] == focus for e in graph["entries"]):
@@ -118,8 +119,8 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
     else:
         target = Path(output)
         if isinstance(data, str):
-            atomic_write_text(target, data)
+            write_text(target, data, inputs=[file])
         else:
-            _write_bytes(target, data)
+            _write_bytes(target, data, [file])
         click.echo(f"wrote {target}", err=True)
     raise SystemExit(int(Exit.CLEAN))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from dtc.compiler.source import MAX_BYTES, SourceError, decode
 from dtc.diagnostics import Diagnostic
-from dtc.fileio import atomic_write_bytes
+from dtc.fileio import write_bytes
 from dtc.fixes import fix_text
 
 
@@ -64,15 +64,15 @@ def encode_like(original: bytes, text: str) -> bytes | None:
 
 
 def write_fixed(path: str, original: bytes, fixed: bytes) -> None:
-    """Replace ``path`` by ``fixed``: ``path~`` is written completely (atomically) with the old
-    bytes first, then the source is replaced atomically. A symbolic link's target is written."""
+    """Replace ``path`` by ``fixed`` through the one output module (:func:`dtc.fileio.write_bytes`):
+    ``path~`` is kept complete before the source is replaced atomically, an earlier good backup is
+    never lost, and a symbolic link's target is written."""
     real = os.path.realpath(path)
     if not stat.S_ISREG(os.stat(real).st_mode):
         raise SourceError(path, "not a regular file; --fix writes only regular files")
     if Path(real).read_bytes() != original:
         raise SourceError(path, "changed while it was being fixed; not written (run dtc lint --fix again)")
-    atomic_write_bytes(real + "~", original)
-    atomic_write_bytes(real, fixed)
+    write_bytes(path, fixed, backup=True)
 
 
 def fix_files(files: tuple[str, ...], lint: Callable[[str, str], list[Diagnostic]], *, diff: bool,

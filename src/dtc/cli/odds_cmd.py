@@ -20,7 +20,7 @@ from dtc.cli.base import (
 )
 from dtc.cli.progress import Working
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.fileio import atomic_write_text
+from dtc.fileio import preflight, write_text
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
 
@@ -86,11 +86,12 @@ def character_abilities(path: str, ruleset: Ruleset, graph: CompiledGraph) -> di
     return scores
 
 
-def emit(text: str, output: str | None, color: bool = False) -> None:
+def emit(text: str, output: str | None, color: bool = False, inputs: tuple[str | None, ...] = ()) -> None:
+    """Print ``text``, or write it to ``output`` (never over one of the command's ``inputs``)."""
     if output is None or output == "-":
         click.echo(text, nl=not text.endswith("\n"), color=color)
     else:
-        atomic_write_text(output, text if text.endswith("\n") else text + "\n")
+        write_text(output, text if text.endswith("\n") else text + "\n", inputs=inputs)
         click.echo(f"wrote {output}", err=True)
 
 
@@ -125,6 +126,7 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     from dtc.odds import compute_odds
     from dtc.odds.report import render_text, to_json
 
+    preflight(output, [file, character])
     with Working(f"reading {file}"):
         graph = load_graph(file)
     ruleset = ruleset_of(graph, file)
@@ -150,8 +152,8 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
         # and Python's encoder is three times slower with indentation).
         pretty = output is None and sys.stdout.isatty()
         emit(json.dumps(to_json(odds), ensure_ascii=False, **({"indent": 2} if pretty else {"separators": (",", ":")})),
-             output)
+             output, inputs=(file, character))
     else:
         color = output in (None, "-") and color_wanted()
-        emit(render_text(odds, limit=limit, color=color), output, color)
+        emit(render_text(odds, limit=limit, color=color), output, color, (file, character))
     raise SystemExit(int(Exit.CLEAN))

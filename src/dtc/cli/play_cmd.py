@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import secrets
+import stat
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -12,7 +13,8 @@ from rich.console import Console
 
 from dtc.cli.base import Exit, fail, guard, load_graph, policy_option, seed_option
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.fileio import atomic_write_text
+from dtc.fileio import preflight, write_text
+from dtc.fileread import ReadError, read_text
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
 from dtc.runtime.core import Outcome, Player, RunEnded
 from dtc.runtime.dice import Dice
@@ -20,7 +22,7 @@ from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
 from dtc.runtime.log import EventLog
 from dtc.runtime.policies import POLICIES, ScriptPlayer
 from dtc.runtime.ruleset import Rules
-from dtc.runtime.save import SaveError, Settings, read_save, write_save
+from dtc.runtime.save import Saved, SaveError, Settings, check_against, default_save_path, read_save, write_save
 from dtc.runtime.state import GameState
 from dtc.runtime.terminal import Terminal, TerminalChooser
 
@@ -59,9 +61,9 @@ def refuse_other_system(pc: Character, rules: Rules, path: str) -> None:
 
 def _script_lines(path: str) -> list[str]:
     try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError:
-        fail(f"{path}: error: the script is not UTF-8 text")
+        return read_text(path, "script").splitlines()
+    except ReadError as exc:
+        fail(f"{exc.path}: error: {exc.message}")
         raise
 
 
@@ -78,7 +80,8 @@ def _script_lines(path: str) -> list[str]:
 @click.option("--max-turns", type=click.IntRange(min=1), default=None,
               help=f"Stop after this many turns (default {DEFAULT_MAX_TURNS}).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False),
-              help="Where to save after every turn (default build/NAME.save.json).")
+              help="Where to save after every turn (default build/NAME-HASH.save.json, HASH from the "
+                   "adventure's full path).")
 @click.option("--no-save", is_flag=True, help="Do not save the game.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False, exists=True),
               help="Continue a saved game exactly where it stopped.")
@@ -93,6 +96,7 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
     line: escaped, ended, died, lost, stopped or cannot continue (exit status 1 for the last).
     """
     state: GameState | None = None
+    saved: Saved | None = None
     if resume_path:
         try:
             saved = read_save(resume_path)
@@ -111,14 +115,27 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
             settings.mode = "script" if script_path else "auto"
             settings.policy, settings.script = auto, script_path
             settings.script_line = 0 if script_path else settings.script_line
-        if log_path:
+        # A save never chooses where dtc writes: its log is written only when --log names it again.
+        if log_path and settings.log and os.path.abspath(log_path) == os.path.abspath(settings.log):
+            settings.log = log_path
+        elif log_path:
             settings.log, settings.log_offset = log_path, 0
+        else:
+            if settings.log:
+                click.echo(f"note: the saved game wrote its event log to {settings.log}; give --log "
+                           f"{settings.log} to go on writing it (not writing a log)", err=True)
+            settings.log, settings.log_offset = None, 0
         settings.max_turns = max_turns or settings.max_turns
         save_path = save_path or resume_path
     if file is None:
         raise click.UsageError("give the adventure FILE (or --resume SAVE)")
     graph = load_graph(file)
     rules = _rules(graph)
+    if saved is not None:
+        try:
+            check_against(saved, graph, rules, str(resume_path))
+        except SaveError as exc:
+            fail(f"error: {exc}")
     if state is None:
         seed = seed if seed is not None else secrets.randbelow(2**31)
         dice = Dice(seed)
@@ -129,11 +146,27 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
         settings = Settings(file, graph["source"]["sha256"], graph.get("title"), seed,
                             max_turns or DEFAULT_MAX_TURNS, mode, auto, script_path, 0, log_path, 0, start)
         if not no_save and save_path is None and file != "-":
-            save_path = str(Path("build") / f"{Path(file).stem}.save.json")
+            save_path = str(default_save_path(file))
     elif settings.sha256 != graph["source"]["sha256"]:
         click.echo(f"warning: {file} has changed since the game was saved; play goes on from entry "
                    f"{state.entry}", err=True)
-    _run(graph, rules, pc, dice, state, settings, None if no_save else save_path, verbose)
+    save_path = None if no_save else save_path
+    inputs = (file, character_path, settings.script)
+    preflight(save_path, inputs)
+    if settings.log:
+        preflight(settings.log, (*inputs, resume_path))
+        if save_path and os.path.realpath(settings.log) == os.path.realpath(save_path) and not _stream(save_path):
+            fail(f"{settings.log}: error: the event log and the save cannot be the same file")
+    _run(graph, rules, pc, dice, state, settings, save_path, verbose, inputs)
+
+
+def _stream(path: str) -> bool:
+    """Whether ``path`` is a character device or a pipe (written directly, so it may be shared)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def _character(path: str | None, dice: Dice, rules: Rules) -> Character:
@@ -161,11 +194,12 @@ def _player(settings: Settings, terminal: Terminal | None) -> tuple[Player, Scri
 
 
 def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: GameState | None,
-         settings: Settings, save_path: str | None, verbose: bool) -> None:
+         settings: Settings, save_path: str | None, verbose: bool, inputs: tuple[str | None, ...] = ()) -> None:
     interactive = settings.mode == "interactive"
     terminal = Terminal() if interactive or verbose else None
     player, script = _player(settings, terminal)
-    log = EventLog(settings.log, resume_at=settings.log_offset if state is not None else None) if settings.log else None
+    log = EventLog(settings.log, resume_at=settings.log_offset if state is not None else None,
+                   inputs=(*inputs, save_path)) if settings.log else None
     sinks: list[Any] = [s for s in (log, terminal) if s is not None]
 
     def checkpoint(engine: Engine) -> None:
@@ -174,7 +208,7 @@ def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: G
         if script is not None:
             settings.script_line = script.position
         if save_path is not None:
-            write_save(save_path, engine, settings)
+            write_save(save_path, engine, settings, inputs)
 
     # The turn limit is a budget for this session: a resumed game gets a fresh one from where it stopped.
     limit = settings.max_turns + (state.turn if state is not None else 0)
@@ -203,21 +237,26 @@ def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: G
     except KeyboardInterrupt:
         if log is not None:
             log.close()
-        hint = f"; resume with: dtc play --resume {save_path}" if save_path else ""
+        hint = f"; resume with: {_resume_command(save_path, settings)}" if save_path else ""
         click.echo(f"\nstopped: interrupted at entry {engine.state.entry} on turn {engine.state.turn}{hint}",
                    err=True)
         sys.exit(130)
     finally:
         if log is not None:
             log.close()
-    _finish(outcome, save_path, settings.max_turns)
+    _finish(outcome, save_path, settings)
 
 
-def _finish(outcome: Outcome, save_path: str | None, budget: int) -> None:
+def _resume_command(save_path: str, settings: Settings) -> str:
+    """The command that carries on (naming the log again: a save never chooses where dtc writes)."""
+    return f"dtc play --resume {save_path}" + (f" --log {settings.log}" if settings.log else "")
+
+
+def _finish(outcome: Outcome, save_path: str | None, settings: Settings) -> None:
     click.echo(outcome.line())
     if outcome.kind == "stopped" and save_path:
-        click.echo(f"resume with: dtc play --resume {save_path} (it plays up to {budget} more turns; "
-                   "--max-turns N to change that)", err=True)
+        click.echo(f"resume with: {_resume_command(save_path, settings)} (it plays up to {settings.max_turns} "
+                   "more turns; --max-turns N to change that)", err=True)
     raise SystemExit(int(Exit.FINDINGS if outcome.kind == "cannot-continue" else Exit.CLEAN))
 
 
@@ -272,7 +311,7 @@ def character_new(seed: int | None, rules_name: str, output: str | None, at_rand
         console.print(line, markup=False)
     text = character_json(pc)
     if output:
-        atomic_write_text(output, text, backup=True)
+        write_text(output, text, backup=True)
         click.echo(f"wrote {output}", err=True)
     else:
         click.echo(text, nl=False)

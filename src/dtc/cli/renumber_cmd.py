@@ -8,9 +8,11 @@ from pathlib import Path
 
 import click
 
+from dtc import fileio
 from dtc.cli.base import Exit, fail, guard, seed_option
 from dtc.compiler.source import SourceError, decode
-from dtc.fileio import atomic_write_text
+from dtc.fileread import ReadError, read_bytes, read_text
+from dtc.renumber.journal import JournalError, Plan, as_written, commit, journal_path, recover
 from dtc.renumber.rewrite import NumberMap, Options, RenumberError, renumber
 
 
@@ -27,21 +29,10 @@ def _keep_numbers(values: tuple[str, ...]) -> tuple[int, ...]:
 def _read(path: Path) -> tuple[str, bytes]:
     """The decoded text and the raw bytes (to keep the file's BOM and line ends)."""
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SourceError(str(path), "no such file") from None
-    except IsADirectoryError:
-        raise SourceError(str(path), "is a directory, not an adventure file") from None
-    except OSError as exc:
-        raise SourceError(str(path), exc.strerror or str(exc)) from None
+        raw = read_bytes(path, "source")
+    except ReadError as exc:
+        raise SourceError(exc.path, exc.message) from None
     return decode(raw, str(path)), raw
-
-
-def _as_written(text: str, raw: bytes) -> str:
-    """Put back the CRLF line ends and byte-order mark the original file had."""
-    if b"\r\n" in raw:
-        text = text.replace("\n", "\r\n")
-    return ("\ufeff" + text) if raw.startswith(b"\xef\xbb\xbf") else text
 
 
 @click.command("renumber")
@@ -75,22 +66,37 @@ def renumber_cmd(
     earlier run stay put, so published numbers survive later edits; --fresh ignores the map.
 
     The source is replaced atomically and the old one kept as FILE~; the compiled graph before and
-    after is checked to be the same graph up to the new numbers, or nothing is written.
+    after is checked to be the same graph up to the new numbers, or nothing is written. The
+    source, FILE~ and the map change through a journal: a run that was interrupted is finished
+    by the next one.
     """
     source = Path(file)
     target_map = Path(map_path) if map_path else source.with_name(source.stem + ".map.json")
     try:
+        fileio.refuse_inputs([target_map], [source])
+        if not dry_run:
+            fileio.check_replaceable(file)
+            fileio.check_replaceable(target_map)
+            finished = recover(source)
+            if finished:
+                click.echo(finished, err=True)
+        elif journal_path(source).exists():
+            click.echo(f"warning: an interrupted renumber of {source} is pending; a run without --dry-run "
+                       "finishes it first", err=True)
         text, raw = _read(source)
         previous = None
-        if target_map.exists() and not fresh:
-            previous = NumberMap.from_json(target_map.read_text(encoding="utf-8"), str(target_map))
+        if not fresh and (target_map.exists() or target_map.is_symlink()):
+            previous = NumberMap.from_json(read_text(target_map, "map"), str(target_map))
         options = Options(shuffle, seed, gap, _keep_numbers(keep), previous)
         result = renumber(text, file, options)
     except SourceError as exc:
         fail(str(exc))
         return
-    except UnicodeDecodeError:
-        fail(f"{target_map}: not UTF-8 text")
+    except ReadError as exc:
+        fail(f"{exc.path}: error: {exc.message}")
+        return
+    except JournalError as exc:
+        fail(str(exc))
         return
     except RenumberError as exc:
         fail(str(exc), Exit.FINDINGS)
@@ -107,14 +113,11 @@ def renumber_cmd(
         sys.stdout.writelines(diff)
         click.echo(f"{summary}; dry run, nothing written", err=True)
         return
-    if result.text != text:
-        mode = source.stat().st_mode & 0o7777
-        atomic_write_text(source, _as_written(result.text, raw), backup=True)
-        source.chmod(mode)  # the replacement starts as a private temporary file
-        click.echo(f"{summary}; wrote {source} (previous version kept as {source.name}~)", err=True)
+    after = as_written(result.text, raw).encode("utf-8") if result.text != text else raw
+    written = commit(Plan(file, str(target_map), raw, after, result.number_map.to_json()))
+    if written is not None:
+        kept = written.backup.name if written.backup else f"{source.name}~"
+        click.echo(f"{summary}; wrote {source} (previous version kept as {kept})", err=True)
     else:
         click.echo(f"{summary}; {source} unchanged", err=True)
-    map_mode = (target_map if target_map.exists() else source).stat().st_mode & 0o7777
-    atomic_write_text(target_map, result.number_map.to_json(), backup=True)
-    target_map.chmod(map_mode)
     click.echo(f"number map: {target_map}", err=True)

@@ -13,6 +13,7 @@ import click
 from dtc.cli.base import Exit, color_wanted, fail, guard, limit_option, load_graph, policy_option, report_format_option
 from dtc.cli.odds_cmd import emit
 from dtc.compiled.graphjson import CompiledGraph
+from dtc.fileio import preflight
 
 if TYPE_CHECKING:
     from dtc.runtime.ruleset import Rules
@@ -76,6 +77,7 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     from dtc.simulate.report import Meta, render_text, to_json
     from dtc.simulate.runner import Job
 
+    preflight(output, [file, character_path])
     with Working(f"reading {file}"):
         graph = load_graph(file)
     rules = _rules_name(graph, file)
@@ -97,9 +99,10 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     meta = Meta(file, str(graph.get("title") or "Untitled adventure"), policy, master, result.workers, runs,
                 result.seconds, turns, reader, character_path, entries)
     if fmt == "json":
-        emit(json.dumps(to_json(meta, result.tally), indent=2, ensure_ascii=False), output)
+        emit(json.dumps(to_json(meta, result.tally), indent=2, ensure_ascii=False), output,
+             inputs=(file, character_path))
     else:
         color = output in (None, "-") and color_wanted()
-        emit(render_text(meta, result.tally, limit=limit, color=color), output, color)
+        emit(render_text(meta, result.tally, limit=limit, color=color), output, color, (file, character_path))
     broken = result.tally.outcomes.get("error", 0) + result.tally.outcomes.get("cannot-continue", 0)
     raise SystemExit(int(Exit.FINDINGS if broken else Exit.CLEAN))

@@ -75,8 +75,24 @@ def _fast(name: str) -> Any:
     return fastjsonschema.compile(_null_first(schema, schema.get("$defs", {})))
 
 
+def quote(text: str) -> str:
+    """``text`` in double quotes with every character that is not printable escaped (one safe line)."""
+    body = json.dumps(text, ensure_ascii=False)
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in body)
+
+
+def _step(part: Any) -> str:
+    """One step of a field's path: ``[3]``, ``.name``, or a quoted key (``["a b"]``) that is not a plain word."""
+    if isinstance(part, int):
+        return f"[{part}]"
+    text = str(part)
+    if text and all(c.isalnum() or c in "_-♥" for c in text):
+        return f".{text}"
+    return f"[{quote(text)}]"
+
+
 def _where(error: Any) -> str:
-    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    path = "".join(_step(p) for p in error.absolute_path)
     return path.lstrip(".") or "(top level)"
 
 
@@ -125,12 +141,19 @@ def validate(instance: Any, name: str = "adventure") -> None:
 
 def load_json(path: str | Path, name: str) -> Any:
     """Read a JSON file and check it against schema ``name``; raise SchemaError if it fails."""
+    from dtc.fileread import ReadError, read_text
+
+    kind = {"adventure": "graph"}.get(name, name)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise SchemaError(f"{path}: not UTF-8 text") from None
+        data = json.loads(read_text(path, kind))
+    except ReadError as exc:
+        raise SchemaError(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise SchemaError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise SchemaError(f"{path}: nested too deeply to be a dtc file") from None
+    except MemoryError:
+        raise SchemaError(f"{path}: not enough memory to read the JSON") from None
     if name == "adventure" and isinstance(data, dict) and data.get("format_version") not in (None, *READABLE_VERSIONS):
         readable = " and ".join(map(str, READABLE_VERSIONS))
         raise SchemaError(
@@ -141,6 +164,8 @@ def load_json(path: str | Path, name: str) -> Any:
         validate(data, name)
     except SchemaError as exc:
         raise SchemaError(f"{path}: {exc}") from None
+    except RecursionError:
+        raise SchemaError(f"{path}: nested too deeply to be a dtc file") from None
     return data
 
 

@@ -2,7 +2,8 @@
 
 Accepted: UTF-8 with or without a byte-order mark, LF, CRLF or CR line ends. Refused with a
 clear message: bytes that are not UTF-8 (the first bad byte is located), binary files (a NUL
-byte), UTF-16 files (their BOM), files beyond :data:`MAX_BYTES`, and anything the OS won't read.
+byte), UTF-16 files (their BOM), files beyond :data:`MAX_BYTES`, named pipes and devices (see :mod:`dtc.fileread`), and
+anything the OS won't read.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import codecs
 from dataclasses import dataclass
 from pathlib import Path
 
+from dtc.fileread import LIMITS
+
 #: Larger sources are refused rather than read (a 100,000-entry book is about 80 MB).
-MAX_BYTES = 512 * 1024 * 1024
+MAX_BYTES = LIMITS["source"]
 
 
 @dataclass(frozen=True)
@@ -65,23 +68,16 @@ def decode(data: bytes, path: str = "<input>") -> str:
     return text
 
 
-def read_source(path: str | Path) -> str:
-    """Read and decode ``path``; ``-`` is not special here (the CLI handles stdin)."""
-    name = str(path)
+def read_source(path: str | Path, *, stdin: bool = False) -> str:
+    """Read and decode ``path`` (through :mod:`dtc.fileread`); with ``stdin=True``, ``-`` is stdin."""
+    from dtc.fileread import ReadError, read_bytes
+
+    name = "<stdin>" if stdin and str(path) == "-" else str(path)
     try:
-        p = Path(path)
-        if p.is_dir():
-            raise SourceError(name, "is a directory, not an adventure file")
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise SourceError(name, f"file is {size:,} bytes; the limit is {MAX_BYTES:,}")
-        data = p.read_bytes()
-    except SourceError:
-        raise
-    except FileNotFoundError:
-        raise SourceError(name, "no such file") from None
-    except PermissionError:
-        raise SourceError(name, "permission denied") from None
-    except OSError as exc:
-        raise SourceError(name, exc.strerror or str(exc)) from None
-    return decode(data, name)
+        data = read_bytes(path, "source", stdin=stdin)
+    except ReadError as exc:
+        raise SourceError(exc.path, exc.message) from None
+    try:
+        return decode(data, name)
+    except MemoryError:
+        raise SourceError(name, "not enough memory to decode the file") from None

@@ -9,6 +9,7 @@ PDF when WeasyPrint is importable). Every file is written atomically.
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,10 @@ from pathlib import Path
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.editions.print import render_markdown, render_print_html, write_pdf
 from dtc.editions.web import render_web
-from dtc.fileio import atomic_write_bytes, atomic_write_text
+from dtc.fileio import preflight, write_bytes, write_text
+
+#: The files :func:`build` may write, by suffix after the book's name.
+SUFFIXES = (".json", ".svg", ".html", ".md", ".print.html", ".pdf", ".epub")
 
 
 @dataclass(slots=True)
@@ -38,22 +42,29 @@ def flowchart(graph: CompiledGraph) -> tuple[str | None, str | None]:
 
 
 def build(graph: CompiledGraph, outdir: Path, name: str, *, pdf: bool = True, epub: bool = False,
-          notation: bool = False, step: Callable[[str], None] | None = None) -> BuildResult:
+          notation: bool = False, step: Callable[[str], None] | None = None,
+          inputs: tuple[str | Path | None, ...] = ()) -> BuildResult:
     """Write the book's JSON, flowchart, web and print editions (and the ebook) into ``outdir``.
+
+    Nothing is written when one of the files would be refused (an input of the build, such as
+    ``book.md`` built into its own folder, or a read-only file): :class:`dtc.fileio.OutputError`.
 
     ``notation`` keeps the choice notation in the print edition's text, as written; ``step`` is told
     of each part as it starts (for a progress line).
     """
     result = BuildResult()
+    for suffix in SUFFIXES:
+        if suffix != ".epub" or epub:
+            preflight(outdir / f"{name}{suffix}", inputs)
     step = step or (lambda _: None)
 
     def write(filename: str, text: str | bytes) -> None:
         target = outdir / filename
+        # A new file is published: readable by a web server (an existing one keeps its mode).
         if isinstance(text, bytes):
-            atomic_write_bytes(target, text)
+            write_bytes(target, text, inputs=inputs, new_mode=0o644)
         else:
-            atomic_write_text(target, text)
-        target.chmod(0o644)  # a published file: readable by a web server, not private like a temp file
+            write_text(target, text, inputs=inputs, new_mode=0o644)
         result.written.append(target)
 
     # Compact: a file for programs (Python's encoder is three times slower with indentation).
@@ -78,15 +89,17 @@ def build(graph: CompiledGraph, outdir: Path, name: str, *, pdf: bool = True, ep
     if pdf:
         step("writing the PDF")
         target = outdir / f"{name}.pdf"
-        partial = target.with_name(f".{target.name}.tmp")
-        try:
-            if write_pdf(print_html, partial):
-                partial.chmod(0o644)
-                partial.replace(target)
+        with tempfile.TemporaryDirectory(prefix=".dtc-pdf-") as scratch:
+            partial = Path(scratch) / "book.pdf"
+            try:
+                drawn = write_pdf(print_html, partial)
+            except Exception as exc:  # WeasyPrint is optional; its failure must not lose the rest
+                drawn = False
+                result.warnings.append(
+                    f"PDF skipped: WeasyPrint failed: {str(exc).splitlines()[0] if str(exc) else exc}")
+            if drawn:
+                write_bytes(target, partial.read_bytes(), inputs=inputs, new_mode=0o644)
                 result.written.append(target)
-        except Exception as exc:  # WeasyPrint is optional; its failure must not lose the rest
-            partial.unlink(missing_ok=True)
-            result.warnings.append(f"PDF skipped: WeasyPrint failed: {str(exc).splitlines()[0] if str(exc) else exc}")
     return result
 
 

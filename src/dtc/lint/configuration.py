@@ -30,6 +30,7 @@ from typing import Any
 
 from dtc.compiler.model import Document
 from dtc.diagnostics import Diagnostic, Severity
+from dtc.fileread import ReadError, read_bytes, read_text
 from dtc.systems import UnknownRuleset, get_ruleset
 
 CONFIG_FILES = ("dtc.toml", "pyproject.toml")
@@ -187,8 +188,8 @@ def _has_tool_table(path: Path) -> bool:
         known = _TOOL_TABLE.get(path)
         if known is not None and known[0] == mtime:
             return known[1]
-        data = path.read_bytes()
-    except OSError:
+        data = read_bytes(path, "config")
+    except (OSError, ReadError):
         return False
     found = b"tool.dtc" in data or b"[tool]" in data
     if found:
@@ -208,11 +209,11 @@ def load_config(path: str | Path) -> Config:
 
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_text(path, "config"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(path), f"invalid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(str(path), "not UTF-8 text") from None
+    except ReadError as exc:
+        raise ConfigError(str(path), exc.message) from None
     except OSError as exc:
         raise ConfigError(str(path), exc.strerror or str(exc)) from None
     prefix = ""

@@ -9,7 +9,7 @@ was interrupted and resumed leaves the same log as one that was not.
 from __future__ import annotations
 
 import json
-import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -70,19 +70,14 @@ def event_line(event: dict[str, Any]) -> str:
 class EventLog:
     """Appends events to a JSON Lines file."""
 
-    def __init__(self, path: str | Path, *, resume_at: int | None = None) -> None:
+    def __init__(self, path: str | Path, *, resume_at: int | None = None,
+                 inputs: Iterable[str | Path | None] = ()) -> None:
+        """Open the log (through :func:`dtc.fileio.open_stream`: never over one of ``inputs``)."""
+        from dtc.fileio import open_stream
+
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if resume_at is None:
-            self._file: IO[bytes] = open(self.path, "wb")  # noqa: SIM115 - closed by close()
-            self.offset = 0
-        else:
-            mode = "r+b" if self.path.exists() else "w+b"
-            self._file = open(self.path, mode)  # noqa: SIM115
-            size = self._file.seek(0, os.SEEK_END)
-            self.offset = min(resume_at, size)
-            self._file.seek(self.offset)
-            self._file.truncate()
+        self._file: IO[bytes]
+        self._file, self.offset = open_stream(path, inputs=inputs, keep=resume_at)
 
     def __call__(self, event: dict[str, Any]) -> None:
         data = event_line(event).encode("utf-8")
@@ -102,18 +97,23 @@ class EventLog:
 
 def read_log(path: str | Path) -> list[dict[str, Any]]:
     """Read an event log back, checking that every line is an event and the ``seq`` runs on."""
+    from dtc.fileread import ReadError, read_text
+
     events: list[dict[str, Any]] = []
-    with open(path, encoding="utf-8") as handle:
-        for n, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                event = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise LogError(f"{path}:{n}: not JSON: {exc.msg}") from None
-            if not isinstance(event, dict) or event.get("event") not in EVENTS:
-                raise LogError(f"{path}:{n}: not a dtc event")
-            if event.get("seq") != len(events):
-                raise LogError(f"{path}:{n}: seq {event.get('seq')} where {len(events)} was expected")
-            events.append(event)
+    try:
+        text = read_text(path, "log")
+    except ReadError as exc:
+        raise LogError(str(exc)) from None
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogError(f"{path}:{n}: not JSON: {exc.msg}") from None
+        if not isinstance(event, dict) or event.get("event") not in EVENTS:
+            raise LogError(f"{path}:{n}: not a dtc event")
+        if event.get("seq") != len(events):
+            raise LogError(f"{path}:{n}: seq {event.get('seq')} where {len(events)} was expected")
+        events.append(event)
     return events
