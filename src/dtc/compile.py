@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from dtc import FORMAT_VERSION, __version__, dungeon
 from dtc.diagnostics import Span
 from dtc.model import Creature, Document, Entry, Target
+from dtc.numbers import ENTRY, bounded
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
 
 
@@ -118,8 +119,8 @@ def resolve(doc: Document) -> Resolved:
     start_field = doc.meta.get("start")
     if start_field is not None:
         value = start_field.value.strip()
-        if re.fullmatch(r"[0-9]{1,9}", value):
-            res.start = int(value)
+        if re.fullmatch(r"[0-9]+", value) and bounded(value, ENTRY) <= ENTRY:
+            res.start = bounded(value, ENTRY)
         elif value in labels:
             res.start = labels[value]
         else:

@@ -28,6 +28,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from typing import Any
 
+from dtc import numbers
 from dtc.entries import EXIT_VERBS
 from dtc.rulesets import DEFAULT, get_ruleset
 
@@ -222,7 +223,7 @@ def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
 
 
 def _number(token: str) -> int:
-    return _WORDS.get(token.lower(), 0) or int(token.replace(",", ""))
+    return _WORDS.get(token.lower(), 0) or numbers.bounded(token.replace(",", ""), numbers.AMOUNT)
 
 
 def _singulars(name: str) -> set[str]:
@@ -378,7 +379,7 @@ class _Reader:
     def _piece(self, piece: str, offset: int, when: dict[str, Any] | None) -> None:
         end = offset + len(piece)
         weight_m = WEIGHT.search(piece)
-        weight = float(weight_m.group("w")) if weight_m else None
+        weight = min(float(weight_m.group("w")), numbers.WEIGHT) if weight_m else None
         if m := COINS.match(piece):
             self.add("treasure", offset, end, when, category="coins", name="coins", quantity=_number(m.group("n")),
                      value=1, weight=None)
@@ -394,7 +395,7 @@ class _Reader:
                      value=_number(m.group("v")), weight=weight)
         elif m := RATIONS.search(piece):
             self.add("item", offset + m.start(), offset + m.end(), when, name="Rations",
-                     quantity=int(m.group("n") or m.group("m")), weight=None)
+                     quantity=numbers.bounded(m.group("n") or m.group("m"), numbers.AMOUNT), weight=None)
         elif m := OIL.search(piece):
             count = _number(m.group("n")) if m.group("n") else 1
             self.add("item", offset + m.start(), offset + m.end(), when, name="Lantern Oil", quantity=count,
@@ -422,7 +423,7 @@ class _Reader:
 
 
 def _target(token: str) -> int | str:
-    return int(token) if token.isdigit() else token
+    return numbers.bounded(token, numbers.ENTRY) if token.isdigit() else token
 
 
 def extract_effects(text: str, creatures: Iterable[str] | None = None) -> list[Effect]:

@@ -28,6 +28,7 @@ from dtc.notation import (
     statblock_error,
     target_value,
 )
+from dtc.numbers import ENTRY, bounded
 
 _SP = r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 
@@ -273,7 +274,7 @@ def _scan_numbers(
         near = body[max(0, s - 14) : s].rstrip(" \t\n§").lower()
         begin = EXIT_BEFORE.search(body, max(0, s - 40), s) if near.endswith(EXIT_WORDS) else None
         if begin is not None and not (token[0] != "@" and EXIT_AFTER_UNIT.match(body, e)):
-            target: int | str = int(token) if token[0] != "@" else token
+            target: int | str = bounded(token, ENTRY) if token[0] != "@" else token
             entry.prose_exits.append(
                 ProseExit(target, body[begin.start() : e], index.span(start + begin.start(), start + e))
             )
@@ -324,10 +325,12 @@ def _fast_choice(text: str, starts: list[int], body_start: int, s: int, fast: re
     _, ability, difficulty, success, failure = fast.groups()  # group 1 is the whole fast match
     target: int | str
     fail_target: int | str | None
-    try:  # digits right after the letter, the common case
+    try:  # a few digits right after the letter, the common case
+        if len(success) > 8 or len(difficulty) > 3 or (failure is not None and len(failure) > 8):
+            raise ValueError  # perhaps past a bound: read by the functions that bound it
         target, value = int(success[1:]), int(difficulty[1:])
         fail_target = None if failure is None else int(failure[1:])
-    except ValueError:  # an @label, or a space int() does not strip
+    except ValueError:  # an @label, a space int() does not strip, or many digits
         target, value = target_value(success), difficulty_value(difficulty)
         fail_target = None if failure is None else target_value(failure)
     return Choice(

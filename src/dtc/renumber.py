@@ -24,6 +24,7 @@ from typing import Any
 from dtc.api import Compilation, compile_text
 from dtc.entries import LineIndex
 from dtc.model import Target
+from dtc.numbers import ENTRY, bounded
 from dtc.parse import META
 from dtc.renumber_check import difference
 from dtc.shuffle import Infeasible, spread
@@ -176,7 +177,7 @@ def _refuse_unsafe(comp: Compilation, resolve: Resolver, path: str) -> None:
     if start is not None:
         value = start.value.strip()
         named = re.fullmatch(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*", value)
-        if named and resolve(int(value) if value.isdigit() else value) is None:
+        if named and resolve(bounded(value, ENTRY) if value.isdigit() else value) is None:
             problems.append(f"{path}:{start.span.line}:1: Start: {value} names no entry")
     if problems:
         shown = problems[:20] + ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else [])
@@ -314,7 +315,7 @@ def rewrite(comp: Compilation, numbers: dict[Target, int], resolve: Resolver) ->
         m = META.fullmatch(text, line_start, len(text) if line_end == -1 else line_end)
         value = start_field.value.strip()
         if m is not None and re.fullmatch(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*", value):
-            replace_tail(m.start(2), m.end(2), int(value) if value.isdigit() else value)
+            replace_tail(m.start(2), m.end(2), bounded(value, ENTRY) if value.isdigit() else value)
     pieces: list[str] = []
     pos = len(text)
     for start, end, new in sorted(edits, reverse=True):

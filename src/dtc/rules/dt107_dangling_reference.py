@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
+from dtc.numbers import ENTRY
 from dtc.rules.base import Context, Rule, forgotten_blank_line, rule
 
 _KIND = {"success": "success", "failure": "failure", "prose": "prose"}
@@ -35,7 +36,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     by_number = res.by_number  # exits hold numbers; a label no entry has stays a string, never a key
     for i, entry in enumerate(ctx.doc.entries):
         for x in res.exits[i]:
-            if x.target not in by_number and x.kind in _KIND:
+            if x.target not in by_number and x.kind in _KIND and not too_large(x.target):
                 yield self.diag(
                     ctx,
                     f"{_KIND[x.kind]} exit to entry {x.target}, which does not exist"
@@ -43,3 +44,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
                     res.exit_span(i, x) or entry.span,
                     res.numbers[i],
                 )
+
+
+def too_large(target: object) -> bool:
+    """A target past the largest entry number, which number-out-of-range (DT121) reports."""
+    return isinstance(target, int) and target > ENTRY

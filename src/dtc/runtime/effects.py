@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from dtc.numbers import COUNT, bounded
 from dtc.runtime.combat import Foe, foes_from
 from dtc.runtime.core import TAKE, WON, Option, Question, RunEnded
 from dtc.runtime.dice import DiceError
@@ -119,7 +120,7 @@ def match_block(game: Engine, name: str) -> dict[str, Any] | None:
 
 def _count(game: Engine, text: str) -> int:
     if text.isdigit():
-        return int(text)
+        return min(bounded(text, COUNT), COUNT)
     try:
         return max(0, game.dice.roll(text).total)
     except DiceError:
