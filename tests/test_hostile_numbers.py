@@ -83,3 +83,31 @@ def test_dice_expressions_of_any_length_are_a_dice_error() -> None:
         with pytest.raises(DiceError) as info:
             parse_dice(text)
         assert len(str(info.value)) < 80
+
+
+def test_a_huge_difficulty_is_computed_as_its_bound(tmp_path: Path) -> None:
+    """``(DEX D10000, S2, F2)`` once kept ``dtc odds`` rolling 10,001 dice for minutes: it is now
+    read as D100, whose odds take a moment (a hang guard, not a timing test)."""
+    import subprocess
+    import sys
+
+    book = tmp_path / "book.txt"
+    book.write_text("1 Go (DEX D10000, S2, F3).\n\n2 THE END\n\n3 THE END\n", encoding="utf-8")
+    for args in (["odds", str(book)], ["graph", "--odds", str(book), "-o", str(tmp_path / "g.dot")]):
+        done = subprocess.run([sys.executable, "-m", "dtc", *args], capture_output=True, text=True, timeout=120)
+        assert done.returncode in (0, 1), done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_a_compiled_graph_with_a_huge_number_is_one_line(tmp_path: Path) -> None:
+    graph = tmp_path / "book.json"
+    book = tmp_path / "book.txt"
+    book.write_text("1 Go (DEX D1, S2, F3).\n\n2 THE END\n\n3 THE END\n", encoding="utf-8")
+    assert CliRunner().invoke(main, ["compile", str(book), "-o", str(graph)]).exit_code == 0
+    text = graph.read_text(encoding="utf-8")
+    for value in ("10000", BIG):
+        graph.write_text(text.replace('"difficulty":1', f'"difficulty":{value}', 1), encoding="utf-8")
+        for command in ("odds", "play"):
+            result = CliRunner().invoke(main, [command, str(graph), "--auto", "random"][: 2 if command == "odds" else 4])
+            assert result.exit_code == 2, result.output
+            assert len(result.output.strip().splitlines()) == 1, result.output

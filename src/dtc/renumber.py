@@ -69,6 +69,10 @@ class NumberMap:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RenumberError(f"{where}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        except ValueError:  # a number of more than 4,300 digits
+            raise RenumberError(f"{where}: a number too long to be an entry number") from None
+        except RecursionError:
+            raise RenumberError(f"{where}: nested too deeply to be a number map") from None
         if not isinstance(data, dict) or data.get("format") != MAP_FORMAT:
             raise RenumberError(f"{where}: not a dtc number map (no \"format\": \"{MAP_FORMAT}\")")
         numbers, labels = data.get("numbers", []), data.get("labels", {})
@@ -82,7 +86,7 @@ class NumberMap:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= ENTRY
 
 
 @dataclass(slots=True)

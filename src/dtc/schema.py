@@ -75,6 +75,10 @@ def load_json(path: str | Path, name: str) -> Any:
         raise SchemaError(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise SchemaError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except ValueError:  # a number of more than 4,300 digits (Python's limit on reading one)
+        raise SchemaError(f"{path}: a number too long to read (over 4,300 digits)") from None
+    except RecursionError:
+        raise SchemaError(f"{path}: nested too deeply to read") from None
     if name == "adventure" and isinstance(data, dict) and data.get("format_version") not in (None, FORMAT_VERSION):
         raise SchemaError(
             f"{path}: compiled with format version {data.get('format_version')}; "
