@@ -9,7 +9,7 @@ what an entry says. Parentheticals that look like choice notation go to the gram
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import accumulate
@@ -260,6 +260,7 @@ def _scan_numbers(
         return
     skip = iter(notation)
     lo, hi = next(skip, (len(body) + 1, 0))
+    sentences: _Sentences | None = None  # built at the first counted creature
     for s, e in found:
         while s >= hi and hi:
             lo, hi = next(skip, (len(body) + 1, 0))
@@ -293,10 +294,37 @@ def _scan_numbers(
             continue
         group = CreatureGroup(body[count_start:e], after.group(1), index.span(start + count_start, start + after.end()))
         entry.mentions.append(group)
-        left = max(body.rfind(".", 0, s), body.rfind("!", 0, s), body.rfind("?", 0, s))
-        ends = [p for p in (body.find(".", e), body.find("!", e), body.find("?", e)) if p != -1]
-        if FIGHT.search(body, left + 1, min(ends) if ends else len(body)):
+        if sentences is None:
+            sentences = _Sentences(body)
+        if sentences.fight_around(s, e):
             entry.fight_mentions.append(group)
+
+
+_STOPS = re.compile(r"[.!?]")
+
+
+class _Sentences:
+    """Where an entry's sentences end and where its fight words are, found once: whether a
+    count's sentence is about a fight is then two binary searches, so an entry with *n* counted
+    creatures costs *n* log *n*, not *n* times its length."""
+
+    def __init__(self, body: str) -> None:
+        self.size = len(body)
+        self.stops = [m.start() for m in _STOPS.finditer(body)]
+        #: FIGHT matches are whole words, so none holds a full stop: a match lies in a sentence
+        #: exactly when it starts there.
+        self.fights = [m.start() for m in FIGHT.finditer(body)]
+
+    def fight_around(self, start: int, end: int) -> bool:
+        """Whether a fight word is in the sentence around ``body[start:end]`` — from just after
+        the last ``.``, ``!`` or ``?`` before ``start`` up to the first at or after ``end``."""
+        stops = self.stops
+        before = bisect_left(stops, start)
+        left = stops[before - 1] + 1 if before else 0
+        after = bisect_left(stops, end)
+        right = stops[after] if after < len(stops) else self.size
+        k = bisect_left(self.fights, left)
+        return k < len(self.fights) and self.fights[k] < right
 
 
 def _prose_numbers(body: str, one_byte: bytes) -> list[tuple[int, int]]:
