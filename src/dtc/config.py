@@ -196,7 +196,7 @@ def _has_tool_table(path: Path) -> bool:
 
         try:
             found = "dtc" in tomllib.loads(data.decode("utf-8")).get("tool", {})
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             found = b"tool.dtc" in data  # broken: load_config will say how, if it is ours
     _TOOL_TABLE[path] = (mtime, found)
     return found
@@ -213,6 +213,8 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError(str(path), f"invalid TOML: {exc}") from None
     except UnicodeDecodeError:
         raise ConfigError(str(path), "not UTF-8 text") from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise ConfigError(str(path), "invalid TOML: nested too deeply") from None
     except OSError as exc:
         raise ConfigError(str(path), exc.strerror or str(exc)) from None
     prefix = ""
@@ -264,12 +266,14 @@ def _overrides(path: Path, table: Any, prefix: str) -> Overrides:
 
 
 def _codes(value: Any, key: str, bad: Bad) -> tuple[str, ...]:
-    from dtc.lint import UnknownRule, expand_codes
+    from dtc.lint import UnknownRule, expand_codes, names_nothing
 
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise bad(f"{key} must be a list of rule codes or names")
+    if key.endswith("select") and names_nothing(value):
+        raise bad(f"{key} names no rule, so nothing would be checked (leave it out to check with every rule)")
     try:
         expand_codes(value)
     except UnknownRule as exc:

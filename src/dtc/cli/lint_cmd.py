@@ -14,7 +14,7 @@ from dtc.api import compile_file
 from dtc.cli.base import Exit, fail, finish, guard, load_source
 from dtc.config import Config, ConfigError, Settings, cli_severities, config_for, find_config
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint import UnknownRule, lint_compilation, pick_rules
+from dtc.lint import UnknownRule, lint_compilation, names_nothing, pick_rules
 from dtc.reporters import RENDERERS
 from dtc.rules import RULES, Context, find_rule
 from dtc.source import SourceError
@@ -44,6 +44,8 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     Settings come from the nearest dtc.toml or pyproject.toml [tool.dtc] above each file
     (see docs/configuration.md); --select replaces its select, --ignore and --severity add to it.
     """
+    if select and names_nothing(select):
+        fail("error: --select names no rule, so nothing would be checked (give codes, names or prefixes such as DT1)")
     try:
         cli_severity = cli_severities(severities)
         pick_rules(select, ignore)

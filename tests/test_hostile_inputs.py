@@ -1,0 +1,56 @@
+"""Hostile and unlucky inputs to the command line: each gets one clear line and the documented
+exit status, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dtc.cli import main
+
+BOOK = "Book\n\nAdventure Entries\n\n1 A door (D1, S2).\n\n2 In. Go to 3.\n\n3 Nothing.\n"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> Path:
+    path = tmp_path / "book.txt"
+    path.write_text(BOOK, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("select", ["", ",", " , ", ",,"])
+def test_an_empty_select_is_a_usage_error(book: Path, select: str) -> None:
+    code, out = run("lint", str(book), "--select", select)
+    assert code == 2
+    assert out.strip().splitlines() == [
+        "error: --select names no rule, so nothing would be checked (give codes, names or prefixes such as DT1)"
+    ]
+
+
+@pytest.mark.parametrize("value", ['""', '","', "[]", '[""]', '["", " "]'])
+def test_an_empty_select_in_the_configuration_is_a_usage_error(book: Path, value: str) -> None:
+    (book.parent / "dtc.toml").write_text(f"select = {value}\n", encoding="utf-8")
+    code, out = run("lint", str(book))
+    assert code == 2
+    assert len(out.strip().splitlines()) == 1
+    assert "select names no rule" in out
+
+
+@pytest.mark.parametrize("name, text", [
+    ("dtc.toml", "a = " + "[" * 5000 + "]" * 5000 + "\n"),
+    ("dtc.toml", "a = " + "{x=" * 3000 + "1" + "}" * 3000 + "\n"),
+    ("pyproject.toml", "[tool.dtc]\nselect = " + "[" * 5000 + "]" * 5000 + "\n"),
+])
+def test_a_deeply_nested_configuration_is_one_line(book: Path, name: str, text: str) -> None:
+    (book.parent / name).write_text(text, encoding="utf-8")
+    code, out = run("lint", str(book))
+    assert code == 2
+    assert out.strip().splitlines() == [f"{book.parent / name}: error: invalid TOML: nested too deeply"]
