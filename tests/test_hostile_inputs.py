@@ -54,3 +54,32 @@ def test_a_deeply_nested_configuration_is_one_line(book: Path, name: str, text: 
     code, out = run("lint", str(book))
     assert code == 2
     assert out.strip().splitlines() == [f"{book.parent / name}: error: invalid TOML: nested too deeply"]
+
+
+@pytest.mark.skipif(__import__("shutil").which("dot") is None, reason="Graphviz (dot) is not installed")
+@pytest.mark.parametrize("text", [
+    "Title: " + "T" * 5_000_000 + "\n\n1 Go (D0, S2).\n\n2 THE END\n",
+    "1 Go (D0, S@" + "a" * 100_000 + ").\n\n2 THE END\n",
+    "1 " + "Goblin HP 3 | Bite d4. " * 2000 + "Go (D0, S2).\n\n2 THE END\n",
+    "1 " + "&<>\"'\\" * 20_000 + " (D0, S2).\n\n2 THE END\n",
+])
+def test_graph_draws_a_book_with_enormous_text(tmp_path: Path, text: str) -> None:
+    """Graphviz refuses any string over 16,384 characters: author text is cut to fit."""
+    book = tmp_path / "book.txt"
+    book.write_text(text, encoding="utf-8")
+    code, out = run("graph", str(book), "-o", str(tmp_path / "book.svg"))
+    assert code == 0, out
+    assert (tmp_path / "book.svg").read_text(encoding="utf-8").rstrip().endswith("</svg>")
+
+
+def test_a_graphviz_that_stops_reading_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import graphviz
+
+    from dtc.render.graph import RenderError, render
+
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(graphviz.Digraph, "pipe", broken)
+    with pytest.raises(RenderError, match="stopped reading"):
+        render(graphviz.Digraph(), "svg")
