@@ -83,3 +83,14 @@ def test_a_graphviz_that_stops_reading_is_one_line(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(graphviz.Digraph, "pipe", broken)
     with pytest.raises(RenderError, match="stopped reading"):
         render(graphviz.Digraph(), "svg")
+
+
+@pytest.mark.parametrize("typed", ["", "\n", "STR DEX\n", "\n\n"])
+def test_end_of_input_at_a_character_prompt_stops_cleanly(monkeypatch: pytest.MonkeyPatch, typed: str) -> None:
+    """Ctrl-D (the end of input) at any prompt of ``character new`` is one line, exit 2."""
+    import dtc.cli.play_cmd as play_cmd
+
+    monkeypatch.setattr(play_cmd, "stdin_is_tty", lambda: True)
+    result = CliRunner().invoke(main, ["character", "new", "--seed", "1"], input=typed)
+    assert result.exit_code == 2, result.output
+    assert result.output.rstrip().endswith("stopped: no character made")

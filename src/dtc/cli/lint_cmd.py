@@ -18,6 +18,7 @@ from dtc.lint import UnknownRule, lint_compilation, names_nothing, pick_rules
 from dtc.reporters import RENDERERS
 from dtc.rules import RULES, Context, find_rule
 from dtc.source import SourceError
+from dtc.visible import visible
 
 
 @click.command("lint")
@@ -169,7 +170,7 @@ def rules_cmd(name: str | None) -> None:
     try:
         rs = get_ruleset(name)
     except UnknownRuleset as exc:
-        fail(f"error: {exc.message}")
+        fail(visible(f"error: {exc.message}", newlines=False))
         return
     for line in summarise(rs):
         click.echo(line)

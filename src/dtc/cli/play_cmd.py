@@ -13,7 +13,7 @@ from rich.console import Console
 from dtc.cli.base import Exit, fail, guard, load_graph, seed_option
 from dtc.fileio import atomic_write_text
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
-from dtc.runtime.core import Outcome, Player
+from dtc.runtime.core import Outcome, Player, RunEnded
 from dtc.runtime.creation import RandomChooser, make_character
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
@@ -23,6 +23,7 @@ from dtc.runtime.ruleset import Rules, get_rules
 from dtc.runtime.save import SaveError, Settings, read_save, write_save
 from dtc.runtime.state import GameState
 from dtc.runtime.terminal import Terminal, TerminalChooser
+from dtc.visible import visible
 
 
 def _rules(graph: dict[str, Any]) -> Rules:
@@ -183,7 +184,7 @@ def _run(graph: dict[str, Any], rules: Rules, pc: Character, dice: Dice, state: 
 
 
 def _finish(outcome: Outcome, save_path: str | None) -> None:
-    click.echo(outcome.line())
+    click.echo(visible(outcome.line()))
     if outcome.kind == "stopped" and save_path:
         click.echo(f"resume with: dtc play --resume {save_path}", err=True)
     raise SystemExit(int(Exit.FINDINGS if outcome.kind == "cannot-continue" else Exit.CLEAN))
@@ -217,11 +218,11 @@ def character_new(seed: int | None, output: str | None, at_random: bool) -> None
         terminal = Terminal(console=console, read=read)
         try:
             pc = make_character(dice, TerminalChooser(terminal))
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, EOFError, RunEnded):  # Ctrl-C, or Ctrl-D (end of input) at a prompt
             fail("\nstopped: no character made", Exit.USAGE)
             raise
     for line in [pc.summary(), *pc.inventory_lines()]:
-        console.print(line, markup=False)
+        console.print(visible(line), markup=False)
     text = character_json(pc)
     if output:
         atomic_write_text(output, text, backup=True)
@@ -240,6 +241,6 @@ def character_show(file: str) -> None:
     except CharacterError as exc:
         fail(f"error: {exc}")
         raise
-    click.echo(pc.summary())
+    click.echo(visible(pc.summary()))
     for line in pc.inventory_lines():
-        click.echo("  " + line)
+        click.echo("  " + visible(line))

@@ -12,6 +12,7 @@ from dtc.compile import Resolved
 from dtc.diagnostics import Diagnostic, Severity, Span
 from dtc.model import Choice, Document, Target
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
+from dtc.visible import visible
 
 
 @dataclass
@@ -70,7 +71,10 @@ class Rule:
         return self.doc.split("\n", 1)[0]
 
     def diag(self, ctx: Context, message: str, span: Span, entry: int | None = None) -> Diagnostic:
-        return Diagnostic(self.code, self.name, self.severity, message, span, entry, ctx.doc.path)
+        """A finding; author text quoted in ``message`` keeps to one line, control characters
+        made visible (a ``Start:`` holding an escape sequence must not reach a terminal)."""
+        return Diagnostic(self.code, self.name, self.severity, visible(message, newlines=False), span, entry,
+                          ctx.doc.path)
 
     def run(self, ctx: Context) -> Iterator[Diagnostic]:
         return self.check(self, ctx)
