@@ -3,6 +3,7 @@ exit status, never a traceback."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,34 @@ def test_end_of_input_at_a_character_prompt_stops_cleanly(monkeypatch: pytest.Mo
     result = CliRunner().invoke(main, ["character", "new", "--seed", "1"], input=typed)
     assert result.exit_code == 2, result.output
     assert result.output.rstrip().endswith("stopped: no character made")
+
+
+HOSTILE_MARKDOWN = [
+    "[x](javascript:alert(1))", "[x](JaVaScRiPt:alert`1`)", "[x](<javascript:alert(1)>)", "[x](data:text/html,hi)",
+    "![pic](http://example.invalid/track.png)", "![pic](//example.invalid/t.png)", "[ref]: javascript:alert(1)",
+    "[y][ref]\n\n[ref]: javascript:alert(1)", "\\[x](javascript:1)", "<img src=x onerror=alert(1)>",
+    "<javascript:alert(1)>", "[a](https://ok.example/\"x=\"y)", "[![pic](http://e.invalid/i.png)](#entry-2)",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE_MARKDOWN)
+def test_the_markdown_edition_has_no_unsafe_link_and_no_image(text: str) -> None:
+    from markdown_it import MarkdownIt
+
+    from dtc.edition.print import md_text
+
+    tokens = MarkdownIt("commonmark").parseInline(md_text(text))
+    children = [c for t in tokens for c in (t.children or [])]
+    assert not [c for c in children if c.type == "image"]
+    for link in (c for c in children if c.type == "link_open"):
+        assert str(link.attrGet("href")).startswith(("#", "http://", "https://", "mailto:")), link
+    html = MarkdownIt("commonmark").render(md_text(text))
+    assert "<img" not in html
+    assert all(h.startswith(("#", "http://", "https://", "mailto:")) for h in re.findall(r'href="([^"]*)"', html))
+
+
+def test_the_markdown_edition_keeps_links_into_the_book_and_the_web() -> None:
+    from dtc.edition.print import md_text
+
+    text = "See [the map](https://example.com/map) or [the shore](#entry-2), or mail [us](mailto:a@example.com)."
+    assert md_text(text) == text
