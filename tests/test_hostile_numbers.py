@@ -107,7 +107,7 @@ def test_a_compiled_graph_with_a_huge_number_is_one_line(tmp_path: Path) -> None
     text = graph.read_text(encoding="utf-8")
     for value in ("10000", BIG):
         graph.write_text(text.replace('"difficulty":1', f'"difficulty":{value}', 1), encoding="utf-8")
-        for args in (["odds", str(graph)], ["play", str(graph), "--auto", "random"]):
+        for args in (["odds", str(graph)], ["play", str(graph), "--auto", "random", "--no-save"]):
             result = CliRunner().invoke(main, args)
             assert result.exit_code == 2, result.output
             assert len(result.output.strip().splitlines()) == 1, result.output

@@ -45,7 +45,7 @@ def test_visible_leaves_no_control_character(text: str) -> None:
 
 @pytest.mark.parametrize("args", [
     ["lint", "{front}"], ["lint", "{book}"], ["odds", "{book}"], ["simulate", "{book}", "-n", "20"],
-    ["play", "{book}", "--auto", "random", "--seed", "3"], ["rules", f"death{EVIL}"],
+    ["play", "{book}", "--auto", "random", "--seed", "3", "--no-save"], ["rules", f"death{EVIL}"],
 ])
 def test_no_command_prints_author_escapes(tmp_path: Path, args: list[str]) -> None:
     front, book = tmp_path / "front.txt", tmp_path / "book.txt"

@@ -23,6 +23,7 @@ import re
 import threading
 from typing import BinaryIO
 
+from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
@@ -85,6 +86,12 @@ def read_frame(stream: BinaryIO) -> bytes | BadFrame | None:
     return body if len(body) == length else None
 
 
+def _is_notification(method: object) -> bool:
+    """Whether the protocol defines ``method`` as a notification (one that takes no answer)."""
+    known = types.METHOD_TO_TYPES.get(method) if isinstance(method, str) else None
+    return known is not None and known[0].__name__.endswith("Notification")
+
+
 class Wire:
     """Reads frames from ``stdin`` and passes their messages to ``server``'s protocol."""
 
@@ -118,6 +125,9 @@ class Wire:
             if "id" in data or "method" not in data:
                 self.send_error(msg_id, INVALID_REQUEST, "Invalid request: not a JSON-RPC 2.0 message")
             return
+        if is_request and _is_notification(method):
+            self.send_error(msg_id, INVALID_REQUEST, f"Invalid request: {method} is a notification, sent with an id")
+            return
         if self.shut_down and method != "exit":
             if is_request:
                 self.send_error(msg_id, INVALID_REQUEST, "Invalid request: the server has been shut down")
@@ -129,8 +139,10 @@ class Wire:
             if is_request:
                 code = INVALID_PARAMS if isinstance(exc, JsonRpcInvalidParams) else exc.code
                 self.send_error(msg_id, code, f"{exc.message}: the params of {method} do not fit its type")
-            else:
+            elif method is not None:
                 log.warning("dropped a %s notification whose params do not fit its type", method)
+            else:
+                log.warning("dropped a response to a request this server never sent")
             return
         protocol.handle_message(message)
         if is_request and method == "shutdown":
