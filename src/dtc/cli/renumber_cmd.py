@@ -12,6 +12,7 @@ from dtc.cli.base import Exit, fail, guard, seed_option
 from dtc.fileio import atomic_write_text
 from dtc.renumber import NumberMap, Options, RenumberError, renumber
 from dtc.source import SourceError, decode
+from dtc.visible import visible
 
 
 def _keep_numbers(values: tuple[str, ...]) -> tuple[int, ...]:
@@ -104,6 +105,8 @@ def renumber_cmd(
         diff = difflib.unified_diff(
             text.splitlines(keepends=True), result.text.splitlines(keepends=True), f"a/{file}", f"b/{file}"
         )
+        if sys.stdout.isatty():  # for a person: the book's control characters made visible
+            diff = (visible(line.rstrip("\r\n")) + line[len(line.rstrip("\r\n")):] for line in diff)
         sys.stdout.writelines(diff)
         click.echo(f"{summary}; dry run, nothing written", err=True)
         return
