@@ -16,6 +16,7 @@ from typing import Any
 import graphviz
 
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, shorten, wrap
+from dtc.visible import visible
 
 #: Above this many entries the automatic layout is ``sfdp`` (``dot`` gets slow: see docs/graph.md).
 SFDP_ABOVE = 800
@@ -338,7 +339,8 @@ def render(dot: graphviz.Digraph, fmt: str) -> bytes:
     except graphviz.CalledProcessError as exc:
         err = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
         first = next((line for line in err.splitlines() if line.strip()), f"exit status {exc.returncode}")
-        raise RenderError(f"Graphviz ({dot.engine}) failed: {first.strip()}") from None
+        # Graphviz quotes the text it choked on, the author's: cut, control characters made visible.
+        raise RenderError(f"Graphviz ({dot.engine}) failed: {visible(cut(first.strip(), 200), newlines=False)}") from None
     return data
 
 
