@@ -340,7 +340,8 @@ def render(dot: graphviz.Digraph, fmt: str) -> bytes:
         err = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
         first = next((line for line in err.splitlines() if line.strip()), f"exit status {exc.returncode}")
         # Graphviz quotes the text it choked on, the author's: cut, control characters made visible.
-        raise RenderError(f"Graphviz ({dot.engine}) failed: {visible(cut(first.strip(), 200), newlines=False)}") from None
+        said = visible(cut(first.strip(), 200), newlines=False)
+        raise RenderError(f"Graphviz ({dot.engine}) failed: {said}") from None
     return data
 
 
