@@ -38,20 +38,25 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Write the number you meant: `(DEX D2, S5, F6)`.
     """
     doc = ctx.doc
-    index = creature_index(doc)
-    for number, c in ctx.choices:
-        if numbers.too_large(c.difficulty, numbers.DIFFICULTY):
-            yield self.diag(ctx, _message("difficulty", numbers.DIFFICULTY, "D"), c.difficulty_span or c.span, number)
-        for target, span in ((c.success, c.success_span), (c.failure, c.failure_span)):
-            if isinstance(target, int) and numbers.too_large(target, numbers.ENTRY):
-                yield self.diag(ctx, _message("entry number", numbers.ENTRY), span or c.span, number)
+    index = creature_index(doc) if any(len(g.count) > 3 for e in doc.entries for g in e.mentions) else {}
+    top_d, top_n = numbers.DIFFICULTY, numbers.ENTRY
+    for number, c in ctx.choices:  # a book's hundreds of thousands: plain comparisons, spans only when due
+        d, s, f = c.difficulty, c.success, c.failure
+        if d is not None and d > top_d:
+            yield self.diag(ctx, _message("difficulty", top_d, "D"), c.difficulty_span or c.span, number)
+        if s.__class__ is int and s > top_n:
+            yield self.diag(ctx, _message("entry number", top_n), c.success_span or c.span, number)
+        if f.__class__ is int and f > top_n:
+            yield self.diag(ctx, _message("entry number", top_n), c.failure_span or c.span, number)
     for i, entry in enumerate(doc.entries):
         owner = ctx.res.numbers[i]
         for p in entry.prose_exits:
             if isinstance(p.target, int) and numbers.too_large(p.target, numbers.ENTRY):
                 yield self.diag(ctx, _message("entry number", numbers.ENTRY), p.span, owner)
         for group in entry.mentions:
-            if match_creature(group.name, index) is not None:  # else it may count a thing, not creatures
+            # Three characters hold no count or dice past their bounds; a name with no stat
+            # block may count a thing, not creatures.
+            if len(group.count) > 3 and match_creature(group.name, index) is not None:
                 yield from _count(self, ctx, group.count, group.span, owner)
     start = doc.meta.get("start")
     if start is not None:
