@@ -21,7 +21,8 @@ class Wire:
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.stderr = b""
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
 
     def _read(self) -> None:
         out = self.proc.stdout
@@ -79,7 +80,9 @@ class Wire:
         with contextlib.suppress(BrokenPipeError):
             self.proc.stdin.close()
         try:
-            return self.proc.wait(timeout=30)
+            code = self.proc.wait(timeout=30)
+            self._stderr_reader.join(timeout=30)
+            return code
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()

@@ -46,6 +46,8 @@ def test_invalid_params_get_an_error_response(wire: Wire, params: object) -> Non
     reply = wire.request(2, "textDocument/hover", params)
     assert reply["error"]["code"] == -32602, reply
     still_answers(wire, 3)
+    assert wire.close() == 0
+    assert b"Traceback" not in wire.stderr, wire.stderr[-2000:]
 
 
 @pytest.mark.parametrize("frame, code", [

@@ -139,6 +139,7 @@ class Wire:
             if is_request:
                 code = INVALID_PARAMS if isinstance(exc, JsonRpcInvalidParams) else exc.code
                 self.send_error(msg_id, code, f"{exc.message}: the params of {method} do not fit its type")
+                log.warning("answered a %s request whose params do not fit its type with an error", method)
             elif method is not None:
                 log.warning("dropped a %s notification whose params do not fit its type", method)
             else:
@@ -165,8 +166,15 @@ class Wire:
                 log.exception("could not handle a message")
 
 
+def _not_a_deserialisation_traceback(record: logging.LogRecord) -> bool:
+    """pygls logs a traceback for every message whose params do not fit their type; this loop
+    answers those with an error and a one-line warning of its own."""
+    return not str(record.msg).startswith("Unable to deserialize message")
+
+
 def serve_stdio(server: LanguageServer, stdin: BinaryIO, stdout: BinaryIO) -> None:
     """Run ``server`` on ``stdin``/``stdout`` until ``exit`` or the end of input."""
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_not_a_deserialisation_traceback)
     stop = threading.Event()
     server._stop_event = stop  # what pygls's shutdown() sets
     wire = Wire(server, stdin, stdout)
