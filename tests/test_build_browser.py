@@ -311,3 +311,12 @@ def test_flowchart_nodes_lead_to_their_entries(browser: Any, tmp_path: Path) -> 
         page.locator(".chart a[*|href='#entry-25']").first.click()
         assert_at(page, "entry-25")
         assert page.locator("#entry-25 .card.check").get_attribute("data-ability") == "DEX"
+
+
+@pytest.mark.parametrize("fragment", ["#%", "#%E0%A4%A", "#entry-%ZZ", "#%00"])
+def test_a_malformed_fragment_shows_the_cover(browser: Any, book: str, fragment: str) -> None:
+    """``book.html#%`` once blanked the page: decodeURIComponent throws on a bad escape."""
+    with Page(browser) as page:
+        page.goto(book + fragment)
+        assert_at(page, "cover")
+        assert page.locator("#cover").is_visible()

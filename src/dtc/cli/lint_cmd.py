@@ -16,9 +16,10 @@ from dtc.compiler.api import compile_file, compile_text
 from dtc.compiler.source import SourceError
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.configuration import Config, ConfigError, Settings, cli_severities, config_for, find_config
-from dtc.lint.engine import UnknownRule, lint_compilation, pick_rules
+from dtc.lint.engine import UnknownRule, lint_compilation, names_nothing, pick_rules
 from dtc.lint.reporters import FORMATS, Style, render, source_lines
 from dtc.lint.rules import RULES, Context, find_rule
+from dtc.visible import visible
 
 
 @click.command("lint")
@@ -52,6 +53,8 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     Settings come from the nearest dtc.toml or pyproject.toml [tool.dtc] above each file
     (see docs/configuration.md); --select replaces its select, --ignore and --severity add to it.
     """
+    if select and names_nothing(select):
+        fail("error: --select names no rule, so nothing would be checked (give codes, names or prefixes such as DT1)")
     try:
         cli_severity = cli_severities(severities)
         pick_rules(select, ignore)
@@ -250,7 +253,7 @@ def rules_cmd(name: str | None) -> None:
         if rule is not None:
             fail(f"error: '{name}' is a lint rule, not a ruleset; see `dtc rule {rule.code}` "
                  "(`dtc rules` lists the rulesets)")
-        fail(f"error: {exc.message}")
+        fail(visible(f"error: {exc.message}", newlines=False))
         return
     for line in summarise(rs):
         click.echo(line)

@@ -25,6 +25,7 @@ from dtc.runtime.ruleset import Rules
 from dtc.runtime.save import Saved, SaveError, Settings, check_against, default_save_path, read_save, write_save
 from dtc.runtime.state import GameState
 from dtc.runtime.terminal import Terminal, TerminalChooser
+from dtc.visible import visible
 
 
 def _rules(graph: CompiledGraph) -> Rules:
@@ -253,7 +254,7 @@ def _resume_command(save_path: str, settings: Settings) -> str:
 
 
 def _finish(outcome: Outcome, save_path: str | None, settings: Settings) -> None:
-    click.echo(outcome.line())
+    click.echo(visible(outcome.line()))
     if outcome.kind == "stopped" and save_path:
         click.echo(f"resume with: {_resume_command(save_path, settings)} (it plays up to {settings.max_turns} "
                    "more turns; --max-turns N to change that)", err=True)
@@ -301,14 +302,14 @@ def character_new(seed: int | None, rules_name: str, output: str | None, at_rand
         except KeyboardInterrupt:
             fail("\nstopped: no character made", Exit.USAGE)
             raise
-        except RunEnded:  # end of input (Ctrl-D) at a prompt
+        except (EOFError, RunEnded):  # end of input (Ctrl-D) at a prompt
             fail("\nstopped: no character made (end of input)", Exit.USAGE)
             raise
     rolled = rules.finish_character(pc, dice)
     if rolled:
         console.print(f"{rules.title}: rolled 3d6 each for " + ", ".join(rolled), markup=False)
     for line in [pc.summary(), *pc.inventory_lines()]:
-        console.print(line, markup=False)
+        console.print(visible(line), markup=False)
     text = character_json(pc)
     if output:
         write_text(output, text, backup=True)
@@ -327,6 +328,6 @@ def character_show(file: str) -> None:
     except CharacterError as exc:
         fail(f"error: {exc}")
         raise
-    click.echo(pc.summary())
+    click.echo(visible(pc.summary()))
     for line in pc.inventory_lines():
-        click.echo("  " + line)
+        click.echo("  " + visible(line))

@@ -14,6 +14,7 @@ from dtc.compiler.source import SourceError, decode
 from dtc.fileread import ReadError, read_bytes, read_text
 from dtc.renumber.journal import JournalError, Plan, as_written, commit, journal_path, recover
 from dtc.renumber.rewrite import NumberMap, Options, RenumberError, renumber
+from dtc.visible import visible
 
 
 def _keep_numbers(values: tuple[str, ...]) -> tuple[int, ...]:
@@ -110,6 +111,8 @@ def renumber_cmd(
         diff = difflib.unified_diff(
             text.splitlines(keepends=True), result.text.splitlines(keepends=True), f"a/{file}", f"b/{file}"
         )
+        if sys.stdout.isatty():  # for a person: the book's control characters made visible
+            diff = (visible(line.rstrip("\r\n")) + line[len(line.rstrip("\r\n")):] for line in diff)
         sys.stdout.writelines(diff)
         click.echo(f"{summary}; dry run, nothing written", err=True)
         return

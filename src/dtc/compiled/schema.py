@@ -150,6 +150,8 @@ def load_json(path: str | Path, name: str) -> Any:
         raise SchemaError(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise SchemaError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except ValueError:  # a number of more than 4,300 digits (Python's limit on reading one)
+        raise SchemaError(f"{path}: a number too long to read (over 4,300 digits)") from None
     except RecursionError:
         raise SchemaError(f"{path}: nested too deeply to be a dtc file") from None
     except MemoryError:

@@ -19,6 +19,7 @@ from dtc import FORMAT_VERSION, __version__
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.model import Creature, Document, Entry, Target
 from dtc.diagnostics import Span
+from dtc.numbers import ENTRY, bounded
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
 
@@ -120,8 +121,8 @@ def resolve(doc: Document) -> Resolved:
     start_field = doc.meta.get("start")
     if start_field is not None:
         value = start_field.value.strip()
-        if re.fullmatch(r"[0-9]{1,9}", value):
-            res.start = int(value)
+        if re.fullmatch(r"[0-9]+", value) and bounded(value, ENTRY) <= ENTRY:
+            res.start = bounded(value, ENTRY)
         elif value in labels:
             res.start = labels[value]
         else:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from dtc.compiler.model import Document, Entry, Hazard, HazardCheck, ZoneRow
 from dtc.diagnostics import Span
+from dtc.numbers import DIFFICULTY, ENTRY, bounded
 from dtc.resources import data_dir
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ def _read(tree: Tree[Token], hazard: Hazard, base: int, span_of: Callable[[int, 
                 if isinstance(part, Tree) and part.data == "ability":
                     abilities.append(_token_text(part.children[0]))
                 elif isinstance(part, Tree) and part.data == "difficulty":
-                    difficulty = int(re.sub(r"\D", "", _token_text(part.children[0])))
+                    difficulty = bounded(re.sub(r"\D", "", _token_text(part.children[0])), DIFFICULTY)
             start = child.meta.start_pos if not child.meta.empty else 0
             end = child.meta.end_pos if not child.meta.empty else 0
             hazard.check = HazardCheck(abilities, difficulty, span_of(base + start, base + max(end, start + 1)))
@@ -159,8 +160,8 @@ def entry_lines(doc: Document, entry: Entry, body: str, start: int, span_of: Cal
 
 
 def zone_row(match: re.Match[str], offset: int, span_of: Callable[[int, int], Span]) -> ZoneRow:
-    low = int(match.group(1))
-    high = int(match.group(2)) if match.group(2) else low
+    low = bounded(match.group(1), ENTRY)
+    high = bounded(match.group(2), ENTRY) if match.group(2) else low
     return ZoneRow(low, high, match.group(3), span_of(offset + match.start(1), offset + match.end(3)),
                    span_of(offset + match.start(3), offset + match.end(3)))
 

@@ -9,7 +9,7 @@ what an entry says. Parentheticals that look like choice notation go to the gram
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import accumulate
@@ -29,6 +29,7 @@ from dtc.compiler.notation import (
     target_value,
 )
 from dtc.diagnostics import Span
+from dtc.numbers import ENTRY, bounded
 
 _SP = r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 
@@ -256,6 +257,7 @@ def _scan_numbers(
         return
     skip = iter(notation)
     lo, hi = next(skip, (len(body) + 1, 0))
+    sentences: _Sentences | None = None  # built at the first counted creature
     for s, e in found:
         while s >= hi and hi:
             lo, hi = next(skip, (len(body) + 1, 0))
@@ -270,7 +272,7 @@ def _scan_numbers(
         near = body[max(0, s - 14) : s].rstrip(" \t\n§").lower()
         begin = EXIT_BEFORE.search(body, max(0, s - 40), s) if near.endswith(EXIT_WORDS) else None
         if begin is not None and not (token[0] != "@" and EXIT_AFTER_UNIT.match(body, e)):
-            target: int | str = int(token) if token[0] != "@" else token
+            target: int | str = bounded(token, ENTRY) if token[0] != "@" else token
             entry.prose_exits.append(
                 ProseExit(target, body[begin.start() : e], index.span(start + begin.start(), start + e))
             )
@@ -289,10 +291,37 @@ def _scan_numbers(
             continue
         group = CreatureGroup(body[count_start:e], after.group(1), index.span(start + count_start, start + after.end()))
         entry.mentions.append(group)
-        left = max(body.rfind(".", 0, s), body.rfind("!", 0, s), body.rfind("?", 0, s))
-        ends = [p for p in (body.find(".", e), body.find("!", e), body.find("?", e)) if p != -1]
-        if FIGHT.search(body, left + 1, min(ends) if ends else len(body)):
+        if sentences is None:
+            sentences = _Sentences(body)
+        if sentences.fight_around(s, e):
             entry.fight_mentions.append(group)
+
+
+_STOPS = re.compile(r"[.!?]")
+
+
+class _Sentences:
+    """Where an entry's sentences end, found once, and whether each holds a fight word, found
+    once per sentence asked about: an entry with *n* counted creatures costs *n* log *n* plus
+    one pass over its text, not *n* times its length."""
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self.stops = [m.start() for m in _STOPS.finditer(body)]
+        self.fights: dict[tuple[int, int], bool] = {}
+
+    def fight_around(self, start: int, end: int) -> bool:
+        """Whether a fight word is in the sentence around ``body[start:end]`` — from just after
+        the last ``.``, ``!`` or ``?`` before ``start`` up to the first at or after ``end``."""
+        stops = self.stops
+        before = bisect_left(stops, start)
+        left = stops[before - 1] + 1 if before else 0
+        after = bisect_left(stops, end)
+        right = stops[after] if after < len(stops) else len(self.body)
+        found = self.fights.get((left, right))
+        if found is None:
+            found = self.fights[left, right] = FIGHT.search(self.body, left, right) is not None
+        return found
 
 
 def _prose_numbers(body: str, one_byte: bytes) -> list[tuple[int, int]]:
@@ -321,10 +350,12 @@ def _fast_choice(text: str, starts: list[int], body_start: int, s: int, fast: re
     _, ability, difficulty, success, failure = fast.groups()  # group 1 is the whole fast match
     target: int | str
     fail_target: int | str | None
-    try:  # digits right after the letter, the common case
+    try:  # a few digits right after the letter, the common case
+        if len(success) > 8 or len(difficulty) > 3 or (failure is not None and len(failure) > 8):
+            raise ValueError  # perhaps past a bound: read by the functions that bound it
         target, value = int(success[1:]), int(difficulty[1:])
         fail_target = None if failure is None else int(failure[1:])
-    except ValueError:  # an @label, or a space int() does not strip
+    except ValueError:  # an @label, a space int() does not strip, or many digits
         target, value = target_value(success), difficulty_value(difficulty)
         fail_target = None if failure is None else target_value(failure)
     return Choice(

@@ -15,6 +15,7 @@ import lark
 from lark import Lark, Token, Transformer, v_args
 
 from dtc.compiler.notation import Failed, Field, Parsed, StatBlock
+from dtc.numbers import HP, STAT, bounded
 from dtc.resources import read_text
 
 #: How the notation grammar's terminals read in a message.
@@ -127,11 +128,12 @@ def parse_statblock(text: str) -> StatBlock | None:
             continue
         kids = [str(k).strip() for k in f.children]
         if f.data == "morale":
-            morale = int(kids[0])
+            morale = bounded(kids[0], STAT)
         elif f.data == "special":
             special = kids[0]
         elif f.data == "attack":
             attacks.append((kids[0], kids[1].replace(" ", "")))
         elif f.data == "stat":
-            stats.append((kids[0], int(kids[1])))
-    return StatBlock(str(name_tok).strip(), int(str(hp_tok)), morale, tuple(attacks), special, tuple(stats))
+            stats.append((kids[0], bounded(kids[1], STAT)))
+    hp = bounded(str(hp_tok).strip(), HP)
+    return StatBlock(str(name_tok).strip(), hp, morale, tuple(attacks), special, tuple(stats))

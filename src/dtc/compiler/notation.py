@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from dtc import numbers
 from dtc.compiler.terminals import ignored, terminals
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -180,12 +181,13 @@ def _reword(failed: Failed, text: str, runs: list[tuple[int, int]]) -> str:
 def target_value(token: str) -> int | str:
     """``S24`` -> 24, ``F@pit`` -> ``"@pit"``."""
     body = token[1:].strip(_SPACES)
-    return body if body.startswith("@") else int(body)
+    return body if body.startswith("@") else numbers.bounded(body, numbers.ENTRY)
 
 
 def difficulty_value(token: str) -> int:
-    """``D3`` -> 3 (the grammar guarantees a letter, optional spaces, then digits)."""
-    return int(token[1:].strip(_SPACES))
+    """``D3`` -> 3 (the grammar guarantees a letter, optional spaces, then digits); past
+    :data:`dtc.numbers.DIFFICULTY`, one more than it."""
+    return numbers.bounded(token[1:].strip(_SPACES), numbers.DIFFICULTY)
 
 
 # --- stat blocks ---------------------------------------------------------------------------
@@ -300,12 +302,13 @@ def _statblock_fast(text: str) -> StatBlock | None:
             return None
         word = token.group().strip()
         if kind == "morale":
-            morale = int(word)
+            morale = numbers.bounded(word, numbers.STAT)
         elif kind == "special":
             special = word
         elif kind == "attack":
             attacks.append((head_match.group().strip(), word.replace(" ", "")))
         else:
-            stats.append((head_match.group().strip(), int(word)))
+            stats.append((head_match.group().strip(), numbers.bounded(word, numbers.STAT)))
         pos = skip(token.end())
-    return StatBlock(name.group().strip(), int(hp.group()), morale, tuple(attacks), special, tuple(stats))
+    hp_value = numbers.bounded(hp.group().strip(), numbers.HP)
+    return StatBlock(name.group().strip(), hp_value, morale, tuple(attacks), special, tuple(stats))

@@ -17,6 +17,7 @@ import dtc.compiler.parallel as parallel
 from dtc.compiler.entries import LineIndex, bad_statblock, read_creature, read_entry
 from dtc.compiler.model import CreatureGroup, Directive, Document, Encounter, Entry, MetaField
 from dtc.diagnostics import Span
+from dtc.numbers import ROLL, bounded
 
 _SP = r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 
@@ -234,8 +235,8 @@ def _starts_entry(line: str, head: re.Match[str], prev_blank: bool, prev_line: s
 
 
 def _encounter(row: re.Match[str], offset: int, index: LineIndex) -> Encounter:
-    low = int(row.group(1))
-    high = int(row.group(2)) if row.group(2) else low
+    low = bounded(row.group(1), ROLL)
+    high = bounded(row.group(2), ROLL) if row.group(2) else low
     body_start = offset + row.start(3)
     groups = [
         CreatureGroup(g.group(1), g.group(2).strip(), index.span(body_start + g.start(), body_start + g.end()))

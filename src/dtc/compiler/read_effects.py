@@ -24,11 +24,12 @@ effect: the runtime shows it to the player to adjudicate, so nothing is silently
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
+from dtc import numbers
 from dtc.compiler.entries import EXIT_VERBS
 from dtc.systems import DEFAULT, get_ruleset
 
@@ -231,7 +232,7 @@ def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
 
 
 def _number(token: str) -> int:
-    return _WORDS.get(token.lower(), 0) or int(token.replace(",", ""))
+    return _WORDS.get(token.lower(), 0) or numbers.bounded(token.replace(",", ""), numbers.AMOUNT)
 
 
 def _singulars(name: str) -> set[str]:
@@ -266,6 +267,17 @@ class _Reader:
         self.raw = text
         self.text = NOTATION.sub(lambda m: " " * len(m.group()), text)
         self.effects: list[Effect] = []
+        #: Fights whose exit on winning is not yet known (no effect is ever taken back once a
+        #: fight is added: only damage, heal, manual, treasure and item effects are).
+        self.open_fights: list[Effect] = []
+        self.any_fight = False
+        #: Where the current sentence's effects begin in ``effects``: an effect lies in the
+        #: sentence it was read from, so only these can overlap what the sentence reads next.
+        self.sentence_first = 0
+        #: The stat blocks' spans (each also a fight effect), in text order.
+        self.stat_spans: list[tuple[int, int]] = []
+        self.stat_starts: list[int] = []
+        self.stat_ends: list[int] = []
         self.creatures = _normalized(creatures)
         self.abilities = _default_abilities()
 
@@ -276,6 +288,9 @@ class _Reader:
         effect: Effect = {"kind": kind, "text": self.raw[start:end].strip(), "start": start, "end": end,
                           "when": when}
         effect.update(fields)
+        if kind == "fight":
+            self.any_fight = True
+            self.open_fights.append(effect)
         self.effects.append(effect)
         return len(self.effects) - 1
 
@@ -288,13 +303,18 @@ class _Reader:
         return word.upper() if word.isupper() else None
 
     def read(self) -> list[Effect]:
-        stat_spans = [m.span(1) for m in STAT_INLINE.finditer(self.raw)] if "HP" in self.raw else []
+        stat_spans = self.stat_spans = [m.span(1) for m in STAT_INLINE.finditer(self.raw)] if "HP" in self.raw else []
+        self.stat_starts, self.stat_ends = [a for a, _ in stat_spans], [b for _, b in stat_spans]
         for start, end in stat_spans:
             self.add("fight", start, end, None, target=None)
+        if stat_spans:  # blank them: one join (a slice per span would copy the text each time)
+            pieces, at = [], 0
+            for start, end in stat_spans:
+                pieces += [self.text[at:start], " " * (end - start)]
+                at = end
+            pieces.append(self.text[at:])
+            self.text = "".join(pieces)
         masked = self.text
-        for start, end in stat_spans:
-            masked = masked[:start] + " " * (end - start) + masked[end:]
-        self.text = masked
         gates = self.gates = _Gates(masked)
         last_check: int | None = None
         for s_start, s_end in _sentences(masked):
@@ -317,7 +337,8 @@ class _Reader:
         return self._renumber()
 
     def _is_fight_sentence(self) -> bool:
-        return any(e["kind"] == "fight" for e in self.effects)
+        """Whether a fight has been read in the entry so far."""
+        return self.any_fight
 
     def _renumber(self) -> list[Effect]:
         """Sorting moved effects; make ``when.check`` point at the new positions."""
@@ -335,6 +356,7 @@ class _Reader:
         return {"check": check, "outcome": outcome}
 
     def sentence(self, start: int, end: int, when: dict[str, Any] | None) -> int | None:
+        self.sentence_first = len(self.effects)
         text = self.text[start:end]
         gates = self.gates
         digits = gates.digit(start, end)
@@ -344,9 +366,9 @@ class _Reader:
             self.add("fight", start + fight.start(), start + fight.end(), when, target=None)
         exits = list(PROSE_EXIT.finditer(text)) if digits and gates.has("exit", start, end) else []
         if exits and WIN.match(text) and self._is_fight_sentence():
-            for e in self.effects:
-                if e["kind"] == "fight" and e["target"] is None:
-                    e["target"] = _target(exits[0].group(1))
+            for e in self.open_fights:
+                e["target"] = _target(exits[0].group(1))
+            self.open_fights.clear()
         elif exits and IF.match(text):
             for x in exits:
                 self.add("condition", start, start + x.end(), when, target=_target(x.group(1)))
@@ -402,7 +424,7 @@ class _Reader:
     def _piece(self, piece: str, offset: int, when: dict[str, Any] | None) -> None:
         end = offset + len(piece)
         weight_m = WEIGHT.search(piece)
-        weight = float(weight_m.group("w")) if weight_m else None
+        weight = min(float(weight_m.group("w")), numbers.WEIGHT) if weight_m else None
         if m := COINS.match(piece):
             self.add("treasure", offset, end, when, category="coins", name="coins", quantity=_number(m.group("n")),
                      value=1, weight=None)
@@ -418,7 +440,7 @@ class _Reader:
                      value=_number(m.group("v")), weight=weight)
         elif m := RATIONS.search(piece):
             self.add("item", offset + m.start(), offset + m.end(), when, name="Rations",
-                     quantity=int(m.group("n") or m.group("m")), weight=None)
+                     quantity=numbers.bounded(m.group("n") or m.group("m"), numbers.AMOUNT), weight=None)
         elif m := OIL.search(piece):
             count = _number(m.group("n")) if m.group("n") else 1
             self.add("item", offset + m.start(), offset + m.end(), when, name="Lantern Oil", quantity=count,
@@ -432,7 +454,10 @@ class _Reader:
     def _creatures(self, text: str, base: int, when: dict[str, Any] | None) -> None:
         if _COUNT_HINT.search(text) is None:
             return  # no count before a capital: MENTION cannot match
-        taken = [(e["start"], e["end"]) for e in self.effects]
+        lo, hi = base, base + len(text)
+        stat = self.stat_spans
+        taken = stat[bisect_right(self.stat_ends, lo) : bisect_left(self.stat_starts, hi)] if stat else []
+        taken += [(e["start"], e["end"]) for e in self.effects[self.sentence_first:]]
         for m in MENTION.finditer(text):
             name = m.group(2)
             start, end = base + m.start(), base + m.end()
@@ -446,7 +471,7 @@ class _Reader:
 
 
 def _target(token: str) -> int | str:
-    return int(token) if token.isdigit() else token
+    return numbers.bounded(token, numbers.ENTRY) if token.isdigit() else token
 
 
 def extract_effects(text: str, creatures: Iterable[str] | None = None) -> list[Effect]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 from dtc.compiled.graphjson import CompiledGraph, Creature, Entry
 from dtc.editions.book import (
@@ -64,8 +65,39 @@ def _sentences(entry: Entry, rules: CheckRules, numbers: set[int],
 # --- Markdown ------------------------------------------------------------------------------
 
 
+#: A Markdown link or image as an author may write one: ``[words](target "title")``.
+_MD_LINK = re.compile(r"(!?)\[([^\[\]\n]{0,500})\]\([ \t]*<?([^\s()<>]{0,2000})>?(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)")
+#: Link targets kept: a place in the book, the web, an e-mail address.
+_MD_SAFE_TARGET = re.compile(r"#|https?://|mailto:", re.I)
+#: What a kept link's target keeps as it is; anything else (a bracket, a quote) is %-escaped.
+_URL_SAFE = "/:?#@!$&'*+,;=%-._~"
+
+
 def md_text(text: str) -> str:
-    """Author text made inert in Markdown: no HTML, no accidental headings, lists or tables."""
+    """Author text made inert in Markdown: no HTML, no accidental headings, lists or tables,
+    and no link or image but a link the author wrote to a place in the book (``#...``), the
+    web (``http``, ``https``) or an e-mail address: such a link is written again by us; any
+    other (``javascript:``, ``data:``, a reference definition) keeps only its words, and an
+    image its alt text, so a reader's Markdown viewer never fetches anything."""
+    out: list[str] = []
+    at = 0
+    for m in _MD_LINK.finditer(text):
+        out.append(_md_inert(text[at : m.start()]))
+        image, words, target = m.groups()
+        if not image and _MD_SAFE_TARGET.match(target):
+            out.append(f"[{_md_inert(words)}]({quote(target, safe=_URL_SAFE)})")
+        else:
+            out.append(_md_inert(words))
+        at = m.end()
+    out.append(_md_inert(text[at:]))
+    return "".join(out)
+
+
+def _md_inert(text: str) -> str:
+    """Text no Markdown reader makes anything of but the emphasis it shows: backslashes and
+    brackets escaped (no link, image or reference can form), HTML escaped, line starts that
+    would open a heading, a quote or a list escaped."""
+    text = text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 

@@ -197,7 +197,7 @@ def _has_tool_table(path: Path) -> bool:
 
         try:
             found = "dtc" in tomllib.loads(data.decode("utf-8")).get("tool", {})
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             found = b"tool.dtc" in data  # broken: load_config will say how, if it is ours
     _TOOL_TABLE[path] = (mtime, found)
     return found
@@ -214,6 +214,8 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError(str(path), f"invalid TOML: {exc}") from None
     except ReadError as exc:
         raise ConfigError(str(path), exc.message) from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise ConfigError(str(path), "invalid TOML: nested too deeply") from None
     except OSError as exc:
         raise ConfigError(str(path), exc.strerror or str(exc)) from None
     prefix = ""
@@ -265,12 +267,14 @@ def _overrides(path: Path, table: Any, prefix: str) -> Overrides:
 
 
 def _codes(value: Any, key: str, bad: Bad) -> tuple[str, ...]:
-    from dtc.lint.engine import UnknownRule, expand_codes
+    from dtc.lint.engine import UnknownRule, expand_codes, names_nothing
 
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise bad(f"{key} must be a list of rule codes or names")
+    if key.endswith("select") and names_nothing(value):
+        raise bad(f"{key} names no rule, so nothing would be checked (leave it out to check with every rule)")
     try:
         expand_codes(value)
     except UnknownRule as exc:

@@ -35,6 +35,11 @@ def expand_codes(keys: Iterable[str]) -> set[str]:
     return codes
 
 
+def names_nothing(keys: Iterable[str]) -> bool:
+    """Whether ``keys`` (a ``select``) name no rule at all: ``""``, ``","`` or nothing."""
+    return not any(p.strip() for key in keys for p in key.split(","))
+
+
 def pick_rules(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[Rule]:
     """Rules after ``--select``/``--ignore`` (codes, names, or code prefixes such as ``DT2``)."""
     selected = expand_codes(select) if select else set(RULES)

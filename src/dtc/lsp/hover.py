@@ -15,6 +15,7 @@ from lsprotocol import types
 from dtc.compiler.model import Choice
 from dtc.lsp.navigation import Found, find
 from dtc.lsp.workspace import Snapshot, first_lines
+from dtc.numbers import DIFFICULTY
 from dtc.systems import Ruleset
 
 #: Every ability of the default character (the middle of 3d6).
@@ -57,6 +58,11 @@ def _check_text(snap: Snapshot, c: Choice) -> str:
     ruleset = snap.ruleset
     if ruleset is None:
         return f"**{(c.ability or '') + ' ' if c.ability else ''}D{d}** check (unknown ruleset: no odds)."
+    if d not in ruleset.difficulties:  # no odds for what the rules cannot resolve (and no long sums)
+        allowed = ruleset.difficulties
+        span = f"D{min(allowed)}–D{max(allowed)}" if allowed else "none"
+        written = "a difficulty past D99" if d > DIFFICULTY else f"D{d}"
+        return f"{written}: not a difficulty of {ruleset.title} ({span}), so no odds."
     ability = ruleset.canonical_ability(c.ability) if c.ability else None
     shown = ability or c.ability or "the most fitting ability"
     odds = check_odds(ruleset, ability, d)

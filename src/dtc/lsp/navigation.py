@@ -12,6 +12,7 @@ from dtc.compiler.model import Choice, Target
 from dtc.diagnostics import Span
 from dtc.lsp.positions import contains
 from dtc.lsp.workspace import Snapshot, first_lines
+from dtc.numbers import ENTRY, bounded
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,7 @@ def find(snap: Snapshot, line: int, column: int) -> Found | None:
     start = snap.doc.meta.get("start")
     if start is not None and start.span.line == line:
         value = start.value.strip()
-        target: Target = int(value) if value.isdigit() else value
+        target: Target = bounded(value, ENTRY) if value.isdigit() else value
         return Found("start", start.span, None, target)
     index = snap.entry_at(line)
     if index is None:

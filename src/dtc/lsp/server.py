@@ -220,6 +220,10 @@ def tune_gc() -> None:
 
 def serve() -> None:
     """Run the server on stdin/stdout until the client says exit."""
+    import sys
+
+    from dtc.lsp.wire import serve_stdio
+
     server = build()
     tune_gc()
-    server.start_io()
+    serve_stdio(server, sys.stdin.buffer, sys.stdout.buffer)

@@ -18,9 +18,15 @@ from rich.text import Text
 from dtc.odds.analyze import Odds
 from dtc.odds.checks import Mix
 from dtc.outcomes import chain_kind, chain_words, the_end
+from dtc.visible import visible
 
 ODDS_FORMAT = "dtc-odds"
 ODDS_VERSION = 1
+
+
+def _text(text: str, style: str = "") -> Text:
+    """Text for the terminal: our words and the author's, control characters made visible."""
+    return Text(visible(text), style=style)
 
 
 def pct(p: float | Fraction | None) -> str:
@@ -85,7 +91,7 @@ def _visits(v: float) -> str:
 
 def _table(console: Console, title: str, *columns: str) -> Table:
     if title:
-        console.print(Text(title, style="bold"))
+        console.print(_text(title, style="bold"))
     table = Table(header_style="bold", box=None, pad_edge=False, padding=(0, 2, 0, 0))
     for i, name in enumerate(columns):
         table.add_column(name, justify="right" if i == 0 or name in ("Pass", "Chance", "Reached", "Visits")
@@ -97,21 +103,21 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=bool(color), no_color=not color, width=width, highlight=False,
                       soft_wrap=False)
-    console.print(Text(f"Odds for {odds.title} ({odds.ruleset.title})", style="bold"))
-    console.print(Text(f"Reader: {odds.reader}"))
-    console.print(Text(f"Policy: {odds.policy}; approach: {odds.approach}; start: entry {odds.start}"))
+    console.print(_text(f"Odds for {odds.title} ({odds.ruleset.title})", style="bold"))
+    console.print(_text(f"Reader: {odds.reader}"))
+    console.print(_text(f"Policy: {odds.policy}; approach: {odds.approach}; start: entry {odds.start}"))
     console.print()
     rows = odds.choices[:limit] if limit else odds.choices
     table = _table(console, f"Checks ({len(odds.choices)} choices)", "Entry", "Choice", "Check", "Pass",
                    "Surest way, no gear", "With gear")
     for c in rows:
         check = f"{c.ability + ' ' if c.ability else ''}D{c.difficulty}" + (f" {c.dice}" if c.difficulty else "")
-        table.add_row(str(c.entry), Text(c.label), check, pct(c.check), mix_words(c.best), mix_words(c.best_gear))
+        table.add_row(str(c.entry), _text(c.label), check, pct(c.check), mix_words(c.best), mix_words(c.best_gear))
     console.print(table)
     if limit and len(odds.choices) > limit:
-        console.print(Text(f"... {len(odds.choices) - limit} more (--limit 0 shows all; --format json has all)"))
+        console.print(_text(f"... {len(odds.choices) - limit} more (--limit 0 shows all; --format json has all)"))
     console.print()
-    console.print(Text(summary_line(odds), style="bold"))
+    console.print(_text(summary_line(odds), style="bold"))
     table = _table(console, "", "Chance", "Outcome")
     shown = list(odds.outcomes.items())
     for key, p in (shown[:limit] if limit else shown):
@@ -130,7 +136,7 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
         table = _table(console, "Danger: fights and damage (dtc simulate plays out who dies)", "Reached", "Entry",
                        "What")
         for h in odds.hazards[:limit or None]:
-            table.add_row(reached(odds, h.entry), str(h.entry), h.what)
+            table.add_row(reached(odds, h.entry), str(h.entry), _text(h.what))
         console.print(table)
     console.print()
     def rank(n: int) -> tuple[float, float, int]:
@@ -145,14 +151,14 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     console.print(table)
     never = [n for n in odds.visits if odds.visits[n] == 0]
     if never:
-        console.print(Text(f"Never reached under this policy: {', '.join(map(str, never[:30]))}"
+        console.print(_text(f"Never reached under this policy: {', '.join(map(str, never[:30]))}"
                            + (f" and {len(never) - 30} more" if len(never) > 30 else "")))
     console.print()
-    console.print(Text("Assumptions", style="bold"))
+    console.print(_text("Assumptions", style="bold"))
     for line in odds.assumptions:
-        console.print(Text(f"- {line}"))
+        console.print(_text(f"- {line}"))
     for line in _grouped_notes(odds.notes):
-        console.print(Text(f"- {line}"))
+        console.print(_text(f"- {line}"))
     return "\n".join(line.rstrip() for line in buf.getvalue().split("\n"))
 
 

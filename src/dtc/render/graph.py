@@ -18,6 +18,7 @@ import graphviz
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.outcomes import STUCK_WORDS, the_end
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, shorten, wrap
+from dtc.visible import visible
 
 #: Above this many entries the automatic layout is ``sfdp`` (``dot`` gets slow: see docs/graph.md).
 SFDP_ABOVE = 800
@@ -68,14 +69,28 @@ class RenderError(RuntimeError):
     """Graphviz ran but failed; the message is its first line of complaint."""
 
 
+#: Graphviz refuses a quoted or HTML-like string longer than 16,384 characters ("syntax error
+#: ... longer than 16384?"). Each piece of author text is cut to this many characters before it
+#: is escaped (an escape is at most six characters), and a list of them (a node's creatures,
+#: a tooltip's lines) to :data:`MAX_ITEMS`, so that no attribute comes near that limit.
+MAX_TEXT = 1_000
+MAX_ITEMS = 8
+
+
+def cut(text: str, limit: int = MAX_TEXT) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def esc(text: str) -> str:
-    """Author text made safe for an HTML-like label (``label=<...>``)."""
-    return text.translate(_HTML)
+    """Author text made safe for an HTML-like label (``label=<...>``), cut to :data:`MAX_TEXT`."""
+    return cut(text).translate(_HTML)
 
 
 def esc_tooltip(text: str) -> str:
-    """Author text made safe for a ``tooltip`` (a quoted escString) that shows it as written."""
-    out = text.translate(_TOOLTIP)
+    """Author text made safe for a ``tooltip`` (a quoted escString) that shows it as written,
+    cut to :data:`MAX_TEXT`."""
+    out = cut(text).translate(_TOOLTIP)
     return out + " " if out.endswith("\\") else out  # never let a backslash touch the closing quote
 
 
@@ -91,9 +106,11 @@ def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool) -> str:
     lines = [f"{node.number}" + (f" ({node.label})" if node.label else "")
              + (" - " + ", ".join(node.tags()) if node.tags() else "")]
     lines.append(shorten(node.text, 160 if compact else 400))
-    for f in node.fighters:
+    for f in node.fighters[:MAX_ITEMS]:
         lines.append(f.short() + (f" Morale {f.morale}" if f.morale is not None else "")
                      + (f" | {f.attacks}" if f.attacks else ""))
+    if len(node.fighters) > MAX_ITEMS:
+        lines.append(f"and {len(node.fighters) - MAX_ITEMS} more")
     if hidden and any(hidden):
         lines.append(f"not shown: {hidden[0]} exits, {hidden[1]} entrances")
     return "&#10;".join(esc_tooltip(line) for line in lines)
@@ -112,7 +129,9 @@ def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None) -> st
     if text:
         rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><FONT POINT-SIZE="9">{text}</FONT></TD></TR>')
     if node.fighters:
-        who = "<BR/>".join(esc(shorten(f.short(), 40)) for f in node.fighters)
+        who = "<BR/>".join(esc(shorten(f.short(), 40)) for f in node.fighters[:MAX_ITEMS])
+        if len(node.fighters) > MAX_ITEMS:
+            who += f"<BR/>and {len(node.fighters) - MAX_ITEMS} more"
         rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT" BGCOLOR="{CREATURE_BG}">'
                     f'<FONT POINT-SIZE="9" COLOR="{CREATURE_FG}"><B>{who}</B></FONT></TD></TR>')
     if hidden and any(hidden):
@@ -165,7 +184,7 @@ def _edge_attrs(edge: Edge, compact: bool) -> dict[str, str]:
 def _missing_name(key: str, taken: dict[str, str]) -> str:
     """``missing-40`` for a number; for an ``@label``, ``missing-`` and its letters (made unique)."""
     if key not in taken:
-        name = "missing-" + "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in key)
+        name = "missing-" + "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in cut(key, 200))
         while name in taken.values():
             name += "_"
         taken[key] = name
@@ -317,10 +336,14 @@ def render(dot: graphviz.Digraph, fmt: str) -> bytes:
         data: bytes = dot.pipe(format=fmt, quiet=True)
     except graphviz.ExecutableNotFound:
         raise GraphvizMissing(INSTALL_HINT) from None
+    except BrokenPipeError:  # it stopped reading what it was given (and said nothing we could read)
+        raise RenderError(f"Graphviz ({dot.engine}) stopped reading the graph before its end") from None
     except graphviz.CalledProcessError as exc:
         err = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
         first = next((line for line in err.splitlines() if line.strip()), f"exit status {exc.returncode}")
-        raise RenderError(f"Graphviz ({dot.engine}) failed: {first.strip()}") from None
+        # Graphviz quotes the text it choked on, the author's: cut, control characters made visible.
+        said = visible(cut(first.strip(), 200), newlines=False)
+        raise RenderError(f"Graphviz ({dot.engine}) failed: {said}") from None
     return data
 
 

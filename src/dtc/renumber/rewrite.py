@@ -25,6 +25,7 @@ from dtc.compiler.api import Compilation, compile_text
 from dtc.compiler.entries import LineIndex
 from dtc.compiler.model import Target
 from dtc.compiler.parse import META
+from dtc.numbers import ENTRY, bounded
 from dtc.renumber.check import difference
 from dtc.renumber.shuffle import Infeasible, spread
 
@@ -68,6 +69,10 @@ class NumberMap:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RenumberError(f"{where}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        except ValueError:  # a number of more than 4,300 digits
+            raise RenumberError(f"{where}: a number too long to be an entry number") from None
+        except RecursionError:
+            raise RenumberError(f"{where}: nested too deeply to be a number map") from None
         if not isinstance(data, dict) or data.get("format") != MAP_FORMAT:
             raise RenumberError(f"{where}: not a dtc number map (no \"format\": \"{MAP_FORMAT}\")")
         numbers, labels = data.get("numbers", []), data.get("labels", {})
@@ -81,7 +86,7 @@ class NumberMap:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= ENTRY
 
 
 @dataclass(slots=True)
@@ -176,7 +181,7 @@ def _refuse_unsafe(comp: Compilation, resolve: Resolver, path: str) -> None:
     if start is not None:
         value = start.value.strip()
         named = re.fullmatch(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*", value)
-        if named and resolve(int(value) if value.isdigit() else value) is None:
+        if named and resolve(bounded(value, ENTRY) if value.isdigit() else value) is None:
             problems.append(f"{path}:{start.span.line}:1: Start: {value} names no entry")
     if problems:
         shown = problems[:20] + ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else [])
@@ -314,7 +319,7 @@ def rewrite(comp: Compilation, numbers: dict[Target, int], resolve: Resolver) ->
         m = META.fullmatch(text, line_start, len(text) if line_end == -1 else line_end)
         value = start_field.value.strip()
         if m is not None and re.fullmatch(r"[0-9]+|@[A-Za-z][A-Za-z0-9_-]*", value):
-            replace_tail(m.start(2), m.end(2), int(value) if value.isdigit() else value)
+            replace_tail(m.start(2), m.end(2), bounded(value, ENTRY) if value.isdigit() else value)
     pieces: list[str] = []
     pos = len(text)
     for start, end, new in sorted(edits, reverse=True):

@@ -14,9 +14,16 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from dtc.numbers import DICE, MODIFIER, SIDES, bounded
+
 _EXPR = re.compile(r"\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*(?:([+-])\s*([0-9]+))?\s*|\s*([+-]?[0-9]+)\s*")
-MAX_DICE = 100
-MAX_SIDES = 1000
+MAX_DICE = DICE
+MAX_SIDES = SIDES
+
+
+def _short(text: str) -> str:
+    """``text`` quoted, cut to 40 characters (a dice expression may be thousands of digits)."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 class DiceError(ValueError):
@@ -55,14 +62,20 @@ def parse_dice(text: str) -> DiceExpr:
     """``d6`` -> 1d6, ``2d4+1``, ``3`` (a fixed number). Raises :class:`DiceError`."""
     m = _EXPR.fullmatch(text)
     if not m:
-        raise DiceError(f"not a dice expression: {text!r}")
+        raise DiceError(f"not a dice expression: {_short(text)}")
     if m.group(5) is not None:
-        return DiceExpr(0, 0, int(m.group(5)))
-    count = int(m.group(1) or 1)
-    sides = int(m.group(2))
-    if not (1 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES):
-        raise DiceError(f"dice out of range: {text!r}")
-    mod = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+        number = m.group(5)
+        sign = -1 if number.startswith("-") else 1
+        value = bounded(number.lstrip("+-"), MODIFIER)
+        if value > MODIFIER:
+            raise DiceError(f"number out of range: {_short(text)}")
+        return DiceExpr(0, 0, sign * value)
+    count = bounded(m.group(1) or "1", MAX_DICE)
+    sides = bounded(m.group(2), MAX_SIDES)
+    mod = bounded(m.group(4) or "0", MODIFIER)
+    if not (1 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES and mod <= MODIFIER):
+        raise DiceError(f"dice out of range: {_short(text)}")
+    mod *= -1 if m.group(3) == "-" else 1
     return DiceExpr(count, sides, mod)
 
 

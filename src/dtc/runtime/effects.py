@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dtc.compiled.graphjson import Creature, Effect, Entry
+from dtc.numbers import COUNT, bounded
 from dtc.runtime.core import TAKE, WON, Option, Question, RunEnded
 from dtc.runtime.dice import DiceError
 from dtc.runtime.equipment import FOUND_WEIGHT, OIL, RATIONS, TREASURE_WEIGHT, Item, parse_weight, weight_text
@@ -120,7 +121,7 @@ def match_block(game: Engine, name: str) -> Creature | None:
 
 def _count(game: Engine, text: str) -> int:
     if text.isdigit():
-        return int(text)
+        return min(bounded(text, COUNT), COUNT)
     try:
         return max(0, game.dice.roll(text).total)
     except DiceError:

@@ -20,6 +20,7 @@ from dtc.runtime.core import MENU, Chooser, Question, RunEnded
 from dtc.runtime.dice import percent
 from dtc.runtime.equipment import weight_text
 from dtc.runtime.policies import match_menu
+from dtc.visible import visible
 
 if TYPE_CHECKING:
     from dtc.runtime.character import Character
@@ -55,11 +56,11 @@ class Terminal:
     # --- output ----------------------------------------------------------------------------
 
     def say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style))
+        self.console.print(Text(visible(text), style=style))
 
     def prose(self, text: str) -> None:
         width = max(40, min(self.console.width, 100) - 2)
-        for para in text.split("\n"):
+        for para in visible(text).split("\n"):
             self.console.print(Text(textwrap.fill(para, width) if para.strip() else ""))
 
     def status(self, game: Engine) -> str:

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from dtc.outcomes import KINDS
 from dtc.simulate.stats import OUTCOMES, Problem, Tally
+from dtc.visible import visible
 
 SIMULATE_FORMAT = "dtc-simulation"
 SIMULATE_VERSION = 1
@@ -42,6 +43,11 @@ class Meta:
     entries: list[int]
 
 
+def _text(text: str, style: str = "") -> Text:
+    """Text for the terminal: our words and the author's, control characters made visible."""
+    return Text(visible(text), style=style)
+
+
 def pct(p: float) -> str:
     v = p * 100
     if v <= 0:
@@ -64,7 +70,7 @@ def replay(meta: Meta, problem: Problem) -> str:
 
 def _table(console: Console, title: str, *columns: str) -> Table:
     if title:
-        console.print(Text(title, style="bold"))
+        console.print(_text(title, style="bold"))
     table = Table(header_style="bold", box=None, pad_edge=False, padding=(0, 2, 0, 0))
     for name in columns:
         table.add_column(name, justify="left" if name in ("Outcome", "Most common cause", "Problem", "Replay")
@@ -76,8 +82,8 @@ def render_text(meta: Meta, tally: Tally, *, limit: int = 20, color: bool = Fals
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=color, no_color=not color, width=width, highlight=False)
     rate = meta.runs / meta.seconds if meta.seconds > 0 else 0.0
-    console.print(Text(f"Simulated {meta.runs:,} playthroughs of {meta.title}", style="bold"))
-    console.print(Text(f"Policy {meta.policy}; seed {meta.seed}; {meta.workers} worker(s); {meta.reader}; "
+    console.print(_text(f"Simulated {meta.runs:,} playthroughs of {meta.title}", style="bold"))
+    console.print(_text(f"Policy {meta.policy}; seed {meta.seed}; {meta.workers} worker(s); {meta.reader}; "
                        f"turn limit {meta.max_turns}; {meta.seconds:.1f} s ({rate:,.0f} runs/s)"))
     console.print()
     table = _table(console, f"Outcomes ({int(CONFIDENCE * 100)}% Wilson intervals)", "Outcome", "Runs", "Share",
@@ -90,10 +96,10 @@ def render_text(meta: Meta, tally: Tally, *, limit: int = 20, color: bool = Fals
         table.add_row(WORDS[kind], f"{k:,}", pct(share), f"{pct(low)} - {pct(high)}",
                       f"{tally.mean_turns(kind):.1f}" if k else "-")
     console.print(table)
-    console.print(Text(f"Mean turns per run: {tally.mean_turns():.1f}"))
+    console.print(_text(f"Mean turns per run: {tally.mean_turns():.1f}"))
     out = tally.treasure_out / tally.runs if tally.runs else 0.0
     carried = tally.treasure_runs / tally.runs if tally.runs else 0.0
-    console.print(Text(f"Treasure carried out: {out:,.1f} coins per run on average; {pct(carried)} of runs "
+    console.print(_text(f"Treasure carried out: {out:,.1f} coins per run on average; {pct(carried)} of runs "
                        f"carried some out; the most was {tally.treasure_best:,}"))
     if tally.endings:
         console.print()
@@ -108,25 +114,25 @@ def render_text(meta: Meta, tally: Tally, *, limit: int = 20, color: bool = Fals
                        "Most common cause")
         for row in deaths[:limit or None]:
             table.add_row(str(row["entry"]), f"{row['deaths']:,}", pct(row["rate"]),
-                          Text(f"{row['cause']} ({row['cause_count']:,})"))
+                          _text(f"{row['cause']} ({row['cause_count']:,})"))
         console.print(table)
     console.print()
     never = tally.never_visited(meta.entries)
     seen = len(meta.entries) - len(never)
-    console.print(Text(f"Coverage: {seen} of {len(meta.entries)} entries visited", style="bold"))
+    console.print(_text(f"Coverage: {seen} of {len(meta.entries)} entries visited", style="bold"))
     if never:
         shown = ", ".join(map(str, never[:40])) + (f" and {len(never) - 40} more" if len(never) > 40 else "")
-        console.print(Text(f"Never visited: {shown}"))
+        console.print(_text(f"Never visited: {shown}"))
     problems = tally.problem_list()
     console.print()
     if not problems:
-        console.print(Text("No runtime errors or stuck runs.", style="bold"))
+        console.print(_text("No runtime errors or stuck runs.", style="bold"))
     else:
-        console.print(Text(f"Problems found ({len(problems)}), each with a run that reproduces it", style="bold"))
+        console.print(_text(f"Problems found ({len(problems)}), each with a run that reproduces it", style="bold"))
         for p in problems[:limit or None]:
             where = f" at entry {p.entry}" if p.entry is not None else ""
-            console.print(Text(f"- {p.kind}{where}: {p.message} ({p.count:,} run{'s' if p.count != 1 else ''})"))
-            console.print(Text(f"    {replay(meta, p)}"))
+            console.print(_text(f"- {p.kind}{where}: {p.message} ({p.count:,} run{'s' if p.count != 1 else ''})"))
+            console.print(_text(f"    {replay(meta, p)}"))
     return "\n".join(line.rstrip() for line in buf.getvalue().split("\n"))
 
 

@@ -180,7 +180,8 @@
     ev.preventDefault(); var h = document.querySelector(".page.current h1, .page.current h2"); if (h) { h.focus(); }
   });
   function show() {
-    var hash = decodeURIComponent(window.location.hash.slice(1));
+    var hash = window.location.hash.slice(1);
+    try { hash = decodeURIComponent(hash); } catch (e) { /* "#%": not a valid escape, shown as the cover */ }
     var page = /^entry-\d+$/.test(hash) ? document.getElementById(hash) : null;
     var inCover = hash && !page ? document.getElementById(hash) : null;
     if (page && !page.classList.contains("entry")) { page = null; }

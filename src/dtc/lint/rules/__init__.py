@@ -30,6 +30,7 @@ _MODULE_NAMES = (
     "dt116_malformed_hazard",
     "dt117_hazard_check",
     "dt118_lowercase_entry_start",
+    "dt121_number_out_of_range",
     "dt201_unreachable_entry",
     "dt202_dead_end",
     "dt203_no_way_out",

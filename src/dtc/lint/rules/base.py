@@ -13,6 +13,7 @@ from dtc.diagnostics import Diagnostic, Fix, Severity, Span
 from dtc.fixes import Lines
 from dtc.lint.analysis import Analysis
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
+from dtc.visible import visible
 
 
 @dataclass
@@ -80,7 +81,10 @@ class Rule:
 
     def diag(self, ctx: Context, message: str, span: Span, entry: int | None = None,
              fix: Fix | None = None) -> Diagnostic:
-        return Diagnostic(self.code, self.name, self.severity, message, span, entry, ctx.doc.path, fix)
+        """A finding; author text quoted in ``message`` keeps to one line, control characters
+        made visible (a ``Start:`` holding an escape sequence must not reach a terminal)."""
+        return Diagnostic(self.code, self.name, self.severity, visible(message, newlines=False), span, entry,
+                          ctx.doc.path, fix)
 
     def run(self, ctx: Context) -> Iterator[Diagnostic]:
         return self.check(self, ctx)

@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules.base import Context, Rule, rule
+from dtc.numbers import DIFFICULTY
 
 
 @rule("DT104", "difficulty-range", Severity.ERROR)
@@ -30,7 +31,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     allowed = ruleset.difficulties
     shown = f"D{min(allowed)}–D{max(allowed)}" if allowed else "none"
     for number, c in ctx.choices:
-        if c.difficulty is not None and c.difficulty not in allowed:
+        if c.difficulty is not None and c.difficulty not in allowed and c.difficulty <= DIFFICULTY:  # else DT121
             yield self.diag(
                 ctx,
                 f"difficulty D{c.difficulty} is not in {ruleset.title} ({shown})",

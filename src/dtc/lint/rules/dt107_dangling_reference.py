@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from dtc.compiler.model import Target
 from dtc.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity
 from dtc.lint.rules.base import Context, Rule, forgotten_blank_line, rule
+from dtc.numbers import ENTRY
 
 #: The entry a fix writes for a missing target.
 STUB = "{number} TODO: write this entry."
@@ -41,7 +42,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     by_number = res.by_number  # exits hold numbers; a label no entry has stays a string, never a key
     for i, entry in enumerate(ctx.doc.entries):
         for x in res.exits[i]:
-            if x.target not in by_number and x.kind in _KIND:
+            if x.target not in by_number and x.kind in _KIND and not too_large(x.target):
                 yield self.diag(
                     ctx,
                     f"{_KIND[x.kind]} exit to entry {x.target}, which does not exist"
@@ -81,3 +82,8 @@ def _fix(ctx: Context, target: Target) -> Fix | None:
     # The entry's last line, comment lines after its text included.
     end = max([doc.entries[after].end_line] + [d.span.line for d in doc.directives if d.entry_index == after])
     return Fix(title, (Edit.insert(end, lines.length(end) + 1, f"\n\n{stub}"),), Applicability.UNSAFE)
+
+
+def too_large(target: object) -> bool:
+    """A target past the largest entry number, which number-out-of-range (DT121) reports."""
+    return isinstance(target, int) and target > ENTRY

@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules.base import Context, Rule, rule
+from dtc.numbers import DIFFICULTY
 from dtc.systems import has_overlay
 from dtc.systems.dungeon_rules.ruleset import DUNGEON_RULES
 
@@ -42,7 +43,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
                 yield self.diag(ctx, f"hazard '{h.name}': unknown ability '{ability}' (expected one of {names})",
                                 h.check.span, h.entry)
         d = h.check.difficulty
-        if d is not None and d not in ruleset.difficulties:
+        if d is not None and d not in ruleset.difficulties and d <= DIFFICULTY:  # else number-out-of-range
             low, high = min(ruleset.difficulties), max(ruleset.difficulties)
             yield self.diag(ctx, f"hazard '{h.name}': difficulty D{d} is not in {ruleset.title} (D{low}–D{high})",
                             h.check.span, h.entry)
