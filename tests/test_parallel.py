@@ -176,7 +176,8 @@ def test_effects_read_by_a_child_are_the_same(forked: list[int]) -> None:
     import dtc.compiler.read_effects as effects
     from dtc.compiler.compile import creature_index
 
-    for name, text in [*_texts(), ("generated", _generated(60))]:
+    books = [(p.values[0], p.values[1]) for p in _texts() if p.values[1]]  # the sample only where it is
+    for name, text in [*books, ("generated", _generated(60))]:
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(parallel, "wanted", lambda count: False)
             doc = parse(text, name)
