@@ -15,6 +15,7 @@ from typing import Any
 
 import graphviz
 
+from dtc.render.findings import Marks, worst
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, shorten, wrap
 
 #: Above this many entries the automatic layout is ``sfdp`` (``dot`` gets slow: see docs/graph.md).
@@ -48,6 +49,14 @@ EDGE_STYLE: dict[str, tuple[str, str, str, str]] = {
     "return": ("#6a1b9a", "dashed", "empty", "return to previous entry"),
 }
 CREATURE_BG, CREATURE_FG = "#fde0dc", "#8b0000"
+#: An exit with a lint error (a D4, an unknown ability, a check with no F): a red and yellow
+#: double line, labelled with a warning sign and the rule code.
+LINT_EDGE_COLOR = "#d50000:#ffd600:#d50000"
+LINT_FG = "#b71c1c"
+#: Entry numbers are drawn this large (points), the text under them at 9.
+NUMBER_SIZE = "18"
+#: The chances shown in the --odds legend's scale.
+ODDS_SCALE = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0)
 MISSING_COLOR = "#d50000"
 
 _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
@@ -85,7 +94,12 @@ def _html(body: str) -> str:
     return f"<{body}>"
 
 
-def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool) -> str:
+def _finding_line(f: dict[str, Any]) -> str:
+    return f"{f.get('code', '')} {f.get('severity', '')}: {f.get('message', '')}"
+
+
+def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool,
+             found: list[dict[str, Any]] | None = None) -> str:
     lines = [f"{node.number}" + (f" ({node.label})" if node.label else "")
              + (" - " + ", ".join(node.tags()) if node.tags() else "")]
     lines.append(shorten(node.text, 160 if compact else 400))
@@ -94,13 +108,28 @@ def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool) -> str:
                      + (f" | {f.attacks}" if f.attacks else ""))
     if hidden and any(hidden):
         lines.append(f"not shown: {hidden[0]} exits, {hidden[1]} entrances")
+    lines += [_finding_line(f) for f in found or []]
     return "&#10;".join(esc_tooltip(line) for line in lines)
 
 
-def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None) -> str:
+def _odds_cell(p: float, width: str = "") -> str:
+    from dtc.odds.overlay import percent, shade
+
+    words = esc(percent(p))
+    ink = "#ffffff" if p >= 0.5 else "#0d2b45"
+    size = f' WIDTH="{width}" HEIGHT="18" FIXEDSIZE="TRUE"' if width else ""
+    return (f'<TD ALIGN="CENTER"{size} BGCOLOR="{shade(p)}"><FONT POINT-SIZE="10" COLOR="{ink}">'
+            f"<B>{words}</B></FONT></TD>")
+
+
+def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None, p: float | None = None,
+                found: list[dict[str, Any]] | None = None) -> str:
     if compact:
-        return _html(f"<B>{node.number}</B>")
-    head = f"<B>{node.number}</B>"
+        if p is None:
+            return _html(f"<B>{node.number}</B>")
+        return _html(f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1"><TR><TD><B>{node.number}'
+                     f"</B></TD></TR><TR>{_odds_cell(p)}</TR></TABLE>")
+    head = f'<FONT POINT-SIZE="{NUMBER_SIZE}"><B>{node.number}</B></FONT>'
     if node.label:
         head += f' <FONT POINT-SIZE="8">{esc(node.label)}</FONT>'
     if node.tags():
@@ -113,13 +142,19 @@ def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None) -> st
         who = "<BR/>".join(esc(shorten(f.short(), 40)) for f in node.fighters)
         rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT" BGCOLOR="{CREATURE_BG}">'
                     f'<FONT POINT-SIZE="9" COLOR="{CREATURE_FG}"><B>{who}</B></FONT></TD></TR>')
+    for f in found or []:
+        rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><FONT POINT-SIZE="8" COLOR="{LINT_FG}">&#9888; '
+                    f"{esc(str(f.get('code', '')))} {esc(shorten(str(f.get('message', '')), 48))}</FONT></TD></TR>")
+    if p is not None:
+        rows.append(f"<TR>{_odds_cell(p)}</TR>")
     if hidden and any(hidden):
         rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="7" COLOR="#616161">+{hidden[0]} exits, '
                     f"+{hidden[1]} entrances not shown</FONT></TD></TR>")
     return _html('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>")
 
 
-def _node_attrs(node: Node, compact: bool, hidden: tuple[int, int] | None, focus: bool) -> dict[str, str]:
+def _node_attrs(node: Node, compact: bool, hidden: tuple[int, int] | None, focus: bool,
+                p: float | None = None, found: list[dict[str, Any]] | None = None) -> dict[str, str]:
     attrs = dict(ROLE_STYLE[node.role])
     if node.unreachable:
         attrs["style"] = "rounded,filled,dashed"
@@ -133,16 +168,25 @@ def _node_attrs(node: Node, compact: bool, hidden: tuple[int, int] | None, focus
                           if getattr(node, t))]
     if node.fighters:
         classes.append("creature")
+    level = worst(found or [])
+    if level:
+        classes.append(f"lint-{level}")
+    shown = [f for f in found or [] if f.get("severity") in ("error", "warning")]
     attrs.update(
-        label=_node_label(node, compact, hidden), tooltip=_tooltip(node, hidden, compact),
+        label=_node_label(node, compact, hidden, p, shown), tooltip=_tooltip(node, hidden, compact, found),
         id=f"entry-{node.number}", URL=f"#entry-{node.number}", **{"class": " ".join(classes)},
     )
     return attrs
 
 
-def _edge_attrs(edge: Edge, compact: bool) -> dict[str, str]:
+def _edge_attrs(edge: Edge, compact: bool, found: list[dict[str, Any]] | None = None) -> dict[str, str]:
     color, style, arrow, words_for_kind = EDGE_STYLE[edge.kind]
     attrs = {"color": color, "id": f"exit-{edge.source}-{edge.index}", "class": f"exit {edge.kind}"}
+    level = worst(found or [])
+    if level:
+        attrs["class"] += f" lint-{level}"
+    if level == "error":
+        attrs.update(color=LINT_EDGE_COLOR, penwidth="1.5")
     if style != "solid":
         attrs["style"] = style
     if arrow != "normal":
@@ -152,11 +196,17 @@ def _edge_attrs(edge: Edge, compact: bool) -> dict[str, str]:
     if compact:  # big books: no labels, no tooltips
         return attrs
     words = [w for w in (edge.check, shorten(edge.choice or "", 24)) if w]
-    if words and edge.kind in ("success", "failure", "d0"):
-        attrs["label"] = _html("<BR/>".join(esc(w) for w in words))
+    serious = [f for f in found or [] if f.get("severity") in ("error", "warning")]
+    lines = [esc(w) for w in words] if edge.kind in ("success", "failure", "d0") else []
+    if serious:
+        codes = " ".join(sorted({str(f.get("code", "")) for f in serious}))
+        lines.insert(0, f'<FONT COLOR="{LINT_FG}"><B>&#9888; {esc(codes)}</B></FONT>')
+    if lines:
+        attrs["label"] = _html("<BR/>".join(lines))
         attrs["fontcolor"] = color
     where = edge.target if edge.target is not None else f"missing {edge.missing}"
-    attrs["tooltip"] = esc_tooltip(f"{edge.source} -> {where}: {words_for_kind} {' '.join(words)}".strip())
+    tip = f"{edge.source} -> {where}: {words_for_kind} {' '.join(words)}".strip()
+    attrs["tooltip"] = esc_tooltip("\n".join([tip, *(_finding_line(f) for f in found or [])]))
     return attrs
 
 
@@ -170,7 +220,15 @@ def _missing_name(key: str, taken: dict[str, str]) -> str:
     return taken[key]
 
 
-def _legend_cluster(dot: graphviz.Digraph) -> None:
+def _odds_scale() -> str:
+    """The --odds legend: the shading scale, a cell per chance."""
+    cells = "".join(_odds_cell(p, "48") for p in ODDS_SCALE)
+    return (f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3"><TR><TD COLSPAN="{len(ODDS_SCALE)}">'
+            f'<FONT POINT-SIZE="9">chance of reaching the entry (random choices, a fresh adventurer); '
+            f"exit labels: chance of taking it</FONT></TD></TR><TR>{cells}</TR></TABLE>")
+
+
+def _legend_cluster(dot: graphviz.Digraph, odds: bool = False, lint: bool = False) -> None:
     """A two-row legend: sample nodes, then sample edges (flat, each with its meaning above)."""
     with dot.subgraph(name="cluster_legend") as lg:
         lg.attr(label="Legend", fontsize="11", style="rounded", color="#9e9e9e", id="legend")
@@ -201,10 +259,19 @@ def _legend_cluster(dot: graphviz.Digraph) -> None:
                 row.edge(tail, head, label=words, color=color, fontcolor=color, style=style, arrowhead=arrow,
                          fontsize="9", minlen="2")
                 last = head
+            if lint:
+                for point in ("legend_lint_from", "legend_lint_to"):
+                    row.node(point, "", shape="point", width="0.04", color=LINT_FG)
+                row.edge(last, "legend_lint_from", style="invis")
+                row.edge("legend_lint_from", "legend_lint_to", label=_html("&#9888; lint error (rule code)"),
+                         color=LINT_EDGE_COLOR, fontcolor=LINT_FG, penwidth="1.5", fontsize="9", minlen="2")
         lg.edge(names[0], "legend_success_from", style="invis")
+        if odds:
+            lg.node("legend_odds", _html(_odds_scale()), shape="plain", style="", fillcolor="white")
+            lg.edge("legend_success_from", "legend_odds", style="invis")
 
 
-def _legend_label(book: Book) -> str:
+def _legend_label(book: Book, odds: bool = False) -> str:
     cells = []
     for role, words in ROLE_WORDS.items():
         cells.append(f'<TD BGCOLOR="{ROLE_STYLE[role]["fillcolor"]}">{esc(words)}</TD>')
@@ -212,7 +279,8 @@ def _legend_label(book: Book) -> str:
     edges = [f'<TD><FONT COLOR="{c}">{esc(w)}</FONT></TD>' for c, _, _, w in EDGE_STYLE.values()]
     return (f'<TABLE BORDER="0" CELLSPACING="2"><TR><TD COLSPAN="7"><B>{esc(book.title)}</B> '
             f'<FONT POINT-SIZE="10">{esc(book.summary())}</FONT></TD></TR>'
-            f'<TR>{"".join(cells)}</TR><TR>{"".join(edges)}<TD></TD><TD></TD></TR></TABLE>')
+            f'<TR>{"".join(cells)}</TR><TR>{"".join(edges)}<TD></TD><TD></TD></TR>'
+            + (f'<TR><TD COLSPAN="7">{_odds_scale()}</TD></TR>' if odds else "") + "</TABLE>")
 
 
 def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
@@ -230,12 +298,16 @@ def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
 
 def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | None = None,
               layout: str = "dot", odds: dict[str, Any] | None = None,
-              edge_labels: bool = True) -> graphviz.Digraph:
+              edge_labels: bool = True, marks: Marks | None = None,
+              clusters: str = "auto") -> graphviz.Digraph:
     """The whole book, or with ``focus`` the entries up to ``depth`` (default 2) exits from it.
 
     ``layout`` is ``dot``, ``sfdp`` or ``auto`` (sfdp above :data:`SFDP_ABOVE` entries). Raises
     :class:`KeyError` when ``focus`` is not an entry number. ``odds`` (from
-    :func:`dtc.odds.overlay.overlay_graph`) labels exits with percentages and shades entries.
+    :func:`dtc.odds.overlay.overlay_graph`) labels exits with percentages and prints each entry's
+    chance of being reached in a shaded band (the status colours stay). ``marks``
+    (:func:`dtc.render.findings.place`) draws lint findings on their entries and exits.
+    ``clusters`` is ``auto`` (see :func:`dtc.render.clusters.find_clusters`) or ``none``.
     """
     from dtc.odds.overlay import edge_odds, node_odds
 
@@ -251,7 +323,7 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
     dot.attr("graph", fontname=FONT, labelloc="t", tooltip=esc_tooltip(book.title), id="book", pad="0.3",
              outputorder="edgesfirst", bgcolor="white")
     if compact:
-        dot.attr("graph", label=_html(_legend_label(book)), overlap="prism", splines="false",
+        dot.attr("graph", label=_html(_legend_label(book, odds is not None)), overlap="prism", splines="false",
                  fontsize="12")
     else:
         sub = f"entries near {focus} (depth {2 if depth is None else depth}) · " if focus is not None else ""
@@ -260,7 +332,8 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
     dot.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="10", margin="0.08,0.04")
     dot.attr("edge", fontname=FONT, fontsize="8", arrowsize="0.7")
     if not compact:
-        _legend_cluster(dot)
+        _legend_cluster(dot, odds is not None, marks is not None and any(
+            worst(found) == "error" for found in marks.exits.values()))
     # A deep book (see NATURAL_DEPTH) gets one rank per level, the fewest moves from the start:
     # exits further down span one rank, exits back up do not stretch the picture. Dot's own
     # ranking (best for small books) makes the longest path the height: minutes for 400 entries.
@@ -271,8 +344,12 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
     ranks: dict[int, list[str]] = {}
     for number in sorted(keep):
         node = book.nodes[number]
-        attrs = _node_attrs(node, compact, hidden.get(number), number == focus)
-        node_odds(attrs, number, odds)
+        p = odds["entries"].get(number) if odds is not None else None
+        attrs = _node_attrs(node, compact, hidden.get(number), number == focus, p,
+                            marks.entries.get(number) if marks else None)
+        fill = attrs["fillcolor"]
+        node_odds(attrs, number, odds)  # the chance in the tooltip; the status colour stays
+        attrs["fillcolor"] = fill
         dot.node(f"e{number}", **attrs)
         if number in levels:
             ranks.setdefault(levels[number], []).append(f"e{number}")
@@ -295,7 +372,7 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
                 head = _missing_name(edge.missing, drawn_missing)
                 dot.node(head, _html(f"missing {esc(edge.missing)}"), id=head, shape="box", style="dashed,bold",
                          color=MISSING_COLOR, fontcolor=MISSING_COLOR, **{"class": "missing"})
-        attrs = _edge_attrs(edge, compact)
+        attrs = _edge_attrs(edge, compact, marks.exits.get((edge.source, edge.index)) if marks else None)
         edge_odds(attrs, edge.source, edge.index, odds)
         if not edge_labels:
             attrs.pop("label", None)
@@ -323,13 +400,14 @@ def render(dot: graphviz.Digraph, fmt: str) -> bytes:
 
 
 def draw(graph: dict[str, Any], fmt: str, *, focus: int | None = None, depth: int | None = None,
-         layout: str = "auto", odds: dict[str, Any] | None = None) -> tuple[bytes, list[str]]:
+         layout: str = "auto", odds: dict[str, Any] | None = None,
+         marks: Marks | None = None) -> tuple[bytes, list[str]]:
     """Build and render, with fallbacks; returns the drawing and warnings about any fallback.
 
     Should dot itself fail on a tangled book, the book is drawn again without edge labels,
     and then with sfdp. Raises :class:`GraphvizMissing`, or :class:`RenderError` if all fail.
     """
-    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds)
+    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks)
     try:
         return render(dot, fmt), []
     except RenderError as first:
@@ -337,11 +415,13 @@ def draw(graph: dict[str, Any], fmt: str, *, focus: int | None = None, depth: in
             raise
         warnings = [f"{first}; drawn again without edge labels"]
     try:
-        plain = build_dot(graph, focus=focus, depth=depth, layout="dot", odds=odds, edge_labels=False)
+        plain = build_dot(graph, focus=focus, depth=depth, layout="dot", odds=odds, edge_labels=False,
+                          marks=marks)
         return render(plain, fmt), warnings
     except RenderError as second:
         warnings.append(f"{second}; drawn again with sfdp")
-    return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds), fmt), warnings
+    return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds, marks=marks),
+                  fmt), warnings
 
 
 def render_svg(graph: dict[str, Any]) -> str:
