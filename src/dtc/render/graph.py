@@ -15,6 +15,7 @@ from typing import Any
 
 import graphviz
 
+from dtc.render.clusters import find_clusters, grid_columns
 from dtc.render.findings import Marks, worst
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, shorten, wrap
 
@@ -337,11 +338,26 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
     # A deep book (see NATURAL_DEPTH) gets one rank per level, the fewest moves from the start:
     # exits further down span one rank, exits back up do not stretch the picture. Dot's own
     # ranking (best for small books) makes the longest path the height: minutes for 400 entries.
+    #
+    # A large book is drawn in clusters (see dtc.render.clusters) laid out in a grid: an exit to
+    # another cluster ends in a small connector box ("to 57") beside its entry instead of an
+    # arrow across the page, so each cluster is laid out on its own and Graphviz packs them in
+    # rows (packmode array), about as wide as high, instead of one ribbon.
+    groups = find_clusters(book, keep) if clusters == "auto" and focus is None and not compact else []
+    cluster_of = {n: i for i, c in enumerate(groups) for n in c.members}
     levels: dict[int, int] = {}
-    if focus is None and not compact and book.depth_estimate() > NATURAL_DEPTH:
+    if not groups and focus is None and not compact and book.depth_estimate() > NATURAL_DEPTH:
         levels = book.levels()
         dot.attr("graph", forcelabels="false")
+    if groups:
+        dot.attr("graph", forcelabels="false", pack="24", packmode=f"array_u{grid_columns(groups)}")
     ranks: dict[int, list[str]] = {}
+    places: dict[int, graphviz.Digraph] = {}
+    for i, group in enumerate(groups):
+        places[i] = graphviz.Digraph(name=f"cluster_{i}")
+        places[i].attr(label=_html(f"<B>{esc(group.title)}</B>"), style="rounded,filled", fillcolor="#f5f7fa",
+                       color="#b0bec5", fontsize="14", labeljust="l", id=f"cluster-{i}", margin="12",
+                       sortv=str(i + 1))
     for number in sorted(keep):
         node = book.nodes[number]
         p = odds["entries"].get(number) if odds is not None else None
@@ -350,10 +366,10 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
         fill = attrs["fillcolor"]
         node_odds(attrs, number, odds)  # the chance in the tooltip; the status colour stays
         attrs["fillcolor"] = fill
-        dot.node(f"e{number}", **attrs)
+        places.get(cluster_of.get(number, -1), dot).node(f"e{number}", **attrs)
         if number in levels:
             ranks.setdefault(levels[number], []).append(f"e{number}")
-        elif node.start and focus is None and not compact:
+        elif node.start and focus is None and not compact and not groups:
             ranks[0] = [f"e{number}"]
     for level, names in sorted(ranks.items()):
         with dot.subgraph(name=f"level_{level}") as rank:
@@ -364,6 +380,22 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
     for edge in book.edges:
         if edge.source not in keep or (edge.target is not None and edge.target not in keep):
             continue
+        attrs = _edge_attrs(edge, compact, marks.exits.get((edge.source, edge.index)) if marks else None)
+        edge_odds(attrs, edge.source, edge.index, odds)
+        if not edge_labels:
+            attrs.pop("label", None)
+        home = cluster_of.get(edge.source)
+        if home is not None and (edge.target is None or cluster_of.get(edge.target) != home):
+            stub = f"to-{edge.source}-{edge.index}"
+            where = f"to {edge.target}" if edge.target is not None else f"missing {esc(edge.missing or '')}"
+            color = EDGE_STYLE[edge.kind][0] if edge.target is not None else MISSING_COLOR
+            places[home].node(stub, _html(f"<B>{where}</B>"), id=stub, shape="cds", style="filled",
+                              fillcolor="#ffffff", color=color, fontcolor=color, fontsize="11", margin="0.04,0.02",
+                              height="0.3", tooltip=attrs.get("tooltip", ""), URL=f"#entry-{edge.target}"
+                              if edge.target is not None else f"#{stub}",
+                              **{"class": "connector" + (" missing" if edge.target is None else "")})
+            places[home].edge(f"e{edge.source}", stub, **attrs)
+            continue
         if edge.target is not None:
             head = f"e{edge.target}"
         else:
@@ -372,10 +404,7 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
                 head = _missing_name(edge.missing, drawn_missing)
                 dot.node(head, _html(f"missing {esc(edge.missing)}"), id=head, shape="box", style="dashed,bold",
                          color=MISSING_COLOR, fontcolor=MISSING_COLOR, **{"class": "missing"})
-        attrs = _edge_attrs(edge, compact, marks.exits.get((edge.source, edge.index)) if marks else None)
-        edge_odds(attrs, edge.source, edge.index, odds)
-        if not edge_labels:
-            attrs.pop("label", None)
+            head = drawn_missing[edge.missing]
         if edge.target in levels and edge.source in levels and levels[edge.target] <= levels[edge.source]:
             attrs["constraint"] = "false"
             if levels[edge.target] == levels[edge.source] and "label" in attrs:
@@ -383,6 +412,8 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
                 # when two join the same entries: placed after layout instead, where they fit.
                 attrs["xlabel"] = attrs.pop("label")
         dot.edge(f"e{edge.source}", head, **attrs)
+    for place in places.values():
+        dot.subgraph(place)
     return dot
 
 

@@ -182,6 +182,11 @@ SCRIPT = r"""
     vb = {x: home.x - (w - home.w) / 2, y: home.y - (h - home.h) / 2, w: w, h: h};
     apply();
   }
+  function reaspect() {  // the viewport changed shape (the panel, a resize): same centre and width
+    var h = vb.w / aspect(), cy = vb.y + vb.h / 2;
+    vb = {x: vb.x, y: cy - h / 2, w: vb.w, h: h};
+    apply();
+  }
   function toUser(cx, cy) {
     var r = view.getBoundingClientRect();
     return {x: vb.x + (cx - r.left) * vb.w / r.width, y: vb.y + (cy - r.top) * vb.h / r.height};
@@ -244,11 +249,13 @@ SCRIPT = r"""
     svg.querySelectorAll(".hl,.nb,.in,.out,.found").forEach(function (el) {
       el.classList.remove("hl", "nb", "in", "out", "found");
     });
-    document.getElementById("panel").hidden = true;
+    var panel = document.getElementById("panel");
+    if (!panel.hidden) { panel.hidden = true; reaspect(); }
   }
   function centre(n, scale) {
     var el = node(n);
     if (!el) return false;
+    reaspect();
     var r = el.getBoundingClientRect(), p = toUser(r.left + r.width / 2, r.top + r.height / 2);
     var w = Math.min(vb.w, Math.max(r.width * vb.w / view.getBoundingClientRect().width * (scale || 6), 200));
     var h = w / aspect();
@@ -317,7 +324,8 @@ SCRIPT = r"""
       li.appendChild(document.createTextNode(" (" + x.kind + (x.words ? ", " + x.words : "") + ")"));
     });
     if (!e.in.length) item(inn, "none");
-    document.getElementById("panel").hidden = false;
+    var panel = document.getElementById("panel");
+    if (panel.hidden) { panel.hidden = false; reaspect(); }
     if (move) centre(n);
     return true;
   }
@@ -325,7 +333,12 @@ SCRIPT = r"""
     var a = e.target.closest("a"); if (a) e.preventDefault();
     if (view.dataset.dragged) { delete view.dataset.dragged; return; }
     var g = e.target.closest("g.node.entry");
-    if (g) show(g.id.slice(6), false); else clear();
+    var stub = e.target.closest("g.node.connector");
+    if (g) show(g.id.slice(6), false);
+    else if (stub) {
+      var m = /^to-(\d+)-(\d+)$/.exec(stub.id), x = m && data.entries[m[1]].out[Number(m[2])];
+      if (x && x.to !== null) show(x.to, true);
+    } else clear();
   });
   document.getElementById("panel-close").addEventListener("click", clear);
   document.getElementById("goto").addEventListener("submit", function (e) {
@@ -338,7 +351,7 @@ SCRIPT = r"""
     show(n, true);
     var el = node(n); if (el) el.classList.add("found");
   });
-  window.addEventListener("resize", fit);
+  window.addEventListener("resize", reaspect);
   fit();
   var hash = /^#entry-(\d+)$/.exec(location.hash);
   if (hash) show(hash[1], true);
