@@ -173,3 +173,28 @@ def test_pan_zoom_search_and_panel(browser: Any, chart: Path) -> None:  # noqa: 
         assert pg.evaluate("document.querySelectorAll('script').length") == 2
         assert pg.evaluate("document.querySelectorAll('header b, #panel b').length") == 0
         assert EVIL.split(" \u2028")[0] in pg.title()
+
+
+@needs_dot
+def test_a_clustered_book_in_the_browser(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    from test_graph_clusters import _generate
+
+    src = tmp_path / "big.txt"
+    src.write_text(_generate().generate(150, seed=2), encoding="utf-8")
+    code, _, err = run("graph", str(src), "-o", str(tmp_path / "big.html"))
+    assert code == 0, err
+    with Page(browser) as pg:
+        pg.goto((tmp_path / "big.html").as_uri())
+        assert pg.locator("g.cluster").count() >= 3
+        pg.fill("#entry-number", "1")
+        pg.press("#entry-number", "Enter")
+        assert pg.evaluate("document.activeElement.id") == "viewport"
+        before = view_box(pg)
+        pg.keyboard.press("-")
+        assert view_box(pg)[2] > before[2]  # keys work straight after a search
+        stub = pg.locator("g.node.connector.nb").first
+        data = json.loads(pg.evaluate("document.getElementById('dtc-chart').textContent"))
+        source, index = re.fullmatch(r"to-(\d+)-(\d+)", stub.get_attribute("id") or "").groups()  # type: ignore[union-attr]
+        target = data["entries"][source]["out"][int(index)]["to"]
+        stub.click()
+        assert pg.inner_text("#panel-title") == f"Entry {target}"

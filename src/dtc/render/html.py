@@ -295,6 +295,7 @@ SCRIPT = r"""
     e.out.forEach(function (x) {
       var edge = document.getElementById(x.id); if (edge) edge.classList.add("out");
       var t = x.to !== null ? node(x.to) : null; if (t) t.classList.add("nb");
+      var stub = document.getElementById(x.id.replace(/^exit-/, "to-")); if (stub) stub.classList.add("nb");
     });
     e.in.forEach(function (x) {
       var edge = document.getElementById(x.id); if (edge) edge.classList.add("in");
@@ -350,6 +351,7 @@ SCRIPT = r"""
     n = String(Number(n));
     show(n, true);
     var el = node(n); if (el) el.classList.add("found");
+    view.focus({preventScroll: true});  // the keys now move the chart
   });
   window.addEventListener("resize", reaspect);
   fit();
