@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dtc.cli import main
 from dtc.compiler.api import compile_text
@@ -198,3 +200,35 @@ def test_a_clustered_book_in_the_browser(browser: Any, tmp_path: Path) -> None: 
         target = data["entries"][source]["out"][int(index)]["to"]
         stub.click()
         assert pg.inner_text("#panel-title") == f"Entry {target}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=40), st.text(max_size=80))
+def test_any_author_text_stays_text(title: str, text: str) -> None:
+    from html.parser import HTMLParser
+
+    from dtc.render.model import clean, plain
+
+    graph, _ = findings_of(SOURCE)
+    graph["title"] = title
+    graph["entries"][1]["text"] = text
+    html = page(graph, "<svg></svg>", None, title)
+
+    class Count(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tags: list[str] = []
+            self.data = ""
+
+        def handle_starttag(self, tag: str, attrs: Any) -> None:
+            self.tags.append(tag)
+
+        def handle_data(self, data: str) -> None:
+            if self.tags and self.tags[-1] == "script" and "dtc-chart" in html and data.startswith("{"):
+                self.data = data
+
+    counter = Count()
+    counter.feed(html)
+    assert counter.tags.count("script") == 2 and "b" not in counter.tags and "i" not in counter.tags
+    data = json.loads(counter.data)
+    assert data["entries"]["2"]["text"].rstrip("…").rstrip() in plain(clean(text))
