@@ -64,7 +64,7 @@ def page_data(graph: dict[str, Any], marks: Marks | None) -> dict[str, Any]:
         entries[str(edge.source)]["out"].append(item)
         if edge.target is not None:
             entries[str(edge.target)]["in"].append(item)
-    return {"title": book.title, "start": book.start, "entries": entries,
+    return {"title": book.title, "start": book.start, "entries": entries, "linted": marks is not None,
             "elsewhere": [_finding(f) for f in marks.elsewhere] if marks else []}
 
 
@@ -310,7 +310,7 @@ SCRIPT = r"""
     var seen = {};
     findings(fl, e.findings, seen);
     e.out.forEach(function (x) { findings(fl, x.findings, seen); });
-    if (!fl.children.length) item(fl, "none");
+    if (!fl.children.length) item(fl, data.linted ? "none" : "not linted (see the note at the top)");
     var out = document.getElementById("panel-out"); out.textContent = "";
     e.out.forEach(function (x) {
       var li = item(out, "");
