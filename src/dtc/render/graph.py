@@ -229,7 +229,8 @@ def _odds_scale() -> str:
             f"exit labels: chance of taking it</FONT></TD></TR><TR>{cells}</TR></TABLE>")
 
 
-def _legend_cluster(dot: graphviz.Digraph, odds: bool = False, lint: bool = False) -> None:
+def _legend_cluster(dot: graphviz.Digraph, odds: bool = False, lint: bool = False,
+                    connectors: bool = False) -> None:
     """A two-row legend: sample nodes, then sample edges (flat, each with its meaning above)."""
     with dot.subgraph(name="cluster_legend") as lg:
         lg.attr(label="Legend", fontsize="11", style="rounded", color="#9e9e9e", id="legend")
@@ -245,6 +246,10 @@ def _legend_cluster(dot: graphviz.Digraph, odds: bool = False, lint: bool = Fals
             row.node("legend_missing", "missing 40", shape="box", style="dashed,bold", color=MISSING_COLOR,
                      fontcolor=MISSING_COLOR, fontsize="9")
             names += ["legend_creature", "legend_missing"]
+            if connectors:
+                row.node("legend_connector", _html("<B>to 57</B> (in another group)"), shape="cds", style="filled",
+                         fillcolor="#ffffff", color="#546e7a", fontcolor="#546e7a", fontsize="9")
+                names.append("legend_connector")
             for a, b in itertools.pairwise(names):
                 row.edge(a, b, style="invis")
         with lg.subgraph(name="legend_edges") as row:
@@ -332,9 +337,10 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
                  label=_html(f'<B>{esc(book.title)}</B><BR/><FONT POINT-SIZE="10">{esc(sub + book.summary())}</FONT>'))
     dot.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="10", margin="0.08,0.04")
     dot.attr("edge", fontname=FONT, fontsize="8", arrowsize="0.7")
+    groups = find_clusters(book, keep) if clusters == "auto" and focus is None and not compact else []
     if not compact:
         _legend_cluster(dot, odds is not None, marks is not None and any(
-            worst(found) == "error" for found in marks.exits.values()))
+            worst(found) == "error" for found in marks.exits.values()), bool(groups))
     # A deep book (see NATURAL_DEPTH) gets one rank per level, the fewest moves from the start:
     # exits further down span one rank, exits back up do not stretch the picture. Dot's own
     # ranking (best for small books) makes the longest path the height: minutes for 400 entries.
@@ -343,7 +349,6 @@ def build_dot(graph: dict[str, Any], *, focus: int | None = None, depth: int | N
     # another cluster ends in a small connector box ("to 57") beside its entry instead of an
     # arrow across the page, so each cluster is laid out on its own and Graphviz packs them in
     # rows (packmode array), about as wide as high, instead of one ribbon.
-    groups = find_clusters(book, keep) if clusters == "auto" and focus is None and not compact else []
     cluster_of = {n: i for i, c in enumerate(groups) for n in c.members}
     levels: dict[int, int] = {}
     if not groups and focus is None and not compact and book.depth_estimate() > NATURAL_DEPTH:
