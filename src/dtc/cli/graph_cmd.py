@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_graph, output_option
+from dtc.cli.base import Exit, fail, guard, load_graph, load_source, output_option
 from dtc.cli.progress import Working
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight, write_bytes, write_text
 
+if TYPE_CHECKING:
+    from dtc.compiler.api import Compilation
+    from dtc.render.findings import Marks
+
 #: ``md`` is a Mermaid chart in a fenced block, as GitHub and GitLab draw it in a Markdown file.
-FORMATS = ("dot", "svg", "png", "pdf", "mermaid", "md")
-BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".mmd": "mermaid",
-             ".mermaid": "mermaid", ".md": "md"}
+FORMATS = ("dot", "svg", "png", "pdf", "html", "mermaid", "md")
+BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".html": "html",
+             ".htm": "html", ".mmd": "mermaid", ".mermaid": "mermaid", ".md": "md"}
 #: GitHub refuses to draw Mermaid diagrams with more edges than this.
 MERMAID_EDGE_LIMIT = 500
 
@@ -36,8 +40,22 @@ def _write_bytes(path: Path, data: bytes, inputs: list[str]) -> None:
     write_bytes(path, data, inputs=inputs)
 
 
+def _lint(file: str, comp: Compilation) -> list[dict[str, Any]]:
+    """The findings `dtc lint FILE` reports (its configuration file included), as dicts."""
+    from dtc.lint.configuration import Config, ConfigError, config_for
+    from dtc.lint.engine import lint_compilation
+
+    try:
+        settings = (Config(None) if file == "-" else config_for(file, None)).settings_for(file)
+    except ConfigError as exc:
+        fail(str(exc))
+        raise  # unreachable
+    return [d.to_dict() for d in lint_compilation(comp, settings=settings)]
+
+
 def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | None, layout: str,
-             fenced: bool, odds: dict[str, Any] | None = None) -> str | bytes:
+             fenced: bool, odds: dict[str, Any] | None = None, marks: Marks | None = None,
+             note: str = "") -> str | bytes:
     from dtc.render.graph import GraphvizMissing, RenderError, build_dot, draw
 
     if fmt in ("mermaid", "md"):
@@ -50,14 +68,19 @@ def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | Non
                        "(use --from N --depth K, or SVG)", err=True)
         return f"```mermaid\n{text}```\n" if fenced or fmt == "md" else text
     if fmt == "dot":
-        return str(build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds).source)
+        return str(build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks).source)
     try:
-        data, warnings = draw(graph, fmt, focus=focus, depth=depth, layout=layout, odds=odds)
+        data, warnings = draw(graph, "svg" if fmt == "html" else fmt, focus=focus, depth=depth, layout=layout,
+                              odds=odds, marks=marks)
     except (GraphvizMissing, RenderError) as exc:
         fail(f"error: {exc}")
         raise  # unreachable
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
+    if fmt == "html":
+        from dtc.render.html import page
+
+        return page(graph, data.decode("utf-8"), marks, note)
     return data.decode("utf-8") if fmt == "svg" else data
 
 
@@ -65,8 +88,9 @@ def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | Non
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @output_option("Where to write the drawing (default: stdout).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Output format: dot, svg, png, pdf (Graphviz), mermaid, or md (a Mermaid chart fenced for "
-                   "Markdown). Default: from the output's extension, else dot.")
+              help="Output format: dot, svg, png, pdf (Graphviz), html (an interactive page: pan, zoom, search, "
+                   "lint findings), mermaid, or md (a Mermaid chart fenced for Markdown). Default: from the "
+                   "output's extension, else dot.")
 @click.option("--from", "focus", type=int, default=None, metavar="N",
               help="Draw only the neighbourhood of entry N.")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
@@ -74,23 +98,45 @@ def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | Non
 @click.option("--odds", "with_odds", is_flag=True,
               help="Label exits with the chance of taking them and shade entries by the chance of reaching "
                    "them (dtc odds: the random policy, a freshly rolled adventurer).")
+@click.option("--no-lint", is_flag=True,
+              help="Do not run the linter on a source (by default its findings are marked on the chart).")
 @click.option("--layout", type=click.Choice(["dot", "sfdp"]), default=None,
               help="Graphviz layout (default: dot, or sfdp for books over 800 entries).")
 @guard
 def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None, depth: int | None,
-              layout: str | None, with_odds: bool) -> None:
+              layout: str | None, with_odds: bool, no_lint: bool) -> None:
     """Draw FILE (an adventure source, or a compiled .json graph) as a flowchart.
 
     Entries are boxes that show their first words; start, endings, dead ends, trapped and
     unreachable entries and creatures are coloured, and a legend says how. Formats: dot, svg,
-    png, pdf (these three need Graphviz installed) and mermaid (for GitHub/GitLab markdown).
+    png, pdf, html (these need Graphviz installed) and mermaid (for GitHub/GitLab markdown).
+    A source is linted and its findings marked on entries and exits (not in Mermaid).
     """
     if depth is not None and focus is None:
         fail("error: --depth needs --from N")
     fmt = _format(fmt, output)
     preflight(output, [file])
     with Working(f"reading {file}") as work:
-        graph = load_graph(file)
+        marks: Marks | None = None
+        note = ""
+        if file.lower().endswith(".json"):
+            graph = load_graph(file)
+            note = "A compiled .json graph: no lint findings (draw the source to see them)."
+        else:
+            from dtc.compiled.schema import validate
+
+            comp = load_source(file)
+            graph = comp.graph()
+            validate(graph)
+            if no_lint or fmt in ("mermaid", "md"):
+                note = "Lint findings not shown (--no-lint)." if no_lint else ""
+            else:
+                from dtc.render.findings import place
+
+                work.step("linting")
+                found = _lint(file, comp)
+                marks = place(graph, found)
+                note = f"Lint findings marked: {len(found)}." if found else "dtc lint found nothing."
         if focus is not None and not any(e["number"] == focus for e in graph["entries"]):
             fail(f"error: --from {focus}: no entry {focus} in {file}")
         odds = None
@@ -107,7 +153,8 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
         work.step(f"drawing {len(graph['entries']):,} entries"
                   + (" (Graphviz lays them out)" if fmt in ("svg", "png", "pdf") else ""))
         data = _produce(graph, fmt, focus, depth, layout or "auto",
-                        fenced=bool(output) and Path(str(output)).suffix.lower() == ".md", odds=odds)
+                        fenced=bool(output) and Path(str(output)).suffix.lower() == ".md", odds=odds,
+                        marks=marks, note=note)
     if output is None or output == "-":
         if isinstance(data, str):
             click.echo(data, nl=not data.endswith("\n"))

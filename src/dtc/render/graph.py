@@ -17,6 +17,8 @@ import graphviz
 
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.outcomes import STUCK_WORDS, the_end
+from dtc.render.clusters import find_clusters, grid_columns
+from dtc.render.findings import Marks, worst
 from dtc.render.model import EDGE_KINDS, Book, Edge, Node, build_book, shorten, wrap
 from dtc.visible import visible
 
@@ -51,6 +53,14 @@ EDGE_STYLE: dict[str, tuple[str, str, str, str]] = {
     "return": ("#6a1b9a", "dashed", "empty", "return to previous entry"),
 }
 CREATURE_BG, CREATURE_FG = "#fde0dc", "#8b0000"
+#: An exit with a lint error (a D4, an unknown ability, a check with no F): a red and yellow
+#: double line, labelled with a warning sign and the rule code.
+LINT_EDGE_COLOR = "#d50000:#ffd600:#d50000"
+LINT_FG = "#b71c1c"
+#: Entry numbers are drawn this large (points), the text under them at 9.
+NUMBER_SIZE = "18"
+#: The chances shown in the --odds legend's scale.
+ODDS_SCALE = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0)
 MISSING_COLOR = "#d50000"
 
 _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
@@ -102,7 +112,12 @@ def _html(body: str) -> str:
     return f"<{body}>"
 
 
-def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool) -> str:
+def _finding_line(f: dict[str, Any]) -> str:
+    return f"{f.get('code', '')} {f.get('severity', '')}: {f.get('message', '')}"
+
+
+def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool,
+             found: list[dict[str, Any]] | None = None) -> str:
     lines = [f"{node.number}" + (f" ({node.label})" if node.label else "")
              + (" - " + ", ".join(node.tags()) if node.tags() else "")]
     lines.append(shorten(node.text, 160 if compact else 400))
@@ -113,13 +128,28 @@ def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool) -> str:
         lines.append(f"and {len(node.fighters) - MAX_ITEMS} more")
     if hidden and any(hidden):
         lines.append(f"not shown: {hidden[0]} exits, {hidden[1]} entrances")
+    lines += [_finding_line(f) for f in found or []]
     return "&#10;".join(esc_tooltip(line) for line in lines)
 
 
-def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None) -> str:
+def _odds_cell(p: float, width: str = "") -> str:
+    from dtc.odds.overlay import percent, shade
+
+    words = esc(percent(p))
+    ink = "#ffffff" if p >= 0.5 else "#0d2b45"
+    size = f' WIDTH="{width}" HEIGHT="18" FIXEDSIZE="TRUE"' if width else ""
+    return (f'<TD ALIGN="CENTER"{size} BGCOLOR="{shade(p)}"><FONT POINT-SIZE="10" COLOR="{ink}">'
+            f"<B>{words}</B></FONT></TD>")
+
+
+def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None, p: float | None = None,
+                found: list[dict[str, Any]] | None = None) -> str:
     if compact:
-        return _html(f"<B>{node.number}</B>")
-    head = f"<B>{node.number}</B>"
+        if p is None:
+            return _html(f"<B>{node.number}</B>")
+        return _html(f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1"><TR><TD><B>{node.number}'
+                     f"</B></TD></TR><TR>{_odds_cell(p)}</TR></TABLE>")
+    head = f'<FONT POINT-SIZE="{NUMBER_SIZE}"><B>{node.number}</B></FONT>'
     if node.label:
         head += f' <FONT POINT-SIZE="8">{esc(node.label)}</FONT>'
     if node.tags():
@@ -134,13 +164,19 @@ def _node_label(node: Node, compact: bool, hidden: tuple[int, int] | None) -> st
             who += f"<BR/>and {len(node.fighters) - MAX_ITEMS} more"
         rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT" BGCOLOR="{CREATURE_BG}">'
                     f'<FONT POINT-SIZE="9" COLOR="{CREATURE_FG}"><B>{who}</B></FONT></TD></TR>')
+    for f in found or []:
+        rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><FONT POINT-SIZE="8" COLOR="{LINT_FG}">&#9888; '
+                    f"{esc(str(f.get('code', '')))} {esc(shorten(str(f.get('message', '')), 48))}</FONT></TD></TR>")
+    if p is not None:
+        rows.append(f"<TR>{_odds_cell(p)}</TR>")
     if hidden and any(hidden):
         rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="7" COLOR="#616161">+{hidden[0]} exits, '
                     f"+{hidden[1]} entrances not shown</FONT></TD></TR>")
     return _html('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>")
 
 
-def _node_attrs(node: Node, compact: bool, hidden: tuple[int, int] | None, focus: bool) -> dict[str, str]:
+def _node_attrs(node: Node, compact: bool, hidden: tuple[int, int] | None, focus: bool,
+                p: float | None = None, found: list[dict[str, Any]] | None = None) -> dict[str, str]:
     attrs = dict(ROLE_STYLE[node.role])
     if node.unreachable:
         attrs["style"] = "rounded,filled,dashed"
@@ -154,16 +190,25 @@ def _node_attrs(node: Node, compact: bool, hidden: tuple[int, int] | None, focus
                           if getattr(node, t))]
     if node.fighters:
         classes.append("creature")
+    level = worst(found or [])
+    if level:
+        classes.append(f"lint-{level}")
+    shown = [f for f in found or [] if f.get("severity") in ("error", "warning")]
     attrs.update(
-        label=_node_label(node, compact, hidden), tooltip=_tooltip(node, hidden, compact),
+        label=_node_label(node, compact, hidden, p, shown), tooltip=_tooltip(node, hidden, compact, found),
         id=f"entry-{node.number}", URL=f"#entry-{node.number}", **{"class": " ".join(classes)},
     )
     return attrs
 
 
-def _edge_attrs(edge: Edge, compact: bool) -> dict[str, str]:
+def _edge_attrs(edge: Edge, compact: bool, found: list[dict[str, Any]] | None = None) -> dict[str, str]:
     color, style, arrow, words_for_kind = EDGE_STYLE[edge.kind]
     attrs = {"color": color, "id": f"exit-{edge.source}-{edge.index}", "class": f"exit {edge.kind}"}
+    level = worst(found or [])
+    if level:
+        attrs["class"] += f" lint-{level}"
+    if level == "error":
+        attrs.update(color=LINT_EDGE_COLOR, penwidth="1.5")
     if style != "solid":
         attrs["style"] = style
     if arrow != "normal":
@@ -173,11 +218,17 @@ def _edge_attrs(edge: Edge, compact: bool) -> dict[str, str]:
     if compact:  # big books: no labels, no tooltips
         return attrs
     words = [w for w in (edge.check, shorten(edge.choice or "", 24)) if w]
-    if words and edge.kind in ("success", "failure", "d0"):
-        attrs["label"] = _html("<BR/>".join(esc(w) for w in words))
+    serious = [f for f in found or [] if f.get("severity") in ("error", "warning")]
+    lines = [esc(w) for w in words] if edge.kind in ("success", "failure", "d0") else []
+    if serious:
+        codes = " ".join(sorted({str(f.get("code", "")) for f in serious}))
+        lines.insert(0, f'<FONT COLOR="{LINT_FG}"><B>&#9888; {esc(codes)}</B></FONT>')
+    if lines:
+        attrs["label"] = _html("<BR/>".join(lines))
         attrs["fontcolor"] = color
     where = edge.target if edge.target is not None else f"missing {edge.missing}"
-    attrs["tooltip"] = esc_tooltip(f"{edge.source} -> {where}: {words_for_kind} {' '.join(words)}".strip())
+    tip = f"{edge.source} -> {where}: {words_for_kind} {' '.join(words)}".strip()
+    attrs["tooltip"] = esc_tooltip("\n".join([tip, *(_finding_line(f) for f in found or [])]))
     return attrs
 
 
@@ -191,7 +242,16 @@ def _missing_name(key: str, taken: dict[str, str]) -> str:
     return taken[key]
 
 
-def _legend_cluster(dot: graphviz.Digraph) -> None:
+def _odds_scale() -> str:
+    """The --odds legend: the shading scale, a cell per chance."""
+    cells = "".join(_odds_cell(p, "48") for p in ODDS_SCALE)
+    return (f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3"><TR><TD COLSPAN="{len(ODDS_SCALE)}">'
+            f'<FONT POINT-SIZE="9">chance of reaching the entry (random choices, a fresh adventurer); '
+            f"exit labels: chance of taking it</FONT></TD></TR><TR>{cells}</TR></TABLE>")
+
+
+def _legend_cluster(dot: graphviz.Digraph, odds: bool = False, lint: bool = False,
+                    connectors: bool = False) -> None:
     """A two-row legend: sample nodes, then sample edges (flat, each with its meaning above)."""
     with dot.subgraph(name="cluster_legend") as lg:
         lg.attr(label="Legend", fontsize="11", style="rounded", color="#9e9e9e", id="legend")
@@ -207,6 +267,10 @@ def _legend_cluster(dot: graphviz.Digraph) -> None:
             row.node("legend_missing", "missing 40", shape="box", style="dashed,bold", color=MISSING_COLOR,
                      fontcolor=MISSING_COLOR, fontsize="9")
             names += ["legend_creature", "legend_missing"]
+            if connectors:
+                row.node("legend_connector", _html("<B>to 57</B> (in another group)"), shape="cds", style="filled",
+                         fillcolor="#ffffff", color="#546e7a", fontcolor="#546e7a", fontsize="9")
+                names.append("legend_connector")
             for a, b in itertools.pairwise(names):
                 row.edge(a, b, style="invis")
         with lg.subgraph(name="legend_edges") as row:
@@ -222,10 +286,19 @@ def _legend_cluster(dot: graphviz.Digraph) -> None:
                 row.edge(tail, head, label=words, color=color, fontcolor=color, style=style, arrowhead=arrow,
                          fontsize="9", minlen="2")
                 last = head
+            if lint:
+                for point in ("legend_lint_from", "legend_lint_to"):
+                    row.node(point, "", shape="point", width="0.04", color=LINT_FG)
+                row.edge(last, "legend_lint_from", style="invis")
+                row.edge("legend_lint_from", "legend_lint_to", label=_html("&#9888; lint error (rule code)"),
+                         color=LINT_EDGE_COLOR, fontcolor=LINT_FG, penwidth="1.5", fontsize="9", minlen="2")
         lg.edge(names[0], "legend_success_from", style="invis")
+        if odds:
+            lg.node("legend_odds", _html(_odds_scale()), shape="plain", style="", fillcolor="white")
+            lg.edge("legend_success_from", "legend_odds", style="invis")
 
 
-def _legend_label(book: Book) -> str:
+def _legend_label(book: Book, odds: bool = False) -> str:
     cells = []
     for role, words in ROLE_WORDS.items():
         cells.append(f'<TD BGCOLOR="{ROLE_STYLE[role]["fillcolor"]}">{esc(words)}</TD>')
@@ -233,7 +306,8 @@ def _legend_label(book: Book) -> str:
     edges = [f'<TD><FONT COLOR="{c}">{esc(w)}</FONT></TD>' for c, _, _, w in EDGE_STYLE.values()]
     return (f'<TABLE BORDER="0" CELLSPACING="2"><TR><TD COLSPAN="7"><B>{esc(book.title)}</B> '
             f'<FONT POINT-SIZE="10">{esc(book.summary())}</FONT></TD></TR>'
-            f'<TR>{"".join(cells)}</TR><TR>{"".join(edges)}<TD></TD><TD></TD></TR></TABLE>')
+            f'<TR>{"".join(cells)}</TR><TR>{"".join(edges)}<TD></TD><TD></TD></TR>'
+            + (f'<TR><TD COLSPAN="7">{_odds_scale()}</TD></TR>' if odds else "") + "</TABLE>")
 
 
 def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
@@ -251,12 +325,16 @@ def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
 
 def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | None = None,
               layout: str = "dot", odds: dict[str, Any] | None = None,
-              edge_labels: bool = True) -> graphviz.Digraph:
+              edge_labels: bool = True, marks: Marks | None = None,
+              clusters: str = "auto") -> graphviz.Digraph:
     """The whole book, or with ``focus`` the entries up to ``depth`` (default 2) exits from it.
 
     ``layout`` is ``dot``, ``sfdp`` or ``auto`` (sfdp above :data:`SFDP_ABOVE` entries). Raises
     :class:`KeyError` when ``focus`` is not an entry number. ``odds`` (from
-    :func:`dtc.odds.overlay.overlay_graph`) labels exits with percentages and shades entries.
+    :func:`dtc.odds.overlay.overlay_graph`) labels exits with percentages and prints each entry's
+    chance of being reached in a shaded band (the status colours stay). ``marks``
+    (:func:`dtc.render.findings.place`) draws lint findings on their entries and exits.
+    ``clusters`` is ``auto`` (see :func:`dtc.render.clusters.find_clusters`) or ``none``.
     """
     from dtc.odds.overlay import edge_odds, node_odds
 
@@ -272,7 +350,7 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
     dot.attr("graph", fontname=FONT, labelloc="t", tooltip=esc_tooltip(book.title), id="book", pad="0.3",
              outputorder="edgesfirst", bgcolor="white")
     if compact:
-        dot.attr("graph", label=_html(_legend_label(book)), overlap="prism", splines="false",
+        dot.attr("graph", label=_html(_legend_label(book, odds is not None)), overlap="prism", splines="false",
                  fontsize="12")
     else:
         sub = f"entries near {focus} (depth {2 if depth is None else depth}) · " if focus is not None else ""
@@ -280,24 +358,44 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
                  label=_html(f'<B>{esc(book.title)}</B><BR/><FONT POINT-SIZE="10">{esc(sub + book.summary())}</FONT>'))
     dot.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="10", margin="0.08,0.04")
     dot.attr("edge", fontname=FONT, fontsize="8", arrowsize="0.7")
+    groups = find_clusters(book, keep) if clusters == "auto" and focus is None and not compact else []
     if not compact:
-        _legend_cluster(dot)
+        _legend_cluster(dot, odds is not None, marks is not None and any(
+            worst(found) == "error" for found in marks.exits.values()), bool(groups))
     # A deep book (see NATURAL_DEPTH) gets one rank per level, the fewest moves from the start:
     # exits further down span one rank, exits back up do not stretch the picture. Dot's own
     # ranking (best for small books) makes the longest path the height: minutes for 400 entries.
+    #
+    # A large book is drawn in clusters (see dtc.render.clusters) laid out in a grid: an exit to
+    # another cluster ends in a small connector box ("to 57") beside its entry instead of an
+    # arrow across the page, so each cluster is laid out on its own and Graphviz packs them in
+    # rows (packmode array), about as wide as high, instead of one ribbon.
+    cluster_of = {n: i for i, c in enumerate(groups) for n in c.members}
     levels: dict[int, int] = {}
-    if focus is None and not compact and book.depth_estimate() > NATURAL_DEPTH:
+    if not groups and focus is None and not compact and book.depth_estimate() > NATURAL_DEPTH:
         levels = book.levels()
         dot.attr("graph", forcelabels="false")
+    if groups:
+        dot.attr("graph", forcelabels="false", pack="24", packmode=f"array_u{grid_columns(groups)}")
     ranks: dict[int, list[str]] = {}
+    places: dict[int, graphviz.Digraph] = {}
+    for i, group in enumerate(groups):
+        places[i] = graphviz.Digraph(name=f"cluster_{i}")
+        places[i].attr(label=_html(f"<B>{esc(group.title)}</B>"), style="rounded,filled", fillcolor="#f5f7fa",
+                       color="#b0bec5", fontsize="14", labeljust="l", id=f"cluster-{i}", margin="12",
+                       sortv=str(i + 1))
     for number in sorted(keep):
         node = book.nodes[number]
-        attrs = _node_attrs(node, compact, hidden.get(number), number == focus)
-        node_odds(attrs, number, odds)
-        dot.node(f"e{number}", **attrs)
+        p = odds["entries"].get(number) if odds is not None else None
+        attrs = _node_attrs(node, compact, hidden.get(number), number == focus, p,
+                            marks.entries.get(number) if marks else None)
+        fill = attrs["fillcolor"]
+        node_odds(attrs, number, odds)  # the chance in the tooltip; the status colour stays
+        attrs["fillcolor"] = fill
+        places.get(cluster_of.get(number, -1), dot).node(f"e{number}", **attrs)
         if number in levels:
             ranks.setdefault(levels[number], []).append(f"e{number}")
-        elif node.start and focus is None and not compact:
+        elif node.start and focus is None and not compact and not groups:
             ranks[0] = [f"e{number}"]
     for level, names in sorted(ranks.items()):
         with dot.subgraph(name=f"level_{level}") as rank:
@@ -308,6 +406,22 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
     for edge in book.edges:
         if edge.source not in keep or (edge.target is not None and edge.target not in keep):
             continue
+        attrs = _edge_attrs(edge, compact, marks.exits.get((edge.source, edge.index)) if marks else None)
+        edge_odds(attrs, edge.source, edge.index, odds)
+        if not edge_labels:
+            attrs.pop("label", None)
+        home = cluster_of.get(edge.source)
+        if home is not None and (edge.target is None or cluster_of.get(edge.target) != home):
+            stub = f"to-{edge.source}-{edge.index}"
+            where = f"to {edge.target}" if edge.target is not None else f"missing {esc(edge.missing or '')}"
+            color = EDGE_STYLE[edge.kind][0] if edge.target is not None else MISSING_COLOR
+            places[home].node(stub, _html(f"<B>{where}</B>"), id=stub, shape="cds", style="filled",
+                              fillcolor="#ffffff", color=color, fontcolor=color, fontsize="11", margin="0.04,0.02",
+                              height="0.3", tooltip=attrs.get("tooltip", ""), URL=f"#entry-{edge.target}"
+                              if edge.target is not None else f"#{stub}",
+                              **{"class": "connector" + (" missing" if edge.target is None else "")})
+            places[home].edge(f"e{edge.source}", stub, **attrs)
+            continue
         if edge.target is not None:
             head = f"e{edge.target}"
         else:
@@ -316,10 +430,7 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
                 head = _missing_name(edge.missing, drawn_missing)
                 dot.node(head, _html(f"missing {esc(edge.missing)}"), id=head, shape="box", style="dashed,bold",
                          color=MISSING_COLOR, fontcolor=MISSING_COLOR, **{"class": "missing"})
-        attrs = _edge_attrs(edge, compact)
-        edge_odds(attrs, edge.source, edge.index, odds)
-        if not edge_labels:
-            attrs.pop("label", None)
+            head = drawn_missing[edge.missing]
         if edge.target in levels and edge.source in levels and levels[edge.target] <= levels[edge.source]:
             attrs["constraint"] = "false"
             if levels[edge.target] == levels[edge.source] and "label" in attrs:
@@ -327,6 +438,8 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
                 # when two join the same entries: placed after layout instead, where they fit.
                 attrs["xlabel"] = attrs.pop("label")
         dot.edge(f"e{edge.source}", head, **attrs)
+    for place in places.values():
+        dot.subgraph(place)
     return dot
 
 
@@ -348,13 +461,14 @@ def render(dot: graphviz.Digraph, fmt: str) -> bytes:
 
 
 def draw(graph: CompiledGraph, fmt: str, *, focus: int | None = None, depth: int | None = None,
-         layout: str = "auto", odds: dict[str, Any] | None = None) -> tuple[bytes, list[str]]:
+         layout: str = "auto", odds: dict[str, Any] | None = None,
+         marks: Marks | None = None) -> tuple[bytes, list[str]]:
     """Build and render, with fallbacks; returns the drawing and warnings about any fallback.
 
     Should dot itself fail on a tangled book, the book is drawn again without edge labels,
     and then with sfdp. Raises :class:`GraphvizMissing`, or :class:`RenderError` if all fail.
     """
-    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds)
+    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks)
     try:
         return render(dot, fmt), []
     except RenderError as first:
@@ -362,11 +476,13 @@ def draw(graph: CompiledGraph, fmt: str, *, focus: int | None = None, depth: int
             raise
         warnings = [f"{first}; drawn again without edge labels"]
     try:
-        plain = build_dot(graph, focus=focus, depth=depth, layout="dot", odds=odds, edge_labels=False)
+        plain = build_dot(graph, focus=focus, depth=depth, layout="dot", odds=odds, edge_labels=False,
+                          marks=marks)
         return render(plain, fmt), warnings
     except RenderError as second:
         warnings.append(f"{second}; drawn again with sfdp")
-    return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds), fmt), warnings
+    return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds, marks=marks),
+                  fmt), warnings
 
 
 def render_svg(graph: CompiledGraph) -> str:

@@ -36,6 +36,17 @@ def clean(text: str) -> str:
     return _SPACE.sub(" ", _UNSAFE.sub("", text)).strip()
 
 
+_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__")
+_ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+
+
+def plain(text: str) -> str:
+    """Clean ``text`` without the author's emphasis markup: ``**bold**``, ``__bold__`` and
+    ``*italic*`` keep their words and lose the stars (a lone ``*`` stays)."""
+    text = _BOLD.sub(lambda m: m.group(1) or m.group(2), text)
+    return _ITALIC.sub(r"\1", text)
+
+
 def shorten(text: str, limit: int) -> str:
     """Clean ``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis."""
     if len(text) <= limit:
@@ -212,7 +223,7 @@ def _edge(number: int, index: int, exit_: Exit, entry: Entry, known: dict[int, N
         missing=None if target is not None else clean(str(raw)),
         ability=choice["ability"] if choice else None,
         difficulty=difficulty,
-        choice=clean(choice["label"]) if choice else None,
+        choice=plain(clean(choice["label"])) if choice else None,
     )
 
 
@@ -221,8 +232,8 @@ def build_book(graph: CompiledGraph) -> Book:
     entries: dict[int, Entry] = {}
     for entry in graph["entries"]:
         entries.setdefault(entry["number"], entry)  # a duplicated number: the first one counts
-    nodes = {n: Node(n, clean(e["text"]), clean(label) if (label := e["label"]) else None, ending=bool(e["ending"]))
-             for n, e in entries.items()}
+    nodes = {n: Node(n, plain(clean(e["text"])), clean(label) if (label := e["label"]) else None,
+                     ending=bool(e["ending"])) for n, e in entries.items()}
     blocks = list(graph.get("creatures", []))
     edges: list[Edge] = []
     missing: dict[str, None] = {}
