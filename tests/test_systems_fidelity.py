@@ -6,6 +6,7 @@ such; the systems' pages under docs/rulesets/ list them under "dtc's rulings".
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -121,3 +122,120 @@ def test_zilch_hearts_drained_to_zero_is_death(hearts: int) -> None:
     with pytest.raises(RunEnded):
         game.damage(1 + hearts, "a blade trap")
     assert events[-1]["event"] == "death"
+
+
+# --- Death & Treasure ---------------------------------------------------------------------------
+
+DT_HEAD = ("Title: T\nRules: death-and-treasure{rulings}\n\nTest Book\n\nEncounters\n\n"
+           "  1. 2 Goblins fighting 2 Giant Frogs\n\n"
+           "Goblin HP 3 | Morale 7 | INT 8 | Sword d6\n\nGiant Frog HP 6 | Morale {frog} | INT 1 | Bite d8\n\n"
+           "Statue HP 9 | Morale 12 | Fist d4\n\nAdventure Entries\n\n")
+DT_ENTRIES = "1 A hall. A stuck door (D1, S2, F3).\n\n2 Beyond the door. THE END\n\n3 Still stuck. THE END\n"
+
+
+def dt_game(player: Any, seed: int = 1, rulings: str = "", frog: int = 10,
+            **scores: int) -> tuple[Engine, list[dict[str, Any]]]:
+    from test_runtime_support import hero
+
+    events: list[dict[str, Any]] = []
+    graph = compiled(DT_HEAD.format(rulings=rulings, frog=frog) + DT_ENTRIES)
+    game = Engine(graph, hero(**scores), player, dice=Dice(seed), sinks=[events.append],
+                  rules=play_rules(graph["rules"]))
+    game.rules.begin(game)
+    return game, events
+
+
+@pytest.mark.parametrize("key", ["carry-on", "fight", "fight:2"])
+def test_dt_groups_fighting_each_other_do_not_both_attack_you(key: str) -> None:
+    """death-and-treasure-v0.1.txt, *Sample Dungeon* encounters ("1d4 Goblins fighting 1d4 Giant
+    Frogs") and *Encounters*. Ruling: two groups at odds are busy with each other: no surprise or
+    reaction roll; slip past, or join in against one of them."""
+    game, events = dt_game(KeyPlayer([key], kinds={"encounter"}), 2)
+    game.pc.hp = game.pc.max_hp = 60
+    result = game.wandering()
+    assert not any(e["event"] in ("surprise", "reaction") for e in events)
+    fights = [e for e in events if e["event"] == "fight"]
+    if key == "carry-on":
+        assert result == "over" and not fights
+        return
+    names = {f["name"].rstrip(" 0123456789") for f in fights[0]["foes"]}
+    assert names == ({"Goblin"} if key == "fight" else {"Giant Frog"})
+    attackers = {e["attacker"].rstrip(" 0123456789") for e in events if e["event"] == "attack"} - {"you"}
+    assert attackers <= names
+
+
+@pytest.mark.parametrize(("dropped", "creature", "distracts"), [
+    ("food", "Giant Frog", True), ("food", "Goblin", False), ("treasure", "Goblin", True),
+    ("treasure", "Giant Frog", False)])
+def test_dt_flight_distraction_follows_the_creatures_intelligence(dropped: str, creature: str,
+                                                                    distracts: bool) -> None:
+    """death-and-treasure-v0.1.txt, *What's Next?*: dropped food distracts unintelligent creatures,
+    dropped treasure intelligent ones, 3-in-6. Ruling: a block's INT 3 or more is intelligent."""
+    game, events = dt_game(KeyPlayer([dropped], kinds={"escape"}))
+    game.pc.add(Item("Silver idol", "treasure", 1, value=10))
+    foes = foes_from(game.block(creature), creature, 1)
+    game.rules.escape(game, foes)  # type: ignore[attr-defined]
+    distract = next(e for e in events if e["event"] == "distract")
+    assert (distract["roll"] > 0) == distracts  # the 3-in-6 is rolled only for the right bait
+
+
+def test_dt_intelligence_unknown_is_asked_once() -> None:
+    """death-and-treasure-v0.1.txt, *What's Next?* and *The Oracle*: a block without INT: the
+    player says (or asks the Oracle) whether the creatures are intelligent, once a kind."""
+    player = KeyPlayer(["food", "no", "food"], kinds={"language", "escape"})
+    game, _ = dt_game(player)
+    statue = foes_from(game.block("Statue"), "Statue", 1)
+    game.rules.escape(game, statue)  # type: ignore[attr-defined]
+    game.rules.escape(game, statue)  # type: ignore[attr-defined]
+    assert sum(q.kind == "language" for q in player.asked) == 1
+    assert game.state.rules["intelligent"] == {"Statue": False}
+
+
+@pytest.mark.parametrize(("rulings", "turns"), [("", 2), (" [same-room: free]", 1)])
+def test_dt_same_room_entry_turn_ruling(rulings: str, turns: int) -> None:
+    """death-and-treasure-v0.1.txt, *Game Procedure* and *Taking Action* ("If spending a turn,
+    roll to determine if an encounter occurs"). Ruling ``same-room``: ``turn`` (default) charges
+    the entry read after an action a turn and an encounter check; ``free`` does not."""
+    player = KeyPlayer(["choice:0", "plan:turn"], kinds={"menu", "plan"})
+    game, events = dt_game(player, rulings=rulings)
+    game.run()
+    assert sum(e["event"] == "turn" for e in events) == turns
+
+
+def test_dt_morale_ruling() -> None:
+    """death-and-treasure-v0.1.txt, *Combat*: "flee if the result is less than their Morale"
+    (default, ``morale: below``); ruling ``morale: above`` flees on a result above it."""
+    from dtc.systems.death_and_treasure.combat import morale_breaks
+
+    assert morale_breaks(11, 12) and not morale_breaks(11, 12, "above") and morale_breaks(12, 11, "above")
+    for rulings, fled in (("", True), (" [morale: above]", False)):
+        seen = False
+        for seed in range(1, 15):
+            game, events = dt_game(CautiousPolicy(), seed, rulings, STR=18)
+            with contextlib.suppress(RunEnded):
+                game.rules.fight(game, foes_from(game.block("Statue"), "Statue", 1))
+            seen = seen or any(e["event"] == "morale" and e["flees"] for e in events)
+        assert seen == fled
+
+
+def test_dt_cha_reaction_ruling() -> None:
+    """death-and-treasure-v0.1.txt, *Reaction* ("modified based on CHA score", -1 above 13 by
+    the ability table): as written by default; ruling ``cha-reaction: helps`` gives +1."""
+    for rulings, mod in (("", -1), (" [cha-reaction: helps]", 1)):
+        game, events = dt_game(KeyPlayer(["carry-on"], kinds={"encounter"}), 1, rulings, CHA=16)
+        game.rules.encounter(game, foes_from(game.block("Statue"), "Statue", 1), "A statue")
+        assert next(e for e in events if e["event"] == "reaction")["modifier"] == mod
+
+
+def test_rulings_are_read_from_the_rules_value() -> None:
+    """A book picks a ruling in its ``Rules:`` value; an unknown ruling or reading is one clear error."""
+    from dtc.systems import UnknownRuleset, parse_rules, split_rulings
+
+    assert split_rulings("Death & Treasure") == ("Death & Treasure", {})
+    assert split_rulings("death-and-treasure [Morale: Above; same-room=free]") == (
+        "death-and-treasure", {"morale": "above", "same-room": "free"})
+    assert play_rules("death-and-treasure [morale: above]").rulings["morale"] == "above"
+    assert play_rules("death-and-treasure").rulings["morale"] == "below"
+    for bad in ("maze-rats [same-room: free]", "death-and-treasure [morale: sideways]", "zilch [morale]"):
+        with pytest.raises(UnknownRuleset):
+            parse_rules(bad)
