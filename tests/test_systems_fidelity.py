@@ -239,3 +239,45 @@ def test_rulings_are_read_from_the_rules_value() -> None:
     for bad in ("maze-rats [same-room: free]", "death-and-treasure [morale: sideways]", "zilch [morale]"):
         with pytest.raises(UnknownRuleset):
             parse_rules(bad)
+
+
+# --- Maze Rats ----------------------------------------------------------------------------------
+
+RATS = ("Rules: maze-rats\n\nRat Book\n\nBrute HP 30 | Armor 6 | AB 4 | DEX 1 | WIL 6\n\n"
+        "Adventure Entries\n\n1 A door (D0, S2).\n\n2 The end. THE END\n")
+
+
+def rat(weapon: str, armour: int = 1) -> Character:
+    return Character("R", {"STR": 1, "DEX": 1, "WIL": 1}, 40, 40,
+                     [Item(weapon, "weapon", ranges=(HAND,)), Item("Shield", "armour", defense=1, slot="shield"),
+                      Item("Mail", "armour", defense=armour, slot="body")], ruleset="maze-rats", stats={"AB": 0})
+
+
+def rats_fight(pc: Character, seed: int, **kw: bool) -> tuple[KeyPlayer, list[dict[str, Any]]]:
+    events: list[dict[str, Any]] = []
+    player = KeyPlayer(["attack:0"] * 40, kinds={"combat"})
+    game = Engine(compiled(RATS), pc, player, dice=Dice(seed), sinks=[events.append], rules=play_rules("maze-rats"))
+    game.rules.begin(game)
+    with contextlib.suppress(RunEnded):
+        game.rules.fight(game, foes_from(game.block("Brute"), "Brute", 1), **kw)
+    return player, events
+
+
+def test_maze_rats_no_shield_to_shatter_with_a_two_handed_weapon() -> None:
+    """maze-rats-core-rules.txt, *Armor* ("Shields use one hand and so cannot be used with
+    two-handed weapons") and *Combat* (shatter a shield to ignore a hit's damage)."""
+    asked = {"Greataxe": 0, "Sword": 0}
+    for weapon in asked:
+        for seed in range(1, 8):
+            player, _ = rats_fight(rat(weapon), seed)
+            asked[weapon] += sum(q.kind == "shield" for q in player.asked)
+    assert asked["Greataxe"] == 0 and asked["Sword"] > 0
+
+
+@pytest.mark.parametrize(("armour", "dice"), [(1, 3), (2, 2)])
+def test_maze_rats_heavy_armour_loses_ambush_advantage(armour: int, dice: int) -> None:
+    """maze-rats-core-rules.txt, *Initiative* (an ambushing side has advantage on its first
+    round's attacks) and *Armor* (heavy armour: no advantage on surprise attack rolls)."""
+    _, events = rats_fight(rat("Sword", armour), 3, ambush=True)
+    first = next(e for e in events if e["event"] == "attack" and e["attacker"] == "you")
+    assert len(first["rolls"][0]) == dice  # advantage rolls 3d6 and keeps the best two
