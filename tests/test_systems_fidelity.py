@@ -281,3 +281,52 @@ def test_maze_rats_heavy_armour_loses_ambush_advantage(armour: int, dice: int) -
     _, events = rats_fight(rat("Sword", armour), 3, ambush=True)
     first = next(e for e in events if e["event"] == "attack" and e["attacker"] == "you")
     assert len(first["rolls"][0]) == dice  # advantage rolls 3d6 and keeps the best two
+
+
+# --- Dungeon Rules ------------------------------------------------------------------------------
+
+DELVE = ("Rules: death-and-treasure + dungeon-rules\n\nDelve\n\nZones\n  1. Standard\n  2. Standard lair\n\n"
+         "Encounters\n  1-6. 1 Gnawer\n\nGnawer HP 2 | Morale 6 | Teeth d3\n\nAdventure Entries\n\n"
+         "1 A passage (D0, S2).\n\n2 The gnawers' den (D0, S1).\n")
+
+
+def delve(player: Any, entry: int, seed: int = 1) -> tuple[Engine, list[dict[str, Any]]]:
+    from test_runtime_support import hero
+
+    events: list[dict[str, Any]] = []
+    graph = compiled(DELVE)
+    game = Engine(graph, hero(), player, dice=Dice(seed), sinks=[events.append], rules=play_rules(graph["rules"]))
+    game.rules.begin(game)
+    game.state.arrive(entry)
+    return game, events
+
+
+@pytest.mark.parametrize(("entry", "checks"), [(1, 1), (2, 4)])
+def test_dungeon_rules_lairs_check_at_the_start_and_end_of_each_ten_minutes(entry: int, checks: int) -> None:
+    """dungeon-rules.txt, 2.1 *Encounter Check Rhythm*: once every 20 minutes in a standard sector;
+    inside a lair, at the start and the end of each 10 minutes."""
+    game, _ = delve(CautiousPolicy(), entry)
+    rules: Any = game.rules
+    rules.pass_minutes(game, 20)
+    due = rules.due_checks(game)
+    assert due == checks
+
+
+def test_dungeon_rules_running_away_adds_a_danger_step() -> None:
+    """dungeon-rules.txt, 2.2 *Danger Range Steps*: running, shouting: +1 step until the next check
+    (and ``dtc rules dungeon-rules`` lists fleeing under it)."""
+    for seed in range(1, 30):
+        game, _ = delve(KeyPlayer(["flee", "run"], kinds={"encounter", "escape"}), 1, seed)
+        rules: Any = game.rules
+        game.pc.hp = game.pc.max_hp = 50
+        gnawer = foes_from(game.block("Gnawer"), "Gnawer", 1)
+        result = rules.encounter(game, gnawer, "1 Gnawer")
+        steps = [s for s in rules.st(game)["steps"] if s["why"] == "running away"]
+        assert len(steps) == (1 if result == "fled" else 0)
+        if steps:
+            assert steps[0]["amount"] == 1 and steps[0]["checks"] == 1
+            before = rules.danger(game)
+            rules.roll_check(game, "test")
+            assert rules.danger(game) == before - 1  # spent by the next check
+            return
+    pytest.fail("no seed fled")
