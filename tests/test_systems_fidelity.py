@@ -264,7 +264,7 @@ def rats_fight(pc: Character, seed: int, **kw: bool) -> tuple[KeyPlayer, list[di
 
 
 def test_maze_rats_no_shield_to_shatter_with_a_two_handed_weapon() -> None:
-    """maze-rats-core-rules.txt, *Armor* ("Shields use one hand and so cannot be used with
+    """maze-rats-core-rules.txt, *Combat* ("Shields use one hand and so cannot be used with
     two-handed weapons") and *Combat* (shatter a shield to ignore a hit's damage)."""
     asked = {"Greataxe": 0, "Sword": 0}
     for weapon in asked:
@@ -277,7 +277,7 @@ def test_maze_rats_no_shield_to_shatter_with_a_two_handed_weapon() -> None:
 @pytest.mark.parametrize(("armour", "dice"), [(1, 3), (2, 2)])
 def test_maze_rats_heavy_armour_loses_ambush_advantage(armour: int, dice: int) -> None:
     """maze-rats-core-rules.txt, *Initiative* (an ambushing side has advantage on its first
-    round's attacks) and *Armor* (heavy armour: no advantage on surprise attack rolls)."""
+    round's attacks) and *Combat* and *Gold Prices* (heavy armour: no advantage on surprise attack rolls)."""
     _, events = rats_fight(rat("Sword", armour), 3, ambush=True)
     first = next(e for e in events if e["event"] == "attack" and e["attacker"] == "you")
     assert len(first["rolls"][0]) == dice  # advantage rolls 3d6 and keeps the best two

@@ -6,7 +6,7 @@ in the first round (not in heavy armour, which gains no advantage on surprise at
 attack is 2d6 + attack bonus; it hits when the total exceeds the
 defender's armour and deals the difference (+1 with a heavy weapon, −1 unarmed but never 0),
 doubled on double sixes. Hit, the adventurer may shatter a shield to take no damage — unless
-holding a two-handed (heavy or ranged) weapon, since a shield takes a hand ("Armor"). A group that
+holding a two-handed (heavy or ranged) weapon, since a shield takes a hand ("Combat"). A group that
 has lost half its number, or a lone creature at half health, makes a WIL danger roll and routs on
 a failure. Fleeing is an opposed DEX danger roll that the creatures win on a tie; a failed
 attempt costs the adventurer's turn. A ranged weapon can only be used before the melee closes:
@@ -107,7 +107,7 @@ def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = Fal
 
 
 def _ambush_mode(game: Game, ambushing: bool) -> str:
-    """Advantage on the ambush round's attack, but never in heavy armour (seed, "Armor")."""
+    """Advantage on the ambush round's attack, but never in heavy armour (seed, "Combat")."""
     from dtc.systems.maze_rats.play import heavy_armour
 
     if not ambushing:
