@@ -7,6 +7,8 @@ such; the systems' pages under docs/rulesets/ list them under "dtc's rulings".
 from __future__ import annotations
 
 import contextlib
+import copy
+import functools
 from typing import Any
 
 import pytest
@@ -26,6 +28,16 @@ from test_runtime_support import KeyPlayer, compiled
 ZILCH_BOOK = ("Rules: zilch\n\nCard Book\n\nEncounters\n\n  1. 1 Cave Goblin\n\n"
               "Cave Goblin HP 4 | Clubs 9 | Spades 7 | Damage 2\n\n"
               "Adventure Entries\n\n1 A door (D0, S2).\n\n2 2 Cave Goblins squat here. THE END\n")
+@functools.cache
+def _compiled(src: str) -> dict[str, Any]:
+    return compiled(src)
+
+
+def graph_of(src: str) -> dict[str, Any]:
+    """A fresh copy of the compiled book (compiled once per source)."""
+    return copy.deepcopy(_compiled(src))
+
+
 QUIET_BOOK = ZILCH_BOOK.replace("Encounters\n\n  1. 1 Cave Goblin\n\n", "")
 
 
@@ -37,7 +49,7 @@ def zilch_pc(hearts: int = 8, hp: int | None = None) -> Character:
 
 def zilch_game(src: str, pc: Character, seed: int, player: Any = None) -> tuple[Engine, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
-    game = Engine(compiled(src), pc, player or CautiousPolicy(), dice=Dice(seed), sinks=[events.append],
+    game = Engine(graph_of(src), pc, player or CautiousPolicy(), dice=Dice(seed), sinks=[events.append],
                   rules=play_rules("zilch"))
     game.rules.begin(game)
     return game, events
@@ -138,7 +150,7 @@ def dt_game(player: Any, seed: int = 1, rulings: str = "", frog: int = 10,
     from test_runtime_support import hero
 
     events: list[dict[str, Any]] = []
-    graph = compiled(DT_HEAD.format(rulings=rulings, frog=frog) + DT_ENTRIES)
+    graph = graph_of(DT_HEAD.format(rulings=rulings, frog=frog) + DT_ENTRIES)
     game = Engine(graph, hero(**scores), player, dice=Dice(seed), sinks=[events.append],
                   rules=play_rules(graph["rules"]))
     game.rules.begin(game)
@@ -256,7 +268,7 @@ def rat(weapon: str, armour: int = 1) -> Character:
 def rats_fight(pc: Character, seed: int, **kw: bool) -> tuple[KeyPlayer, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
     player = KeyPlayer(["attack:0"] * 40, kinds={"combat"})
-    game = Engine(compiled(RATS), pc, player, dice=Dice(seed), sinks=[events.append], rules=play_rules("maze-rats"))
+    game = Engine(graph_of(RATS), pc, player, dice=Dice(seed), sinks=[events.append], rules=play_rules("maze-rats"))
     game.rules.begin(game)
     with contextlib.suppress(RunEnded):
         game.rules.fight(game, foes_from(game.block("Brute"), "Brute", 1), **kw)
@@ -294,7 +306,7 @@ def delve(player: Any, entry: int, seed: int = 1) -> tuple[Engine, list[dict[str
     from test_runtime_support import hero
 
     events: list[dict[str, Any]] = []
-    graph = compiled(DELVE)
+    graph = graph_of(DELVE)
     game = Engine(graph, hero(), player, dice=Dice(seed), sinks=[events.append], rules=play_rules(graph["rules"]))
     game.rules.begin(game)
     game.state.arrive(entry)
@@ -330,3 +342,30 @@ def test_dungeon_rules_running_away_adds_a_danger_step() -> None:
             assert rules.danger(game) == before - 1  # spent by the next check
             return
     pytest.fail("no seed fled")
+
+
+# --- frequencies (fixed seeds) ------------------------------------------------------------------
+
+
+def test_zilch_rest_is_interrupted_half_the_time() -> None:
+    """zilch.txt, *Recovery*: resting in a dungeon has a 50% chance of a wandering monster."""
+    hits = 0
+    runs = 300
+    for seed in range(runs):
+        pc = zilch_pc(hearts=30, hp=20)
+        game, events = zilch_game(ZILCH_BOOK, pc, seed, KeyPlayer(["rest"], kinds={"recovery"}))
+        with contextlib.suppress(RunEnded):
+            game.rules.rest(game)
+        hits += next(e["encounter"] for e in events if e["event"] == "encounter_check" and e.get("why") == "rest")
+    assert 0.42 < hits / runs < 0.58
+
+
+def test_dt_right_bait_distracts_three_times_in_six() -> None:
+    """death-and-treasure-v0.1.txt, *What's Next?*: the right bait distracts 3-in-6."""
+    runs = 300
+    hits = 0
+    for seed in range(runs):
+        game, events = dt_game(KeyPlayer(["food"], kinds={"escape"}), seed)
+        game.rules.escape(game, foes_from(game.block("Giant Frog"), "Giant Frog", 1))  # type: ignore[attr-defined]
+        hits += next(e["distracted"] for e in events if e["event"] == "distract")
+    assert 0.42 < hits / runs < 0.58
