@@ -369,3 +369,25 @@ def test_dt_right_bait_distracts_three_times_in_six() -> None:
         game.rules.escape(game, foes_from(game.block("Giant Frog"), "Giant Frog", 1))  # type: ignore[attr-defined]
         hits += next(e["distracted"] for e in events if e["event"] == "distract")
     assert 0.42 < hits / runs < 0.58
+
+
+@pytest.mark.parametrize("rules", ["maze-rats", "zilch"])
+def test_groups_fighting_each_other_in_every_system(rules: str) -> None:
+    """The same ruling for Maze Rats and Zilch (their seeds give no encounter rows): a row of two
+    groups at odds meets the adventurer as two groups busy with each other."""
+    from dtc.systems.maze_rats.play import make_character as make_rat
+    from dtc.systems.zilch.play import make_character as make_zilch
+
+    src = (f"Rules: {rules}\n\nBook\n\nEncounters\n\n  1. 2 Ratlings chasing 1 Moth\n\n"
+           "Ratling HP 3 | Armor 6 | AB 1\n\nMoth HP 2 | Armor 6 | AB 0\n\n"
+           "Adventure Entries\n\n1 A door (D0, S2).\n\n2 The end. THE END\n")
+    pc = make_rat(Dice(1)) if rules == "maze-rats" else make_zilch(Dice(1))
+    pc.hp = pc.max_hp = 40
+    events: list[dict[str, Any]] = []
+    game = Engine(graph_of(src), pc, KeyPlayer(["fight:2"], kinds={"encounter"}), dice=Dice(1),
+                  sinks=[events.append], rules=play_rules(rules))
+    game.rules.begin(game)
+    game.wandering()
+    assert not any(e["event"] in ("surprise", "reaction") for e in events)
+    fight = next(e for e in events if e["event"] == "fight")
+    assert [f["name"] for f in fight["foes"]] == ["Moth"]

@@ -91,6 +91,25 @@ def reaction_band(total: int) -> str:
     return "friendly" if total >= FRIENDLY_MIN else "neutral"
 
 
+def meet_rivals(rules: Rules, game: Game, sides: tuple[list[Foe], list[Foe]], text: str) -> str:
+    """Two groups at each other's throats ignore you: slip past, or join in against one side.
+
+    dtc's ruling for every system (the seeds' encounter rows "X fighting Y" say no more).
+    """
+    first, second = sides
+    game.emit("manual", text=f"{text}: they are busy with each other and pay you no heed.")
+    opts = (Option("carry-on", "Slip past while they fight"),
+            Option("fight", f"Attack the {first[0].name.rstrip(' 0123456789')}", tags=frozenset({"fight"})),
+            Option("fight:2", f"Attack the {second[0].name.rstrip(' 0123456789')}", tags=frozenset({"fight"})))
+    q = Question(ENCOUNTER, f"{text}: what do you do?", opts, {"reaction": "busy", "foes": [
+        f.name for f in first + second]})
+    key = game.ask(q).key
+    if key == "carry-on":
+        game.emit("encounter_end", result="slipped past")
+        return OVER
+    return rules.fight(game, first if key == "fight" else second)
+
+
 class DeathAndTreasure(Rules):
     name = "death-and-treasure"
     title = "Death & Treasure"
@@ -237,7 +256,7 @@ class DeathAndTreasure(Rules):
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
         sides = rival_sides(foes, text)
         if sides is not None:
-            return self.rivals(game, sides, text)
+            return meet_rivals(self, game, sides, text)
         pc = game.pc
         chance = surprise_chance(pc.score("WIS"))
         roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
@@ -281,21 +300,6 @@ class DeathAndTreasure(Rules):
             game.emit("talk", success=False, reaction=band)
             if band == "hostile":
                 return self.fight(game, foes)
-
-    def rivals(self, game: Game, sides: tuple[list[Foe], list[Foe]], text: str) -> str:
-        """Two groups at each other's throats: they ignore you; slip past, or fight one side."""
-        first, second = sides
-        game.emit("manual", text=f"{text}: they are busy with each other and pay you no heed.")
-        opts = (Option("carry-on", "Slip past while they fight"),
-                Option("fight", f"Attack the {first[0].name.rstrip(' 0123456789')}", tags=frozenset({"fight"})),
-                Option("fight:2", f"Attack the {second[0].name.rstrip(' 0123456789')}", tags=frozenset({"fight"})))
-        q = Question(ENCOUNTER, f"{text}: what do you do?", opts, {"reaction": "busy", "foes": [
-            f.name for f in first + second]})
-        key = game.ask(q).key
-        if key == "carry-on":
-            game.emit("encounter_end", result="slipped past")
-            return OVER
-        return self.fight(game, first if key == "fight" else second)
 
     def intelligent(self, game: Game, foes: list[Foe]) -> bool:
         """Whether the creatures are intelligent: their blocks' INT, else the player's word (asked once)."""
@@ -365,4 +369,5 @@ class DeathAndTreasure(Rules):
         return combat.fight(self, game, foes, surprised=surprised)
 
 
-__all__ = ["FLED", "OVER", "WON", "DeathAndTreasure", "morale_breaks", "reaction_band", "surprise_chance"]
+__all__ = ["FLED", "OVER", "WON", "DeathAndTreasure", "meet_rivals", "morale_breaks", "reaction_band",
+           "rival_sides", "surprise_chance"]

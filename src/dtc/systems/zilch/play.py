@@ -31,6 +31,7 @@ from dtc.runtime.dice import Dice, percent
 from dtc.runtime.equipment import HAND, RANGED, RATIONS, Item
 from dtc.runtime.ruleset import FLED, OVER, Rules, careful
 from dtc.systems.death_and_treasure.creation import random_name
+from dtc.systems.death_and_treasure.play import meet_rivals, rival_sides
 
 if TYPE_CHECKING:
     from dtc.runtime.foes import Foe
@@ -267,6 +268,9 @@ class Zilch(Rules):
 
         if game.state.rules.get("unconscious"):
             return left_for_dead(self, game, foes, text)
+        sides = rival_sides(foes, text)
+        if sides is not None:
+            return meet_rivals(self, game, sides, text)
         noticed = self.check(game, "♠", 2, "notice them coming")
         game.emit("surprise", rolls=[], chance=0, surprised=not noticed)
         if not noticed:
