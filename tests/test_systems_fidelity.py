@@ -391,3 +391,16 @@ def test_groups_fighting_each_other_in_every_system(rules: str) -> None:
     assert not any(e["event"] in ("surprise", "reaction") for e in events)
     fight = next(e for e in events if e["event"] == "fight")
     assert [f["name"] for f in fight["foes"]] == ["Moth"]
+
+
+def test_a_bad_ruling_is_one_lint_error(tmp_path: Any) -> None:
+    """An unknown reading is DT109 with the readings allowed, not a traceback."""
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    book = tmp_path / "book.txt"
+    book.write_text("Rules: death-and-treasure [morale: sideways]\n\nBook\n\nAdventure Entries\n\n"
+                    "1 A door (D0, S2).\n\n2 Out. THE END\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["lint", str(book)])
+    assert r.exit_code == 1 and "DT109" in r.output and "one of below, above, not 'sideways'" in r.output

@@ -136,7 +136,11 @@ def parse_rules(spec: str | None) -> tuple[System, tuple[System, ...]]:
     (``dungeon-rules``) sits on the default base; an overlay named twice counts once. Raises
     :class:`UnknownRuleset` naming the part that is not a registered system, or a base after ``+``.
     """
-    spec, chosen = split_rulings(spec)
+    written = spec
+    try:
+        spec, chosen = split_rulings(spec)
+    except UnknownRuleset as error:  # name the whole value: "no rules for 'zilch [morale]'"
+        raise UnknownRuleset((written or "").strip(), error.message) from None
     parts = [p.strip("-") for p in normalise(spec).split("+")]
     systems: list[System] = []
     for part in parts:
@@ -152,7 +156,10 @@ def parse_rules(spec: str | None) -> tuple[System, tuple[System, ...]]:
             raise UnknownRuleset(overlay.name, f"'{overlay.name}' is a base ruleset, not an overlay: write it "
                                                f"first, or use one of {', '.join(overlay_names())} after '+'")
     unique = tuple({o.name: o for o in overlays}.values())
-    check_rulings((base, *unique), chosen)
+    try:
+        check_rulings((base, *unique), chosen)
+    except UnknownRuleset as error:
+        raise UnknownRuleset((written or "").strip(), error.message) from None
     return base, unique
 
 
