@@ -404,3 +404,11 @@ def test_a_bad_ruling_is_one_lint_error(tmp_path: Any) -> None:
                     "1 A door (D0, S2).\n\n2 Out. THE END\n", encoding="utf-8")
     r = CliRunner().invoke(main, ["lint", str(book)])
     assert r.exit_code == 1 and "DT109" in r.output and "one of below, above, not 'sideways'" in r.output
+
+
+def test_same_room_ruling_reaches_through_the_overlay() -> None:
+    """The base's ``same-room`` ruling holds under Dungeon Rules too (the move's minutes)."""
+    for rulings, expected in (("", True), (" [same-room: free]", False)):
+        rules = play_rules("death-and-treasure + dungeon-rules" + rulings)
+        assert rules.arrival_costs_turn(None, "success", ("turn",)) is expected  # type: ignore[arg-type]
+        assert rules.arrival_costs_turn(None, "exit", None) is True  # type: ignore[arg-type]

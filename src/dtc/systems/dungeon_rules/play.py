@@ -148,6 +148,9 @@ class DungeonRules(Rules):
     def down(self, game: Game, cause: str, overflow: int = 0) -> None:
         self.base.down(game, cause, overflow)
 
+    def arrival_costs_turn(self, game: Game, how: str, plan: tuple[str, ...] | None) -> bool:
+        return self.base.arrival_costs_turn(game, how, plan)  # the base's ruling (same-room)
+
     # --- time --------------------------------------------------------------------------------
 
     def st(self, game: Game) -> dict[str, Any]:
