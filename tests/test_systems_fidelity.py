@@ -412,3 +412,18 @@ def test_same_room_ruling_reaches_through_the_overlay() -> None:
         rules = play_rules("death-and-treasure + dungeon-rules" + rulings)
         assert rules.arrival_costs_turn(None, "success", ("turn",)) is expected  # type: ignore[arg-type]
         assert rules.arrival_costs_turn(None, "exit", None) is True  # type: ignore[arg-type]
+
+
+def test_a_drained_zilch_adventurer_still_saves(tmp_path: Any) -> None:
+    """Drain lowers ♥ and the HP maximum with it; the character stays a valid, loadable sheet."""
+    import json
+
+    from dtc.runtime.character import load_character
+
+    pc = zilch_pc(hearts=6, hp=1)
+    game, _ = zilch_game(QUIET_BOOK, pc, 1)
+    game.damage(4, "a blade trap")  # 3 beyond 0
+    assert pc.abilities["♥"] == 3 and pc.max_hp == 3 and pc.stats["drain"] == 3 and pc.hp == 0
+    path = tmp_path / "z.json"
+    path.write_text(json.dumps(pc.to_dict(), ensure_ascii=False), encoding="utf-8")
+    assert load_character(path).to_dict() == pc.to_dict()

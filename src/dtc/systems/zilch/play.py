@@ -150,7 +150,7 @@ class Zilch(Rules):
         pc = game.pc
         pc.abilities["♥"] -= amount
         pc.stats["drain"] = pc.stats.get("drain", 0) + amount
-        pc.max_hp = max(0, pc.max_hp - amount)
+        pc.max_hp = max(1, pc.max_hp - amount)
         pc.hp = min(pc.hp, pc.max_hp)
         game.emit("manual", text=f"Hearts drained to {pc.abilities['♥']} ({cause}).")
         if pc.abilities["♥"] <= 0:
