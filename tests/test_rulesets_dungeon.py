@@ -162,10 +162,15 @@ def test_hazard_mitigated_with_listed_gear_or_checked() -> None:
     game.state.arrive(2)
     game.rules.on_entry(game, game.entries[2])
     stages = [e["stage"] for e in events if e["event"] == "hazard"]
-    assert stages == ["met", "mitigated"] and game.rules.st(game)["cleared"] == ["2:sour gas"]  # type: ignore
+    st = game.rules.st(game)  # type: ignore[attr-defined]
+    hours = next(e["hours"] for e in events if e["event"] == "hazard" and e["stage"] == "mitigated")
+    assert stages == ["met", "mitigated"] and st["mitigated"] == {"2:sour gas": st["minutes"] + 60 * hours}
     events.clear()
-    game.rules.on_entry(game, game.entries[2])  # cleared for good
+    game.rules.on_entry(game, game.entries[2])  # removed for 1d6 hours (3.7)
     assert not [e for e in events if e["event"] == "hazard"]
+    st["minutes"] += 60 * hours
+    game.rules.on_entry(game, game.entries[2])  # back once they are over
+    assert [e["stage"] for e in events if e["event"] == "hazard"][:1] == ["met"]
 
 
 def test_hazard_checks_follow_the_pace() -> None:

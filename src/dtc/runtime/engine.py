@@ -78,6 +78,8 @@ class Engine:
         #: Why the clock last moved (``move``, ``action``, ``wait``, ``rest``, ``combat``): rules that
         #: count time in minutes (Dungeon Rules) read it in ``turn_passed``.
         self.clock_reason = ""
+        #: What the action that chose the pending move needed (``("turn", "check")``; None: no action).
+        self.last_plan: tuple[str, ...] | None = None
 
     # --- services for rules, effects and players ------------------------------------------
 
@@ -206,7 +208,8 @@ class Engine:
         number = self._resolve(target, how)
         self.state.arrive(number)
         self.emit("move", to=number, how=how)
-        if how != "start" and not self.spend_turn("move"):
+        plan, self.last_plan = self.last_plan, None
+        if how != "start" and self.rules.arrival_costs_turn(self, how, plan) and not self.spend_turn("move"):
             return
         entry = self.entries[number]
         self.emit("entry", number=number, ending=entry["ending"])
@@ -317,6 +320,7 @@ class Engine:
         target = c["success"] if ok else c["failure"]
         if target is None:
             raise RunEnded("cannot-continue", f"entry {here}: '{label}' failed and the book gives no failure entry")
+        self.last_plan = tuple(plan)
         self.go(target, "success" if ok else "failure")
 
     def choose_ability(self, difficulty: int | None, why: str) -> str:

@@ -13,7 +13,9 @@ its rules in.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from dtc.compiled.graphjson import Entry
@@ -43,6 +45,8 @@ class Rules(ABC):
     character_kind: str = "death-and-treasure"
     #: True for an overlay wrapping a base (Dungeon Rules), which then owns time and rest.
     overlay: bool = False
+    #: The book's rulings (``Rules: name [ruling: reading]``), set by ``dtc.systems.play_rules``.
+    rulings: Mapping[str, str] = MappingProxyType({})
 
     # --- taking action -----------------------------------------------------------------
 
@@ -111,6 +115,10 @@ class Rules(ABC):
         """HP reached 0 (``overflow``: the damage beyond it): death, unless the rules say otherwise."""
         game.emit("death", cause=cause)
         raise RunEnded("died", cause)
+
+    def arrival_costs_turn(self, game: Game, how: str, plan: tuple[str, ...] | None) -> bool:
+        """Whether reading the entry reached ``how`` (after an action needing ``plan``) costs a turn."""
+        return True
 
     def on_entry(self, game: Game, entry: Entry) -> None:  # noqa: B027 - optional hook
         """After an entry's effects: what the rules add on arrival (Dungeon Rules: its hazards)."""

@@ -93,6 +93,42 @@ def normalise(spec: str | None) -> str:
     return (spec or DEFAULT).strip().lower().replace(" ", "-").replace("_", "-")
 
 
+def split_rulings(spec: str | None) -> tuple[str | None, dict[str, str]]:
+    """``death-and-treasure [same-room: free; morale: at-most]`` -> the systems and the rulings.
+
+    The bracket, at the end of a ``Rules:`` value, picks readings where a seed is silent or both
+    readings are reasonable (each system's page lists them under "dtc's rulings").
+    """
+    if spec is None or "[" not in spec:
+        return spec, {}
+    head, _, tail = spec.partition("[")
+    body = tail.rstrip().removesuffix("]")
+    chosen: dict[str, str] = {}
+    for part in body.replace(",", ";").split(";"):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition(":") if ":" in part else part.partition("=")
+        key = normalise(name).strip("-")
+        if not sep or not value.strip() or "]" in value:
+            raise UnknownRuleset(key or part.strip(), f"the ruling '{part.strip()}' is not 'name: reading'")
+        chosen[key] = normalise(value).strip("-")
+    return head.strip() or None, chosen
+
+
+def check_rulings(systems: tuple[System, ...], chosen: dict[str, str]) -> dict[str, str]:
+    """Every ruling of ``systems``: the book's choice, else the default; unknown names or readings raise."""
+    allowed: dict[str, tuple[str, ...]] = {}
+    for system in systems:
+        allowed.update(system.rulings)
+    for name, value in chosen.items():
+        if name not in allowed:
+            known = ", ".join(sorted(allowed)) or "none"
+            raise UnknownRuleset(name, f"unknown ruling '{name}' (this ruleset's rulings: {known})")
+        if value not in allowed[name]:
+            raise UnknownRuleset(name, f"the ruling '{name}' is one of {', '.join(allowed[name])}, not '{value}'")
+    return {name: chosen.get(name, values[0]) for name, values in allowed.items()}
+
+
 def parse_rules(spec: str | None) -> tuple[System, tuple[System, ...]]:
     """The one reader of a ``Rules:`` value: its base system and its overlays, in order.
 
@@ -100,6 +136,11 @@ def parse_rules(spec: str | None) -> tuple[System, tuple[System, ...]]:
     (``dungeon-rules``) sits on the default base; an overlay named twice counts once. Raises
     :class:`UnknownRuleset` naming the part that is not a registered system, or a base after ``+``.
     """
+    written = spec
+    try:
+        spec, chosen = split_rulings(spec)
+    except UnknownRuleset as error:  # name the whole value: "no rules for 'zilch [morale]'"
+        raise UnknownRuleset((written or "").strip(), error.message) from None
     parts = [p.strip("-") for p in normalise(spec).split("+")]
     systems: list[System] = []
     for part in parts:
@@ -114,7 +155,12 @@ def parse_rules(spec: str | None) -> tuple[System, tuple[System, ...]]:
         if not overlay.overlay:
             raise UnknownRuleset(overlay.name, f"'{overlay.name}' is a base ruleset, not an overlay: write it "
                                                f"first, or use one of {', '.join(overlay_names())} after '+'")
-    return base, tuple({o.name: o for o in overlays}.values())
+    unique = tuple({o.name: o for o in overlays}.values())
+    try:
+        check_rulings((base, *unique), chosen)
+    except UnknownRuleset as error:
+        raise UnknownRuleset((written or "").strip(), error.message) from None
+    return base, unique
 
 
 def get_ruleset(spec: str | None) -> Ruleset:
@@ -129,10 +175,13 @@ def get_ruleset(spec: str | None) -> Ruleset:
 def play_rules(spec: str | None) -> Rules:
     """The runtime rules that play a ``Rules:`` value (each overlay wraps the rules before it)."""
     base, overlays = parse_rules(spec)
+    rulings = check_rulings((base, *overlays), split_rulings(spec)[1])
     rules: Rules = base.rules_class()()
+    rules.rulings = rulings
     for overlay in overlays:
         wrapper: type[Rules] = overlay.rules_class()
         rules = wrapper(rules)  # type: ignore[call-arg]
+        rules.rulings = rulings
     return rules
 
 

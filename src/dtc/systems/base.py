@@ -205,6 +205,9 @@ class System:
     ruleset: Ruleset
     play: str
     roller: Roller | None = None
+    #: The rulings a book may choose (``Rules: maze-rats [morale: at-most]``): name -> the readings
+    #: allowed, the default first. See each system's page, "dtc's rulings".
+    rulings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

@@ -14,5 +14,13 @@ from dtc.systems.death_and_treasure.ruleset import DEATH_AND_TREASURE
 ROLLER = Roller(dice={1: 2, 2: 3, 3: 4}, sides=6,
                 options=("spend a turn", "use suitable gear", "pass an ability check"))
 
+#: dtc's rulings a book may choose (``Rules: death-and-treasure [morale: above]``), default first
+#: (``docs/rulesets/death-and-treasure.md``, "dtc's rulings").
+RULINGS = {
+    "morale": ("below", "above"),  # flee when 2d6 < Morale (as written), or when 2d6 > Morale
+    "cha-reaction": ("as-written", "helps"),  # CHA above 13: -1 to reactions (as written), or +1
+    "same-room": ("turn", "free"),  # an entry read after an action costs a turn, or not
+}
+
 SYSTEM = System(ruleset=DEATH_AND_TREASURE, play="dtc.systems.death_and_treasure.play:DeathAndTreasure",
-                roller=ROLLER)
+                roller=ROLLER, rulings=RULINGS)

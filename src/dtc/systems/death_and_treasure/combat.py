@@ -28,9 +28,15 @@ BAREHANDED = Item("Bare hands", "weapon", damage="d2", ranges=(HAND,))
 OIL_FLASK = Item("Flask of oil", "weapon", damage="d6", ranges=(RANGED,))
 
 
-def morale_breaks(total: int, morale: int | None) -> bool:
-    """As written: the creature flees if the 2d6 result is *less than* its Morale."""
-    return morale is not None and total < morale
+def morale_breaks(total: int, morale: int | None, reading: str = "below") -> bool:
+    """As written (``below``): the creature flees if the 2d6 result is *less than* its Morale.
+
+    The ruling ``morale: above`` reads it the classic way round (Morale as the score to stay
+    under: the creature flees on a result *above* its Morale, so Morale 12 never flees).
+    """
+    if morale is None:
+        return False
+    return total > morale if reading == "above" else total < morale
 
 
 def hit_chance(rules: DeathAndTreasure, game: Game, mode: str) -> Fraction:
@@ -142,7 +148,7 @@ def _attack(rules: DeathAndTreasure, game: Game, weapon: Item, mode: str, target
     target.halved = target.halved or target.hp * 2 < target.max_hp
     if (first or below_half) and target.morale is not None:
         m = game.dice.roll("2d6")
-        flees = morale_breaks(m.total, target.morale)
+        flees = morale_breaks(m.total, target.morale, rules.rulings.get("morale", "below"))
         game.emit("morale", name=target.name, rolls=list(m.dice), total=m.total, morale=target.morale, flees=flees)
         target.fled = flees
 

@@ -8,11 +8,22 @@ Readings where the text leaves room (documented in ``docs/play.md``):
 * A check the prose asks for without a difficulty ("Make a DEX check") is rolled at D1 (2d6).
 * Lighting the lantern at the start uses the first of the three flasks.
 * The sixth turn in the dark is the last: after it, without light, the adventurer is lost.
-* The CHA reaction modifier is applied as written (-1 above 13, +1 below 8).
+* The CHA reaction modifier is applied as written (-1 above 13, +1 below 8); the ruling
+  ``cha-reaction: helps`` turns it round.
+* An encounter row of two groups at odds ("Goblins fighting Giant Frogs", "chasing", "hunting",
+  "versus") meets the adventurer as two groups busy with each other: no surprise or reaction
+  roll; slip past, or join the fight against one group (the other keeps to its own quarrel).
+* Dropped food distracts only unintelligent creatures, dropped treasure only intelligent ones
+  (seed, "What's Next?"): a block's ``INT`` (or ``Intelligence``) field, 3 or more being
+  intelligent, says which; without one the player is asked (or asks the Oracle), once a creature.
+* Reading an entry costs a turn and an encounter check (ruling ``same-room: turn``); with
+  ``same-room: free`` the entry reached by an action's success or failure costs none of its own
+  (the action's plan already says whether it took a turn).
 """
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -46,15 +57,57 @@ def surprise_chance(wis: int) -> int:
     return 2 - high_low(wis)
 
 
-def reaction_modifier(cha: int) -> int:
-    """As written: -1 to reaction rolls with CHA above 13, +1 below 8."""
-    return -high_low(cha)
+def reaction_modifier(cha: int, reading: str = "as-written") -> int:
+    """As written: -1 to reaction rolls with CHA above 13, +1 below 8 (``helps``: the reverse)."""
+    return high_low(cha) if reading == "helps" else -high_low(cha)
+
+
+#: Words in an encounter row that set its two groups against each other.
+RIVALS = re.compile(r"\s(fighting|chasing|hunting|versus|vs\.?|against)\s", re.I)
+INTELLIGENT_AT = 3
+
+
+def rival_sides(foes: list[Foe], text: str) -> tuple[list[Foe], list[Foe]] | None:
+    """The two groups of a row like ``1d4 Goblins fighting 1d4 Giant Frogs``, else None."""
+    found = RIVALS.search(text)
+    if found is None:
+        return None
+    left, right = text[:found.start()].lower(), text[found.end():].lower()
+
+    def side(f: Foe) -> str:
+        name = (f.creature or f.name).lower()
+        return "left" if name in left else "right" if name in right else ""
+
+    first = [f for f in foes if side(f) == "left"]
+    second = [f for f in foes if side(f) == "right"]
+    if not first or not second or len(first) + len(second) != len(foes):
+        return None
+    return first, second
 
 
 def reaction_band(total: int) -> str:
     if total <= HOSTILE_MAX:
         return "hostile"
     return "friendly" if total >= FRIENDLY_MIN else "neutral"
+
+
+def meet_rivals(rules: Rules, game: Game, sides: tuple[list[Foe], list[Foe]], text: str) -> str:
+    """Two groups at each other's throats ignore you: slip past, or join in against one side.
+
+    dtc's ruling for every system (the seeds' encounter rows "X fighting Y" say no more).
+    """
+    first, second = sides
+    game.emit("manual", text=f"{text}: they are busy with each other and pay you no heed.")
+    opts = (Option("carry-on", "Slip past while they fight"),
+            Option("fight", f"Attack the {first[0].name.rstrip(' 0123456789')}", tags=frozenset({"fight"})),
+            Option("fight:2", f"Attack the {second[0].name.rstrip(' 0123456789')}", tags=frozenset({"fight"})))
+    q = Question(ENCOUNTER, f"{text}: what do you do?", opts, {"reaction": "busy", "foes": [
+        f.name for f in first + second]})
+    key = game.ask(q).key
+    if key == "carry-on":
+        game.emit("encounter_end", result="slipped past")
+        return OVER
+    return rules.fight(game, first if key == "fight" else second)
 
 
 class DeathAndTreasure(Rules):
@@ -202,13 +255,20 @@ class DeathAndTreasure(Rules):
         game.emit("encounter_check", roll=roll, encounter=hit)
         return hit
 
+    def arrival_costs_turn(self, game: Game, how: str, plan: tuple[str, ...] | None) -> bool:
+        """Ruling ``same-room``: ``turn`` (every entry read costs one) or ``free`` (not after an action)."""
+        return self.rulings.get("same-room", "turn") == "turn" or not plan or how not in ("success", "failure")
+
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
+        sides = rival_sides(foes, text)
+        if sides is not None:
+            return meet_rivals(self, game, sides, text)
         pc = game.pc
         chance = surprise_chance(pc.score("WIS"))
         roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
         surprised = roll.total <= chance
         game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
-        mod = reaction_modifier(pc.score("CHA"))
+        mod = reaction_modifier(pc.score("CHA"), self.rulings.get("cha-reaction", "as-written"))
         roll, rolls = self.pc_roll(game, "2d6", high_is_bad=False)
         band = reaction_band(roll.total + mod)
         game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
@@ -247,6 +307,25 @@ class DeathAndTreasure(Rules):
             if band == "hostile":
                 return self.fight(game, foes)
 
+    def intelligent(self, game: Game, foes: list[Foe]) -> bool:
+        """Whether the creatures are intelligent: their blocks' INT, else the player's word (asked once)."""
+        known: dict[str, bool] = game.state.rules.setdefault("intelligent", {})
+        verdicts = []
+        for name in dict.fromkeys(f.creature or f.name for f in foes):
+            block = game.block(name)
+            stats = {k.lower(): v for k, v in (block["stats"] if block is not None else {}).items()}
+            score = stats.get("int", stats.get("intelligence"))
+            if score is not None:
+                verdicts.append(int(score) >= INTELLIGENT_AT)
+                continue
+            if name not in known:
+                q = Question(LANGUAGE, f"Are the {name} intelligent (would treasure tempt them more than food)?",
+                             (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")))
+                key = game.ask(q).key
+                known[name] = game.oracle(None, f"Are the {name} intelligent?") if key == "oracle" else key == "yes"
+            verdicts.append(known[name])
+        return all(verdicts)
+
     def _common_language(self, game: Game) -> bool:
         q = Question(LANGUAGE, "Do you speak their language?",
                      (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")))
@@ -266,11 +345,15 @@ class DeathAndTreasure(Rules):
         key = game.ask(Question(ESCAPE, "How do you get away?", tuple(opts))).key
         if key != "run":
             self._drop(game, key)
-            roll, hit = game.dice.in_six(DISTRACT_IN_SIX)
-            game.emit("distract", dropped=key, roll=roll, distracted=hit)
-            if hit:
-                game.emit("escape", success=True)
-                return True
+            if (key == "treasure") == self.intelligent(game, foes):
+                roll, hit = game.dice.in_six(DISTRACT_IN_SIX)
+                game.emit("distract", dropped=key, roll=roll, distracted=hit)
+                if hit:
+                    game.emit("escape", success=True)
+                    return True
+            else:
+                game.emit("distract", dropped=key, roll=0, distracted=False,
+                          why="intelligent creatures" if key == "food" else "unintelligent creatures")
         ok = self.check(game, "DEX", PROSE_DIFFICULTY, "escape")
         game.emit("escape", success=ok)
         return ok
@@ -293,4 +376,5 @@ class DeathAndTreasure(Rules):
         return combat.fight(self, game, foes, surprised=surprised)
 
 
-__all__ = ["FLED", "OVER", "WON", "DeathAndTreasure", "morale_breaks", "reaction_band", "surprise_chance"]
+__all__ = ["FLED", "OVER", "WON", "DeathAndTreasure", "meet_rivals", "morale_breaks", "reaction_band",
+           "rival_sides", "surprise_chance"]

@@ -3,7 +3,7 @@
 Hazards (seed, 3 and 3.7): an entry's hazards are met when it is read, in order. A careful sweep or
 a stealth crawl spots them (the check is one step easier, D−1, and listed mitigation gear may be
 used instead); a fast push does not (one step harder, D+1, and no mitigation). Mitigating takes
-10 minutes and makes noise (an encounter check) but clears the hazard for the rest of the run. A
+10 minutes and makes noise (an encounter check) and removes the hazard for 1d6 hours (3.7). A
 check is a d20 at or under the better of the hazard's abilities (Dungeon Rules scores); failing
 it, the damage dice in the Fail text are rolled, "alarm" in it trips an alarm, "noise" in it
 adds a danger step, and the rest of the text is shown for the player to rule on. A triggered
@@ -60,7 +60,7 @@ def meet_hazards(rules: DungeonRules, game: Game, entry: Entry) -> None:
     for name in entry["hazards"]:
         hazard = definition(game, entry, name)
         key = f"{entry['number']}:{name.lower()}"
-        if hazard is None or key in st["cleared"]:
+        if hazard is None or key in st["cleared"] or st.get("mitigated", {}).get(key, -1) > st["minutes"]:
             continue
         if hazard["error"] is not None or hazard["check"] is None or not hazard["check"]["abilities"]:
             game.emit("manual", text=f"Hazard {name}: the book gives no usable check; your ruling.")
@@ -88,13 +88,14 @@ def _meet(rules: DungeonRules, game: Game, hazard: Hazard, key: str) -> None:
                   f"{percent(p)}; on a failure: {hazard['fail'] or 'the book does not say'}", chance=p)
     if gear is not None:
         use = Option("mitigate", f"Deal with it using your {gear} ({MITIGATE_MINUTES} minutes, noisy)",
-                     "no check; cleared for good")
+                     "no check; removed for 1d6 hours")
         opts = (use, face) if careful(game) or p < 1 else (face, use)
         if game.ask(Question(HAZARD, f"Hazard: {name}{seen}", opts, {"hazard": name})).key == "mitigate":
             rules.pass_minutes(game, MITIGATE_MINUTES)
             st["loud"] = True
-            st["cleared"].append(key)
-            game.emit("hazard", name=name, stage="mitigated", gear=gear)
+            hours = game.dice.die(6)
+            st.setdefault("mitigated", {})[key] = st["minutes"] + hours * 60
+            game.emit("hazard", name=name, stage="mitigated", gear=gear, hours=hours)
             return
     if rules.d20_check(game, best, d, f"hazard: {name}"):
         game.emit("hazard", name=name, stage="passed", text=hazard["pass"])

@@ -4,7 +4,9 @@ Seed: ``dungeon-rules.txt``; numbers from :mod:`dtc.systems.dungeon_rules.rulese
 clock in minutes: a move costs the pace's minutes (standard 10, careful 20, stealth 20, fast 5),
 an action, a wait or a fight 10. The base ruleset's turn (its light, its upkeep) passes once per
 10 minutes. The encounter die is rolled at each interval of the current entry's zone (and once
-after a loud event), against the zone's danger range moved by the danger steps. Everything else
+after a loud event), against the zone's danger range moved by the danger steps; inside a lair
+every 10 minutes, twice (at the start and at the end of each 10 minutes, 2.1). Running away
+adds a step until the next check (2.2, "running"). Everything else
 — checks of the base's abilities, character, encounters, combat — is the base's; the overlay's
 own abilities (AGI, LUCK, WORLDSWAY under Death & Treasure) and every hazard are d20 roll-under.
 Hazards are in :mod:`dtc.systems.dungeon_rules.hazards`; readings are in ``docs/rulesets/dungeon-rules.md``.
@@ -35,6 +37,11 @@ PACE, REST_TYPE = "pace", "rest-type"  # question kinds
 HOUR = 60
 WATCHES = 4
 KEY = "dr"  # this overlay's part of the run state
+LAIR_INTERVAL = 10  # 2.1: inside a lair, checks at the start and the end of each 10 minutes
+
+
+def in_lair(zone: dr.Zone) -> bool:
+    return "lair" in zone.key
 
 
 def overlay_scores(pc: Character, dice: Dice) -> list[str]:
@@ -156,6 +163,9 @@ class DungeonRules(Rules):
     def down(self, game: Game, cause: str, overflow: int = 0) -> None:
         self.base.down(game, cause, overflow)
 
+    def arrival_costs_turn(self, game: Game, how: str, plan: tuple[str, ...] | None) -> bool:
+        return self.base.arrival_costs_turn(game, how, plan)  # the base's ruling (same-room)
+
     # --- time --------------------------------------------------------------------------------
 
     def st(self, game: Game) -> dict[str, Any]:
@@ -168,7 +178,7 @@ class DungeonRules(Rules):
         game.state.rules[KEY] = {
             "minutes": 0, "base_minutes": 0, "last_check": 0, "pace": "standard", "pace_zone": None,
             "steps": [], "alarm": 0, "alarm_until": -1, "alarm_high_until": -1, "blood": False,
-            "loud": False, "bonus": 0, "slip": False, "camp": False, "cleared": [],
+            "loud": False, "bonus": 0, "slip": False, "camp": False, "cleared": [], "mitigated": {},
         }
 
     def zone(self, game: Game) -> dr.Zone:
@@ -291,7 +301,8 @@ class DungeonRules(Rules):
     def interval(self, game: Game) -> int:
         st = self.st(game)
         zone = self.zone(game)
-        return min(zone.interval, dr.ALARM_INTERVAL) if st["alarm_until"] > st["minutes"] else zone.interval
+        every = min(zone.interval, LAIR_INTERVAL) if in_lair(zone) else zone.interval
+        return min(every, dr.ALARM_INTERVAL) if st["alarm_until"] > st["minutes"] else every
 
     def due_checks(self, game: Game) -> int:
         """How many interval checks fall due now (the clock may have crossed several)."""
@@ -299,6 +310,8 @@ class DungeonRules(Rules):
         every = self.interval(game)
         due: int = (st["minutes"] - st["last_check"]) // every
         st["last_check"] += due * every
+        if in_lair(self.zone(game)):
+            due *= 2  # at the start and at the end of each 10 minutes
         if st["loud"]:
             st["loud"] = False
             due += 1
@@ -315,7 +328,17 @@ class DungeonRules(Rules):
         return hit
 
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
-        return self.base.encounter(game, foes, text)
+        st = self.st(game)
+        st["ran"] = False
+        result = self.base.encounter(game, foes, text)
+        if result == FLED and not st["ran"]:
+            self.ran(game)
+        return result
+
+    def ran(self, game: Game) -> None:
+        """Running away is loud (2.2, "running, shouting"): +1 step until the next check."""
+        self.st(game)["ran"] = True
+        self.add_step(game, 1, checks=1, why="running away")
 
     def fight(self, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
         return self.base.fight(game, foes, surprised=surprised)
@@ -328,6 +351,8 @@ class DungeonRules(Rules):
         self.raise_alarm(game, 1, "a loud fight")
         if result == WON and any(f.hp <= 0 for f in foes):
             st["blood"] = True
+        if result == FLED:
+            self.ran(game)
         return result
 
     def gear_used(self, game: Game, item: str) -> None:

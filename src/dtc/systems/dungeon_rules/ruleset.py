@@ -156,6 +156,7 @@ DUNGEON_RULES = DungeonRules(
                         .replace("1–1", "1") for z in ZONES.values())),
         ("Encounter checks", ("1d6 at each interval of the current zone, and after a loud event (a fight); "
                               "an encounter when the die is within the danger range",
+                              "inside a lair: at the start and the end of each 10 minutes (two checks)",
                               "active alarm: every 10 minutes, +1 step, at least 1–3",)),
         ("Danger steps (cumulative, capped at 1–5)", tuple(f"{c}: {s}" for c, s in DANGER_STEPS)),
         ("Pace", (*(f"{p.key:<9} {p.minutes} minutes a room: {p.note}" for p in PACES.values()),
@@ -164,7 +165,7 @@ DUNGEON_RULES = DungeonRules(
                          "tripped alarm", "at 3 the danger is at least 1–3; at 5, 1–5 for an hour")),
         ("Hazards", ("written in the source: Hazard: NAME | Check: ABILITY Dn | Fail: effect | Pass: text "
                      "| Mitigation: gear, gear | Telltales: text | Trigger: text",
-                     "checked d20 ≤ score; mitigated with listed gear (not at a fast push)")),
+                     "checked d20 ≤ score; mitigated with listed gear (not at a fast push) for 1d6 hours")),
         ("Rests", tuple(f"{k:<7} {m} minutes: {what}; risk: {risk}" for k, (m, what, risk) in RESTS.items())),
     ),
 )

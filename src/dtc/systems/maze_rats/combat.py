@@ -2,9 +2,11 @@
 
 Seed: "Initiative", "Combat", "NPC Morale". Each round both sides roll a d6 (ties rerolled) and
 the higher side acts first; an ambushing side simply goes first and has advantage on its attacks
-in the first round. An attack is 2d6 + attack bonus; it hits when the total exceeds the
+in the first round (not in heavy armour, which gains no advantage on surprise attack rolls). An
+attack is 2d6 + attack bonus; it hits when the total exceeds the
 defender's armour and deals the difference (+1 with a heavy weapon, −1 unarmed but never 0),
-doubled on double sixes. Hit, the adventurer may shatter a shield to take no damage. A group that
+doubled on double sixes. Hit, the adventurer may shatter a shield to take no damage — unless
+holding a two-handed (heavy or ranged) weapon, since a shield takes a hand ("Combat"). A group that
 has lost half its number, or a lone creature at half health, makes a WIL danger roll and routs on
 a failure. Fleeing is an opposed DEX danger roll that the creatures win on a tie; a failed
 attempt costs the adventurer's turn. A ranged weapon can only be used before the melee closes:
@@ -96,12 +98,24 @@ def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = Fal
                 game.emit("fight_end", result="fled")
                 return FLED
         else:
-            _attack(rules, game, weapon, target, foes, mr.ADVANTAGE if rnd == 1 and ambush else mr.PLAIN)
+            _attack(rules, game, weapon, target, foes, _ambush_mode(game, rnd == 1 and ambush))
         group_checked = _morale(game, foes, size, group_checked)
         if pc_first and any(f.active for f in foes):
             _creatures_act(rules, game, foes, their_mode, held)
     game.emit("fight_end", result="won")
     return WON
+
+
+def _ambush_mode(game: Game, ambushing: bool) -> str:
+    """Advantage on the ambush round's attack, but never in heavy armour (seed, "Combat")."""
+    from dtc.systems.maze_rats.play import heavy_armour
+
+    if not ambushing:
+        return mr.PLAIN
+    if heavy_armour(game.pc):
+        game.emit("manual", text="Heavy armour: no advantage on your ambush attack.")
+        return mr.PLAIN
+    return mr.ADVANTAGE
 
 
 def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool) -> tuple[Item | None, Foe | None]:
@@ -188,6 +202,7 @@ def _morale(game: Game, foes: list[Foe], size: int, group_checked: bool) -> bool
 
 def _creatures_act(rules: MazeRats, game: Game, foes: list[Foe], mode: str, held: Item | None) -> None:
     from dtc.systems.maze_rats.play import armor as pc_armor
+    from dtc.systems.maze_rats.play import weapon_class
 
     pc = game.pc
     for foe in [f for f in foes if f.active]:
@@ -200,7 +215,8 @@ def _creatures_act(rules: MazeRats, game: Game, foes: list[Foe], mode: str, held
         damage = mr.attack_damage(total, mine, double_six=a == b == 6)
         game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[list(roll.dice)],
                   total=total, needed=mine, hit=damage > 0, damage=damage, critical=a == b == 6)
-        if damage and pc.find("Shield") is not None and _shatter(rules, game, foe, damage):
+        shield_in_hand = pc.find("Shield") is not None and (held is None or weapon_class(held) == "light")
+        if damage and shield_in_hand and _shatter(rules, game, foe, damage):
             pc.use("Shield")
             game.emit("item", action="shattered", name="Shield", quantity=1, why=f"to stop {foe.name}'s {name}")
             continue

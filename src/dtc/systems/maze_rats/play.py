@@ -25,6 +25,7 @@ from dtc.runtime.dice import Dice, Roll, percent
 from dtc.runtime.equipment import HAND, RANGED, RATIONS, Item
 from dtc.runtime.ruleset import FLED, OVER, WON, Rules, careful
 from dtc.systems.death_and_treasure.creation import random_name
+from dtc.systems.death_and_treasure.play import meet_rivals, rival_sides
 
 if TYPE_CHECKING:
     from dtc.runtime.foes import Foe
@@ -258,6 +259,9 @@ class MazeRats(Rules):
         return not ok
 
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
+        sides = rival_sides(foes, text)
+        if sides is not None:
+            return meet_rivals(self, game, sides, text)
         band = self.reaction(game)
         if band == "hostile":
             return self.fight(game, foes, surprised=self.surprised(game))

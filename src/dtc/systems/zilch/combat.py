@@ -9,7 +9,9 @@ defends). A Fighter may spend ♣ chips to turn a miss into a hit; a Rogue may s
 turn a hit into a miss. In a surprise round the adventurer has no tile and no defensive pips.
 Fleeing is a ♠ contest against the fastest creature, which the adventurer initiates (and so
 wins a successful draw); failing costs the adventurer's turn. Creatures fight until they drop
-(the seed has no morale rule). A fight takes one turn.
+(the seed has no morale rule). A fight takes one turn. An adventurer knocked to 0 HP falls
+unconscious: the creatures still to act this round strike the Defenseless body (every point
+drains ♥), then leave it for dead (the fight ends with ``OVER``: they are still there).
 
 Weapons deal a fixed amount by class (the seed's table is missing): tiny 1 (dagger, knife,
 unarmed), light 2 (short sword, hand axe, club, sling, shortbow), heavy 3 (longsword, sword,
@@ -30,7 +32,7 @@ from dtc.runtime.core import COMBAT, TARGET, Option, Question
 from dtc.runtime.dice import DiceError, parse_dice, percent
 from dtc.runtime.equipment import Item
 from dtc.runtime.foes import MAX_ROUNDS, Foe
-from dtc.runtime.ruleset import FLED, WON, careful
+from dtc.runtime.ruleset import FLED, OVER, WON, careful
 
 if TYPE_CHECKING:
     from dtc.runtime.game import Game
@@ -154,6 +156,8 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
         if rnd == 1 and surprised:
             game.emit("round", round=rnd, surprised=True)
             _foes_act(rules, game, foes, known, None, dom.RECKLESS)
+            if _out_cold(game):
+                return OVER
             continue
         stance = _stance(game, foes, known)
         tile = pile.draw(game.dice)
@@ -161,6 +165,8 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
                   domino=list(tile))
         if not pc_first:
             _foes_act(rules, game, foes, known, tile, stance)
+            if _out_cold(game):
+                return OVER
             if not any(f.active for f in foes):
                 break
         if stance != dom.GUARDED:
@@ -170,8 +176,40 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
                 return FLED
         if pc_first and any(f.active for f in foes):
             _foes_act(rules, game, foes, known, tile, stance)
+            if _out_cold(game):
+                return OVER
     game.emit("fight_end", result="won")
     return WON
+
+
+def _out_cold(game: Game) -> bool:
+    """The adventurer fell this round: the creatures leave the body for dead."""
+    if not game.state.rules.get("unconscious"):
+        return False
+    game.emit("manual", text="The creatures leave you for dead.")
+    game.emit("fight_end", result="left for dead")
+    return True
+
+
+def left_for_dead(rules: Zilch, game: Game, foes: list[Foe], text: str) -> str:
+    """Creatures find the adventurer unconscious: one round of blows on the Defenseless body."""
+    game.emit("fight", foes=[f.brief() for f in foes], surprised=True)
+    game.emit("manual", text=f"{text} find you unconscious.")
+    pile = dom.Pile.shuffled(game.dice)
+    known = _Round(pile)
+    for n in range(len(foes)):
+        known.stance[n] = dom.BOLD
+        known.tile[n] = pile.draw(game.dice)
+    game.emit("round", round=1, surprised=True)
+    rules_state = game.state.rules
+    rules_state["fighting"] = True
+    try:
+        _foes_act(rules, game, foes, known, None, dom.RECKLESS)
+    finally:
+        rules_state["fighting"] = False
+    game.emit("manual", text="They leave you for dead.")
+    game.emit("fight_end", result="left for dead")
+    return OVER
 
 
 def _defence(game: Game, tile: dom.Domino | None, stance: str) -> int:
@@ -279,10 +317,12 @@ def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: do
         known.shown.add(n)
         name = foe.attacks[0][0] if foe.attacks else "attack"
         attack = suit(game, foe, "clubs") + dom.pips(known.tile[n], known.stance[n])[0]
-        defence = _defence(game, tile, stance) if tile is not None else pc.score("♠")
+        out = game.state.rules.get("unconscious")  # Defenseless: no domino, no shield
+        defence = _defence(game, tile, stance) if tile is not None and not out else pc.score("♠")
         spent = 0
         chips = pc.stats.get("chips", 0)
-        if attack >= defence and class_of(pc) == "Rogue" and 0 < attack - defence + 1 <= chips:
+        awake = not game.state.rules.get("unconscious")
+        if awake and attack >= defence and class_of(pc) == "Rogue" and 0 < attack - defence + 1 <= chips:
             spent = _spend(game, attack - defence + 1, "♠", f"dodge {foe.name}'s {name}")
         defence += spent
         damage = dom.blow(attack, defence, foe_damage(game, foe), resistance(game)) if attack >= defence else 0

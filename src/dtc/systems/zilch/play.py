@@ -10,11 +10,13 @@ silent or leaves room (``docs/rulesets/zilch.md``):
   not offered: magic is not automated.
 * Wandering encounters: 1-in-6 per turn spent (the seed gives no schedule). On one, a ♠ test
   notices them (else a surprise round); then parley (a ♥ test), fight, or flee (a ♠ contest).
-* Recovery: rally (a turn: class chips back, −1 per rally marker), rest (an hour, 50% interrupted
-  by a wandering monster; else a marker off, chips back, ♦ First Aid), sleep (8 hours, only
-  outside: at the entrance).
-* At 0 HP you fall unconscious: among enemies that is death; alone, an hour passes, and a
-  wandering monster that finds you kills you. Damage taken at 0 HP drains ♥; ♥ at 0 is death.
+* Recovery: rally (a turn: class chips back, −1 per rally marker), rest (an hour, six turns, 50%
+  interrupted by a wandering monster; else a marker off, chips back, ♦ First Aid), sleep (8 hours,
+  once in 24, only outside: at the entrance; markers off, chips back, 2 HP, 2 ♥ drain off).
+* At 0 HP you fall unconscious (seed, *Injury*); every point of damage taken at 0 HP drains ♥
+  (and so the Heart chips you can hold); ♥ drained to 0 is death. In a fight the creatures
+  finish the round against the Defenseless body, then leave it for dead; a wandering monster
+  that finds you unconscious does the same. You come to an hour later, at 0 HP.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from dtc.runtime.dice import Dice, percent
 from dtc.runtime.equipment import HAND, RANGED, RATIONS, Item
 from dtc.runtime.ruleset import FLED, OVER, Rules, careful
 from dtc.systems.death_and_treasure.creation import random_name
+from dtc.systems.death_and_treasure.play import meet_rivals, rival_sides
 
 if TYPE_CHECKING:
     from dtc.runtime.foes import Foe
@@ -37,7 +40,9 @@ if TYPE_CHECKING:
 SUITS = ("♣", "♠", "♦", "♥")
 CLASS_SUIT = {"Fighter": "♣", "Rogue": "♠"}
 ENCOUNTER_IN_SIX = 1
-REST_TURNS, SLEEP_TURNS, UNCONSCIOUS_TURNS = 6, 48, 6
+REST_TURNS, SLEEP_TURNS, UNCONSCIOUS_TURNS = 6, 48, 6  # ten-minute turns: an hour, 8 hours, an hour
+DAY_TURNS = 144  # sleep: once in 24 hours
+SLEEP_DRAIN = 2  # drain a night's sleep removes from each suit
 REST_INTERRUPTED_IN_SIX = 3
 FIRST_AID = {z.CS: 2, z.S: 1, z.F: 0, z.CF: -1}
 RECOVERY = "recovery"
@@ -144,27 +149,34 @@ class Zilch(Rules):
         return make_character(dice, chooser)
 
     def down(self, game: Game, cause: str, overflow: int = 0) -> None:
+        """0 HP: unconscious; damage beyond 0 drains ♥ (seed, *Injury*)."""
         st = game.state.rules
-        if st.get("fighting"):
-            game.emit("death", cause=f"{cause}: unconscious among enemies")
-            raise RunEnded("died", f"{cause}: unconscious among enemies")
         if overflow:
             self.drain(game, cause, overflow)
         if st.get("unconscious"):
             return
         st["unconscious"] = True
-        game.emit("manual", text="You fall unconscious (0 HP). An hour passes.")
+        game.emit("manual", text="You fall unconscious (0 HP): further damage drains Hearts.")
+        if not st.get("fighting"):  # in a fight, after the creatures have finished the round
+            self.lie_unconscious(game)
+
+    def lie_unconscious(self, game: Game) -> None:
+        """An hour out cold; a wandering monster that finds you strikes the helpless body once."""
+        game.emit("manual", text="An hour passes.")
         for _ in range(UNCONSCIOUS_TURNS):
             game.clock("unconscious")
             if game.graph["encounters"] and self.encounter_happens(game):
-                game.emit("death", cause="found helpless by wandering monsters")
-                raise RunEnded("died", "found unconscious by wandering monsters")
+                game.wandering()
+        game.state.rules["unconscious"] = False
         game.emit("manual", text="You come to, at 0 HP: further damage drains Hearts.")
 
     def drain(self, game: Game, cause: str, amount: int) -> None:
-        """Damage beyond 0 HP drains ♥; at 0 you die."""
+        """Damage beyond 0 HP drains ♥ (the Heart chips you can hold fall with it); at 0 you die."""
         pc = game.pc
         pc.abilities["♥"] -= amount
+        pc.stats["drain"] = pc.stats.get("drain", 0) + amount
+        pc.max_hp = max(1, pc.max_hp - amount)
+        pc.hp = min(pc.hp, pc.max_hp)
         game.emit("manual", text=f"Hearts drained to {pc.abilities['♥']} ({cause}).")
         if pc.abilities["♥"] <= 0:
             game.emit("death", cause=cause)
@@ -194,15 +206,17 @@ class Zilch(Rules):
         if pc.stats.get("chips", 0) < cap:
             ways.append(Option("rally", f"Rally (a turn): class chips back to {cap}"))
         ways.append(Option("rest", "Rest an hour: chips back, ♦ First Aid for HP (50% interrupted)"))
-        if game.state.entry == game.state.start:
-            ways.append(Option("sleep", "Sleep the night outside: markers off, chips back, up to 2 HP"))
+        if game.state.entry == game.state.start and self.can_sleep(game):
+            ways.append(Option("sleep", "Sleep the night outside: markers off, chips back, up to 2 HP, "
+                                        "2 ♥ drain off"))
         if not careful(game):
             ways.reverse()
         return ways
 
     def rest_blocked(self, game: Game) -> str | None:
         pc = game.pc
-        if pc.hp >= pc.max_hp and pc.stats.get("chips", 0) >= chip_cap(pc) and not pc.stats.get("rally"):
+        if pc.hp >= pc.max_hp and pc.stats.get("chips", 0) >= chip_cap(pc) and not pc.stats.get("rally") and not (
+                pc.stats.get("drain") and game.state.entry == game.state.start and self.can_sleep(game)):
             return "you are unhurt, with every chip"
         return None
 
@@ -216,7 +230,7 @@ class Zilch(Rules):
                 self.rally(game)
             return None
         if key == "rest":
-            for _ in range(REST_TURNS - 1):
+            for _ in range(REST_TURNS):
                 game.clock("rest")
             roll, interrupted = game.dice.in_six(REST_INTERRUPTED_IN_SIX)
             game.emit("encounter_check", roll=roll, encounter=interrupted, why="rest")
@@ -227,10 +241,16 @@ class Zilch(Rules):
                 return None
             self.recover(game, "short")
             return None
+        game.state.rules["slept"] = game.state.turn
         for _ in range(SLEEP_TURNS):
             game.clock("rest")
         self.recover(game, "long")
         return None
+
+    def can_sleep(self, game: Game) -> bool:
+        """Sleep comes once in 24 hours (seed, *Recovery*): a day since the last sleep began."""
+        slept = game.state.rules.get("slept")
+        return slept is None or game.state.turn - int(slept) >= DAY_TURNS
 
     def rally(self, game: Game) -> None:
         pc = game.pc
@@ -253,6 +273,12 @@ class Zilch(Rules):
         elif kind == "long":
             pc.stats.update(rally=0, chips=chip_cap(pc))
             game.emit("rest", rolls=[], rests_today=0, rest="sleep", chips=pc.stats["chips"])
+            mended = min(SLEEP_DRAIN, pc.stats.get("drain", 0))
+            if mended:
+                pc.stats["drain"] -= mended
+                pc.abilities["♥"] += mended
+                pc.max_hp += mended
+                game.emit("manual", text=f"Sleep mends {mended} ♥ drain: Hearts {pc.abilities['♥']}.")
             game.heal(2, "a night's sleep")
 
     # --- encounters and combat -----------------------------------------------------------
@@ -263,8 +289,13 @@ class Zilch(Rules):
         return hit
 
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
-        from dtc.systems.zilch.combat import escape, escape_chance
+        from dtc.systems.zilch.combat import escape, escape_chance, left_for_dead
 
+        if game.state.rules.get("unconscious"):
+            return left_for_dead(self, game, foes, text)
+        sides = rival_sides(foes, text)
+        if sides is not None:
+            return meet_rivals(self, game, sides, text)
         noticed = self.check(game, "♠", 2, "notice them coming")
         game.emit("surprise", rolls=[], chance=0, surprised=not noticed)
         if not noticed:
@@ -293,9 +324,12 @@ class Zilch(Rules):
 
         game.state.rules["fighting"] = True
         try:
-            return fight(self, game, foes, surprised=surprised)
+            result = fight(self, game, foes, surprised=surprised)
         finally:
             game.state.rules["fighting"] = False
+        if game.state.rules.get("unconscious"):
+            self.lie_unconscious(game)
+        return result
 
 
 __all__ = ["SUITS", "Zilch", "class_of", "make_character"]

@@ -175,6 +175,7 @@ ZILCH = Zilch(
         ("Recovery", ("rally (2 minutes): class chips back, −1 per rally marker",
                       "rest (an hour, 50% interrupted in a dungeon): chips back, a rally marker off, "
                       "♦ First Aid: CS +2, S +1, F 0, CF −1 HP",
-                      "sleep (8 hours): all markers off, chips back, up to 2 HP")),
+                      "sleep (8 hours, once in 24): all markers off, chips back, up to 2 HP, up to 2 drain off",
+                      "0 HP: unconscious; damage beyond drains ♥; ♥ drained to 0 is death")),
     ),
 )
