@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from dtc import FORMAT_VERSION
+from dtc import FORMAT_VERSION, FORMAT_VERSIONS_READ
 from dtc.resources import data_dir
 
 
@@ -75,10 +75,11 @@ def load_json(path: str | Path, name: str) -> Any:
         raise SchemaError(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise SchemaError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    if name == "adventure" and isinstance(data, dict) and data.get("format_version") not in (None, FORMAT_VERSION):
+    version = data.get("format_version") if isinstance(data, dict) else None
+    if name == "adventure" and version not in (None, *FORMAT_VERSIONS_READ):
         raise SchemaError(
             f"{path}: compiled with format version {data.get('format_version')}; "
-            f"this dtc reads version {FORMAT_VERSION} (recompile the source)"
+            f"this dtc reads versions {FORMAT_VERSIONS_READ[0]} to {FORMAT_VERSION} (recompile the source)"
         )
     try:
         validate(data, name)
