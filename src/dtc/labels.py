@@ -11,7 +11,7 @@ import re
 
 BOLD_LABEL = re.compile(r"(?:\*\*|__)([^*_\n]{1,80})(?:\*\*|__)\s*$")
 #: Everything up to and including the last cut (greedy, so one call finds the last one).
-LAST_CUT = re.compile(r".*(?:[.!?;:,()\n\"“”]|\*\*)", re.S)
+LAST_CUT = re.compile(r".*(?:[.!?;:,()\[\]\n\"“”]|\*\*)", re.S)
 STOP_WORDS = frozenset(
     [
         "or", "and", "you", "may", "can", "could", "then", "to", "either", "lead", "leads", "have", "has", "is",

@@ -70,9 +70,14 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
         context = Context(comp.doc, comp.resolved)
         if not watch:
             kept.append(context)
-        return lint_compilation(comp, rules, settings=settings, context=context)
+        found = lint_compilation(comp, rules, settings=settings, context=context)
+        notes.extend(f"{path}: {n}" for n in context.notes)
+        return found
+
+    notes: list[str] = []
 
     def run() -> list[Diagnostic]:
+        notes.clear()
         found: list[Diagnostic] = []
         for path in files:
             found.extend(lint_one(path))
@@ -82,19 +87,19 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
         if "-" in files:
             fail("error: --watch needs file paths, not '-' (stdin)")
         api.freeze_after_build = False  # a long-running process: every build must stay collectable
-        _watch(files, run, fmt, poll_interval, None if no_config else config_path)
+        _watch(files, run, fmt, poll_interval, None if no_config else config_path, notes)
     try:
         found = run()
     except (ConfigError, SourceError) as exc:
         fail(str(exc))
     except UnknownRule as exc:  # a configuration's select/ignore are checked when it is read
         fail(f"error: unknown rule '{exc.args[0]}' (see `dtc rule --list`)")
-    click.echo(RENDERERS[fmt](found, len(files)), nl=False)
+    click.echo(RENDERERS[fmt](found, len(files), notes), nl=False)
     finish(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
 
 
 def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], fmt: str, interval: float,
-           config_path: str | None) -> None:
+           config_path: str | None, notes: list[str]) -> None:
     """Poll modification times; lint again on every change; Ctrl-C exits 0."""
 
     def stamps() -> dict[str, float | None]:
@@ -113,7 +118,7 @@ def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], fmt: str
 
     def once() -> None:
         try:
-            click.echo(RENDERERS[fmt](run(), len(files)), nl=False)
+            click.echo(RENDERERS[fmt](run(), len(files), notes), nl=False)
         except (ConfigError, SourceError) as exc:
             click.echo(str(exc), err=True)
         click.echo(f"-- watching {len(files)} file{'s' if len(files) != 1 else ''}; Ctrl-C to stop", err=True)

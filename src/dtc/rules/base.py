@@ -6,12 +6,16 @@ import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from dtc.analysis import Analysis
 from dtc.compile import Resolved
-from dtc.diagnostics import Diagnostic, Severity, Span
+from dtc.diagnostics import Diagnostic, Severity, Span, Step
 from dtc.model import Choice, Document, Target
 from dtc.rulesets import Ruleset, UnknownRuleset, get_ruleset
+
+if TYPE_CHECKING:
+    from dtc.state import StateAnalysis
 
 
 @dataclass
@@ -21,9 +25,21 @@ class Context:
     doc: Document
     res: Resolved
     analysis: Analysis = field(init=False)
+    #: What the summary of a lint should say about this book (the state analysis approximated).
+    notes: list[str] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.analysis = Analysis(self.res)
+
+    @cached_property
+    def state(self) -> StateAnalysis:
+        """The exploration of (entry, possessions) states (see :mod:`dtc.state`)."""
+        from dtc.state import StateAnalysis
+
+        found = StateAnalysis(self.doc, self.res, self.analysis)
+        if found.approximated:
+            self.notes.append(found.approximated)
+        return found
 
     @cached_property
     def ruleset(self) -> Ruleset | None:
@@ -69,8 +85,9 @@ class Rule:
     def summary(self) -> str:
         return self.doc.split("\n", 1)[0]
 
-    def diag(self, ctx: Context, message: str, span: Span, entry: int | None = None) -> Diagnostic:
-        return Diagnostic(self.code, self.name, self.severity, message, span, entry, ctx.doc.path)
+    def diag(self, ctx: Context, message: str, span: Span, entry: int | None = None,
+             witness: tuple[Step, ...] | None = None) -> Diagnostic:
+        return Diagnostic(self.code, self.name, self.severity, message, span, entry, ctx.doc.path, witness)
 
     def run(self, ctx: Context) -> Iterator[Diagnostic]:
         return self.check(self, ctx)
