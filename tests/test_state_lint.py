@@ -69,8 +69,9 @@ def test_unpaid_loss_with_witness() -> None:
                "2 The fee. [-10 coins] Across. THE END", "3 A purse! [+10 coins] Board (D0, S2).")
     found = [d for d in assert_diagnostics(src, "unpaid-loss@7:13") if d.rule == "unpaid-loss"]
     assert "10 coins" in found[0].message and found[0].route() == "1 -[Board at once]-> 2"
+    assert_diagnostics(src.replace("Board at once (D0, S2) or ", ""))
     gated = src.replace("Board at once (D0, S2)", "Board at once (D0, S2, if 10 coins)")
-    assert_diagnostics(gated)
+    assert_diagnostics(gated, "gate-never-opens")  # true: the coins are found only on the other way
 
 
 def test_counts_above_the_cap_are_not_spent_twice() -> None:
