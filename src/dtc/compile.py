@@ -229,7 +229,7 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
                     for x in res.exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
-                "effects": extract_effects(dungeon.blank_lines(entry.text), index),
+                "effects": extract_effects(_blank_state(dungeon.blank_lines(entry.text)), index),
             }
         )
     graph = {
@@ -277,6 +277,16 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         _dungeon_notation(doc, res, graph, canonical)
     _state_notation(doc, graph)
     return graph
+
+
+def _blank_state(text: str) -> str:
+    """The text with its ``[+stone key]`` effects blanked (same offsets): they are state, which
+    the prose-effect reader must not take for rules to adjudicate."""
+    if "[" not in text:
+        return text
+    from dtc.entries import EFFECTS
+
+    return EFFECTS.sub(lambda m: " " * len(m.group()), text)
 
 
 def _state_choice(c: Choice, res: Resolved, out: dict[str, Any]) -> dict[str, Any]:

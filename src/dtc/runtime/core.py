@@ -85,6 +85,8 @@ class Outcome:
     turn: int
     reason: str
     treasure: int = 0
+    #: For an ``ended`` run: the ending's kind, ``"death"``, ``"victory"``, or None (unstated).
+    ending_kind: str | None = None
 
     def line(self) -> str:
         """The one-line summary every run ends with."""
@@ -92,6 +94,10 @@ class Outcome:
         loot = f"treasure worth {self.treasure:,} coins" if self.treasure else "no treasure"
         if self.kind == "escaped":
             return f"escaped: left by the entrance ({where}) on turn {self.turn} with {loot}"
+        if self.kind == "ended" and self.ending_kind == "death":
+            return f"died: THE END (death) at {where} on turn {self.turn}"
+        if self.kind == "ended" and self.ending_kind == "victory":
+            return f"won: THE END (victory) at {where} on turn {self.turn} with {loot}"
         if self.kind == "ended":
             return f"ended: THE END at {where} on turn {self.turn} with {loot}"
         if self.kind == "died":
@@ -104,20 +110,22 @@ class Outcome:
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "entry": self.entry, "turn": self.turn, "reason": self.reason,
-                "treasure": self.treasure}
+                "treasure": self.treasure} | ({"ending_kind": self.ending_kind} if self.ending_kind else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Outcome:
-        return cls(data["kind"], data["entry"], data["turn"], data["reason"], data.get("treasure", 0))
+        return cls(data["kind"], data["entry"], data["turn"], data["reason"], data.get("treasure", 0),
+                   data.get("ending_kind"))
 
 
 class RunEnded(Exception):
     """Raised anywhere in a procedure to end the run (death, lost, a broken exit...)."""
 
-    def __init__(self, kind: str, reason: str) -> None:
+    def __init__(self, kind: str, reason: str, ending_kind: str | None = None) -> None:
         super().__init__(f"{kind}: {reason}")
         self.kind = kind
         self.reason = reason
+        self.ending_kind = ending_kind
 
 
 ORACLE_ODDS = (
