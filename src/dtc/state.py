@@ -35,6 +35,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from math import gcd
 
 from dtc.analysis import _SALVAGE, Analysis
 from dtc.compile import Resolved
@@ -84,14 +85,14 @@ class GateFacts:
     closed: Node | None = None
 
 
-def _compile(cond: Cond, slot: dict[str, int]) -> Callable[[Values], bool]:
+def _compile(cond: Cond, slot: dict[str, int], unit: dict[str, int]) -> Callable[[Values], bool]:
     if isinstance(cond, Has):
-        i, n = slot[cond.name], cond.count
+        i, n = slot[cond.name], cond.count // unit[cond.name]
         return lambda v: v[i] >= n
     if isinstance(cond, Not):
-        inner = _compile(cond.arg, slot)
+        inner = _compile(cond.arg, slot, unit)
         return lambda v: not inner(v)
-    parts = [_compile(a, slot) for a in cond.args]
+    parts = [_compile(a, slot, unit) for a in cond.args]
     if isinstance(cond, All):
         return lambda v: all(p(v) for p in parts)
     return lambda v: any(p(v) for p in parts)
@@ -109,15 +110,15 @@ def evaluate(cond: Cond, held: dict[str, int]) -> bool:
     return any(evaluate(a, held) for a in cond.args)
 
 
-def _possible(cond: Cond, sets: list[frozenset[int]], slot: dict[str, int]) -> tuple[bool, bool]:
+def _possible(cond: Cond, sets: list[frozenset[int]], slot: dict[str, int], unit: dict[str, int]) -> tuple[bool, bool]:
     """(may be true, may be false) over independent sets of amounts: an over-approximation of both."""
     if isinstance(cond, Has):
-        values = sets[slot[cond.name]]
-        return max(values) >= cond.count, min(values) < cond.count
+        values, n = sets[slot[cond.name]], cond.count // unit[cond.name]
+        return max(values) >= n, min(values) < n
     if isinstance(cond, Not):
-        t, f = _possible(cond.arg, sets, slot)
+        t, f = _possible(cond.arg, sets, slot, unit)
         return f, t
-    results = [_possible(a, sets, slot) for a in cond.args]
+    results = [_possible(a, sets, slot, unit) for a in cond.args]
     if isinstance(cond, All):
         return all(t for t, _ in results), any(f for _, f in results)
     return any(t for t, _ in results), all(f for _, f in results)
@@ -193,28 +194,37 @@ class StateAnalysis:
 
     def _prepare(self) -> None:
         caps: dict[str, int] = {}
+        unit: dict[str, int] = {}
 
         def widen(name: str, n: int) -> None:
             caps[name] = max(caps.get(name, 0), n)
 
         for e in self.doc.entries:
             for ch in e.changes:
+                unit[ch.name] = gcd(unit.get(ch.name, 0), abs(ch.amount))
                 if ch.amount < 0:
                     widen(ch.name, -ch.amount)
             for c in e.choices:
                 if c.condition is not None:
                     for atom in _atoms(c.condition):
+                        unit[atom.name] = gcd(unit.get(atom.name, 0), atom.count)
                         widen(atom.name, atom.count)
         self.names = sorted(caps)
         self.slot = {name: i for i, name in enumerate(self.names)}
-        #: A count above ``cap`` is kept as ``cap + 1``, "more than cap".
-        self.top = [caps[n] + 1 for n in self.names]
+        #: Counts are kept in units of the greatest common divisor of every amount that names
+        #: them (coins gained and spent in tens are counted in tens): the same facts, fewer states.
+        self.unit = {name: unit.get(name) or 1 for name in self.names}
+        #: A count above ``cap`` is kept as ``cap + 1``, "more than cap", for what can be lost.
+        #: (A possession nothing takes away never needs "more than": its count only grows.)
+        lost = {ch.name for e in self.doc.entries for ch in e.changes if ch.amount < 0}
+        self.top = [caps[n] // self.unit[n] + (n in lost) for n in self.names]
         res = self.res
         by_number = res.by_number
         self.places: dict[int, Place] = {}
         for number, i in by_number.items():
             entry = self.doc.entries[i]
-            changes = [(self.slot.get(ch.name, -1), ch.amount, ch) for ch in entry.changes]
+            changes = [(self.slot.get(ch.name, -1), ch.amount // self.unit.get(ch.name, 1), ch)
+                       for ch in entry.changes]
             moves: list[Move] = []
             uncertain = False
             for ci, c in enumerate(entry.choices):
@@ -241,7 +251,7 @@ class StateAnalysis:
                             outcomes.append((t, f"{label}: {how}" if checked else label, span or c.span))
                 move = Move(ci, c.condition, outcomes)
                 if c.condition is not None:
-                    move.test = _compile(c.condition, self.slot)
+                    move.test = _compile(c.condition, self.slot, self.unit)
                 moves.append(move)
             for p in entry.prose_exits:
                 t = res.target_number(p.target)
@@ -377,7 +387,7 @@ class StateAnalysis:
             for move in place.moves:
                 if move.cond is not None:
                     assert move.choice is not None
-                    may_true, may_false = _possible(move.cond, sets, self.slot)
+                    may_true, may_false = _possible(move.cond, sets, self.slot, self.unit)
                     old = self.coarse_gates.get((number, move.choice), (False, False))
                     self.coarse_gates[(number, move.choice)] = (old[0] or may_true, old[1] or may_false)
                     if not may_true:
@@ -475,7 +485,8 @@ class StateAnalysis:
         held: dict[str, int] = {}
         for place, move, _ in steps:
             unpaid = []
-            for k, (_, amount, ch) in enumerate(place.changes):
+            for k, (_, _, ch) in enumerate(place.changes):
+                amount = ch.amount
                 cur = held.get(ch.name, 0)
                 if amount < 0 and cur < -amount:
                     unpaid.append(k)
