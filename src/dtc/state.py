@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from math import gcd
+from typing import Any
 
 from dtc.analysis import _SALVAGE, Analysis
 from dtc.compile import Resolved
@@ -44,7 +45,7 @@ from dtc.model import Document, Entry, StateChange
 from dtc.notation import All, AnyOf, Cond, Has, Not, cond_names
 
 #: States explored before the exploration gives way to the coarser over-approximation.
-BUDGET = 300_000
+BUDGET = 50_000
 
 Values = tuple[int, ...]
 #: (entry number, values after the entry's effects, the entry the route came from when the
@@ -58,8 +59,9 @@ class Move:
 
     choice: int | None
     cond: Cond | None
-    #: (target entry number, how the route says it went, where that is written).
-    outcomes: list[tuple[int, str, Span]]
+    #: (target entry number, what led there, which outcome): worked out in words and positions
+    #: only for a witness (see :func:`_described`), since reading a label costs.
+    outcomes: list[tuple[int, Any, str]]
     test: Callable[[Values], bool] | None = None
 
 
@@ -108,20 +110,6 @@ def evaluate(cond: Cond, held: dict[str, int]) -> bool:
         return all(evaluate(a, held) for a in cond.args)
     assert isinstance(cond, AnyOf)
     return any(evaluate(a, held) for a in cond.args)
-
-
-def _possible(cond: Cond, sets: list[frozenset[int]], slot: dict[str, int], unit: dict[str, int]) -> tuple[bool, bool]:
-    """(may be true, may be false) over independent sets of amounts: an over-approximation of both."""
-    if isinstance(cond, Has):
-        values, n = sets[slot[cond.name]], cond.count // unit[cond.name]
-        return max(values) >= n, min(values) < n
-    if isinstance(cond, Not):
-        t, f = _possible(cond.arg, sets, slot, unit)
-        return f, t
-    results = [_possible(a, sets, slot, unit) for a in cond.args]
-    if isinstance(cond, All):
-        return all(t for t, _ in results), any(f for _, f in results)
-    return any(t for t, _ in results), all(f for _, f in results)
 
 
 def held_text(held: dict[str, int]) -> str:
@@ -228,11 +216,10 @@ class StateAnalysis:
             moves: list[Move] = []
             uncertain = False
             for ci, c in enumerate(entry.choices):
-                label = c.label or c.text
                 if c.error is not None:
                     uncertain = True
-                    outcomes = [(int(m), f"{label} (malformed)", c.span) for m in _SALVAGE.findall(c.text)
-                                if int(m) in by_number]
+                    outcomes: list[tuple[int, Any, str]] = [
+                        (int(m), c, "malformed") for m in _SALVAGE.findall(c.text) if int(m) in by_number]
                     moves.append(Move(ci, None, outcomes))
                     continue
                 outcomes = []
@@ -240,15 +227,12 @@ class StateAnalysis:
                     for b in c.roll.branches:
                         t = res.target_number(b.target)
                         if t is not None:
-                            rng = str(b.low) if b.low == b.high else f"{b.low}-{b.high}"
-                            outcomes.append((t, f"{label}: rolled {rng}", b.span))
+                            outcomes.append((t, (c, b), "random"))
                 else:
-                    checked = bool(c.difficulty)
-                    for target, how, span in ((c.success, "success", c.success_span),
-                                              (c.failure, "failure", c.failure_span)):
+                    for target, how in ((c.success, "success"), (c.failure, "failure")):
                         t = None if target is None else res.target_number(target)
                         if t is not None:
-                            outcomes.append((t, f"{label}: {how}" if checked else label, span or c.span))
+                            outcomes.append((t, c, how))
                 move = Move(ci, c.condition, outcomes)
                 if c.condition is not None:
                     move.test = _compile(c.condition, self.slot, self.unit)
@@ -256,7 +240,7 @@ class StateAnalysis:
             for p in entry.prose_exits:
                 t = res.target_number(p.target)
                 if t is not None:
-                    moves.append(Move(None, None, [(t, p.phrase, p.span)]))
+                    moves.append(Move(None, None, [(t, p, "prose")]))
             self.places[number] = Place(i, number, entry, changes, moves, bool(entry.returns), uncertain)
 
     # --- the explicit exploration -------------------------------------------------------------
@@ -331,8 +315,7 @@ class StateAnalysis:
                 for o, (target, _, _) in enumerate(move.outcomes):
                     self._step(node, move, o, target, queue)
             if place.returns and prev is not None:
-                self._step(node, Move(None, None, [(prev, "return to your most recent entry", place.entry.span)]),
-                           0, prev, queue)
+                self._step(node, Move(None, None, [(prev, place.entry, "return")]), 0, prev, queue)
             if not any_open and place.moves and number not in self.locked:
                 self.locked[number] = node
         self.reached_numbers = set(reached)
@@ -351,8 +334,10 @@ class StateAnalysis:
     # --- the coarse over-approximation ---------------------------------------------------------
 
     def _coarse(self) -> None:
-        """Per entry, the set of amounts each possession may have, independently: a fixpoint."""
-        count = len(self.names)
+        """Per entry, the set of amounts each possession may have, independently: a fixpoint.
+
+        The sets are packed into one integer per entry, one bit per amount of each possession
+        (bit ``off[i] + a`` is set when possession ``i`` may be ``a``): joining two is one ``|``."""
         self.approximated = (
             f"the state analysis passed {BUDGET:,} states and fell back to a coarser approximation: it reports only "
             "gates it proves never open (or always open) and entries it proves unreachable, and no soft locks or "
@@ -364,11 +349,15 @@ class StateAnalysis:
         self.unpaid = {}
         self.locked = {}
         self.coarse_gates: dict[tuple[int, int], tuple[bool, bool]] = {}
+        self.off = []
+        at = 0
+        for top in self.top:
+            self.off.append(at)
+            at += top + 1
         start = self.res.start
         assert start is not None
-        state: dict[int, list[frozenset[int]]] = {}
-        first = self._arrive_sets(self.places[start], [frozenset((0,))] * count)
-        state[start] = first
+        zero = sum(1 << o for o in self.off)
+        state: dict[int, int] = {start: self._arrive_packed(self.places[start], zero)}
         work = deque([start])
         queued = {start}
         preds: dict[int, set[int]] = {}
@@ -376,52 +365,73 @@ class StateAnalysis:
             for move in place.moves:
                 for target, _, _ in move.outcomes:
                     preds.setdefault(target, set()).add(number)
+        gates = self.coarse_gates
         while work:
             number = work.popleft()
             queued.discard(number)
             place = self.places[number]
-            sets = state[number]
+            packed = state[number]
             if place.entry.ending:
                 continue
             targets: list[int] = []
             for move in place.moves:
                 if move.cond is not None:
                     assert move.choice is not None
-                    may_true, may_false = _possible(move.cond, sets, self.slot, self.unit)
-                    old = self.coarse_gates.get((number, move.choice), (False, False))
-                    self.coarse_gates[(number, move.choice)] = (old[0] or may_true, old[1] or may_false)
+                    may_true, may_false = self._possible(move.cond, packed)
+                    old = gates.get((number, move.choice), (False, False))
+                    gates[(number, move.choice)] = (old[0] or may_true, old[1] or may_false)
                     if not may_true:
                         continue
                 targets.extend(t for t, _, _ in move.outcomes)
             if place.returns:
                 targets.extend(p for p in preds.get(number, ()) if p != number)
             for target in targets:
-                arrived = self._arrive_sets(self.places[target], sets)
-                old_sets = state.get(target)
-                merged = arrived if old_sets is None else [a | b for a, b in zip(old_sets, arrived, strict=True)]
-                if merged != old_sets:
+                arrived = self._arrive_packed(self.places[target], packed)
+                old_packed = state.get(target)
+                merged = arrived if old_packed is None else old_packed | arrived
+                if merged != old_packed:
                     state[target] = merged
                     if target not in queued:
                         queued.add(target)
                         work.append(target)
         self.reached_numbers = set(state)
 
-    def _arrive_sets(self, place: Place, sets: list[frozenset[int]]) -> list[frozenset[int]]:
-        out = list(sets)
+    def _arrive_packed(self, place: Place, packed: int) -> int:
         for i, amount, _ in place.changes:
             if i < 0:
                 continue
-            cap = self.top[i]
-            new: set[int] = set()
-            for cur in out[i]:
-                if amount > 0:
-                    new.add(min(cap, cur + amount))
-                elif cur == cap:
-                    new.update(range(max(0, cap + amount), cap + 1))
-                else:
-                    new.add(max(0, cur + amount))
-            out[i] = frozenset(new)
-        return out
+            off, top = self.off[i], self.top[i]
+            whole = (1 << (top + 1)) - 1
+            field = (packed >> off) & whole
+            below_top = (1 << top) - 1
+            if amount > 0:
+                shifted = field << amount
+                new = (shifted & below_top) | ((1 << top) if shifted >> top else 0)
+            else:
+                k = -amount
+                low = field & below_top
+                new = low >> k
+                if low & ((1 << k) - 1):
+                    new |= 1  # what could not be paid in full leaves nothing
+                if (field >> top) & 1:  # "more than": anything from top - k up
+                    new |= whole ^ ((1 << max(0, top - k)) - 1)
+            packed = (packed & ~(whole << off)) | (new << off)
+        return packed
+
+    def _possible(self, cond: Cond, packed: int) -> tuple[bool, bool]:
+        """(may be true, may be false) over the packed sets: an over-approximation of both."""
+        if isinstance(cond, Has):
+            i = self.slot[cond.name]
+            field = (packed >> self.off[i]) & ((1 << (self.top[i] + 1)) - 1)
+            n = cond.count // self.unit[cond.name]
+            return field >> n != 0, field & ((1 << n) - 1) != 0
+        if isinstance(cond, Not):
+            t, f = self._possible(cond.arg, packed)
+            return f, t
+        results = [self._possible(a, packed) for a in cond.args]
+        if isinstance(cond, All):
+            return all(t for t, _ in results), any(f for _, f in results)
+        return any(t for t, _ in results), all(f for _, f in results)
 
     # --- what the rules ask ---------------------------------------------------------------------
 
@@ -501,8 +511,8 @@ class StateAnalysis:
             if move is None or o < 0:
                 out.append(Step(place.number, "", place.entry.span))
             else:
-                _, how, span = move.outcomes[o]
-                out.append(Step(place.number, how, span))
+                _, source, kind = move.outcomes[o]
+                out.append(Step(place.number, *_described(source, kind)))
         return tuple(out)
 
     def route_to(self, number: int) -> tuple[Step, ...] | None:
@@ -550,6 +560,23 @@ class StateAnalysis:
                 continue
             held = dict(walked[-2][1]) if len(walked) > 1 else {}
             yield place.entry.changes[k], number, self.witness(steps), held
+
+
+def _described(source: Any, kind: str) -> tuple[str, Span]:
+    """How a route left an entry, in words, and where that is written."""
+    if kind == "prose":
+        return source.phrase, source.span
+    if kind == "return":
+        return "return to your most recent entry", source.returns[0] if source.returns else source.span
+    if kind == "random":
+        c, b = source
+        rolled = str(b.low) if b.low == b.high else f"{b.low}-{b.high}"
+        return f"{c.label or c.text}: rolled {rolled}", b.span
+    label = source.label or source.text
+    if kind == "malformed":
+        return f"{label} (malformed)", source.span
+    span = (source.success_span if kind == "success" else source.failure_span) or source.span
+    return (f"{label}: {kind}" if source.difficulty else label), span
 
 
 def _atoms(cond: Cond) -> Iterator[Has]:
