@@ -46,7 +46,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
 
 
 _HAVE = re.compile(
-    r"\bif\s+you\s+(?:have|hold|carry|possess|still\s+have)\s+(?:the\s+|a\s+|an\s+|your\s+)?"
+    r"\bif\s+you\s+(?:have|hold|carry|possess|still\s+have)\s+(?:the|a|an|your)\s+"
     r"([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,3}?)\s*,?\s*$",
     re.I,
 )
