@@ -68,3 +68,20 @@ def test_saved_state_validates() -> None:
     from dtc.runtime.save import Settings, save_data
 
     validate(save_data(game, Settings("book.txt", "0" * 64, None, 1, 1000, "script")), "save")
+
+
+def test_odds_are_exact_for_random_branches() -> None:
+    from dtc.odds.analyze import compute_odds
+
+    graph = compiled(book("1 The bridge (roll 2d6, 2-6 S2, 7-12 S3).", "2 Fall. THE END (death)",
+                          "3 Across. THE END (victory)"))
+    odds = compute_odds(graph)
+    ends = {k: v for k, v in odds.outcomes.items() if k.startswith("ending:")}
+    assert abs(ends["ending:2"] - 15 / 36) < 1e-9 and abs(ends["ending:3"] - 21 / 36) < 1e-9
+
+
+def test_rolls_that_cannot_be_rolled_end_the_run_clearly() -> None:
+    graph = compiled(book("1 A (roll 500d6, 500-3000 S2).", "2 THE END"))
+    game, _ = engine(graph, KeyPlayer(["choice:0"], kinds={MENU}))
+    out = game.run()
+    assert out.kind == "cannot-continue" and "cannot be rolled" in out.reason

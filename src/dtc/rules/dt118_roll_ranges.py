@@ -34,7 +34,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
             continue
         low, high = roll.low, roll.high
         where = f"random branch {c.text}"
-        covered: dict[int, str] = {}
+        if roll.count < 1 or roll.sides < 1:
+            yield self.diag(ctx, f"{where}: {roll.dice} cannot be rolled", roll.span, number)
+            continue
+        covered: list[tuple[int, int, str]] = []  # disjoint ranges of totals already claimed
         for b in roll.branches:
             text = str(b.low) if b.low == b.high else f"{b.low}-{b.high}"
             if b.low > b.high:
@@ -43,20 +46,21 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
             if b.low < low or b.high > high:
                 yield self.diag(ctx, f"{where}: range {text} goes beyond what {roll.dice} can roll ({low}-{high})",
                                 b.range_span, number)
-            clash = sorted(t for t in range(max(b.low, low), min(b.high, high) + 1) if t in covered)
-            if clash:
-                shown = str(clash[0]) if len(clash) == 1 else f"{clash[0]}-{clash[-1]}"
-                yield self.diag(ctx, f"{where}: range {text} overlaps {covered[clash[0]]} on {shown}",
-                                b.range_span, number)
-            for t in range(max(b.low, low), min(b.high, high) + 1):
-                covered.setdefault(t, text)
-        missing = [t for t in range(low, high + 1) if t not in covered]
-        if missing and high >= low:
-            runs: list[list[int]] = []
-            for t in missing:
-                if runs and runs[-1][-1] == t - 1:
-                    runs[-1].append(t)
-                else:
-                    runs.append([t])
-            shown = ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
-            yield self.diag(ctx, f"{where}: no branch for a roll of {shown}", roll.span, number)
+            lo, hi = max(b.low, low), min(b.high, high)
+            clashes = sorted((max(lo, a), min(hi, z), name) for a, z, name in covered if a <= hi and lo <= z)
+            if clashes:
+                a, z, name = clashes[0]
+                shown = str(a) if a == z else f"{a}-{z}"
+                yield self.diag(ctx, f"{where}: range {text} overlaps {name} on {shown}", b.range_span, number)
+            if lo <= hi:
+                covered.append((lo, hi, text))
+        gaps: list[str] = []
+        at = low
+        for a, z, _ in sorted(covered):
+            if a > at:
+                gaps.append(str(at) if a - 1 == at else f"{at}-{a - 1}")
+            at = max(at, z + 1)
+        if at <= high:
+            gaps.append(str(at) if at == high else f"{at}-{high}")
+        if gaps:
+            yield self.diag(ctx, f"{where}: no branch for a roll of {', '.join(gaps)}", roll.span, number)

@@ -348,7 +348,11 @@ class Engine:
     def _random(self, c: dict[str, Any]) -> None:
         """A random branch: roll the stated dice and take the branch whose range holds the total."""
         roll_spec = c["roll"]
-        roll = self.dice.roll(f"{roll_spec['count']}d{roll_spec['sides']}")
+        try:
+            roll = self.dice.roll(f"{roll_spec['count']}d{roll_spec['sides']}")
+        except DiceError:
+            raise RunEnded("cannot-continue", f"entry {self.state.entry}: '{c['label']}' asks for "
+                           f"{roll_spec['dice']}, which cannot be rolled") from None
         self.emit("roll", dice=roll.expr, rolls=list(roll.dice), total=roll.total, why=c["label"])
         branch = next((b for b in roll_spec["branches"] if b["low"] <= roll.total <= b["high"]), None)
         if branch is None:
