@@ -222,6 +222,20 @@ class WebEdition:
     def _chip(self, c: dict[str, Any]) -> str:
         if c["error"]:
             return f'<span class="notation">{escape(c["text"])}</span>'
+        if c.get("condition") is not None:
+            from dtc.runtime.conditions import words
+
+            need = f'<span class="chip-d">if {escape(words(c["condition"]))}</span> '
+            return need + self._chip({**c, "condition": None})
+        if c.get("roll") is not None:
+            roll = c["roll"]
+            outs = [f'<span class="chip-d">roll {escape(roll["dice"])}</span>']
+            for b in roll["branches"]:
+                t = target_number(b["target"], self.numbers)
+                rng = str(b["low"]) if b["low"] == b["high"] else f'{b["low"]}–{b["high"]}'
+                body = f'{rng} <span aria-hidden="true">→</span><span class="vh"> entry </span>{t}'
+                outs.append(link(t, body) if t is not None else f"{rng} → {escape(str(b['target']))}")
+            return f'<span class="chip check">{" ".join(outs)}</span>'
         s, f = target_number(c["success"], self.numbers), target_number(c["failure"], self.numbers)
         if not c["difficulty"] and f is None:
             go = link(s, f'<span class="vh">go to entry </span>{s}') if s is not None else escape(str(c["success"]))
