@@ -219,3 +219,14 @@ def test_state_findings_are_never_contradicted_by_a_real_walk(src: str, seed: in
         if d.rule == "no-victory":
             assert "none is a victory" in d.message or not any(
                 comp.doc.entries[comp.resolved.by_number[n]].ending_kind == "victory" for n in seen)
+
+
+def test_graph_labels_conditions_chances_and_ending_kinds() -> None:
+    from dtc.render.model import build_book
+    from test_runtime_support import compiled
+
+    graph = compiled(book("1 Door (D0, S2, if key). Bridge (roll d6, 1-2 S2, 3-6 S3).", "2 Dead. THE END (death)",
+                          "3 Won. [+key] THE END (victory)"))
+    b = build_book(graph)
+    assert [e.check for e in b.edges] == ["if key", "d6 1-2: 33%", "d6 3-6: 67%"]
+    assert b.nodes[2].tags() == ["THE END (death)"] and b.nodes[3].tags() == ["THE END (victory)"]
