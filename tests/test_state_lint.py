@@ -193,8 +193,9 @@ def _walks(src: str, seed: int, count: int = 60, length: int = 25) -> tuple[set[
                 targets = [b.target for b in c.roll.branches] if c.roll else [c.success, c.failure]
                 options += [t for t in targets if isinstance(t, int) and t in res.by_number]
             options += [p.target for p in entry.prose_exits if isinstance(p.target, int) and p.target in res.by_number]
-            if entry.returns and prev is not None:
-                options.append(prev)
+            if entry.returns:  # as dtc play offers it: back where it came from, else any way in
+                back = [x.target for x in res.exits[res.by_number[here]] if x.kind == "return"]
+                options += [prev] if prev in back else [t for t in back if isinstance(t, int)]
             if not options:
                 break
             here, prev = rnd.choice(options), here

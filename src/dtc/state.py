@@ -22,7 +22,8 @@ module promises, and how:
 
 What a route is: the choices in notation (a D0 move, either outcome of a check, every branch
 of a random branch), prose exits (always open: a condition written in prose is not read), and
-"return to your most recent entry" (back to the entry the route came from, exactly). An ending
+"return to your most recent entry" (back to the entry the route came from when that entry
+leads here, else to any entry that does: what ``dtc play`` offers). An ending
 stops the route, as it stops ``dtc play``. A route never goes back by fleeing a wandering
 encounter or through the play menu's "go back" from a dead end: those are moves of the
 runtime, not of the book. Checks are taken to be able to go either way, and a fight to be
@@ -75,6 +76,8 @@ class Place:
     changes: list[tuple[int, int, StateChange]]
     moves: list[Move]
     returns: bool
+    #: Where "return to your most recent entry" may lead: every entry with an exit into this one.
+    return_targets: list[int]
     #: It holds notation that does not parse: what it offers is not known exactly.
     uncertain: bool
 
@@ -241,7 +244,9 @@ class StateAnalysis:
                 t = res.target_number(p.target)
                 if t is not None:
                     moves.append(Move(None, None, [(t, p, "prose")]))
-            self.places[number] = Place(i, number, entry, changes, moves, bool(entry.returns), uncertain)
+            back = list(dict.fromkeys(x.target for x in res.exits[i] if x.kind == "return" and
+                                      isinstance(x.target, int) and x.target in by_number))
+            self.places[number] = Place(i, number, entry, changes, moves, bool(entry.returns), back, uncertain)
 
     # --- the explicit exploration -------------------------------------------------------------
 
@@ -314,12 +319,20 @@ class StateAnalysis:
                 any_open = True
                 for o, (target, _, _) in enumerate(move.outcomes):
                     self._step(node, move, o, target, queue)
-            if place.returns and prev is not None:
-                self._step(node, Move(None, None, [(prev, place.entry, "return")]), 0, prev, queue)
+            for back in self._returns(place, prev):
+                self._step(node, Move(None, None, [(back, place.entry, "return")]), 0, back, queue)
             if not any_open and place.moves and number not in self.locked:
                 self.locked[number] = node
         self.reached_numbers = set(reached)
         return True
+
+    @staticmethod
+    def _returns(place: Place, prev: int | None) -> list[int]:
+        """Where "return to your most recent entry" leads, as ``dtc play`` offers it: back where
+        the route came from when that entry leads here, else to any entry that does."""
+        if not place.returns:
+            return []
+        return [prev] if prev in place.return_targets else place.return_targets
 
     def _step(self, node: Node, move: Move, o: int, target: int, queue: deque[Node]) -> None:
         place = self.places[target]
@@ -360,11 +373,6 @@ class StateAnalysis:
         state: dict[int, int] = {start: self._arrive_packed(self.places[start], zero)}
         work = deque([start])
         queued = {start}
-        preds: dict[int, set[int]] = {}
-        for number, place in self.places.items():
-            for move in place.moves:
-                for target, _, _ in move.outcomes:
-                    preds.setdefault(target, set()).add(number)
         gates = self.coarse_gates
         while work:
             number = work.popleft()
@@ -383,8 +391,7 @@ class StateAnalysis:
                     if not may_true:
                         continue
                 targets.extend(t for t, _, _ in move.outcomes)
-            if place.returns:
-                targets.extend(p for p in preds.get(number, ()) if p != number)
+            targets += place.return_targets
             for target in targets:
                 arrived = self._arrive_packed(self.places[target], packed)
                 old_packed = state.get(target)
@@ -451,8 +458,7 @@ class StateAnalysis:
             if place.entry.ending:
                 continue
             targets = [t for m in place.moves for t, _, _ in m.outcomes]
-            if place.returns and prev is not None:
-                targets.append(prev)
+            targets += self._returns(place, prev)
             for t in targets:
                 nxt = (t, number if self.places[t].returns else None)
                 if nxt not in seen:
