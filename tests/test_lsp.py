@@ -287,6 +287,24 @@ async def test_completion_offers_entries_and_abilities(client: LanguageClient) -
     assert {"STR", "DEX", "CON", "WIS", "INT", "CHA", "D0", "D3"} <= labels2
 
 
+@lsp
+async def test_completion_offers_possession_names(client: LanguageClient) -> None:
+    text = BOOK.replace("Return to 1.", "Return to 1. [+stone key, +3 torches] A door (D0, S2, if st")
+    uri = await open_doc(client, text)
+    result = await client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "if st", 5))
+    )
+    assert isinstance(result, types.CompletionList)
+    assert [i.label for i in result.items] == ["stone key", "torches"]
+    text2 = BOOK.replace("Return to 1.", "Return to 1. [+stone key] Later [-st")
+    uri2 = await open_doc(client, text2)
+    result2 = await client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri2), position=pos(text2, "[-st", 4))
+    )
+    assert isinstance(result2, types.CompletionList)
+    assert [i.label for i in result2.items] == ["stone key"]
+
+
 # --- code actions ----------------------------------------------------------------------------
 
 
