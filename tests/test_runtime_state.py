@@ -85,3 +85,13 @@ def test_rolls_that_cannot_be_rolled_end_the_run_clearly() -> None:
     game, _ = engine(graph, KeyPlayer(["choice:0"], kinds={MENU}))
     out = game.run()
     assert out.kind == "cannot-continue" and "cannot be rolled" in out.reason
+
+
+def test_print_edition_puts_state_in_words() -> None:
+    from dtc.edition.print import render_markdown
+
+    graph = compiled(book("1 A **Door** (D0, S2, if stone key). A **Bridge** (roll d6, 1-2 S2, 3-6 S3).",
+                          "2 In. [+stone key] THE END", "3 Out. THE END"))
+    text = render_markdown(graph)
+    assert "**Door** (If you have the stone key, turn to 2)" in text
+    assert "**Bridge** (Roll one die: 1–2, turn to 2; 3–6, turn to 3)" in text

@@ -24,7 +24,7 @@ from dtc.edition.book import (
     roll_label,
     stat_rows,
 )
-from dtc.edition.text import Piece, numbered, paragraphs, pieces
+from dtc.edition.text import Piece, numbered, paragraphs, pieces, state_words
 
 #: Entries shorter than this (in characters of text) are never split across pages.
 SHORT = 1400
@@ -87,7 +87,7 @@ def render_markdown(graph: dict[str, Any]) -> str:
     out += ["## Entries", ""]
     for entry in entries_in_order(graph):
         out += [f"### {entry['number']}", ""]
-        for para in paragraphs(numbered(pieces(entry), labels)):
+        for para in paragraphs(state_words(entry, numbered(pieces(entry), labels))):
             out += ["".join(_md_piece(p) for p in para).strip(), ""]
         for name in entry["creatures"]:
             if name in creatures:
@@ -147,7 +147,7 @@ def render_print_html(graph: dict[str, Any]) -> str:
         n = entry["number"]
         size = "short" if len(entry["text"]) < SHORT else "long"
         parts.append(f'<article class="entry {size}" id="entry-{n}"><h2 class="number">{n}</h2>')
-        for para in paragraphs(numbered(pieces(entry), labels)):
+        for para in paragraphs(state_words(entry, numbered(pieces(entry), labels))):
             body = "".join(_print_piece(p) for p in para)
             parts.append(f"<p>{body.strip()}</p>")
         names = [c for c in entry["creatures"] if c in creatures]
