@@ -78,6 +78,8 @@ def test_odds_are_exact_for_random_branches() -> None:
     odds = compute_odds(graph)
     ends = {k: v for k, v in odds.outcomes.items() if k.startswith("ending:")}
     assert abs(ends["ending:2"] - 15 / 36) < 1e-9 and abs(ends["ending:3"] - 21 / 36) < 1e-9
+    kinds = odds.by_kind()
+    assert abs(kinds["death"] - 15 / 36) < 1e-9 and abs(kinds["victory"] - 21 / 36) < 1e-9
 
 
 def test_rolls_that_cannot_be_rolled_end_the_run_clearly() -> None:

@@ -115,6 +115,10 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     s = summary(odds)
     console.print(Text(f"Outcomes: escaped {pct(s['escaped'])}, THE END {pct(s['ended'])}, "
                        f"stuck {pct(s['stuck'])}", style="bold"))
+    kinds = odds.by_kind()
+    if kinds:
+        console.print(Text("Endings by kind: " + ", ".join(f"{k} {pct(v)}" for k, v in kinds.items() if v > 0
+                                                           or k != "unstated"), style="bold"))
     table = _table(console, "", "Chance", "Outcome")
     shown = list(odds.outcomes.items())
     for key, p in (shown[:limit] if limit else shown):
@@ -195,6 +199,7 @@ def to_json(odds: Odds) -> dict[str, Any]:
         "approach": odds.approach,
         "start": odds.start,
         "summary": summary(odds),
+        **({"ending_kinds": odds.by_kind()} if odds.ending_kinds else {}),
         "outcomes": [{"outcome": k.split(":")[0], "where": k.partition(":")[2] or None, "key": k,
                       "probability": p, **({"entries": odds.loops[k]} if k in odds.loops else {})}
                      for k, p in odds.outcomes.items()],
