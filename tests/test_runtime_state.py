@@ -97,3 +97,15 @@ def test_print_edition_puts_state_in_words() -> None:
     text = render_markdown(graph)
     assert "**Door** (If you have the stone key, turn to 2)" in text
     assert "**Bridge** (Roll one die: 1–2, turn to 2; 3–6, turn to 3)" in text
+
+
+def test_web_edition_keeps_possessions_and_gates_choices() -> None:
+    from dtc.edition.web import WebEdition
+
+    graph = compiled(book("1 A **Door** (D0, S2, if stone key). A **Bridge** (roll d6, 1-2 S2, 3-6 S3). [+stone key]",
+                          "2 In. THE END", "3 Out. THE END"))
+    html = WebEdition(graph).render()
+    assert 'data-field="has-0"' in html and ">stone key</label>" in html
+    assert 'data-needs="{&quot;has&quot;: &quot;stone key&quot;, &quot;count&quot;: 1}"' in html
+    assert 'class="card random" data-count="1" data-sides="6" data-branches="[[1, 2, 2], [3, 6, 3]]"' in html
+    assert '"changes": {"1": [["stone key", 1]]}' in html or '"changes":{"1":[["stone key",1]]}' in html
