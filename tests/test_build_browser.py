@@ -317,7 +317,8 @@ def test_flowchart_nodes_lead_to_their_entries(browser: Any, tmp_path: Path) -> 
 
 def test_the_sheet_keeps_possessions_and_gates_open_only_when_held(browser: Any,
                                                                      tmp_path_factory: pytest.TempPathFactory) -> None:
-    src = ("Title: Keys\n\nAdventure Entries\n\n1 A hall. The **Door** (D0, S3, if stone key). The **Crypt** (D0, S2).\n\n"
+    src = ("Title: Keys\n\nAdventure Entries\n\n"
+           "1 A hall. The **Door** (D0, S3, if stone key). The **Crypt** (D0, S2).\n\n"
            "2 A key on a hook. [+stone key] Back up (D0, S1).\n\n3 Behind the door. THE END (victory)\n")
     out = tmp_path_factory.mktemp("keys")
     build(compile_text(src, "keys.txt").graph(), out, "keys", pdf=False)
