@@ -127,6 +127,17 @@ async def test_diagnostics_on_open_carry_code_severity_and_rule_link(client: Lan
 
 
 @lsp
+async def test_state_findings_carry_their_route_as_related_information(client: LanguageClient) -> None:
+    text = ("Title: Keys\n\nAdventure Entries\n\n1 A fork. Left (D0, S2) or right (D0, S3).\n\n"
+            "2 A key on the path. [+key] On (D0, S3).\n\n3 A locked gate (D0, S4, if key).\n\n4 Free. THE END\n")
+    uri = await open_doc(client, text)
+    lock = [d for d in client.diagnostics[uri] if d.code == "DT213"]
+    assert len(lock) == 1 and lock[0].related_information is not None
+    steps = [r.message for r in lock[0].related_information]
+    assert steps == ["route, step 1: entry 1, right", "route, step 2: entry 3"]
+
+
+@lsp
 async def test_diagnostics_follow_edits(client: LanguageClient) -> None:
     uri = await open_doc(client, BOOK)
     assert not [d for d in client.diagnostics[uri] if d.code == "DT101"]
