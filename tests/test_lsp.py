@@ -203,6 +203,22 @@ async def test_config_beside_the_file_applies_and_a_bad_one_is_reported(
 # --- navigation ------------------------------------------------------------------------------
 
 
+@lsp
+async def test_go_to_where_a_possession_is_given_and_to_a_random_branch(client: LanguageClient) -> None:
+    text = ("Title: Keys\n\nAdventure Entries\n\n1 A hall. The **Door** (D0, S3, if stone key). "
+            "Dice (roll d6, 1-3 S2, 4-6 S3).\n\n2 A key. [+stone key] Back (D0, S1).\n\n3 Out. THE END\n")
+    uri = await open_doc(client, text)
+    doc = types.TextDocumentIdentifier(uri=uri)
+    given = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=pos(text, "stone key)", 2)))
+    assert isinstance(given, list) and len(given) == 1
+    key_line = line_of(text, "2 A key")
+    assert given[0].range.start == types.Position(key_line, text.split("\n")[key_line].index("+stone"))
+    branch = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=pos(text, "S2,", 1)))
+    assert isinstance(branch, list) and [r.range.start.line for r in branch] == [line_of(text, "2 A key")]
+
+
 @pytest.mark.parametrize(("needle", "offset", "target"), [("S24", 1, "24 "), ("F78", 2, "78 "),
                                                            ("go to 24", 6, "24 "), ("S2)", 0, "2 ")])
 @lsp
