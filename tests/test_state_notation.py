@@ -133,3 +133,9 @@ def test_effects_round_trip(parts: list[tuple[str, str, str]]) -> None:
 def test_state_notation_parser_total(text: str) -> None:
     parse_state_notation(text)
     parse_effects(text)
+
+
+def test_dice_in_prose_parentheses_stay_prose() -> None:
+    e = doc("1 Take damage (roll d6). Or (roll d6 for damage). (Roll 2d6, then add 1.) Or (roll 2d6, 2-6 S2, 7-12 S2).",
+            "2 THE END").entries[0]
+    assert [c.text for c in e.choices] == ["(roll 2d6, 2-6 S2, 7-12 S2)"]

@@ -57,7 +57,7 @@ CANDIDATE = re.compile(r"\(([^()]{1,200})\)")
 NOTATION_HINT = re.compile(
     rf"(?:^|,){_SP}*[SsFf]{_SP}*(?:[0-9]+|@[A-Za-z][\w-]*){_SP}*(?:,|$)"
     rf"|^{_SP}*(?:[^\W\d_]+{_SP}+)?D{_SP}*[0-9]+{_SP}*,"
-    rf"|^{_SP}*[Rr][Oo][Ll][Ll]{_SP}+[0-9]*[Dd][0-9]"
+    rf"|^{_SP}*[Rr][Oo][Ll][Ll]{_SP}+[0-9]*[Dd][0-9]+{_SP}*,(?=.*(?<![\w@])[SsFf]{_SP}*(?:[0-9]|@[A-Za-z]))"
 )
 SF_TOKEN = re.compile(rf"(?<![\w@])[SsFf]{_SP}*(?:[0-9]+|@[A-Za-z])(?![\w])")
 D_TOKEN = re.compile(rf"(?<![\w@])[Dd]{_SP}*[0-9]+(?!\w)")
