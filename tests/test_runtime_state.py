@@ -27,7 +27,7 @@ def test_possessions_open_the_closed_choice() -> None:
     first = next(q for q in player.asked if q.kind == MENU)
     assert "closed" in first.options[0].tags and "needs stone key" in first.options[0].detail
     refused = [e for e in events if e["event"] == "refused"]
-    assert refused and refused[0]["why"] == "needs stone key"
+    assert refused and refused[0]["why"] == "it needs stone key"
     held = [(e["name"], e["amount"], e["held"]) for e in events if e["event"] == "possession"]
     assert held == [("stone key", 1, 1), ("coins", 5, 5), ("coins", -10, 0), ("stone key", -1, 0)]
     short = [e for e in events if e["event"] == "possession" and "short" in e]

@@ -309,7 +309,7 @@ class Engine:
         label = c["label"]
         condition = c.get("condition")
         if condition is not None and not self.holds(condition):
-            self.emit("refused", what=label, why=f"needs {conditions.words(condition)}")
+            self.emit("refused", what=f"take '{label}'", why=f"it needs {conditions.words(condition)}")
             return
         if c.get("roll") is not None and c["error"] is None:
             self._random(c)
