@@ -29,7 +29,7 @@ _MODULE_NAMES = (
     "dt115_unknown_hazard",
     "dt116_malformed_hazard",
     "dt117_hazard_check",
-    "dt118_roll_ranges",
+    "dt122_roll_ranges",
     "dt119_unknown_possession",
     "dt120_malformed_effect",
     "dt201_unreachable_entry",

@@ -6,7 +6,7 @@ from dtc.diagnostics import Diagnostic, Severity
 from dtc.rules.base import Context, Rule, rule
 
 
-@rule("DT118", "roll-ranges", Severity.ERROR)
+@rule("DT122", "roll-ranges", Severity.ERROR)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A random branch whose ranges leave a total uncovered, overlap, or fall outside the dice.
 
