@@ -129,13 +129,50 @@ def plan(n: int, rng: random.Random) -> list[Plan]:
     return plans
 
 
+def plan_state(plans: list[Plan], count: int, rng: random.Random) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+    """Possessions for a book with state (``--possessions``): per entry, the effects it gives and
+    the conditions of the extra gated choices it offers.
+
+    Each possession is given at one entry (``[+rusted idol]``; one in four as a count,
+    ``[+2 rusted idol]`` tested by ``if 2 rusted idol``) and tested by one to three gated choices
+    at entries that the giver leads to through ungated exits, so every gate opens on some route
+    and none of the planned exits is gated: the lint output stays as small as without state.
+    """
+    n = len(plans) - 1
+    gives: dict[int, list[str]] = {}
+    gates: dict[int, list[str]] = {}
+    for i in range(count):
+        name = f"{ADJ[i % len(ADJ)]} {NOUN[(i * 7 + i // len(ADJ)) % len(NOUN)]}"
+        counted = i % 4 == 3
+        giver = rng.randint(1, max(1, n - 1))
+        while plans[giver].ending and giver > 1:
+            giver -= 1
+        gives.setdefault(giver, []).append(f"+2 {name}" if counted else f"+{name}")
+        for _ in range(rng.randint(1, 3)):
+            here = giver
+            for _ in range(rng.randint(1, 6)):
+                forward = [t for t in plans[here].required if t > here and not plans[t].ending]
+                if not forward:
+                    break
+                here = rng.choice(forward)
+            if here != giver or not plans[here].ending:
+                test = f"2 {name}" if counted else name
+                gates.setdefault(here, []).append(test)
+    return gives, gates
+
+
 class Writer:
     """Builds the text of the book from a seeded random source."""
 
-    def __init__(self, n: int, rng: random.Random, shape: str = "forward") -> None:
+    def __init__(self, n: int, rng: random.Random, shape: str = "forward", state: random.Random | None = None) -> None:
         self.n = n
         self.rng = rng
         self.cross = shape == "cross"
+        #: A second random source for the state (``--possessions``): a book without possessions
+        #: is byte for byte the book this generator always wrote.
+        self.state_rng = state or random.Random(0)
+        self.gives: dict[int, list[str]] = {}
+        self.gates: dict[int, list[str]] = {}
 
     def target(self, k: int, avoid: set[int]) -> int:
         """A random entry near ``k`` that is not ``k`` and not in (or next to) ``avoid``."""
@@ -235,6 +272,12 @@ class Writer:
         for c in choices:
             body.insert(rng.randint(len(body) // 3, len(body)), c)
         body += extra
+        if k in self.gives:
+            body.insert(self.state_rng.randint(0, len(body)), f"You take what you can. [{', '.join(self.gives[k])}]")
+        for test in self.gates.get(k, ()):
+            t = min(self.n, k + self.state_rng.randint(1, WINDOW))
+            body.insert(self.state_rng.randint(len(body) // 3, len(body)),
+                        f"A {rng.choice(ADJ)} gate opens only for some (D0, S{t}, if {test}).")
         if p.ending:
             body.append(rng.choice(ENDINGS))
         elif rng.random() < 0.01:  # a stat block in the entry ends the paragraph, as in print
@@ -245,8 +288,9 @@ class Writer:
         return f"{k} {' '.join(body)}"
 
 
-def generate(n: int, seed: int = 1, shape: str = "forward") -> str:
-    """The text of an ``n``-entry adventure (n >= 1), identical for the same ``n``, ``seed`` and ``shape``.
+def generate(n: int, seed: int = 1, shape: str = "forward", possessions: int = 0) -> str:
+    """The text of an ``n``-entry adventure (n >= 1), identical for the same ``n``, ``seed``, ``shape``
+    and number of ``possessions`` (0: a book without state).
 
     ``forward``: every exit stays within 30 entries of its own, so the book flows forward with
     short loops back (its chain's matrix is nearly banded). ``cross``: half of the exits that
@@ -258,7 +302,7 @@ def generate(n: int, seed: int = 1, shape: str = "forward") -> str:
     if shape not in SHAPES:
         raise ValueError(f"unknown shape {shape!r} ({', '.join(SHAPES)})")
     rng = random.Random(f"dtc-bench:{n}:{seed}" + ("" if shape == "forward" else f":{shape}"))
-    writer = Writer(n, rng, shape)
+    writer = Writer(n, rng, shape, random.Random(f"dtc-bench-state:{n}:{seed}:{possessions}"))
     parts = [
         f"Title: The Drowned Warrens of Seed {seed}",
         "Author: dtc benchmark generator",
@@ -279,23 +323,27 @@ def generate(n: int, seed: int = 1, shape: str = "forward") -> str:
     for name, _, stats in BESTIARY:
         parts += [f"{name} {stats}", ""]
     parts += ["Adventure Entries", ""]
-    for k, p in enumerate(plan(n, rng)):
+    plans = plan(n, rng)
+    if possessions:
+        writer.gives, writer.gates = plan_state(plans, possessions, writer.state_rng)
+    for k, p in enumerate(plans):
         if k:
             parts += [writer.entry(k, p), ""]
     return "\n".join(parts)
 
 
-def default_path(n: int, seed: int = 1, shape: str = "forward") -> Path:
+def default_path(n: int, seed: int = 1, shape: str = "forward", possessions: int = 0) -> Path:
     stem = f"book-{n}" if shape == "forward" else f"book-{shape}-{n}"
+    stem += f"-p{possessions}" if possessions else ""
     return OUT_DIR / (f"{stem}.txt" if seed == 1 else f"{stem}-s{seed}.txt")
 
 
-def write_book(n: int, seed: int = 1, path: Path | None = None, shape: str = "forward") -> Path:
+def write_book(n: int, seed: int = 1, path: Path | None = None, shape: str = "forward", possessions: int = 0) -> Path:
     """Write the book (atomically) and return where; the folder is created if needed."""
-    target = path or default_path(n, seed, shape)
+    target = path or default_path(n, seed, shape, possessions)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.write_text(generate(n, seed, shape), encoding="utf-8")
+    tmp.write_text(generate(n, seed, shape, possessions), encoding="utf-8")
     os.replace(tmp, target)
     return target
 
@@ -308,11 +356,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="forward: exits stay near their entry (default); cross: half the free exits go anywhere")
     ap.add_argument("-o", "--output", type=Path,
                     help="where to write (default benchmarks/out/book-N.txt, book-cross-N.txt)")
+    ap.add_argument("--possessions", type=int, default=0,
+                    help="give and test this many possessions (state: [+name], if name); default 0")
     args = ap.parse_args(argv)
     if args.entries < 1:
         ap.error("entries must be at least 1")
     try:
-        path = write_book(args.entries, args.seed, args.output, args.shape)
+        path = write_book(args.entries, args.seed, args.output, args.shape, args.possessions)
     except OSError as exc:
         print(f"error: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2

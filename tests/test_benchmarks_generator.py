@@ -88,6 +88,16 @@ def test_lint_finds_no_errors_or_warnings(book: str) -> None:
     assert len(found) < 30
 
 
+@pytest.mark.parametrize(("n", "possessions"), [(60, 8), (150, 12), (400, 30)])
+def test_books_with_state_give_and_test_possessions_and_lint_without_errors(
+        generate: ModuleType, n: int, possessions: int) -> None:
+    book = generate.generate(n, seed=1, possessions=possessions)
+    assert "[+" in book and ", if " in book
+    assert generate.generate(n, seed=1) == generate.generate(n, seed=1, possessions=0)
+    found = lint_compilation(compile_text(book, "book.txt"))
+    assert not [d.message for d in found if d.severity > Severity.INFO]
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 45])
 def test_tiny_books_have_no_errors(generate: ModuleType, n: int) -> None:
     found = lint_compilation(compile_text(generate.generate(n, seed=3)))

@@ -320,3 +320,25 @@ def test_a_malformed_fragment_shows_the_cover(browser: Any, book: str, fragment:
         page.goto(book + fragment)
         assert_at(page, "cover")
         assert page.locator("#cover").is_visible()
+
+
+def test_the_sheet_keeps_possessions_and_gates_open_only_when_held(browser: Any,
+                                                                     tmp_path_factory: pytest.TempPathFactory) -> None:
+    src = ("Title: Keys\n\nAdventure Entries\n\n"
+           "1 A hall. The **Door** (D0, S3, if stone key). The **Crypt** (D0, S2).\n\n"
+           "2 A key on a hook. [+stone key] Back up (D0, S1).\n\n3 Behind the door. THE END (victory)\n")
+    out = tmp_path_factory.mktemp("keys")
+    build(compile_text(src, "keys.txt").graph(), out, "keys", pdf=False)
+    with Page(browser) as page:
+        page.goto((out / "keys.html").as_uri() + "#entry-1")
+        assert_at(page, "entry-1")
+        door = "#entry-1 [data-needs]"
+        assert "closed" in (page.get_attribute(door, "class") or "")
+        page.click("#entry-1 .card.go:not([data-needs]) a.action")
+        assert_at(page, "entry-2")
+        assert page.input_value('[data-field="has-0"]') == "1"
+        page.click("#entry-2 .card.go a.action")
+        assert_at(page, "entry-1")
+        assert "closed" not in (page.get_attribute(door, "class") or "")
+        page.click(f"{door} a.action")
+        assert_at(page, "entry-3")

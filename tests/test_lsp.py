@@ -128,6 +128,17 @@ async def test_diagnostics_on_open_carry_code_severity_and_rule_link(client: Lan
 
 
 @lsp
+async def test_state_findings_carry_their_route_as_related_information(client: LanguageClient) -> None:
+    text = ("Title: Keys\n\nAdventure Entries\n\n1 A fork. Left (D0, S2) or right (D0, S3).\n\n"
+            "2 A key on the path. [+key] On (D0, S3).\n\n3 A locked gate (D0, S4, if key).\n\n4 Free. THE END\n")
+    uri = await open_doc(client, text)
+    lock = [d for d in client.diagnostics[uri] if d.code == "DT213"]
+    assert len(lock) == 1 and lock[0].related_information is not None
+    steps = [r.message for r in lock[0].related_information]
+    assert steps == ["route, step 1: entry 1, right", "route, step 2: entry 3"]
+
+
+@lsp
 async def test_diagnostics_follow_edits(client: LanguageClient) -> None:
     uri = await open_doc(client, BOOK)
     assert not [d for d in client.diagnostics[uri] if d.code == "DT101"]
@@ -198,6 +209,22 @@ async def test_config_beside_the_file_applies_and_a_bad_one_is_reported(
 
 
 # --- navigation ------------------------------------------------------------------------------
+
+
+@lsp
+async def test_go_to_where_a_possession_is_given_and_to_a_random_branch(client: LanguageClient) -> None:
+    text = ("Title: Keys\n\nAdventure Entries\n\n1 A hall. The **Door** (D0, S3, if stone key). "
+            "Dice (roll d6, 1-3 S2, 4-6 S3).\n\n2 A key. [+stone key] Back (D0, S1).\n\n3 Out. THE END\n")
+    uri = await open_doc(client, text)
+    doc = types.TextDocumentIdentifier(uri=uri)
+    given = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=pos(text, "stone key)", 2)))
+    assert isinstance(given, list) and len(given) == 1
+    key_line = line_of(text, "2 A key")
+    assert given[0].range.start == types.Position(key_line, text.split("\n")[key_line].index("+stone"))
+    branch = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=pos(text, "S2,", 1)))
+    assert isinstance(branch, list) and [r.range.start.line for r in branch] == [line_of(text, "2 A key")]
 
 
 @pytest.mark.parametrize(("needle", "offset", "target"), [("S24", 1, "24 "), ("F78", 2, "78 "),
@@ -293,6 +320,24 @@ async def test_completion_offers_entries_and_abilities(client: LanguageClient) -
     assert isinstance(result2, types.CompletionList)
     labels2 = {i.label for i in result2.items}
     assert {"STR", "DEX", "CON", "WIS", "INT", "CHA", "D0", "D3"} <= labels2
+
+
+@lsp
+async def test_completion_offers_possession_names(client: LanguageClient) -> None:
+    text = BOOK.replace("Return to 1.", "Return to 1. [+stone key, +3 torches] A door (D0, S2, if st")
+    uri = await open_doc(client, text)
+    result = await client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "if st", 5))
+    )
+    assert isinstance(result, types.CompletionList)
+    assert [i.label for i in result.items] == ["stone key", "torches"]
+    text2 = BOOK.replace("Return to 1.", "Return to 1. [+stone key] Later [-st")
+    uri2 = await open_doc(client, text2)
+    result2 = await client.text_document_completion_async(
+        types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri2), position=pos(text2, "[-st", 4))
+    )
+    assert isinstance(result2, types.CompletionList)
+    assert [i.label for i in result2.items] == ["stone key"]
 
 
 # --- code actions ----------------------------------------------------------------------------

@@ -28,11 +28,11 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 #: Every entry part travels through the codec; a new field must be added there (and here).
 ENTRY_FIELDS = {
     "number", "span", "text", "end_line", "choices", "prose_exits", "returns", "ending", "creatures",
-    "mentions", "fight_mentions", "zone", "zone_span", "hazard_refs",
+    "mentions", "fight_mentions", "zone", "zone_span", "hazard_refs", "changes", "effect_errors", "ending_kind",
 }
 CHOICE_FIELDS = {
     "text", "ability", "difficulty", "success", "failure", "error", "source", "label_from", "label_to",
-    "label_text", "spans", "starts",
+    "label_text", "spans", "starts", "condition", "roll",
 }
 
 

@@ -231,3 +231,10 @@ def test_cli_keep_accepts_lists(tmp_path: Path) -> None:
     assert code == 0, err
     heads = re.findall(r"^(\d+) ", src.read_text(encoding="utf-8"), re.M)
     assert heads == ["1", "5", "9", "12"]
+
+
+def test_random_branch_targets_follow_the_renumbering() -> None:
+    src = "Adventure Entries\n\n@bridge The bridge (roll d6, 1-2 S@fall, 3-6 S@far, if rope). Or (D0, S@far).\n\n" \
+          "@fall You fall. [+rope] THE END (death)\n\n@far Across. THE END (victory)\n"
+    result = renumber(src, "r.txt", Options())
+    assert "(roll d6, 1-2 S2, 3-6 S3, if rope)" in result.text

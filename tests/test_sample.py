@@ -46,4 +46,4 @@ def test_sample_cli_compile(sample_path: Path, tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     graph = json.loads(out.read_text(encoding="utf-8"))
-    assert graph["format_version"] == 1 and len(graph["entries"]) == 31
+    assert graph["format_version"] == 2 and len(graph["entries"]) == 31

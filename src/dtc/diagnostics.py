@@ -40,6 +40,15 @@ class Span(NamedTuple):
         return cls(line, column, line, column + 1)
 
 
+class Step(NamedTuple):
+    """One step of a witness route: at ``entry`` the reader takes ``taken`` (written at ``span``);
+    the last step, where the finding is, takes nothing (``taken`` is empty, ``span`` the entry's)."""
+
+    entry: int
+    taken: str
+    span: Span
+
+
 class Applicability(enum.Enum):
     """Whether a fix may be applied without the author looking (as ruff says it)."""
 
@@ -88,7 +97,8 @@ class Fix:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """One finding: which rule, how serious, what it says, and where."""
+    """One finding: which rule, how serious, what it says, and where; state findings also carry
+    a witness, the shortest route that shows them (a tuple of steps, immutable like the rest)."""
 
     code: str
     rule: str
@@ -98,6 +108,7 @@ class Diagnostic:
     entry: int | None = None
     path: str = "<input>"
     fix: Fix | None = None
+    witness: tuple[Step, ...] | None = None
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code, self.message)
@@ -115,4 +126,12 @@ class Diagnostic:
             "message": self.message,
             "entry": self.entry,
             "fix": None if self.fix is None else self.fix.to_dict(),
-        }
+        } | ({} if self.witness is None else {"witness": [
+            {"entry": s.entry, "taken": s.taken, "line": s.span.line, "column": s.span.column} for s in self.witness
+        ]})
+
+    def route(self) -> str:
+        """The witness in words: ``1 -[Cellar Door]-> 2 -[coal chute: failure]-> 5``."""
+        if not self.witness:
+            return ""
+        return " ".join(f"{s.entry} -[{s.taken}]->" if s.taken else str(s.entry) for s in self.witness)

@@ -97,6 +97,10 @@ def run_line(kind: str, entry: int | None, turn: int, reason: str, treasure: int
     loot = f"treasure worth {treasure:,} coins" if treasure else "no treasure"
     if kind == "escaped":
         return f"escaped: left by the entrance ({where}) on turn {turn} with {loot}"
+    if kind == "ended" and ending == "death":
+        return f"died: {the_end(ending)} at {where} on turn {turn}"
+    if kind == "ended" and ending == "victory":
+        return f"won: {the_end(ending)} at {where} on turn {turn} with {loot}"
     if kind == "ended":
         return f"ended: {the_end(ending)} at {where} on turn {turn} with {loot}"
     if kind == "died":

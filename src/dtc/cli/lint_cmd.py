@@ -74,6 +74,8 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     kept: list[Context] = []
     #: The source lines the full format shows, by path (only the lines with findings are kept).
     sources: dict[str, dict[int, str]] = {}
+    #: What the summary adds about the books (the state analysis approximated, say).
+    notes: list[str] = []
 
     def lint_one(path: str) -> list[Diagnostic]:
         kept.clear()
@@ -86,10 +88,12 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
         found = lint_compilation(comp, rules, settings=settings, context=context)
         if fmt in ("full", "text") and found:
             sources[comp.path] = source_lines(comp.text, found)
+        notes.extend(f"{path}: {n}" for n in context.notes)
         return found
 
     def run() -> list[Diagnostic]:
         sources.clear()
+        notes.clear()
         found: list[Diagnostic] = []
         with Working("linting") as work:
             for n, path in enumerate(files, start=1):
@@ -102,7 +106,7 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
 
     def show(found: list[Diagnostic]) -> None:
         try:
-            click.echo(render(fmt, found, len(files), sources, style), nl=False, color=color)
+            click.echo(render(fmt, found, len(files), sources, style, notes), nl=False, color=color)
         except BrokenPipeError:  # `dtc lint book.txt | head`: the exit status still tells of errors
             reader_gone(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
 

@@ -14,10 +14,10 @@ annotations only (Python 3.11), and the test compares its required keys with the
 """
 
 import re
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 #: ``format_version`` values this dtc reads (it writes :data:`dtc.FORMAT_VERSION`).
-READABLE_VERSIONS: tuple[int, ...] = (1,)
+READABLE_VERSIONS: tuple[int, ...] = (1, 2)
 
 #: "Return to your most recent entry": the compiler writes it as one ``return`` exit per entry
 #: leading in, so an entry nothing leads into keeps it only in its ``text``, where a reader of
@@ -101,6 +101,24 @@ Hazard = TypedDict("Hazard", {
 })
 
 
+#: A condition (schema ``$defs/condition``), a small expression tree: ``{"has": name, "count": n}``
+#: (at least n of the possession), ``{"not": c}``, ``{"all": [c, ...]}``, ``{"any": [c, ...]}``.
+Condition = dict[str, Any]
+
+
+class Branch(TypedDict):
+    low: int
+    high: int
+    target: Target
+
+
+class Roll(TypedDict):
+    dice: str
+    count: int
+    sides: int
+    branches: list[Branch]
+
+
 class Choice(TypedDict):
     label: str
     text: str
@@ -110,9 +128,16 @@ class Choice(TypedDict):
     failure: Target | None
     error: str | None
     span: SpanDict
+    condition: NotRequired[Condition]
+    roll: NotRequired[Roll]
 
 
-ExitKind = Literal["success", "failure", "prose", "return"]
+class Change(TypedDict):
+    name: str
+    amount: int
+
+
+ExitKind = Literal["success", "failure", "random", "prose", "return"]
 
 
 class Exit(TypedDict):
@@ -160,6 +185,8 @@ class Entry(TypedDict):
     creatures: list[str]
     effects: list[Effect]
     zone: NotRequired[str | None]
+    changes: NotRequired[list[Change]]
+    ending_kind: NotRequired[Literal["death", "victory"]]
     hazards: NotRequired[list[str]]
 
 
@@ -176,5 +203,6 @@ class CompiledGraph(TypedDict):
     encounters: list[Encounter]
     entries: list[Entry]
     introduction: NotRequired[list[str]]
+    possessions: NotRequired[list[str]]
     zones: NotRequired[list[Zone]]
     hazards: NotRequired[list[Hazard]]

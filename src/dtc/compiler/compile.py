@@ -17,7 +17,8 @@ from typing import Any, NamedTuple, cast
 import dtc.compiler.dungeon as dungeon
 from dtc import FORMAT_VERSION, __version__
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.compiler.model import Creature, Document, Entry, Target
+from dtc.compiler.model import Choice, Creature, Document, Entry, Target
+from dtc.compiler.notation import cond_json, cond_names
 from dtc.diagnostics import Span
 from dtc.numbers import ENTRY, bounded
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
@@ -31,7 +32,7 @@ class Exit(NamedTuple):
     """
 
     target: Target
-    kind: str  # success | failure | prose | return
+    kind: str  # success | failure | random | prose | return
     choice: int | None
     span: Span | None
 
@@ -57,7 +58,7 @@ class Resolved:
     def exit_span(self, index: int, exit_: Exit) -> Span | None:
         """Where exit ``exit_`` of entry ``doc.entries[index]`` is written: a choice's S or F
         target, a prose exit's phrase, a "return to your most recent entry"."""
-        if exit_.choice is None:
+        if exit_.choice is None or exit_.kind == "random":
             return exit_.span
         choice = self.doc.entries[index].choices[exit_.choice]
         return choice.success_span if exit_.kind == "success" else choice.failure_span
@@ -99,6 +100,10 @@ def resolve(doc: Document) -> Resolved:
             t = c.failure
             if t is not None:
                 exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
+            if c.roll is not None:
+                for b in c.roll.branches:
+                    t = b.target
+                    exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "random", ci, b.span)))
         for p in entry.prose_exits:
             t = p.target
             exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
@@ -202,7 +207,7 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         return ruleset.canonical_ability(text) if ruleset else None
 
     index = creature_index(doc)
-    effects = extract_all([dungeon.blank_lines(entry.text) for entry in doc.entries], index)
+    effects = extract_all([_blank_state(dungeon.blank_lines(entry.text)) for entry in doc.entries], index)
     entries = []
     for i, entry in enumerate(doc.entries):
         entries.append(
@@ -213,8 +218,7 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
                 "end_line": entry.end_line,
                 "text": entry.text,
                 "ending": entry.ending,
-                "choices": [
-                    {
+                "choices": [_state_choice(c, res, {
                         "label": c.label,
                         "text": c.text,
                         "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
@@ -223,7 +227,7 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
                         "failure": None if c.failure is None else res.labels.get(str(c.failure), c.failure),
                         "error": c.error,
                         "span": _span(c.span),
-                    }
+                    })
                     for c in entry.choices
                 ],
                 "exits": [
@@ -280,7 +284,53 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         graph["introduction"] = introduction
     if doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries):
         _dungeon_notation(doc, res, graph, canonical)
+    _state_notation(doc, graph)
     return cast(CompiledGraph, graph)  # built as a plain dict; tests/test_golden.py validates it
+
+
+def _blank_state(text: str) -> str:
+    """The text with its ``[+stone key]`` effects blanked (same offsets): they are state, which
+    the prose-effect reader must not take for rules to adjudicate."""
+    if "[" not in text:
+        return text
+    from dtc.compiler.entries import EFFECTS
+
+    return EFFECTS.sub(lambda m: " " * len(m.group()), text)
+
+
+def _state_choice(c: Choice, res: Resolved, out: dict[str, Any]) -> dict[str, Any]:
+    """A choice's condition and random branch, added only to the choices that have them."""
+    if c.condition is not None:
+        out["condition"] = cond_json(c.condition)
+    if c.roll is not None:
+        out["roll"] = {
+            "dice": c.roll.dice,
+            "count": c.roll.count,
+            "sides": c.roll.sides,
+            "branches": [
+                {"low": b.low, "high": b.high, "target": res.labels.get(b.target, b.target) if isinstance(
+                    b.target, str) else b.target}
+                for b in c.roll.branches
+            ],
+        }
+    return out
+
+
+def _state_notation(doc: Document, graph: dict[str, Any]) -> None:
+    """Possessions, effects and ending kinds (see "State" in docs/format.md): added only to books
+    that write them, and only to the entries that have them (optional in the schema)."""
+    names: dict[str, None] = {}
+    for entry, out in zip(doc.entries, graph["entries"], strict=True):
+        if entry.changes:
+            out["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
+            names.update(dict.fromkeys(c.name for c in entry.changes))
+        if entry.ending_kind is not None:
+            out["ending_kind"] = entry.ending_kind
+        for c in entry.choices:
+            if c.condition is not None:
+                names.update(dict.fromkeys(cond_names(c.condition)))
+    if names:
+        graph["possessions"] = sorted(names)
 
 
 def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],

@@ -17,12 +17,24 @@ from itertools import accumulate
 import dtc.compiler.dungeon as dungeon
 from dtc.compiled.graphjson import DYNAMIC_RETURN
 from dtc.compiler.labels import REACH
-from dtc.compiler.model import Attack, Choice, Creature, CreatureGroup, Document, Entry, ProseExit
+from dtc.compiler.model import (
+    Attack,
+    Choice,
+    Creature,
+    CreatureGroup,
+    Document,
+    Entry,
+    ProseExit,
+    Roll,
+    RollBranch,
+    StateChange,
+)
 from dtc.compiler.notation import (
     Failed,
     Field,
     difficulty_value,
     fast_notation_after_paren,
+    parse_effects,
     parse_notation,
     parse_statblock,
     statblock_error,
@@ -35,7 +47,7 @@ _SP = r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 
 STAT_INLINE = re.compile(
     r"(?:(?<=^)|(?<=[.!?:]\s)|(?<=\n))"
-    r"((?:[A-Z][\w'’-]*[ \t]+){0,4}[A-Z][\w'’-]*[ \t]+HP[ \t]+[0-9]+(?:[ \t]*\|[^|\n]*)*)",
+    r"([A-Z][\w'’-]*[ \t]+(?:(?:[A-Z][\w'’-]*|[0-9]+)[ \t]+){0,4}HP[ \t]+[0-9]+(?:[ \t]*\|[^|\n]*)*)",
     re.M,
 )
 FIGHT = re.compile(r"\b(?:fights?|attacks?|combat|battle|ambush(?:es)?|charges?)\b", re.I)
@@ -47,6 +59,7 @@ CANDIDATE = re.compile(r"\(([^()]{1,200})\)")
 NOTATION_HINT = re.compile(
     rf"(?:^|,){_SP}*[SsFf]{_SP}*(?:[0-9]+|@[A-Za-z][\w-]*){_SP}*(?:,|$)"
     rf"|^{_SP}*(?:[^\W\d_]+{_SP}+)?D{_SP}*[0-9]+{_SP}*,"
+    rf"|^{_SP}*[Rr][Oo][Ll][Ll]{_SP}+[0-9]*[Dd][0-9]+{_SP}*,(?=.*(?<![\w@])[SsFf]{_SP}*(?:[0-9]|@[A-Za-z]))"
 )
 SF_TOKEN = re.compile(rf"(?<![\w@])[SsFf]{_SP}*(?:[0-9]+|@[A-Za-z])(?![\w])")
 D_TOKEN = re.compile(rf"(?<![\w@])[Dd]{_SP}*[0-9]+(?!\w)")
@@ -80,7 +93,7 @@ DIGITS = re.compile(
     ).encode("ascii")
 )
 #: The verbs of a prose exit ("return to 17"); the language server completes after them too.
-EXIT_VERBS = r"(?:return|go|skip|turn|proceed|continue|head|flip|jump)\s+(?:back\s+)?to"
+EXIT_VERBS = r"(?:return|go|skip|turn(?:ing)?|proceed|continue|head|flip|jump)\s+(?:back\s+)?to"
 #: What must stand just before a number for it to be a prose exit ("go to 17", "read entry 17").
 EXIT_BEFORE = re.compile(
     rf"\b(?:{EXIT_VERBS}"
@@ -109,7 +122,11 @@ ENDING_CAPS = re.compile(r"\bTHE\s+END\b")
 THE_END = re.compile(r"(?i:the end)")
 #: "The End." as a sentence of its own, any case (checked around each "the end" found).
 ENDING_BEFORE = re.compile(r"(?:^|[.!?*_]\s*|\n\s*)[*_]*$")
-ENDING_AFTER = re.compile(r"(?![A-Za-z0-9])[.!*_]*[ \t]*(?:\n|$)")
+ENDING_AFTER = re.compile(r"(?![A-Za-z0-9])(?:[ \t]*\([ \t]*(?i:death|victory)[ \t]*\))?[.!*_]*[ \t]*(?:\n|$)")
+#: ``THE END (death)``, ``The End (victory).``: the kind of an ending.
+ENDING_KIND = re.compile(r"\b(?i:the\s+end)[ \t]*\([ \t]*(?i:(death|victory))[ \t]*\)")
+#: ``[+stone key]``, ``[-10 coins]``: a bracket that opens like effects.
+EFFECTS = re.compile(rf"\[{_SP}*[+-][^\[\]]{{0,200}}\]")
 #: ``Span`` built from one tuple without the named tuple's Python-level ``__new__`` (three times
 #: faster; the parser makes several hundred thousand).
 _span: Callable[[tuple[int, int, int, int]], Span] = partial(tuple.__new__, Span)
@@ -221,6 +238,8 @@ def read_entry(
                     continue
                 entry.choices.append(_choice(text, index, start + s, start + e, start))
             notation.append((s, e))
+    if "[" in body:
+        _read_effects(entry, body, start, index, notation)
     # One byte per character (what Latin-1 cannot hold becomes "?"): offsets are the body's.
     one_byte = body.encode("latin-1", "replace")
     _scan_numbers(entry, body, one_byte, start, index, notation)
@@ -232,6 +251,10 @@ def read_entry(
     if low.find(b"return") >= 0:
         entry.returns = [index.span(start + m.start(), start + m.end()) for m in DYNAMIC_RETURN.finditer(body)]
     entry.ending = _is_ending(body, low)
+    if entry.ending and "(" in body:
+        kind = ENDING_KIND.search(body)
+        if kind is not None:
+            entry.ending_kind = kind.group(1).lower()
     if ":" in body and (low.find(b"zone") >= 0 or low.find(b"hazard") >= 0):
         dungeon.entry_lines(doc, entry, body, start, index.span, number)
     if "HP" in body:
@@ -242,6 +265,27 @@ def read_entry(
             elif "|" in m.group(1):
                 bad_statblock(doc, m.group(1), start + m.start(1), index)
     return entry
+
+
+def _read_effects(entry: Entry, body: str, start: int, index: LineIndex, notation: list[tuple[int, int]]) -> None:
+    """``[+stone key, -10 coins]`` brackets: the entry's effects, or why one does not parse.
+    Their numbers are not prose (they join ``notation``, kept sorted)."""
+    found = False
+    for m in EFFECTS.finditer(body):
+        found = True
+        s, e = m.span()
+        notation.append((s, e))
+        parsed = parse_effects(m.group())
+        if isinstance(parsed, Failed):
+            at = start + s + parsed.start
+            entry.effect_errors.append((parsed.message, index.span(at, max(at + 1, start + s + parsed.end))))
+            continue
+        for change in parsed:
+            entry.changes.append(
+                StateChange(change.name, change.amount, index.span(start + s + change.start, start + s + change.end))
+            )
+    if found:
+        notation.sort()
 
 
 def _scan_numbers(
@@ -380,7 +424,7 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
     result = parse_notation(raw)
     if isinstance(result, Failed):
         choice.error = result.message
-        choice.spans = (whole, span(result.start, max(result.end, result.start + 1)), None, None, None, None)
+        choice.spans = (whole, span(result.start, max(result.end, result.start + 1)), None, None, None, None, None)
         return choice
 
     def sub(field: Field | None) -> Span | None:
@@ -388,10 +432,24 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
 
     if result.ability is not None:
         choice.ability = result.ability.value
-    choice.difficulty = difficulty_value(result.difficulty.value)
-    choice.success = target_value(result.success.value)
+    if result.difficulty is not None:
+        choice.difficulty = difficulty_value(result.difficulty.value)
+    if result.success is not None:
+        choice.success = target_value(result.success.value)
     choice.failure = target_value(result.failure.value) if result.failure else None
+    choice.condition = result.condition
+    roll = result.roll
+    if roll is not None:
+        dice = sub(roll.dice)
+        assert dice is not None
+        choice.roll = Roll(
+            roll.dice.value, roll.count, roll.sides,
+            [RollBranch(b.low, b.high, target_value(b.target.value), span(b.target.start, b.target.end),
+                        span(b.range.start, b.range.end)) for b in roll.branches],
+            dice,
+        )
     choice.spans = (
-        whole, None, sub(result.ability), sub(result.difficulty), sub(result.success), sub(result.failure)
+        whole, None, sub(result.ability), sub(result.difficulty), sub(result.success), sub(result.failure),
+        sub(result.condition_field),
     )
     return choice

@@ -14,7 +14,21 @@ from functools import cache
 import lark
 from lark import Lark, Token, Transformer, v_args
 
-from dtc.compiler.notation import Failed, Field, Parsed, StatBlock
+from dtc.compiler.notation import (
+    All,
+    AnyOf,
+    Branch,
+    Change,
+    Cond,
+    Failed,
+    Field,
+    Has,
+    Not,
+    Parsed,
+    RollSpec,
+    StatBlock,
+    possession_name,
+)
 from dtc.numbers import HP, STAT, bounded
 from dtc.resources import read_text
 
@@ -28,6 +42,18 @@ _EXPECTED = {
     "RPAR": "')'",
     "LPAR": "'('",
     "$END": "the end",
+    "ROLL": "roll",
+    "DICE": "dice such as d6 or 2d6",
+    "RANGE": "a range of the roll such as 1-2",
+    "IF": "a condition such as if stone key",
+    "AND": "and",
+    "OR": "or",
+    "NOT": "not",
+    "COUNT": "a count",
+    "WORD": "a name",
+    "SIGN": "+ or -",
+    "LSQB": "'['",
+    "RSQB": "']'",
 }
 _STAT_FIELDS = "fields are Morale N, an attack with dice such as Bite d6, Name N, or Special: text"
 
@@ -50,16 +76,68 @@ class _ToFields(Transformer[Token, object]):
 
     @v_args(inline=True)
     def notation(
-        self, ability: Field | None, difficulty: Field, success: Field, failure: Field | None
+        self, ability: Field | None, difficulty: Field, success: Field, failure: Field | None,
+        condition: tuple[Cond, Field] | None,
     ) -> Parsed:
-        return Parsed(ability, difficulty, success, failure)
+        if condition is None:
+            return Parsed(ability, difficulty, success, failure)
+        return Parsed(ability, difficulty, success, failure, condition[0], condition[1])
+
+    def random(self, children: list[object]) -> Parsed:
+        _roll, dice, *rest = children
+        condition = rest.pop() if rest and (rest[-1] is None or isinstance(rest[-1], tuple)) else None
+        assert isinstance(dice, Field)
+        count, _, sides = dice.value.lower().partition("d")
+        branches = tuple(b for b in rest if isinstance(b, Branch))
+        roll = RollSpec(dice, int(count or 1), int(sides), branches)
+        if condition is None:
+            return Parsed(None, None, None, None, roll=roll)
+        assert isinstance(condition, tuple)
+        return Parsed(None, None, None, None, condition[0], condition[1], roll)
+
+    def branch(self, children: list[Token]) -> Branch:
+        rng, target = children
+        low, _, high = str(rng).replace("\u2013", "-").partition("-")
+        return Branch(int(low), int(high or low), self._field(target), self._field(rng))
+
+    def condition(self, children: list[object]) -> tuple[Cond, Field]:
+        keyword, expr = children
+        assert isinstance(keyword, Token) and isinstance(expr, (Has, Not, All, AnyOf))
+        end = self._end
+        assert keyword.start_pos is not None
+        return expr, Field("", keyword.start_pos, end)
+
+    def any(self, children: list[object]) -> AnyOf:
+        left, _, right = children
+        return AnyOf((*_flat(left, AnyOf), *_flat(right, AnyOf)))
+
+    def all(self, children: list[object]) -> All:
+        left, _, right = children
+        return All((*_flat(left, All), *_flat(right, All)))
+
+    def negation(self, children: list[object]) -> Not:
+        arg = children[1]
+        assert isinstance(arg, (Has, Not, All, AnyOf))
+        return Not(arg)
+
+    def has(self, children: list[Token | None]) -> Has:
+        count, *words = children
+        self._end = max(self._end, *(w.end_pos or 0 for w in words if w is not None))
+        return Has(possession_name(" ".join(str(w) for w in words if w is not None)), int(str(count)) if count else 1)
 
     @v_args(inline=True)
     def _field(self, token: Token) -> Field:
         assert token.start_pos is not None and token.end_pos is not None
         return Field(str(token), token.start_pos, token.end_pos)
 
-    ability = difficulty = success = failure = _field
+    ability = difficulty = success = failure = dice = _field
+
+    _end = 0
+
+
+def _flat(cond: object, kind: type) -> tuple[Cond, ...]:
+    assert isinstance(cond, (Has, Not, All, AnyOf))
+    return cond.args if isinstance(cond, kind) and isinstance(cond, (All, AnyOf)) else (cond,)
 
 
 def _describe(expected: set[str]) -> str:
@@ -89,7 +167,41 @@ def parse_notation(text: str) -> Parsed | Failed:
         return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
     result = _ToFields().transform(tree)
     assert isinstance(result, Parsed)
+    if result.condition_field is not None:  # the condition runs to the last word it names
+        cf = result.condition_field
+        result = Parsed(result.ability, result.difficulty, result.success, result.failure, result.condition,
+                        Field(text[cf.start : cf.end], cf.start, cf.end), result.roll)
     return result
+
+
+def parse_effects(text: str) -> list[Change] | Failed:
+    """``[+stone key, +3 torches]`` through the grammar's ``effects`` rule."""
+    try:
+        tree = parser("notation", "effects").parse(text)
+    except lark.UnexpectedToken as exc:
+        tok = exc.token
+        if tok.type == "$END":
+            return Failed(f"expected {_describe(exc.expected)} before the end", len(text) - 1, len(text))
+        start = tok.start_pos or 0
+        return Failed(f"expected {_describe(exc.expected)}, found '{tok}'", start, start + len(str(tok)))
+    except lark.UnexpectedCharacters as exc:
+        pos = exc.pos_in_stream or 0
+        m = re.compile(r"[^\s,\[\]]+|.").match(text, pos)
+        end = m.end() if m else pos + 1
+        return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
+    except lark.UnexpectedEOF as exc:
+        return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
+    changes = []
+    for change in tree.children:
+        assert isinstance(change, lark.Tree)
+        sign, count, *words = change.children
+        assert isinstance(sign, Token) and sign.start_pos is not None
+        last = words[-1]
+        assert isinstance(last, Token) and last.end_pos is not None
+        amount = int(str(count)) if count is not None else 1
+        name = possession_name(" ".join(str(w) for w in words))
+        changes.append(Change(name, amount if str(sign) == "+" else -amount, sign.start_pos, last.end_pos))
+    return changes
 
 
 def statblock_error(text: str) -> Failed | None:

@@ -12,6 +12,8 @@ import re
 BOLD_LABEL = re.compile(r"(?:\*\*|__)([^*_\n]{1,80})(?:\*\*|__)\s*$")
 #: Everything up to and including the last cut (greedy, so one call finds the last one).
 LAST_CUT = re.compile(r".*(?:[.!?;:,()\n\"“”]|\*\*)", re.S)
+#: An effect such as ``[+stone key]`` (see ``EFFECTS`` in :mod:`dtc.compiler.entries`): a cut, like a full stop.
+EFFECT = re.compile(r"\[[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]*[+-][^\[\]]{0,200}\]")
 STOP_WORDS = frozenset(
     [
         "or", "and", "you", "may", "can", "could", "then", "to", "either", "lead", "leads", "have", "has", "is",
@@ -30,6 +32,8 @@ def read_label(before: str) -> str:
         bold = BOLD_LABEL.search(before)
         if bold:
             return bold.group(1).strip()
+    if "[" in before:
+        before = EFFECT.sub(".", before)
     cut = LAST_CUT.match(before)
     segment = before[cut.end() :] if cut else before
     words = segment.split()

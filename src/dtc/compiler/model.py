@@ -11,9 +11,50 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dtc.compiler.labels import read_label
+from dtc.compiler.notation import Cond
 from dtc.diagnostics import Span
 
 Target = int | str
+
+
+@dataclass(slots=True)
+class RollBranch:
+    """One outcome of a random branch: totals ``low``..``high`` of the roll lead to ``target``."""
+
+    low: int
+    high: int
+    target: Target
+    #: Where the target (``S5``) and the range (``1-2``) are written.
+    span: Span
+    range_span: Span
+
+
+@dataclass(slots=True)
+class Roll:
+    """``(roll 2d6, 2-6 S40, 7-12 S41)``: the die decides where the reader goes."""
+
+    dice: str
+    count: int
+    sides: int
+    branches: list[RollBranch]
+    span: Span
+
+    @property
+    def low(self) -> int:
+        return self.count
+
+    @property
+    def high(self) -> int:
+        return self.count * self.sides
+
+
+@dataclass(slots=True)
+class StateChange:
+    """An effect in an entry's text: ``[+3 torches]`` is ``StateChange("torches", 3, span)``."""
+
+    name: str
+    amount: int
+    span: Span
 
 
 @dataclass(slots=True, eq=False)
@@ -41,13 +82,17 @@ class Choice:
     label_to: int = field(default=0, repr=False)
     #: The label once read (or as given).
     label_text: str | None = field(default=None, repr=False)
-    #: (span, error, ability, difficulty, success and failure spans), once known.
+    #: (span, error, ability, difficulty, success, failure and condition spans), once known.
     spans: tuple[Span | None, ...] | None = field(default=None, repr=False)
     #: The offsets where the source's lines start, to work the spans out.
     starts: Sequence[int] = field(default=(), repr=False)
+    #: ``if stone key``: the choice is open only when this holds (``None``: always open).
+    condition: Cond | None = None
+    #: A random branch ``(roll d6, 1-2 S5, 3-6 S9)``: difficulty, success and failure are then None.
+    roll: Roll | None = None
 
     def located(self) -> tuple[Span | None, ...]:
-        """The six spans (see ``spans``), worked out now if they were not yet: the notation
+        """The seven spans (see ``spans``), worked out now if they were not yet: the notation
         opens at ``source[label_to]``, and the fast path that read it reads it again."""
         spans = self.spans
         if spans is None:
@@ -65,6 +110,7 @@ class Choice:
                     None if lo < 0 else Span(line, col + lo, line, col + hi)
                     for lo, hi in map(found.span, ("ability", "difficulty", "success", "failure"))
                 ),
+                None,
             )
         return spans
 
@@ -94,12 +140,19 @@ class Choice:
     def failure_span(self) -> Span | None:
         return self.located()[5]
 
+    @property
+    def condition_span(self) -> Span | None:
+        """Where ``if ...`` is written (None when the choice has no condition)."""
+        return self.located()[6]
+
     def __eq__(self, other: object) -> bool:
         """Two choices are equal when what they say and where they say it are."""
         if not isinstance(other, Choice):
             return NotImplemented
-        return (self.text, self.ability, self.difficulty, self.success, self.failure, self.error) == (
-            other.text, other.ability, other.difficulty, other.success, other.failure, other.error
+        return (self.text, self.ability, self.difficulty, self.success, self.failure, self.error, self.condition,
+                self.roll) == (
+            other.text, other.ability, other.difficulty, other.success, other.failure, other.error, other.condition,
+            other.roll,
         ) and self.located() == other.located()
 
     @property
@@ -108,7 +161,8 @@ class Choice:
         or nothing for notation that does not parse."""
         if self.label_text is None:
             label = read_label(self.source[self.label_from : self.label_to])
-            self.label_text = label or ("" if self.error is not None else f"go to {self.success}")
+            fallback = f"go to {self.success}" if self.roll is None else f"roll {self.roll.dice}"
+            self.label_text = label or ("" if self.error is not None else fallback)
         return self.label_text
 
 
@@ -221,6 +275,12 @@ class Entry:
     zone_span: Span | None = None
     #: ``Hazard: Name`` lines that place a hazard defined elsewhere: (name, span).
     hazard_refs: list[tuple[str, Span]] = field(default_factory=list)
+    #: ``[+stone key, -10 coins]``: what reading the entry gives and takes, in text order.
+    changes: list[StateChange] = field(default_factory=list)
+    #: Brackets that open like effects (``[+``, ``[-``) but do not parse: (message, span).
+    effect_errors: list[tuple[str, Span]] = field(default_factory=list)
+    #: ``THE END (death)`` / ``THE END (victory)``: the kind of ending; None when unstated.
+    ending_kind: str | None = None
 
 
 @dataclass(slots=True)

@@ -34,12 +34,116 @@ class Field:
     end: int
 
 
+# --- state: conditions, random branches, effects (see "State" in docs/format.md) ------------
+
+
+@dataclass(frozen=True, slots=True)
+class Has:
+    """``if stone key`` (count 1), ``if 10 coins``: at least ``count`` of ``name`` (normalised)."""
+
+    name: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    arg: Cond
+
+
+@dataclass(frozen=True, slots=True)
+class All:
+    """``a and b``."""
+
+    args: tuple[Cond, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    """``a or b``."""
+
+    args: tuple[Cond, ...]
+
+
+Cond = Has | Not | All | AnyOf
+
+
+def possession_name(words: str) -> str:
+    """A possession's name as dtc compares it: lower case, single spaces, straight apostrophes."""
+    return " ".join(words.replace("\u2019", "'").lower().split())
+
+
+def cond_names(cond: Cond) -> list[str]:
+    """Every possession a condition names, in the order written."""
+    if isinstance(cond, Has):
+        return [cond.name]
+    if isinstance(cond, Not):
+        return cond_names(cond.arg)
+    return [n for a in cond.args for n in cond_names(a)]
+
+
+def cond_text(cond: Cond, top: bool = True) -> str:
+    """A condition in words, as written in notation (``stone key and not alarm``)."""
+    if isinstance(cond, Has):
+        return cond.name if cond.count == 1 else f"{cond.count} {cond.name}"
+    if isinstance(cond, Not):
+        return f"not {cond_text(cond.arg, False)}"
+    if isinstance(cond, All):
+        return " and ".join(cond_text(a, False) for a in cond.args)
+    text = " or ".join(cond_text(a, False) for a in cond.args)
+    return text if top else f"({text})"
+
+
+def cond_json(cond: Cond) -> dict[str, object]:
+    """The compiled graph's form (``$defs/condition``)."""
+    if isinstance(cond, Has):
+        return {"has": cond.name, "count": cond.count}
+    if isinstance(cond, Not):
+        return {"not": cond_json(cond.arg)}
+    if isinstance(cond, All):
+        return {"all": [cond_json(a) for a in cond.args]}
+    return {"any": [cond_json(a) for a in cond.args]}
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """One outcome of a random branch: totals ``low``..``high`` lead to ``target``."""
+
+    low: int
+    high: int
+    target: Field
+    range: Field
+
+
+@dataclass(frozen=True, slots=True)
+class RollSpec:
+    """``roll 2d6`` and its branches."""
+
+    dice: Field
+    count: int
+    sides: int
+    branches: tuple[Branch, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One effect: ``+3 torches`` is ``Change("torches", 3)``; a loss is negative."""
+
+    name: str
+    amount: int
+    start: int
+    end: int
+
+
 @dataclass(frozen=True, slots=True)
 class Parsed:
     ability: Field | None
-    difficulty: Field
-    success: Field
+    difficulty: Field | None
+    success: Field | None
     failure: Field | None
+    condition: Cond | None = None
+    #: Where the condition is written (``if stone key``).
+    condition_field: Field | None = None
+    roll: RollSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +179,12 @@ def _field(field: Field | None, text: str, runs: list[tuple[int, int]]) -> Field
         return None
     start, end = _remap(field.start, runs), _remap(field.end, runs)
     return Field(text[start:end], start, end)
+
+
+def _real_field(field: Field, text: str, runs: list[tuple[int, int]]) -> Field:
+    found = _field(field, text, runs)
+    assert found is not None
+    return found
 
 
 @cache
@@ -165,10 +275,30 @@ def parse_notation_lark(text: str) -> Parsed | Failed:
             _remap(result.start, runs),
             _remap(result.end, runs),
         )
+    if result.condition is not None or result.roll is not None:
+        return parse_state_notation(text)  # names and counts hold digits: no shape sharing
     difficulty = _field(result.difficulty, text, runs)
     success = _field(result.success, text, runs)
     assert difficulty is not None and success is not None
     return Parsed(_field(result.ability, text, runs), difficulty, success, _field(result.failure, text, runs))
+
+
+@cache
+def parse_state_notation(text: str) -> Parsed | Failed:
+    """Notation with a condition or a random branch, parsed as written (cached by text)."""
+    return _parse_uncached(text)
+
+
+def parse_effects(text: str) -> list[Change] | Failed:
+    """``[+stone key, +50 coins]``: the effects of one bracket (offsets refer to ``text``)."""
+    return _parse_effects_cached(text)
+
+
+@cache
+def _parse_effects_cached(text: str) -> list[Change] | Failed:
+    from dtc.compiler.grammars import parse_effects as through_grammar  # Lark: only when needed
+
+    return through_grammar(text)
 
 
 def _reword(failed: Failed, text: str, runs: list[tuple[int, int]]) -> str:

@@ -171,10 +171,12 @@ def encode(e: Entry) -> tuple[Any, ...]:
     mentions = [(m.count, m.name, tuple(m.span)) for m in e.mentions]
     fights = [next(i for i, m in enumerate(e.mentions) if m is g) for g in e.fight_mentions]
     rare = None
-    if e.creatures or e.zone is not None or e.hazard_refs:
+    state = [(i, c.condition, c.roll) for i, c in enumerate(e.choices) if c.condition is not None or c.roll is not None]
+    if e.creatures or e.zone is not None or e.hazard_refs or state or e.changes or e.effect_errors or e.ending_kind:
         import pickle
 
-        rare = pickle.dumps((e.creatures, e.zone, e.zone_span, e.hazard_refs))
+        rare = pickle.dumps((e.creatures, e.zone, e.zone_span, e.hazard_refs, state, e.changes, e.effect_errors,
+                             e.ending_kind))
     return (
         e.number, tuple(e.span), len(e.text), e.end_line, choices, exits, [tuple(s) for s in e.returns],
         e.ending, mentions, fights, rare,
@@ -187,12 +189,13 @@ def decode(
     """The entry :func:`encode` wrote, its text sliced from ``source`` (whose lines start at ``starts``)."""
     number, span, length, end_line, choices, exits, returns, ending, mentions, fights, rare = data
     groups = [CreatureGroup(count, name, span_(sp)) for count, name, sp in mentions]
-    creatures, zone, zone_span, hazard_refs = [], None, None, []
+    state: list[tuple[int, Any, Any]] = []
+    creatures, zone, zone_span, hazard_refs, changes, effect_errors, ending_kind = [], None, None, [], [], [], None
     if rare is not None:
         import pickle
 
-        creatures, zone, zone_span, hazard_refs = pickle.loads(rare)
-    return Entry(
+        creatures, zone, zone_span, hazard_refs, state, changes, effect_errors, ending_kind = pickle.loads(rare)
+    entry = Entry(
         number,
         span_(span),
         source[body_start : body_start + length],
@@ -213,4 +216,11 @@ def decode(
         zone,
         zone_span,
         hazard_refs,
+        changes,
+        effect_errors,
+        ending_kind,
     )
+    for i, condition, roll in state:
+        entry.choices[i].condition = condition
+        entry.choices[i].roll = roll
+    return entry

@@ -42,7 +42,7 @@ _WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
 
 #: A stat block inside an entry: ``Animated Frog Statue HP 7 | Morale 12 | Bite d8``.
 STAT_INLINE = re.compile(
-    r"(?:(?<=^)|(?<=[.!?:]\s)|(?<=\n))((?:[A-Z][\w'’-]*[ \t]+){0,4}[A-Z][\w'’-]*[ \t]+HP[ \t]+[0-9]+"
+    r"(?:(?<=^)|(?<=[.!?:]\s)|(?<=\n))([A-Z][\w'’-]*[ \t]+(?:(?:[A-Z][\w'’-]*|[0-9]+)[ \t]+){0,4}HP[ \t]+[0-9]+"
     r"(?:[ \t]*\|[^|\n]*?(?=\||\.\s|\.$|\n|$))*)",
     re.M,
 )

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from dtc.compiled.graphjson import Choice
 from dtc.editions.book import CheckRules, target_number
+from dtc.editions.text import needs_words
 
 _COUNT = {1: "one", 2: "two", 3: "three"}
+_DICE_COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,18 +49,41 @@ def check_words(choice: Choice, rules: CheckRules) -> str:
     return roll
 
 
+def _roll_words(choice: Choice, numbers: set[int], labels: dict[str, int]) -> list[Words]:
+    """A random branch: "roll one die: 1–2, turn to 5; 3–6, turn to 9"."""
+    roll = choice.get("roll")
+    assert roll is not None
+    count = int(roll["count"])
+    dice = f"{_DICE_COUNTS.get(count, str(count))} {'die' if count == 1 else 'dice'}"
+    if roll["sides"] != 6:
+        dice += f" ({roll['dice']})"
+    out = [Words(f"roll {dice}: ")]
+    for i, b in enumerate(roll["branches"]):
+        rng = str(b["low"]) if b["low"] == b["high"] else f"{b['low']}–{b['high']}"
+        out += [Words(("; " if i else "") + f"{rng}, "), *_turn(b["target"], numbers, labels)]
+    return out
+
+
 def choice_sentence(choice: Choice, rules: CheckRules, numbers: set[int],
                     labels: dict[str, int]) -> list[Words]:
-    """The choice as a sentence: "Great Doors: turn to 26." or a check with both outcomes."""
+    """The choice as a sentence: "Great Doors: turn to 26.", a check with both outcomes, a gated
+    choice ("Stone Door: if you have the stone key, turn to 21.") or a random branch."""
     label = " ".join(str(choice.get("label") or "").split())
     label = label[:1].upper() + label[1:]
+    lead = [Words(f"{label}: ")] if label else []
+    condition = choice.get("condition")
+    needs = f"if {needs_words(condition)}, " if condition is not None else ""
+    if choice.get("roll") is not None:
+        body = [Words(needs), *_roll_words(choice, numbers, labels)] if needs else _roll_words(choice, numbers, labels)
+        return [*_lead(lead, body), Words(".")]
     success, failure = choice["success"], choice["failure"]
     d = int(choice["difficulty"] or 0)
     if d == 0 and failure is None:
-        if label:
-            return [Words(f"{label}: "), *_turn(success, numbers, labels), Words(".")]
-        return [*_cap(_turn(success, numbers, labels)), Words(".")]
+        body = [Words(needs), *_turn(success, numbers, labels)] if needs else _turn(success, numbers, labels)
+        return [*_lead(lead, body), Words(".")]
     what = f"{choice['ability']}, difficulty {d}" if choice["ability"] else f"difficulty {d}"
+    if condition is not None:
+        what += f"; only if {needs_words(condition)}"
     head = f"{label} ({what}): " if label else f"A check ({what}): "
     out = [Words(head + check_words(choice, rules) + ". ")]
     if success is not None:
@@ -68,6 +93,11 @@ def choice_sentence(choice: Choice, rules: CheckRules, numbers: set[int],
                 *_turn(failure, numbers, labels)]
     out.append(Words("."))
     return out
+
+
+def _lead(lead: list[Words], body: list[Words]) -> list[Words]:
+    """The label's lead, then the body; without a label the body begins with a capital."""
+    return [*lead, *body] if lead else _cap(body)
 
 
 def _cap(words: list[Words]) -> list[Words]:

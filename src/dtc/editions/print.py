@@ -33,7 +33,7 @@ from dtc.editions.book import (
     target_number,
 )
 from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
-from dtc.editions.text import Piece, numbered, paragraphs, pieces
+from dtc.editions.text import Piece, numbered, paragraphs, pieces, state_words
 from dtc.lint.analysis import Analysis
 
 #: Entries shorter than this (in characters of text) are never split across pages.
@@ -146,7 +146,7 @@ def render_markdown(graph: CompiledGraph, *, notation: bool = False) -> str:
     out += ["## Sections", ""]
     for entry in entries:
         out += [f"### {entry['number']}", ""]
-        for para in paragraphs(numbered(pieces(entry), labels)):
+        for para in paragraphs(state_words(entry, numbered(pieces(entry), labels))):
             text = "".join(_md_piece(p, notation) for p in para)
             out += [(text if notation else _GAP.sub("", text)).strip(), ""]
         for name in entry["creatures"]:
@@ -230,7 +230,7 @@ def render_print_html(graph: CompiledGraph, *, notation: bool = False) -> str:
         n = entry["number"]
         size = "short" if len(entry["text"]) < SHORT else "long"
         parts.append(f'<article class="entry {size}" id="entry-{n}"><h2 class="number">{n}</h2>')
-        for para in paragraphs(numbered(pieces(entry), labels)):
+        for para in paragraphs(state_words(entry, numbered(pieces(entry), labels))):
             body = "".join(_print_piece(p, notation) for p in para)
             parts.append(f"<p>{(body if notation else _GAP.sub('', body)).strip()}</p>")
         names = [c for c in entry["creatures"] if c in creatures]

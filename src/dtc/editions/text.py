@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dtc.compiled.graphjson import Entry, SpanDict
+from dtc.compiled.graphjson import Condition, Entry, SpanDict
 
 _PROSE_SHAPE = re.compile(r"[^\W\d_].*(?:[0-9]+|@[A-Za-z][A-Za-z0-9_-]*)", re.S)
 _BOLD_END = re.compile(r"(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*$")
@@ -185,3 +185,61 @@ def numbered(items: list[Piece], labels: dict[str, int]) -> list[Piece]:
         return _LABEL.sub(lambda m: str(labels.get(m.group(), m.group())), text)
 
     return [Piece(p.kind, show(p.text), p.index, p.target) if p.kind in ("choice", "exit") else p for p in items]
+
+
+_COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _thing(name: str, count: int) -> str:
+    if count != 1:
+        return f"{count} {name}"
+    return f"the codeword {name}" if "-" in name and " " not in name else f"the {name}"
+
+
+def needs_words(condition: Condition) -> str:
+    """A condition as the print edition says it: "you have the stone key", "you have 10 coins",
+    "you do not have the codeword alarm-raised"."""
+    if "has" in condition:
+        return f"you have {_thing(condition['has'], condition['count'])}"
+    if "not" in condition and "has" in condition["not"]:
+        inner = condition["not"]
+        if inner["count"] == 1:
+            return f"you do not have {_thing(inner['has'], 1)}"
+        return f"you have fewer than {inner['count']} {inner['has']}"
+    if "all" in condition:
+        return " and ".join(needs_words(c) for c in condition["all"])
+    if "any" in condition:
+        return " or ".join(needs_words(c) for c in condition["any"])
+    from dtc.runtime.conditions import words
+
+    return f"this holds: {words(condition)}"
+
+
+def state_words(entry: Entry, items: list[Piece]) -> list[Piece]:
+    """Choices with a condition or a random branch, put in words for print: "(If you have the
+    stone key, turn to 21.)", "(Roll one die: 1–2, turn to 5; 3–6, turn to 9.)". Other pieces
+    are kept as they are."""
+    out = []
+    for p in items:
+        c = entry["choices"][p.index] if p.kind == "choice" and p.index is not None else None
+        if c is None or c.get("error") or (c.get("condition") is None and c.get("roll") is None):
+            out.append(p)
+            continue
+        roll, condition = c.get("roll"), c.get("condition")
+        if roll is not None:
+            dice = _COUNTS.get(roll["count"], str(roll["count"]))
+            kind = "die" if roll["count"] == 1 else "dice"
+            size = "" if roll["sides"] == 6 else f" ({roll['dice']})"
+            ways = "; ".join((str(b["low"]) if b["low"] == b["high"] else f"{b['low']}–{b['high']}")
+                             + f", turn to {b['target']}" for b in roll["branches"])
+            text = f"Roll {dice} {kind}{size}: {ways}"
+            if condition is not None:
+                text = f"If {needs_words(condition)}: {text[0].lower()}{text[1:]}"
+        elif not c.get("difficulty") and c.get("failure") is None:
+            text = f"If {needs_words(condition or {})}, turn to {c['success']}"
+        else:
+            what = f"{c['ability']} D{c['difficulty']}" if c.get("ability") else f"D{c['difficulty']}"
+            fail = f", F{c['failure']}" if c.get("failure") is not None else ""
+            text = f"{what}, S{c['success']}{fail}; only if {needs_words(condition or {})}"
+        out.append(Piece("choice", f"({text})", p.index, p.target))
+    return out

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import re
 from html import escape
+from typing import cast
 
 from dtc.compiled.graphjson import Choice, CompiledGraph, Creature, Entry
 from dtc.editions.book import (
@@ -86,6 +88,9 @@ class WebEdition:
                 {"low": r["low"], "high": r["high"], "text": r["text"]} for r in self.graph["encounters"]
             ],
             "encounterDie": encounter_die(self.graph),
+            "possessions": list(self.graph.get("possessions", [])),
+            "changes": {str(e["number"]): [[c["name"], c["amount"]] for c in e["changes"]]
+                        for e in self.entries if e.get("changes")},
         }
         body = "\n".join(
             [
@@ -228,6 +233,21 @@ class WebEdition:
     def _chip(self, c: Choice) -> str:
         if c["error"]:
             return f'<span class="notation">{escape(c["text"])}</span>'
+        if c.get("condition") is not None:
+            from dtc.runtime.conditions import words
+
+            need = f'<span class="chip-d">if {escape(words(c["condition"]))}</span> '
+            bare = cast(Choice, {k: v for k, v in c.items() if k != "condition"})
+            return need + self._chip(bare)
+        if c.get("roll") is not None:
+            roll = c["roll"]
+            outs = [f'<span class="chip-d">roll {escape(roll["dice"])}</span>']
+            for b in roll["branches"]:
+                t = target_number(b["target"], self.numbers)
+                rng = str(b["low"]) if b["low"] == b["high"] else f'{b["low"]}–{b["high"]}'
+                body = f'{rng} <span aria-hidden="true">→</span><span class="vh"> entry </span>{t}'
+                outs.append(link(t, body) if t is not None else f"{rng} → {escape(str(b['target']))}")
+            return f'<span class="chip check">{" ".join(outs)}</span>'
         s, f = target_number(c["success"], self.numbers), target_number(c["failure"], self.numbers)
         if not c["difficulty"] and f is None:
             go = link(s, f'<span class="vh">go to entry </span>{s}') if s is not None else escape(str(c["success"]))
@@ -270,6 +290,30 @@ class WebEdition:
                 f'<ul>{"".join(items)}</ul></section>')
 
     def _card(self, n: int, i: int, c: Choice) -> str:
+        card = self._plain_card(n, i, c)
+        condition = c.get("condition")
+        if condition is None:
+            return card
+        from dtc.runtime.conditions import words
+
+        assert card.startswith("<li ")
+        needs = f'<p class="needs">Needs: {escape(words(condition))}</p>'
+        return (f'<li data-needs="{escape(json.dumps(condition))}" ' + card[len("<li "):-len("</li>")] + needs
+                + "</li>")
+
+    def _plain_card(self, n: int, i: int, c: Choice) -> str:
+        roll = c.get("roll")
+        if roll is not None:
+            label = f"<strong>{escape(c['label'])}</strong>"
+            branches = [[b["low"], b["high"], target_number(b["target"], self.numbers)] for b in roll["branches"]]
+            ways = " ".join(
+                link(t, f"{lo}–{hi} → {t}" if lo != hi else f"{lo} → {t}") for lo, hi, t in branches if t is not None)
+            return (f'<li class="card random" data-count="{int(roll["count"])}" data-sides="{int(roll["sides"])}"'
+                    f' data-branches="{escape(json.dumps(branches))}">'
+                    f'<p class="card-title">{label} <span class="badge">roll {escape(roll["dice"])}</span></p>'
+                    f'<div class="roller"><button type="button" class="roll-branch">Roll {escape(roll["dice"])}'
+                    f'</button><p class="result" role="status" aria-live="polite"></p></div>'
+                    f'<p class="outcomes">{ways}</p></li>')
         s, f = target_number(c["success"], self.numbers), target_number(c["failure"], self.numbers)
         label = f"<strong>{escape(c['label'])}</strong>"
         d = c["difficulty"] or 0
@@ -336,6 +380,11 @@ class WebEdition:
                 buttons(("roll-abilities", "Roll 3d6 for each")),
                 "</fieldset>",
             ]
+        possessions = self.graph.get("possessions", [])
+        if possessions:
+            held = "".join(number(f"has-{k}", escape(name)) for k, name in enumerate(possessions))
+            parts += [f'<fieldset><legend>Possessions and codewords</legend><div class="abilities">{held}</div>'
+                      "</fieldset>"]
         parts += [
             '<div><label for="sheet-items">Items and treasure</label>'
             '<textarea id="sheet-items" data-field="items" rows="4"></textarea></div>',

@@ -191,11 +191,27 @@ def _summary_line(diags: Sequence[Diagnostic], files: int) -> str:
     return f"All clear: {files} file{'s' if files != 1 else ''} checked."
 
 
-def render_concise(diags: Sequence[Diagnostic], files: int, style: Style | None = None) -> str:
-    """One line per finding, ``path:line:col: CODE [severity] message``, then the summary."""
+def _route(d: Diagnostic) -> list[str]:
+    """The witness route of a state finding, under its header (none for other findings)."""
+    return [f"    route: {visible(d.route())}"] if d.witness else []
+
+
+def _notes(notes: Sequence[str]) -> list[str]:
+    """What the summary adds about the whole lint (the state analysis approximated, say)."""
+    return [f"Note: {visible(n)}" for n in notes]
+
+
+def render_concise(diags: Sequence[Diagnostic], files: int, style: Style | None = None,
+                   notes: Sequence[str] = ()) -> str:
+    """One line per finding, ``path:line:col: CODE [severity] message`` (and a state finding's
+    route under it), then the summary."""
     style = style or Style()
-    lines = [_header(d, style) for d in diags]
+    lines = []
+    for d in diags:
+        lines.append(_header(d, style))
+        lines.extend(_route(d))
     lines.append(_summary_line(diags, files))
+    lines.extend(_notes(notes))
     return "\n".join(lines) + "\n"
 
 
@@ -222,7 +238,7 @@ def source_lines(text: str, diags: Iterable[Diagnostic]) -> dict[int, str]:
 
 
 def render_full(diags: Sequence[Diagnostic], files: int, sources: Sources | None = None,
-                style: Style | None = None) -> str:
+                style: Style | None = None, notes: Sequence[str] = ()) -> str:
     """Each finding's header line, then its source line with a gutter and carets under the span.
 
     The style of ruff's, rustc's and mypy's full output. A long line (a paragraph is one line) is
@@ -233,27 +249,49 @@ def render_full(diags: Sequence[Diagnostic], files: int, sources: Sources | None
     sources = sources or {}
     blocks: list[str] = []
     for d in diags:
-        block = [_header(d, style), *_snippet(d, sources.get(d.path, {}), style)]
+        block = [_header(d, style), *_route(d), *_snippet(d, sources.get(d.path, {}), style)]
         blocks.append("\n".join(block) + "\n")
-    blocks.append(_summary_line(diags, files) + "\n")
+    blocks.append("\n".join([_summary_line(diags, files), *_notes(notes)]) + "\n")
     return "\n".join(blocks)
 
 
-def render_text(diags: Sequence[Diagnostic], files: int) -> str:
+def render_text(diags: Sequence[Diagnostic], files: int, notes: Sequence[str] = ()) -> str:
     """The concise format without colour (kept for callers of the library)."""
-    return render_concise(diags, files)
+    return render_concise(diags, files, notes=notes)
 
 
-def render_json(diags: Sequence[Diagnostic], files: int) -> str:
+def render_json(diags: Sequence[Diagnostic], files: int, notes: Sequence[str] = ()) -> str:
     import json  # here: the default text output never pays for it
 
-    return json.dumps({"diagnostics": [d.to_dict() for d in diags], "summary": summary(diags, files)}, indent=2) + "\n"
+    totals: dict[str, object] = dict(summary(diags, files))
+    if notes:
+        totals["notes"] = list(notes)
+    return json.dumps({"diagnostics": [d.to_dict() for d in diags], "summary": totals}, indent=2) + "\n"
+
+
+def _code_flows(d: Diagnostic) -> dict[str, Any]:
+    """A witness route as SARIF's code flow: one thread, a location per step."""
+    if not d.witness:
+        return {}
+    return {"codeFlows": [{"threadFlows": [{"locations": [
+        {
+            "location": {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": d.path},
+                    "region": {"startLine": s.span.line, "startColumn": s.span.column,
+                               "endLine": s.span.end_line, "endColumn": s.span.end_column},
+                },
+                "message": {"text": f"entry {s.entry}: {s.taken}" if s.taken else f"entry {s.entry}"},
+            }
+        }
+        for s in d.witness
+    ]}]}]}
 
 
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def render_sarif(diags: Sequence[Diagnostic], files: int) -> str:
+def render_sarif(diags: Sequence[Diagnostic], files: int, notes: Sequence[str] = ()) -> str:
     import json
 
     from dtc.lint.rules import RULES  # here: the text formats (and the progress line) never pay for the registry
@@ -300,10 +338,14 @@ def render_sarif(diags: Sequence[Diagnostic], files: int) -> str:
                 ],
                 **({"properties": {"entry": d.entry}} if d.entry is not None else {}),
                 **({"fixes": [_sarif_fix(d)]} if d.fix is not None else {}),
+                **_code_flows(d),
             }
             for d in diags
         ],
     }
+    if notes:
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": [
+            {"level": "note", "message": {"text": n}} for n in notes]}]
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -341,14 +383,16 @@ def _gh_escape(text: str, prop: bool = False) -> str:
 _GH_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
-def render_github(diags: Sequence[Diagnostic], files: int) -> str:
+def render_github(diags: Sequence[Diagnostic], files: int, notes: Sequence[str] = ()) -> str:
     out = []
     for d in diags:
         props = (
             f"file={_gh_escape(d.path, True)},line={d.span.line},col={d.span.column},"
             f"endLine={d.span.end_line},endColumn={d.span.end_column},title={_gh_escape(d.code + ' ' + d.rule, True)}"
         )
-        out.append(f"::{_GH_LEVEL[d.severity]} {props}::{_gh_escape(d.message)}")
+        message = d.message + (f"\nroute: {d.route()}" if d.witness else "")
+        out.append(f"::{_GH_LEVEL[d.severity]} {props}::{_gh_escape(message)}")
+    out.extend(f"::notice::{_gh_escape(n)}" for n in notes)
     return "\n".join(out) + ("\n" if out else "")
 
 
@@ -361,11 +405,12 @@ FORMAT_ALIASES = {"text": "full"}
 
 
 def render(fmt: str, diags: Sequence[Diagnostic], files: int, sources: Sources | None = None,
-           style: Style | None = None) -> str:
-    """Findings in format ``fmt`` (one of :data:`FORMATS` or an alias)."""
+           style: Style | None = None, notes: Sequence[str] = ()) -> str:
+    """Findings in format ``fmt`` (one of :data:`FORMATS` or an alias); ``notes`` are what the
+    summary adds about the whole lint."""
     fmt = FORMAT_ALIASES.get(fmt, fmt)
     if fmt == "full":
-        return render_full(diags, files, sources, style)
+        return render_full(diags, files, sources, style, notes)
     if fmt == "concise":
-        return render_concise(diags, files, style)
-    return RENDERERS[fmt](diags, files)
+        return render_concise(diags, files, style, notes)
+    return RENDERERS[fmt](diags, files, notes)

@@ -1,5 +1,6 @@
 """Completion: abilities and difficulties at the start of notation, entry numbers after ``S``/``F``
-and after "go to", each entry shown with its opening words."""
+and after "go to", each entry shown with its opening words; possession and flag names in a
+condition (``if st|``, ``and not |``) and in effects (``[+|``, ``[-10 |``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ _PROSE = re.compile(
     re.I,
 )
 _DIFFICULTY = re.compile(r"[Dd][ \t]*[0-9]+")
+#: The caret after ``if``/``and``/``or``/``not`` (and a count) in a condition: a name is wanted.
+_CONDITION_NAME = re.compile(r",[^,]*\bif\b(?:.*\b(?:and|or|not)\b)?[ \t]+(?:[0-9]+[ \t]+)?([\w'’ -]*)$", re.I)
+#: The caret inside an effect after its sign (and count): ``[+st``, ``[+stone key, -10 co``.
+_EFFECT_NAME = re.compile(r"\[(?:[^\[\]]*,)?[ \t]*[+-][ \t]*(?:[0-9]+[ \t]+)?([\w'’ -]*)$")
 
 #: Trigger characters: the comma before a target, the space after "to", the opening parenthesis.
 TRIGGERS = ["(", ",", " "]
@@ -77,12 +82,39 @@ def _abilities(snap: Snapshot, line: int, start_col: int, end_col: int, inner: s
     return items
 
 
+def _possessions(snap: Snapshot, line: int, start_col: int, end_col: int) -> list[types.CompletionItem]:
+    """Every possession or flag the book gives or tests, with where it is first given."""
+    found: dict[str, str] = {}
+    for entry in snap.doc.entries:
+        for ch in entry.changes:
+            if ch.amount > 0:
+                found.setdefault(ch.name, f"given in entry {entry.number}")
+    for entry in snap.doc.entries:
+        for c in entry.choices:
+            if c.condition is not None:
+                from dtc.compiler.notation import cond_names
+
+                for name in cond_names(c.condition):
+                    found.setdefault(name, "tested, never given")
+    return [
+        types.CompletionItem(label=name, kind=types.CompletionItemKind.Value, detail=detail, sort_text=name,
+                             text_edit=_edit(snap, line, start_col, end_col, name))
+        for name, detail in sorted(found.items())
+    ]
+
+
 def complete(snap: Snapshot, line: int, column: int) -> types.CompletionList:
     """Items for the caret at 1-based ``line``/``column`` (the caret stands before ``column``)."""
     before = snap.lines.line(line)[: column - 1]
     items: list[types.CompletionItem] = []
     opened = _OPEN.search(before)
-    if opened is not None:
+    condition = _CONDITION_NAME.search(opened.group(0)) if opened is not None else None
+    effect = _EFFECT_NAME.search(before) if "[" in before else None
+    if condition is not None or effect is not None:
+        name = (condition or effect)
+        assert name is not None
+        items = _possessions(snap, line, column - len(name.group(1)), column)
+    elif opened is not None:
         inner = opened.group(1)
         commas = inner.count(",")
         if commas == 0 and not _DIFFICULTY.search(inner):

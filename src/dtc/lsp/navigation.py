@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from dtc.compiler.model import Choice, Target
+from dtc.compiler.notation import cond_names
 from dtc.diagnostics import Span
 from dtc.lsp.positions import contains
 from dtc.lsp.workspace import Snapshot, first_lines
@@ -74,13 +75,25 @@ def definition(snap: Snapshot, line: int, column: int) -> list[types.Location]:
         return []
     targets = [found.target]
     if found.kind == "choice" and found.choice is not None:
-        targets = [found.choice.success, found.choice.failure]
+        c = found.choice
+        if c.condition is not None and c.condition_span is not None and contains(c.condition_span, line, column):
+            return _givers(snap, set(cond_names(c.condition)))
+        targets = [c.success, c.failure]
+        if c.roll is not None:
+            inside: list[Target | None] = [b.target for b in c.roll.branches if contains(b.span, line, column)]
+            targets = inside or [b.target for b in c.roll.branches]
     out = []
     for target in targets:
         entry = None if target is None else snap.entry_for(target)
         if entry is not None:
             out.append(types.Location(snap.uri, snap.lines.range(entry.span)))
     return out
+
+
+def _givers(snap: Snapshot, names: set[str]) -> list[types.Location]:
+    """Where the effects that give any of ``names`` are written (``[+stone key]``)."""
+    return [types.Location(snap.uri, snap.lines.range(ch.span))
+            for entry in snap.doc.entries for ch in entry.changes if ch.amount > 0 and ch.name in names]
 
 
 def references(snap: Snapshot, line: int, column: int, include_declaration: bool) -> list[types.Location]:

@@ -96,6 +96,13 @@ class DtcServer(LanguageServer):
             source="dtc",
             tags=[types.DiagnosticTag.Unnecessary] if d.code in _UNNECESSARY else None,
             data={"rule": d.rule, "entry": d.entry},
+            related_information=None if not d.witness else [
+                types.DiagnosticRelatedInformation(
+                    location=types.Location(uri=snap.uri, range=snap.lines.range(step.span)),
+                    message=f"route, step {k}: entry {step.entry}" + (f", {step.taken}" if step.taken else ""),
+                )
+                for k, step in enumerate(d.witness, 1)
+            ],
         )
 
     def snapshot(self, uri: str) -> Snapshot | None:

@@ -72,6 +72,20 @@ class Odds:
     hazards: list[Hazard]
     notes: list[str] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
+    #: Entry number -> the kind its ending states (``death``, ``victory``), for books that say.
+    ending_kinds: dict[int, str] = field(default_factory=dict)
+
+    def by_kind(self) -> dict[str, float]:
+        """The chance of each kind of ending (``victory``, ``death``, ``unstated``); empty when no
+        ending of the book states its kind."""
+        if not self.ending_kinds:
+            return {}
+        out = {"victory": 0.0, "death": 0.0, "unstated": 0.0}
+        for key, p in self.outcomes.items():
+            kind, _, where = key.partition(":")
+            if kind == "ending" and where.isdigit():
+                out[self.ending_kinds.get(int(where), "unstated")] += p
+        return out
 
     @property
     def stalls(self) -> list[tuple[str, float]]:
@@ -181,6 +195,7 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         outcomes={k: v for k, v in sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))},
         loops=loops, visits={n: float(visits[i]) for i, n in enumerate(numbers)}, reach=reach_out, edges=edges,
         hazards=hazards, notes=notes, assumptions=_assumptions(ruleset, policy, approach, abilities is None),
+        ending_kinds={n: e["ending_kind"] for n, e in book.entries.items() if e.get("ending_kind")},
     )
 
 

@@ -7,6 +7,10 @@ An entry's *options* are what the policy picks among:
 * each prose exit (``go to 17``), taken for sure, except one guarded by a condition
   (``If you previously ..., skip to 17``) when the entry offers anything else: the chain keeps no
   memory, so it cannot tell whether the condition holds;
+* each random branch (``roll 2d6, 2-6 S40, 7-12 S41``): each branch with the exact chance of its
+  range of totals (a total no branch covers leads to "missing"); a choice's condition
+  (``if stone key``) is not evaluated: the chain keeps no memory of what the reader holds, so
+  every gated choice counts as open;
 * the entry's "return to your most recent entry" exits, together one option that leads to each
   of its return targets with equal chance (the chain keeps no memory of where the reader came
   from).
@@ -41,7 +45,7 @@ class Branch(NamedTuple):
 
 @dataclass(slots=True)
 class Option:
-    kind: str  # choice | prose | return
+    kind: str  # choice | random | prose | return
     label: str
     check: tuple[str | None, int] | None  # (ability, difficulty) for a choice with D >= 1
     choice: int | None
@@ -89,8 +93,31 @@ def _choice_options(entry: Entry, entries: Mapping[int, object], notes: list[str
             elif kind == "failure":
                 failure[ci] = i
     out = []
+    random_exits: dict[tuple[int, int], int] = {}
+    for i, x in enumerate(entry["exits"]):
+        owner = x["choice"]
+        if x["kind"] == "random" and owner is not None:
+            random_exits[(owner, len([k for k in random_exits if k[0] == owner]))] = i
     for ci, c in enumerate(entry["choices"]):
         d = c.get("difficulty")
+        roll = c.get("roll")
+        if roll is not None and not c.get("error"):
+            if not (1 <= roll["count"] <= 100 and 1 <= roll["sides"] <= 1000):
+                notes.append(f"random branch {c.get('text', '?')!r} rolls dice too many or too large to count, "
+                             "and is left out")
+                continue
+            chances = totals(roll["count"], roll["sides"])
+            opt = Option("random", c.get("label") or c.get("text", ""), None, ci)
+            covered = 0.0
+            for bi, b in enumerate(roll["branches"]):
+                p = sum(chances.get(t, 0.0) for t in range(b["low"], b["high"] + 1))
+                covered += p
+                if p > 0:
+                    opt.branches.append(Branch(random_exits.get((ci, bi)), _target(b["target"], entries), SURE, p))
+            if covered < 1 - 1e-12:
+                opt.branches.append(Branch(None, "missing:no branch for the roll", SURE, 1 - covered))
+            out.append(opt)
+            continue
         if c.get("error") or d is None or c.get("success") is None:
             notes.append(f"choice {c.get('text', '?')!r} does not parse and is left out")
             continue
@@ -110,6 +137,18 @@ def _choice_options(entry: Entry, entries: Mapping[int, object], notes: list[str
             out.append(Option("choice", c.get("label") or c.get("text", ""), None, ci,
                               [Branch(success.get(ci), _target(c["success"], entries), SURE)]))
     return out
+
+
+def totals(count: int, sides: int) -> dict[int, float]:
+    """The chance of each total of ``count`` dice of ``sides`` faces (exact sums of powers)."""
+    dist = {0: 1.0}
+    for _ in range(count):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for face in range(1, sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0.0) + p / sides
+        dist = nxt
+    return dist if sides > 0 else {}
 
 
 def entry_options(entry: Entry, entries: Mapping[int, object],

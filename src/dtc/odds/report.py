@@ -118,6 +118,10 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
         console.print(_text(f"... {len(odds.choices) - limit} more (--limit 0 shows all; --format json has all)"))
     console.print()
     console.print(_text(summary_line(odds), style="bold"))
+    kinds = odds.by_kind()
+    if kinds:
+        console.print(_text("Endings by kind: " + ", ".join(f"{k} {pct(v)}" for k, v in kinds.items() if v > 0
+                                                            or k != "unstated"), style="bold"))
     table = _table(console, "", "Chance", "Outcome")
     shown = list(odds.outcomes.items())
     for key, p in (shown[:limit] if limit else shown):
@@ -198,6 +202,7 @@ def to_json(odds: Odds) -> dict[str, Any]:
         "approach": odds.approach,
         "start": odds.start,
         "summary": summary(odds),
+        **({"ending_kinds": odds.by_kind()} if odds.ending_kinds else {}),
         "outcomes": [{"outcome": k.split(":")[0], "where": k.partition(":")[2] or None, "key": k,
                       "probability": p, **({"entries": odds.loops[k]} if k in odds.loops else {})}
                      for k, p in odds.outcomes.items()],

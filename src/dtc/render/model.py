@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field
+from typing import Any
 
 import networkx as nx
 
-from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Exit
+from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Exit, Roll
 from dtc.lint.analysis import Analysis
 from dtc.outcomes import STUCK_WORDS, the_end
 
@@ -88,6 +89,8 @@ class Node:
     unreachable: bool = False
     trapped: bool = False
     fighters: list[Fighter] = field(default_factory=list)
+    #: ``THE END (death)`` / ``(victory)``: the kind of ending, when the book says.
+    ending_kind: str | None = None
 
     @property
     def role(self) -> str:
@@ -99,7 +102,7 @@ class Node:
 
     def tags(self) -> list[str]:
         """Every status that applies, as words for a label or tooltip."""
-        names = {"start": "START", "ending": the_end(), "dead_end": STUCK_WORDS["dead_end"].upper(),
+        names = {"start": "START", "ending": the_end(self.ending_kind), "dead_end": STUCK_WORDS["dead_end"].upper(),
                  "trapped": "TRAPPED", "unreachable": "UNREACHABLE"}
         return [word for attr, word in names.items() if getattr(self, attr)]
 
@@ -116,13 +119,17 @@ class Edge:
     ability: str | None = None
     difficulty: int | None = None
     choice: str | None = None
+    #: State, in words: the choice's condition (``if stone key``) and, for a branch of a random
+    #: branch, its range and chance (``d6 1-2: 33%``).
+    state: str | None = None
 
     @property
     def check(self) -> str:
-        """``DEX D3`` (or ``D1`` without an ability) for check edges, else empty."""
-        if self.kind not in ("success", "failure") or self.difficulty is None:
-            return ""
-        return f"{self.ability} D{self.difficulty}" if self.ability else f"D{self.difficulty}"
+        """``DEX D3`` (or ``D1`` without an ability) for check edges, else empty; then the state."""
+        check = ""
+        if self.kind in ("success", "failure") and self.difficulty is not None:
+            check = f"{self.ability} D{self.difficulty}" if self.ability else f"D{self.difficulty}"
+        return " ".join(w for w in (check, self.state or "") if w)
 
 
 @dataclass(slots=True)
@@ -213,6 +220,14 @@ def _edge(number: int, index: int, exit_: Exit, entry: Entry, known: dict[int, N
     difficulty = choice["difficulty"] if choice else None
     if kind == "success" and difficulty == 0:
         kind = "d0"
+    state = []
+    if choice is not None and choice.get("condition") is not None:
+        from dtc.runtime.conditions import words
+
+        state.append(clean(f"if {words(choice['condition'])}"))
+    if kind == "random" and choice is not None and choice.get("roll") is not None:
+        kind = "d0"  # drawn as a move the dice make, labelled with the range and its chance
+        state.append(_branch_words(choice["roll"], exit_["target"], index, entry))
     raw = exit_["target"]
     target = raw if isinstance(raw, int) and raw in known else None
     return Edge(
@@ -224,7 +239,27 @@ def _edge(number: int, index: int, exit_: Exit, entry: Entry, known: dict[int, N
         ability=choice["ability"] if choice else None,
         difficulty=difficulty,
         choice=plain(clean(choice["label"])) if choice else None,
+        state=" ".join(state) or None,
     )
+
+
+def _branch_words(roll: Roll, target: Any, index: int, entry: Entry) -> str:
+    """``d6 1-2: 33%`` for the branch of a random branch that exit ``index`` is."""
+    from dtc.odds.options import totals
+
+    nth = sum(1 for x in entry["exits"][:index] if x["kind"] == "random" and x.get("choice") ==
+              entry["exits"][index].get("choice"))
+    branches = roll["branches"]
+    if nth >= len(branches):
+        return f"roll {clean(roll['dice'])}"
+    b = branches[nth]
+    rng = str(b["low"]) if b["low"] == b["high"] else f"{b['low']}-{b['high']}"
+    if not (1 <= roll["count"] <= 100 and 1 <= roll["sides"] <= 1000):
+        return f"{clean(roll['dice'])} {rng}"
+    chances = totals(roll["count"], roll["sides"])
+    p = sum(chances.get(t, 0.0) for t in range(max(b["low"], roll["count"]),
+                                                min(b["high"], roll["count"] * roll["sides"]) + 1))
+    return f"{clean(roll['dice'])} {rng}: {p:.0%}"
 
 
 def build_book(graph: CompiledGraph) -> Book:
@@ -233,7 +268,8 @@ def build_book(graph: CompiledGraph) -> Book:
     for entry in graph["entries"]:
         entries.setdefault(entry["number"], entry)  # a duplicated number: the first one counts
     nodes = {n: Node(n, plain(clean(e["text"])), clean(label) if (label := e["label"]) else None,
-                     ending=bool(e["ending"])) for n, e in entries.items()}
+                     ending=bool(e["ending"]), ending_kind=e.get("ending_kind"))
+             for n, e in entries.items()}
     blocks = list(graph.get("creatures", []))
     edges: list[Edge] = []
     missing: dict[str, None] = {}

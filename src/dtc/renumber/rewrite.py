@@ -171,7 +171,9 @@ def _refuse_unsafe(comp: Compilation, resolve: Resolver, path: str) -> None:
             if c.error is not None:
                 bad = c.error_span or c.span
                 problems.append(f"{path}:{bad.line}:{bad.column}: choice notation does not parse ({c.error})")
-            for target, span, letter in ((c.success, c.success_span, "S"), (c.failure, c.failure_span, "F")):
+            branches = [(b.target, b.span, "S") for b in c.roll.branches] if c.roll is not None else []
+            for target, span, letter in ((c.success, c.success_span, "S"), (c.failure, c.failure_span, "F"),
+                                         *branches):
                 if target is not None and span is not None and resolve(target) is None:
                     problems.append(f"{path}:{span.line}:{span.column}: {letter}{target} names no entry")
         for p in entry.prose_exits:
@@ -302,7 +304,8 @@ def rewrite(comp: Compilation, numbers: dict[Target, int], resolve: Resolver) ->
         new_head = str(numbers[entry.number])
         edits.append((offset(head.line, head.column), offset(head.end_line, head.end_column), new_head))
         for c in entry.choices:
-            for target, tspan in ((c.success, c.success_span), (c.failure, c.failure_span)):
+            branches = [(b.target, b.span) for b in c.roll.branches] if c.roll is not None else []
+            for target, tspan in ((c.success, c.success_span), (c.failure, c.failure_span), *branches):
                 if target is None or tspan is None:
                     continue
                 start, end = offset(tspan.line, tspan.column), offset(tspan.end_line, tspan.end_column)

@@ -89,27 +89,31 @@ class Outcome:
     turn: int
     reason: str
     treasure: int = 0
+    #: For an ``ended`` run: the ending's kind, ``"death"``, ``"victory"``, or None (unstated).
+    ending_kind: str | None = None
 
     def line(self) -> str:
         """The one-line summary every run ends with (words from :mod:`dtc.outcomes`)."""
-        return run_line(self.kind, self.entry, self.turn, self.reason, self.treasure)
+        return run_line(self.kind, self.entry, self.turn, self.reason, self.treasure, self.ending_kind)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "entry": self.entry, "turn": self.turn, "reason": self.reason,
-                "treasure": self.treasure}
+                "treasure": self.treasure} | ({"ending_kind": self.ending_kind} if self.ending_kind else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Outcome:
-        return cls(data["kind"], data["entry"], data["turn"], data["reason"], data.get("treasure", 0))
+        return cls(data["kind"], data["entry"], data["turn"], data["reason"], data.get("treasure", 0),
+                   data.get("ending_kind"))
 
 
 class RunEnded(Exception):
     """Raised anywhere in a procedure to end the run (death, lost, a broken exit...)."""
 
-    def __init__(self, kind: str, reason: str) -> None:
+    def __init__(self, kind: str, reason: str, ending_kind: str | None = None) -> None:
         super().__init__(f"{kind}: {reason}")
         self.kind = kind
         self.reason = reason
+        self.ending_kind = ending_kind
 
 
 ORACLE_ODDS = (

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from dtc.compiled.graphjson import CompiledGraph, Creature, Entry
-from dtc.runtime import effects, menu
+from dtc.compiled.graphjson import Change, Choice, CompiledGraph, Creature, Entry
+from dtc.runtime import conditions, effects, menu
 from dtc.runtime.character import Character
 from dtc.runtime.core import (
     ABILITY,
@@ -176,8 +176,9 @@ class Engine:
     def _end(self, end: RunEnded) -> Outcome:
         self.state.pending = None
         outcome = Outcome(end.kind, self.state.entry if self.state.entry in self.entries else None,
-                          self.state.turn, end.reason, self.pc.treasure_value)
-        self.emit("end", outcome=end.kind, reason=end.reason, treasure=outcome.treasure, hp=self.pc.hp)
+                          self.state.turn, end.reason, self.pc.treasure_value, end.ending_kind)
+        extra = {"ending_kind": end.ending_kind} if end.ending_kind else {}
+        self.emit("end", outcome=end.kind, reason=end.reason, treasure=outcome.treasure, hp=self.pc.hp, **extra)
         self.outcome = outcome
         if end.kind != "stopped":
             self.state.outcome = outcome
@@ -213,11 +214,32 @@ class Engine:
             return
         entry = self.entries[number]
         self.emit("entry", number=number, ending=entry["ending"])
+        if "changes" in entry:
+            self._possessions(entry["changes"])
         effects.apply(self, entry)
         if self.state.pending is None and not entry["ending"]:
             self.rules.on_entry(self, entry)
         if entry["ending"] and self.state.pending is None:
-            raise RunEnded("ended", "THE END")
+            kind = entry.get("ending_kind")
+            raise RunEnded("ended", f"THE END ({kind})" if kind else "THE END", kind)
+
+    def _possessions(self, changes: list[Change]) -> None:
+        """The entry's effects on possessions and flags, in text order; a count never goes below zero."""
+        held = self.state.possessions
+        for change in changes:
+            name, amount = change["name"], change["amount"]
+            before = held.get(name, 0)
+            after = max(0, before + amount)
+            if after:
+                held[name] = after
+            else:
+                held.pop(name, None)
+            self.emit("possession", name=name, amount=amount, held=after,
+                      **({"short": -amount - before} if before + amount < 0 else {}))
+
+    def holds(self, condition: dict[str, Any]) -> bool:
+        """Whether a choice's condition (the compiled graph's tree) holds for what is held now."""
+        return conditions.holds(condition, self.state.possessions)
 
     def wandering(self) -> str:
         """Roll on the encounter table and meet what comes (for rules that call encounters)."""
@@ -291,6 +313,13 @@ class Engine:
         here = self.state.entry
         c = self.entry["choices"][index]
         label = c["label"]
+        condition = c.get("condition")
+        if condition is not None and not self.holds(condition):
+            self.emit("refused", what=f"take '{label}'", why=f"it needs {conditions.words(condition)}")
+            return
+        if c.get("roll") is not None and c["error"] is None:
+            self._random(c)
+            return
         if c["error"] is not None or c["difficulty"] is None or c["success"] is None:
             raise RunEnded("cannot-continue", f"entry {here}: the choice '{label}' {c['text']} is malformed"
                            + (f" ({c['error']})" if c["error"] else ""))
@@ -322,6 +351,21 @@ class Engine:
             raise RunEnded("cannot-continue", f"entry {here}: '{label}' failed and the book gives no failure entry")
         self.last_plan = tuple(plan)
         self.go(target, "success" if ok else "failure")
+
+    def _random(self, c: Choice) -> None:
+        """A random branch: roll the stated dice and take the branch whose range holds the total."""
+        roll_spec = c["roll"]
+        try:
+            roll = self.dice.roll(f"{roll_spec['count']}d{roll_spec['sides']}")
+        except DiceError:
+            raise RunEnded("cannot-continue", f"entry {self.state.entry}: '{c['label']}' asks for "
+                           f"{roll_spec['dice']}, which cannot be rolled") from None
+        self.emit("roll", dice=roll.expr, rolls=list(roll.dice), total=roll.total, why=c["label"])
+        branch = next((b for b in roll_spec["branches"] if b["low"] <= roll.total <= b["high"]), None)
+        if branch is None:
+            raise RunEnded("cannot-continue", f"entry {self.state.entry}: '{c['label']}' rolled {roll.total}, "
+                           "which no branch covers")
+        self.go(branch["target"], "random")
 
     def choose_ability(self, difficulty: int | None, why: str) -> str:
         d = difficulty or 1

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dtc.compiled.graphjson import Choice
+from dtc.runtime import conditions
 from dtc.runtime.core import MENU, PLAN, Option, Question
 from dtc.runtime.equipment import COINS, TREASURE_WEIGHT, Item, parse_weight
 
@@ -46,6 +47,16 @@ def _choice_option(game: Engine, index: int, c: Choice) -> Option:
     target = c["success"] if isinstance(c["success"], int) else None
     if target is not None and game.state.visits.get(target):
         tags.add("visited")
+    condition = c.get("condition")
+    if condition is not None and c["error"] is None and not game.holds(condition):
+        return Option(f"choice:{index}", c["label"], f"closed: needs {conditions.words(condition)}",
+                      chance=Fraction(0), target=target, tags=frozenset(tags | {"closed"}))
+    if c.get("roll") is not None and c["error"] is None:
+        roll = c["roll"]
+        ways = "; ".join(f"{b['low']}" + (f"-{b['high']}" if b["high"] != b["low"] else "") + f": go to {b['target']}"
+                         for b in roll["branches"])
+        return Option(f"choice:{index}", c["label"], f"roll {roll['dice']} ({ways})", chance=Fraction(1),
+                      tags=frozenset(tags | {"random"}))
     if c["error"] is not None or c["difficulty"] is None:
         return Option(f"choice:{index}", c["label"], f"malformed: {c['error'] or c['text']}", tags=frozenset(tags))
     d = c["difficulty"]

@@ -54,7 +54,8 @@ RICH_ENOUGH = 2000
 
 
 def _navigation(q: Question) -> list[int]:
-    return [n for n, o in enumerate(q.options) if "command" not in o.tags and "broken" not in o.tags]
+    return [n for n, o in enumerate(q.options) if "command" not in o.tags and "broken" not in o.tags
+            and "closed" not in o.tags]
 
 
 def distances_to(game: Engine, goal: int) -> dict[int, int]:

@@ -52,6 +52,8 @@ class GameState:
     #: Ruleset-specific values (Death & Treasure: light, dark, rests).
     rules: dict[str, Any] = field(default_factory=dict)
     outcome: Outcome | None = None
+    #: Possessions and flags from the book's effects (``[+stone key]``): name -> count (> 0).
+    possessions: dict[str, int] = field(default_factory=dict)
 
     def arrive(self, entry: int) -> None:
         self.entry = entry
@@ -79,7 +81,7 @@ class GameState:
             "events": self.events,
             "rules": dict(self.rules),
             "outcome": self.outcome.to_dict() if self.outcome else None,
-        }
+        } | ({"possessions": dict(sorted(self.possessions.items()))} if self.possessions else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
@@ -96,4 +98,5 @@ class GameState:
             events=int(data["events"]),
             rules=dict(data["rules"]),
             outcome=Outcome.from_dict(data["outcome"]) if data.get("outcome") else None,
+            possessions={str(k): int(v) for k, v in data.get("possessions", {}).items()},
         )

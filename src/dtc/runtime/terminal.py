@@ -68,7 +68,8 @@ class Terminal:
         parts = [f"HP {pc.hp}/{pc.max_hp}", f"turn {game.state.turn}", game.rules.status(game),
                  (f"load {weight_text(pc.load)}/{pc.load_limit}" + (" ENCUMBERED" if pc.encumbered else ""))
                  if pc.load_limit is not None else "",
-                 f"treasure {pc.treasure_value:,}"]
+                 f"treasure {pc.treasure_value:,}",
+                 ", ".join(n if k == 1 else f"{k} {n}" for n, k in sorted(game.state.possessions.items()))]
         return " | ".join(p for p in parts if p)
 
     def __call__(self, event: dict[str, Any]) -> None:
@@ -91,6 +92,10 @@ class Terminal:
             verdict = event.get("degree", verdict)
             self.say(f"{event['ability']} check ({event['dice']} {compare} {event['target']}): rolled {rolls} = "
                      f"{event['total']}: {verdict}", "green" if event["success"] else "red")
+        elif kind == "possession":
+            verb = "Gained" if event["amount"] > 0 else "Lost"
+            short = f" (you had {event['short']} too few)" if "short" in event else ""
+            self.say(f"{verb}: {abs(event['amount'])} {event['name']}{short}; now {event['held']}.", "cyan")
         elif kind == "roll":
             self.say(f"{event['why']}: {event['dice']} rolled {event['total']}")
         elif kind == "damage":

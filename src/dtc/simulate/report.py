@@ -101,6 +101,10 @@ def render_text(meta: Meta, tally: Tally, *, limit: int = 20, color: bool = Fals
     carried = tally.treasure_runs / tally.runs if tally.runs else 0.0
     console.print(_text(f"Treasure carried out: {out:,.1f} coins per run on average; {pct(carried)} of runs "
                        f"carried some out; the most was {tally.treasure_best:,}"))
+    if set(tally.ending_kinds) - {"unstated"}:
+        console.print(Text("Endings by kind: " + ", ".join(
+            f"{kind} {pct(tally.ending_kinds[kind] / tally.runs)}" for kind in ("victory", "death", "unstated")
+            if tally.ending_kinds.get(kind))))
     if tally.endings:
         console.print()
         table = _table(console, "Endings reached", "Entry", "Runs", "Share")
@@ -161,6 +165,8 @@ def to_json(meta: Meta, tally: Tally) -> dict[str, Any]:
         "treasure": {"carried_out_mean": tally.treasure_out / tally.runs if tally.runs else 0.0,
                      "runs_with_treasure": tally.treasure_runs, "best": tally.treasure_best},
         "endings": [{"entry": n, "runs": k} for n, k in sorted(tally.endings.items())],
+        **({"ending_kinds": dict(sorted(tally.ending_kinds.items()))}
+           if set(tally.ending_kinds) - {"unstated"} else {}),
         "deaths": tally.death_rows(),
         "entries": [{"number": n, "runs": tally.reached.get(n, 0), "visits": tally.visits.get(n, 0)}
                     for n in meta.entries],

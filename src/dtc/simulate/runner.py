@@ -159,7 +159,8 @@ def play_one(job: Job, rules: Rules, index: int, *, seen: Counter[int | str] | N
         entry = engine.state.entry if engine is not None else None
         return Run(index, seed, "error", entry, engine.state.turn if engine else 0,
                    f"{type(exc).__name__}: {exc}", 0, dict(visits), _where(exc))
-    return Run(index, seed, outcome.kind, outcome.entry, outcome.turn, outcome.reason, outcome.treasure, dict(visits))
+    return Run(index, seed, outcome.kind, outcome.entry, outcome.turn, outcome.reason, outcome.treasure, dict(visits),
+               ending_kind=outcome.ending_kind)
 
 
 def play_block(job: Job, indexes: range, progress: Callable[[int], None] | None = None,

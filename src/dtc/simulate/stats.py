@@ -56,6 +56,7 @@ class Run:
     treasure: int
     visits: dict[int, int]
     where: str = ""  # for an error: the innermost frame of dtc code (file:line)
+    ending_kind: str | None = None  # for an ``ended`` run: death, victory, or None (unstated)
 
 
 @dataclass(slots=True)
@@ -85,6 +86,8 @@ class Tally:
     deaths: Counter[int] = field(default_factory=Counter)
     causes: dict[int, Counter[str]] = field(default_factory=dict)
     endings: Counter[int] = field(default_factory=Counter)
+    #: Runs that ended at THE END, by the ending's kind: "death", "victory", "unstated".
+    ending_kinds: Counter[str] = field(default_factory=Counter)
     problems: dict[tuple[str, str, int | None], Problem] = field(default_factory=dict)
 
     def add(self, run: Run) -> None:
@@ -103,6 +106,8 @@ class Tally:
             self.causes.setdefault(run.entry, Counter())[cause_name(run.reason)] += 1
         if run.outcome == "ended" and run.entry is not None:
             self.endings[run.entry] += 1
+        if run.outcome == "ended":
+            self.ending_kinds[run.ending_kind or "unstated"] += 1
         if run.outcome in ("error", "stopped", "cannot-continue"):
             message = f"{run.reason} ({run.where})" if run.where else run.reason
             problem = self.problems.setdefault((run.outcome, message, run.entry),
@@ -124,6 +129,7 @@ class Tally:
         for n, c in other.causes.items():
             self.causes.setdefault(n, Counter()).update(c)
         self.endings.update(other.endings)
+        self.ending_kinds.update(other.ending_kinds)
         for key, p in other.problems.items():
             mine = self.problems.setdefault(key, Problem(p.kind, p.message, p.entry))
             mine.count += p.count

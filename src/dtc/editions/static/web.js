@@ -119,8 +119,61 @@
     actions[button.dataset.act]();
     save();
   });
-  document.querySelector(".sheet-form").addEventListener("input", save);
+  document.querySelector(".sheet-form").addEventListener("input", function () { save(); refreshGates(); });
   document.querySelector(".sheet-form").addEventListener("submit", function (ev) { ev.preventDefault(); });
+
+  /* --- possessions: effects applied on arrival, gated choices open only when held ------ */
+  var has = data.possessions || [];
+  function held(name) { var i = has.indexOf(name); return i < 0 ? 0 : num("has-" + i); }
+  function holds(c) {
+    if ("has" in c) { return held(c.has) >= c.count; }
+    if ("not" in c) { return !holds(c.not); }
+    if ("all" in c) { return c.all.every(holds); }
+    return c.any.some(holds);
+  }
+  function applyChanges(number) {
+    (data.changes[String(number)] || []).forEach(function (ch) {
+      var i = has.indexOf(ch[0]);
+      if (i < 0) { return; }
+      var now = num("has-" + i) + ch[1];
+      if (now < 0) { say("You had " + (-now) + " " + ch[0] + " too few."); now = 0; }
+      setNum("has-" + i, now);
+    });
+  }
+  function refreshGates() {
+    document.querySelectorAll(".page.current [data-needs]").forEach(function (card) {
+      var open = holds(JSON.parse(card.dataset.needs));
+      card.classList.toggle("closed", !open);
+      card.querySelectorAll("a, button").forEach(function (el) {
+        if (open) { el.removeAttribute("aria-disabled"); } else { el.setAttribute("aria-disabled", "true"); }
+      });
+    });
+  }
+  main.addEventListener("click", function (ev) {
+    var card = ev.target.closest("[data-needs]");
+    if (card && card.classList.contains("closed") && ev.target.closest("a, button")) {
+      ev.preventDefault(); ev.stopImmediatePropagation();
+    }
+  }, true);
+  main.addEventListener("click", function (ev) {
+    var button = ev.target.closest("button.roll-branch");
+    if (!button) { return; }
+    var card = button.closest(".random");
+    var out = card.querySelector(".result");
+    var dice = roll(parseInt(card.dataset.count, 10), parseInt(card.dataset.sides, 10));
+    var total = sum(dice);
+    var branch = JSON.parse(card.dataset.branches).filter(function (b) { return total >= b[0] && total <= b[1]; })[0];
+    out.textContent = "Rolled " + dice.join(" + ") + " = " + total + ". ";
+    if (branch && branch[2] !== null) {
+      var go = document.createElement("a");
+      go.href = "#entry-" + branch[2];
+      go.className = "continue";
+      go.textContent = "Continue to " + branch[2];
+      out.appendChild(go);
+    } else {
+      out.appendChild(document.createTextNode("No branch of this roll covers it."));
+    }
+  });
 
   /* --- checks ------------------------------------------------------------------------ */
   function abilityScore(name) { var el = field("ab-" + name); return el && el.value !== "" ? parseInt(el.value, 10) : null; }
@@ -200,6 +253,7 @@
       if (moving && state.last !== number) {
         if (field("autoturn").checked) { nextTurn(); }
       }
+      if (state.last !== number && (moving || state.last === null)) { applyChanges(number); }
       if (state.last !== number) { state.previous = state.last; state.last = number; }
       moving = false;
       page.querySelectorAll("a.back").forEach(function (a) {
@@ -209,6 +263,7 @@
       });
       document.title = number + " · " + data.title;
       save();
+      refreshGates();
     } else {
       document.title = data.title;
       var resume = cover.querySelector(".resume");

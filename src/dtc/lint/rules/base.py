@@ -6,14 +6,18 @@ import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from dtc.compiler.compile import Resolved
 from dtc.compiler.model import Choice, Document, Target
-from dtc.diagnostics import Diagnostic, Fix, Severity, Span
+from dtc.diagnostics import Diagnostic, Fix, Severity, Span, Step
 from dtc.fixes import Lines
 from dtc.lint.analysis import Analysis
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 from dtc.visible import visible
+
+if TYPE_CHECKING:
+    from dtc.lint.state import StateAnalysis
 
 
 @dataclass
@@ -25,6 +29,8 @@ class Context:
     #: The source text as dtc read it, for rules that build fixes (None: fixes that need the
     #: text's lines are not built).
     text: str | None = None
+    #: What the summary of a lint should say about this book (the state analysis approximated).
+    notes: list[str] = field(init=False, default_factory=list)
 
     @cached_property
     def analysis(self) -> Analysis:
@@ -34,6 +40,16 @@ class Context:
     @cached_property
     def lines(self) -> Lines | None:
         return None if self.text is None else Lines(self.text)
+
+    @cached_property
+    def state(self) -> StateAnalysis:
+        """The exploration of (entry, possessions) states (see :mod:`dtc.lint.state`)."""
+        from dtc.lint.state import StateAnalysis
+
+        found = StateAnalysis(self.doc, self.res, self.analysis)
+        if found.approximated:
+            self.notes.append(found.approximated)
+        return found
 
     @cached_property
     def ruleset(self) -> Ruleset | None:
@@ -80,11 +96,11 @@ class Rule:
         return self.doc.split("\n", 1)[0]
 
     def diag(self, ctx: Context, message: str, span: Span, entry: int | None = None,
-             fix: Fix | None = None) -> Diagnostic:
+             fix: Fix | None = None, witness: tuple[Step, ...] | None = None) -> Diagnostic:
         """A finding; author text quoted in ``message`` keeps to one line, control characters
         made visible (a ``Start:`` holding an escape sequence must not reach a terminal)."""
         return Diagnostic(self.code, self.name, self.severity, visible(message, newlines=False), span, entry,
-                          ctx.doc.path, fix)
+                          ctx.doc.path, fix=fix, witness=witness)
 
     def run(self, ctx: Context) -> Iterator[Diagnostic]:
         return self.check(self, ctx)

@@ -1,0 +1,596 @@
+"""What a reader can hold where: an exploration of (entry, possessions) states for lint.
+
+A book with state (``[+stone key]``, ``(D0, S21, if stone key)``, ``(roll d6, ...)``; see
+"State" in ``docs/format.md``) is explored breadth first from the start entry, a state being
+the entry the reader is at and what they hold there, after the entry's effects. What this
+module promises, and how:
+
+- **Universal facts** — "this gate never opens", "this entry is reached only through gates that
+  never open", "this condition holds on every route", "no victory can be reached" — come from an
+  exploration that contains every state a real reader can be in (an *over*-approximation):
+  each count is kept exactly up to the largest amount any condition or loss of it names
+  (``cap``), and as "more than that" above it; taking some away from "more than" may leave any
+  amount from ``cap + 1 - k`` up, and every one of those is explored. Only possessions some
+  condition tests or some loss takes are kept at all; the others change nothing a gate sees.
+- **Existential facts** — a soft lock, a loss the reader may not be able to pay — are reported
+  only with a witness route that has been replayed with exact counts from the start: the route
+  is real whatever the exploration over-approximated.
+- Past :data:`BUDGET` states, the exploration stops and a coarser over-approximation takes
+  over (per entry, the set of amounts each possession may have, independently of the others):
+  it still proves the universal facts it can, reports no existential ones, and the lint
+  summary says so.
+
+What a route is: the choices in notation (a D0 move, either outcome of a check, every branch
+of a random branch), prose exits (always open: a condition written in prose is not read), and
+"return to your most recent entry" (back to the entry the route came from when that entry
+leads here, else to any entry that does: what ``dtc play`` offers). An ending
+stops the route, as it stops ``dtc play``. A route never goes back by fleeing a wandering
+encounter or through the play menu's "go back" from a dead end: those are moves of the
+runtime, not of the book. Checks are taken to be able to go either way, and a fight to be
+won or lost, for some reader.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from math import gcd
+from typing import Any
+
+from dtc.compiler.compile import Resolved
+from dtc.compiler.model import Document, Entry, StateChange
+from dtc.compiler.notation import All, AnyOf, Cond, Has, Not, cond_names
+from dtc.diagnostics import Span, Step
+from dtc.lint.analysis import _SALVAGE, Analysis
+
+#: States explored before the exploration gives way to the coarser over-approximation.
+BUDGET = 50_000
+
+Values = tuple[int, ...]
+#: (entry number, values after the entry's effects, the entry the route came from when the
+#: entry returns to it, else None).
+Node = tuple[int, Values, int | None]
+
+
+@dataclass(slots=True)
+class Move:
+    """A way out of an entry: a choice (``choice`` its index) or a prose exit (``choice`` None)."""
+
+    choice: int | None
+    cond: Cond | None
+    #: (target entry number, what led there, which outcome): worked out in words and positions
+    #: only for a witness (see :func:`_described`), since reading a label costs.
+    outcomes: list[tuple[int, Any, str]]
+    test: Callable[[Values], bool] | None = None
+
+
+@dataclass(slots=True)
+class Place:
+    """What the exploration needs of one entry."""
+
+    index: int
+    number: int
+    entry: Entry
+    changes: list[tuple[int, int, StateChange]]
+    moves: list[Move]
+    returns: bool
+    #: Where "return to your most recent entry" may lead: every entry with an exit into this one.
+    return_targets: list[int]
+    #: It holds notation that does not parse: what it offers is not known exactly.
+    uncertain: bool
+
+
+@dataclass(slots=True)
+class GateFacts:
+    """What the exploration saw of one gated choice at a reached entry."""
+
+    opened: Node | None = None
+    closed: Node | None = None
+
+
+def _compile(cond: Cond, slot: dict[str, int], unit: dict[str, int]) -> Callable[[Values], bool]:
+    if isinstance(cond, Has):
+        i, n = slot[cond.name], cond.count // unit[cond.name]
+        return lambda v: v[i] >= n
+    if isinstance(cond, Not):
+        inner = _compile(cond.arg, slot, unit)
+        return lambda v: not inner(v)
+    parts = [_compile(a, slot, unit) for a in cond.args]
+    if isinstance(cond, All):
+        return lambda v: all(p(v) for p in parts)
+    return lambda v: any(p(v) for p in parts)
+
+
+def evaluate(cond: Cond, held: dict[str, int]) -> bool:
+    """A condition over exact counts (names absent count zero)."""
+    if isinstance(cond, Has):
+        return held.get(cond.name, 0) >= cond.count
+    if isinstance(cond, Not):
+        return not evaluate(cond.arg, held)
+    if isinstance(cond, All):
+        return all(evaluate(a, held) for a in cond.args)
+    assert isinstance(cond, AnyOf)
+    return any(evaluate(a, held) for a in cond.args)
+
+
+def held_text(held: dict[str, int]) -> str:
+    """``holding 5 coins and the stone key`` / ``holding nothing``."""
+    items = [name if n == 1 else f"{n} {name}" for name, n in sorted(held.items()) if n > 0]
+    return "holding " + (", ".join(items) if items else "nothing")
+
+
+class StateAnalysis:
+    """The (entry, possessions) exploration of one book; see the module's documentation."""
+
+    def __init__(self, doc: Document, res: Resolved, analysis: Analysis) -> None:
+        self.doc = doc
+        self.res = res
+        self.analysis = analysis
+        #: Set when the exploration passed its budget: the note the lint summary prints.
+        self.approximated: str | None = None
+        self.has_state = any(
+            e.changes or e.ending_kind or any(c.condition is not None or c.roll is not None for c in e.choices)
+            for e in doc.entries
+        )
+        #: Entry number -> the nodes reached there (explicit exploration only).
+        self.reached: dict[int, list[Node]] = {}
+        self.parent: dict[Node, tuple[Node, Move, int] | None] = {}
+        #: (entry number, choice index) -> what its gate did, for gated choices at reached entries.
+        self.gates: dict[tuple[int, int], GateFacts] = {}
+        #: (entry number, index of the change in the entry) -> (node before, move, outcome) of the
+        #: first route found on which the loss may not be paid.
+        self.unpaid: dict[tuple[int, int], tuple[Node, Move, int]] = {}
+        #: Entry number -> the first node where every exit is closed.
+        self.locked: dict[int, Node] = {}
+        #: Entry numbers reached at all (by either method).
+        self.reached_numbers: set[int] = set()
+        if self.has_state and analysis.start_exists:
+            self._prepare()
+            if not self._explore():
+                self._coarse()
+
+    # --- preparing the book ------------------------------------------------------------------
+
+    @cached_property
+    def given(self) -> dict[str, StateChange]:
+        """Possession -> the first effect that gives it."""
+        out: dict[str, StateChange] = {}
+        for e in self.doc.entries:
+            for c in e.changes:
+                if c.amount > 0:
+                    out.setdefault(c.name, c)
+        return out
+
+    @cached_property
+    def tested(self) -> dict[str, Span]:
+        """Possession -> where a condition first names it."""
+        out: dict[str, Span] = {}
+        for e in self.doc.entries:
+            for c in e.choices:
+                if c.condition is not None:
+                    for name in cond_names(c.condition):
+                        out.setdefault(name, c.condition_span or c.span)
+        return out
+
+    @cached_property
+    def lost(self) -> dict[str, StateChange]:
+        out: dict[str, StateChange] = {}
+        for e in self.doc.entries:
+            for c in e.changes:
+                if c.amount < 0:
+                    out.setdefault(c.name, c)
+        return out
+
+    def _prepare(self) -> None:
+        caps: dict[str, int] = {}
+        unit: dict[str, int] = {}
+
+        def widen(name: str, n: int) -> None:
+            caps[name] = max(caps.get(name, 0), n)
+
+        for e in self.doc.entries:
+            for ch in e.changes:
+                unit[ch.name] = gcd(unit.get(ch.name, 0), abs(ch.amount))
+                if ch.amount < 0:
+                    widen(ch.name, -ch.amount)
+            for c in e.choices:
+                if c.condition is not None:
+                    for atom in _atoms(c.condition):
+                        unit[atom.name] = gcd(unit.get(atom.name, 0), atom.count)
+                        widen(atom.name, atom.count)
+        self.names = sorted(caps)
+        self.slot = {name: i for i, name in enumerate(self.names)}
+        #: Counts are kept in units of the greatest common divisor of every amount that names
+        #: them (coins gained and spent in tens are counted in tens): the same facts, fewer states.
+        self.unit = {name: unit.get(name) or 1 for name in self.names}
+        #: A count above ``cap`` is kept as ``cap + 1``, "more than cap", for what can be lost.
+        #: (A possession nothing takes away never needs "more than": its count only grows.)
+        lost = {ch.name for e in self.doc.entries for ch in e.changes if ch.amount < 0}
+        self.top = [caps[n] // self.unit[n] + (n in lost) for n in self.names]
+        res = self.res
+        by_number = res.by_number
+        self.places: dict[int, Place] = {}
+        for number, i in by_number.items():
+            entry = self.doc.entries[i]
+            changes = [(self.slot.get(ch.name, -1), ch.amount // self.unit.get(ch.name, 1), ch)
+                       for ch in entry.changes]
+            moves: list[Move] = []
+            uncertain = False
+            for ci, c in enumerate(entry.choices):
+                if c.error is not None:
+                    uncertain = True
+                    outcomes: list[tuple[int, Any, str]] = [
+                        (int(m), c, "malformed") for m in _SALVAGE.findall(c.text) if int(m) in by_number]
+                    moves.append(Move(ci, None, outcomes))
+                    continue
+                outcomes = []
+                if c.roll is not None:
+                    for b in c.roll.branches:
+                        t = res.target_number(b.target)
+                        if t is not None:
+                            outcomes.append((t, (c, b), "random"))
+                else:
+                    for target, how in ((c.success, "success"), (c.failure, "failure")):
+                        t = None if target is None else res.target_number(target)
+                        if t is not None:
+                            outcomes.append((t, c, how))
+                move = Move(ci, c.condition, outcomes)
+                if c.condition is not None:
+                    move.test = _compile(c.condition, self.slot, self.unit)
+                moves.append(move)
+            for p in entry.prose_exits:
+                t = res.target_number(p.target)
+                if t is not None:
+                    moves.append(Move(None, None, [(t, p, "prose")]))
+            back = list(dict.fromkeys(x.target for x in res.exits[i] if x.kind == "return" and
+                                      isinstance(x.target, int) and x.target in by_number))
+            self.places[number] = Place(i, number, entry, changes, moves, bool(entry.returns), back, uncertain)
+
+    # --- the explicit exploration -------------------------------------------------------------
+
+    def _arrive(self, place: Place, values: Values) -> list[tuple[Values, list[int]]]:
+        """The values after the entry's effects (several when an amount above the cap is spent),
+        each with the indices of the changes that could not be paid in full."""
+        if not place.changes:
+            return [(values, [])]
+        results: list[tuple[list[int], list[int]]] = [(list(values), [])]
+        top = self.top
+        for k, (i, amount, _) in enumerate(place.changes):
+            if i < 0:
+                continue
+            cap = top[i]
+            nxt: list[tuple[list[int], list[int]]] = []
+            for vals, unpaid in results:
+                cur = vals[i]
+                if amount > 0:
+                    vals[i] = min(cap, cur + amount)
+                    nxt.append((vals, unpaid))
+                elif cur == cap:  # "more than cap - 1": anything from cap - |amount| up
+                    for r in range(max(0, cap + amount), cap + 1):
+                        copy = list(vals)
+                        copy[i] = r
+                        nxt.append((copy, unpaid))
+                else:
+                    vals[i] = max(0, cur + amount)
+                    nxt.append((vals, [*unpaid, k] if cur < -amount else unpaid))
+            results = nxt
+        return [(tuple(v), u) for v, u in results]
+
+    def _explore(self) -> bool:
+        """Breadth first over the states; False when the budget ran out."""
+        start = self.res.start
+        assert start is not None
+        parent = self.parent
+        reached = self.reached
+        queue: deque[Node] = deque()
+        zero: Values = (0,) * len(self.names)
+        first = self.places[start]
+        for values, unpaid in self._arrive(first, zero):
+            node: Node = (start, values, None)
+            if node not in parent:
+                parent[node] = None
+                queue.append(node)
+            for k in unpaid:
+                self.unpaid.setdefault((start, k), ((start, zero, None), Move(None, None, []), -1))
+        places = self.places
+        while queue:
+            if len(parent) > BUDGET:
+                return False
+            node = queue.popleft()
+            number, values, prev = node
+            reached.setdefault(number, []).append(node)
+            place = places[number]
+            if place.entry.ending:
+                continue
+            any_open = place.returns or place.uncertain
+            for move in place.moves:
+                if move.test is not None:
+                    assert move.choice is not None
+                    facts = self.gates.setdefault((number, move.choice), GateFacts())
+                    if move.test(values):
+                        if facts.opened is None:
+                            facts.opened = node
+                    else:
+                        if facts.closed is None:
+                            facts.closed = node
+                        continue
+                any_open = True
+                for o, (target, _, _) in enumerate(move.outcomes):
+                    self._step(node, move, o, target, queue)
+            for back in self._returns(place, prev):
+                self._step(node, Move(None, None, [(back, place.entry, "return")]), 0, back, queue)
+            if not any_open and place.moves and number not in self.locked:
+                self.locked[number] = node
+        self.reached_numbers = set(reached)
+        return True
+
+    @staticmethod
+    def _returns(place: Place, prev: int | None) -> list[int]:
+        """Where "return to your most recent entry" leads, as ``dtc play`` offers it: back where
+        the route came from when that entry leads here, else to any entry that does."""
+        if not place.returns:
+            return []
+        return [prev] if prev in place.return_targets else place.return_targets
+
+    def _step(self, node: Node, move: Move, o: int, target: int, queue: deque[Node]) -> None:
+        place = self.places[target]
+        for values, unpaid in self._arrive(place, node[1]):
+            nxt: Node = (target, values, node[0] if place.returns else None)
+            if nxt not in self.parent:
+                self.parent[nxt] = (node, move, o)
+                queue.append(nxt)
+            for k in unpaid:
+                self.unpaid.setdefault((target, k), (node, move, o))
+
+    # --- the coarse over-approximation ---------------------------------------------------------
+
+    def _coarse(self) -> None:
+        """Per entry, the set of amounts each possession may have, independently: a fixpoint.
+
+        The sets are packed into one integer per entry, one bit per amount of each possession
+        (bit ``off[i] + a`` is set when possession ``i`` may be ``a``): joining two is one ``|``."""
+        self.approximated = (
+            f"the state analysis passed {BUDGET:,} states and fell back to a coarser approximation: it reports only "
+            "gates it proves never open (or always open) and entries it proves unreachable, and no soft locks or "
+            "unpaid losses"
+        )
+        self.reached = {}
+        self.parent = {}
+        self.gates = {}
+        self.unpaid = {}
+        self.locked = {}
+        self.coarse_gates: dict[tuple[int, int], tuple[bool, bool]] = {}
+        self.off = []
+        at = 0
+        for top in self.top:
+            self.off.append(at)
+            at += top + 1
+        start = self.res.start
+        assert start is not None
+        zero = sum(1 << o for o in self.off)
+        state: dict[int, int] = {start: self._arrive_packed(self.places[start], zero)}
+        work = deque([start])
+        queued = {start}
+        gates = self.coarse_gates
+        while work:
+            number = work.popleft()
+            queued.discard(number)
+            place = self.places[number]
+            packed = state[number]
+            if place.entry.ending:
+                continue
+            targets: list[int] = []
+            for move in place.moves:
+                if move.cond is not None:
+                    assert move.choice is not None
+                    may_true, may_false = self._possible(move.cond, packed)
+                    old = gates.get((number, move.choice), (False, False))
+                    gates[(number, move.choice)] = (old[0] or may_true, old[1] or may_false)
+                    if not may_true:
+                        continue
+                targets.extend(t for t, _, _ in move.outcomes)
+            targets += place.return_targets
+            for target in targets:
+                arrived = self._arrive_packed(self.places[target], packed)
+                old_packed = state.get(target)
+                merged = arrived if old_packed is None else old_packed | arrived
+                if merged != old_packed:
+                    state[target] = merged
+                    if target not in queued:
+                        queued.add(target)
+                        work.append(target)
+        self.reached_numbers = set(state)
+
+    def _arrive_packed(self, place: Place, packed: int) -> int:
+        for i, amount, _ in place.changes:
+            if i < 0:
+                continue
+            off, top = self.off[i], self.top[i]
+            whole = (1 << (top + 1)) - 1
+            field = (packed >> off) & whole
+            below_top = (1 << top) - 1
+            if amount > 0:
+                shifted = field << amount
+                new = (shifted & below_top) | ((1 << top) if shifted >> top else 0)
+            else:
+                k = -amount
+                low = field & below_top
+                new = low >> k
+                if low & ((1 << k) - 1):
+                    new |= 1  # what could not be paid in full leaves nothing
+                if (field >> top) & 1:  # "more than": anything from top - k up
+                    new |= whole ^ ((1 << max(0, top - k)) - 1)
+            packed = (packed & ~(whole << off)) | (new << off)
+        return packed
+
+    def _possible(self, cond: Cond, packed: int) -> tuple[bool, bool]:
+        """(may be true, may be false) over the packed sets: an over-approximation of both."""
+        if isinstance(cond, Has):
+            i = self.slot[cond.name]
+            field = (packed >> self.off[i]) & ((1 << (self.top[i] + 1)) - 1)
+            n = cond.count // self.unit[cond.name]
+            return field >> n != 0, field & ((1 << n) - 1) != 0
+        if isinstance(cond, Not):
+            t, f = self._possible(cond.arg, packed)
+            return f, t
+        results = [self._possible(a, packed) for a in cond.args]
+        if isinstance(cond, All):
+            return all(t for t, _ in results), any(f for _, f in results)
+        return any(t for t, _ in results), all(f for _, f in results)
+
+    # --- what the rules ask ---------------------------------------------------------------------
+
+    @cached_property
+    def open_reached(self) -> set[int]:
+        """Entries a route reaches when every gate is taken to be open (endings stop a route,
+        a return goes back where the route came from): what would be reached but for the gates."""
+        if not self.has_state or not self.analysis.start_exists:
+            return set()
+        start = self.res.start
+        assert start is not None
+        seen: set[tuple[int, int | None]] = {(start, None)}
+        queue = deque(seen)
+        while queue:
+            number, prev = queue.popleft()
+            place = self.places[number]
+            if place.entry.ending:
+                continue
+            targets = [t for m in place.moves for t, _, _ in m.outcomes]
+            targets += self._returns(place, prev)
+            for t in targets:
+                nxt = (t, number if self.places[t].returns else None)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return {n for n, _ in seen}
+
+    @property
+    def exact(self) -> bool:
+        return self.approximated is None
+
+    def gate(self, number: int, choice: int) -> tuple[bool, bool] | None:
+        """(may open, may stay closed) for a gated choice at a reached entry; None when its entry
+        is never reached."""
+        if self.exact:
+            facts = self.gates.get((number, choice))
+            if facts is None:
+                return None
+            return facts.opened is not None, facts.closed is not None
+        return getattr(self, "coarse_gates", {}).get((number, choice))
+
+    def route(self, node: Node, then: tuple[Move, int] | None = None) -> list[tuple[Place, Move | None, int]]:
+        """The route to ``node`` from the start: (place, move taken there, outcome) per entry."""
+        steps: list[tuple[Place, Move | None, int]] = []
+        if then is not None:
+            steps.append((self.places[node[0]], then[0], then[1]))
+        else:
+            steps.append((self.places[node[0]], None, -1))
+        link = self.parent.get(node)
+        while link is not None:
+            prev, move, o = link
+            steps.append((self.places[prev[0]], move, o))
+            link = self.parent.get(prev)
+        steps.reverse()
+        return steps
+
+    def replay(self, steps: list[tuple[Place, Move | None, int]]) -> Iterator[tuple[Place, dict[str, int], list[int]]]:
+        """Walk a route with exact counts: yields each place, what is held after its effects, and
+        the changes that could not be paid; stops early when a gate on the route is closed."""
+        held: dict[str, int] = {}
+        for place, move, _ in steps:
+            unpaid = []
+            for k, (_, _, ch) in enumerate(place.changes):
+                amount = ch.amount
+                cur = held.get(ch.name, 0)
+                if amount < 0 and cur < -amount:
+                    unpaid.append(k)
+                held[ch.name] = max(0, cur + amount)
+            yield place, dict(held), unpaid
+            if move is not None and move.cond is not None and not evaluate(move.cond, held):
+                return
+
+    def witness(self, steps: list[tuple[Place, Move | None, int]]) -> tuple[Step, ...]:
+        out = []
+        for place, move, o in steps:
+            if move is None or o < 0:
+                out.append(Step(place.number, "", place.entry.span))
+            else:
+                _, source, kind = move.outcomes[o]
+                out.append(Step(place.number, *_described(source, kind)))
+        return tuple(out)
+
+    def route_to(self, number: int) -> tuple[Step, ...] | None:
+        """The shortest route found to an entry (None when it is not reached, or not known exactly)."""
+        nodes = self.reached.get(number)
+        if not nodes:
+            return None
+        return self.witness(self.route(nodes[0]))
+
+    def closed_route(self, number: int, choice: int) -> tuple[tuple[Step, ...], dict[str, int]] | None:
+        """A route to a gated choice on which it is closed, replayed exactly."""
+        facts = self.gates.get((number, choice))
+        if facts is None or facts.closed is None:
+            return None
+        steps = self.route(facts.closed)
+        walked = list(self.replay(steps))
+        if len(walked) != len(steps):
+            return None
+        return self.witness(steps), walked[-1][1]
+
+    def soft_locks(self) -> Iterator[tuple[int, tuple[Step, ...], dict[str, int]]]:
+        """(entry, witness, what is held) for each entry where a real route leaves every exit closed."""
+        for number, node in sorted(self.locked.items()):
+            steps = self.route(node)
+            walked = list(self.replay(steps))
+            if len(walked) != len(steps):
+                continue
+            held = walked[-1][1]
+            place = self.places[number]
+            if all(m.cond is not None and not evaluate(m.cond, held) for m in place.moves):
+                yield number, self.witness(steps), held
+
+    def unpaid_losses(self) -> Iterator[tuple[StateChange, int, tuple[Step, ...], dict[str, int]]]:
+        """(the loss, its entry, witness, what was held just before) for each loss a real route
+        may not pay."""
+        for (number, k), (before, move, o) in sorted(self.unpaid.items(), key=lambda kv: kv[0]):
+            place = self.places[number]
+            if o < 0:  # at the start entry itself
+                steps: list[tuple[Place, Move | None, int]] = [(place, None, -1)]
+            else:
+                steps = self.route(before, (move, o))
+                steps.append((place, None, -1))
+            walked = list(self.replay(steps))
+            if len(walked) != len(steps) or k not in walked[-1][2]:
+                continue
+            held = dict(walked[-2][1]) if len(walked) > 1 else {}
+            yield place.entry.changes[k], number, self.witness(steps), held
+
+
+def _described(source: Any, kind: str) -> tuple[str, Span]:
+    """How a route left an entry, in words, and where that is written."""
+    if kind == "prose":
+        return source.phrase, source.span
+    if kind == "return":
+        return "return to your most recent entry", source.returns[0] if source.returns else source.span
+    if kind == "random":
+        c, b = source
+        rolled = str(b.low) if b.low == b.high else f"{b.low}-{b.high}"
+        return f"{c.label or c.text}: rolled {rolled}", b.span
+    label = source.label or source.text
+    if kind == "malformed":
+        return f"{label} (malformed)", source.span
+    span = (source.success_span if kind == "success" else source.failure_span) or source.span
+    return (f"{label}: {kind}" if source.difficulty else label), span
+
+
+def _atoms(cond: Cond) -> Iterator[Has]:
+    if isinstance(cond, Has):
+        yield cond
+    elif isinstance(cond, Not):
+        yield from _atoms(cond.arg)
+    else:
+        for a in cond.args:
+            yield from _atoms(a)
+
