@@ -57,7 +57,9 @@ def _fits(alt: dict[str, Any], tp: Any) -> bool:
     if kind == "array":
         return get_origin(tp) is list
     if kind == "object" and "properties" in alt:
-        return isinstance(tp, type) and typing.is_typeddict(tp)
+        # one of several object forms (a condition's has/not/all/any) is told apart by its keys
+        return (isinstance(tp, type) and typing.is_typeddict(tp)
+                and set(alt["properties"]) == set(tp.__required_keys__) | set(tp.__optional_keys__))
     return kind == "object" and get_origin(tp) is dict
 
 
@@ -77,7 +79,22 @@ def _check(node: dict[str, Any], tp: Any, where: str) -> None:
             _check(alt["additionalProperties"], get_args(member)[1], f"{where}{{}}")
 
 
+#: TypedDicts already being checked: a recursive definition (a condition holds conditions) is
+#: checked once.
+_CHECKING: set[Any] = set()
+
+
 def _check_object(node: dict[str, Any], tp: Any, where: str) -> None:
+    if tp in _CHECKING:
+        return
+    _CHECKING.add(tp)
+    try:
+        _check_fields(node, tp, where)
+    finally:
+        _CHECKING.discard(tp)
+
+
+def _check_fields(node: dict[str, Any], tp: Any, where: str) -> None:
     hints = get_type_hints(tp)
     props = node["properties"]
     assert set(hints) == set(props), f"{where}: TypedDict keys {sorted(hints)} vs schema {sorted(props)}"

@@ -14,7 +14,7 @@ annotations only (Python 3.11), and the test compares its required keys with the
 """
 
 import re
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 #: ``format_version`` values this dtc reads (it writes :data:`dtc.FORMAT_VERSION`).
 READABLE_VERSIONS: tuple[int, ...] = (1, 2)
@@ -103,7 +103,15 @@ Hazard = TypedDict("Hazard", {
 
 #: A condition (schema ``$defs/condition``), a small expression tree: ``{"has": name, "count": n}``
 #: (at least n of the possession), ``{"not": c}``, ``{"all": [c, ...]}``, ``{"any": [c, ...]}``.
-Condition = dict[str, Any]
+Condition: TypeAlias = "HasCondition | NotCondition | AllCondition | AnyCondition"
+class HasCondition(TypedDict):
+    has: str
+    count: int
+NotCondition = TypedDict("NotCondition", {"not": Condition})
+class AllCondition(TypedDict):
+    all: list[Condition]
+class AnyCondition(TypedDict):
+    any: list[Condition]
 
 
 class Branch(TypedDict):

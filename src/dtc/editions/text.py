@@ -11,9 +11,11 @@ text, and leaves unlocatable ones out (they are still listed among the entry's c
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from dtc.compiled.graphjson import Condition, Entry, SpanDict
+from dtc.compiled.graphjson import Entry, SpanDict
 
 _PROSE_SHAPE = re.compile(r"[^\W\d_].*(?:[0-9]+|@[A-Za-z][A-Za-z0-9_-]*)", re.S)
 _BOLD_END = re.compile(r"(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*$")
@@ -196,7 +198,7 @@ def _thing(name: str, count: int) -> str:
     return f"the codeword {name}" if "-" in name and " " not in name else f"the {name}"
 
 
-def needs_words(condition: Condition) -> str:
+def needs_words(condition: Mapping[str, Any]) -> str:
     """A condition as the print edition says it: "you have the stone key", "you have 10 coins",
     "you do not have the codeword alarm-raised"."""
     if "has" in condition:

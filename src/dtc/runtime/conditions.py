@@ -3,10 +3,11 @@ what the reader holds, and put in words for the menu. The runtime reads only the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
-def holds(condition: dict[str, Any], held: dict[str, int]) -> bool:
+def holds(condition: Mapping[str, Any], held: dict[str, int]) -> bool:
     """``{"has": "stone key", "count": 1}``, ``{"not": ...}``, ``{"all": [...]}``, ``{"any": [...]}``."""
     if "has" in condition:
         return bool(held.get(condition["has"], 0) >= condition["count"])
@@ -17,7 +18,7 @@ def holds(condition: dict[str, Any], held: dict[str, int]) -> bool:
     return any(holds(c, held) for c in condition["any"])
 
 
-def words(condition: dict[str, Any], top: bool = True) -> str:
+def words(condition: Mapping[str, Any], top: bool = True) -> str:
     """``stone key and not alarm``, ``10 coins``: the condition as notation writes it."""
     if "has" in condition:
         n = condition["count"]

@@ -11,7 +11,7 @@ the entry's effects apply) or a decision at the current entry (the menu).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from dtc.compiled.graphjson import Change, Choice, CompiledGraph, Creature, Entry
@@ -237,7 +237,7 @@ class Engine:
             self.emit("possession", name=name, amount=amount, held=after,
                       **({"short": -amount - before} if before + amount < 0 else {}))
 
-    def holds(self, condition: dict[str, Any]) -> bool:
+    def holds(self, condition: Mapping[str, Any]) -> bool:
         """Whether a choice's condition (the compiled graph's tree) holds for what is held now."""
         return conditions.holds(condition, self.state.possessions)
 
