@@ -94,9 +94,12 @@ def test_print_edition_puts_state_in_words() -> None:
 
     graph = compiled(book("1 A **Door** (D0, S2, if stone key). A **Bridge** (roll d6, 1-2 S2, 3-6 S3).",
                           "2 In. [+stone key] THE END", "3 Out. THE END"))
-    text = render_markdown(graph)
-    assert "**Door** (If you have the stone key, turn to 2)" in text
-    assert "**Bridge** (Roll one die: 1–2, turn to 2; 3–6, turn to 3)" in text
+    text = render_markdown(graph)  # the choices are read out below the text
+    assert "- Door: if you have the stone key, turn to **2**." in text
+    assert "- Bridge: roll one die: 1–2, turn to **2**; 3–6, turn to **3**." in text
+    raw = render_markdown(graph, notation=True)  # the notation kept in the text is put in words too
+    assert "**Door** (If you have the stone key, turn to 2)" in raw
+    assert "**Bridge** (Roll one die: 1–2, turn to 2; 3–6, turn to 3)" in raw
 
 
 def test_web_edition_keeps_possessions_and_gates_choices() -> None:

@@ -89,10 +89,12 @@ def test_grammar_highlights_what_the_parser_reads(name: str, text: str) -> None:
     for entry in doc.entries:
         m = head.match(lines[entry.span.line - 1])
         assert m is not None and m.group(2) == str(entry.number)
-    choice = _rule("choice")
+    choice, roll = _rule("choice"), _rule("random-branch")
     for entry in doc.entries:
         for c in entry.choices:
-            m = choice.fullmatch(c.text)
+            if "\n" in c.text:
+                continue  # notation broken over lines: a TextMate grammar reads one line at a time
+            m = (roll if c.roll is not None else choice).fullmatch(c.text)
             assert (m is not None) == (c.error is None), c.text
     m = choice.fullmatch("(DEX D3, S24, F78)")
     assert m is not None and (m.group(2), m.group(3), m.group(5), m.group(7)) == ("DEX", "D3", "S24", "F78")
