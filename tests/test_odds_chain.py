@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -146,10 +147,13 @@ def test_the_fresh_mixture_keeps_one_adventurer_for_the_whole_path() -> None:
 
 
 def brute_force(spec: Spec, policy_p: dict[tuple[str | None, int], float], start: int = 1,
-                steps: int = 2000) -> tuple[dict[str, float], dict[int, float], dict[int, float]]:
-    """Outcomes, expected visits and reach by pushing probability mass step by step."""
+                steps: int = 50_000) -> tuple[dict[str, float], dict[int, float], dict[int, float]]:
+    """Outcomes, expected visits and reach by pushing probability mass step by step, until less than
+    1e-13 of it is still moving (a reader who may leave by the entrance can wander a long time
+    first) or ``steps`` have passed (mass in a closed loop never settles)."""
     numbers = list(spec)
 
+    @functools.cache
     def moves(n: int) -> list[tuple[float, int | str]]:
         # Arriving at the start again is "back at the entrance" (0): its options and leaving.
         e = spec[start if n == 0 else n]
@@ -197,6 +201,8 @@ def brute_force(spec: Spec, policy_p: dict[tuple[str | None, int], float], start
                 for p, t in moves(n):
                     nxt[t] = nxt.get(t, 0.0) + w * p  # type: ignore[index]
             mass = nxt
+            if sum(mass.values()) < 1e-13:
+                break
         visits[start] += visits.pop(0, 0.0)  # each return to the entrance (the first visit is not counted)
         return out, visits, hit
 
