@@ -32,8 +32,8 @@ def test_every_module_in_the_diagrams_exists() -> None:
 def test_the_names_it_quotes_are_there() -> None:
     quoted = (
         ("src/dtc/lint/rules/__init__.py", "_MODULE_NAMES"), ("src/dtc/lint/rules/__init__.py", "RETIRED"),
-        ("src/dtc/cli/graph_cmd.py", "FORMATS"), ("src/dtc/cli/graph_cmd.py", "BY_SUFFIX"),
-        ("src/dtc/cli/graph_cmd.py", "def _produce"), ("src/dtc/lint/analysis.py", "def of_resolved"),
+        ("src/dtc/render/formats.py", "FORMATS"), ("src/dtc/render/formats.py", "class Request"),
+        ("src/dtc/render/formats.py", "class DrawError"), ("src/dtc/lint/analysis.py", "def of_resolved"),
         ("src/dtc/lint/analysis.py", "def of_graph"), ("src/dtc/systems/__init__.py", "BUILTIN"),
         ("src/dtc/systems/__init__.py", "def parse_rules"), ("src/dtc/systems/__init__.py", "ENTRY_POINT_GROUP"),
         ("src/dtc/systems/base.py", "class System"), ("src/dtc/systems/base.py", "def fresh_characters"),

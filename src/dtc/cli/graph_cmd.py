@@ -12,17 +12,15 @@ from dtc.cli.base import Exit, fail, guard, load_graph, load_source, output_opti
 from dtc.cli.progress import Working
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight, write_bytes, write_text
+from dtc.render.formats import BY_SUFFIX
+from dtc.render.formats import FORMATS as GRAPH_FORMATS
 
 if TYPE_CHECKING:
     from dtc.compiler.api import Compilation
     from dtc.render.findings import Marks
 
 #: ``md`` is a Mermaid chart in a fenced block, as GitHub and GitLab draw it in a Markdown file.
-FORMATS = ("dot", "svg", "png", "pdf", "html", "mermaid", "md")
-BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".html": "html",
-             ".htm": "html", ".mmd": "mermaid", ".mermaid": "mermaid", ".md": "md"}
-#: GitHub refuses to draw Mermaid diagrams with more edges than this.
-MERMAID_EDGE_LIMIT = 500
+FORMATS = tuple(GRAPH_FORMATS)
 
 
 def _format(fmt: str | None, output: str | None) -> str:
@@ -56,41 +54,26 @@ def _lint(file: str, comp: Compilation) -> list[dict[str, Any]]:
 def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | None, layout: str,
              fenced: bool, odds: dict[str, Any] | None = None, marks: Marks | None = None,
              note: str = "") -> str | bytes:
-    from dtc.render.graph import GraphvizMissing, RenderError, build_dot, draw
+    """The drawing in format ``fmt`` (a row of :data:`dtc.render.formats.FORMATS`); warnings on stderr."""
+    from dtc.render.formats import DrawError, Request, produce
 
-    if fmt in ("mermaid", "md"):
-        from dtc.render.mermaid import chart
-
-        drawn = chart(graph, focus=focus, depth=depth)
-        text = drawn.text
-        if drawn.edges > MERMAID_EDGE_LIMIT:
-            click.echo(f"warning: {drawn.edges} edges; GitHub draws Mermaid charts of at most {MERMAID_EDGE_LIMIT} "
-                       "(use --from N --depth K, or SVG)", err=True)
-        return f"```mermaid\n{text}```\n" if fenced or fmt == "md" else text
-    if fmt == "dot":
-        return str(build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks).source)
+    req = Request(graph, focus=focus, depth=depth, layout=layout, fenced=fenced, odds=odds, marks=marks, note=note)
     try:
-        data, warnings = draw(graph, "svg" if fmt == "html" else fmt, focus=focus, depth=depth, layout=layout,
-                              odds=odds, marks=marks)
-    except (GraphvizMissing, RenderError) as exc:
+        data = produce(fmt, req)
+    except DrawError as exc:
         fail(f"error: {exc}")
         raise  # unreachable
-    for warning in warnings:
+    for warning in req.warnings:
         click.echo(f"warning: {warning}", err=True)
-    if fmt == "html":
-        from dtc.render.html import page
-
-        return page(graph, data.decode("utf-8"), marks, note)
-    return data.decode("utf-8") if fmt == "svg" else data
+    return data
 
 
 @click.command("graph")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @output_option("Where to write the drawing (default: stdout).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Output format: dot, svg, png, pdf (Graphviz), html (an interactive page: pan, zoom, search, "
-                   "lint findings), mermaid, or md (a Mermaid chart fenced for Markdown). Default: from the "
-                   "output's extension, else dot.")
+              help="Output format: " + "; ".join(f"{f.name}: {f.help}" for f in GRAPH_FORMATS.values())
+                   + ". Default: from the output's extension, else dot.")
 @click.option("--from", "focus", type=int, default=None, metavar="N",
               help="Draw only the neighbourhood of entry N.")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
