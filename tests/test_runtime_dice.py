@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from dtc.runtime.dice import Dice, DiceError, distribution, parse_dice, percent, prob_at_most, worse_of_two
+from dtc.probability import worse_of_two
+from dtc.runtime.dice import Dice, DiceError, distribution, parse_dice, percent, prob_at_most
 from dtc.runtime.equipment import Item
 from dtc.systems.death_and_treasure.play import (
     CHECK_DICE,

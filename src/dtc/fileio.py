@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
 import stat
 import sys
 import tempfile
@@ -201,6 +200,8 @@ def _replace(name: str, target: Path, fill: IO[bytes] | bytes, info: os.stat_res
             _write_all(fd, fill)
         else:
             with os.fdopen(os.dup(fd), "wb") as out:
+                import shutil  # here: a command that writes no backup never loads it
+
                 shutil.copyfileobj(fill, out, 1024 * 1024)
         os.fsync(fd)
         os.close(fd)

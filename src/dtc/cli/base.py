@@ -125,8 +125,6 @@ def color_wanted(stream: Any = None) -> bool:
 
 def terminal_width(stream: Any = None) -> int:
     """The width to fit output to: the terminal's (or ``COLUMNS``), else 100 columns."""
-    import shutil
-
     stream = sys.stdout if stream is None else stream
     try:
         tty = bool(stream.isatty())
@@ -134,7 +132,22 @@ def terminal_width(stream: Any = None) -> int:
         tty = False
     if not tty and not os.environ.get("COLUMNS"):
         return 100
-    return max(40, shutil.get_terminal_size((100, 24)).columns)
+    return max(40, _columns())
+
+
+def _columns() -> int:
+    """``COLUMNS``, else the terminal's width, else 100 (what ``shutil.get_terminal_size`` does,
+    without importing shutil and its compression modules on every command's start-up)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 100  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):  # no stdout, or not a terminal
+        return 100
 
 
 def output_option(help_text: str = "Write to this file instead of stdout.") -> Callable[[F], F]:

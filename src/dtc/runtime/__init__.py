@@ -7,7 +7,26 @@ terminal, no files); :mod:`dtc.runtime.terminal` puts a person in front of it,
 keep the record.
 """
 
-from dtc.runtime.core import Option, Outcome, Player, Question
-from dtc.runtime.engine import Engine
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dtc.runtime.core import Option, Outcome, Player, Question
+    from dtc.runtime.engine import Engine
 
 __all__ = ["Engine", "Option", "Outcome", "Player", "Question"]
+
+
+def __getattr__(name: str) -> Any:
+    """The package's names, imported when first asked for: a module that needs only the dice
+    (a game system's exact odds, read by the linter) does not load the engine with them."""
+    if name == "Engine":
+        from dtc.runtime.engine import Engine
+
+        return Engine
+    if name in ("Option", "Outcome", "Player", "Question"):
+        import dtc.runtime.core as core
+
+        return getattr(core, name)
+    raise AttributeError(f"module 'dtc.runtime' has no attribute {name!r}")

@@ -169,11 +169,6 @@ def prob_between(expr: str | DiceExpr, low: int, high: int) -> Fraction:
     return sum((p for t, p in distribution(e).items() if low <= t <= high), Fraction(0))
 
 
-def worse_of_two(p: Fraction) -> Fraction:
-    """Chance of success when a roll is made twice and the worse kept (both must succeed)."""
-    return p * p
-
-
 def percent(p: Fraction) -> str:
     """``Fraction(91, 100)`` -> ``'91.0%'`` (one decimal, exact value rounded)."""
     return f"{float(p) * 100:.1f}%"

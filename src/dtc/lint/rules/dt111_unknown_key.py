@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from dtc.compiler.model import MetaField
@@ -46,6 +45,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
 
 def _respell(ctx: Context, field: MetaField) -> Fix | None:
     """The known key a misspelt one is closest to, when one is close (a guess: unsafe)."""
+    import difflib  # here: only a near miss needs it
+
     close = difflib.get_close_matches(field.key.lower(), KNOWN_META, n=1, cutoff=0.6)
     lines = ctx.lines
     if not close or lines is None:

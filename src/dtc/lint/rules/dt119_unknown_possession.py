@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from dtc.compiler.notation import cond_names
@@ -41,6 +40,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
         for name in dict.fromkeys(cond_names(c.condition)):
             if name in given:
                 continue
+            import difflib  # here: only a near miss needs it
+
             close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
             hint = f" (did you mean '{close[0]}'?)" if close else " (give it with an effect such as [+" + name + "])"
             yield self.diag(ctx, f"condition names '{name}', which no effect in the book gives{hint}",

@@ -14,8 +14,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from dtc.probability import worse_of_two
 from dtc.runtime.core import COMBAT, TARGET, Option, Question
-from dtc.runtime.dice import DiceError, percent, worse_of_two
+from dtc.runtime.dice import DiceError, percent
 from dtc.runtime.equipment import HAND, OIL, RANGED, Item
 from dtc.runtime.foes import MAX_ROUNDS, Foe
 from dtc.runtime.ruleset import FLED, WON

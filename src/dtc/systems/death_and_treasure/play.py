@@ -29,9 +29,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 import dtc.systems.death_and_treasure.combat as combat
+from dtc.probability import worse_of_two
 from dtc.runtime.character import ABILITIES, Character, high_low
 from dtc.runtime.core import ENCOUNTER, ESCAPE, LANGUAGE, Chooser, Option, Question, RunEnded
-from dtc.runtime.dice import Dice, Roll, percent, prob_at_most, worse_of_two
+from dtc.runtime.dice import Dice, Roll, percent, prob_at_most
 from dtc.runtime.equipment import COINS, LANTERN, OIL, RATIONS
 from dtc.runtime.ruleset import FLED, OVER, WON, Rules
 from dtc.systems.death_and_treasure.combat import morale_breaks

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dtc.runtime.dice import worse_of_two
+from dtc.probability import worse_of_two
 from dtc.systems.base import Ruleset
 from dtc.systems.distributions import p_sum_at_most
 
