@@ -12,8 +12,9 @@ import pytest
 
 from dtc.compiler.api import compile_text
 from dtc.editions import render_web
-from dtc.editions.book import check_rules, script_json
+from dtc.editions.book import check_rules
 from dtc.editions.text import pieces
+from dtc.render.html import script_json
 
 #: A small book written for these tests: labels, checks with and without an ability, prose and
 #: "most recent entry" exits, a stat block inside an entry, and hostile markup in an entry.

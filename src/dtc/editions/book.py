@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Target
 from dtc.systems import Roller, UnknownRuleset, get_ruleset, normalise, parse_rules
@@ -94,15 +92,6 @@ def roll_label(low: int, high: int) -> str:
 
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "book"
-
-
-def script_json(data: Any) -> str:
-    """JSON safe inside ``<script type="application/json">``: no ``<``, ``>``, ``&``, U+2028/9."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
-                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-        text = text.replace(char, escape)
-    return text
 
 
 def target_number(target: Target | None, numbers: set[int]) -> int | None:

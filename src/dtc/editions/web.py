@@ -26,7 +26,6 @@ from dtc.editions.book import (
     entries_in_order,
     label_numbers,
     roll_label,
-    script_json,
     slug,
     stat_rows,
     target_number,
@@ -34,6 +33,7 @@ from dtc.editions.book import (
 from dtc.editions.text import Piece, exit_sentences, numbered, paragraphs, pieces
 from dtc.lint.analysis import Analysis
 from dtc.outcomes import the_end
+from dtc.render.html import script_json
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 _WORDS = {1: "Needs 1 of", 2: "Needs 2 of", 3: "Needs all 3"}
