@@ -76,6 +76,25 @@ class Context:
         for number, i in self.res.by_number.items():
             yield i, number
 
+    def judged_gates(self) -> Iterator[tuple[int, int, Choice, tuple[bool, bool]]]:
+        """(entry number, choice index, choice, (may open, may stay closed)) of every gated choice
+        the state analysis judges: in a book with state, at a reached entry, with a well-formed
+        condition whose every name some effect gives (unknown-possession speaks of the others)."""
+        state = self.state
+        if not state.has_state:
+            return
+        from dtc.compiler.notation import cond_names
+
+        for i, number in self.first_entries():
+            for ci, c in enumerate(self.doc.entries[i].choices):
+                if c.condition is None or c.error is not None:
+                    continue
+                if any(name not in state.given for name in cond_names(c.condition)):
+                    continue
+                facts = state.gate(number, ci)
+                if facts is not None:
+                    yield number, ci, c, facts
+
 
 Check = Callable[["Rule", Context], Iterator[Diagnostic]]
 

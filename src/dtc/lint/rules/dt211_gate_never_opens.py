@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtc.compiler.notation import cond_names, cond_text
+from dtc.compiler.notation import cond_text
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules.base import Context, Rule, rule
 from dtc.lint.state import held_text
@@ -36,22 +36,12 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Give the reader a route to the key before the door (here: a way back from 2 to 1 instead
     of THE END), or change the condition.
     """
-    state = ctx.state
-    if not state.has_state:
-        return
-    given = state.given
-    for i, number in ctx.first_entries():
-        for ci, c in enumerate(ctx.doc.entries[i].choices):
-            if c.condition is None or c.error is not None:
-                continue
-            if any(name not in given for name in cond_names(c.condition)):
-                continue  # unknown-possession says why
-            facts = state.gate(number, ci)
-            if facts is None or facts[0]:
-                continue
-            found = state.closed_route(number, ci)
-            witness, held = found if found is not None else (None, None)
-            where = f"; the shortest arrives {held_text(held)}" if held is not None else ""
-            yield self.diag(ctx, f"choice '{c.label}' can never open: no route reaches entry {number} with "
-                                 f"{cond_text(c.condition)}{where}", c.condition_span or c.span, number,
-                            witness=witness)
+    for number, ci, c, (may_open, _) in ctx.judged_gates():
+        if may_open or c.condition is None:
+            continue
+        found = ctx.state.closed_route(number, ci)
+        witness, held = found if found is not None else (None, None)
+        where = f"; the shortest arrives {held_text(held)}" if held is not None else ""
+        yield self.diag(ctx, f"choice '{c.label}' can never open: no route reaches entry {number} with "
+                             f"{cond_text(c.condition)}{where}", c.condition_span or c.span, number,
+                        witness=witness)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtc.compiler.notation import cond_names, cond_text
+from dtc.compiler.notation import cond_text
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules.base import Context, Rule, rule
 
@@ -29,19 +29,9 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Drop the condition, or add the route on which it should fail.
     """
-    state = ctx.state
-    if not state.has_state:
-        return
-    given = state.given
-    for i, number in ctx.first_entries():
-        for ci, c in enumerate(ctx.doc.entries[i].choices):
-            if c.condition is None or c.error is not None:
-                continue
-            if any(name not in given for name in cond_names(c.condition)):
-                continue
-            facts = state.gate(number, ci)
-            if facts is None or facts[1]:
-                continue
-            yield self.diag(ctx, f"the condition of '{c.label}' ({cond_text(c.condition)}) holds on every route "
-                                 f"that reaches entry {number}", c.condition_span or c.span, number,
-                            witness=state.route_to(number))
+    for number, _, c, (_, may_stay_closed) in ctx.judged_gates():
+        if may_stay_closed or c.condition is None:
+            continue
+        yield self.diag(ctx, f"the condition of '{c.label}' ({cond_text(c.condition)}) holds on every route "
+                             f"that reaches entry {number}", c.condition_span or c.span, number,
+                        witness=ctx.state.route_to(number))
