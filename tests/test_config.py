@@ -109,6 +109,8 @@ select = ["DT2"]
      'lowered to "warning" at most'),
     ("[severity]\nDT1 = 'info'", "DT101 (malformed-choice) reports errors"),
     ("[per-file.'*.txt']\nper-file = {}", "unknown key per-file.\"*.txt\".per-file"),
+    ("output-format = 'loud'", "output-format must be one of full, concise, json, sarif, github, text"),
+    ("[per-file.'*.txt']\noutput-format = 'json'", "output-format belongs at the top level"),
 ])
 def test_bad_configs_are_one_clear_line(tmp_path: Path, text: str, message: str) -> None:
     path = write(tmp_path / "dtc.toml", text + "\n")
@@ -255,3 +257,18 @@ def test_pre_commit_hooks_file_is_valid() -> None:
             assert not linted(other), other
     for adventure in (ROOT / "adventures").glob("*.txt"):
         assert linted(adventure.relative_to(ROOT).as_posix())
+
+
+def test_output_format_comes_from_the_configuration_unless_the_command_line_gives_one(tmp_path: Path) -> None:
+    book = write(tmp_path / "cave.txt", BOOK)
+    write(tmp_path / "dtc.toml", 'output-format = "concise"\n')
+    runner = CliRunner()
+    concise = runner.invoke(main, ["lint", str(book)])
+    assert concise.exit_code == 0, concise.output
+    lines = [line for line in concise.output.splitlines() if "DT" in line]
+    assert lines and all(line.startswith(str(book) + ":") for line in lines)  # one line each, no carets
+    assert "^" not in concise.output
+    full = runner.invoke(main, ["lint", "--format", "full", str(book)])
+    assert "^" in full.output
+    ignored = runner.invoke(main, ["lint", "--no-config", str(book)])
+    assert "^" in ignored.output

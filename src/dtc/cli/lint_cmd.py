@@ -24,9 +24,10 @@ from dtc.visible import visible
 
 @click.command("lint")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--format", "fmt", type=click.Choice([*FORMATS, "text"]), default="full", show_default=True,
-              help="full: each finding with its source line and a caret under the span (colour at a terminal); "
-                   "concise: one line per finding; json, sarif, github: for tools and CI (text: old name of full).")
+@click.option("--format", "fmt_option", type=click.Choice([*FORMATS, "text"]), default=None,
+              help="full (the default): each finding with its source line and a caret under the span (colour at "
+                   "a terminal); concise: one line per finding; json, sarif, github: for tools and CI (text: old "
+                   "name of full). Without it, the configuration's output-format, else full.")
 @click.option("--select", multiple=True, metavar="CODES", help="Only these rules (codes, names or prefixes).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rules (codes, names or prefixes).")
 @click.option("--severity", "severities", multiple=True, metavar="RULE=LEVEL",
@@ -44,7 +45,7 @@ from dtc.visible import visible
 @click.option("--diff", is_flag=True, help="Show the fixes --fix would apply as a unified diff; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply the unsafe fixes too.")
 @guard
-def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
+def lint_cmd(files: tuple[str, ...], fmt_option: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
              severities: tuple[str, ...], config_path: str | None, no_config: bool, watch: bool,
              poll_interval: float, fix: bool, diff: bool, unsafe_fixes: bool) -> None:
     """Check FILES for broken references, unreachable entries, dead ends, trap loops and
@@ -66,6 +67,13 @@ def lint_cmd(files: tuple[str, ...], fmt: str, select: tuple[str, ...], ignore: 
     def settings_for(path: str) -> Settings:
         config = Config(None) if no_config else config_for(path, config_path)
         return config.settings_for(path).with_cli(select, ignore, cli_severity)
+
+    fmt: str = fmt_option or "full"
+    if fmt_option is None and not no_config:  # the first file's configuration (or --config's) may name one
+        try:
+            fmt = config_for(files[0], config_path).output_format or fmt
+        except ConfigError as exc:
+            fail(str(exc))
 
     #: The last book's objects, kept until the process ends: freeing them one by one took
     #: 0.07 s of a 10,000-entry lint, all of it after the findings were known (see

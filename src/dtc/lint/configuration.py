@@ -10,6 +10,7 @@ a ``[tool.dtc]`` table is passed over). Nothing is merged across folders. Keys (
     ignore = ["numbering-gap"]
     [severity]                          # per-rule severity: error | warning | info
     DT301 = "error"
+    output-format = "concise"           # dtc lint's --format when the command line gives none
     [per-file."drafts/**"]              # glob (relative to the config's folder) -> overrides
     ignore = ["DT201"]
 
@@ -35,6 +36,10 @@ from dtc.systems import UnknownRuleset, get_ruleset
 
 CONFIG_FILES = ("dtc.toml", "pyproject.toml")
 _KEYS = ("rules", "select", "ignore", "severity")
+#: Keys only the top level may carry: they are about a run, not about one file.
+_TOP_KEYS = ("output-format",)
+#: What ``output-format`` may name: ``dtc lint --format``'s choices.
+OUTPUT_FORMATS = ("full", "concise", "json", "sarif", "github", "text")
 _LEVELS = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO}
 
 
@@ -109,6 +114,8 @@ class Config:
     path: Path | None
     base: Overrides = field(default_factory=Overrides)
     per_file: tuple[tuple[str, Overrides], ...] = ()
+    #: ``dtc lint``'s output format when ``--format`` is not given (None: the built-in default).
+    output_format: str | None = None
 
     @property
     def root(self) -> Path:
@@ -240,8 +247,13 @@ def _config(path: Path, data: Any, prefix: str) -> Config:
         raise ConfigError(str(path), f"{prefix}per-file must be a table of glob patterns")
     for pattern, table in raw_per_file.items():
         per_file.append((pattern, _overrides(path, table, f'{prefix}per-file."{pattern}".')))
-    base = {k: v for k, v in data.items() if k != "per-file"}
-    return Config(path, _overrides(path, base, prefix), tuple(per_file))
+    output_format = data.get("output-format")
+    if output_format is not None and output_format not in OUTPUT_FORMATS:
+        raise ConfigError(
+            str(path), f"{prefix}output-format must be one of {', '.join(OUTPUT_FORMATS)}, not {output_format!r}"
+        )
+    base = {k: v for k, v in data.items() if k not in ("per-file", *_TOP_KEYS)}
+    return Config(path, _overrides(path, base, prefix), tuple(per_file), output_format)
 
 
 def _overrides(path: Path, table: Any, prefix: str) -> Overrides:
@@ -251,8 +263,10 @@ def _overrides(path: Path, table: Any, prefix: str) -> Overrides:
     if not isinstance(table, dict):
         raise bad(f"{prefix.rstrip('.')} must be a table")
     for key in table:
+        if key in _TOP_KEYS:
+            raise bad(f"{prefix}{key}: {key} belongs at the top level (it is about the run, not one file)")
         if key not in _KEYS:
-            raise bad(f"unknown key {prefix}{key} (known: {', '.join((*_KEYS, 'per-file'))})")
+            raise bad(f"unknown key {prefix}{key} (known: {', '.join((*_KEYS, *_TOP_KEYS, 'per-file'))})")
     rules = table.get("rules")
     if rules is not None:
         if not isinstance(rules, str):
