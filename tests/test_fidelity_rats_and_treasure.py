@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Iterable
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -90,7 +91,8 @@ def test_dt_giant_frog_swallows_and_a_blow_of_four_cuts_you_out() -> None:
     assert [e["cause"] for e in events if e["event"] == "damage"] == ["Giant Frog's Bite", "inside the Giant Frog"]
     assert game.pc.hp == 8 - 3 - 2 and frog[0].hp == 0
     inside = player.asked[1]
-    assert inside.prompt.startswith("Inside the Giant Frog") and [o.key for o in inside.options] == ["attack:0", "attack:1"]
+    assert inside.prompt.startswith("Inside the Giant Frog")
+    assert [o.key for o in inside.options] == ["attack:0", "attack:1"]  # hand to hand: no oil, no escape
     assert not any(e["event"] == "morale" for e in events)  # ruling: no morale roll while it holds you
     assert not any(e["event"] == "special" for e in events)  # played, not left to the player
 
@@ -143,3 +145,77 @@ def test_dt_a_missed_flask_sets_nothing_alight() -> None:
     ogre = foes_from(game.block("Ogre"), "Ogre", 1)
     assert game.rules.fight(game, ogre) == "fled"
     assert ogre[0].hp == 20 and not any(e["event"] == "effect" for e in events)
+
+
+LOOT = ("Title: T\nRules: death-and-treasure\n\nLoot\n\nAdventure Entries\n\n"
+        "1 A vault. You find 8000 coins. Out (D0, S2).\n\n2 Out. THE END\n")
+
+
+def loot_game(player: Any, pc: Character) -> tuple[Engine, list[dict[str, Any]]]:
+    events: list[dict[str, Any]] = []
+    game = Engine(graph_of(LOOT), pc, player, dice=Dice(1), sinks=[events.append],
+                  rules=play_rules("death-and-treasure"))
+    game.rules.begin(game)
+    return game, events
+
+
+def sacked(*sacks: str) -> Character:
+    from dtc.runtime.equipment import Item
+
+    pc = hero()
+    pc.use("Sack (large)")
+    pc.items = [i for i in pc.items if i.quantity]
+    for name in sacks:
+        pc.add(Item(name, "gear"))
+    return pc
+
+
+@pytest.mark.parametrize(("sacks", "coins"), [((), 0), (("Sack (small)",), 5000), (("Sack (large)",), 8000),
+                                              (("Sack (small)", "Sack (small)"), 8000)])
+def test_dt_treasure_is_carried_in_sacks(sacks: tuple[str, ...], coins: int) -> None:
+    """death-and-treasure-v0.1.txt, *Gear* (a small sack holds up to weight 5 of treasure, a large
+    one 10) and *Treasure* (1,000 coins weigh 1). Ruling: treasure goes in sacks (or an emptied
+    backpack), so without room the find can only be left, and a divisible find is taken in part."""
+    from dtc.runtime.effects import apply
+
+    player = KeyPlayer(["take" if coins else "leave"], kinds={"take"})
+    pc = sacked(*sacks)
+    game, _ = loot_game(player, pc)
+    apply(game, game.entry)
+    assert pc.count("coins") == coins
+    offered = [o.key for o in player.asked[0].options]
+    assert offered[0] == ("take" if coins else "leave") and ("take" in offered) == bool(coins)
+
+
+def test_dt_dumping_the_backpack_kit_makes_room_for_six() -> None:
+    """death-and-treasure-v0.1.txt, *Gear*: the backpack holds the standard gear or, once it is
+    dumped, items up to weight 6. Ruling: the lit lantern and the knife are kept."""
+    from dtc.runtime.effects import apply
+
+    player = KeyPlayer(["dump", "take"], kinds={"take"})
+    pc = sacked()
+    game, events = loot_game(player, pc)
+    apply(game, game.entry)
+    assert pc.count("coins") == 6000
+    assert {i.name for i in pc.items if i.standard} == {"Backpack", "Lantern", "Knife"}
+    assert not pc.can_rest and pc.oil == 0 and not pc.can_dump_kit()
+    assert any(e["event"] == "item" and e["name"] == "standard kit" for e in events)
+    assert "backpack kit dumped" in pc.inventory_lines()[-1]
+
+
+def test_dt_random_adventurers_carry_a_large_sack() -> None:
+    """death-and-treasure-v0.1.txt, *Gear*: a sack weighs 0, so the random kit always has one."""
+    from dtc.systems.death_and_treasure.creation import random_character
+
+    for seed in range(20):
+        pc = random_character(Dice(seed))
+        assert pc.count("Sack (large)") == 1 and pc.treasure_room is not None and pc.treasure_room >= 10
+
+
+def test_dt_capacity_is_not_applied_to_other_systems() -> None:
+    """Sacks and the backpack are Death & Treasure's; other systems' finds are not limited."""
+    from dtc.runtime.equipment import Item
+
+    pc = Character("R", {"STR": 1, "DEX": 1, "WIL": 1}, 4, 4, [], ruleset="maze-rats")
+    coins = Item("coins", "treasure", 9000, weight=Fraction(1, 1000), value=1, category="coins")
+    assert pc.treasure_room is None and pc.fitting(coins) == 9000

@@ -54,6 +54,7 @@ EVENTS: dict[str, str] = {
     "manual": "text: prose the runtime does not automate, shown to the player",
     "adjust": "text: the player's ruling as typed",
     "refused": "what, why",
+    "experience": "xp, why, total, level: what the session earned (Maze Rats)",
     "end": "outcome, reason, treasure, hp; ending_kind (death/victory) when the ending states one",
     "hazard": "name, stage (met/mitigated/passed/triggered); difficulty, pace, telltales, gear or text (Dungeon Rules)",
     "pace": "pace (standard/careful/stealth/fast/mapping halt), minutes a room, why (Dungeon Rules)",

@@ -13,6 +13,7 @@ from dtc.runtime.core import Chooser
 from dtc.runtime.dice import Dice
 from dtc.runtime.equipment import ARMOUR, GEAR, HAND, RANGED, WEAPONS, Offer, standard_gear, weight_text
 
+LARGE_SACK = "Sack (large)"
 _SYLLABLES = ("bran", "mor", "ela", "tik", "ros", "vel", "dun", "ka", "lis", "orm", "gar", "wen", "tha", "rik")
 
 
@@ -74,7 +75,8 @@ def _shop(pc: Character, chooser: Chooser, what: str, offers: tuple[Offer, ...])
 
 
 class RandomChooser:
-    """A sensible random kit: a weapon for the better of STR and DEX, armour and gear that fit."""
+    """A sensible random kit: a weapon for the better of STR and DEX, armour and gear that fit, and a
+    large sack for treasure."""
 
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
@@ -113,7 +115,10 @@ class RandomChooser:
                 return None
             pool = fits
         else:
-            if bought or self.dice.random() < 0.5:
+            sack = next((n for n in fits if offers[n].item.name == LARGE_SACK), None)
+            if sack is not None and pc.find(LARGE_SACK) is None:
+                return sack  # it weighs nothing, and treasure is carried in sacks
+            if [i for i in bought if i.name != LARGE_SACK] or self.dice.random() < 0.5:
                 return None
             pool = [n for n in fits if pc.find(offers[n].item.name) is None]
         return pool[self.dice.pick(len(pool))] if pool else None
