@@ -26,10 +26,13 @@ from test_runtime_support import KeyPlayer, compiled, hero
 class Script:
     """A die that comes up with the faces given, in order (each checked against the die rolled)."""
 
-    def __init__(self, faces: Iterable[int]) -> None:
+    def __init__(self, faces: Iterable[int], then: int | None = None) -> None:
         self.faces = list(faces)
+        self.then = then  # the face of every roll after the script, None: running out is an error
 
     def randint(self, low: int, high: int) -> int:
+        if not self.faces and self.then is not None:
+            return max(low, min(high, self.then))
         assert self.faces, "the script ran out of faces"
         face = self.faces.pop(0)
         assert low <= face <= high, f"scripted {face} for a roll of {low}..{high}"
@@ -42,9 +45,9 @@ class Script:
         return 0.0
 
 
-def scripted(*faces: int) -> Dice:
+def scripted(*faces: int, then: int | None = None) -> Dice:
     dice = Dice(0)
-    dice._rng = Script(faces)  # type: ignore[assignment]
+    dice._rng = Script(faces, then)  # type: ignore[assignment]
     return dice
 
 
@@ -219,3 +222,182 @@ def test_dt_capacity_is_not_applied_to_other_systems() -> None:
     pc = Character("R", {"STR": 1, "DEX": 1, "WIL": 1}, 4, 4, [], ruleset="maze-rats")
     coins = Item("coins", "treasure", 9000, weight=Fraction(1, 1000), value=1, category="coins")
     assert pc.treasure_room is None and pc.fitting(coins) == 9000
+
+
+# --- Maze Rats ----------------------------------------------------------------------------------
+
+RATS = ("Title: R\nRules: maze-rats\n\nRat Book\n\n"
+        "Ratling Chief HP 1 | Armor 6 | AB 0 | WIL 0 | Special: Leader of the pack.\n\n"
+        "Ratling HP 5 | Armor 6 | AB 0 | DEX 0 | WIL 0\n\n"
+        "Brute HP 30 | Armor 6 | AB 4 | DEX 1 | WIL 6\n\n"
+        "Adventure Entries\n\n1 A door (D0, S2).\n\n2 The end. THE END\n")
+
+
+def rat(*weapons: str, belt: tuple[str, ...] | None = None, ab: int = 0) -> Character:
+    from dtc.runtime.equipment import HAND, Item
+
+    notes = None if belt is None else ([f"belt: {n}" for n in belt] or ["belt:"])
+    return Character("R", {"STR": 1, "DEX": 1, "WIL": 1}, 40, 40,
+                     [Item(w, "weapon", ranges=(HAND,)) for w in weapons], ruleset="maze-rats",
+                     stats={"AB": ab}, notes=notes or [])
+
+
+def rats_game(player: Any, pc: Character, dice: Dice) -> tuple[Engine, list[dict[str, Any]]]:
+    events: list[dict[str, Any]] = []
+    game = Engine(graph_of(RATS), pc, player, dice=dice, sinks=[events.append], rules=play_rules("maze-rats"))
+    game.rules.begin(game)
+    return game, events
+
+
+def pack(game: Engine, *groups: tuple[str, int]) -> list[Any]:
+    return [f for name, n in groups for f in foes_from(game.block(name), name, n)]
+
+
+@pytest.mark.parametrize("how", ["special", "led by"])
+def test_maze_rats_losing_the_leader_calls_for_morale(how: str) -> None:
+    """maze-rats-core-rules.txt, *NPC Morale*: a morale check when an NPC group loses its leader.
+    Ruling: the leader is named after "led by" in the row or entry, or its Special begins "Leader"."""
+    from dtc.systems.maze_rats.combat import fight
+
+    player = KeyPlayer(["attack:0", "foe:0"], kinds={"combat", "target"})
+    #        init 6 vs 1 | 2d6 6+6: a critical kills the chief | morale 2d6 1+1 + WIL 0 < 10: rout
+    game, events = rats_game(player, rat("Sword"), scripted(6, 1, 6, 6, 1, 1))
+    foes = pack(game, ("Ratling Chief", 1), ("Ratling", 3))
+    if how == "led by":
+        foes[0].special = None
+    text = "3 Ratlings led by 1 Ratling Chief" if how == "led by" else ""
+    assert fight(game.rules, game, foes, text=text) == "won"  # type: ignore[arg-type]
+    morale = [e for e in events if e["event"] == "morale"]
+    assert [(m["why"], m["flees"]) for m in morale] == [("lost their leader", True)]
+    assert all(f.fled for f in foes[1:])
+
+
+def test_maze_rats_no_leader_no_leader_check() -> None:
+    """maze-rats-core-rules.txt, *NPC Morale*: a group of one kind has no leader to lose."""
+    from dtc.systems.maze_rats.combat import leaders
+
+    game, _ = rats_game(KeyPlayer(), rat("Sword"), Dice(1))
+    ratlings = pack(game, ("Ratling", 3))
+    assert leaders(game, ratlings) == [] and leaders(game, ratlings, "3 Ratlings led by a Ratling") == []
+    mixed = pack(game, ("Ratling", 2), ("Brute", 1))
+    assert leaders(game, mixed, "2 Ratlings led by 1 Brute") == [mixed[2]]
+
+
+def test_maze_rats_a_magic_attack_calls_for_morale_once() -> None:
+    """maze-rats-core-rules.txt, *NPC Morale*: a morale check when attacked by magic. Ruling: an
+    attack with a weapon whose name says it is magic ("Wand of Sparks", "Runed Axe"), once a fight."""
+    from dtc.systems.maze_rats.combat import fight, is_magic
+
+    player = KeyPlayer(["attack:0", "foe:0"], kinds={"combat", "target"})
+    #        init 6 vs 1 | 2d6 4+4 = 8 vs 6: 2 damage | morale 1+1 < 10: the pair routs
+    game, events = rats_game(player, rat("Wand of Sparks"), scripted(6, 1, 4, 4, 1, 1))
+    foes = pack(game, ("Ratling", 2))
+    assert fight(game.rules, game, foes) == "won"  # type: ignore[arg-type]
+    assert [m["why"] for m in events if m["event"] == "morale"] == ["attacked by magic"]
+    assert foes[0].hp == 3 and all(f.fled for f in foes)
+    assert is_magic(rat("Runed Axe").items[0]) and not is_magic(rat("Sword").items[0])
+
+
+def test_maze_rats_a_weapon_in_the_backpack_takes_rounds_to_find() -> None:
+    """maze-rats-core-rules.txt, *Encumbrance*: belt items can be grabbed at any time; backpack
+    items take 1d rounds to find."""
+    from dtc.systems.maze_rats.combat import fight
+
+    player = KeyPlayer(["attack:2", "attack:2", "escape"], kinds={"combat"})
+    faces = (6, 1, 2, 1, 1,  # round 1: initiative | d6: 2 rounds to find the axe | the brute misses
+             6, 1, 1, 1,  # round 2: still digging (found at its end) | a miss
+             6, 1, 6, 5, 1, 1,  # round 3: the axe hits 11 vs 6 for 5 | a miss
+             6, 1, 6, 6, 1, 1)  # round 4: flee, 12 + 1 against 2 + 1
+    game, events = rats_game(player, rat("Sword", "Dagger", "Axe", belt=("Sword", "Dagger")), scripted(*faces))
+    brute = pack(game, ("Brute", 1))
+    assert fight(game.rules, game, brute) == "fled"  # type: ignore[arg-type]
+    assert [e["weapon"] for e in events if e["event"] == "attack" and e["attacker"] == "you"] == ["Axe"]
+    texts = [e["text"] for e in events if e["event"] == "effect"]
+    assert texts == ["You dig in your backpack for the Axe (2 rounds).", "You find the Axe in your backpack."]
+    assert brute[0].hp == 25
+    assert "in your backpack" in player.asked[0].options[2].label
+    assert "in your backpack" not in player.asked[0].options[0].label
+
+
+def test_maze_rats_the_belt_carries_two() -> None:
+    """maze-rats-core-rules.txt, *Encumbrance*: belts carry up to two items. A sheet recording no
+    belt carries its first two weapons there; ``belt NAME`` / ``pack NAME`` move things."""
+    from dtc.systems.maze_rats.play import belt, location, make_character
+
+    pc = rat("Sword", "Dagger", "Axe")
+    assert belt(pc) == ["Sword", "Dagger"] and location(pc, pc.items[2]) == "backpack"
+    game, _ = rats_game(KeyPlayer(), pc, Dice(1))
+    assert game.rules.adjust(game, ["belt", "Axe"]) == "your belt carries 2 items already (Sword, Dagger)"
+    assert game.rules.adjust(game, ["pack", "Dagger"]) == "Dagger now on your backpack"
+    assert game.rules.adjust(game, ["belt", "Axe"]) == "Axe now on your belt"
+    assert belt(pc) == ["Sword", "Axe"] and "belt: Sword, Axe" in game.rules.status(game)
+    game.rules.adjust(game, ["pack", "Sword"])
+    game.rules.adjust(game, ["pack", "Axe"])
+    assert belt(pc) == [] and pc.notes == ["belt:"]
+    fresh = make_character(Dice(3))
+    assert belt(fresh) == ["Sword", fresh.items[1].name]
+
+
+XP_BOOK = ("Title: X\nRules: maze-rats\n\nXP\n\nAdventure Entries\n\n"
+           "1 A wall. Climb it (STR D2, S2, F2), climb the sheer face (STR D3, S2, F2) or walk round (D0, S2)."
+           "\n\n2 The end. THE END\n")
+
+
+@pytest.mark.parametrize(("choice", "faces", "xp"), [
+    ("choice:2", (), 1),  # showed up (walked round)
+    ("choice:0", (5, 4), 2),  # a D2 danger roll passed: 9 + 1 (at 27.8%)
+    ("choice:1", (3, 6, 6), 3),  # a D3 danger roll passed at 10.6%: beyond expected ability
+    ("choice:0", (1, 1), 1),  # failed: nothing overcome
+])
+def test_maze_rats_experience_at_the_end_of_a_session(choice: str, faces: tuple[int, ...], xp: int) -> None:
+    """maze-rats-core-rules.txt, *Leveling Up*: at the end of each session 1 XP for showing up, 2
+    for a difficult challenge, 3 for an impressive one beyond expected ability. Rulings: a run is
+    a session; difficult is a fight won or a D2/D3 danger roll passed, impressive one passed at
+    under 1 in 4 or a fight won against twice your health."""
+    from dtc.runtime.core import MENU
+
+    events: list[dict[str, Any]] = []
+    game = Engine(graph_of(XP_BOOK), rat("Sword"), KeyPlayer([choice], kinds={MENU}),
+                  dice=scripted(*faces, then=6), sinks=[events.append], rules=play_rules("maze-rats"))
+    assert game.run().kind == "ended"
+    awarded = [e for e in events if e["event"] == "experience"]
+    assert [e["xp"] for e in awarded] == [xp] and awarded[0]["total"] == xp and awarded[0]["level"] == 1
+    assert game.pc.stats["XP"] == xp
+
+
+def test_maze_rats_a_fight_won_is_a_difficult_or_impressive_challenge() -> None:
+    """maze-rats-core-rules.txt, *Leveling Up*. Ruling: a fight won is difficult (2 XP); against
+    creatures with twice the adventurer's health, impressive (3 XP)."""
+    player = KeyPlayer(["attack:0", "foe:0"], kinds={"combat", "target"})
+    game, _ = rats_game(player, rat("Sword"), scripted(6, 1, 6, 6, 1, 1))
+    game.rules.fight(game, pack(game, ("Ratling Chief", 1), ("Ratling", 3)))
+    assert game.state.rules["xp_earned"] == 2
+    game.pc.max_hp = 8
+    game.state.rules["xp_earned"] = 1
+    player.keys = ["attack:0", "foe:0"]
+    game.dice = scripted(6, 1, 6, 6, 1, 1)
+    game.rules.fight(game, pack(game, ("Ratling Chief", 1), ("Ratling", 3)))
+    assert game.state.rules["xp_earned"] == 3 and "16 health" in game.state.rules["xp_for"]
+
+
+def test_maze_rats_a_slain_adventurer_earns_nothing() -> None:
+    """maze-rats-core-rules.txt, *Combat* (slain: a new first-level PC) and *Leveling Up*."""
+    game, events = rats_game(KeyPlayer(), rat("Sword"), Dice(1))
+    game.rules.session_end(game, "died")
+    assert not any(e["event"] == "experience" for e in events) and "XP" not in game.pc.stats
+
+
+def test_maze_rats_leader_rout_frequency() -> None:
+    """maze-rats-core-rules.txt, *NPC Morale* and *Danger Rolls*: the lost-leader check is a WIL
+    danger roll, so a WIL +0 group routs when 2d6 < 10: 30 times in 36 (fixed seeds)."""
+    from dtc.systems.maze_rats.combat import fight
+
+    runs, routs = 300, 0
+    for seed in range(runs):
+        player = KeyPlayer(["attack:0", "foe:0"], kinds={"combat", "target"})
+        game, events = rats_game(player, rat("Sword", ab=10), Dice(seed))
+        fight(game.rules, game, pack(game, ("Ratling Chief", 1), ("Ratling", 3)))  # type: ignore[arg-type]
+        check = next(e for e in events if e["event"] == "morale")
+        assert check["why"] == "lost their leader"
+        routs += check["flees"]
+    assert 0.76 < routs / runs < 0.90
