@@ -263,7 +263,7 @@ class MazeRats(Rules):
     # --- time and healing --------------------------------------------------------------------
 
     def begin(self, game: Game) -> None:
-        game.state.rules.update(medicine_day=-1, xp_earned=XP_SHOWED_UP, xp_for="")
+        game.state.rules.update(medicine_day=-1)  # xp_earned / xp_for come with the first feat
 
     def turn_passed(self, game: Game) -> None:
         return None
