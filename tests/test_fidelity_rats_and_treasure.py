@@ -19,6 +19,7 @@ from dtc.runtime.character import Character
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.foes import foes_from
+from dtc.runtime.policies import CautiousPolicy
 from dtc.systems import play_rules
 from test_runtime_support import KeyPlayer, compiled, hero
 
@@ -401,3 +402,38 @@ def test_maze_rats_leader_rout_frequency() -> None:
         assert check["why"] == "lost their leader"
         routs += check["flees"]
     assert 0.76 < routs / runs < 0.90
+
+
+def test_dt_swallow_frequency_follows_the_dex_check() -> None:
+    """death-and-treasure-v0.1.txt, *Sample Dungeon* and *Taking Action*: a bite that lands
+    swallows unless 2d6 ≤ DEX; at DEX 7 that check passes 21 times in 36 (fixed seeds)."""
+    from dtc.systems.death_and_treasure.combat import Melee, _creatures_act
+
+    bites = swallowed = 0
+    for seed in range(600):
+        game, events = dt_game(CautiousPolicy(), Dice(seed), hero(DEX=7))
+        game.pc.hp = game.pc.max_hp = 50
+        melee = Melee()
+        _creatures_act(game.rules, game, foes_from(game.block("Giant Frog"), "Giant Frog", 1), melee)  # type: ignore[arg-type]
+        if any(e["event"] == "attack" and e["hit"] for e in events):
+            bites += 1
+            swallowed += melee.inside is not None
+    assert bites > 300 and 0.35 < swallowed / bites < 0.49  # 15/36 = 0.417
+
+
+def test_maze_rats_backpack_search_takes_one_to_six_rounds() -> None:
+    """maze-rats-core-rules.txt, *Encumbrance*: backpack items take 1d rounds to find; the rounds
+    spread evenly over 1-6 (fixed seeds)."""
+    from collections import Counter
+
+    from dtc.systems.maze_rats.combat import fight
+
+    seen: Counter[int] = Counter()
+    for seed in range(300):
+        player = KeyPlayer(["attack:1"], kinds={"combat"})
+        game, events = rats_game(player, rat("Sword", "Axe", belt=("Sword",)), Dice(seed))
+        game.pc.hp = game.pc.max_hp = 200
+        fight(game.rules, game, pack(game, ("Ratling", 1)))  # type: ignore[arg-type]
+        dig = next(e["text"] for e in events if e["event"] == "effect")
+        seen[int(dig.split("(")[1].split()[0])] += 1
+    assert set(seen) == {1, 2, 3, 4, 5, 6} and all(30 < n < 70 for n in seen.values())
