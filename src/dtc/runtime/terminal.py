@@ -150,7 +150,7 @@ class Terminal:
         if kind == "effect":
             return f"  {e['text']}"
         if kind == "experience":
-            return f"Experience: {e['xp']} XP ({e['why']}); {e['total']} XP in all, level {e['level']}."
+            return f"Experience: {e['xp']} XP for {e['why']}; {e['total']} XP in all, level {e['level']}."
         if kind == "fight_end":
             ends = {"won": "You win the fight.", "fled": "You get away from the fight.",
                     "stalemate": "The fight ends with no winner."}

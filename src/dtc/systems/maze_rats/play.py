@@ -228,9 +228,9 @@ class MazeRats(Rules):
         if ok and d >= 2:
             chance = mr.p_danger(game.pc.score(ability), mode)
             if chance < IMPRESSIVE_CHANCE:
-                self._achieved(game, XP_IMPRESSIVE, f"a danger roll passed at {percent(chance)} ({why})")
+                self._achieved(game, XP_IMPRESSIVE, f"a danger roll passed at {percent(chance)}: {why}")
             else:
-                self._achieved(game, XP_DIFFICULT, f"a D{d} danger roll passed ({why})")
+                self._achieved(game, XP_DIFFICULT, f"a D{d} danger roll passed: {why}")
         return ok
 
     # --- experience --------------------------------------------------------------------------
@@ -402,7 +402,7 @@ class MazeRats(Rules):
             health = sum(f.max_hp for f in foes)
             names = ", ".join(dict.fromkeys(f.creature or f.name for f in foes))
             if health >= 2 * game.pc.max_hp:
-                self._achieved(game, XP_IMPRESSIVE, f"a fight won against {names} ({health} health)")
+                self._achieved(game, XP_IMPRESSIVE, f"a fight won against {names}, {health} health in all")
             else:
                 self._achieved(game, XP_DIFFICULT, f"a fight won against {names}")
         return WON if result == WON else FLED if result == FLED else result
