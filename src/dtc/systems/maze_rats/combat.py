@@ -70,6 +70,14 @@ def leaders(game: Game, foes: list[Foe], text: str = "") -> list[Foe]:
     return chosen if len(chosen) < len(foes) else []
 
 
+@dataclass(frozen=True, slots=True)
+class Search:
+    """A weapon being dug out of the backpack, and the rounds it still takes (seed, "Encumbrance")."""
+
+    weapon: Item
+    rounds: int
+
+
 @dataclass(slots=True)
 class Morale:
     """The morale checks a fight has made (each situation once)."""
@@ -114,7 +122,7 @@ def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = Fal
     morale = Morale(len(foes), leaders(game, foes, text))
     held: Item | None = None
     drawn: set[int] = set()  # id() of the weapons taken out of the backpack this fight
-    finding: list[object] = []  # [weapon, rounds left] while digging in the backpack
+    finding: Search | None = None  # while digging in the backpack
     rnd = 0
     while any(f.active for f in foes):
         rnd += 1
@@ -131,21 +139,21 @@ def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = Fal
             pc_first = mine > theirs
             game.emit("round", round=rnd, initiative=mine, rolls=[[mine]], enemy_initiative=theirs)
         their_mode = mr.ADVANTAGE if rnd == 1 and surprised else mr.PLAIN
-        searching = bool(finding)
+        searching = finding is not None
         weapon, target = (None, None) if searching else _choose(game, foes, ranged_ok=rnd == 1 and pc_first,
                                                                 drawn=drawn)
         if weapon is not None and _in_pack(game, weapon) and id(weapon) not in drawn:
             rounds = game.dice.die(6)
             game.emit("effect", creature="you", text=f"You dig in your backpack for the {weapon.name} "
                                                      f"({rounds} round{'s' if rounds > 1 else ''}).")
-            finding[:] = [weapon, rounds]
+            finding = Search(weapon, rounds)
             searching, weapon = True, None
         if weapon is not None:
             held = weapon
         if not pc_first:
             _creatures_act(rules, game, foes, their_mode, held)
-        if searching:
-            _search(game, finding, drawn)
+        if finding is not None:
+            finding = _search(game, finding, drawn)
         elif weapon is None:
             if escape(rules, game, foes):
                 game.emit("fight_end", result="fled")
@@ -167,16 +175,13 @@ def _in_pack(game: Game, weapon: Item) -> bool:
     return weapon is not UNARMED and location(game.pc, weapon) == "backpack"
 
 
-def _search(game: Game, finding: list[object], drawn: set[int]) -> None:
+def _search(game: Game, finding: Search, drawn: set[int]) -> Search | None:
     """A round spent digging in the backpack; the weapon is in hand when the rounds run out."""
-    weapon, left = finding
-    assert isinstance(weapon, Item) and isinstance(left, int)
-    if left > 1:
-        finding[1] = left - 1
-        return
-    drawn.add(id(weapon))
-    finding.clear()
-    game.emit("effect", creature="you", text=f"You find the {weapon.name} in your backpack.")
+    if finding.rounds > 1:
+        return Search(finding.weapon, finding.rounds - 1)
+    drawn.add(id(finding.weapon))
+    game.emit("effect", creature="you", text=f"You find the {finding.weapon.name} in your backpack.")
+    return None
 
 
 def _ambush_mode(game: Game, ambushing: bool) -> str:
