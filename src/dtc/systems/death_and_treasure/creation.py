@@ -75,8 +75,7 @@ def _shop(pc: Character, chooser: Chooser, what: str, offers: tuple[Offer, ...])
 
 
 class RandomChooser:
-    """A sensible random kit: a weapon for the better of STR and DEX, armour and gear that fit, and a
-    large sack for treasure."""
+    """A sensible random kit: a weapon for the better of STR and DEX, armour and gear that fit."""
 
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
@@ -115,14 +114,15 @@ class RandomChooser:
                 return None
             pool = fits
         else:
-            sack = next((n for n in fits if offers[n].item.name == LARGE_SACK), None)
-            if sack is not None and pc.find(LARGE_SACK) is None:
-                return sack  # it weighs nothing, and treasure is carried in sacks
-            if [i for i in bought if i.name != LARGE_SACK] or self.dice.random() < 0.5:
+            if bought or self.dice.random() < 0.5:
                 return None
             pool = [n for n in fits if pc.find(offers[n].item.name) is None]
         return pool[self.dice.pick(len(pool))] if pool else None
 
 
 def random_character(dice: Dice) -> Character:
-    return make_character(dice, RandomChooser(dice))
+    """A random adventurer; it also carries a large sack (weight 0: treasure is carried in sacks)."""
+    pc = make_character(dice, RandomChooser(dice))
+    if pc.find(LARGE_SACK) is None:
+        pc.add(next(o for o in GEAR if o.item.name == LARGE_SACK).take())
+    return pc
