@@ -83,11 +83,11 @@ def test_fight_against_the_creatures_named_before() -> None:
 
 
 def test_special_abilities_are_shown_to_adjudicate() -> None:
-    src = book("1 In (D0, S2).", "2 A frog! If you win, go to 3. Frog HP 1 | Morale 2 | Bite 0 | Special: swallows "
-               "you whole.", "3 Done. THE END")
+    src = book("1 In (D0, S2).", "2 A frog! If you win, go to 3. Frog HP 1 | Morale 2 | Bite 0 | Special: spits "
+               "venom.", "3 Done. THE END")
     game, events = engine(compiled(src), KeyPlayer(["choice:0"], kinds={MENU}))
     game.run()
-    assert kinds(events, "special")[0]["text"] == "swallows you whole."
+    assert kinds(events, "special")[0]["text"] == "spits venom."
 
 
 def test_escape_runs_back_to_the_previous_entry() -> None:

@@ -45,10 +45,11 @@ def sample_source() -> str:
 
 
 def hero(**scores: int) -> Character:
-    """A plain adventurer: every ability 10 unless given, 8 HP, standard kit and a sword."""
+    """A plain adventurer: every ability 10 unless given, 8 HP, standard kit, a sword and a large sack."""
     abilities = {a: 10 for a in ("STR", "DEX", "CON", "WIS", "INT", "CHA")}
     abilities.update(scores)
-    items = [*standard_gear(), Item("Sword", "weapon", weight=Fraction(2), damage="d8", ranges=("hand-to-hand",))]
+    items = [*standard_gear(), Item("Sword", "weapon", weight=Fraction(2), damage="d8", ranges=("hand-to-hand",)),
+             Item("Sack (large)", "gear")]
     return Character("Tester", abilities, 8, 8, items)
 
 

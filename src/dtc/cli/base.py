@@ -194,6 +194,33 @@ def policy_option(*names: str, option: str = "--policy", default: str | None = "
                         callback=canonical, help=f"{lead}: {described}{also}.")
 
 
+RULING_HELP = ("Read a rule the other way for this run, as a book's Rules: line picks it with [name: reading] "
+               "(the command line wins over the book); repeatable. Death & Treasure: morale=below|above, "
+               "cha-reaction=as-written|helps, same-room=turn|free (docs/rulesets/, \"dtc's rulings\").")
+
+
+def ruling_option(func: F) -> F:
+    """``--ruling NAME=READING`` (or ``NAME:READING``), repeatable: the rulings as a dict."""
+
+    def parse(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
+        chosen: dict[str, str] = {}
+        for value in values:
+            sep = "=" if "=" in value else ":"
+            name, found, reading = value.partition(sep)
+            name, reading = _ruling_word(name), _ruling_word(reading)
+            if not found or not name or not reading:
+                raise click.BadParameter(f"'{value}' is not NAME=READING (such as morale=above)")
+            chosen[name] = reading
+        return chosen
+
+    return click.option("--ruling", "rulings", multiple=True, metavar="NAME=READING", callback=parse,
+                        help=RULING_HELP)(func)
+
+
+def _ruling_word(text: str) -> str:
+    return text.strip().lower().replace(" ", "-").replace("_", "-").strip("-")
+
+
 def seed_option(func: F) -> F:
     return click.option("--seed", type=int, default=None, help="Fix every random roll (reproducible runs).")(func)
 

@@ -17,6 +17,7 @@ from dtc.cli.base import (
     output_option,
     policy_option,
     report_format_option,
+    ruling_option,
 )
 from dtc.cli.progress import Working
 from dtc.compiled.graphjson import CompiledGraph
@@ -86,6 +87,21 @@ def character_abilities(path: str, ruleset: Ruleset, graph: CompiledGraph) -> di
     return scores
 
 
+def chosen_rulings(graph: CompiledGraph, rulings: dict[str, str]) -> dict[str, str]:
+    """The rulings the book and ``--ruling`` pick (the command line's winning); exits 2 on a bad one."""
+    from dtc.systems import split_rulings
+
+    if rulings:
+        from dtc.cli.play_cmd import with_rulings
+
+        with_rulings(graph, rulings)  # checks them against the book's systems
+    try:
+        book = split_rulings(graph.get("rules"))[1]
+    except UnknownRuleset:
+        book = {}
+    return {**book, **rulings}
+
+
 def emit(text: str, output: str | None, color: bool = False, inputs: tuple[str | None, ...] = ()) -> None:
     """Print ``text``, or write it to ``output`` (never over one of the command's ``inputs``)."""
     if output is None or output == "-":
@@ -106,12 +122,13 @@ def emit(text: str, output: str | None, color: bool = False, inputs: tuple[str |
               help="How a difficulty is met in the path odds: roll the check; the surest way without gear; "
                    "or with appropriate gear at hand.")
 @click.option("--encumbered", is_flag=True, help="Roll every check twice and keep the worse.")
+@ruling_option
 @report_format_option
 @limit_option
 @output_option("Write the report to this file (default: stdout).")
 @guard
 def odds_cmd(file: str, character: str | None, abilities: str | None, policy: str, approach: str, encumbered: bool,
-             fmt: str, limit: int, output: str | None) -> None:
+             rulings: dict[str, str], fmt: str, limit: int, output: str | None) -> None:
     """The exact odds of every check and path of FILE (a source or a compiled .json).
 
     For each choice: the chance its check passes (for one adventurer, or over every freshly
@@ -130,6 +147,7 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     with Working(f"reading {file}"):
         graph = load_graph(file)
     ruleset = ruleset_of(graph, file)
+    chosen = chosen_rulings(graph, rulings)
     scores: dict[str, int] | None = None
     if character is not None:
         scores = character_abilities(character, ruleset, graph)
@@ -147,6 +165,9 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     except ValueError as exc:
         fail(f"error: {file}: {exc}")
         raise  # unreachable
+    if chosen:
+        odds.assumptions.append("rulings " + ", ".join(f"{k}: {v}" for k, v in chosen.items())
+                                + " (they change fights, reactions and encounters, which these odds do not model)")
     if fmt == "json":
         # Indented for a person at a terminal; compact for a file or a pipe (a program reads it,
         # and Python's encoder is three times slower with indentation).

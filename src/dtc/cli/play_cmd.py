@@ -11,7 +11,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from dtc.cli.base import Exit, fail, guard, load_graph, policy_option, seed_option
+from dtc.cli.base import Exit, fail, guard, load_graph, policy_option, ruling_option, seed_option
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight, write_text
 from dtc.fileread import ReadError, read_text
@@ -28,8 +28,21 @@ from dtc.runtime.terminal import Terminal, TerminalChooser
 from dtc.visible import visible
 
 
-def _rules(graph: CompiledGraph) -> Rules:
-    return _rules_named(graph.get("rules"))
+def _rules(graph: CompiledGraph, rulings: dict[str, str] | None = None) -> Rules:
+    rules = _rules_named(graph.get("rules"))
+    return with_rulings(graph, rulings) if rulings else rules
+
+
+def with_rulings(graph: CompiledGraph, rulings: dict[str, str]) -> Rules:
+    """The book's rules with ``--ruling`` readings over its own; exits 2 naming a bad one."""
+    from dtc.systems import UnknownRuleset, play_rules
+    from dtc.systems import with_rulings as spec_with
+
+    try:
+        return play_rules(spec_with(graph.get("rules"), rulings))
+    except UnknownRuleset as exc:
+        fail(f"error: --ruling: {exc.message}")
+        raise
 
 
 def _rules_named(name: str | None) -> Rules:
@@ -86,11 +99,12 @@ def _script_lines(path: str) -> list[str]:
 @click.option("--no-save", is_flag=True, help="Do not save the game.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False, exists=True),
               help="Continue a saved game exactly where it stopped.")
+@ruling_option
 @click.option("-v", "--verbose", is_flag=True, help="Narrate automatic and scripted runs on stdout.")
 @guard
 def play_cmd(file: str | None, seed: int | None, character_path: str | None, start: int | None, auto: str | None,
              script_path: str | None, log_path: str | None, max_turns: int | None, save_path: str | None,
-             no_save: bool, resume_path: str | None, verbose: bool) -> None:
+             no_save: bool, resume_path: str | None, rulings: dict[str, str], verbose: bool) -> None:
     """Play FILE (an adventure source or its compiled JSON) with the rules automated.
 
     Interactive by default; --auto or --script play without a keyboard. Every run ends with one
@@ -127,11 +141,13 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
                            f"{settings.log} to go on writing it (not writing a log)", err=True)
             settings.log, settings.log_offset = None, 0
         settings.max_turns = max_turns or settings.max_turns
+        rulings = {**(settings.rulings or {}), **rulings}
+        settings.rulings = rulings or None
         save_path = save_path or resume_path
     if file is None:
         raise click.UsageError("give the adventure FILE (or --resume SAVE)")
     graph = load_graph(file)
-    rules = _rules(graph)
+    rules = _rules(graph, rulings)
     if saved is not None:
         try:
             check_against(saved, graph, rules, str(resume_path))
@@ -145,7 +161,8 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
             fail(f"error: --from {start}: the adventure has no entry {start}")
         mode = "script" if script_path else "auto" if auto else "interactive"
         settings = Settings(file, graph["source"]["sha256"], graph.get("title"), seed,
-                            max_turns or DEFAULT_MAX_TURNS, mode, auto, script_path, 0, log_path, 0, start)
+                            max_turns or DEFAULT_MAX_TURNS, mode, auto, script_path, 0, log_path, 0, start,
+                            rulings or None)
         if not no_save and save_path is None and file != "-":
             save_path = str(default_save_path(file))
     elif settings.sha256 != graph["source"]["sha256"]:

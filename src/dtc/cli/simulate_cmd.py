@@ -6,11 +6,21 @@ import json
 import os
 import secrets
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from dtc.cli.base import Exit, color_wanted, fail, guard, limit_option, load_graph, policy_option, report_format_option
+from dtc.cli.base import (
+    Exit,
+    color_wanted,
+    fail,
+    guard,
+    limit_option,
+    load_graph,
+    policy_option,
+    report_format_option,
+    ruling_option,
+)
 from dtc.cli.odds_cmd import emit
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight
@@ -56,6 +66,7 @@ def _character(path: str | None, rules: Rules) -> tuple[dict[str, Any] | None, s
               help="Stop a run after this many turns (default: dtc play's).")
 @click.option("--character", "character_path", type=click.Path(dir_okay=False),
               help="Play every run with this adventurer (a `dtc character new` file).")
+@ruling_option
 @report_format_option
 @limit_option
 @click.option("--progress/--no-progress", default=None,
@@ -63,7 +74,7 @@ def _character(path: str | None, rules: Rules) -> tuple[dict[str, Any] | None, s
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @guard
 def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: int, max_turns: int | None,
-                 character_path: str | None, fmt: str, limit: int, progress: bool | None,
+                 character_path: str | None, rulings: dict[str, str], fmt: str, limit: int, progress: bool | None,
                  output: str | None) -> None:
     """Play FILE many times with the full `dtc play` runtime (HP, combat, encounters, light).
 
@@ -81,6 +92,12 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     with Working(f"reading {file}"):
         graph = load_graph(file)
     rules = _rules_name(graph, file)
+    if rulings:
+        from dtc.cli.play_cmd import with_rulings
+        from dtc.systems import with_rulings as spec_with
+
+        rules = with_rulings(graph, rulings)  # exits 2 naming a bad --ruling
+        graph = cast("CompiledGraph", {**graph, "rules": spec_with(graph.get("rules"), rulings)})
     character, reader = _character(character_path, rules)
     master = seed if seed is not None else secrets.randbelow(2**31)
     turns = max_turns or DEFAULT_MAX_TURNS
@@ -97,7 +114,7 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
         sys.exit(130)
     entries = list(dict.fromkeys(int(e["number"]) for e in graph["entries"]))
     meta = Meta(file, str(graph.get("title") or "Untitled adventure"), policy, master, result.workers, runs,
-                result.seconds, turns, reader, character_path, entries)
+                result.seconds, turns, reader, character_path, entries, rulings)
     if fmt == "json":
         emit(json.dumps(to_json(meta, result.tally), indent=2, ensure_ascii=False), output,
              inputs=(file, character_path))

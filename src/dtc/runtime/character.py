@@ -17,7 +17,21 @@ from pathlib import Path
 from typing import Any
 
 from dtc.runtime.dice import DiceError, parse_dice
-from dtc.runtime.equipment import COINS, HAND, OIL, RANGED, RATIONS, WATERSKIN, Item, weight_text
+from dtc.runtime.equipment import (
+    BACKPACK,
+    BACKPACK_HOLDS,
+    COINS,
+    HAND,
+    KEPT_WHEN_DUMPED,
+    KIT_DUMPED,
+    OIL,
+    RANGED,
+    RATIONS,
+    SACK_HOLDS,
+    WATERSKIN,
+    Item,
+    weight_text,
+)
 
 ABILITIES = ("STR", "DEX", "CON", "WIS", "INT", "CHA")
 ABILITY_NAMES = {"STR": "Strength", "DEX": "Dexterity", "CON": "Constitution", "WIS": "Wisdom",
@@ -105,6 +119,38 @@ class Character:
     def load_limit(self) -> int | None:
         """The weight carried without penalty (Death & Treasure: STR); None when the rules set none."""
         return self.abilities["STR"] if self.dt else None
+
+    @property
+    def treasure_room(self) -> Fraction | None:
+        """Death & Treasure: the weight of treasure there is still room for — in sacks (5 small,
+        10 large) and, once its kit is dumped, the backpack (6); None where the rules set no limit."""
+        if not self.dt:
+            return None
+        holds = sum(SACK_HOLDS.get(i.name.lower(), 0) * i.quantity for i in self.items)
+        if KIT_DUMPED in self.notes and self.find(BACKPACK) is not None:
+            holds += BACKPACK_HOLDS
+        held = sum((i.weight * i.quantity for i in self.items if i.kind == "treasure"), Fraction(0))
+        return max(Fraction(0), holds - held)
+
+    def fitting(self, item: Item) -> int:
+        """How many pieces of ``item`` there is room to carry (all but treasure: every one)."""
+        room = self.treasure_room
+        if room is None or item.kind != "treasure" or not item.weight:
+            return item.quantity
+        return min(item.quantity, int(room / item.weight))
+
+    def can_dump_kit(self) -> bool:
+        """Whether the backpack still holds a standard kit that could be dumped for room."""
+        return (self.dt and KIT_DUMPED not in self.notes and self.find(BACKPACK) is not None
+                and any(i.standard and i.name.lower() not in KEPT_WHEN_DUMPED for i in self.items))
+
+    def dump_kit(self) -> list[Item]:
+        """Leave the backpack's standard kit behind (the lit lantern and the knife stay): the backpack
+        then holds items up to weight 6. Returns what was left."""
+        left = [i for i in self.items if i.standard and i.name.lower() not in KEPT_WHEN_DUMPED]
+        self.items = [i for i in self.items if i not in left]
+        self.notes.append(KIT_DUMPED)
+        return left
 
     @property
     def encumbered(self) -> bool:
@@ -199,7 +245,10 @@ class Character:
         if self.load_limit is not None:
             lines.append(f"Load {weight_text(self.load)} of {self.load_limit}"
                          + ("  ENCUMBERED: every roll twice, keep the worse" if self.encumbered else ""))
-        lines.append(f"Treasure worth {self.treasure_value:,} coins")
+        room = self.treasure_room
+        lines.append(f"Treasure worth {self.treasure_value:,} coins"
+                     + (f"; room for weight {weight_text(room)} more in sacks" if room is not None else "")
+                     + ("; backpack kit dumped" if KIT_DUMPED in self.notes else ""))
         return lines
 
     # --- JSON ------------------------------------------------------------------------------

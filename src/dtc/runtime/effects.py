@@ -8,6 +8,7 @@ with ``when`` happens only if the check it names came out that way.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dtc.compiled.graphjson import Creature, Effect, Entry
@@ -90,15 +91,34 @@ def found_item(e: Effect) -> Item:
 
 
 def _find(game: Engine, e: Effect) -> None:
+    """Offer what was found; treasure only as far as the sacks (and an emptied backpack) hold it."""
     item = found_item(e)
-    worth = f", worth {item.worth:,}" if item.value else ""
-    detail = f"weight {weight_text(item.weight * item.quantity)}{worth}"
-    q = Question(TAKE, f"You find {e['text']}. Take it?",
-                 (Option("take", "Take it", detail), Option("leave", "Leave it")),
-                 {"item": item.name, "weight": str(item.weight * item.quantity), "value": item.worth})
-    if game.ask(q).key == "take":
-        game.pc.add(item)
-        game.emit("item", action="found", name=item.name, quantity=item.quantity, why=e["text"])
+    pc = game.pc
+    while True:
+        fits = pc.fitting(item)
+        part = replace(item, quantity=fits)
+        worth = f", worth {part.worth:,}" if part.value else ""
+        detail = f"weight {weight_text(part.weight * part.quantity)}{worth}"
+        take = Option("take", "Take it" if fits == item.quantity else f"Take {fits} of {item.quantity} "
+                      "(all your sacks hold)", detail)
+        opts = [take] if fits else []
+        if fits < item.quantity and pc.can_dump_kit():
+            opts.append(Option("dump", "Dump your backpack's standard kit (rope, rations, water, oil...) "
+                                       "to make room for weight 6"))
+        opts.insert(len(opts) if fits else 0, Option("leave", "Leave it" if fits else
+                                                     "Leave it (no room: treasure is carried in sacks)"))
+        q = Question(TAKE, f"You find {e['text']}. Take it?", tuple(opts),
+                     {"item": item.name, "weight": str(part.weight * part.quantity), "value": part.worth})
+        key = game.ask(q).key
+        if key == "dump":
+            left = pc.dump_kit()
+            game.emit("item", action="dropped", name="standard kit", quantity=len(left),
+                      why="to make room in the backpack: " + ", ".join(i.name for i in left))
+            continue
+        if key == "take":
+            pc.add(part)
+            game.emit("item", action="found", name=part.name, quantity=part.quantity, why=e["text"])
+        return
 
 
 def _singulars(name: str) -> list[str]:

@@ -178,6 +178,7 @@ class Engine:
         outcome = Outcome(end.kind, self.state.entry if self.state.entry in self.entries else None,
                           self.state.turn, end.reason, self.pc.treasure_value, end.ending_kind)
         extra = {"ending_kind": end.ending_kind} if end.ending_kind else {}
+        self.rules.session_end(self, end.kind)
         self.emit("end", outcome=end.kind, reason=end.reason, treasure=outcome.treasure, hp=self.pc.hp, **extra)
         self.outcome = outcome
         if end.kind != "stopped":

@@ -166,6 +166,17 @@ GEAR: tuple[Offer, ...] = (
 )
 
 
+#: Death & Treasure containers (seed, *Gear*): a sack holds treasure up to its weight; the backpack
+#: holds the standard kit or, once that is dumped, items up to weight 6.
+SACK_HOLDS = {"sack (small)": 5, "sack (large)": 10}
+BACKPACK = "Backpack"
+BACKPACK_HOLDS = 6
+#: The character's note once the backpack's standard kit has been dumped.
+KIT_DUMPED = "backpack: kit dumped"
+#: Standard gear kept when the kit is dumped: the lantern is carried in a hand, the knife at the belt.
+KEPT_WHEN_DUMPED = frozenset({BACKPACK.lower(), LANTERN.lower(), "knife"})
+
+
 def standard_gear() -> list[Item]:
     """The kit that does not count towards the load (the Knife fights as a d4 hand-to-hand blade)."""
     return [

@@ -165,6 +165,9 @@ class Rules(ABC):
         """Ruleset-specific part of the status line."""
         return ""
 
+    def session_end(self, game: Game, outcome: str) -> None:  # noqa: B027 - optional hook
+        """The run is over (``outcome``: escaped, died, ...): rules that award something for a session do it here."""
+
     def adjust(self, game: Game, words: list[str]) -> str | None:
         """A ruleset-specific manual adjustment (``light 6``); None when not understood."""
         return None

@@ -51,6 +51,8 @@ class Settings:
     log: str | None = None
     log_offset: int = 0
     start: int | None = None
+    #: ``--ruling`` readings over the book's own (``{"morale": "above"}``), None when none.
+    rulings: dict[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -32,8 +32,9 @@ HELP = ("Type a number to choose. Commands: w wait a turn, r rest, o ask the Ora
         "your treasure (at the entrance), q quit. Every other question takes a number (or the answer's "
         "name) and i, s, q and ? too. Ctrl-C also stops; the game is saved after every step.")
 #: Events narrated in a sentence by :meth:`Terminal._brief`.
-BRIEF = frozenset({"morale", "defeated", "fight_end", "flee", "escape", "distract", "talk", "light", "dark",
-                   "oracle", "gear", "refused", "rest", "encounter_end", "hazard", "pace", "alarm", "adjust"})
+BRIEF = frozenset({"morale", "defeated", "effect", "experience", "fight_end", "flee", "escape", "distract",
+                   "talk", "light", "dark", "oracle", "gear", "refused", "rest", "encounter_end", "hazard", "pace",
+                   "alarm", "adjust"})
 ADJUST_KEYS = ("Type your ruling: hp -2, hp +1, coins +50, coins -100, item NAME [weight W] [value V], "
                "drop NAME [N], light N (or pace, map under Dungeon Rules); Enter for none. Also: i inventory, "
                "s save, q quit, ? this help.")
@@ -146,6 +147,10 @@ class Terminal:
             return f"  {e['name']} checks morale ({e['total']} against {e['morale']}): {verdict}"
         if kind == "defeated":
             return f"  {e['name']} falls."
+        if kind == "effect":
+            return f"  {e['text']}"
+        if kind == "experience":
+            return f"Experience: {e['xp']} XP for {e['why']}; {e['total']} XP in all, level {e['level']}."
         if kind == "fight_end":
             ends = {"won": "You win the fight.", "fled": "You get away from the fight.",
                     "stalemate": "The fight ends with no winner."}

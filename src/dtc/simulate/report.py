@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rich.console import Console
@@ -41,6 +41,7 @@ class Meta:
     reader: str  # "a fresh adventurer each run" or "NAME (file)"
     character: str | None  # the --character path, for replay commands
     entries: list[int]
+    rulings: dict[str, str] = field(default_factory=dict)  # --ruling readings, for the head and replays
 
 
 def _text(text: str, style: str = "") -> Text:
@@ -62,10 +63,14 @@ def replay(meta: Meta, problem: Problem) -> str:
     index, seed = problem.examples[0]
     if meta.policy == "least-used":  # depends on the runs before it in its worker: rerun the batch
         return (f"dtc simulate {shlex.quote(meta.file)} -n {meta.runs} --seed {meta.seed} --policy least-used "
-                f"--workers {meta.workers}  # run {index}")
+                f"--workers {meta.workers}{_ruling_args(meta)}  # run {index}")
     extra = f" --character {shlex.quote(meta.character)}" if meta.character else ""
     return (f"dtc play {shlex.quote(meta.file)} --seed {seed} --auto {meta.policy}{extra} "
-            f"--max-turns {meta.max_turns} --no-save")
+            f"--max-turns {meta.max_turns} --no-save{_ruling_args(meta)}")
+
+
+def _ruling_args(meta: Meta) -> str:
+    return "".join(f" --ruling {shlex.quote(f'{k}={v}')}" for k, v in meta.rulings.items())
 
 
 def _table(console: Console, title: str, *columns: str) -> Table:
@@ -84,7 +89,8 @@ def render_text(meta: Meta, tally: Tally, *, limit: int = 20, color: bool = Fals
     rate = meta.runs / meta.seconds if meta.seconds > 0 else 0.0
     console.print(_text(f"Simulated {meta.runs:,} playthroughs of {meta.title}", style="bold"))
     console.print(_text(f"Policy {meta.policy}; seed {meta.seed}; {meta.workers} worker(s); {meta.reader}; "
-                       f"turn limit {meta.max_turns}; {meta.seconds:.1f} s ({rate:,.0f} runs/s)"))
+                       f"turn limit {meta.max_turns}; {meta.seconds:.1f} s ({rate:,.0f} runs/s)"
+                       + "".join(f"; ruling {k}: {v}" for k, v in meta.rulings.items())))
     console.print()
     table = _table(console, f"Outcomes ({int(CONFIDENCE * 100)}% Wilson intervals)", "Outcome", "Runs", "Share",
                    "Interval", "Mean turns")
@@ -159,6 +165,7 @@ def to_json(meta: Meta, tally: Tally) -> dict[str, Any]:
         "runs_per_second": meta.runs / meta.seconds if meta.seconds > 0 else None,
         "max_turns": meta.max_turns,
         "reader": meta.reader,
+        **({"rulings": dict(meta.rulings)} if meta.rulings else {}),
         "confidence": CONFIDENCE,
         "outcomes": outcomes,
         "mean_turns": tally.mean_turns(),

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 from dtc.systems.base import Combined, Roller, Ruleset, System
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from dtc.runtime.ruleset import Rules
 
 DEFAULT = "death-and-treasure"
@@ -163,6 +165,16 @@ def parse_rules(spec: str | None) -> tuple[System, tuple[System, ...]]:
     return base, unique
 
 
+def with_rulings(spec: str | None, chosen: Mapping[str, str]) -> str | None:
+    """A ``Rules:`` value with ``chosen`` rulings put over the book's own (the command line's
+    ``--ruling name=reading`` overriding the book's ``[name: reading]``); unchanged when none."""
+    if not chosen:
+        return spec
+    head, book = split_rulings(spec)
+    merged = {**book, **chosen}
+    return f"{head or DEFAULT} [{'; '.join(f'{k}: {v}' for k, v in merged.items())}]"
+
+
 def get_ruleset(spec: str | None) -> Ruleset:
     """The ruleset (abilities, difficulties, exact checks) of a ``Rules:`` value, overlays combined."""
     base, overlays = parse_rules(spec)
@@ -204,4 +216,5 @@ def has_overlay(ruleset: Ruleset | None, name: str) -> bool:
 
 __all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "REGISTRY", "BrokenPlugin", "Combined", "Roller", "Ruleset", "System",
            "UnknownRuleset", "all_systems", "find_system", "get_ruleset", "has_overlay", "known_names",
-           "overlay_names", "parse_rules", "play_rules", "roller"]
+           "overlay_names", "parse_rules", "play_rules", "roller",
+           "with_rulings"]

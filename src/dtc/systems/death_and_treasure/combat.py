@@ -7,10 +7,25 @@ felled in it); the adventurer rolls d20 (with the STR or DEX modifier) equal to 
 d20 roll equal to or under Defense. Morale is tested when a creature is first hurt and when it
 drops below half its HP: it flees if 2d6 is *less than* its Morale (as the seed writes it).
 A fight takes one turn, however many rounds it lasts.
+
+Two things the seed states in its lists are played too (``docs/rulesets/death-and-treasure.md``):
+
+* A creature whose Special says it *swallows* (the Giant Frog of the *Sample Dungeon*): when its
+  attack gets past your Defense you make a DEX check (2d6, as a check without a difficulty) or
+  are swallowed. Inside, you take 1d4 at the start of every round and can only attack it, hand
+  to hand (no escape, no oil); a blow of 4 or more cuts your way out and kills it. The dice and
+  the 4 are read from the Special's text when it states them ("Take 1d6 damage each round",
+  "Deal 5 or more damage"). Rulings: the other creatures cannot reach you inside, the one that
+  holds you bites no more and makes no morale roll, and your attack is rolled as usual.
+* A thrown flask of oil (*Gear*: "d6 damage and sets target on fire"): a hit sets the target
+  burning; ruling: it burns for one more round, taking another d6 at the start of it, which
+  counts for morale like any other wound.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -27,6 +42,30 @@ if TYPE_CHECKING:
 
 BAREHANDED = Item("Bare hands", "weapon", damage="d2", ranges=(HAND,))
 OIL_FLASK = Item("Flask of oil", "weapon", damage="d6", ranges=(RANGED,))
+FIRE_DAMAGE = "d6"
+FIRE_ROUNDS = 1  # ruling: burning oil burns the round after it hits, then is spent
+
+SWALLOWS = re.compile(r"\bswallow", re.I)
+DIGEST = re.compile(r"(\d*d\d+)\s+damage\s+each\s+round", re.I)
+CUT_OUT = re.compile(r"(\d+)\s+or\s+more\s+damage", re.I)
+#: The Giant Frog's numbers (seed, *Sample Dungeon*) when a Special does not state its own.
+DIGEST_DICE, CUT_OUT_DAMAGE = "1d4", 4
+
+
+def swallow_terms(special: str | None) -> tuple[str, int] | None:
+    """(damage each round inside, damage that cuts you out) of a swallowing creature, else None."""
+    if not special or not SWALLOWS.search(special):
+        return None
+    digest, cut = DIGEST.search(special), CUT_OUT.search(special)
+    return (digest.group(1) if digest else DIGEST_DICE, int(cut.group(1)) if cut else CUT_OUT_DAMAGE)
+
+
+@dataclass(slots=True)
+class Melee:
+    """What one fight remembers from round to round: who holds you inside it, who is burning."""
+
+    inside: Foe | None = None
+    burning: dict[int, tuple[Foe, int]] = field(default_factory=dict)  # id(foe) -> (foe, rounds left)
 
 
 def morale_breaks(total: int, morale: int | None, reading: str = "below") -> bool:
@@ -49,43 +88,93 @@ def hit_chance(rules: DeathAndTreasure, game: Game, mode: str) -> Fraction:
 
 def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
     game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
-    for text in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
-        game.emit("special", creature=text[0], text=text[1])
+    for creature, special in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
+        if swallow_terms(special) is not None:
+            game.emit("effect", creature=creature, text=f"{creature} can swallow you (dtc plays it): {special}")
+        else:
+            game.emit("special", creature=creature, text=special)
     game.clock("combat")
+    melee = Melee()
     if surprised:
         game.emit("round", round=0, surprised=True)
-        _creatures_act(rules, game, [f for f in foes if f.active])
+        _creatures_act(rules, game, [f for f in foes if f.active], melee)
     rnd = 0
     while any(f.active for f in foes):
         rnd += 1
         if rnd > MAX_ROUNDS:
             game.emit("fight_end", result="stalemate")
             return FLED
+        _burn(rules, game, melee)
+        if melee.inside is not None:
+            _inside(rules, game, foes, melee, rnd)
+            continue
+        if not any(f.active for f in foes):
+            break
         weapon, mode, target = _choose(rules, game, foes)
         if weapon is None:
             if rules.escape(game, foes):
                 game.emit("fight_end", result="fled")
                 return FLED
             game.emit("round", round=rnd, escaping=True)
-            _creatures_act(rules, game, [f for f in foes if f.active])
+            _creatures_act(rules, game, [f for f in foes if f.active], melee)
             continue
         pc_roll, pc_rolls = rules.pc_roll(game, "d6", high_is_bad=False)
         their = game.dice.die(6)
         game.emit("round", round=rnd, initiative=pc_roll.total, rolls=rules.rolls(pc_rolls), enemy_initiative=their)
         acting = [f for f in foes if f.active]
         if their > pc_roll.total:
-            _creatures_act(rules, game, acting)
-            _attack(rules, game, weapon, mode, target, foes)
+            _creatures_act(rules, game, acting, melee)
+            if melee.inside is None:  # swallowed before your blow: you strike from inside next round
+                _attack(rules, game, weapon, mode, target, foes, melee)
         else:
-            _attack(rules, game, weapon, mode, target, foes)
-            _creatures_act(rules, game, acting if their == pc_roll.total else [f for f in acting if f.active])
+            _attack(rules, game, weapon, mode, target, foes, melee)
+            _creatures_act(rules, game, acting if their == pc_roll.total else [f for f in acting if f.active], melee)
     game.emit("fight_end", result="won")
     return WON
 
 
-def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe]) -> tuple[Item | None, str, Foe | None]:
+def _burn(rules: DeathAndTreasure, game: Game, melee: Melee) -> None:
+    """Creatures set on fire by oil take the fire's damage at the start of the round."""
+    for key, (foe, left) in list(melee.burning.items()):
+        if left <= 0 or not foe.active:
+            del melee.burning[key]
+            continue
+        melee.burning[key] = (foe, left - 1)
+        roll = game.dice.roll(FIRE_DAMAGE)
+        game.emit("effect", creature=foe.name, text=f"{foe.name} burns for {roll.total} damage.")
+        _wound(rules, game, foe, roll.total, melee)
+
+
+def _inside(rules: DeathAndTreasure, game: Game, foes: list[Foe], melee: Melee, rnd: int) -> None:
+    """A round inside a swallowing creature: its digestion, then your blow from inside."""
+    holder = melee.inside
+    assert holder is not None
+    if not holder.active:
+        melee.inside = None
+        return
+    digest, cut = swallow_terms(holder.special) or (DIGEST_DICE, CUT_OUT_DAMAGE)
+    game.emit("round", round=rnd, swallowed=holder.name)
+    game.damage(max(0, game.dice.roll(digest).total), f"inside the {holder.name}")
+    weapon, mode, _ = _choose(rules, game, [holder], inside=True)
+    assert weapon is not None
+    dealt = _attack(rules, game, weapon, mode, holder, foes, melee)
+    if holder.hp > 0 and dealt >= cut:
+        holder.hp = 0
+        game.emit("effect", creature=holder.name, text=f"You cut your way out of {holder.name} ({dealt} damage): "
+                                                      "it is dead.")
+        game.emit("defeated", name=holder.name)
+    if holder.hp <= 0:
+        melee.inside = None
+
+
+def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
+            inside: bool = False) -> tuple[Item | None, str, Foe | None]:
+    """Your move: a weapon and a target, or (weapon None) an escape. ``inside`` a creature that
+    swallowed you, only a hand-to-hand blow at it."""
     pc = game.pc
     weapons = pc.weapons() or [(BAREHANDED, HAND)]
+    if inside:
+        weapons = [(w, m) for w, m in weapons if m == HAND] or [(BAREHANDED, HAND)]
     opts = []
     for n, (item, mode) in enumerate(weapons):
         p = hit_chance(rules, game, mode)
@@ -94,13 +183,15 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe]) -> tuple[Item 
         detail = f"d20{mod:+d} ≤ {ability} {pc.score(ability)}: {percent(p)}, {item.damage}" if mod else (
             f"d20 ≤ {ability} {pc.score(ability)}: {percent(p)}, {item.damage}")
         opts.append(Option(f"attack:{n}", f"Attack with {item.name} ({mode})", detail, chance=p))
-    if pc.oil > 0:
+    if pc.oil > 0 and not inside:
         p = hit_chance(rules, game, RANGED)
         opts.append(Option("oil", "Throw a flask of oil (ranged)", f"{percent(p)}, d6, sets the target on fire",
                            chance=p))
-    opts.append(Option("escape", "Try to escape", tags=frozenset({"escape"})))
+    if not inside:
+        opts.append(Option("escape", "Try to escape", tags=frozenset({"escape"})))
     active = [f for f in foes if f.active]
-    q = Question(COMBAT, "Your move", tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
+    prompt = f"Inside the {active[0].name}: cut your way out" if inside else "Your move"
+    q = Question(COMBAT, prompt, tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
     key = game.ask(q).key
     if key == "escape":
         return None, "", None
@@ -117,11 +208,12 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe]) -> tuple[Item 
 
 
 def _attack(rules: DeathAndTreasure, game: Game, weapon: Item, mode: str, target: Foe | None,
-            foes: list[Foe]) -> None:
+            foes: list[Foe], melee: Melee | None = None) -> int:
+    """Your attack; the damage dealt (0 for a miss)."""
     if target is None or not target.active:
         target = next((f for f in foes if f.active), None)
         if target is None:
-            return
+            return 0
     pc = game.pc
     if weapon is OIL_FLASK:
         pc.use(OIL)
@@ -137,12 +229,23 @@ def _attack(rules: DeathAndTreasure, game: Game, weapon: Item, mode: str, target
         damage = max(0, dmg.total)
     game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=rules.rolls(rolls),
               total=roll.total + mod, needed=pc.score(ability), hit=hit, damage=damage)
+    if hit and weapon is OIL_FLASK and melee is not None:
+        melee.burning[id(target)] = (target, FIRE_ROUNDS)
+        game.emit("effect", creature=target.name, text=f"The oil sets {target.name} on fire.")
     if not hit or damage == 0:
-        return
+        return 0
+    _wound(rules, game, target, damage, melee)
+    return damage
+
+
+def _wound(rules: DeathAndTreasure, game: Game, target: Foe, damage: int, melee: Melee | None) -> None:
+    """``damage`` to a creature, and the morale roll when it is first hurt or falls below half HP."""
     target.hp -= damage
     if target.hp <= 0:
         game.emit("defeated", name=target.name)
         return
+    if melee is not None and melee.inside is target:
+        return  # ruling: the creature that holds you does not run off with you
     first = not target.hurt
     below_half = target.hp * 2 < target.max_hp and not target.halved
     target.hurt = True
@@ -154,9 +257,11 @@ def _attack(rules: DeathAndTreasure, game: Game, weapon: Item, mode: str, target
         target.fled = flees
 
 
-def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe]) -> None:
+def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe], melee: Melee | None = None) -> None:
     pc = game.pc
     for foe in acting:
+        if melee is not None and melee.inside is not None:
+            return  # ruling: swallowed, you are out of everyone's reach
         for name, dice in foe.attacks:
             roll, rolls = rules.pc_roll(game, "d20", high_is_bad=True)
             avoided = roll.total <= pc.defense
@@ -165,6 +270,11 @@ def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe]) -> No
                       total=roll.total, needed=pc.defense, hit=not avoided, damage=damage)
             if damage:
                 game.damage(damage, f"{foe.name}'s {name}")
+            if (not avoided and melee is not None and swallow_terms(foe.special) is not None
+                    and not rules.check(game, "DEX", None, f"not to be swallowed by {foe.name}")):
+                melee.inside = foe
+                game.emit("effect", creature=foe.name, text=f"{foe.name} swallows you whole.")
+                return
 
 
 def _creature_damage(game: Game, foe: Foe, attack: str, dice: str) -> int:

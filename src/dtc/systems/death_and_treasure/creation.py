@@ -13,6 +13,7 @@ from dtc.runtime.core import Chooser
 from dtc.runtime.dice import Dice
 from dtc.runtime.equipment import ARMOUR, GEAR, HAND, RANGED, WEAPONS, Offer, standard_gear, weight_text
 
+LARGE_SACK = "Sack (large)"
 _SYLLABLES = ("bran", "mor", "ela", "tik", "ros", "vel", "dun", "ka", "lis", "orm", "gar", "wen", "tha", "rik")
 
 
@@ -120,4 +121,8 @@ class RandomChooser:
 
 
 def random_character(dice: Dice) -> Character:
-    return make_character(dice, RandomChooser(dice))
+    """A random adventurer; it also carries a large sack (weight 0: treasure is carried in sacks)."""
+    pc = make_character(dice, RandomChooser(dice))
+    if pc.find(LARGE_SACK) is None:
+        pc.add(next(o for o in GEAR if o.item.name == LARGE_SACK).take())
+    return pc

@@ -63,18 +63,23 @@ DEATH_AND_TREASURE = DeathAndTreasure(
         ("Abilities", ("3d6 in order: STR DEX CON WIS INT CHA, one swap; above 13 or below 8 each has "
                        "an effect (attacks, Defense, HP, surprise, languages, reactions)",)),
         ("Character", ("HP d8 (+1 with CON above 13); Defense 9 + armour + STR/DEX modifiers",
-                       "carry weight up to STR; over it, every roll twice and keep the worse")),
+                       "carry weight up to STR; over it, every roll twice and keep the worse",
+                       "treasure goes in sacks (small: weight 5, large: 10) or the backpack once its kit is "
+                       "dumped (6)")),
         ("Combat", ("d6 initiative each round; attack d20 ≤ STR (hand-to-hand) or DEX (ranged), the "
                     "weapon's die; creatures hit unless d20 ≤ Defense",
                     "morale: 2d6 < Morale flees, when first hurt and below half HP (ruling: "
-                    "[morale: above] flees on 2d6 > Morale)")),
+                    "[morale: above] flees on 2d6 > Morale)",
+                    "a thrown flask of oil: d6, and the target burns one more round (d6)",
+                    "a creature whose Special swallows: DEX check when it hits, 1d4 a round inside, 4+ damage "
+                    "cuts you out")),
         ("Encounters", ("1-in-6 each turn spent; surprise 2-in-6; reaction 2d6: 2–4 attack, 5–9 neutral, "
                         "10–12 friendly; flee with a DEX check",
                         "dropped food distracts unintelligent creatures, treasure intelligent ones (3-in-6)",
                         "groups fighting each other ignore you: slip past or join in against one")),
         ("Recovery", ("a turn of rest: d4 HP with a ration and a waterskin, up to 3 times a day",
                       "a lantern burns 24 turns a flask; six turns in the dark and you are lost")),
-        ("Rulings (a book picks one: Rules: death-and-treasure [morale: above])", (
+        ("Rulings (a book picks one: Rules: death-and-treasure [morale: above]; a run: --ruling morale=above)", (
             "morale: below (2d6 < Morale flees, as written) | above (2d6 > Morale flees)",
             "cha-reaction: as-written (CHA above 13: −1 to reactions) | helps (+1)",
             "same-room: turn (every entry read costs a turn) | free (not an action's result entry)")),

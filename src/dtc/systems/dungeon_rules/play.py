@@ -166,6 +166,9 @@ class DungeonRules(Rules):
     def arrival_costs_turn(self, game: Game, how: str, plan: tuple[str, ...] | None) -> bool:
         return self.base.arrival_costs_turn(game, how, plan)  # the base's ruling (same-room)
 
+    def session_end(self, game: Game, outcome: str) -> None:
+        self.base.session_end(game, outcome)  # the base's awards (Maze Rats experience)
+
     # --- time --------------------------------------------------------------------------------
 
     def st(self, game: Game) -> dict[str, Any]:

@@ -8,9 +8,16 @@ defender's armour and deals the difference (+1 with a heavy weapon, −1 unarmed
 doubled on double sixes. Hit, the adventurer may shatter a shield to take no damage — unless
 holding a two-handed (heavy or ranged) weapon, since a shield takes a hand ("Combat"). A group that
 has lost half its number, or a lone creature at half health, makes a WIL danger roll and routs on
-a failure. Fleeing is an opposed DEX danger roll that the creatures win on a tie; a failed
+a failure; so does a group whose leader falls or flees, and a group attacked by magic (seed, "NPC
+Morale"), each once a fight. A leader is a creature named after "led by" in the encounter row or
+the entry ("4 Ratlings led by a Ratling Chief") or whose Special begins "Leader" or "Leads"; a
+magic attack is one made with a weapon whose name says it is magic (:data:`MAGIC_WORDS`).
+Fleeing is an opposed DEX danger roll that the creatures win on a tie; a failed
 attempt costs the adventurer's turn. A ranged weapon can only be used before the melee closes:
 in the first round, when the adventurer's side acts first.
+
+Encumbrance (seed, "Encumbrance"): a weapon on the belt is drawn at any time; one in the
+backpack takes 1d6 rounds to find, rounds in which the adventurer does nothing else.
 
 A creature's stats come from its stat block (``Armor``, ``AB``, ``STR``, ``DEX``, ``WIL``, any
 case); missing ones are an unarmoured, trained, average creature (armour 6, AB +1, bonuses +1).
@@ -19,6 +26,8 @@ A fight takes one turn, however many rounds it lasts.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -36,6 +45,46 @@ if TYPE_CHECKING:
 DEFAULTS = {"armor": mr.BASE_ARMOR, "ab": 1, "str": 1, "dex": 1, "wil": 1}
 UNARMED = Item("Bare hands", "weapon")
 SHIELD = "shield"  # question kind: shatter the shield?
+#: Words that make a weapon's attack magic, for the morale check of "is attacked by magic".
+MAGIC_WORDS = re.compile(r"\b(magic|magical|enchanted|runed?|arcane|wand|spell|sorcerous)\b", re.I)
+LEADER_SPECIAL = re.compile(r"^\s*(leader|leads)\b", re.I)
+LED_BY = re.compile(r"\bled\s+by\b", re.I)
+
+
+def is_magic(weapon: Item) -> bool:
+    return weapon is not UNARMED and MAGIC_WORDS.search(weapon.name) is not None
+
+
+def leaders(game: Game, foes: list[Foe], text: str = "") -> list[Foe]:
+    """The foes that lead the others: named after "led by" (in ``text`` or the entry), or whose
+    Special begins "Leader"/"Leads". Never every foe: a group of one kind has no leader by name."""
+    found = [f for f in foes if f.special and LEADER_SPECIAL.search(f.special)]
+    for words in (text, "" if text else game.entry["text"]):
+        split = LED_BY.split(words, maxsplit=1)
+        if len(split) < 2:
+            continue
+        before, after = split[0].lower(), split[1].lower()[:80]
+        found += [f for f in foes if (f.creature or f.name).lower() in after
+                  and (f.creature or f.name).lower() not in before]
+    chosen = list({id(f): f for f in found}.values())
+    return chosen if len(chosen) < len(foes) else []
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """A weapon being dug out of the backpack, and the rounds it still takes (seed, "Encumbrance")."""
+
+    weapon: Item
+    rounds: int
+
+
+@dataclass(slots=True)
+class Morale:
+    """The morale checks a fight has made (each situation once)."""
+
+    size: int
+    leaders: list[Foe] = field(default_factory=list)
+    made: set[str] = field(default_factory=set)
 
 
 def stat(game: Game, foe: Foe, key: str) -> int:
@@ -64,14 +113,16 @@ def escape(rules: MazeRats, game: Game, foes: list[Foe]) -> bool:
     return ok
 
 
-def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = False, ambush: bool = False) -> str:
+def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = False, ambush: bool = False,
+          text: str = "") -> str:
     game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
-    for text in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
-        game.emit("special", creature=text[0], text=text[1])
+    for creature, special in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
+        game.emit("special", creature=creature, text=special)
     game.clock("combat")
-    size = len(foes)
-    group_checked = False
+    morale = Morale(len(foes), leaders(game, foes, text))
     held: Item | None = None
+    drawn: set[int] = set()  # id() of the weapons taken out of the backpack this fight
+    finding: Search | None = None  # while digging in the backpack
     rnd = 0
     while any(f.active for f in foes):
         rnd += 1
@@ -88,22 +139,49 @@ def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = Fal
             pc_first = mine > theirs
             game.emit("round", round=rnd, initiative=mine, rolls=[[mine]], enemy_initiative=theirs)
         their_mode = mr.ADVANTAGE if rnd == 1 and surprised else mr.PLAIN
-        weapon, target = _choose(game, foes, ranged_ok=rnd == 1 and pc_first)
+        searching = finding is not None
+        weapon, target = (None, None) if searching else _choose(game, foes, ranged_ok=rnd == 1 and pc_first,
+                                                                drawn=drawn)
+        if weapon is not None and _in_pack(game, weapon) and id(weapon) not in drawn:
+            rounds = game.dice.die(6)
+            game.emit("effect", creature="you", text=f"You dig in your backpack for the {weapon.name} "
+                                                     f"({rounds} round{'s' if rounds > 1 else ''}).")
+            finding = Search(weapon, rounds)
+            searching, weapon = True, None
         if weapon is not None:
             held = weapon
         if not pc_first:
             _creatures_act(rules, game, foes, their_mode, held)
-        if weapon is None:
+        if finding is not None:
+            finding = _search(game, finding, drawn)
+        elif weapon is None:
             if escape(rules, game, foes):
                 game.emit("fight_end", result="fled")
                 return FLED
         else:
             _attack(rules, game, weapon, target, foes, _ambush_mode(game, rnd == 1 and ambush))
-        group_checked = _morale(game, foes, size, group_checked)
+            if is_magic(weapon):
+                _check(game, foes, morale, "magic", "attacked by magic")
+        _morale(game, foes, morale)
         if pc_first and any(f.active for f in foes):
             _creatures_act(rules, game, foes, their_mode, held)
     game.emit("fight_end", result="won")
     return WON
+
+
+def _in_pack(game: Game, weapon: Item) -> bool:
+    from dtc.systems.maze_rats.play import location
+
+    return weapon is not UNARMED and location(game.pc, weapon) == "backpack"
+
+
+def _search(game: Game, finding: Search, drawn: set[int]) -> Search | None:
+    """A round spent digging in the backpack; the weapon is in hand when the rounds run out."""
+    if finding.rounds > 1:
+        return Search(finding.weapon, finding.rounds - 1)
+    drawn.add(id(finding.weapon))
+    game.emit("effect", creature="you", text=f"You find the {finding.weapon.name} in your backpack.")
+    return None
 
 
 def _ambush_mode(game: Game, ambushing: bool) -> str:
@@ -118,7 +196,8 @@ def _ambush_mode(game: Game, ambushing: bool) -> str:
     return mr.ADVANTAGE
 
 
-def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool) -> tuple[Item | None, Foe | None]:
+def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool,
+            drawn: set[int] | None = None) -> tuple[Item | None, Foe | None]:
     from dtc.systems.maze_rats.play import armor as pc_armor
     from dtc.systems.maze_rats.play import weapon_class
 
@@ -137,7 +216,10 @@ def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool) -> tuple[Item | Non
         per_hit = round(mean / p) if p else 0
         detail = (f"2d6{ab:+d} vs armour {their_armor}: hits {percent(p)}, your armour {pc_armor(pc, w)}, "
                   f"{per_hit} damage a hit")
-        opts.append(Option(f"attack:{n}", f"Attack with {w.name} ({cls})", detail, chance=p))
+        where = ""
+        if _in_pack(game, w) and id(w) not in (drawn or set()):
+            where = ", in your backpack: 1d6 rounds to find"
+        opts.append(Option(f"attack:{n}", f"Attack with {w.name} ({cls}{where})", detail, chance=p))
     opts.append(Option("escape", "Try to flee", f"opposed DEX {percent(escape_chance(game, foes))}",
                        tags=frozenset({"escape"})))
     q = Question(COMBAT, "Your move", tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
@@ -173,6 +255,14 @@ def _attack(rules: MazeRats, game: Game, weapon: Item, target: Foe | None, foes:
         game.emit("defeated", name=target.name)
 
 
+def _check(game: Game, foes: list[Foe], morale: Morale, situation: str, why: str) -> None:
+    """A morale check for ``situation`` (once a fight) by every creature still standing."""
+    standing = [f for f in foes if f.active]
+    if standing and situation not in morale.made:
+        morale.made.add(situation)
+        _rout(game, foes, standing, why)
+
+
 def _rout(game: Game, foes: list[Foe], who: list[Foe], why: str) -> None:
     wil = max(stat(game, f, "wil") for f in who)
     roll = game.dice.roll("2d6")
@@ -184,20 +274,21 @@ def _rout(game: Game, foes: list[Foe], who: list[Foe], why: str) -> None:
             f.fled = True
 
 
-def _morale(game: Game, foes: list[Foe], size: int, group_checked: bool) -> bool:
-    """Morale after the adventurer's blow; returns whether the group's check has been made."""
+def _morale(game: Game, foes: list[Foe], morale: Morale) -> None:
+    """Morale after the adventurer's blow: half the group lost, the leader lost, half health alone."""
     standing = [f for f in foes if f.active]
     if not standing:
-        return group_checked
-    if size > 1 and not group_checked and len(standing) * 2 <= size:
-        _rout(game, foes, standing, "lost half their number")
-        return True
+        return
+    if morale.size > 1 and len(standing) * 2 <= morale.size:
+        _check(game, foes, morale, "half", "lost half their number")
+    if morale.leaders and not any(f.active for f in morale.leaders):
+        _check(game, foes, morale, "leader", "lost their leader")
+    standing = [f for f in foes if f.active]
     if len(standing) == 1:
         lone = standing[0]
         if lone.hp * 2 <= lone.max_hp and not lone.halved:
             lone.halved = True
             _rout(game, foes, [lone], "lost half its health")
-    return group_checked
 
 
 def _creatures_act(rules: MazeRats, game: Game, foes: list[Foe], mode: str, held: Item | None) -> None:

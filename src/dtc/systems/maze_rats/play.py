@@ -11,6 +11,13 @@ odds in ``play`` are the linter's and ``dtc odds``'s. Readings where the seed is
   per turn spent, and reactions are d6: 1 hostile, 2–3 wary, 4–5 friendly, 6 helpful.
 * Characters: a d6 picks one of the six orders of +2/+1/+0; 4 health; attack bonus +0; a feature
   (+1 attack bonus or a Path; spells are not automated); light armour, a shield, two weapons.
+* Encumbrance: armour and the shield are worn; up to two items ride on the belt (notes
+  ``belt: NAME``; a new adventurer's two weapons); everything else is in the backpack, whose
+  weapons take 1d6 rounds to find in a fight. ``belt NAME`` / ``pack NAME`` move an item.
+* Experience: at the end of a run (a session) the adventurer earns 1 XP for showing up, 2 for a
+  difficult challenge overcome (a fight won, a D2 or D3 danger roll passed), 3 for an impressive
+  one beyond their expected ability (a danger roll passed at under 1 in 4, or a fight won against
+  creatures with twice the adventurer's health); the seed gives no XP needed for a level.
 """
 
 from __future__ import annotations
@@ -65,6 +72,58 @@ def path_of(pc: Character) -> str | None:
     return next((n.split(":", 1)[1].strip() for n in pc.notes if n.startswith("path:")), None)
 
 
+BELT = "belt: "
+BELT_HOLDS = 2
+#: Experience (seed, "Leveling Up"): showed up 1, a difficult challenge 2, an impressive one 3.
+XP_SHOWED_UP, XP_DIFFICULT, XP_IMPRESSIVE = 1, 2, 3
+IMPRESSIVE_CHANCE = Fraction(1, 4)
+
+
+def belt(pc: Character) -> list[str]:
+    """The names of the (up to two) items on the belt. A sheet that records none (made before dtc
+    kept locations) carries its first two weapons there."""
+    if not any(n.startswith(BELT.strip()) for n in pc.notes):
+        return [i.name for i in pc.items if i.kind == "weapon" and i.quantity > 0][:BELT_HOLDS]
+    return [n[len(BELT):] for n in pc.notes if n.startswith(BELT) and n[len(BELT):]]
+
+
+def location(pc: Character, item: Item) -> str:
+    """Where an item is carried (seed, "Encumbrance"): worn, belt or backpack."""
+    if item.kind == "armour":
+        return "worn"
+    return "belt" if item.name.lower() in (n.lower() for n in belt(pc)) else "backpack"
+
+
+def to_belt(pc: Character, name: str) -> str | None:
+    """Put an item on the belt; why not, or None when done."""
+    item = pc.find(name)
+    if item is None or item.quantity <= 0:
+        return f"you carry no {name}"
+    if item.kind == "armour":
+        return f"the {item.name} is worn"
+    if location(pc, item) == "belt":
+        return f"the {item.name} is already on your belt"
+    on = belt(pc)
+    if len(on) >= BELT_HOLDS:
+        return f"your belt carries {BELT_HOLDS} items already ({', '.join(on)})"
+    _record(pc, [*on, item.name])
+    return None
+
+
+def to_pack(pc: Character, name: str) -> str | None:
+    on = belt(pc)
+    if name.lower() not in (n.lower() for n in on):
+        return f"there is no {name} on your belt"
+    _record(pc, [n for n in on if n.lower() != name.lower()])
+    return None
+
+
+def _record(pc: Character, names: list[str]) -> None:
+    """Write the belt into the sheet's notes (``belt: NAME``; a bare ``belt:`` for an empty one)."""
+    pc.notes[:] = [n for n in pc.notes if not n.startswith(BELT.strip())]
+    pc.notes.extend([BELT + n for n in names] or [BELT.strip()])
+
+
 def heavy_armour(pc: Character) -> bool:
     return any(i.kind == "armour" and i.slot == "body" and i.defense >= 2 for i in pc.items)
 
@@ -111,6 +170,8 @@ def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
                  Item("Shield", "armour", defense=1, slot="shield"),
                  Item(RATIONS, "gear", 3), Item("Rope", "gear"), Item("Torch", "gear", 3), Item(MEDICINE, "gear")):
         pc.add(item)
+    for weapon in ("Sword", second.name):
+        to_belt(pc, weapon)
     if chooser is not None:
         pc.name = chooser.name(suggestion).strip() or suggestion
     return pc
@@ -164,7 +225,32 @@ class MazeRats(Rules):
         ok = total >= mr.TARGET
         game.emit("check", ability=ability, difficulty=d, dice=mr.DICE_TEXT[mode], rolls=[list(roll.dice)],
                   total=total, target=mr.TARGET, success=ok, why=why, compare="≥")
+        if ok and d >= 2:
+            chance = mr.p_danger(game.pc.score(ability), mode)
+            if chance < IMPRESSIVE_CHANCE:
+                self._achieved(game, XP_IMPRESSIVE, f"a danger roll passed at {percent(chance)}: {why}")
+            else:
+                self._achieved(game, XP_DIFFICULT, f"a D{d} danger roll passed: {why}")
         return ok
+
+    # --- experience --------------------------------------------------------------------------
+
+    @staticmethod
+    def _achieved(game: Game, xp: int, what: str) -> None:
+        st = game.state.rules
+        if xp > int(st.get("xp_earned", XP_SHOWED_UP)):
+            st.update(xp_earned=xp, xp_for=what)
+
+    def session_end(self, game: Game, outcome: str) -> None:
+        """The end of a session (seed, "Leveling Up"): the XP it earned, added to the sheet's."""
+        if outcome == "died":
+            return  # a slain adventurer earns nothing: the player makes a new one
+        st = game.state.rules
+        xp = int(st.get("xp_earned", XP_SHOWED_UP))
+        why = str(st.get("xp_for") or "showed up")
+        pc = game.pc
+        pc.stats["XP"] = pc.stats.get("XP", 0) + xp
+        game.emit("experience", xp=xp, why=why, total=pc.stats["XP"], level=pc.stats.get("level", 1))
 
     # --- the adventurer ----------------------------------------------------------------------
 
@@ -177,7 +263,7 @@ class MazeRats(Rules):
     # --- time and healing --------------------------------------------------------------------
 
     def begin(self, game: Game) -> None:
-        game.state.rules.update(medicine_day=-1)
+        game.state.rules.update(medicine_day=-1)  # xp_earned / xp_for come with the first feat
 
     def turn_passed(self, game: Game) -> None:
         return None
@@ -185,7 +271,19 @@ class MazeRats(Rules):
     def status(self, game: Game) -> str:
         pc = game.pc
         path = path_of(pc)
-        return f"armour {armor(pc)} | AB {pc.stats.get('AB', 0):+d}" + (f" | {path}" if path else "")
+        worn = f" | belt: {', '.join(belt(pc))}" if belt(pc) else ""
+        return f"armour {armor(pc)} | AB {pc.stats.get('AB', 0):+d}" + (f" | {path}" if path else "") + worn
+
+    def adjust(self, game: Game, words: list[str]) -> str | None:
+        """``belt NAME`` / ``pack NAME``: move an item to the belt (two at most) or the backpack."""
+        if len(words) >= 2 and words[0].lower() in ("belt", "pack"):
+            name = " ".join(words[1:])
+            why = (to_belt if words[0].lower() == "belt" else to_pack)(game.pc, name)
+            if why is not None:
+                game.emit("refused", what=f"move the {name}", why=why)
+                return why
+            return f"{name} now on your {'belt' if words[0].lower() == 'belt' else 'backpack'}"
+        return None
 
     def rest_label(self, game: Game) -> str:
         return "Rest (a night: eat and sleep, 1 health; or medicine)"
@@ -264,7 +362,7 @@ class MazeRats(Rules):
             return meet_rivals(self, game, sides, text)
         band = self.reaction(game)
         if band == "hostile":
-            return self.fight(game, foes, surprised=self.surprised(game))
+            return self.fight(game, foes, surprised=self.surprised(game), text=text)
         from dtc.systems.maze_rats.combat import escape_chance
 
         talked = False
@@ -283,22 +381,30 @@ class MazeRats(Rules):
                 game.emit("encounter_end", result="left alone")
                 return OVER
             if key == "fight":
-                return self.fight(game, foes, ambush=True)
+                return self.fight(game, foes, ambush=True, text=text)
             if key == "flee":
                 from dtc.systems.maze_rats.combat import escape
 
-                return FLED if escape(self, game, foes) else self.fight(game, foes)
+                return FLED if escape(self, game, foes) else self.fight(game, foes, text=text)
             talked = True
             ok = self.check(game, "WIL", 2, "talk")
             band = FRIENDLIER[band] if ok else WORSE[band]
             game.emit("talk", success=ok, reaction=band)
             if band == "hostile":
-                return self.fight(game, foes)
+                return self.fight(game, foes, text=text)
 
-    def fight(self, game: Game, foes: list[Foe], *, surprised: bool = False, ambush: bool = False) -> str:
+    def fight(self, game: Game, foes: list[Foe], *, surprised: bool = False, ambush: bool = False,
+              text: str = "") -> str:
         from dtc.systems.maze_rats.combat import fight
 
-        result = fight(self, game, foes, surprised=surprised, ambush=ambush)
+        result = fight(self, game, foes, surprised=surprised, ambush=ambush, text=text)
+        if result == WON:
+            health = sum(f.max_hp for f in foes)
+            names = ", ".join(dict.fromkeys(f.creature or f.name for f in foes))
+            if health >= 2 * game.pc.max_hp:
+                self._achieved(game, XP_IMPRESSIVE, f"a fight won against {names}, {health} health in all")
+            else:
+                self._achieved(game, XP_DIFFICULT, f"a fight won against {names}")
         return WON if result == WON else FLED if result == FLED else result
 
     def prefers_shatter(self, game: Game, damage: int) -> bool:

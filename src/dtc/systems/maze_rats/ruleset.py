@@ -178,13 +178,19 @@ MAZE_RATS = MazeRats(
                     "attack: 2d6 + AB must exceed armour; damage = the difference, heavy +1, unarmed -1 "
                     "(not to 0), double sixes double it",
                     "a shield may shatter to ignore all damage of one hit",
-                    "NPC morale: a WIL danger roll at half health or half their number; failing, they rout",
+                    "NPC morale: a WIL danger roll at half health or half their number, when their leader "
+                    "falls and when attacked by magic; failing, they rout",
+                    "a weapon on the belt is drawn at once, one in the backpack takes 1d6 rounds to find",
                     "fleeing: an opposed DEX danger roll (the creatures defend and win ties)")),
         ("Encounters", ("1-in-6 per turn spent (dtc: the core rules give no schedule)",
                         "reaction d6: 1 hostile, 2-3 wary, 4-5 friendly, 6 helpful; hostile creatures "
                         "ambush unless a WIL danger roll avoids surprise")),
         ("Recovery", ("a meal and a full night's rest: 1 health", "24 hours in a safe place: all health",
                       "a dose of medicine: 1 health, once a day")),
+        ("Experience", ("at the end of a session (a run): 1 XP for showing up, 2 for a difficult challenge "
+                        "overcome, 3 for an impressive one (dtc: a fight won or a D2/D3 roll passed; a roll "
+                        "passed at under 1 in 4 or a fight against twice your health)",
+                        "levels: the core rules give no XP table, so the level stays 1")),
         ("Monsters by category", (
             "health: " + ", ".join(f"{k} {v}" for k, v in HEALTH.items()),
             "armour: " + ", ".join(f"{k} {v}" for k, v in ARMOR.items()),
