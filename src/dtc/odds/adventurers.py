@@ -22,7 +22,9 @@ from itertools import product
 from dtc.odds.checks import (
     approach_probability,
     best_distribution,
+    dealt_together,
     fresh_check_probability,
+    fresh_projection,
     joint_characters,
     score_distribution,
 )
@@ -91,6 +93,12 @@ def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
     if joint is not None and len(joint) <= MAX_COMBINATIONS:
         readers = _merge([(tuple(check_chance(ruleset, a, c, approach, encumbered=encumbered) for c in checks), w)
                           for w, a in joint], states)
+    elif joint is None and dealt_together(ruleset):
+        named, best, _ = _relevant(ruleset, checks)
+        deals = fresh_projection(ruleset, named, best, limit=MAX_COMBINATIONS)
+        if deals is not None:
+            readers = _merge([(tuple(check_chance(ruleset, a, c, approach, encumbered=encumbered) for c in checks), w)
+                              for w, a in deals], states)
     elif joint is None:
         readers = _independent(ruleset, checks, approach, states, encumbered)
     if readers is None:

@@ -48,11 +48,12 @@ def overlay_scores(pc: Character, dice: Dice) -> list[str]:
     """Give ``pc`` the overlay's scores it lacks: Death & Treasure's own where it has them (AGI is
     DEX), else 3d6 each, rolled now. Returns what was rolled (``LUCK 11``)."""
     rolled = []
+    shared = dr.SHARED_SCORES.get(pc.ruleset, {})
     for a in SEVEN:
         if a in pc.stats or (pc.dt and a in pc.abilities):
             continue
-        if pc.dt and a == "AGI":
-            pc.stats[a] = pc.abilities["DEX"]
+        if shared.get(a) in pc.abilities:
+            pc.stats[a] = pc.abilities[shared[a]]
             continue
         pc.stats[a] = dice.roll("3d6").total
         rolled.append(f"{a} {pc.stats[a]}")

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dtc.systems.base import Ruleset
+from dtc.systems.base import Block, Ruleset
 
 MODIFIERS = {1: 3, 2: 0, 3: -3}
 DANGER_CAP = 5
@@ -117,6 +117,12 @@ _ABILITIES = {
 }
 
 
+#: Scores the overlay reads from a base's own rather than rolling them (the base's name -> the
+#: overlay's ability -> the base's): Death & Treasure's DEX is AGI. Every other score the base lacks
+#: is rolled 3d6 when play starts (``play.overlay_scores``).
+SHARED_SCORES: dict[str, dict[str, str]] = {"death-and-treasure": {"AGI": "DEX"}}
+
+
 def p_d20(score: int, difficulty: int) -> Fraction:
     """d20 at or under score + the difficulty's modifier."""
     if difficulty <= 0:
@@ -140,6 +146,13 @@ class DungeonRules(Ruleset):
     ) -> Fraction:
         p = p_d20(self.score_of(abilities, ability), difficulty)
         return p * p if encumbered else p
+
+    def overlay_blocks(self, base: Ruleset, own: list[str]) -> tuple[list[Block], dict[str, str]]:
+        """A fresh adventurer's overlay scores: the ones shared with the base are the base's
+        (AGI is Death & Treasure's DEX, so the two are one score), the rest 3d6 each."""
+        copies = {a: b for a, b in SHARED_SCORES.get(base.name, {}).items() if a in own and b in base.ability_names}
+        blocks, _ = super().overlay_blocks(base, [a for a in own if a not in copies])
+        return blocks, copies
 
 
 DUNGEON_RULES = DungeonRules(
