@@ -193,6 +193,7 @@ class Entry(TypedDict):
     creatures: list[str]
     effects: list[Effect]
     zone: NotRequired[str | None]
+    conditions: NotRequired[list[str]]
     changes: NotRequired[list[Change]]
     ending_kind: NotRequired[Literal["death", "victory"]]
     hazards: NotRequired[list[str]]

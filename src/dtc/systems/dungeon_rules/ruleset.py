@@ -63,11 +63,97 @@ ALARM_INTERVAL = 10  # an active alarm: checks every 10 minutes, +1 step, at lea
 
 
 def zone_key(text: str) -> str | None:
-    """The zone a row names (``Perilous``, ``deep or tainted sector``, ``Major lair``), or None."""
+    """The zone a row names (``Perilous``, ``deep or tainted sector``, ``Major lair``; conditions
+    after a comma aside: ``Perilous, dim``), or None."""
+    return zone_parts(text)[0]
+
+
+def _zone_only(text: str) -> str | None:
     words = " ".join(text.lower().replace("-", " ").replace("_", " ").split())
     if words.replace(" ", "-") in ZONES:
         return words.replace(" ", "-")
     return ZONE_ALIASES.get(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """What an entry is like (8): its light, air, water or cover, written after its zone.
+
+    ``perception`` is the modifier to the overlay's Perception rolls (WIS d20: watches, and hazard
+    checks rolled with WIS), ``slow`` multiplies the minutes of a move into the entry (water:
+    half speed 2, quarter speed 4), ``blind`` hides a hazard's telltales and its mitigation
+    ("key details impossible"), and ``note`` is what ``dtc play`` shows at a fight there.
+    """
+
+    key: str
+    kind: str  # light | air | water | cover
+    perception: int = 0
+    slow: int = 1
+    blind: bool = False
+    note: str = ""
+
+
+CONDITIONS: dict[str, Condition] = {
+    c.key: c
+    for c in (
+        Condition("bright", "light"),
+        Condition("dim", "light", -2, note="ranged attacks -1 past 30 ft"),
+        Condition("dark", "light", -3, blind=True, note="ranged attacks at disadvantage beyond 10 ft"),
+        Condition("obscured", "air", -2, note="ranged attacks -2"),
+        Condition("heavily-obscured", "air", -4, note="ranged attacks -4"),
+        Condition("dust-haze", "air", -1),
+        Condition("smoke", "air", -2, note="ranged attacks -2; a CON check each minute against choking"),
+        Condition("clear-water", "water", -1, slow=2, note="waist deep: melee normal, ranged -2"),
+        Condition("murky-water", "water", -2, slow=4, note="chest deep: heavy melee -1, ranged -4"),
+        Condition("opaque-water", "water", -3, slow=4, blind=True,
+                  note="silt: melee at disadvantage, no ranged attacks"),
+        Condition("half-cover", "cover", note="half cover: -2 to hit whoever takes it"),
+        Condition("three-quarters-cover", "cover", note="three-quarters cover: -4 to hit whoever takes it"),
+        Condition("total-cover", "cover", note="total cover: cannot be targeted directly"),
+    )
+}
+CONDITION_ALIASES = {
+    "darkness": "dark", "unlit": "dark", "no light": "dark", "lit": "bright", "fog": "obscured",
+    "webs": "obscured", "heavy fog": "heavily-obscured", "dust": "dust-haze", "clear": "clear-water",
+    "waist deep water": "clear-water", "murky": "murky-water", "chest deep water": "murky-water",
+    "opaque": "opaque-water", "silt": "opaque-water", "silt water": "opaque-water",
+    "3/4 cover": "three-quarters-cover",
+}
+
+
+def condition_key(text: str) -> str | None:
+    """The condition a word names (``Dim``, ``murky water``, ``half cover``), or None."""
+    words = " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+    if words.replace(" ", "-") in CONDITIONS:
+        return words.replace(" ", "-")
+    return CONDITION_ALIASES.get(words)
+
+
+def zone_parts(text: str) -> tuple[str | None, list[str], list[str]]:
+    """A zone as written (``Perilous, dim, murky water``): its zone type (None when it names
+    none), its conditions, and the comma-separated parts that are neither."""
+    zone: str | None = None
+    conditions: list[str] = []
+    unknown: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        key = _zone_only(part) if zone is None else None
+        cond = condition_key(part) if key is None else None
+        if key is not None:
+            zone = key
+        elif cond is not None:
+            conditions.append(cond)
+        else:
+            unknown.append(part)
+    return zone, conditions, unknown
+
+
+def merge_conditions(under: list[str], over: list[str]) -> list[str]:
+    """``over``'s conditions replace ``under``'s of the same kind (an entry's ``Zone: bright`` in a
+    dim sector is bright)."""
+    kinds = {CONDITIONS[c].kind for c in over}
+    return [c for c in under if CONDITIONS[c].kind not in kinds] + list(dict.fromkeys(over))
 
 
 @dataclass(frozen=True, slots=True)
