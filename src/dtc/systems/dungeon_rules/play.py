@@ -60,6 +60,11 @@ def overlay_scores(pc: Character, dice: Dice) -> list[str]:
     return rolled
 
 
+def darksight(pc: Character) -> bool:
+    """Darksight (8.6), written on the character sheet (a note or an item naming it)."""
+    return any("darksight" in text.lower() for text in (*pc.notes, *(i.name for i in pc.items)))
+
+
 def danger_text(top: int) -> str:
     """A danger range as the seed writes it: ``1``, ``1–3``."""
     return "1" if top <= 1 else f"1–{top}"
@@ -82,6 +87,7 @@ class DungeonRules(Rules):
         original = base.fight
 
         def fight(game: Game, foes: list[Foe], **kw: Any) -> str:
+            self._fight_notes(game)
             return self._after_fight(game, foes, original(game, foes, **kw))
 
         setattr(base, "fight", fight)  # noqa: B010 - assigning a method on purpose
@@ -103,14 +109,15 @@ class DungeonRules(Rules):
         if rolled:
             game.emit("manual", text="Dungeon Rules scores rolled (3d6 each): " + ", ".join(rolled))
 
-    def d20(self, pc: Character, ability: str, difficulty: int | None) -> Fraction:
-        p = dr.p_d20(self.score(pc, ability), difficulty or 2)
+    def d20(self, pc: Character, ability: str, difficulty: int | None, mod: int = 0) -> Fraction:
+        p = dr.p_d20(self.score(pc, ability) + mod, difficulty or 2)
         return p * p if pc.encumbered else p
 
-    def d20_check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
+    def d20_check(self, game: Game, ability: str, difficulty: int | None, why: str, mod: int = 0) -> bool:
+        """A d20 at or under the score, the difficulty's modifier and ``mod`` (light, water: 8)."""
         d = difficulty if difficulty in dr.MODIFIERS else 2
         roll, rolls = self.base.pc_roll(game, "d20", high_is_bad=True)
-        target = self.score(game.pc, ability) + dr.MODIFIERS[d]
+        target = self.score(game.pc, ability) + dr.MODIFIERS[d] + mod
         ok = roll.total <= target
         game.emit("check", ability=ability, difficulty=d, dice="d20", rolls=[list(r.dice) for r in rolls],
                   total=roll.total, target=target, success=ok, why=why)
@@ -140,9 +147,29 @@ class DungeonRules(Rules):
         return self.base.choice_odds(pc, ability, difficulty, label)
 
     def check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
+        work = dr.door_work(why, ability)
         if ability in self.own:
-            return self.d20_check(game, ability, difficulty, why)
-        return self.base.check(game, ability, difficulty, why)
+            ok = self.d20_check(game, ability, difficulty, why)
+        else:
+            ok = self.base.check(game, ability, difficulty, why)
+        if work is not None:
+            self.door(game, work, ok)
+        return ok
+
+    def door(self, game: Game, work: dr.DoorWork, ok: bool) -> None:
+        """Work at a door (1, 4): its minutes pass, and its noise brings an immediate encounter
+        check some steps up (forcing a stuck door that gives, +1; a lock that does not, +2)."""
+        minutes = work.minutes
+        if work.dice is not None:
+            roll = game.dice.roll(work.dice)
+            game.emit("roll", dice=roll.expr, rolls=list(roll.dice), total=roll.total, why=f"minutes {work.title}")
+            minutes = roll.total
+        self.pass_minutes(game, minutes)
+        noise = work.success_noise if ok else work.failure_noise
+        if noise is not None:
+            self.st(game).setdefault("immediate", []).append({"amount": noise, "why": work.title})
+        if work.key == "listen" and ok:
+            game.emit("manual", text="You hear what is beyond the door: the book (or you) may say what waits there.")
 
     def pc_roll(self, game: Game, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
         return self.base.pc_roll(game, expr, high_is_bad=high_is_bad)
@@ -185,9 +212,38 @@ class DungeonRules(Rules):
     def zone(self, game: Game) -> dr.Zone:
         return dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE, dr.ZONES[dr.DEFAULT_ZONE])
 
+    def conditions(self, game: Game) -> list[dr.Condition]:
+        """The entry's conditions as the adventurer meets them (8.1, 8.6): a dark entry is dim
+        in the light they carry (the base's light: Death & Treasure's lantern; a base that keeps
+        no light counts it lit), and darksight makes dim bright and dark dim."""
+        keys = [k for k in game.entry.get("conditions") or [] if k in dr.CONDITIONS]
+        light = next((k for k in keys if dr.CONDITIONS[k].kind == "light"), None)
+        seen = light
+        if light == "dark" and self.base.can_see(game):
+            seen = "dim"
+        if seen is not None and darksight(game.pc):
+            seen = {"dark": "dim", "dim": "bright"}.get(seen, seen)
+        return [dr.CONDITIONS[seen if k == light and seen is not None else k] for k in keys]
+
+    def perception(self, game: Game, ability: str) -> int:
+        """The modifier to a Perception roll (a WIS roll of the overlay's) here: light, air and
+        water, stacked (8.1: obscured "stacks with light level penalties"); 0 for other abilities."""
+        return sum(c.perception for c in self.conditions(game)) if ability == dr.PERCEPTION else 0
+
+    def blind(self, game: Game) -> bool:
+        """Key details are impossible here (8.1 darkness, 8.3 opaque water)."""
+        return any(c.blind for c in self.conditions(game))
+
+    def _fight_notes(self, game: Game) -> None:
+        notes = [c.note for c in self.conditions(game) if c.note]
+        if notes:
+            game.emit("manual", text="Fighting here (not automated, your ruling): " + "; ".join(notes) + ".")
+
     def turn_passed(self, game: Game) -> None:
         why = game.clock_reason
         minutes = dr.PACES[self.st(game)["pace"]].minutes if why == "move" else MINUTES.get(why, 10)
+        if why == "move":
+            minutes *= max((c.slow for c in self.conditions(game)), default=1)  # wading (8.3)
         self.pass_minutes(game, minutes)
         if why == "move":
             self._paced_move(game)
@@ -321,6 +377,9 @@ class DungeonRules(Rules):
     def encounter_happens(self, game: Game) -> bool:
         st = self.st(game)
         hit = False
+        for noise in st.pop("immediate", []):  # door noise (4): rolled at once, some steps up
+            self.add_step(game, noise["amount"], checks=1, why=noise["why"])
+            hit = self.roll_check(game, noise["why"]) or hit
         for _ in range(self.due_checks(game)):
             hit = self.roll_check(game, "interval") or hit
         if hit and st["pace"] == "stealth" and st["slip"]:
@@ -331,7 +390,11 @@ class DungeonRules(Rules):
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
         st = self.st(game)
         st["ran"] = False
-        result = self.base.encounter(game, foes, text)
+        if st.pop("ambush", False):  # a watch that missed them (7): no reaction, no warning
+            game.emit("manual", text="Ambushed in your sleep: the watch saw nothing coming.")
+            result = self.base.fight(game, foes, surprised=True)
+        else:
+            result = self.base.encounter(game, foes, text)
         if result == FLED and not st["ran"]:
             self.ran(game)
         return result
@@ -352,6 +415,10 @@ class DungeonRules(Rules):
         self.raise_alarm(game, 1, "a loud fight")
         if result == WON and any(f.hp <= 0 for f in foes):
             st["blood"] = True
+        if result == WON:
+            from dtc.systems.dungeon_rules.loot import loot
+
+            loot(self, game, foes)
         if result == FLED:
             self.ran(game)
         return result

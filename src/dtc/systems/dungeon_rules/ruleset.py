@@ -14,6 +14,7 @@ typical size is 2–4 (dim light −2, darkness −3, smoke −2, spores −2): 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -21,6 +22,7 @@ from fractions import Fraction
 from dtc.systems.base import Block, Ruleset
 
 MODIFIERS = {1: 3, 2: 0, 3: -3}
+PERCEPTION = "WIS"  # dtc's ruling: a Perception roll is a WIS roll (the seed's hazards: "WIS to notice")
 DANGER_CAP = 5
 
 
@@ -178,6 +180,70 @@ PACES: dict[str, Pace] = {
 }
 MAPPING_HALT_MINUTES = 10
 
+@dataclass(frozen=True, slots=True)
+class DoorWork:
+    """Work at a door (1, 4): how long it takes and the noise it makes.
+
+    ``dice`` minutes (``1d6``) or ``minutes``; on success / on failure, an immediate encounter
+    check that many danger steps up (None: none).
+    """
+
+    key: str
+    title: str
+    words: tuple[str, ...]  # the words of a choice's label that name it
+    minutes: int = 0
+    dice: str | None = None
+    success_noise: int | None = None
+    failure_noise: int | None = None
+
+
+DOORS = {"door", "doors", "gate", "gates", "portcullis", "hatch", "trapdoor"}
+DOOR_WORK = {
+    w.key: w
+    for w in (
+        DoorWork("listen", "listening at a door", ("listen", "listening", "eavesdrop"), minutes=1),
+        DoorWork("search", "a secret door search", ("secret",), minutes=10),
+        DoorWork("lock", "picking a lock", ("lock", "locked", "lockpick", "lockpicks", "padlock"), dice="1d6",
+                 failure_noise=2),
+        DoorWork("force", "forcing a stuck door", ("force", "forcing", "stuck", "barred", "bash", "shoulder"),
+                 dice="1d6", success_noise=1),
+    )
+}
+
+
+def door_work(label: str, ability: str | None) -> DoorWork | None:
+    """The door work a checked choice's label names, or None, tried in this order: listening
+    (``listen``), a secret door search (``secret``), picking a lock (``lock``, ``locked``,
+    ``padlock``), forcing a door (a door word — door, gate, portcullis, hatch, trapdoor — with
+    ``force``, ``stuck``, ``barred``, ``bash`` or ``shoulder``, or with a STR check: section 4's
+    "Forcing stuck door ... STR")."""
+    words = set(re.findall(r"[a-z]+", label.lower()))
+    for key in ("listen", "search", "lock"):
+        if words & set(DOOR_WORK[key].words):
+            return DOOR_WORK[key]
+    if words & DOORS and (words & set(DOOR_WORK["force"].words) or ability == "STR"):
+        return DOOR_WORK["force"]
+    return None
+
+
+#: Loot (6.1): base worth per Encounter Level, in copper pounds (dtc: coins).
+LOOT_MIN_PER_EL = 30
+LOOT_MAX_PER_EL = 90
+#: Lair Difficulty loot multipliers (5.1), by zone; the heart of a lair is a standard lair's.
+LOOT_MULTIPLIER = {"minor-lair": Fraction(5, 4), "standard-lair": Fraction(3, 2), "major-lair": Fraction(2),
+                   "deadly-lair": Fraction(3), "mythic-lair": Fraction(4), "lair-heart": Fraction(3, 2)}
+BOSS_MULTIPLIER = Fraction(3, 2)
+#: The item mix (6.2): d6 -> percent of the value in coin (the rest is goods).
+LOOT_COIN_PERCENT = {1: 80, 2: 60, 3: 50, 4: 40, 5: 30, 6: 20}
+
+
+def loot_value(el: int, roll: int, zone: str, boss: bool) -> int:
+    """The loot of an encounter of level ``el``: ``roll`` (between 30×EL and 90×EL), times the
+    lair's multiplier, times 1.5 for a boss, rounded down."""
+    value = Fraction(roll) * LOOT_MULTIPLIER.get(zone, Fraction(1)) * (BOSS_MULTIPLIER if boss else 1)
+    return int(value)
+
+
 #: Danger steps (2.2): cause -> (steps, how long).
 DANGER_STEPS = (
     ("recent combat noise", "+1 step for 20 minutes"),
@@ -192,8 +258,9 @@ DANGER_STEPS = (
 RESTS = {
     "breath": (5, "catch your breath", "one encounter check at the current danger"),
     "short": (30, "a short rest: the base game's short recovery", "the next two checks +1 step"),
-    "long": (480, "a long rest: full HP", "four watches with a check each, ambushed if one comes; then "
-                  "the first three checks +2 steps"),
+    "long": (480, "a long rest: full HP", "the zone's checks through four 2-hour watches, a Perception "
+                  "(WIS) roll each: what comes in a failed watch ambushes you; then the first three checks "
+                  "+2 steps"),
     "camp": (60, "fortify a safe camp (spends a ration)", "the next rest's danger one step lower"),
 }
 
