@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity, Span
 from dtc.lint.rules.base import Context, Rule, rule
-from dtc.systems.dungeon_rules.ruleset import CONDITIONS, ZONES, zone_parts
+from dtc.systems.dungeon_rules.ruleset import ZONES, zone_parts
 
 
 @rule("DT113", "unknown-zone", Severity.ERROR)
@@ -36,10 +36,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Use one of the zone types `dtc rules dungeon-rules` lists: `5-9. Perilous`.
     """
     known = ", ".join(z.replace("-", " ") for z in ZONES)
-    conditions = ", ".join(c.replace("-", " ") for c in CONDITIONS)
     for number, text, span in _written(ctx):
         for part in zone_parts(text)[2]:
-            message = f"unknown zone '{part}' (zones: {known}; after a comma, conditions: {conditions})"
+            message = (f"unknown zone '{part}' (zones: {known}; after a comma, a condition such as dim, dark "
+                       "or murky water: dtc rule DT113)")
             yield self.diag(ctx, message, _part_span(span, text, part), number)
 
 
