@@ -331,7 +331,20 @@ DUNGEON_RULES = DungeonRules(
                          "tripped alarm", "at 3 the danger is at least 1–3; at 5, 1–5 for an hour")),
         ("Hazards", ("written in the source: Hazard: NAME | Check: ABILITY Dn | Fail: effect | Pass: text "
                      "| Mitigation: gear, gear | Telltales: text | Trigger: text",
-                     "checked d20 ≤ score; mitigated with listed gear (not at a fast push) for 1d6 hours")),
+                     "checked d20 ≤ score; mitigated with listed gear (not at a fast push, nor unseen in the dark) "
+                     "for 1d6 hours")),
         ("Rests", tuple(f"{k:<7} {m} minutes: {what}; risk: {risk}" for k, (m, what, risk) in RESTS.items())),
+        ("Doors and locks (1, 4), named by a checked choice's label", tuple(
+            f"{w.title}: {w.dice or w.minutes} minute{'s' if w.dice or w.minutes != 1 else ''}"
+            + (f"; on success an immediate encounter check +{w.success_noise} step" if w.success_noise else "")
+            + (f"; on failure an immediate encounter check +{w.failure_noise} steps" if w.failure_noise else "")
+            for w in DOOR_WORK.values())),
+        ("Conditions (8), after the zone: Zone: perilous, dim, murky water", tuple(
+            f"{c.key.replace('-', ' '):<20} Perception {c.perception:+d}"
+            + (f", moves x{c.slow}" if c.slow > 1 else "") + (", key details impossible" if c.blind else "")
+            + (f"; shown at a fight: {c.note}" if c.note else "") for c in CONDITIONS.values())),
+        ("Loot (6)", ("a beaten creature whose stat block has EL N: worth rolled from 30xEL to 90xEL coins, "
+                      "x the lair's multiplier (minor 1.25, standard and heart 1.5, major 2, deadly 3, mythic 4), "
+                      "x1.5 for a boss; a d6 splits it into coins and goods (80/20 ... 20/80)",)),
     ),
 )
