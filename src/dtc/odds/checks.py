@@ -17,6 +17,7 @@ that is used instead (scores dealt together are not independent).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -95,43 +96,56 @@ def fresh_projection(ruleset: Ruleset, named: list[str], best: bool, *,
     :meth:`Ruleset.check_probability` gives every such check its exact chance. None when more
     than ``limit`` adventurers would remain.
     """
+    folded = fold_projection(ruleset, named, best, limit=limit)
+    if folded is None:
+        return None
+    deals, denominator = folded
+    return [(Fraction(w, denominator), scores) for w, scores in deals]
+
+
+def fold_projection(ruleset: Ruleset, named: list[str], best: bool, *,
+                    limit: int | None = None) -> tuple[list[tuple[int, dict[str, int]]], int] | None:
+    """:func:`fresh_projection` with integer weights over one denominator (returned with them)."""
     groups = ruleset.ability_groups() if best else []
     slot = {name: i for i, name in enumerate(named)}
     group_of = {a: g for g, names in enumerate(groups) for a in names}
     width = len(named) + len(groups)
-    state: dict[tuple[int, ...], Fraction] = {(NONE,) * width: Fraction(1)}
+    empty = (NONE,) * width
+    state: dict[tuple[int, ...], int] = {empty: 1}
+    denominator = 1
     for names, deals in ruleset.fresh_blocks():
-        part: dict[tuple[int, ...], Fraction] = {}
+        den = math.lcm(*(Fraction(w).denominator for w, _ in deals)) if deals else 1
+        part: dict[tuple[int, ...], int] = {}
         for weight, values in deals:
             key = [NONE] * width
             for name, value in zip(names, values, strict=True):
-                if name in slot:
-                    key[slot[name]] = value
-                elif name in group_of:
+                at = slot.get(name)
+                if at is None and name in group_of:
                     at = len(named) + group_of[name]
-                    key[at] = max(key[at], value)
+                if at is not None:
+                    key[at] = max(key[at], value)  # a named score is dealt once; a part keeps its best
             k = tuple(key)
-            part[k] = part.get(k, Fraction(0)) + weight
-        if all(k == (NONE,) * width for k in part):
+            part[k] = part.get(k, 0) + int(Fraction(weight) * den)
+        if all(k == empty for k in part):
             continue  # a block no check reads
-        folded: dict[tuple[int, ...], Fraction] = {}
+        denominator *= den
+        folded: dict[tuple[int, ...], int] = {}
         for a, wa in state.items():
             for b, wb in part.items():
-                k = tuple(x if y == NONE else y if x == NONE or i < len(named) else max(x, y)
-                          for i, (x, y) in enumerate(zip(a, b, strict=True)))
-                folded[k] = folded.get(k, Fraction(0)) + wa * wb
+                k = tuple(map(max, a, b))
+                folded[k] = folded.get(k, 0) + wa * wb
         if limit is not None and len(folded) > limit:
             return None
         state = folded
-    out = []
-    for dealt, weight in state.items():
+    out: list[tuple[int, dict[str, int]]] = []
+    for dealt, ways in state.items():
         scores = {name: dealt[i] for name, i in slot.items() if dealt[i] != NONE}
         for g, members in enumerate(groups):
             top = dealt[len(named) + g]
             if top != NONE:
                 scores.update({a: top for a in members if a not in slot})
-        out.append((weight, scores))
-    return out
+        out.append((ways, scores))
+    return out, denominator
 
 
 def uniform_character(ruleset: Ruleset, score: int) -> dict[str, int]:
@@ -139,7 +153,9 @@ def uniform_character(ruleset: Ruleset, score: int) -> dict[str, int]:
 
 
 def describe_scores(ruleset: Ruleset) -> str:
-    if joint_characters(ruleset) is not None or dealt_together(ruleset):
+    if dealt_together(ruleset):
+        return "as the rules make them, each part's own way (its exact joint distribution)"
+    if joint_characters(ruleset) is not None:
         return "as the ruleset deals them (its exact joint distribution)"
     three = sum_distribution(3)
     if all(score_distribution(ruleset, a) == three for a in ruleset.ability_names):
