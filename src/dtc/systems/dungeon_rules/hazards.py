@@ -14,7 +14,8 @@ the zone's checks, then the base game's short recovery; the next two checks +1 s
 rest (8 hours in four 2-hour watches through the zone's encounter checks, a Perception roll
 each watch deciding whether what comes is an ambush; then full recovery and the first three
 checks +2 steps), or fortifying a safe camp (an hour and a ration: the next rest's
-steps are one lower). A rest an encounter interrupts gives nothing.
+steps are one lower). A catch of breath, a short rest or a camp an encounter interrupts gives
+nothing; a long rest goes on after an encounter unless you flee.
 """
 
 from __future__ import annotations

@@ -48,10 +48,13 @@ def loot(rules: DungeonRules, game: Game, foes: list[Foe]) -> None:
     mix = game.dice.die(6)
     coins = value * dr.LOOT_COIN_PERCENT[mix] // 100
     goods = value - coins
-    game.emit("roll", dice=f"{dr.LOOT_MIN_PER_EL * el}-{dr.LOOT_MAX_PER_EL * el}", rolls=[roll], total=value,
-              why=f"loot of an EL {el} encounter{' (a boss)' if boss else ''} in a {rules.zone(game).title.lower()}")
+    times = [f"x{m} in a {rules.zone(game).title.lower()}" for m in [dr.LOOT_MULTIPLIER.get(zone)] if m]
+    times += [f"x{dr.BOSS_MULTIPLIER} for a boss"] if boss else []
+    game.emit("roll", dice=f"{dr.LOOT_MIN_PER_EL * el}-{dr.LOOT_MAX_PER_EL * el}", rolls=[roll], total=roll,
+              why=f"loot of an EL {el} encounter" + (f" ({', '.join(times)})" if times else ""))
     game.emit("roll", dice="1d6", rolls=[mix], total=mix,
-              why=f"loot mix: {dr.LOOT_COIN_PERCENT[mix]}% coin, {100 - dr.LOOT_COIN_PERCENT[mix]}% goods")
+              why=f"loot worth {value:,}, its mix: {dr.LOOT_COIN_PERCENT[mix]}% coin, "
+                  f"{100 - dr.LOOT_COIN_PERCENT[mix]}% goods")
     if coins:
         _offer(game, Item("coins", "treasure", coins, TREASURE_WEIGHT["coins"], value=1, category="coins"),
                f"{coins:,} coins")
