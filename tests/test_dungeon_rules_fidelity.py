@@ -269,6 +269,25 @@ def test_light_air_and_water_change_perception(condition: str, lit: bool, mod: i
         assert "(algae)" in asked[0].prompt
 
 
+@pytest.mark.parametrize(("sound", "stealth", "awareness"), [("cavern", -1, 0), ("machinery", 1, -1),
+                                                         ("waterfall", 1, -2), ("dead corridor", 0, 1)])
+def test_sound_changes_stealth_and_hearing(sound: str, stealth: int, awareness: int) -> None:
+    """dungeon-rules.txt, 8.4 Sound And Awareness (caverns -1 to stealth, machinery +1, waterfalls +1;
+    awareness dead corridors +1, machinery -1, waterfalls -2). Ruling: stealth is the stealth
+    crawl's roll, awareness the adventurer's Perception."""
+    src = HEAD + "Adventure Entries\n\n1 A bank (D0, S2).\n\n2 The hall (D0, S1).\nZone: " + sound + "\n"
+    pc = hero(WIS=12)
+    pc.stats.update(AGI=9)
+    game, events = start(src, pc=pc)
+    game.state.arrive(2)
+    rules: Any = game.rules
+    rules.st(game)["pace"] = "stealth"
+    game.clock("move")
+    crawl = next(e for e in events if e["event"] == "check" and e["why"] == "stealth crawl")
+    assert crawl["ability"] == "WIS" and crawl["target"] == 12 + stealth
+    assert rules.perception(game, "WIS") == awareness and rules.perception(game, "STR") == 0
+
+
 def test_darksight_sees_dark_as_dim() -> None:
     """dungeon-rules.txt, 8.6 Darksight: "See in dim as bright, dark as dim"."""
     pc = hero(WIS=12)

@@ -265,7 +265,8 @@ class DungeonRules(Rules):
             st["bonus"] = max(st["bonus"], 4)
         elif st["pace"] == "stealth":
             best = max(("AGI", "WIS"), key=lambda a: self.score(game.pc, a))
-            if self.d20_check(game, best, 2, "stealth crawl"):
+            noise = sum(c.stealth for c in self.conditions(game))  # the entry's sound (8.4)
+            if self.d20_check(game, best, 2, "stealth crawl", noise):
                 st["slip"] = True
             else:
                 st["slip"] = False

@@ -88,11 +88,12 @@ class Condition:
     """
 
     key: str
-    kind: str  # light | air | water | cover
+    kind: str  # light | air | water | sound | cover
     perception: int = 0
     slow: int = 1
     blind: bool = False
     note: str = ""
+    stealth: int = 0  # sound (8.4): the modifier to the stealth crawl's roll
 
 
 CONDITIONS: dict[str, Condition] = {
@@ -109,6 +110,11 @@ CONDITIONS: dict[str, Condition] = {
         Condition("murky-water", "water", -2, slow=4, note="chest deep: heavy melee -1, ranged -4"),
         Condition("opaque-water", "water", -3, slow=4, blind=True,
                   note="silt: melee at disadvantage, no ranged attacks"),
+        # Sound (8.4): its awareness modifier is taken as the Perception one (you hear what comes).
+        Condition("dead-corridor", "sound", 1),
+        Condition("cavern", "sound", stealth=-1),
+        Condition("machinery", "sound", -1, stealth=1),
+        Condition("waterfall", "sound", -2, stealth=1),
         Condition("half-cover", "cover", note="half cover: -2 to hit whoever takes it"),
         Condition("three-quarters-cover", "cover", note="three-quarters cover: -4 to hit whoever takes it"),
         Condition("total-cover", "cover", note="total cover: cannot be targeted directly"),
@@ -119,7 +125,9 @@ CONDITION_ALIASES = {
     "webs": "obscured", "heavy fog": "heavily-obscured", "dust": "dust-haze", "clear": "clear-water",
     "waist deep water": "clear-water", "murky": "murky-water", "chest deep water": "murky-water",
     "opaque": "opaque-water", "silt": "opaque-water", "silt water": "opaque-water",
-    "3/4 cover": "three-quarters-cover",
+    "3/4 cover": "three-quarters-cover", "dead corridors": "dead-corridor", "caverns": "cavern",
+    "cave": "cavern", "machinery room": "machinery", "waterfalls": "waterfall", "current": "waterfall",
+    "currents": "waterfall",
 }
 
 
@@ -341,7 +349,8 @@ DUNGEON_RULES = DungeonRules(
             for w in DOOR_WORK.values())),
         ("Conditions (8), after the zone: Zone: perilous, dim, murky water", tuple(
             f"{c.key.replace('-', ' '):<20} Perception {c.perception:+d}"
-            + (f", moves x{c.slow}" if c.slow > 1 else "") + (", key details impossible" if c.blind else "")
+            + (f", stealth {c.stealth:+d}" if c.stealth else "") + (f", moves x{c.slow}" if c.slow > 1 else "")
+            + (", key details impossible" if c.blind else "")
             + (f"; shown at a fight: {c.note}" if c.note else "") for c in CONDITIONS.values())),
         ("Loot (6)", ("a beaten creature whose stat block has EL N: worth rolled from 30xEL to 90xEL coins, "
                       "x the lair's multiplier (minor 1.25, standard and heart 1.5, major 2, deadly 3, mythic 4), "
