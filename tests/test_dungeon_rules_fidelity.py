@@ -376,7 +376,7 @@ def test_what_comes_in_a_failed_watch_is_an_ambush(awake: bool, monkeypatch: pyt
         assert met == [True] and fights == []
     else:
         assert met == [] and fights == [True]
-        assert any(e["event"] == "manual" and "Ambushed" in e["text"] for e in events)
+        assert any(e["event"] == "surprise" and e["surprised"] for e in events)
     assert game.pc.hp == game.pc.max_hp  # the rest went on after the encounter
 
 

@@ -48,8 +48,8 @@ def loot(rules: DungeonRules, game: Game, foes: list[Foe]) -> None:
     mix = game.dice.die(6)
     coins = value * dr.LOOT_COIN_PERCENT[mix] // 100
     goods = value - coins
-    times = [f"x{m} in a {rules.zone(game).title.lower()}" for m in [dr.LOOT_MULTIPLIER.get(zone)] if m]
-    times += [f"x{dr.BOSS_MULTIPLIER} for a boss"] if boss else []
+    times = [f"x{float(m):g} in a {rules.zone(game).title.lower()}" for m in [dr.LOOT_MULTIPLIER.get(zone)] if m]
+    times += [f"x{float(dr.BOSS_MULTIPLIER):g} for a boss"] if boss else []
     game.emit("roll", dice=f"{dr.LOOT_MIN_PER_EL * el}-{dr.LOOT_MAX_PER_EL * el}", rolls=[roll], total=roll,
               why=f"loot of an EL {el} encounter" + (f" ({', '.join(times)})" if times else ""))
     game.emit("roll", dice="1d6", rolls=[mix], total=mix,

@@ -237,7 +237,7 @@ class DungeonRules(Rules):
     def _fight_notes(self, game: Game) -> None:
         notes = [c.note for c in self.conditions(game) if c.note]
         if notes:
-            game.emit("manual", text="Fighting here (not automated, your ruling): " + "; ".join(notes) + ".")
+            game.emit("manual", text="Fighting here: " + "; ".join(notes) + ".")
 
     def turn_passed(self, game: Game) -> None:
         why = game.clock_reason
@@ -392,7 +392,7 @@ class DungeonRules(Rules):
         st = self.st(game)
         st["ran"] = False
         if st.pop("ambush", False):  # a watch that missed them (7): no reaction, no warning
-            game.emit("manual", text="Ambushed in your sleep: the watch saw nothing coming.")
+            game.emit("surprise", rolls=[], chance=6, surprised=True)  # ambushed in your sleep
             result = self.base.fight(game, foes, surprised=True)
         else:
             result = self.base.encounter(game, foes, text)
