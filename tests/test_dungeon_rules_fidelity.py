@@ -436,3 +436,39 @@ def test_no_el_no_loot() -> None:
     game.pc.hp = game.pc.max_hp = 60
     game.rules.fight(game, foes_from(game.block("Gnawer"), "Gnawer", 1))
     assert not [e for e in events if e["event"] == "roll" and str(e["why"]).startswith("loot")]
+
+
+def test_loot_frequencies() -> None:
+    """dungeon-rules.txt, 6.1 and 6.2, by frequency (fixed seeds): the worth is even across 30×EL to
+    90×EL (mean 60×EL) and each of the d6 mix's six profiles comes up a sixth of the time."""
+    from dtc.systems.dungeon_rules.loot import loot
+
+    game, events = start(delve_book(), entry=3, seed=11, player=KeyPlayer([], fallback=BoldPolicy()))
+    foes = foes_from(game.block("Gnawer"), "Gnawer", 1)
+    n = 1200
+    for _ in range(n):
+        loot(game.rules, game, foes)  # type: ignore[arg-type]
+    worth = [e["total"] for e in events if e["event"] == "roll" and str(e["why"]).startswith("loot of")]
+    mixes = [e["total"] for e in events if e["event"] == "roll" and str(e["why"]).startswith("loot worth")]
+    assert len(worth) == len(mixes) == n and min(worth) >= 60 and max(worth) <= 180
+    sd = ((121**2 - 1) / 12) ** 0.5  # an even roll over 121 values
+    assert abs(sum(worth) / n - 120) < 4 * sd / n**0.5
+    for face in range(1, 7):
+        share = mixes.count(face) / n
+        assert abs(share - 1 / 6) < 4 * (5 / 36 / n) ** 0.5
+
+
+def test_forced_door_checks_come_up_one_in_three() -> None:
+    """dungeon-rules.txt, 4, by frequency (fixed seeds): a stuck door that gives brings an immediate
+    check at +1 step; in a standard sector (danger 1) that check finds an encounter 2 times in 6."""
+    hits = n = 0
+    for seed in range(600):
+        game, events = start(delve_book(encounters=False), seed=seed, pc=hero(STR=18))
+        rules: Any = game.rules
+        rules.check(game, "STR", 2, "Force the stuck door")
+        rules.encounter_happens(game)
+        forced = checks_of(events, "forcing a stuck door")
+        assert len(forced) == 1 and forced[0]["range"] == 2
+        hits += forced[0]["encounter"]
+        n += 1
+    assert abs(hits / n - 1 / 3) < 4 * (2 / 9 / n) ** 0.5
