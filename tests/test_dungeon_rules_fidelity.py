@@ -472,3 +472,16 @@ def test_forced_door_checks_come_up_one_in_three() -> None:
         hits += forced[0]["encounter"]
         n += 1
     assert abs(hits / n - 1 / 3) < 4 * (2 / 9 / n) ** 0.5
+
+
+def test_the_condition_names_are_one_list() -> None:
+    """The conditions the overlay knows are those the schema and the compiled graph's types allow."""
+    from typing import get_args
+
+    from dtc.compiled.graphjson import ConditionKey
+    from dtc.compiled.schema import schema_of
+    from dtc.systems.dungeon_rules.ruleset import CONDITIONS
+
+    schema = schema_of("adventure")
+    enum = schema["$defs"]["entry"]["properties"]["conditions"]["items"]["enum"]
+    assert list(CONDITIONS) == enum == list(get_args(ConditionKey))

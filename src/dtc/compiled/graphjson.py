@@ -160,6 +160,10 @@ class When(TypedDict):
     outcome: Literal["success", "failure"]
 
 
+#: Dungeon Rules conditions (``dtc.systems.dungeon_rules.ruleset.CONDITIONS``, kept equal by a test).
+ConditionKey = Literal["bright", "dim", "dark", "obscured", "heavily-obscured", "dust-haze", "smoke", "clear-water",
+                       "murky-water", "opaque-water", "dead-corridor", "cavern", "machinery", "waterfall",
+                       "half-cover", "three-quarters-cover", "total-cover"]
 EffectKind = Literal["damage", "heal", "check", "treasure", "item", "fight", "creatures", "condition", "manual"]
 
 
@@ -193,7 +197,7 @@ class Entry(TypedDict):
     creatures: list[str]
     effects: list[Effect]
     zone: NotRequired[str | None]
-    conditions: NotRequired[list[str]]
+    conditions: NotRequired[list[ConditionKey]]
     changes: NotRequired[list[Change]]
     ending_kind: NotRequired[Literal["death", "victory"]]
     hazards: NotRequired[list[str]]
