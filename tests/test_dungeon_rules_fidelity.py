@@ -485,3 +485,19 @@ def test_the_condition_names_are_one_list() -> None:
     schema = schema_of("adventure")
     enum = schema["$defs"]["entry"]["properties"]["conditions"]["items"]["enum"]
     assert list(CONDITIONS) == enum == list(get_args(ConditionKey))
+
+
+def test_a_hazard_cleared_with_tools_is_gone_for_good() -> None:
+    """dungeon-rules.txt, 3.7 Hazard Reaction And Reset: "Cleared: Tools or magic; 10–60 minutes;
+    roll encounter once during work" (ruling: 1d6 × 10 minutes, with the gear the hazard lists)."""
+    player = KeyPlayer(["clear"], kinds={"hazard"})
+    game, events = start(lit_book(""), player=player, faces=(3, 6))  # 30 minutes; the check's d6 misses
+    game.rules.on_entry(game, game.entries[1])
+    rules: Any = game.rules
+    assert rules.st(game)["minutes"] == 30 and rules.st(game)["cleared"] == ["1:slick stair"]
+    assert [e["why"] for e in checks_of(events)] == ["clearing the Slick Stair"]
+    assert [e["stage"] for e in events if e["event"] == "hazard"] == ["met", "cleared"]
+    events.clear()
+    rules.st(game)["minutes"] += 10 * 24 * 60
+    game.rules.on_entry(game, game.entries[1])
+    assert not [e for e in events if e["event"] == "hazard"]

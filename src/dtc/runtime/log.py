@@ -55,7 +55,8 @@ EVENTS: dict[str, str] = {
     "adjust": "text: the player's ruling as typed",
     "refused": "what, why",
     "end": "outcome, reason, treasure, hp; ending_kind (death/victory) when the ending states one",
-    "hazard": "name, stage (met/mitigated/passed/triggered); difficulty, pace, telltales, gear or text (Dungeon Rules)",
+    "hazard": "name, stage (met/mitigated/cleared/passed/triggered); difficulty, pace, telltales, gear or text "
+              "(Dungeon Rules)",
     "pace": "pace (standard/careful/stealth/fast/mapping halt), minutes a room, why (Dungeon Rules)",
     "alarm": "level (0-5), why: the Dungeon Rules alarm track moved",
 }

@@ -3,7 +3,8 @@
 Hazards (seed, 3 and 3.7): an entry's hazards are met when it is read, in order. A careful sweep or
 a stealth crawl spots them (the check is one step easier, D−1, and listed mitigation gear may be
 used instead); a fast push does not (one step harder, D+1, and no mitigation). Mitigating takes
-10 minutes and makes noise (an encounter check) and removes the hazard for 1d6 hours (3.7). A
+10 minutes and makes noise (an encounter check) and removes the hazard for 1d6 hours (3.7);
+clearing it takes 1d6 × 10 minutes with an encounter check during the work, and it is gone. A
 check is a d20 at or under the better of the hazard's abilities (Dungeon Rules scores); failing
 it, the damage dice in the Fail text are rolled, "alarm" in it trips an alarm, "noise" in it
 adds a danger step, and the rest of the text is shown for the player to rule on. A triggered
@@ -93,19 +94,41 @@ def _meet(rules: DungeonRules, game: Game, hazard: Hazard, key: str) -> None:
     if gear is not None:
         use = Option("mitigate", f"Deal with it using your {gear} ({MITIGATE_MINUTES} minutes, noisy)",
                      "no check; removed for 1d6 hours")
-        opts = (use, face) if careful(game) or p < 1 else (face, use)
-        if game.ask(Question(HAZARD, f"Hazard: {name}{seen}", opts, {"hazard": name})).key == "mitigate":
+        clear = Option("clear", f"Clear it for good with your {gear} (10-60 minutes)",
+                       "no check; an encounter check during the work")
+        opts = (use, face, clear) if careful(game) or p < 1 else (face, use, clear)
+        answer = game.ask(Question(HAZARD, f"Hazard: {name}{seen}", opts, {"hazard": name})).key
+        if answer == "mitigate":
             rules.pass_minutes(game, MITIGATE_MINUTES)
             st["loud"] = True
             hours = game.dice.die(6)
             st.setdefault("mitigated", {})[key] = st["minutes"] + hours * 60
             game.emit("hazard", name=name, stage="mitigated", gear=gear, hours=hours)
             return
+        if answer == "clear":
+            _clear(rules, game, hazard, key, gear)
+            return
     if rules.d20_check(game, best, d, f"hazard: {name}", mod):
         game.emit("hazard", name=name, stage="passed", text=hazard["pass"])
         return
     game.emit("hazard", name=name, stage="triggered", text=hazard["fail"])
     _fail(rules, game, hazard)
+
+
+def _clear(rules: DungeonRules, game: Game, hazard: Hazard, key: str, gear: str) -> None:
+    """Clearing a hazard (3.7): "Tools or magic; 10–60 minutes; roll encounter once during work".
+    The work takes 1d6 × 10 minutes (dtc's reading of the range); an encounter that comes is met,
+    and fleeing from it leaves the hazard as it was."""
+    roll = game.dice.roll("1d6")
+    game.emit("roll", dice="1d6x10", rolls=list(roll.dice), total=roll.total * 10,
+              why=f"minutes clearing the {hazard['name']}")
+    rules.pass_minutes(game, roll.total * 10)
+    met = rules.roll_check(game, f"clearing the {hazard['name']}") and game.graph["encounters"]
+    if met and game.wandering() == FLED:
+        game.flee()
+        return
+    rules.st(game)["cleared"].append(key)
+    game.emit("hazard", name=hazard["name"], stage="cleared", gear=gear)
 
 
 def _has(rules: DungeonRules, game: Game, ability: str) -> bool:

@@ -339,8 +339,8 @@ DUNGEON_RULES = DungeonRules(
                          "tripped alarm", "at 3 the danger is at least 1–3; at 5, 1–5 for an hour")),
         ("Hazards", ("written in the source: Hazard: NAME | Check: ABILITY Dn | Fail: effect | Pass: text "
                      "| Mitigation: gear, gear | Telltales: text | Trigger: text",
-                     "checked d20 ≤ score; mitigated with listed gear (not at a fast push, nor unseen in the dark) "
-                     "for 1d6 hours")),
+                     "checked d20 ≤ score; with listed gear (not at a fast push, nor unseen in the dark) mitigated "
+                     "for 1d6 hours, or cleared for good in 1d6x10 minutes with an encounter check")),
         ("Rests", tuple(f"{k:<7} {m} minutes: {what}; risk: {risk}" for k, (m, what, risk) in RESTS.items())),
         ("Doors and locks (1, 4), named by a checked choice's label", tuple(
             f"{w.title}: {w.dice or w.minutes} minute{'s' if w.dice or w.minutes != 1 else ''}"
