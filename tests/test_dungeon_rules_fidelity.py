@@ -78,23 +78,33 @@ def test_fresh_odds_are_the_exhaustive_enumeration_of_creation(monkeypatch: pyte
     monkeypatch.setattr(DungeonRules, "score_distribution", lambda self, ability=None: small)
     rules = get_ruleset(DT_DR)
 
+    adventurers = []  # every one, made as play makes it, with its chance
+    for values in product(small, repeat=8):
+        weight = Fraction(1)
+        for v in values:
+            weight *= small[v]
+        pc = Character("A", dict(zip(DT_ABILITIES, values[:6], strict=True)), 8, 8,
+                       stats={"LUCK": values[6], "WORLDSWAY": values[7]})
+        overlay_scores(pc, Dice(1))  # AGI from DEX, as in play
+        adventurers.append((weight, pc.abilities, {**pc.abilities, **pc.stats}))
+
+    @functools.cache
+    def chance(base: tuple[tuple[str, int], ...], own: tuple[int, ...], check: tuple[str | None, int]) -> Fraction:
+        ability, difficulty = check
+        if ability is None:  # the reader's best check, part by part
+            return max(rules.check_probability(dict(base), None, difficulty),
+                       max(p_d20(s, difficulty) for s in own))
+        return rules.check_probability(dict(base) | dict(zip(("AGI", "LUCK", "WORLDSWAY"), own, strict=True)),
+                                       ability, difficulty)
+
     def enumerated(checks: list[tuple[str | None, int]]) -> Fraction:
         total = Fraction(0)
-        for values in product(small, repeat=8):
-            weight = Fraction(1)
-            for v in values:
-                weight *= small[v]
-            pc = Character("A", dict(zip(DT_ABILITIES, values[:6], strict=True)), 8, 8,
-                           stats={"LUCK": values[6], "WORLDSWAY": values[7]})
-            overlay_scores(pc, Dice(1))  # AGI from DEX, as in play
-            scores = {**pc.abilities, **pc.stats}
+        for weight, base, scores in adventurers:
+            key = tuple(base.items())
+            own = (scores["AGI"], scores["LUCK"], scores["WORLDSWAY"])
             p = Fraction(1)
-            for ability, difficulty in checks:
-                if ability is None:  # the reader's best check, part by part
-                    p *= max(rules.check_probability(pc.abilities, None, difficulty),
-                             max(p_d20(scores[a], difficulty) for a in ("AGI", "LUCK", "WORLDSWAY")))
-                else:
-                    p *= rules.check_probability(scores, ability, difficulty)
+            for check in checks:
+                p *= chance(key, own, check)
             total += weight * p
         return total
 
