@@ -511,3 +511,19 @@ def test_a_hazard_cleared_with_tools_is_gone_for_good() -> None:
     rules.st(game)["minutes"] += 10 * 24 * 60
     game.rules.on_entry(game, game.entries[1])
     assert not [e for e in events if e["event"] == "hazard"]
+
+
+@pytest.mark.parametrize("watch", ["sanctuary bell", "ward pulse", "patrol sweep"])
+def test_a_bell_ward_or_patrol_sets_the_danger_to_at_least_one_to_three(watch: str) -> None:
+    """dungeon-rules.txt, 2.2: "Sanctuary bell, ward pulse, or patrol sweep — Set to at least 1–3
+    while active" (ruling: active in the entries that name it)."""
+    src = HEAD + "Zones\n  1-2. Quiet\n\nAdventure Entries\n\n1 A (D0, S2).\n\n2 B (D0, S1).\nZone: " + watch + "\n"
+    game, _ = start(src)
+    rules: Any = game.rules
+    assert rules.danger(game) == 1
+    game.state.arrive(2)
+    assert rules.danger(game) == 3
+    rules.add_step(game, 1, checks=1, why="test")
+    assert rules.danger(game) == 3  # quiet 1, +1 step: 1-2, still under the floor
+    rules.add_step(game, 2, checks=1, why="test")
+    assert rules.danger(game) == 4  # steps above the floor count

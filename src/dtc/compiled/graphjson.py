@@ -163,7 +163,8 @@ class When(TypedDict):
 #: Dungeon Rules conditions (``dtc.systems.dungeon_rules.ruleset.CONDITIONS``, kept equal by a test).
 ConditionKey = Literal["bright", "dim", "dark", "obscured", "heavily-obscured", "dust-haze", "smoke", "clear-water",
                        "murky-water", "opaque-water", "dead-corridor", "cavern", "machinery", "waterfall",
-                       "half-cover", "three-quarters-cover", "total-cover"]
+                       "sanctuary-bell", "ward-pulse", "patrol-sweep", "half-cover", "three-quarters-cover",
+                       "total-cover"]
 EffectKind = Literal["damage", "heal", "check", "treasure", "item", "fight", "creatures", "condition", "manual"]
 
 

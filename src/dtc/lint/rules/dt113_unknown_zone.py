@@ -18,7 +18,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     do not matter; "sector" may follow (`Perilous sector`). After the zone, comma-separated
     conditions may follow (`Perilous, dim, murky water`): light (bright, dim, dark), air
     (obscured, heavily obscured, dust haze, smoke), water (clear, murky, opaque water), sound
-    (dead corridor, cavern, machinery, waterfall) and cover
+    (dead corridor, cavern, machinery, waterfall), watches (sanctuary bell, ward pulse, patrol
+    sweep) and cover
     (half, three-quarters, total cover); a `Zone:` line may name conditions alone (`Zone: dark`).
     Each comma-separated part that is none of these is reported.
 

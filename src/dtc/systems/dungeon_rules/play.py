@@ -340,6 +340,7 @@ class DungeonRules(Rules):
             top = max(top + 1, 3)
         if st["alarm"] >= 3:
             top = max(top, 3)
+        top = max([top, *(c.danger for c in self.conditions(game))])  # a bell, ward or patrol here (2.2)
         if st["alarm_high_until"] > now:
             top = 5
         return max(1, min(dr.DANGER_CAP, top))

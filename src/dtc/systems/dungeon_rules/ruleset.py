@@ -88,12 +88,13 @@ class Condition:
     """
 
     key: str
-    kind: str  # light | air | water | sound | cover
+    kind: str  # light | air | water | sound | watch | cover
     perception: int = 0
     slow: int = 1
     blind: bool = False
     note: str = ""
     stealth: int = 0  # sound (8.4): the modifier to the stealth crawl's roll
+    danger: int = 0  # a watch (2.2): the danger range is at least 1–danger while in the entry
 
 
 CONDITIONS: dict[str, Condition] = {
@@ -115,6 +116,10 @@ CONDITIONS: dict[str, Condition] = {
         Condition("cavern", "sound", stealth=-1),
         Condition("machinery", "sound", -1, stealth=1),
         Condition("waterfall", "sound", -2, stealth=1),
+        # Watches (2.2): "Sanctuary bell, ward pulse, or patrol sweep — set to at least 1–3 while active".
+        Condition("sanctuary-bell", "watch", danger=3),
+        Condition("ward-pulse", "watch", danger=3),
+        Condition("patrol-sweep", "watch", danger=3),
         Condition("half-cover", "cover", note="half cover: -2 to hit whoever takes it"),
         Condition("three-quarters-cover", "cover", note="three-quarters cover: -4 to hit whoever takes it"),
         Condition("total-cover", "cover", note="total cover: cannot be targeted directly"),
@@ -127,7 +132,8 @@ CONDITION_ALIASES = {
     "opaque": "opaque-water", "silt": "opaque-water", "silt water": "opaque-water",
     "3/4 cover": "three-quarters-cover", "dead corridors": "dead-corridor", "caverns": "cavern",
     "cave": "cavern", "machinery room": "machinery", "waterfalls": "waterfall", "current": "waterfall",
-    "currents": "waterfall",
+    "currents": "waterfall", "bell": "sanctuary-bell", "ward": "ward-pulse", "wards": "ward-pulse",
+    "patrol": "patrol-sweep", "patrols": "patrol-sweep",
 }
 
 
@@ -350,7 +356,7 @@ DUNGEON_RULES = DungeonRules(
         ("Conditions (8), after the zone: Zone: perilous, dim, murky water", tuple(
             f"{c.key.replace('-', ' '):<20} Perception {c.perception:+d}"
             + (f", stealth {c.stealth:+d}" if c.stealth else "") + (f", moves x{c.slow}" if c.slow > 1 else "")
-            + (", key details impossible" if c.blind else "")
+            + (", key details impossible" if c.blind else "") + (f", danger at least 1–{c.danger}" if c.danger else "")
             + (f"; shown at a fight: {c.note}" if c.note else "") for c in CONDITIONS.values())),
         ("Loot (6)", ("a beaten creature whose stat block has EL N: worth rolled from 30xEL to 90xEL coins, "
                       "x the lair's multiplier (minor 1.25, standard and heart 1.5, major 2, deadly 3, mythic 4), "
