@@ -527,3 +527,39 @@ def test_a_bell_ward_or_patrol_sets_the_danger_to_at_least_one_to_three(watch: s
     assert rules.danger(game) == 3  # quiet 1, +1 step: 1-2, still under the floor
     rules.add_step(game, 2, checks=1, why="test")
     assert rules.danger(game) == 4  # steps above the floor count
+
+
+def test_a_forced_march_goes_half_as_far_again_and_costs_an_hour_by_hour() -> None:
+    """dungeon-rules.txt, 1 Forced March (dungeon): "Add 50% distance per time unit", "Body or
+    Constitution per hour", "Each hour of forced march: +1 danger step until a short rest".
+    Rulings: 3 rooms in 20 minutes; a failed CON check ends the march until a short rest."""
+    src = HEAD + "Adventure Entries\n\n1 A (D0, S2).\n\n2 B (D0, S1).\n"
+    game, events = start(src, pc=hero(CON=18))  # 3d6 <= 18: every hour's check passes
+    rules: Any = game.rules
+    rules.st(game)["pace"] = "forced"
+    minutes = []
+    for _ in range(9):
+        before = rules.st(game)["minutes"]
+        game.clock("move")
+        minutes.append(rules.st(game)["minutes"] - before)
+    assert minutes == [6, 7, 7] * 3 and rules.st(game)["minutes"] == 60
+    cons = [e for e in events if e["event"] == "check" and e["why"] == "an hour of forced march"]
+    assert len(cons) == 1 and cons[0]["ability"] == "CON" and cons[0]["success"]
+    assert [s["why"] for s in rules.st(game)["steps"]] == ["forced march"]
+    assert rules.danger(game) == 2  # a standard sector's 1, +1 for the hour
+    rules.short_rested(game)
+    assert rules.danger(game) == 1 and not rules.st(game)["spent"]
+
+
+def test_a_failed_forced_march_check_leaves_you_too_spent() -> None:
+    """dungeon-rules.txt, 1 Forced March: the hourly CON check (ruling: failed, the pace drops to
+    standard and a forced march is refused until a short rest)."""
+    src = HEAD + "Adventure Entries\n\n1 A (D0, S2).\n\n2 B (D0, S1).\n"
+    game, events = start(src, pc=hero(CON=2))  # 3d6 <= 2 never passes
+    rules: Any = game.rules
+    rules.st(game)["pace"] = "forced"
+    while rules.st(game)["pace"] == "forced":
+        game.clock("move")
+    assert rules.st(game)["minutes"] == 60 and rules.st(game)["spent"]
+    assert rules.adjust(game, ["pace", "forced"]) is None
+    assert rules.adjust(game, ["pace", "careful"]) == "pace careful"

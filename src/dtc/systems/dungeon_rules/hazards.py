@@ -197,12 +197,14 @@ def rest(rules: DungeonRules, game: Game) -> None:
         if _through(rules, game, dr.RESTS["short"][0]):
             return
         rules.base.recover(game, "short")
+        rules.short_rested(game)
         if 1 - relief > 0:
             rules.add_step(game, 1 - relief, checks=2, why="short rest")
         return
     if not _long_rest(rules, game):
         return
     rules.base.recover(game, "long")
+    rules.short_rested(game)  # a long rest is at least a short one
     if 2 - relief > 0:
         rules.add_step(game, 2 - relief, checks=3, why="long rest")
 

@@ -241,11 +241,13 @@ class DungeonRules(Rules):
 
     def turn_passed(self, game: Game) -> None:
         why = game.clock_reason
-        minutes = dr.PACES[self.st(game)["pace"]].minutes if why == "move" else MINUTES.get(why, 10)
+        minutes = self._move_minutes(game) if why == "move" else MINUTES.get(why, 10)
         if why == "move":
             minutes *= max((c.slow for c in self.conditions(game)), default=1)  # wading (8.3)
         self.pass_minutes(game, minutes)
         if why == "move":
+            if self.st(game)["pace"] == "forced":
+                self._forced_hours(game, minutes)
             self._paced_move(game)
 
     def pass_minutes(self, game: Game, minutes: int, *, base_turns: bool = True) -> None:
@@ -258,6 +260,30 @@ class DungeonRules(Rules):
         while st["minutes"] - st["base_minutes"] >= 10:
             st["base_minutes"] += 10
             self.base.turn_passed(game)
+
+    def _move_minutes(self, game: Game) -> int:
+        """A room at the current pace; a forced march goes 50% farther in the time (1), so its
+        rooms take 20 minutes for every 3 (6, 7, 7 minutes)."""
+        st = self.st(game)
+        if st["pace"] != "forced":
+            return dr.PACES[st["pace"]].minutes
+        rooms: int = st.get("forced_rooms", 0) + 1
+        st["forced_rooms"] = rooms
+        return rooms * dr.FORCED_MINUTES // dr.FORCED_ROOMS - (rooms - 1) * dr.FORCED_MINUTES // dr.FORCED_ROOMS
+
+    def _forced_hours(self, game: Game, minutes: int) -> None:
+        """Each hour of forced march (1): a CON check, and +1 danger step until a short rest; a
+        failed check leaves the adventurer too spent to keep it up (the pace drops to standard
+        until a short rest)."""
+        st = self.st(game)
+        st["forced_minutes"] = st.get("forced_minutes", 0) + minutes
+        while st["forced_minutes"] >= HOUR and st["pace"] == "forced":
+            st["forced_minutes"] -= HOUR
+            self.add_step(game, 1, why="forced march")
+            if not self.check(game, "CON", 2, "an hour of forced march"):
+                st["pace"], st["spent"] = "standard", True
+                game.emit("pace", pace="standard", minutes=dr.PACES["standard"].minutes,
+                          why="too spent to force the march")
 
     def _paced_move(self, game: Game) -> None:
         st = self.st(game)
@@ -287,9 +313,11 @@ class DungeonRules(Rules):
         return f"{own} | {st['pace']} | {clock}{alarm}" + (f" | {base}" if base else "")
 
     def adjust(self, game: Game, words: list[str]) -> str | None:
-        """``pace careful|stealth|fast|standard``, ``map`` (a mapping halt), ``alarm N``."""
+        """``pace careful|stealth|fast|standard|forced``, ``map`` (a mapping halt), ``alarm N``."""
         st = self.st(game)
         if len(words) == 2 and words[0] == "pace" and words[1] in dr.PACES:
+            if words[1] == "forced" and st.get("spent"):
+                return None  # too spent until a short rest
             st["pace"] = words[1]
             game.emit("pace", pace=words[1], minutes=dr.PACES[words[1]].minutes, why="adjusted")
             return f"pace {words[1]}"
@@ -449,6 +477,8 @@ class DungeonRules(Rules):
                                                                                    "stealth"]
         if careful(game) and zone.top <= 1:
             order = ["standard", "careful", "stealth", "fast"]
+        if not st.get("spent"):
+            order.append("forced")
         opts = tuple(Option(f"pace:{k}", dr.PACES[k].title, f"{dr.PACES[k].minutes} min a room: {dr.PACES[k].note}")
                      for k in order)
         top = self.danger(game)
@@ -471,6 +501,13 @@ class DungeonRules(Rules):
 
         rest(self, game)
         return None
+
+    def short_rested(self, game: Game) -> None:
+        """A short rest ends a forced march's danger steps and its exhaustion (1, 2.2)."""
+        st = self.st(game)
+        st["steps"] = [s for s in st["steps"] if s["why"] != "forced march"]
+        st["spent"] = False
+        st["forced_minutes"] = 0
 
     def rest_order(self, game: Game) -> list[str]:
         pc, st = game.pc, self.st(game)

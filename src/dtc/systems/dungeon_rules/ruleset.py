@@ -190,8 +190,11 @@ PACES: dict[str, Pace] = {
              "slipped; fail, and the next encounter check is +7"),
         Pace("fast", "Fast push", 5, "hazards go unseen (checks one step harder, no mitigation); the next "
              "encounter check is +4"),
+        Pace("forced", "Forced march", 7, "50% farther in the time (20 minutes for 3 rooms); each hour a CON "
+             "check (failed: too spent to keep it up until a short rest) and +1 danger step until a short rest"),
     )
 }
+FORCED_ROOMS, FORCED_MINUTES = 3, 20  # a forced march: 3 rooms in a standard advance's 20 minutes for 2
 MAPPING_HALT_MINUTES = 10
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +267,7 @@ DANGER_STEPS = (
     ("running, shouting, metal on stone (fleeing, gear used)", "+1 step until the next check"),
     ("tripped alarm or visible intrusion", "+5 steps for 1 hour"),
     ("blood scent or corpse trail (a fight with dead left behind)", "+1 step for the rest of the floor"),
+    ("forced march (dungeon)", "+1 step for each hour of it, until a short rest"),
     ("short rest in the dungeon", "the next two checks +1 step"),
     ("long rest in the dungeon", "the first three checks after waking +2 steps"),
 )
