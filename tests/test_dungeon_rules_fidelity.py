@@ -555,7 +555,7 @@ def test_a_failed_forced_march_check_leaves_you_too_spent() -> None:
     """dungeon-rules.txt, 1 Forced March: the hourly CON check (ruling: failed, the pace drops to
     standard and a forced march is refused until a short rest)."""
     src = HEAD + "Adventure Entries\n\n1 A (D0, S2).\n\n2 B (D0, S1).\n"
-    game, events = start(src, pc=hero(CON=2))  # 3d6 <= 2 never passes
+    game, _ = start(src, pc=hero(CON=2))  # 3d6 <= 2 never passes
     rules: Any = game.rules
     rules.st(game)["pace"] = "forced"
     while rules.st(game)["pace"] == "forced":

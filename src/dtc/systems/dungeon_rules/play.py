@@ -1,7 +1,8 @@
 """Dungeon Rules, automated: an overlay that owns time, danger and rest, on top of a base ruleset.
 
 Seed: ``dungeon-rules.txt``; numbers from :mod:`dtc.systems.dungeon_rules.ruleset`. The overlay keeps a
-clock in minutes: a move costs the pace's minutes (standard 10, careful 20, stealth 20, fast 5),
+clock in minutes: a move costs the pace's minutes (standard 10, careful 20, stealth 20, fast 5,
+forced 20 for 3 rooms; wading doubles or quadruples them),
 an action, a wait or a fight 10. The base ruleset's turn (its light, its upkeep) passes once per
 10 minutes. The encounter die is rolled at each interval of the current entry's zone (and once
 after a loud event), against the zone's danger range moved by the danger steps; inside a lair
