@@ -160,6 +160,11 @@ class When(TypedDict):
     outcome: Literal["success", "failure"]
 
 
+#: Dungeon Rules conditions (``dtc.systems.dungeon_rules.ruleset.CONDITIONS``, kept equal by a test).
+ConditionKey = Literal["bright", "dim", "dark", "obscured", "heavily-obscured", "dust-haze", "smoke", "clear-water",
+                       "murky-water", "opaque-water", "dead-corridor", "cavern", "machinery", "waterfall",
+                       "sanctuary-bell", "ward-pulse", "patrol-sweep", "half-cover", "three-quarters-cover",
+                       "total-cover"]
 EffectKind = Literal["damage", "heal", "check", "treasure", "item", "fight", "creatures", "condition", "manual"]
 
 
@@ -193,6 +198,7 @@ class Entry(TypedDict):
     creatures: list[str]
     effects: list[Effect]
     zone: NotRequired[str | None]
+    conditions: NotRequired[list[ConditionKey]]
     changes: NotRequired[list[Change]]
     ending_kind: NotRequired[Literal["death", "victory"]]
     hazards: NotRequired[list[str]]

@@ -336,7 +336,7 @@ def _state_notation(doc: Document, graph: dict[str, Any]) -> None:
 def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],
                       canonical: Callable[[str], str | None]) -> None:
     """Zones and hazards (Dungeon Rules): added only to books that write them (optional in the schema)."""
-    from dtc.systems.dungeon_rules.ruleset import zone_key
+    from dtc.systems.dungeon_rules.ruleset import merge_conditions, zone_key, zone_parts
 
     graph["zones"] = [{"low": z.low, "high": z.high, "text": z.text, "zone": zone_key(z.text), "line": z.span.line}
                       for z in doc.zones]
@@ -360,7 +360,14 @@ def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],
     ]
     for i, (entry, out) in enumerate(zip(doc.entries, graph["entries"], strict=True)):
         number = res.numbers[i]
-        text = entry.zone if entry.zone is not None else next(
-            (z.text for z in doc.zones if z.low <= number <= z.high), None)
-        out["zone"] = None if text is None else zone_key(text)
+        row = next((z.text for z in doc.zones if z.low <= number <= z.high), None)
+        zone, conditions, _ = zone_parts(row) if row is not None else (None, [], [])
+        if entry.zone is not None:  # the entry's own line: what it names wins, kind by kind
+            own, over, _ = zone_parts(entry.zone)
+            if own is not None or not over:  # conditions alone keep the table's zone
+                zone = own
+            conditions = merge_conditions(conditions, over)
+        out["zone"] = zone
+        if conditions:
+            out["conditions"] = conditions
         out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))

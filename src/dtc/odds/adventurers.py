@@ -22,6 +22,8 @@ from itertools import product
 from dtc.odds.checks import (
     approach_probability,
     best_distribution,
+    dealt_together,
+    fold_projection,
     fresh_check_probability,
     joint_characters,
     score_distribution,
@@ -91,6 +93,8 @@ def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
     if joint is not None and len(joint) <= MAX_COMBINATIONS:
         readers = _merge([(tuple(check_chance(ruleset, a, c, approach, encumbered=encumbered) for c in checks), w)
                           for w, a in joint], states)
+    elif joint is None and dealt_together(ruleset):
+        readers = _projected(ruleset, checks, approach, states, encumbered)
     elif joint is None:
         readers = _independent(ruleset, checks, approach, states, encumbered)
     if readers is None:
@@ -141,6 +145,40 @@ def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: i
             weight *= w
         vector = tuple(chance(ci, scores) for ci in range(len(checks)))
         merged[vector] = merged.get(vector, 0) + weight
+    if len(merged) > MAX_ADVENTURERS or len(merged) * max(states, 1) ** 3 > MAX_WORK:
+        return None
+    by_index = list(values)
+    return [Reader(Fraction(w, denominator), tuple(by_index[i] for i in v)) for v, w in merged.items()]
+
+
+def _projected(ruleset: Ruleset, checks: list[Check], approach: str, states: int,
+               encumbered: bool) -> list[Reader] | None:
+    """The mixture when scores are dealt together (:func:`~dtc.odds.checks.fold_projection`): each
+    check's chance is worked out once per score that decides it (for a check naming no ability,
+    once per combination of the parts' best scores)."""
+    named, best, _ = _relevant(ruleset, checks)
+    folded = fold_projection(ruleset, named, best, limit=MAX_COMBINATIONS)
+    if folded is None:
+        return None
+    deals, denominator = folded
+    groups = ruleset.ability_groups()
+    values: dict[Fraction, int] = {}
+    table: dict[tuple[int, tuple[int, ...]], int] = {}
+    merged: dict[tuple[int, ...], int] = {}
+    for weight, scores in deals:
+        vector = []
+        for ci, check in enumerate(checks):
+            ability = check[0]
+            if ability is None:
+                key = tuple(max((scores[a] for a in g if a in scores), default=-1) for g in groups)
+            else:
+                key = (scores.get(ability, -1),)
+            at = table.get((ci, key))
+            if at is None:
+                p = check_chance(ruleset, scores, check, approach, encumbered=encumbered)
+                at = table[(ci, key)] = values.setdefault(p, len(values))
+            vector.append(at)
+        merged[tuple(vector)] = merged.get(tuple(vector), 0) + weight
     if len(merged) > MAX_ADVENTURERS or len(merged) * max(states, 1) ** 3 > MAX_WORK:
         return None
     by_index = list(values)

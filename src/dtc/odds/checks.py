@@ -17,6 +17,7 @@ that is used instead (scores dealt together are not independent).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,11 +72,89 @@ def joint_characters(ruleset: Ruleset) -> list[tuple[Fraction, dict[str, int]]] 
     return [(Fraction(w), {str(k): int(v) for k, v in abilities.items()}) for w, abilities in deals]
 
 
+def dealt_together(ruleset: Ruleset) -> bool:
+    """Whether the plain ways (each ability independent, or :meth:`Ruleset.fresh_characters` listed
+    whole) miss how a fresh adventurer is made: a combination whose parts each take their own best
+    score, or whose overlay copies a base score (Dungeon Rules' AGI is Death & Treasure's DEX)."""
+    if ruleset.fresh_characters() is not None:
+        return False
+    return len(ruleset.ability_groups()) > 1 or any(len(names) > 1 for names, _ in ruleset.fresh_blocks())
+
+
+NONE = -(10**9)  # no score dealt yet (below any score)
+
+
+def fresh_projection(ruleset: Ruleset, named: list[str], best: bool, *,
+                     limit: int | None = None) -> list[tuple[Fraction, dict[str, int]]] | None:
+    """The exact distribution of fresh adventurers, cut down to what checks of ``named`` abilities
+    (and, when ``best``, a check naming none) can tell apart.
+
+    The ruleset's independent blocks (:meth:`Ruleset.fresh_blocks`) are folded one by one, each
+    kept only as the ``named`` scores it deals and, per part (:meth:`Ruleset.ability_groups`), the
+    best of that part's other scores; equal keys merge. Each resulting adventurer has the
+    ``named`` scores and, when ``best``, every other ability of a part at that part's best, so
+    :meth:`Ruleset.check_probability` gives every such check its exact chance. None when more
+    than ``limit`` adventurers would remain.
+    """
+    folded = fold_projection(ruleset, named, best, limit=limit)
+    if folded is None:
+        return None
+    deals, denominator = folded
+    return [(Fraction(w, denominator), scores) for w, scores in deals]
+
+
+def fold_projection(ruleset: Ruleset, named: list[str], best: bool, *,
+                    limit: int | None = None) -> tuple[list[tuple[int, dict[str, int]]], int] | None:
+    """:func:`fresh_projection` with integer weights over one denominator (returned with them)."""
+    groups = ruleset.ability_groups() if best else []
+    slot = {name: i for i, name in enumerate(named)}
+    group_of = {a: g for g, names in enumerate(groups) for a in names}
+    width = len(named) + len(groups)
+    empty = (NONE,) * width
+    state: dict[tuple[int, ...], int] = {empty: 1}
+    denominator = 1
+    for names, deals in ruleset.fresh_blocks():
+        den = math.lcm(*(Fraction(w).denominator for w, _ in deals)) if deals else 1
+        part: dict[tuple[int, ...], int] = {}
+        for weight, values in deals:
+            key = [NONE] * width
+            for name, value in zip(names, values, strict=True):
+                at = slot.get(name)
+                if at is None and name in group_of:
+                    at = len(named) + group_of[name]
+                if at is not None:
+                    key[at] = max(key[at], value)  # a named score is dealt once; a part keeps its best
+            k = tuple(key)
+            part[k] = part.get(k, 0) + int(Fraction(weight) * den)
+        if all(k == empty for k in part):
+            continue  # a block no check reads
+        denominator *= den
+        folded: dict[tuple[int, ...], int] = {}
+        for a, wa in state.items():
+            for b, wb in part.items():
+                k = tuple(map(max, a, b))
+                folded[k] = folded.get(k, 0) + wa * wb
+        if limit is not None and len(folded) > limit:
+            return None
+        state = folded
+    out: list[tuple[int, dict[str, int]]] = []
+    for dealt, ways in state.items():
+        scores = {name: dealt[i] for name, i in slot.items() if dealt[i] != NONE}
+        for g, members in enumerate(groups):
+            top = dealt[len(named) + g]
+            if top != NONE:
+                scores.update({a: top for a in members if a not in slot})
+        out.append((ways, scores))
+    return out, denominator
+
+
 def uniform_character(ruleset: Ruleset, score: int) -> dict[str, int]:
     return {name: score for name in ruleset.ability_names}
 
 
 def describe_scores(ruleset: Ruleset) -> str:
+    if dealt_together(ruleset):
+        return "as the rules make them, each part's own way (its exact joint distribution)"
     if joint_characters(ruleset) is not None:
         return "as the ruleset deals them (its exact joint distribution)"
     three = sum_distribution(3)
@@ -92,6 +171,10 @@ def fresh_check_probability(ruleset: Ruleset, ability: str | None, difficulty: i
     score (the Ruleset contract), so the mixture is over the best of all the abilities.
     """
     joint = joint_characters(ruleset)
+    if joint is None and dealt_together(ruleset):
+        canonical = ruleset.canonical_ability(ability) if ability is not None else None
+        named = [canonical] if canonical in ruleset.ability_names else []
+        joint = fresh_projection(ruleset, named, ability is None)
     if joint is not None:
         return sum((w * ruleset.check_probability(a, ability, difficulty, encumbered=encumbered) for w, a in joint),
                    Fraction(0))

@@ -20,7 +20,8 @@ EVENTS: dict[str, str] = {
     "turn": "why (move/action/wait/rest/combat): a turn of 10 minutes passed",
     "entry": "number, ending: the entry is read",
     "check": "ability, difficulty, dice, rolls (one list per roll; two when encumbered), total, target, success, why",
-    "roll": "dice, rolls, total, why: damage or healing the text asked for, or a random branch (why: its label)",
+    "roll": "dice, rolls, total, why: damage or healing the text asked for, or a random branch (why: its label); "
+            "Dungeon Rules: the minutes of door work, loot's worth (dice: its range) and mix",
     "possession": "name, amount (gained, or lost when negative), held (after; never below zero), short (when "
                   "the reader held less than was taken)",
     "encounter_check": "roll, encounter (true on a 1)",
@@ -56,7 +57,8 @@ EVENTS: dict[str, str] = {
     "refused": "what, why",
     "experience": "xp, why, total, level: what the session earned (Maze Rats)",
     "end": "outcome, reason, treasure, hp; ending_kind (death/victory) when the ending states one",
-    "hazard": "name, stage (met/mitigated/passed/triggered); difficulty, pace, telltales, gear or text (Dungeon Rules)",
+    "hazard": "name, stage (met/mitigated/cleared/passed/triggered); difficulty, pace, telltales, gear or text "
+              "(Dungeon Rules)",
     "pace": "pace (standard/careful/stealth/fast/mapping halt), minutes a room, why (Dungeon Rules)",
     "alarm": "level (0-5), why: the Dungeon Rules alarm track moved",
 }

@@ -200,6 +200,8 @@ class Terminal:
             stage = e["stage"]
             if stage == "mitigated":
                 return f"You deal with the {e['name']} using your {e['gear']}."
+            if stage == "cleared":
+                return f"You clear the {e['name']} for good with your {e['gear']}."
             if stage == "passed":
                 return f"You get past the {e['name']}." + (f" {e['text']}" if e.get("text") else "")
             if stage == "triggered":

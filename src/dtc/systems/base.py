@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 #: One section of ``dtc rules NAME``: a heading and its lines.
 Section = tuple[str, tuple[str, ...]]
+#: Scores dealt together at creation: the abilities, and each deal of their scores with its chance.
+Block = tuple[tuple[str, ...], list[tuple[Fraction, tuple[int, ...]]]]
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,35 @@ class Ruleset:
         bonuses +2, +1, +0 in some order) returns every deal with its probability.
         """
         return None
+
+    def fresh_blocks(self) -> list[Block]:
+        """A fresh adventurer's scores as independent blocks, each block's abilities dealt together.
+
+        From :meth:`fresh_characters` when the ruleset gives a joint distribution (one block),
+        else one block per ability from :meth:`score_distribution`. Odds project these onto the
+        abilities a book checks (``dtc.odds.checks.fresh_projection``) without listing every
+        adventurer.
+        """
+        joint = self.fresh_characters()
+        if joint is not None:
+            names = tuple(dict.fromkeys(k for _, scores in joint for k in scores))
+            return [(names, [(Fraction(w), tuple(int(scores[n]) for n in names)) for w, scores in joint])]
+        return [((name,), [(Fraction(p), (int(s),)) for s, p in self.score_distribution(name).items() if p])
+                for name in self.ability_names]
+
+    def overlay_blocks(self, base: Ruleset, own: list[str]) -> tuple[list[Block], dict[str, str]]:
+        """How this overlay gives a fresh adventurer of ``base`` the abilities ``own`` it checks.
+
+        Returns independent blocks for the scores it rolls, and the abilities that copy one of
+        the base's (``{"AGI": "DEX"}``: Dungeon Rules reads Death & Treasure's DEX as AGI). The
+        default rolls each from :meth:`score_distribution`.
+        """
+        return [((name,), [(Fraction(p), (int(s),)) for s, p in self.score_distribution(name).items() if p])
+                for name in own], {}
+
+    def ability_groups(self) -> list[list[str]]:
+        """The abilities whose best one a check naming no ability uses, one list per part (one part here)."""
+        return [self.ability_names]
 
     def canonical_ability(self, text: str) -> str | None:
         return self.abilities.get(text.strip().upper())
@@ -176,6 +207,25 @@ class Combined(Ruleset):
 
     def combine(self, overlay: Ruleset) -> Ruleset:
         return Combined.of(self, overlay)
+
+    def fresh_blocks(self) -> list[Block]:
+        """The base's creation, then each overlay's scores for the abilities it checks (an
+        ability an overlay copies from the base is dealt with that base score's block)."""
+        blocks: list[Block] = list(self.parts[0].fresh_blocks())
+        for part in self.parts[1:]:
+            own, copies = part.overlay_blocks(self.parts[0], self.own_abilities(part))
+            blocks.extend(own)
+            for copy, source in copies.items():
+                for i, (names, deals) in enumerate(blocks):
+                    if source in names:
+                        at = names.index(source)
+                        blocks[i] = ((*names, copy), [(w, (*v, v[at])) for w, v in deals])
+                        break
+        return blocks
+
+    def ability_groups(self) -> list[list[str]]:
+        """Each part's own abilities: a check naming none takes the best of them part by part."""
+        return [self.own_abilities(part) for part in self.parts]
 
 
 

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules.base import Context, Rule, rule
-from dtc.systems.dungeon_rules.ruleset import zone_key
+from dtc.systems.dungeon_rules.ruleset import zone_parts
 
 
 @rule("DT209", "zone-overlap", Severity.WARNING)
@@ -39,7 +39,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
         for earlier in ctx.doc.zones[:n]:
             low, high = max(row.low, earlier.low), min(row.high, earlier.high)
             shared = sorted(x for x in numbers if low <= x <= high)
-            if shared and zone_key(earlier.text) != zone_key(row.text):
+            if shared and zone_parts(earlier.text)[:2] != zone_parts(row.text)[:2]:
                 where = f"entry {shared[0]} is" if len(shared) == 1 else f"entries {shared[0]}–{shared[-1]} are"
                 yield self.diag(ctx, f"{where} already {earlier.text} (line {earlier.span.line}); "
                                      f"this row's {row.text} does not apply", row.span)

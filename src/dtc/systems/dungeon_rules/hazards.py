@@ -3,7 +3,8 @@
 Hazards (seed, 3 and 3.7): an entry's hazards are met when it is read, in order. A careful sweep or
 a stealth crawl spots them (the check is one step easier, D−1, and listed mitigation gear may be
 used instead); a fast push does not (one step harder, D+1, and no mitigation). Mitigating takes
-10 minutes and makes noise (an encounter check) and removes the hazard for 1d6 hours (3.7). A
+10 minutes and makes noise (an encounter check) and removes the hazard for 1d6 hours (3.7);
+clearing it takes 1d6 × 10 minutes with an encounter check during the work, and it is gone. A
 check is a d20 at or under the better of the hazard's abilities (Dungeon Rules scores); failing
 it, the damage dice in the Fail text are rolled, "alarm" in it trips an alarm, "noise" in it
 adds a danger step, and the rest of the text is shown for the player to rule on. A triggered
@@ -11,9 +12,11 @@ hazard stays: it is met again on the next visit.
 
 Rests (seed, 7): catch your breath (5 minutes, one check), a short rest (30 minutes through
 the zone's checks, then the base game's short recovery; the next two checks +1 step), a long
-rest (8 hours in four watches, a check each, ambushed if one comes; then full recovery and the
-first three checks +2 steps), or fortifying a safe camp (an hour and a ration: the next rest's
-steps are one lower). A rest an encounter interrupts gives nothing.
+rest (8 hours in four 2-hour watches through the zone's encounter checks, a Perception roll
+each watch deciding whether what comes is an ambush; then full recovery and the first three
+checks +2 steps), or fortifying a safe camp (an hour and a ration: the next rest's
+steps are one lower). A catch of breath, a short rest or a camp an encounter interrupts gives
+nothing; a long rest goes on after an encounter unless you flee.
 """
 
 from __future__ import annotations
@@ -78,30 +81,54 @@ def _meet(rules: DungeonRules, game: Game, hazard: Hazard, key: str) -> None:
     base_d = check["difficulty"] or 2
     d = max(1, base_d - 1) if pace in ("careful", "stealth") else min(3, base_d + 1) if pace == "fast" else base_d
     abilities = [a for a in check["abilities"] if _has(rules, game, a)] or ["LUCK"]
-    best = max(abilities, key=lambda a: rules.score(game.pc, a))
-    p = rules.d20(game.pc, best, d)
+    best = max(abilities, key=lambda a: rules.score(game.pc, a) + rules.perception(game, a))
+    mod = rules.perception(game, best)  # light and water (8.1, 8.3) on a WIS (Perception) roll
+    p = rules.d20(game.pc, best, d, mod)
     name = hazard["name"]
-    seen = f" ({hazard['telltales']})" if hazard["telltales"] and pace != "fast" else ""
+    unseen = pace == "fast" or rules.blind(game)  # a fast push, or key details impossible (8.1)
+    seen = f" ({hazard['telltales']})" if hazard["telltales"] and not unseen else ""
     game.emit("hazard", name=name, stage="met", difficulty=d, pace=pace, telltales=hazard["telltales"])
-    gear = gear_for(game, hazard) if pace != "fast" else None
-    face = Option("face", f"Face it: d20 ≤ {best} {rules.score(game.pc, best)}{dr.MODIFIERS[d]:+d}",
+    gear = gear_for(game, hazard) if not unseen else None
+    face = Option("face", f"Face it: d20 ≤ {best} {rules.score(game.pc, best)}{dr.MODIFIERS[d] + mod:+d}",
                   f"{percent(p)}; on a failure: {hazard['fail'] or 'the book does not say'}", chance=p)
     if gear is not None:
         use = Option("mitigate", f"Deal with it using your {gear} ({MITIGATE_MINUTES} minutes, noisy)",
                      "no check; removed for 1d6 hours")
-        opts = (use, face) if careful(game) or p < 1 else (face, use)
-        if game.ask(Question(HAZARD, f"Hazard: {name}{seen}", opts, {"hazard": name})).key == "mitigate":
+        clear = Option("clear", f"Clear it for good with your {gear} (10-60 minutes)",
+                       "no check; an encounter check during the work")
+        opts = (use, face, clear) if careful(game) or p < 1 else (face, use, clear)
+        answer = game.ask(Question(HAZARD, f"Hazard: {name}{seen}", opts, {"hazard": name})).key
+        if answer == "mitigate":
             rules.pass_minutes(game, MITIGATE_MINUTES)
             st["loud"] = True
             hours = game.dice.die(6)
             st.setdefault("mitigated", {})[key] = st["minutes"] + hours * 60
             game.emit("hazard", name=name, stage="mitigated", gear=gear, hours=hours)
             return
-    if rules.d20_check(game, best, d, f"hazard: {name}"):
+        if answer == "clear":
+            _clear(rules, game, hazard, key, gear)
+            return
+    if rules.d20_check(game, best, d, f"hazard: {name}", mod):
         game.emit("hazard", name=name, stage="passed", text=hazard["pass"])
         return
     game.emit("hazard", name=name, stage="triggered", text=hazard["fail"])
     _fail(rules, game, hazard)
+
+
+def _clear(rules: DungeonRules, game: Game, hazard: Hazard, key: str, gear: str) -> None:
+    """Clearing a hazard (3.7): "Tools or magic; 10–60 minutes; roll encounter once during work".
+    The work takes 1d6 × 10 minutes (dtc's reading of the range); an encounter that comes is met,
+    and fleeing from it leaves the hazard as it was."""
+    roll = game.dice.roll("1d6")
+    game.emit("roll", dice="1d6x10", rolls=list(roll.dice), total=roll.total * 10,
+              why=f"minutes clearing the {hazard['name']}")
+    rules.pass_minutes(game, roll.total * 10)
+    met = rules.roll_check(game, f"clearing the {hazard['name']}") and game.graph["encounters"]
+    if met and game.wandering() == FLED:
+        game.flee()
+        return
+    rules.st(game)["cleared"].append(key)
+    game.emit("hazard", name=hazard["name"], stage="cleared", gear=gear)
 
 
 def _has(rules: DungeonRules, game: Game, ability: str) -> bool:
@@ -170,21 +197,42 @@ def rest(rules: DungeonRules, game: Game) -> None:
         if _through(rules, game, dr.RESTS["short"][0]):
             return
         rules.base.recover(game, "short")
+        rules.short_rested(game)
         if 1 - relief > 0:
             rules.add_step(game, 1 - relief, checks=2, why="short rest")
         return
-    watch = dr.RESTS["long"][0] // WATCHES
-    for n in range(WATCHES):
-        rules.pass_minutes(game, watch, base_turns=False)
-        st["last_check"] = st["minutes"]
-        if rules.roll_check(game, f"watch {n + 1}"):
-            game.emit("manual", text="Ambushed in your sleep: the rest is lost.")
-            _interrupted(game)
-            return
+    if not _long_rest(rules, game):
+        return
     rules.base.recover(game, "long")
+    rules.short_rested(game)  # a long rest is at least a short one
     if 2 - relief > 0:
         rules.add_step(game, 2 - relief, checks=3, why="long rest")
 
+
+def _long_rest(rules: DungeonRules, game: Game) -> bool:
+    """Eight hours in four 2-hour watches (7, "Camp Procedures"). The zone's encounter schedule
+    runs on (2.1: a check at each of its intervals, two per 10 minutes in a lair). Each watch the
+    watcher rolls Perception (WIS d20, with the entry's light and water); an encounter in a watch
+    whose roll failed is an ambush (a surprised fight), one in a watch whose roll passed is met
+    awake. The rest goes on after an encounter dealt with; fleeing ends it. True when it ends
+    whole."""
+    st = rules.st(game)
+    watch = dr.RESTS["long"][0] // WATCHES
+    for n in range(WATCHES):
+        awake = rules.d20_check(game, dr.PERCEPTION, 2, f"watch {n + 1}: Perception",
+                                 rules.perception(game, dr.PERCEPTION))
+        rules.pass_minutes(game, watch, base_turns=False)
+        for _ in range(rules.due_checks(game)):
+            if not rules.roll_check(game, f"watch {n + 1}") or not game.graph["encounters"]:
+                continue
+            st["ambush"] = not awake
+            result = game.wandering()
+            st.pop("ambush", None)
+            if result == FLED:
+                game.emit("manual", text="You flee your camp: the rest is lost.")
+                game.flee()
+                return False
+    return True
 
 
 def _through(rules: DungeonRules, game: Game, minutes: int) -> bool:

@@ -1,7 +1,8 @@
 """Dungeon Rules, automated: an overlay that owns time, danger and rest, on top of a base ruleset.
 
 Seed: ``dungeon-rules.txt``; numbers from :mod:`dtc.systems.dungeon_rules.ruleset`. The overlay keeps a
-clock in minutes: a move costs the pace's minutes (standard 10, careful 20, stealth 20, fast 5),
+clock in minutes: a move costs the pace's minutes (standard 10, careful 20, stealth 20, fast 5,
+forced 20 for 3 rooms; wading doubles or quadruples them),
 an action, a wait or a fight 10. The base ruleset's turn (its light, its upkeep) passes once per
 10 minutes. The encounter die is rolled at each interval of the current entry's zone (and once
 after a loud event), against the zone's danger range moved by the danger steps; inside a lair
@@ -48,15 +49,21 @@ def overlay_scores(pc: Character, dice: Dice) -> list[str]:
     """Give ``pc`` the overlay's scores it lacks: Death & Treasure's own where it has them (AGI is
     DEX), else 3d6 each, rolled now. Returns what was rolled (``LUCK 11``)."""
     rolled = []
+    shared = dr.SHARED_SCORES.get(pc.ruleset, {})
     for a in SEVEN:
         if a in pc.stats or (pc.dt and a in pc.abilities):
             continue
-        if pc.dt and a == "AGI":
-            pc.stats[a] = pc.abilities["DEX"]
+        if shared.get(a) in pc.abilities:
+            pc.stats[a] = pc.abilities[shared[a]]
             continue
         pc.stats[a] = dice.roll("3d6").total
         rolled.append(f"{a} {pc.stats[a]}")
     return rolled
+
+
+def darksight(pc: Character) -> bool:
+    """Darksight (8.6), written on the character sheet (a note or an item naming it)."""
+    return any("darksight" in text.lower() for text in (*pc.notes, *(i.name for i in pc.items)))
 
 
 def danger_text(top: int) -> str:
@@ -81,6 +88,7 @@ class DungeonRules(Rules):
         original = base.fight
 
         def fight(game: Game, foes: list[Foe], **kw: Any) -> str:
+            self._fight_notes(game)
             return self._after_fight(game, foes, original(game, foes, **kw))
 
         setattr(base, "fight", fight)  # noqa: B010 - assigning a method on purpose
@@ -102,14 +110,15 @@ class DungeonRules(Rules):
         if rolled:
             game.emit("manual", text="Dungeon Rules scores rolled (3d6 each): " + ", ".join(rolled))
 
-    def d20(self, pc: Character, ability: str, difficulty: int | None) -> Fraction:
-        p = dr.p_d20(self.score(pc, ability), difficulty or 2)
+    def d20(self, pc: Character, ability: str, difficulty: int | None, mod: int = 0) -> Fraction:
+        p = dr.p_d20(self.score(pc, ability) + mod, difficulty or 2)
         return p * p if pc.encumbered else p
 
-    def d20_check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
+    def d20_check(self, game: Game, ability: str, difficulty: int | None, why: str, mod: int = 0) -> bool:
+        """A d20 at or under the score, the difficulty's modifier and ``mod`` (light, water: 8)."""
         d = difficulty if difficulty in dr.MODIFIERS else 2
         roll, rolls = self.base.pc_roll(game, "d20", high_is_bad=True)
-        target = self.score(game.pc, ability) + dr.MODIFIERS[d]
+        target = self.score(game.pc, ability) + dr.MODIFIERS[d] + mod
         ok = roll.total <= target
         game.emit("check", ability=ability, difficulty=d, dice="d20", rolls=[list(r.dice) for r in rolls],
                   total=roll.total, target=target, success=ok, why=why)
@@ -139,9 +148,29 @@ class DungeonRules(Rules):
         return self.base.choice_odds(pc, ability, difficulty, label)
 
     def check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
+        work = dr.door_work(why, ability)
         if ability in self.own:
-            return self.d20_check(game, ability, difficulty, why)
-        return self.base.check(game, ability, difficulty, why)
+            ok = self.d20_check(game, ability, difficulty, why)
+        else:
+            ok = self.base.check(game, ability, difficulty, why)
+        if work is not None:
+            self.door(game, work, ok)
+        return ok
+
+    def door(self, game: Game, work: dr.DoorWork, ok: bool) -> None:
+        """Work at a door (1, 4): its minutes pass, and its noise brings an immediate encounter
+        check some steps up (forcing a stuck door that gives, +1; a lock that does not, +2)."""
+        minutes = work.minutes
+        if work.dice is not None:
+            roll = game.dice.roll(work.dice)
+            game.emit("roll", dice=roll.expr, rolls=list(roll.dice), total=roll.total, why=f"minutes {work.title}")
+            minutes = roll.total
+        self.pass_minutes(game, minutes)
+        noise = work.success_noise if ok else work.failure_noise
+        if noise is not None:
+            self.st(game).setdefault("immediate", []).append({"amount": noise, "why": work.title})
+        if work.key == "listen" and ok:
+            game.emit("manual", text="You hear what is beyond the door: the book (or you) may say what waits there.")
 
     def pc_roll(self, game: Game, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
         return self.base.pc_roll(game, expr, high_is_bad=high_is_bad)
@@ -187,11 +216,42 @@ class DungeonRules(Rules):
     def zone(self, game: Game) -> dr.Zone:
         return dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE, dr.ZONES[dr.DEFAULT_ZONE])
 
+    def conditions(self, game: Game) -> list[dr.Condition]:
+        """The entry's conditions as the adventurer meets them (8.1, 8.6): a dark entry is dim
+        in the light they carry (the base's light: Death & Treasure's lantern; a base that keeps
+        no light counts it lit), and darksight makes dim bright and dark dim."""
+        keys: list[str] = [k for k in game.entry.get("conditions") or [] if k in dr.CONDITIONS]
+        light = next((k for k in keys if dr.CONDITIONS[k].kind == "light"), None)
+        seen = light
+        if light == "dark" and self.base.can_see(game):
+            seen = "dim"
+        if seen is not None and darksight(game.pc):
+            seen = {"dark": "dim", "dim": "bright"}.get(seen, seen)
+        return [dr.CONDITIONS[seen if k == light and seen is not None else k] for k in keys]
+
+    def perception(self, game: Game, ability: str) -> int:
+        """The modifier to a Perception roll (a WIS roll of the overlay's) here: light, air and
+        water, stacked (8.1: obscured "stacks with light level penalties"); 0 for other abilities."""
+        return sum(c.perception for c in self.conditions(game)) if ability == dr.PERCEPTION else 0
+
+    def blind(self, game: Game) -> bool:
+        """Key details are impossible here (8.1 darkness, 8.3 opaque water)."""
+        return any(c.blind for c in self.conditions(game))
+
+    def _fight_notes(self, game: Game) -> None:
+        notes = [c.note for c in self.conditions(game) if c.note]
+        if notes:
+            game.emit("manual", text="Fighting here: " + "; ".join(notes) + ".")
+
     def turn_passed(self, game: Game) -> None:
         why = game.clock_reason
-        minutes = dr.PACES[self.st(game)["pace"]].minutes if why == "move" else MINUTES.get(why, 10)
+        minutes = self._move_minutes(game) if why == "move" else MINUTES.get(why, 10)
+        if why == "move":
+            minutes *= max((c.slow for c in self.conditions(game)), default=1)  # wading (8.3)
         self.pass_minutes(game, minutes)
         if why == "move":
+            if self.st(game)["pace"] == "forced":
+                self._forced_hours(game, minutes)
             self._paced_move(game)
 
     def pass_minutes(self, game: Game, minutes: int, *, base_turns: bool = True) -> None:
@@ -205,13 +265,38 @@ class DungeonRules(Rules):
             st["base_minutes"] += 10
             self.base.turn_passed(game)
 
+    def _move_minutes(self, game: Game) -> int:
+        """A room at the current pace; a forced march goes 50% farther in the time (1), so its
+        rooms take 20 minutes for every 3 (6, 7, 7 minutes)."""
+        st = self.st(game)
+        if st["pace"] != "forced":
+            return dr.PACES[st["pace"]].minutes
+        rooms: int = st.get("forced_rooms", 0) + 1
+        st["forced_rooms"] = rooms
+        return rooms * dr.FORCED_MINUTES // dr.FORCED_ROOMS - (rooms - 1) * dr.FORCED_MINUTES // dr.FORCED_ROOMS
+
+    def _forced_hours(self, game: Game, minutes: int) -> None:
+        """Each hour of forced march (1): a CON check, and +1 danger step until a short rest; a
+        failed check leaves the adventurer too spent to keep it up (the pace drops to standard
+        until a short rest)."""
+        st = self.st(game)
+        st["forced_minutes"] = st.get("forced_minutes", 0) + minutes
+        while st["forced_minutes"] >= HOUR and st["pace"] == "forced":
+            st["forced_minutes"] -= HOUR
+            self.add_step(game, 1, why="forced march")
+            if not self.check(game, "CON", 2, "an hour of forced march"):
+                st["pace"], st["spent"] = "standard", True
+                game.emit("pace", pace="standard", minutes=dr.PACES["standard"].minutes,
+                          why="too spent to force the march")
+
     def _paced_move(self, game: Game) -> None:
         st = self.st(game)
         if st["pace"] == "fast":
             st["bonus"] = max(st["bonus"], 4)
         elif st["pace"] == "stealth":
             best = max(("AGI", "WIS"), key=lambda a: self.score(game.pc, a))
-            if self.d20_check(game, best, 2, "stealth crawl"):
+            noise = sum(c.stealth for c in self.conditions(game))  # the entry's sound (8.4)
+            if self.d20_check(game, best, 2, "stealth crawl", noise):
                 st["slip"] = True
             else:
                 st["slip"] = False
@@ -232,9 +317,11 @@ class DungeonRules(Rules):
         return f"{own} | {st['pace']} | {clock}{alarm}" + (f" | {base}" if base else "")
 
     def adjust(self, game: Game, words: list[str]) -> str | None:
-        """``pace careful|stealth|fast|standard``, ``map`` (a mapping halt), ``alarm N``."""
+        """``pace careful|stealth|fast|standard|forced``, ``map`` (a mapping halt), ``alarm N``."""
         st = self.st(game)
         if len(words) == 2 and words[0] == "pace" and words[1] in dr.PACES:
+            if words[1] == "forced" and st.get("spent"):
+                return None  # too spent until a short rest
             st["pace"] = words[1]
             game.emit("pace", pace=words[1], minutes=dr.PACES[words[1]].minutes, why="adjusted")
             return f"pace {words[1]}"
@@ -285,6 +372,7 @@ class DungeonRules(Rules):
             top = max(top + 1, 3)
         if st["alarm"] >= 3:
             top = max(top, 3)
+        top = max([top, *(c.danger for c in self.conditions(game))])  # a bell, ward or patrol here (2.2)
         if st["alarm_high_until"] > now:
             top = 5
         return max(1, min(dr.DANGER_CAP, top))
@@ -323,6 +411,9 @@ class DungeonRules(Rules):
     def encounter_happens(self, game: Game) -> bool:
         st = self.st(game)
         hit = False
+        for noise in st.pop("immediate", []):  # door noise (4): rolled at once, some steps up
+            self.add_step(game, noise["amount"], checks=1, why=noise["why"])
+            hit = self.roll_check(game, noise["why"]) or hit
         for _ in range(self.due_checks(game)):
             hit = self.roll_check(game, "interval") or hit
         if hit and st["pace"] == "stealth" and st["slip"]:
@@ -333,7 +424,11 @@ class DungeonRules(Rules):
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
         st = self.st(game)
         st["ran"] = False
-        result = self.base.encounter(game, foes, text)
+        if st.pop("ambush", False):  # a watch that missed them (7): no reaction, no warning
+            game.emit("surprise", rolls=[], chance=6, surprised=True)  # ambushed in your sleep
+            result = self.base.fight(game, foes, surprised=True)
+        else:
+            result = self.base.encounter(game, foes, text)
         if result == FLED and not st["ran"]:
             self.ran(game)
         return result
@@ -354,6 +449,10 @@ class DungeonRules(Rules):
         self.raise_alarm(game, 1, "a loud fight")
         if result == WON and any(f.hp <= 0 for f in foes):
             st["blood"] = True
+        if result == WON:
+            from dtc.systems.dungeon_rules.loot import loot
+
+            loot(self, game, foes)
         if result == FLED:
             self.ran(game)
         return result
@@ -382,6 +481,8 @@ class DungeonRules(Rules):
                                                                                    "stealth"]
         if careful(game) and zone.top <= 1:
             order = ["standard", "careful", "stealth", "fast"]
+        if not st.get("spent"):
+            order.append("forced")
         opts = tuple(Option(f"pace:{k}", dr.PACES[k].title, f"{dr.PACES[k].minutes} min a room: {dr.PACES[k].note}")
                      for k in order)
         top = self.danger(game)
@@ -404,6 +505,13 @@ class DungeonRules(Rules):
 
         rest(self, game)
         return None
+
+    def short_rested(self, game: Game) -> None:
+        """A short rest ends a forced march's danger steps and its exhaustion (1, 2.2)."""
+        st = self.st(game)
+        st["steps"] = [s for s in st["steps"] if s["why"] != "forced march"]
+        st["spent"] = False
+        st["forced_minutes"] = 0
 
     def rest_order(self, game: Game) -> list[str]:
         pc, st = game.pc, self.st(game)
