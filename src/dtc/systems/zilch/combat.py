@@ -24,6 +24,7 @@ fields; without a Damage field its attack dice are rolled.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -463,17 +464,22 @@ def _pick(game: Game, foes: list[Foe], choices: list[int], prompt: str) -> int:
 def _best_split(clubs: int, pips: int, first: int, second: int, them: dom.Side,
                 unseen: list[dom.Domino]) -> tuple[int, Fraction, Fraction]:
     """The split of offensive pips (at least 1 each) with the most damage to expect against one target:
-    (pips for the first weapon, P(at least one blow damages), expected damage); the target's tile is drawn
-    once for both blows."""
+    (pips for the first weapon, P(at least one blow damages), expected damage), exactly over the target's
+    tile (known, or one of the unseen: the same tile meets both blows)."""
+    tiles = Counter([them.tile] if them.known else unseen)
+    whole = sum(tiles.values())
     best: tuple[Fraction, int, Fraction] | None = None
     for share in range(1, pips):
-        a = dom.blow_distribution(dom.Side(clubs + share, dom.BOLD, (0, 0)), them, first, unseen)
-        b = dom.blow_distribution(dom.Side(clubs + pips - share, dom.BOLD, (0, 0)), them, second, unseen)
-        # the same defence meets both blows: the chance that neither damages is that of the worse
-        miss = min(a.get(0, Fraction(0)), b.get(0, Fraction(0)))
-        mean = dom.mean(a) + dom.mean(b)
+        dealt = any_hit = 0
+        for tile, count in tiles.items():
+            defence = them.suit + dom.pips(tile, them.stance)[1] + them.extra
+            a = dom.blow(clubs + share, defence, first, them.resistance)
+            b = dom.blow(clubs + pips - share, defence, second, them.resistance)
+            dealt += (a + b) * count
+            any_hit += count if a or b else 0
+        mean = Fraction(dealt, whole)
         if best is None or mean > best[0]:
-            best = (mean, share, 1 - miss)
+            best = (mean, share, Fraction(any_hit, whole))
     assert best is not None
     return best[1], best[2], best[0]
 
