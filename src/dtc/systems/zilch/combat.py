@@ -5,8 +5,14 @@ Spades + 1d6 for the adventurer against the creatures' best Spades + one 1d6 for
 per fight. Each round the creatures announce their stances (Bold; Cautious once below half HP),
 everyone draws a domino face down, and the adventurer picks a stance knowing the exact odds for
 the tiles still unseen. On its turn a combatant reveals its tile and attacks (Guarded: it only
-defends). A Fighter may spend ♣ chips to turn a miss into a hit; a Rogue may spend ♠ chips to
-turn a hit into a miss. In a surprise round the adventurer has no tile and no defensive pips.
+defends). A Fighter may spend ♣ chips as offensive pips on one attack (to hit, or for the next +1
+damage), a Rogue ♠ chips as defensive pips against one blow (to be missed, or for 1 damage less).
+On your turn: an attack; two-weapon fighting (the offensive pips split between two attacks);
+a Disarm (a Special Attack: no damage, defended with the better of ♠ and ♣; the creature fights
+on with bare hands); or, when Cautious, a readied attack that strikes just before the creature
+you wait for attacks. A creature's ``Size`` (its long dimension in feet) multiplies its damage
+before armour, and its HP when the block gives Hearts; unarmed blows are temporary damage.
+In a surprise round the adventurer has no tile and no defensive pips.
 Fleeing is a ♠ contest against the fastest creature, which the adventurer initiates (and so
 wins a successful draw); failing costs the adventurer's turn. Creatures fight until they drop
 (the seed has no morale rule). A fight takes one turn. An adventurer knocked to 0 HP falls
@@ -426,12 +432,12 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
                             {"foes": [foes[n].brief() for n in active], "hp": pc.hp})).key
     if key == "escape":
         return FLED if escape(rules, game, foes) else ""
+    best = max(weapons, key=weapon_damage)
     if key == "ready":
-        known.ready = (_pick(game, foes, active, "Wait for which?"), offence, weapons[0])
-        game.emit("manual", text=f"You ready an attack for {foes[known.ready[0]].name}.")
+        known.ready = (_pick(game, foes, active, "Wait for which creature's attack?"), offence, best)
         return ""
     if key == "disarm":
-        _strike(game, foes, known, _pick(game, foes, held, "Disarm which?"), offence, weapons[0], special=True)
+        _strike(game, foes, known, _pick(game, foes, held, "Disarm which?"), offence, best, special=True)
         return ""
     if key.startswith("two:"):
         first, second = pairs[int(key.split(":")[1])]
@@ -503,14 +509,15 @@ def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: in
     total = offence + spent
     hit = total >= defence
     dealt = 0 if special else dom.blow(total, defence, weapon_dmg, dr)
-    name = f"Disarm ({weapon.name})" if special else weapon.name
-    game.emit("attack", attacker="you", target=foe.name, weapon=name + why, rolls=[], total=total,
-              needed=defence, hit=hit, damage=dealt, chips=spent)
-    if special and hit:
+    if special:
         dropped = foe.attacks[0][0]
-        foe.attacks = [(DISARMED, "1"), *foe.attacks[1:]]
-        game.emit("manual", text=f"{foe.name} drops its {dropped} and fights on with bare hands "
-                                 "(1 damage, temporary).")
+        game.emit("attack", attacker="you", target=foe.name, weapon=f"Disarm ({weapon.name})" + why, rolls=[],
+                  total=total, needed=defence, hit=hit, damage=0, chips=spent, special="disarm", dropped=dropped)
+        if hit:  # it fights on with bare hands: 1 damage, temporary
+            foe.attacks = [(DISARMED, "1"), *foe.attacks[1:]]
+        return
+    game.emit("attack", attacker="you", target=foe.name, weapon=weapon.name + why, rolls=[], total=total,
+              needed=defence, hit=hit, damage=dealt, chips=spent)
     if dealt:
         foe.hp -= dealt
         if foe.hp <= 0:

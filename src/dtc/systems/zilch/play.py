@@ -10,6 +10,8 @@ silent or leaves room (``docs/rulesets/zilch.md``):
   not offered: magic is not automated.
 * Wandering encounters: 1-in-6 per turn spent (the seed gives no schedule). On one, a ♠ test
   notices them (else a surprise round); then parley (a ♥ test), fight, or flee (a ♠ contest).
+* Temporary damage (unarmed blows) goes to a pool: a rally gives 1 HP of it back, a rest or a
+  sleep all of it.
 * Recovery: rally (a turn: class chips back, −1 per rally marker), rest (an hour, six turns, 50%
   interrupted by a wandering monster; else a marker off, chips back, ♦ First Aid), sleep (8 hours,
   once in 24, only outside: at the entrance; markers off, chips back, 2 HP, 2 ♥ drain off).

@@ -189,11 +189,20 @@ ZILCH = Zilch(
                     "set (blank ends removed): Reckless both ends offensive (defenceless), Bold greater "
                     "offensive, Cautious lesser offensive, Guarded both defensive (no attack)",
                     "attack hits when ♣ + offensive pips ≥ ♠ + defensive pips; damage = the weapon's, +1 "
-                    "per 5 points of margin, minus the target's damage resistance (armour, shield)")),
+                    "per 5 points of margin, minus the target's damage resistance (armour, shield)",
+                    "chips: a Fighter's ♣ add offensive pips to one attack, a Rogue's ♠ defensive pips "
+                    "against one blow",
+                    "two-weapon fighting (two light, or a heavy and a tiny weapon): the offensive pips split "
+                    "between two attacks, at least 1 each",
+                    "Disarm (a Special Attack): no damage, defended with the better of ♠ and ♣; Ready "
+                    "(Cautious): strike just before a creature attacks",
+                    "size (Size N: long dimension in feet): Tiny ×¼, Small ×½, Large ×2, Huge ×4, "
+                    "Tremendous ×8 on a creature's damage, and on its HP from Hearts")),
         ("Recovery", ("rally (2 minutes): class chips back, −1 per rally marker",
                       "rest (an hour, 50% interrupted in a dungeon): chips back, a rally marker off, "
                       "♦ First Aid: CS +2, S +1, F 0, CF −1 HP",
                       "sleep (8 hours, once in 24): all markers off, chips back, up to 2 HP, up to 2 drain off",
+                      "temporary damage (unarmed blows): rally gives 1 HP of it back, rest and sleep all",
                       "0 HP: unconscious; damage beyond drains ♥; ♥ drained to 0 is death")),
     ),
 )
