@@ -285,6 +285,16 @@ def test_fighter_chips_first_offer_fells_the_creature() -> None:
     assert attacks(events)[-1]["damage"] == 4 and not moth[0].active and pc.stats["chips"] == 0
 
 
+def test_fighter_keeps_chips_when_the_blow_fells_anyway() -> None:
+    """zilch.txt, *Clubs*: chips are offered for more damage, but the automatic player keeps them when the
+    blow already fells the creature."""
+    pc = pc_of(clubs=7, chips=6)
+    game, events = game_of(pc, 1)
+    moth = foes(game, "Moth")  # 2 HP
+    zc._strike(game, moth, a_round(game, [dom.BOLD], [(4, 3)]), 0, 9, Item("Longsword", "weapon"))
+    assert attacks(events)[-1]["chips"] == 0 and pc.stats["chips"] == 6 and not moth[0].active
+
+
 def test_rogue_chips_dodge_or_soften_a_blow() -> None:
     """zilch.txt, *Spades*: a Rogue spends ♠ chips to add defensive pips against one attack: enough to be
     missed, or to bring the margin under a 5-point step (1 damage less)."""

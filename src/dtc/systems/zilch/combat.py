@@ -550,7 +550,7 @@ def _fighter_chips(game: Game, foe: Foe, attack: int, defence: int, weapon: int,
             step += dom.MARGIN_STEP
     if not offers:
         return 0
-    fells = [o for o in offers if o[1] >= foe.hp and not special]
+    fells = [o for o in offers if o[1] >= foe.hp > now and not special]
     first = fells[0] if fells else offers[0] if attack < defence else None
     options = [Option(f"spend:{c}", f"Spend {c} ♣ chip{'s' if c != 1 else ''} to {why}") for c, _, why in offers]
     keep = Option("keep", "Keep your chips")
