@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import io
 import math
 from collections import Counter
 from fractions import Fraction
@@ -17,6 +18,7 @@ from itertools import product
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 import dtc.systems.zilch.combat as zc
 import dtc.systems.zilch.dominoes as dom
@@ -28,6 +30,7 @@ from dtc.runtime.engine import Engine
 from dtc.runtime.equipment import HAND, RANGED, Item
 from dtc.runtime.foes import Foe, foes_from
 from dtc.runtime.policies import CautiousPolicy
+from dtc.runtime.terminal import Terminal
 from dtc.systems import play_rules
 from dtc.systems.zilch.play import make_character, temporary_pool
 from test_runtime_support import KeyPlayer, compiled
@@ -410,6 +413,9 @@ def test_disarm_is_a_special_attack_against_the_better_suit() -> None:
     e = attacks(events)[-1]
     assert e["needed"] == 12 and e["hit"] and e["damage"] == 0 and e["weapon"].startswith("Disarm")
     assert bandit[0].hp == 6 and bandit[0].attacks[0][0] == zc.DISARMED
+    out = io.StringIO()
+    Terminal(Console(file=out, width=200, color_system=None))(e)
+    assert "Bandit drops its Sword (disarm)" in out.getvalue()
     # its next blow: bare hands, 1 damage, temporary
     zc._foes_act(game.rules, game, bandit, a_round(game, [dom.BOLD], [(6, 6)]), None, dom.RECKLESS)
     blow = attacks(events)[-1]
