@@ -423,6 +423,30 @@ def test_disarm_is_a_special_attack_against_the_better_suit() -> None:
     assert temporary_pool(pc) == blow["damage"]
 
 
+def test_disarm_frequency_matches_the_chance_shown() -> None:
+    """zilch.txt, *Special Attack*: over fixed seeds, Disarms against a Bandit whose tile is face down
+    succeed as often as the exact chance shown with the option (its better suit, ♣ 10, defends)."""
+    shown: list[float] = []
+    landed = 0
+    for seed in range(600):
+        pc = pc_of(clubs=6)
+        player = KeyPlayer(["disarm"], kinds={"combat"})
+        game, events = game_of(pc, seed, player)
+        bandit = foes(game, "Bandit")
+        known = zc._Round(dom.Pile.shuffled(game.dice))
+        known.pile.tiles.remove((6, 3))  # the adventurer's tile
+        known.stance[0] = dom.BOLD
+        known.tile[0] = known.pile.draw(game.dice)
+        zc._your_turn(game.rules, game, bandit, known, (6, 3), dom.BOLD)
+        q = next(q for q in player.asked if q.kind == "combat")
+        detail = next(o.detail for o in q.options if o.key == "disarm")
+        shown.append(float(detail.rsplit(" ", 1)[1].rstrip("%")) / 100)
+        landed += attacks(events)[-1]["hit"]
+    p = sum(shown) / len(shown)
+    assert len(set(shown)) == 1 and 0.1 < p < 0.9
+    assert abs(landed / len(shown) - p) <= 3.29 * math.sqrt(p * (1 - p) / len(shown)) + 0.001
+
+
 def test_disarm_is_offered_only_against_a_held_weapon() -> None:
     """zilch.txt, *Special Attack* (Disarm: "opponent drops a held weapon"): not against claws or a Damage
     field alone. Trip, Bullrush and Grapple are not automated (see the rulings)."""

@@ -615,7 +615,8 @@ def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: do
         if not foe.active:
             continue
         known.shown.add(n)
-        if known.ready is not None and known.ready[0] == n:  # seed, *Ready*: just before its attack
+        ready = known.ready is not None and known.ready[0] == n and not game.state.rules.get("unconscious")
+        if ready and known.ready is not None:  # seed, *Ready*: just before its attack
             _, offence, weapon = known.ready
             known.ready = None
             _strike(game, foes, known, n, offence, weapon, why=" (readied)")
