@@ -455,6 +455,11 @@ def test_disarm_is_offered_only_against_a_held_weapon() -> None:
     combat = next(q for q in game.player.asked if q.kind == "combat")
     assert "disarm" not in [o.key for o in combat.options]
     assert zc.holds_weapon(foes(game, "Bandit")[0]) and not zc.holds_weapon(foes(game, "Brawler")[0])
+    named = [Foe("x", None, 1, 1, None, [(name, "d6")]) for name in (
+        "Boat Hook or Cudgel", "Rusty Longsword", "Hooked Claws", "Elbow", "Bite", "Twin Daggers")]
+    assert [zc.holds_weapon(f) for f in named] == [True, True, False, False, False, True]
+    assert [zc.unarmed_attack(n) for n in ("Fists", "Kick", "Fisticuffs", "Bare hands", "Sword")] == [
+        True, True, False, True, False]
 
 
 # --- Ready and Charge --------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ fields; without a Damage field its attack dice are rolled.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -69,7 +70,8 @@ NO_BASH = ("buckler", "bracers")
 UNARMED_WORDS = ("fist", "punch", "kick", "unarmed", "bare hand", "headbutt", "brawl")
 #: Attack names that are a weapon held in a hand, so a Disarm can make the creature drop it.
 HELD_WORDS = (*WEAPON_DAMAGE, "blade", "cudgel", "hammer", "hook", "pick", "whip", "flail", "halberd", "pike",
-              "trident", "scimitar", "rapier", "cleaver", "bow", "knife", "sword", "axe")
+              "trident", "scimitar", "rapier", "cleaver", "bow", "sword", "axe", "sabre", "saber", "scythe",
+              "sickle", "maul", "glaive", "lance", "javelin", "shears")
 DISARMED = "bare hands (disarmed)"
 #: Size categories (seed, *Combat Modifiers*, *Size*): the long dimension in feet each reaches up to
 #: (not included), and the damage modifier. ``Size N`` in a stat block is that long dimension in feet.
@@ -118,17 +120,22 @@ def _names(game: Game, foe: Foe, *names: str) -> bool:
     return block is not None and any(k.lower() in names for k in block["stats"])
 
 
+def _says(name: str, words: tuple[str, ...]) -> bool:
+    """Whether an attack's name says one of ``words`` (whole words; a plural too: ``Fists``)."""
+    text = " " + re.sub(r"[^a-z]+", " ", name.lower()) + " "
+    return any(f" {w} " in text or f" {w}s " in text or f" {w}es " in text for w in words)
+
+
 def unarmed_attack(name: str) -> bool:
-    lowered = name.lower()
-    return lowered == DISARMED or any(w in lowered for w in UNARMED_WORDS)
+    return name == DISARMED or _says(name, UNARMED_WORDS)
 
 
 def holds_weapon(foe: Foe) -> bool:
     """A creature whose attack names a weapon it holds (``Sword d6``, ``Boat Hook or Cudgel d6``)."""
     if not foe.attacks or foe.attacks[0][0] == DISARMED:
         return False
-    words = foe.attacks[0][0].lower()
-    return any(w in words for w in HELD_WORDS) and not unarmed_attack(words)
+    name = foe.attacks[0][0]
+    return _says(name, HELD_WORDS) and not unarmed_attack(name)
 
 
 def hand_weapons(pc_items: list[Item]) -> list[tuple[str, int]]:
