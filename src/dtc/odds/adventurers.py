@@ -22,8 +22,10 @@ from itertools import product
 from dtc.odds.checks import (
     approach_probability,
     best_distribution,
+    combined_mixture,
     fresh_check_probability,
     joint_characters,
+    parts_of,
     score_distribution,
 )
 from dtc.systems import Ruleset
@@ -91,12 +93,39 @@ def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
     if joint is not None and len(joint) <= MAX_COMBINATIONS:
         readers = _merge([(tuple(check_chance(ruleset, a, c, approach, encumbered=encumbered) for c in checks), w)
                           for w, a in joint], states)
+    elif len(parts_of(ruleset)) > 1:
+        readers = _combined(ruleset, checks, approach, states, encumbered)
     elif joint is None:
         readers = _independent(ruleset, checks, approach, states, encumbered)
     if readers is None:
         return average(ruleset, checks, approach, encumbered=encumbered)
     return Readers("mixture", readers, f"every freshly made adventurer ({len(readers)} distinct for this "
                    "book's checks, each weighted by its exact chance)")
+
+
+def _combined(ruleset: Ruleset, checks: list[Check], approach: str, states: int,
+              encumbered: bool) -> list[Reader] | None:
+    """The mixture for a base ruleset with an overlay: each part's abilities drawn its own way
+    (:func:`~dtc.odds.checks.combined_mixture`)."""
+    named, best, _ = _relevant(ruleset, checks)
+    mixture = combined_mixture(ruleset, named, best)
+    if mixture is None:
+        return None
+    owner = getattr(ruleset, "owner", None)
+    parts = [[a for a in ruleset.ability_names if owner is None or owner(a) is part] for part in parts_of(ruleset)]
+    table: dict[tuple[object, ...], Fraction] = {}
+
+    def chance(ci: int, scores: dict[str, int]) -> Fraction:
+        ability = checks[ci][0]
+        # what decides the check: the named score, or each part's best (Combined.check_probability)
+        deciding = (scores.get(ability, -1),) if ability is not None else tuple(
+            max((scores[a] for a in names if a in scores), default=-1) for names in parts)
+        key = (ci, *deciding)
+        if key not in table:
+            table[key] = check_chance(ruleset, scores, checks[ci], approach, encumbered=encumbered)
+        return table[key]
+
+    return _merge([(tuple(chance(ci, a) for ci in range(len(checks))), w) for w, a in mixture], states)
 
 
 def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: int,

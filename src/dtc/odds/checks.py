@@ -71,6 +71,60 @@ def joint_characters(ruleset: Ruleset) -> list[tuple[Fraction, dict[str, int]]] 
     return [(Fraction(w), {str(k): int(v) for k, v in abilities.items()}) for w, abilities in deals]
 
 
+def parts_of(ruleset: Ruleset) -> tuple[Ruleset, ...]:
+    """The rulesets a combination is made of (base first); a plain ruleset is its own one part."""
+    parts: tuple[Ruleset, ...] = getattr(ruleset, "parts", ())
+    return parts or (ruleset,)
+
+
+def combined_mixture(ruleset: Ruleset, named: list[str], best: bool) -> list[tuple[Fraction, dict[str, int]]] | None:
+    """Every fresh adventurer of a base ruleset with an overlay, as far as checks on ``named`` (and, when
+    ``best``, on no ability: each part's best score) can tell them apart: ``(weight, scores)``.
+
+    Each part's abilities are drawn the part's way — the base's dealt together when it gives a joint
+    distribution (``fresh_characters()``), else each on its own — and the parts independently. A check
+    naming no ability uses each part's best score (:meth:`Combined.check_probability`), so the other
+    abilities of a part are set to the best of them: never one part's score on another part's ability.
+    None when that is more than :data:`MAX_MIXTURE` adventurers.
+    """
+    owner = getattr(ruleset, "owner", None)
+    axes: list[list[tuple[Fraction, dict[str, int]]]] = []
+    for n, part in enumerate(parts_of(ruleset)):
+        mine = [a for a in ruleset.ability_names if owner is None or owner(a) is part]
+        part_named = [a for a in named if a in mine]
+        part_others = [a for a in mine if a not in named] if best else []
+        joint = part.fresh_characters() if n == 0 else None
+        if joint is not None:
+            projected: dict[tuple[int, ...], Fraction] = {}
+            for w, scores in joint:
+                key = tuple(scores[a] for a in part_named)
+                if part_others:
+                    key += (max(scores[a] for a in part_others),)
+                projected[key] = projected.get(key, Fraction(0)) + Fraction(w)
+            axes.append([(w, {**dict(zip(part_named, key, strict=False)),
+                              **dict.fromkeys(part_others, key[-1] if part_others else 0)})
+                         for key, w in projected.items()])
+            continue
+        for a in part_named:
+            axes.append([(w, {a: s}) for s, w in score_distribution(ruleset, a).items()])
+        if part_others:
+            tops = best_distribution(ruleset, part_others)
+            axes.append([(w, dict.fromkeys(part_others, s)) for s, w in tops.items()])
+    size = 1
+    for axis in axes:
+        size *= len(axis)
+    if size > MAX_MIXTURE:
+        return None
+    out: list[tuple[Fraction, dict[str, int]]] = [(Fraction(1), {})]
+    for axis in axes:
+        out = [(w * v, {**scores, **more}) for w, scores in out for v, more in axis]
+    return out
+
+
+#: The most adventurers :func:`combined_mixture` enumerates.
+MAX_MIXTURE = 65536
+
+
 def uniform_character(ruleset: Ruleset, score: int) -> dict[str, int]:
     return {name: score for name in ruleset.ability_names}
 
@@ -95,6 +149,12 @@ def fresh_check_probability(ruleset: Ruleset, ability: str | None, difficulty: i
     if joint is not None:
         return sum((w * ruleset.check_probability(a, ability, difficulty, encumbered=encumbered) for w, a in joint),
                    Fraction(0))
+    if len(parts_of(ruleset)) > 1:
+        canonical = ruleset.canonical_ability(ability) if ability is not None else None
+        mixture = combined_mixture(ruleset, [canonical or ability] if ability is not None else [], ability is None)
+        if mixture is not None:
+            return sum((w * ruleset.check_probability(a, ability, difficulty, encumbered=encumbered)
+                        for w, a in mixture), Fraction(0))
     canonical = ruleset.canonical_ability(ability) if ability is not None else None
     dist = best_distribution(ruleset) if ability is None else score_distribution(ruleset, canonical or ability)
     total = Fraction(0)
