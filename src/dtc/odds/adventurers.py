@@ -113,19 +113,28 @@ def _combined(ruleset: Ruleset, checks: list[Check], approach: str, states: int,
         return None
     owner = getattr(ruleset, "owner", None)
     parts = [[a for a in ruleset.ability_names if owner is None or owner(a) is part] for part in parts_of(ruleset)]
-    table: dict[tuple[object, ...], Fraction] = {}
+    values: dict[Fraction, int] = {}
+    table: dict[tuple[int, ...], int] = {}  # (check, what decides it) -> index into values
 
-    def chance(ci: int, scores: dict[str, int]) -> Fraction:
+    def chance(ci: int, scores: dict[str, int]) -> int:
         ability = checks[ci][0]
         # what decides the check: the named score, or each part's best (Combined.check_probability)
         deciding = (scores.get(ability, -1),) if ability is not None else tuple(
             max((scores[a] for a in names if a in scores), default=-1) for names in parts)
         key = (ci, *deciding)
         if key not in table:
-            table[key] = check_chance(ruleset, scores, checks[ci], approach, encumbered=encumbered)
+            p = check_chance(ruleset, scores, checks[ci], approach, encumbered=encumbered)
+            table[key] = values.setdefault(p, len(values))
         return table[key]
 
-    return _merge([(tuple(chance(ci, a) for ci in range(len(checks))), w) for w, a in mixture], states)
+    merged: dict[tuple[int, ...], Fraction] = {}
+    for w, scores in mixture:
+        vector = tuple(chance(ci, scores) for ci in range(len(checks)))
+        merged[vector] = merged.get(vector, Fraction(0)) + w
+    if len(merged) > MAX_ADVENTURERS or len(merged) * max(states, 1) ** 3 > MAX_WORK:
+        return None
+    by_index = list(values)
+    return [Reader(w, tuple(by_index[i] for i in v)) for v, w in merged.items()]
 
 
 def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: int,
