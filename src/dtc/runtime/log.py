@@ -36,7 +36,8 @@ EVENTS: dict[str, str] = {
     "fight": "foes (name, hp, morale), surprised",
     "special": "creature, text: a special ability for the player to adjudicate",
     "round": "round, initiative, rolls, enemy_initiative (or surprised / escaping / swallowed)",
-    "attack": "attacker, target, weapon, rolls, total, needed, hit, damage",
+    "attack": "attacker, target, weapon, rolls, total, needed, hit, damage; chips, and special and dropped "
+              "(a Zilch Disarm), where the rules have them",
     "morale": "name, rolls, total, morale, flees",
     "defeated": "name",
     "effect": "creature, text: a special ability or a weapon's effect the rules play (swallowed, on fire)",

@@ -125,6 +125,8 @@ class Terminal:
             self.say("Fight: " + ", ".join(f"{f['name']} ({f['hp']} HP)" for f in event["foes"]), "bold")
         elif kind == "attack":
             hit = f"hits for {event['damage']}" if event["hit"] else "misses"
+            if event.get("special") and event["hit"]:
+                hit = f"{event['target']} drops its {event.get('dropped') or 'weapon'} ({event['special']})"
             self.say(f"  {event['attacker']} → {event['target']} ({event['weapon']}, {event['total']} vs "
                      f"{event['needed']}): {hit}")
         elif kind == "decision" and self.narrate is not None:

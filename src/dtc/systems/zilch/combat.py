@@ -5,8 +5,14 @@ Spades + 1d6 for the adventurer against the creatures' best Spades + one 1d6 for
 per fight. Each round the creatures announce their stances (Bold; Cautious once below half HP),
 everyone draws a domino face down, and the adventurer picks a stance knowing the exact odds for
 the tiles still unseen. On its turn a combatant reveals its tile and attacks (Guarded: it only
-defends). A Fighter may spend ♣ chips to turn a miss into a hit; a Rogue may spend ♠ chips to
-turn a hit into a miss. In a surprise round the adventurer has no tile and no defensive pips.
+defends). A Fighter may spend ♣ chips as offensive pips on one attack (to hit, or for the next +1
+damage), a Rogue ♠ chips as defensive pips against one blow (to be missed, or for 1 damage less).
+On your turn: an attack; two-weapon fighting (the offensive pips split between two attacks);
+a Disarm (a Special Attack: no damage, defended with the better of ♠ and ♣; the creature fights
+on with bare hands); or, when Cautious, a readied attack that strikes just before the creature
+you wait for attacks. A creature's ``Size`` (its long dimension in feet) multiplies its damage
+before armour, and its HP when the block gives Hearts; unarmed blows are temporary damage.
+In a surprise round the adventurer has no tile and no defensive pips.
 Fleeing is a ♠ contest against the fastest creature, which the adventurer initiates (and so
 wins a successful draw); failing costs the adventurer's turn. Creatures fight until they drop
 (the seed has no morale rule). A fight takes one turn. An adventurer knocked to 0 HP falls
@@ -23,6 +29,10 @@ fields; without a Damage field its attack dice are rolled.
 
 from __future__ import annotations
 
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -45,12 +55,118 @@ WEAPON_DAMAGE = {
     "crossbow": 3, "greatsword": 4, "greataxe": 4,
 }
 UNARMED = Item("Bare hands", "weapon")
-STANCE, CHIPS = "stance", "chips"  # question kinds
+STANCE, CHIPS, SPLIT = "stance", "chips", "split"  # question kinds
 AVERAGE_SUIT = 7
+TINY, LIGHT, HEAVY = 1, 2, 3  # weapon classes by their damage
+#: Weapons that take both hands (seed, *Weapons*: bows, two-handed weapons, a staff or polearm).
+TWO_HANDED = frozenset({"greatsword", "greataxe", "longbow", "shortbow", "crossbow", "staff", "polearm",
+                        "halberd", "pike", "bow"})
+#: Two attacks from one two-handed weapon (seed, *Two-Weapon Fighting*, *Weapons*): a staff's two ends
+#: as two light weapons, a shortbow (light) fired twice.
+DOUBLE = {"staff": "both ends of the staff", "shortbow": "the shortbow fired twice"}
+#: A bash with a shield is a tiny weapon, a spiked shield a light one; a buckler or bracers cannot bash.
+NO_BASH = ("buckler", "bracers")
+#: Attack names that are unarmed blows: temporary damage (seed, *Temporary damage*).
+UNARMED_WORDS = ("fist", "punch", "kick", "unarmed", "bare hand", "headbutt", "brawl")
+#: Attack names that are a weapon held in a hand, so a Disarm can make the creature drop it.
+HELD_WORDS = (*WEAPON_DAMAGE, "blade", "cudgel", "hammer", "hook", "pick", "whip", "flail", "halberd", "pike",
+              "trident", "scimitar", "rapier", "cleaver", "bow", "sword", "axe", "sabre", "saber", "scythe",
+              "sickle", "maul", "glaive", "lance", "javelin", "shears")
+DISARMED = "bare hands (disarmed)"
+#: Size categories (seed, *Combat Modifiers*, *Size*): the long dimension in feet each reaches up to
+#: (not included), and the damage modifier. ``Size N`` in a stat block is that long dimension in feet.
+SIZES: tuple[tuple[str, Fraction | None, Fraction], ...] = (
+    ("Tiny", Fraction(3, 2), Fraction(1, 4)), ("Small", Fraction(4), Fraction(1, 2)),
+    ("Medium", Fraction(8), Fraction(1)), ("Large", Fraction(16), Fraction(2)),
+    ("Huge", Fraction(32), Fraction(4)), ("Tremendous", None, Fraction(8)),
+)
 
 
 def weapon_damage(item: Item) -> int:
     return WEAPON_DAMAGE.get(item.name.lower(), 2)
+
+
+def half_up(x: Fraction) -> int:
+    """Round normally, 0.5 up (seed, *Size*)."""
+    return math.floor(x + Fraction(1, 2))
+
+
+def size_of(game: Game, foe: Foe) -> tuple[str, Fraction]:
+    """A creature's size category and damage modifier from its ``Size`` (feet); Medium without one."""
+    feet = foe_stat(game, foe, "size", default=-1)
+    if feet < 0:
+        return "Medium", Fraction(1)
+    for name, below, modifier in SIZES:
+        if below is None or feet < below:
+            return name, modifier
+    return "Medium", Fraction(1)  # pragma: no cover - the last row has no bound
+
+
+def size_up(game: Game, foes: list[Foe]) -> None:
+    """Creatures whose block gives Hearts get HP = Hearts × their size modifier, rounded normally and at
+    least 1 (seed, *Size*: "multiply their HP total by their dmg modifier"); a block's HP as written is
+    kept when it gives no Hearts. Done once: a creature already hurt or already sized is left alone."""
+    for foe in foes:
+        block = game.block(foe.creature)
+        if block is None or not _names(game, foe, "hearts", "heart"):
+            continue
+        if foe.hp != foe.max_hp or foe.max_hp != block["hp"]:
+            continue
+        foe.hp = foe.max_hp = max(1, half_up(suit(game, foe, "hearts") * size_of(game, foe)[1]))
+
+
+def _names(game: Game, foe: Foe, *names: str) -> bool:
+    block = game.block(foe.creature)
+    return block is not None and any(k.lower() in names for k in block["stats"])
+
+
+def _says(name: str, words: tuple[str, ...]) -> bool:
+    """Whether an attack's name says one of ``words`` (whole words; a plural too: ``Fists``)."""
+    text = " " + re.sub(r"[^a-z]+", " ", name.lower()) + " "
+    return any(f" {w} " in text or f" {w}s " in text or f" {w}es " in text for w in words)
+
+
+def unarmed_attack(name: str) -> bool:
+    return name == DISARMED or _says(name, UNARMED_WORDS)
+
+
+def holds_weapon(foe: Foe) -> bool:
+    """A creature whose attack names a weapon it holds (``Sword d6``, ``Boat Hook or Cudgel d6``)."""
+    if not foe.attacks or foe.attacks[0][0] == DISARMED:
+        return False
+    name = foe.attacks[0][0]
+    return _says(name, HELD_WORDS) and not unarmed_attack(name)
+
+
+def hand_weapons(pc_items: list[Item]) -> list[tuple[str, int]]:
+    """The one-handed weapons the adventurer carries (two of a kind count twice) and a shield's bash."""
+    out: list[tuple[str, int]] = []
+    for item in pc_items:
+        if item.quantity <= 0:
+            continue
+        lowered = item.name.lower()
+        if item.kind == "weapon" and lowered not in TWO_HANDED and weapon_damage(item) <= HEAVY:
+            out.extend([(item.name, weapon_damage(item))] * min(item.quantity, 2))
+        elif item.kind == "armour" and item.slot == "shield" and not any(w in lowered for w in NO_BASH):
+            out.append((f"{item.name} bash", LIGHT if "spike" in lowered else TINY))
+    return out
+
+
+def two_weapon_pairs(pc_items: list[Item]) -> list[tuple[tuple[str, int], tuple[str, int]]]:
+    """Every way to fight with two weapons (seed, *Two-Weapon Fighting*): two light weapons or a heavy and a
+    tiny one — dtc also allows any lighter pair (a light and a tiny, two tiny) — or a staff's two ends or a
+    shortbow fired twice (two light attacks). The heavier weapon first."""
+    hands = sorted(hand_weapons(pc_items), key=lambda w: -w[1])
+    pairs: list[tuple[tuple[str, int], tuple[str, int]]] = []
+    for i, first in enumerate(hands):
+        for second in hands[i + 1:]:
+            fits = first[1] + second[1] <= 2 * LIGHT or (first[1], second[1]) == (HEAVY, TINY)
+            if fits and (first, second) not in pairs:
+                pairs.append((first, second))
+    for item in pc_items:
+        if item.kind == "weapon" and item.quantity > 0 and item.name.lower() in DOUBLE:
+            pairs.append(((item.name, LIGHT), (item.name, LIGHT)))
+    return pairs
 
 
 def resistance(game: Game) -> int:
@@ -74,6 +190,8 @@ def suit(game: Game, foe: Foe, name: str) -> int:
 
 
 def foe_damage(game: Game, foe: Foe) -> int:
+    if foe.attacks and foe.attacks[0][0] == DISARMED:
+        return TINY
     fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
     if fixed >= 0:
         return fixed
@@ -86,6 +204,8 @@ def foe_damage(game: Game, foe: Foe) -> int:
 
 
 def foe_mean_damage(game: Game, foe: Foe) -> int:
+    if foe.attacks and foe.attacks[0][0] == DISARMED:
+        return TINY
     fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
     if fixed >= 0:
         return fixed
@@ -116,13 +236,15 @@ def escape(rules: Zilch, game: Game, foes: list[Foe]) -> bool:
 
 
 class _Round:
-    """What is known in a round: each foe's stance and tile, and which tiles are still unseen."""
+    """What is known in a round: each foe's stance and tile, which tiles are still unseen, and an
+    attack the adventurer readied (seed, *Ready*): the foe it waits for, its total, the weapon."""
 
     def __init__(self, pile: dom.Pile) -> None:
         self.pile = pile
         self.stance: dict[int, str] = {}
         self.tile: dict[int, dom.Domino | None] = {}
         self.shown: set[int] = set()
+        self.ready: tuple[int, int, Item] | None = None
 
     def unseen(self) -> list[dom.Domino]:
         hidden = [t for k, t in self.tile.items() if k not in self.shown and t is not None]
@@ -134,6 +256,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
     for text in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         game.emit("special", creature=text[0], text=text[1])
     game.clock("combat")
+    size_up(game, foes)
     pile = dom.Pile.shuffled(game.dice)
     pc = game.pc
     mine = pc.score("♠") + game.dice.die(6)
@@ -141,6 +264,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
     theirs = best + game.dice.die(6)
     pc_first = mine > theirs or (mine == theirs and pc.score("♠") >= best)
     rnd = 0
+    readied: tuple[int, int, Item] | None = None  # an attack readied last round, still waiting
     while any(f.active for f in foes):
         rnd += 1
         if rnd > MAX_ROUNDS:
@@ -149,6 +273,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
         active = [f for f in foes if f.active]
         pile.ensure(len(active) + 1, game.dice)
         known = _Round(pile)
+        known.ready = readied
         for n, f in enumerate(foes):
             if f.active:
                 known.stance[n] = dom.CAUTIOUS if f.hp * 2 <= f.max_hp else dom.BOLD
@@ -169,6 +294,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
                 return OVER
             if not any(f.active for f in foes):
                 break
+        known.ready = None  # a readied attack lasts until your next turn
         if stance != dom.GUARDED:
             result = _your_turn(rules, game, foes, known, tile, stance)
             if result == FLED:
@@ -178,6 +304,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
             _foes_act(rules, game, foes, known, tile, stance)
             if _out_cold(game):
                 return OVER
+        readied = known.ready
     game.emit("fight_end", result="won")
     return WON
 
@@ -195,6 +322,7 @@ def left_for_dead(rules: Zilch, game: Game, foes: list[Foe], text: str) -> str:
     """Creatures find the adventurer unconscious: one round of blows on the Defenseless body."""
     game.emit("fight", foes=[f.brief() for f in foes], surprised=True)
     game.emit("manual", text=f"{text} find you unconscious.")
+    size_up(game, foes)
     pile = dom.Pile.shuffled(game.dice)
     known = _Round(pile)
     for n in range(len(foes)):
@@ -234,7 +362,8 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
         taken = Fraction(0)
         worst = Fraction(0)
         for n in active:
-            attacker = dom.Side(suit(game, foes[n], "clubs"), known.stance[n], known=False)
+            attacker = dom.Side(suit(game, foes[n], "clubs"), known.stance[n], known=False,
+                                scale=size_of(game, foes[n])[1])
             defender = dom.Side(pc.score("♠"), stance, known=False, extra=guard, resistance=resistance(game))
             taken += dom.mean(dom.blow_distribution(attacker, defender, foe_mean_damage(game, foes[n]), unseen))
             worst = max(worst, dom.hit_chance(attacker, defender, unseen))
@@ -248,85 +377,272 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     return game.ask(q).key.split(":")[1]
 
 
+def _their_defence(game: Game, foe: Foe, tile: dom.Domino | None, stance: str, *, special: bool = False) -> int:
+    """A creature's defence: ♠ + defensive pips; against a Special Attack, ♣ instead when that is
+    higher (seed, *Special Attack*)."""
+    base = suit(game, foe, "spades")
+    if special:
+        base = max(base, suit(game, foe, "clubs"))
+    return base + dom.pips(tile, stance)[1]
+
+
+def _them(game: Game, foes: list[Foe], known: _Round, target: int, *, special: bool = False) -> dom.Side:
+    foe = foes[target]
+    base = suit(game, foe, "spades")
+    if special:
+        base = max(base, suit(game, foe, "clubs"))
+    return dom.Side(base, known.stance[target], known.tile[target], known=target in known.shown,
+                    resistance=0 if special else foe_stat(game, foe, "dr", "armor", "armour", default=0))
+
+
 def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino, stance: str) -> str:
+    from dtc.systems.zilch.play import class_of
+
     pc = game.pc
     active = [n for n, f in enumerate(foes) if f.active]
     weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
-    offence = pc.score("♣") + dom.pips(tile, stance)[0]
+    offensive = dom.pips(tile, stance)[0]
+    offence = pc.score("♣") + offensive
     unseen = known.unseen()
     target = min(active, key=lambda n: (foes[n].hp, n))
-    them = dom.Side(suit(game, foes[target], "spades"), known.stance[target], known.tile[target],
-                    known=target in known.shown, resistance=foe_stat(game, foes[target], "dr", "armor", "armour",
-                                                                   default=0))
+    them = _them(game, foes, known, target)
     opts = []
     for n, w in enumerate(weapons):
         dist = dom.blow_distribution(dom.Side(offence, dom.BOLD, (0, 0)), them, weapon_damage(w), unseen)
         p = 1 - dist.get(0, Fraction(0))
         per_hit = round(dom.mean(dist) / p) if p else 0
-        detail = (f"♣ {pc.score('♣')} + {dom.pips(tile, stance)[0]} pips = {offence}: damages {percent(p)}, "
+        detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {percent(p)}, "
                   f"{per_hit} damage a hit")
         opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=p))
+    pairs = two_weapon_pairs(pc.items) if offensive >= 2 and class_of(pc) in ("Fighter", "Rogue") else []
+    for n, (first, second) in enumerate(pairs):
+        split, p, mean = _best_split(pc.score("♣"), offensive, first[1], second[1], them, unseen)
+        per_hit = round(mean / p) if p else 0
+        label = (f"Two weapons: {DOUBLE[first[0].lower()]}" if first[0] == second[0] and first[0].lower() in DOUBLE
+                 else f"Two weapons: {first[0]} and {second[0]}")
+        detail = (f"{offensive} pips split {split}+{offensive - split}: damages {percent(p)}, "
+                  f"{per_hit} damage a hit")
+        opts.append(Option(f"two:{n}", label, detail, chance=p))
+    held = [n for n in active if holds_weapon(foes[n])]
+    if held:
+        aim = min(held, key=lambda n: (foes[n].hp, n))
+        hit = dom.hit_chance(dom.Side(offence, dom.BOLD, (0, 0)), _them(game, foes, known, aim, special=True),
+                             unseen)
+        opts.append(Option("disarm", f"Disarm {foes[aim].name}: no damage; it drops its {foes[aim].attacks[0][0]}",
+                           f"against its better of ♠ and ♣: succeeds {percent(hit)}"))
+    if stance == dom.CAUTIOUS:
+        opts.append(Option("ready", "Ready an attack: strike just before a creature attacks you",
+                           f"♣ {pc.score('♣')} + {offensive} pips = {offence}, once its tile is face up"))
     opts.append(Option("escape", "Flee", f"♠ contest {percent(escape_chance(game, foes))}",
                        tags=frozenset({"escape"})))
     key = game.ask(Question(COMBAT, "Your move", tuple(opts),
                             {"foes": [foes[n].brief() for n in active], "hp": pc.hp})).key
     if key == "escape":
         return FLED if escape(rules, game, foes) else ""
+    best = max(weapons, key=weapon_damage)
+    if key == "ready":
+        known.ready = (_pick(game, foes, active, "Wait for which creature's attack?"), offence, best)
+        return ""
+    if key == "disarm":
+        _strike(game, foes, known, _pick(game, foes, held, "Disarm which?"), offence, best, special=True)
+        return ""
+    if key.startswith("two:"):
+        first, second = pairs[int(key.split(":")[1])]
+        split, _, _ = _best_split(pc.score("♣"), offensive, first[1], second[1], them, unseen)
+        if offensive > 2:
+            split = int(game.ask(Question(SPLIT, f"Split your {offensive} offensive pips: how many for "
+                                                 f"{first[0]}?", _split_options(offensive, split, first, second)))
+                        .key.split(":")[1])
+        for (name, damage), share in ((first, split), (second, offensive - split)):
+            alive = [n for n, f in enumerate(foes) if f.active]
+            if not alive:
+                break
+            _strike(game, foes, known, _pick(game, foes, alive, "Attack which?"), pc.score("♣") + share,
+                    Item(name, "weapon"), damage=damage)
+        return ""
     weapon = weapons[int(key.split(":")[1])]
-    if len(active) > 1:
-        tq = Question(TARGET, "Attack which?", tuple(
-            Option(f"foe:{n}", foes[n].name, f"{foes[n].hp}/{foes[n].max_hp} HP") for n in active))
-        target = int(game.ask(tq).key.split(":")[1])
-    foe = foes[target]
-    known.shown.add(target)
-    defence = suit(game, foe, "spades") + dom.pips(known.tile[target], known.stance[target])[1]
-    spent = 0
-    chips = pc.stats.get("chips", 0)
-    from dtc.systems.zilch.play import class_of
-
-    if offence < defence and class_of(pc) == "Fighter" and 0 < defence - offence <= chips:
-        spent = _spend(game, defence - offence, "♣", f"turn your miss on {foe.name} into a hit")
-    total = offence + spent
-    damage = dom.blow(total, defence, weapon_damage(weapon), foe_stat(game, foe, "dr", "armor", "armour", default=0))
-    game.emit("attack", attacker="you", target=foe.name, weapon=weapon.name, rolls=[], total=total,
-              needed=defence, hit=total >= defence, damage=damage, chips=spent)
-    if damage:
-        foe.hp -= damage
-        if foe.hp <= 0:
-            game.emit("defeated", name=foe.name)
+    _strike(game, foes, known, _pick(game, foes, active, "Attack which?"), offence, weapon)
     return ""
 
 
-def _spend(game: Game, cost: int, suit_symbol: str, why: str) -> int:
-    yes = Option("spend", f"Spend {cost} {suit_symbol} chip{'s' if cost != 1 else ''} to {why}")
-    no = Option("keep", "Keep your chips")
-    if game.ask(Question(CHIPS, f"Spend chips? ({game.pc.stats.get('chips', 0)} left)", (yes, no))).key != "spend":
+def _pick(game: Game, foes: list[Foe], choices: list[int], prompt: str) -> int:
+    """The creature a blow is aimed at: asked when there is more than one (else the only one)."""
+    if len(choices) == 1:
+        return choices[0]
+    tq = Question(TARGET, prompt, tuple(
+        Option(f"foe:{n}", foes[n].name, f"{foes[n].hp}/{foes[n].max_hp} HP") for n in choices))
+    return int(game.ask(tq).key.split(":")[1])
+
+
+def _best_split(clubs: int, pips: int, first: int, second: int, them: dom.Side,
+                unseen: list[dom.Domino]) -> tuple[int, Fraction, Fraction]:
+    """The split of offensive pips (at least 1 each) with the most damage to expect against one target:
+    (pips for the first weapon, P(at least one blow damages), expected damage), exactly over the target's
+    tile (known, or one of the unseen: the same tile meets both blows)."""
+    tiles = Counter([them.tile] if them.known else unseen)
+    whole = sum(tiles.values())
+    best: tuple[Fraction, int, Fraction] | None = None
+    for share in range(1, pips):
+        dealt = any_hit = 0
+        for tile, count in tiles.items():
+            defence = them.suit + dom.pips(tile, them.stance)[1] + them.extra
+            a = dom.blow(clubs + share, defence, first, them.resistance)
+            b = dom.blow(clubs + pips - share, defence, second, them.resistance)
+            dealt += (a + b) * count
+            any_hit += count if a or b else 0
+        mean = Fraction(dealt, whole)
+        if best is None or mean > best[0]:
+            best = (mean, share, Fraction(any_hit, whole))
+    assert best is not None
+    return best[1], best[2], best[0]
+
+
+def _split_options(pips: int, best: int, first: tuple[str, int], second: tuple[str, int]) -> tuple[Option, ...]:
+    order = [best, *[k for k in range(1, pips) if k != best]]
+    return tuple(Option(f"split:{k}", f"{k} for {first[0]}, {pips - k} for {second[0]}",
+                        "the most damage to expect" if k == best else "") for k in order)
+
+
+def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: int, weapon: Item, *,
+            damage: int | None = None, special: bool = False, why: str = "") -> None:
+    """One attack of the adventurer's: the target turns its tile up, a Fighter may spend ♣ chips, and a
+    hit deals damage — or, for a Special Attack (a Disarm), none: the creature drops its weapon."""
+    foe = foes[target]
+    known.shown.add(target)
+    defence = _their_defence(game, foe, known.tile[target], known.stance[target], special=special)
+    dr = 0 if special else foe_stat(game, foe, "dr", "armor", "armour", default=0)
+    weapon_dmg = weapon_damage(weapon) if damage is None else damage
+    spent = _fighter_chips(game, foe, offence, defence, weapon_dmg, dr, special=special)
+    total = offence + spent
+    hit = total >= defence
+    dealt = 0 if special else dom.blow(total, defence, weapon_dmg, dr)
+    if special:
+        dropped = foe.attacks[0][0]
+        game.emit("attack", attacker="you", target=foe.name, weapon=f"Disarm ({weapon.name})" + why, rolls=[],
+                  total=total, needed=defence, hit=hit, damage=0, chips=spent, special="disarm", dropped=dropped)
+        if hit:  # it fights on with bare hands: 1 damage, temporary
+            foe.attacks = [(DISARMED, "1"), *foe.attacks[1:]]
+        return
+    game.emit("attack", attacker="you", target=foe.name, weapon=weapon.name + why, rolls=[], total=total,
+              needed=defence, hit=hit, damage=dealt, chips=spent)
+    if dealt:
+        foe.hp -= dealt
+        if foe.hp <= 0:
+            game.emit("defeated", name=foe.name)
+
+
+def _fighter_chips(game: Game, foe: Foe, attack: int, defence: int, weapon: int, dr: int, *,
+                   special: bool = False) -> int:
+    """A Fighter spends ♣ chips to add offensive pips to one attack (seed, *Clubs*): enough to hit, or to
+    reach a further +1 damage (every 5 points of margin). Offered once both tiles are face up; the first
+    option is the cheapest that fells the creature, else the cheapest hit, else keeping the chips."""
+    from dtc.systems.zilch.play import class_of
+
+    pc = game.pc
+    chips = pc.stats.get("chips", 0)
+    if class_of(pc) != "Fighter" or chips <= 0:
         return 0
+    now = 0 if attack < defence or special else dom.blow(attack, defence, weapon, dr)
+    offers: list[tuple[int, int, str]] = []  # (cost, damage, label)
+    if attack < defence and defence - attack <= chips:
+        d = 0 if special else dom.blow(defence, defence, weapon, dr)
+        offers.append((defence - attack, d, "disarm" if special else f"hit {foe.name} for {d}"))
+    if not special:
+        step = defence
+        while step - attack <= chips:
+            cost = step - attack
+            d = dom.blow(step, defence, weapon, dr)
+            if cost > 0 and d > max([now, *(o[1] for o in offers)]):
+                offers.append((cost, d, f"hit {foe.name} for {d}"))
+            step += dom.MARGIN_STEP
+    if not offers:
+        return 0
+    fells = [o for o in offers if o[1] >= foe.hp > now and not special]
+    first = fells[0] if fells else offers[0] if attack < defence else None
+    options = [Option(f"spend:{c}", f"Spend {c} ♣ chip{'s' if c != 1 else ''} to {why}") for c, _, why in offers]
+    keep = Option("keep", "Keep your chips")
+    if first is None:
+        ordered = [keep, *options]
+    else:
+        chosen = options[offers.index(first)]
+        ordered = [chosen, keep, *(o for o in options if o is not chosen)]
+    return _spend(game, tuple(ordered), "♣")
+
+
+def _rogue_chips(game: Game, foe: Foe, attack: int, defence: int, damage: int, blow: Callable[[int], int],
+                 name: str) -> int:
+    """A Rogue spends ♠ chips to add defensive pips against one attack (seed, *Spades*): enough to be
+    missed, or to bring the margin under a 5-point step (1 damage less). The first option is the dodge,
+    else the cheapest blow that leaves you standing, else keeping the chips."""
+    from dtc.systems.zilch.play import class_of
+
+    pc = game.pc
+    chips = pc.stats.get("chips", 0)
+    if class_of(pc) != "Rogue" or chips <= 0 or attack < defence or damage <= 0:
+        return 0
+    offers: list[tuple[int, int, str]] = []
+    dodge = attack - defence + 1
+    if dodge <= chips:
+        offers.append((dodge, 0, f"dodge {foe.name}'s {name}"))
+    margin = attack - defence
+    for steps in range(margin // dom.MARGIN_STEP - 1, -1, -1):
+        cost = margin - (dom.MARGIN_STEP * (steps + 1) - 1)
+        d = blow(defence + cost)
+        if 0 < cost <= chips and d < damage and cost < dodge:
+            offers.append((cost, d, f"take {d} instead of {damage} from {foe.name}'s {name}"))
+    if not offers:
+        return 0
+    offers.sort()
+    options = [Option(f"spend:{c}", f"Spend {c} ♠ chip{'s' if c != 1 else ''} to {why}") for c, _, why in offers]
+    keep = Option("keep", "Keep your chips")
+    standing = [n for n, o in enumerate(offers) if o[1] < pc.hp]
+    if offers[-1][1] == 0:  # the dodge, the dearest
+        first: int | None = len(offers) - 1
+    else:
+        first = standing[0] if standing and damage >= pc.hp else None
+    if first is None:
+        return _spend(game, (keep, *options), "♠")
+    return _spend(game, (options[first], keep, *(o for n, o in enumerate(options) if n != first)), "♠")
+
+
+def _spend(game: Game, options: tuple[Option, ...], suit_symbol: str) -> int:
+    key = game.ask(Question(CHIPS, f"Spend {suit_symbol} chips? ({game.pc.stats.get('chips', 0)} left)",
+                            options)).key
+    if not key.startswith("spend:"):
+        return 0
+    cost = int(key.split(":")[1])
     game.pc.stats["chips"] = game.pc.stats.get("chips", 0) - cost
     return cost
 
 
 def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino | None,
               stance: str) -> None:
-    from dtc.systems.zilch.play import class_of
-
     pc = game.pc
     for n, foe in enumerate(foes):
         if not foe.active:
             continue
         known.shown.add(n)
+        ready = known.ready is not None and known.ready[0] == n and not game.state.rules.get("unconscious")
+        if ready and known.ready is not None:  # seed, *Ready*: just before its attack
+            _, offence, weapon = known.ready
+            known.ready = None
+            _strike(game, foes, known, n, offence, weapon, why=" (readied)")
+            if foe.hp <= 0:  # felled before it could strike
+                continue
         name = foe.attacks[0][0] if foe.attacks else "attack"
         attack = suit(game, foe, "clubs") + dom.pips(known.tile[n], known.stance[n])[0]
         out = game.state.rules.get("unconscious")  # Defenseless: no domino, no shield
         defence = _defence(game, tile, stance) if tile is not None and not out else pc.score("♠")
-        spent = 0
-        chips = pc.stats.get("chips", 0)
-        awake = not game.state.rules.get("unconscious")
-        if awake and attack >= defence and class_of(pc) == "Rogue" and 0 < attack - defence + 1 <= chips:
-            spent = _spend(game, attack - defence + 1, "♠", f"dodge {foe.name}'s {name}")
+        scale = size_of(game, foe)[1]
+        base = foe_damage(game, foe) if attack >= defence else 0  # dice only for a blow that lands
+
+        def strike(against: int, base: int = base, scale: Fraction = scale, attack: int = attack) -> int:
+            return dom.blow(attack, against, base, resistance(game), scale) if attack >= against else 0
+
+        spent = 0 if out else _rogue_chips(game, foe, attack, defence, strike(defence), strike, name)
         defence += spent
-        damage = dom.blow(attack, defence, foe_damage(game, foe), resistance(game)) if attack >= defence else 0
+        damage = strike(defence)
         game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[], total=attack, needed=defence,
                   hit=attack >= defence, damage=damage, chips=spent)
         if damage:
-            game.damage(damage, f"{foe.name}'s {name}")
+            rules.hurt(game, damage, f"{foe.name}'s {name}", temporary=unarmed_attack(name))

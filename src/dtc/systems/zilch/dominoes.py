@@ -18,6 +18,7 @@ tile when the pile runs out. Odds are exact for the tiles still in the pile.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,11 +48,15 @@ def pips(tile: Domino | None, stance: str) -> tuple[int, int]:
     return {RECKLESS: (high + low, 0), BOLD: (high, low), CAUTIOUS: (low, high), GUARDED: (0, high + low)}[stance]
 
 
-def blow(attack: int, defence: int, weapon: int, resistance: int) -> int:
-    """Damage of an attack total against a defence total (0: a miss or all absorbed)."""
+def blow(attack: int, defence: int, weapon: int, resistance: int, scale: Fraction | int = 1) -> int:
+    """Damage of an attack total against a defence total (0: a miss or all absorbed). ``scale``: the
+    attacker's size modifier, on the total before armour, rounded half up (seed, *Size*)."""
     if attack < defence:
         return 0
-    return max(0, weapon + (attack - defence) // MARGIN_STEP - resistance)
+    total = weapon + (attack - defence) // MARGIN_STEP
+    if scale != 1:
+        total = math.floor(total * Fraction(scale) + Fraction(1, 2))
+    return max(0, total - resistance)
 
 
 @dataclass(slots=True)
@@ -97,6 +102,7 @@ class Side:
     known: bool = True
     extra: int = 0
     resistance: int = 0
+    scale: Fraction = Fraction(1)  # the attacker's size modifier on its damage
 
 
 Pairs = tuple[list[tuple[Domino | None, Domino | None, int]], int]
@@ -135,7 +141,7 @@ def blow_distribution(attacker: Side, defender: Side, weapon: int,
     for a_tile, d_tile, w in pairs:
         attack = attacker.suit + pips(a_tile, attacker.stance)[0] + attacker.extra
         defence = defender.suit + pips(d_tile, defender.stance)[1] + defender.extra
-        d = blow(attack, defence, weapon, defender.resistance)
+        d = blow(attack, defence, weapon, defender.resistance, attacker.scale)
         ways[d] = ways.get(d, 0) + w
     return {d: Fraction(w, total) for d, w in sorted(ways.items())}
 

@@ -10,6 +10,8 @@ silent or leaves room (``docs/rulesets/zilch.md``):
   not offered: magic is not automated.
 * Wandering encounters: 1-in-6 per turn spent (the seed gives no schedule). On one, a ♠ test
   notices them (else a surprise round); then parley (a ♥ test), fight, or flee (a ♠ contest).
+* Temporary damage (unarmed blows) goes to a pool: a rally gives 1 HP of it back, a rest or a
+  sleep all of it.
 * Recovery: rally (a turn: class chips back, −1 per rally marker), rest (an hour, six turns, 50%
   interrupted by a wandering monster; else a marker off, chips back, ♦ First Aid), sleep (8 hours,
   once in 24, only outside: at the entrance; markers off, chips back, 2 HP, 2 ♥ drain off).
@@ -54,6 +56,15 @@ def class_of(pc: Character) -> str:
 
 def chip_cap(pc: Character) -> int:
     return pc.abilities[CLASS_SUIT[class_of(pc)]]
+
+
+def temporary_pool(pc: Character) -> int:
+    """HP lost to temporary damage and not yet recovered: never more than the HP missing (healing
+    mends lasting wounds first; drain lowering the maximum shrinks it too)."""
+    pool = max(0, min(int(pc.stats.get("temporary", 0)), pc.max_hp - pc.hp))
+    if pool or "temporary" in pc.stats:
+        pc.stats["temporary"] = pool
+    return pool
 
 
 def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
@@ -170,6 +181,22 @@ class Zilch(Rules):
         game.state.rules["unconscious"] = False
         game.emit("manual", text="You come to, at 0 HP: further damage drains Hearts.")
 
+    def hurt(self, game: Game, amount: int, cause: str, *, temporary: bool = False) -> None:
+        """Take damage; the Heart chips lost to temporary damage (an unarmed blow) go to the temporary
+        pool, which resting gives back (seed, *Temporary damage*)."""
+        if temporary:
+            pc = game.pc
+            pc.stats["temporary"] = temporary_pool(pc) + min(amount, pc.hp)
+        game.damage(amount, cause)
+
+    def recover_temporary(self, game: Game, most: int | None = None) -> None:
+        """Give back the temporary damage pool (``most``: at most that many HP)."""
+        pool = temporary_pool(game.pc)
+        back = pool if most is None else min(most, pool)
+        if back:
+            game.pc.stats["temporary"] = pool - back
+            game.heal(back, "temporary damage recovered")
+
     def drain(self, game: Game, cause: str, amount: int) -> None:
         """Damage beyond 0 HP drains ♥ (the Heart chips you can hold fall with it); at 0 you die."""
         pc = game.pc
@@ -194,7 +221,9 @@ class Zilch(Rules):
     def status(self, game: Game) -> str:
         pc = game.pc
         klass = class_of(pc)
-        return f"{klass} {CLASS_SUIT[klass]} chips {pc.stats.get('chips', 0)}/{chip_cap(pc)}"
+        pool = temporary_pool(pc)
+        return (f"{klass} {CLASS_SUIT[klass]} chips {pc.stats.get('chips', 0)}/{chip_cap(pc)}"
+                + (f", {pool} HP of temporary damage" if pool else ""))
 
     def rest_label(self, game: Game) -> str:
         return "Recover (rally, rest an hour, or sleep outside)"
@@ -203,9 +232,11 @@ class Zilch(Rules):
         pc = game.pc
         ways = []
         cap = chip_cap(pc) - pc.stats.get("rally", 0)
-        if pc.stats.get("chips", 0) < cap:
-            ways.append(Option("rally", f"Rally (a turn): class chips back to {cap}"))
-        ways.append(Option("rest", "Rest an hour: chips back, ♦ First Aid for HP (50% interrupted)"))
+        if pc.stats.get("chips", 0) < cap or temporary_pool(pc):
+            ways.append(Option("rally", f"Rally (a turn): class chips back to {cap}"
+                                        + (", 1 HP of temporary damage back" if temporary_pool(pc) else "")))
+        ways.append(Option("rest", "Rest an hour: chips back, temporary damage back, ♦ First Aid for HP "
+                                   "(50% interrupted)"))
         if game.state.entry == game.state.start and self.can_sleep(game):
             ways.append(Option("sleep", "Sleep the night outside: markers off, chips back, up to 2 HP, "
                                         "2 ♥ drain off"))
@@ -257,12 +288,14 @@ class Zilch(Rules):
         pc.stats["rally"] = pc.stats.get("rally", 0) + 1
         pc.stats["chips"] = max(pc.stats.get("chips", 0), chip_cap(pc) - pc.stats["rally"])
         game.emit("rest", rolls=[], rests_today=pc.stats["rally"], rest="rally", chips=pc.stats["chips"])
+        self.recover_temporary(game, 1)
 
     def recover(self, game: Game, kind: str) -> None:
         pc = game.pc
         if kind == "short":
             pc.stats["rally"] = max(0, pc.stats.get("rally", 0) - 1)
             pc.stats["chips"] = chip_cap(pc)
+            self.recover_temporary(game)
             degree, _ = self.test(game, "♦", 2, "First Aid")
             game.emit("rest", rolls=[], rests_today=0, rest="rest", chips=pc.stats["chips"])
             change = FIRST_AID[degree]
@@ -279,6 +312,7 @@ class Zilch(Rules):
                 pc.abilities["♥"] += mended
                 pc.max_hp += mended
                 game.emit("manual", text=f"Sleep mends {mended} ♥ drain: Hearts {pc.abilities['♥']}.")
+            self.recover_temporary(game)
             game.heal(2, "a night's sleep")
 
     # --- encounters and combat -----------------------------------------------------------
@@ -332,4 +366,4 @@ class Zilch(Rules):
         return result
 
 
-__all__ = ["SUITS", "Zilch", "class_of", "make_character"]
+__all__ = ["SUITS", "Zilch", "class_of", "make_character", "temporary_pool"]

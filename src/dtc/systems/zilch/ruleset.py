@@ -35,6 +35,7 @@ _SUITS = {
     "♥": ("HEARTS", "HEART", "♡"),
 }
 SUIT_NAMES = {"♣": "Clubs", "♠": "Spades", "♦": "Diamonds", "♥": "Hearts"}
+SUIT_ORDER = ("♣", "♠", "♦", "♥")
 
 
 def die_value(face: int) -> int:
@@ -114,6 +115,18 @@ def card_distribution() -> dict[int, Fraction]:
     return {v: Fraction(kept.get(v, 0), whole) + redraw * uniform for v in values}
 
 
+@cache
+def hand_distribution() -> dict[tuple[int, int, int, int], Fraction]:
+    """P(a fresh adventurer's hand = (♣, ♠, ♦, ♥)): each of the 6⁴ hands has 1/1296 as a first draw, kept
+    when it totals more than 25; a hand of 25 or less is drawn again once (the second hand is kept)."""
+    values = range(CARD_LOW, CARD_HIGH + 1)
+    hands = list(product(values, values, values, values))
+    whole = len(hands)
+    redraw = Fraction(sum(1 for h in hands if sum(h) <= REDRAW_AT_MOST), whole)
+    again = redraw / whole
+    return {h: (Fraction(1, whole) if sum(h) > REDRAW_AT_MOST else Fraction(0)) + again for h in hands}
+
+
 @dataclass(frozen=True)
 class Zilch(Ruleset):
     """Suit tests: 3d6 (6 = 0) at or under the suit + the difficulty's modifier."""
@@ -139,6 +152,11 @@ class Zilch(Ruleset):
 
     def score_distribution(self, ability: str | None = None) -> dict[int, Fraction]:
         return dict(card_distribution())
+
+    def fresh_characters(self) -> list[tuple[Fraction, dict[str, int]]]:
+        """Every hand of four cards with its exact chance (:func:`hand_distribution`): the suits are
+        not independent, since a hand of 25 or less is drawn again (a low ♣ makes the others higher)."""
+        return [(p, dict(zip(SUIT_ORDER, hand, strict=True))) for hand, p in hand_distribution().items()]
 
 
 ZILCH = Zilch(
@@ -171,11 +189,20 @@ ZILCH = Zilch(
                     "set (blank ends removed): Reckless both ends offensive (defenceless), Bold greater "
                     "offensive, Cautious lesser offensive, Guarded both defensive (no attack)",
                     "attack hits when ♣ + offensive pips ≥ ♠ + defensive pips; damage = the weapon's, +1 "
-                    "per 5 points of margin, minus the target's damage resistance (armour, shield)")),
+                    "per 5 points of margin, minus the target's damage resistance (armour, shield)",
+                    "chips: a Fighter's ♣ add offensive pips to one attack, a Rogue's ♠ defensive pips "
+                    "against one blow",
+                    "two-weapon fighting (two light, or a heavy and a tiny weapon): the offensive pips split "
+                    "between two attacks, at least 1 each",
+                    "Disarm (a Special Attack): no damage, defended with the better of ♠ and ♣; Ready "
+                    "(Cautious): strike just before a creature attacks",
+                    "size (Size N: long dimension in feet): Tiny ×¼, Small ×½, Large ×2, Huge ×4, "
+                    "Tremendous ×8 on a creature's damage, and on its HP from Hearts")),
         ("Recovery", ("rally (2 minutes): class chips back, −1 per rally marker",
                       "rest (an hour, 50% interrupted in a dungeon): chips back, a rally marker off, "
                       "♦ First Aid: CS +2, S +1, F 0, CF −1 HP",
                       "sleep (8 hours, once in 24): all markers off, chips back, up to 2 HP, up to 2 drain off",
+                      "temporary damage (unarmed blows): rally gives 1 HP of it back, rest and sleep all",
                       "0 HP: unconscious; damage beyond drains ♥; ♥ drained to 0 is death")),
     ),
 )
