@@ -87,6 +87,8 @@ def the_end(kind: str | None = None) -> str:
 ENDING_WORDS: dict[str | None, tuple[str, str]] = {
     "victory": ("Victory", "You have won: this adventure is over."),
     "death": ("You have died", "Your adventurer's story ends here."),
+    # Not a kind an entry declares: the reader left by the entrance (ESCAPED).
+    "escaped": ("You escaped", "You leave the dungeon by the way you came in."),
     None: ("The end", "This adventure is over."),
 }
 

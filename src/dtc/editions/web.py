@@ -355,20 +355,29 @@ class WebEdition:
             items.append(f'<li class="card return"><p>Return to the entry you came from: {links}</p></li>')
         if entry["ending"]:
             return self._ending(entry, items)
+        leave = ""
+        if n == self.start:
+            # Back at the entrance after going in, leaving is an outcome of its own (dtc.outcomes: escaped).
+            items.append('<li class="card leave js-only" hidden><button type="button" class="leave">Leave the dungeon'
+                         "</button></li>")
+            leave = self._ending(entry, [], "escaped", hidden=True)
         if not items:
             return '<p class="stuck">This entry has no way on. <a href="#cover">Back to the cover</a></p>'
         return (f'<section class="choices" aria-labelledby="entry-{n}-c"><h3 id="entry-{n}-c">What will you do?</h3>'
-                f'<ul>{"".join(items)}</ul></section>')
+                f'<ul>{"".join(items)}</ul></section>{leave}')
 
-    def _ending(self, entry: Entry, items: list[str]) -> str:
+    def _ending(self, entry: Entry, items: list[str], outcome: str | None = None, hidden: bool = False) -> str:
         n = entry["number"]
-        kind = entry.get("ending_kind")
+        kind: str | None = outcome or entry.get("ending_kind")
         heading, sentence = ending_words(kind)
+        hide = " hidden" if hidden else ""
+        hid = f"entry-{n}-{kind}" if outcome else f"entry-{n}-c"
         again = (f'<a class="button primary play-again" href="#entry-{self.start}">Play again</a>'
                  if self.start is not None else "")
         more = f'<ul>{"".join(items)}</ul>' if items else ""
-        return (f'<section class="choices ending {escape(kind or "end")}" aria-labelledby="entry-{n}-c">'
-                f'<h3 id="entry-{n}-c">{escape(heading)}</h3><p class="the-end">{escape(the_end(kind))}</p>'
+        end = "" if outcome else f'<p class="the-end">{escape(the_end(kind))}</p>'
+        return (f'<section class="choices ending {escape(kind or "end")}" aria-labelledby="{hid}"{hide}>'
+                f'<h3 id="{hid}" tabindex="-1">{escape(heading)}</h3>{end}'
                 f'<p class="ending-words">{escape(sentence)}</p>{more}'
                 f'<p class="begin">{again}<a class="button" href="#cover">Back to the cover</a></p></section>')
 
@@ -402,7 +411,7 @@ class WebEdition:
         s, f = target_number(c["success"], self.numbers), target_number(c["failure"], self.numbers)
         d = c["difficulty"] or 0
         if d == 0 and f is None:
-            return _go_card(s, label) if s is not None else f'<li class="card go"><p>{label}</p></li>'
+            return _go_card(s, label, rid) if s is not None else f'<li class="card go"><p>{label}</p></li>'
         written = c["ability"] or ""
         ability = self.play.canonical(written) or ""
         unknown = bool(written) and not ability and bool(self.play.abilities)
@@ -430,8 +439,8 @@ class WebEdition:
             controls = []
             if len(plans) > 1:
                 radios = "".join(
-                    f'<label><input type="radio" name="{rid}-plan" value="{"+".join(p)}"{" checked" if k == 0 else ""}>'
-                    f" {escape(plan_words(p))}</label>" for k, p in enumerate(plans))
+                    f'<label><input type="radio" name="{rid}-plan" value="{"+".join(p)}">'
+                    f" {escape(plan_words(p))}</label>" for p in plans)
                 controls.append(f'<fieldset class="plan"><legend>How do you go about it?</legend>{radios}</fieldset>')
             if any("gear" in p for p in plans):
                 controls.append(f'<div class="gear-pick"><label for="{rid}-g">Gear you use</label>'
@@ -529,9 +538,10 @@ def _without_blocks(items: list[Piece], creatures: list[str], hazards: list[str]
     return [Piece(p.kind, block.sub("", p.text), p.index, p.target) if p.kind == "text" else p for p in items]
 
 
-def _go_card(target: int, body: str) -> str:
+def _go_card(target: int, body: str, card: str = "") -> str:
     inner = f'<span>{body}</span><span class="to">→ {target}</span>'
-    return f'<li class="card go">{link(target, inner, "action")}</li>'
+    named = f' data-card="{card}"' if card else ""
+    return f'<li class="card go"{named}>{link(target, inner, "action")}</li>'
 
 
 def _inline_svg(svg: str) -> str:

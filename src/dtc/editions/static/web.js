@@ -73,7 +73,7 @@
   function save() {
     var values = {};
     fields.forEach(function (el) { values[el.dataset.field] = el.type === "checkbox" ? el.checked : el.value; });
-    store.set(sheetKey, JSON.stringify({ fields: values, last: state.last, previous: state.previous,
+    store.set(sheetKey, JSON.stringify({ fields: values, last: state.last, previous: state.previous, been: !!state.been,
       attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck }));
     if (!store.ok) { say("This browser does not let the page save your sheet."); }
   }
@@ -92,6 +92,7 @@
       state.attempts = saved.attempts && typeof saved.attempts === "object" ? saved.attempts : {};
       state.arrivals = saved.arrivals && typeof saved.arrivals === "object" ? saved.arrivals : {};
       state.lastCheck = saved.lastCheck || 0;
+      state.been = !!saved.been;
     } catch (e) { /* a damaged record: start afresh */ }
   }
   function say(text) { status.textContent = text; }
@@ -147,7 +148,7 @@
   }
   function freshSheet() {
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
-    state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0;
+    state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false;
   }
 
   var actions = {
@@ -440,6 +441,15 @@
       record(box, res); showResult(box, res, false);
       return;
     }
+    button = ev.target.closest("button.leave");
+    if (button) {
+      var page = button.closest(".entry");
+      page.querySelector(".choices:not(.ending)").hidden = true;
+      var out = page.querySelector(".choices.ending.escaped");
+      out.hidden = false;
+      out.querySelector("h3").focus();
+      return;
+    }
     button = ev.target.closest("button[data-fight]");
     if (button) { fightAct(button.closest(".fight"), button.dataset.fight); save(); }
   });
@@ -610,6 +620,11 @@
       moving = false;
       say(made.length ? "A new adventurer: " + made.join(", ") + "." : "A fresh sheet.");
     }
+    if (a.getAttribute("href") === window.location.hash && a.closest(".entry")) {
+      ev.preventDefault();
+      show();
+      return;
+    }
   });
   function openSheet() {
     sheetBox.open = true;
@@ -662,6 +677,11 @@
         if (mine) { a.setAttribute("aria-current", "true"); } else { a.removeAttribute("aria-current"); }
       });
       document.title = number + " · " + data.title;
+      if (number !== data.start) { state.been = true; }
+      var leave = page.querySelector(".card.leave");
+      if (leave) { leave.hidden = !state.been; }
+      var escaped = page.querySelector(".choices.ending.escaped");
+      if (escaped) { escaped.hidden = true; page.querySelector(".choices:not(.ending)").hidden = false; }
       restoreAttempts(page);
       save();
       refreshGates();
