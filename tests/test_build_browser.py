@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -568,3 +569,87 @@ def play_card(page: Any, here: str, card: str) -> None:
     assert focused(page)["cls"] == "continue", box.locator(".result").inner_text()
     assert box.locator("button").first.is_disabled()
     page.keyboard.press("Enter")
+
+
+# --- the fight helper, by each system's combat -------------------------------------------------
+
+FIGHT = """Title: Fights
+Rules: {rules}
+
+Encounters
+  1-6. 1d4 Rats
+
+Adventurer's Rival HP 30 | {stats}
+
+Adventure Entries
+
+1 A rival waits. Adventurer's Rival HP 30 | {stats}
+Fight; if you win, go to 2. Or **Sneak Past** ({check} D2, S2, F2).
+
+2 Done. THE END (victory)
+"""
+
+
+@pytest.mark.parametrize(("rules", "stats", "scores", "check"), [
+    ("death-and-treasure", "Morale 7 | Claw d6", {"STR": "18", "DEX": "18"}, "FOO"),
+    ("maze-rats", "Armor 6 | AB 1 | WIL 1", {"STR": "4", "DEX": "4"}, "CHA"),
+    ("zilch", "Clubs 7 | Spades 2 | DR 0 | Damage 2", {"♣": "14", "♠": "14"}, "STR"),
+])
+def test_the_fight_helper_follows_each_systems_combat(browser: Any, tmp_path: Path, rules: str, stats: str,
+                                                      scores: dict[str, str], check: str) -> None:
+    text = FIGHT.format(rules=rules, stats=stats, check=check)
+    build(compile_text(text, "fight.txt").graph(), tmp_path, "fight", pdf=False)
+    with Page(browser) as page:
+        page.goto((tmp_path / "fight.html").as_uri() + "?seed=2#entry-1")
+        for ability, value in scores.items():
+            page.fill(f"[id='sheet-ab-{ability}']", value)
+        page.fill("#sheet-hp", "20")
+        page.fill("#sheet-hpmax", "20")
+        fight = page.locator("#entry-1 details.fight")
+        fight.locator("summary").click()
+        hp = fight.locator("input.foe-hp")
+        assert hp.input_value() == "30"
+        fight.locator("button[data-fight='round']").click()
+        assert fight.locator(".result").inner_text()
+        for _ in range(12):
+            fight.locator("button[data-fight='attack']").click()
+            fight.locator("button[data-fight='defend']").click()
+        result = fight.locator(".result").inner_text()
+        assert int(hp.input_value()) < 30, result  # a strong adventurer lands blows
+        assert "Start a round first" in result or "against" in result or "is down" in result
+        fight.locator("button[data-fight='next']").click()
+        assert hp.input_value() == "30"
+        # An ability these rules do not have: the reader chooses one, and nothing throws.
+        card = page.locator("#entry-1 .card.check")
+        assert "is not an ability of" in card.locator(".hint").inner_text()
+        if card.locator("input[value='turn+check']").count():
+            card.locator("input[value='turn+check']").check()
+        card.locator("button.roll").click()
+        assert card.locator("a.continue").count() == 1
+        # Encounter counts are rolled.
+        page.goto((tmp_path / "fight.html").as_uri() + "?seed=2#cover")
+        page.click("#cover button[data-act='table']")
+        assert re.search(r"You meet [1-4] Rats \(1d4\)", page.inner_text("#cover .table-roller .result"))
+
+
+def test_the_sheet_opens_and_closes_by_mouse_and_keyboard_and_clears_the_header(browser: Any, book: str) -> None:
+    with Page(browser) as page:
+        page.goto(book + f"#entry-{SHORE}")
+        box = page.locator(".sheet-box")
+        summary = page.locator(".sheet-box > summary")
+        summary.click()
+        assert box.get_attribute("open") is None
+        summary.click()
+        assert box.get_attribute("open") is not None
+        summary.focus()
+        page.keyboard.press("Enter")
+        assert box.get_attribute("open") is None
+        page.keyboard.press("Enter")
+        assert box.get_attribute("open") is not None
+    with Page(browser, PHONE) as page:
+        page.goto(book + f"#entry-{SHORE}")
+        page.click(".masthead .to-sheet")
+        page.wait_for_timeout(300)
+        header = page.evaluate("document.querySelector('.masthead').getBoundingClientRect().bottom")
+        top = page.evaluate("document.querySelector('.sheet-box > summary').getBoundingClientRect().top")
+        assert top >= header - 1, f"the sheet's heading ({top}px) is under the header ({header}px)"

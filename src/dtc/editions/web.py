@@ -234,6 +234,7 @@ class WebEdition:
         acts = [("round", "Start a round"), ("attack", "Your attack"), ("defend", "Its attack")]
         if web.combat != "dominoes":
             acts.append(("morale", "Its morale"))
+        acts.append(("next", "Next one"))
         buttons = "".join(f'<button type="button" data-fight="{a}">{w}<span class="vh"> ({name})</span></button>'
                           for a, w in acts)
         return (f'<details class="fight js-only" data-creature="{escape(creature["name"])}">'

@@ -535,6 +535,10 @@
         while (kind === "armour" && a === b) { a = die(6); b = die(6); }
         text = "Initiative: you " + a + ", " + name + " " + b + ". " + (a > b ? "You act first." : a < b ? name + " acts first." : "A tie: you act at the same time.");
       }
+    } else if (act === "next") {
+      hp = foe.hp; hpBox.value = String(hp);
+      fights[id] = { hurt: false, halved: false, pile: f.pile };
+      text = "Another " + name + ": " + hp + " HP.";
     } else if (act === "morale") {
       text = name + ": " + morale();
     } else if (act === "attack") {
