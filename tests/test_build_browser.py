@@ -653,3 +653,20 @@ def test_the_sheet_opens_and_closes_by_mouse_and_keyboard_and_clears_the_header(
         header = page.evaluate("document.querySelector('.masthead').getBoundingClientRect().bottom")
         top = page.evaluate("document.querySelector('.sheet-box > summary').getBoundingClientRect().top")
         assert top >= header - 1, f"the sheet's heading ({top}px) is under the header ({header}px)"
+
+
+@pytest.mark.parametrize("name", BOOKS)
+def test_each_bundled_book_reads_without_javascript(browser: Any, bundled: dict[str, Any], name: str) -> None:
+    """With scripts off every choice is a plain link: the checks show their S and F entries."""
+    url, graph = bundled[name]
+    with Page(browser, java_script_enabled=False) as page:
+        page.goto(url)
+        assert page.locator("button:visible").count() == 0  # no dead controls
+        checks = [(e["number"], c) for e in graph["entries"] for c in e["choices"]
+                  if not c["error"] and c.get("roll") is None and c["failure"] is not None]
+        number, choice = checks[0]
+        page.goto(f"{url}#entry-{number}")
+        link = page.locator(f"#entry-{number} .card.check a.f").first
+        assert link.is_visible() and link.get_attribute("href") == f"#entry-{choice['failure']}"
+        link.click()
+        page.wait_for_function(f"location.hash === '#entry-{choice['failure']}'")

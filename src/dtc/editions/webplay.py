@@ -105,6 +105,8 @@ class Play:
                                                   else {})},
             "zones": zones,
             "minutes": "minutes" in {f.key for f in self.fields()},
+            # Death & Treasure's ruling: the entry an action leads to costs no turn of its own.
+            "sameRoomFree": self.rulings.get("same-room") == "free",
         }
 
 

@@ -617,6 +617,7 @@
     if (!a) { return; }
     fresh = true;
     if (a.closest(".entry")) { moving = true; }
+    if (sys.sameRoomFree && a.classList.contains("continue") && a.closest(".check")) { moving = false; }
     if (a.classList.contains("play-again")) {
       freshSheet();
       var made = newAdventurer();
