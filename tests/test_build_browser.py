@@ -619,6 +619,22 @@ def test_the_fight_helper_follows_each_systems_combat(browser: Any, tmp_path: Pa
         assert "Start a round first" in result or "against" in result or "is down" in result
         fight.locator("button[data-fight='next']").click()
         assert hp.input_value() == "30"
+        if rules == "zilch":  # a Fighter's ♣ chips turn a miss into a hit
+            page.fill("[id='sheet-ab-♣']", "2")
+            page.fill("#sheet-class", "Fighter")
+            page.fill("#sheet-chips", "12")
+            fight.locator("button[data-fight='round']").click()
+            fight.locator("select.stance").select_option("cautious")
+            for _ in range(20):
+                fight.locator("button[data-fight='attack']").click()
+                if fight.locator("button[data-fight='spend']").is_visible():
+                    break
+                fight.locator("button[data-fight='round']").click()
+            spend = fight.locator("button[data-fight='spend']")
+            assert spend.is_visible() and "♣ chips to hit" in spend.inner_text()
+            spend.click()
+            assert "chips: a hit." in fight.locator(".result").inner_text()
+            assert int(page.input_value("#sheet-chips")) < 12 and not spend.is_visible()
         # An ability these rules do not have: the reader chooses one, and nothing throws.
         card = page.locator("#entry-1 .card.check")
         assert "is not an ability of" in card.locator(".hint").inner_text()

@@ -237,6 +237,8 @@ class WebEdition:
         acts.append(("next", "Next one"))
         buttons = "".join(f'<button type="button" data-fight="{a}">{w}<span class="vh"> ({name})</span></button>'
                           for a, w in acts)
+        if web.combat == "dominoes":  # chips change a blow's result: offered only when they can
+            buttons += '<button type="button" data-fight="spend" hidden>Spend chips</button>'
         return (f'<details class="fight js-only" data-creature="{escape(creature["name"])}">'
                 f"<summary>Fight the {name}</summary>"
                 f'<div class="fight-body"><label for="{rid}-hp">{name}’s HP</label>'

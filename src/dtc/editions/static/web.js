@@ -143,7 +143,11 @@
       f.adjust.forEach(function (a) { if (made[a] !== undefined) { v += highLow(made[a]); } });
       setNum(f.key, v);
     });
-    if (field("chips") && sys.combat === "dominoes") { setNum("chips", Math.max(made["♣"] || 0, made["♠"] || 0)); }
+    if (field("chips") && sys.combat === "dominoes" && made["♣"] !== undefined) {
+      var fighter = made["♣"] >= made["♠"];
+      field("class").value = fighter ? "Fighter" : "Rogue";
+      setNum("chips", fighter ? made["♣"] : made["♠"]);
+    }
     return sys.abilities.filter(function (a) { return made[a] !== undefined; }).map(function (a) { return a + " " + made[a]; });
   }
   function freshSheet() {
@@ -500,6 +504,8 @@
     var name = box.dataset.creature;
     var kind = sys.combat, cd = sys.combatData || {};
     var text = "";
+    var pending = f.pending;
+    if (act !== "spend") { f.pending = null; }
     function damageFoe(amount) {
       hp = Math.max(0, hp - amount); hpBox.value = String(hp);
       var t = " " + name + " takes " + amount + " damage (" + hp + " HP left).";
@@ -534,6 +540,21 @@
         var a = die(6), b = die(6);
         while (kind === "armour" && a === b) { a = die(6); b = die(6); }
         text = "Initiative: you " + a + ", " + name + " " + b + ". " + (a > b ? "You act first." : a < b ? name + " acts first." : "A tie: you act at the same time.");
+      }
+    } else if (act === "spend") {
+      var p = pending;
+      f.pending = null;
+      if (!p || num("chips") < p.cost) { text = "Not enough chips."; }
+      else {
+        setNum("chips", num("chips") - p.cost);
+        if (p.kind === "hit") {
+          text = "You spend " + p.cost + " ♣ chips: a hit.";
+          var blow2 = Math.max(0, num("weapon") - stat(foe, ["dr", "armor", "armour"], 0));
+          text += blow2 ? damageFoe(blow2) : " Its armour takes it all.";
+        } else {
+          setNum("hp", Math.min(num("hpmax") || 99, num("hp") + p.damage));
+          text = "You spend " + p.cost + " ♠ chips: you dodge the blow (" + num("hp") + " HP).";
+        }
       }
     } else if (act === "next") {
       hp = foe.hp; hpBox.value = String(hp);
@@ -575,7 +596,13 @@
             if (off >= def) {
               var blow = Math.max(0, num("weapon") + Math.floor((off - def) / 5) - stat(foe, ["dr", "armor", "armour"], 0));
               text += ": a hit." + (blow ? damageFoe(blow) : " Its armour takes it all.");
-            } else { text += ": a miss."; }
+            } else {
+              text += ": a miss.";
+              if (/^fighter$/i.test(field("class").value.trim()) && def - off <= num("chips")) {
+                f.pending = { kind: "hit", cost: def - off };
+                text += " A Fighter may spend " + (def - off) + " ♣ chips to hit.";
+              }
+            }
           }
         }
       }
@@ -603,9 +630,18 @@
             if (base === null) { base = rollText(hitWith[1], "2").total; }
             var hurt = Math.max(0, base + Math.floor((atk - dfn) / 5) - num("dr"));
             text += ": it hits." + (hurt ? hurtYou(hurt, "") : " Your armour takes it all.");
+            if (hurt && /^rogue$/i.test(field("class").value.trim()) && atk - dfn + 1 <= num("chips")) {
+              f.pending = { kind: "dodge", cost: atk - dfn + 1, damage: hurt };
+              text += " A Rogue may spend " + (atk - dfn + 1) + " ♠ chips to dodge it.";
+            }
           } else { text += ": it misses."; }
         }
       }
+    }
+    var spend = box.querySelector("button[data-fight='spend']");
+    if (spend) {
+      spend.hidden = !f.pending;
+      if (f.pending) { spend.textContent = "Spend " + f.pending.cost + (f.pending.kind === "hit" ? " ♣ chips to hit" : " ♠ chips to dodge"); }
     }
     out.textContent = text;
   }

@@ -16,7 +16,8 @@ WEB = WebSystem(
     create_words=f"a card of {CARD_LOW}–{CARD_HIGH} for each suit; a hand of {REDRAW_AT_MOST} or less is "
                  "drawn again",
     hp={"ability": "♥"},
-    fields=(WebField("chips", "Class chips"), WebField("dr", "Damage resistance", "0"),
+    fields=(WebField("class", "Class", "Fighter", text=True), WebField("chips", "Class chips"),
+            WebField("dr", "Damage resistance", "0"),
             WebField("weapon", "Weapon damage", "2"), WebField("shield", "Shield", "0")),
     light=None,
     encounter_in_six=1,
@@ -28,6 +29,7 @@ WEB = WebSystem(
         "attacks, the greater defends. Guarded: both ends defend (and your shield); no attack.",
         "An attack hits when ♣ + attacking pips reach ♠ + defending pips: the weapon's damage, +1 for each 5 "
         "points of margin, less damage resistance.",
+        "A Fighter may spend ♣ chips to turn a miss into a hit; a Rogue ♠ chips to turn a hit into a miss.",
         "Zilch creatures have no morale: they fight until they drop.",
     ),
     combat_data={"suit": 7},
