@@ -147,6 +147,8 @@
       var fighter = made["♣"] >= made["♠"];
       field("class").value = fighter ? "Fighter" : "Rogue";
       setNum("chips", fighter ? made["♣"] : made["♠"]);
+      var kit = ((sys.combatData || {}).kits || {})[fighter ? "Fighter" : "Rogue"] || {};
+      Object.keys(kit).forEach(function (k) { setNum(k, kit[k]); });
     }
     return sys.abilities.filter(function (a) { return made[a] !== undefined; }).map(function (a) { return a + " " + made[a]; });
   }

@@ -32,7 +32,10 @@ WEB = WebSystem(
         "A Fighter may spend ♣ chips to turn a miss into a hit; a Rogue ♠ chips to turn a hit into a miss.",
         "Zilch creatures have no morale: they fight until they drop.",
     ),
-    combat_data={"suit": 7},
+    # dtc's kits (play.py): a Fighter's longsword (3), chain mail and shield (DR 3); a Rogue's short sword (2)
+    # and leather (DR 1). Weapon damage by class, combat.py.
+    combat_data={"suit": 7, "kits": {"Fighter": {"weapon": 3, "dr": 3, "shield": 1},
+                                     "Rogue": {"weapon": 2, "dr": 1, "shield": 0}}},
     notes=(
         "A suit test rolls 3d6 with sixes counted as 0 (0–15): equal to or under the suit succeeds. "
         "D1 is easy (suit + 2), D2 normal, D3 hard (suit − 2), D4 very hard (suit − 5). D0 needs no roll.",
