@@ -446,12 +446,14 @@ class WebEdition:
                     f" {escape(plan_words(p))}</label>" for p in plans)
                 controls.append(f'<fieldset class="plan"><legend>How do you go about it?</legend>{radios}</fieldset>')
             if any("gear" in p for p in plans):
-                controls.append(f'<div class="gear-pick"><label for="{rid}-g">Gear you use</label>'
+                hidden = " hidden" if len(plans) > 1 else ""  # shown once a way with gear is chosen
+                controls.append(f'<div class="gear-pick"{hidden}><label for="{rid}-g">Gear you use</label>'
                                 f'<select id="{rid}-g" class="gear"><option value="">Choose…</option>'
                                 '<option value="-">Nothing suitable</option></select></div>')
             if not ability:
                 options = "".join(f"<option>{escape(a)}</option>" for a in play.abilities)
-                controls.append(f'<div class="ability-pick"><label for="{rid}-a">Ability</label>'
+                hide = " hidden" if len(plans) > 1 else ""  # shown once a way with a check is chosen
+                controls.append(f'<div class="ability-pick"{hide}><label for="{rid}-a">Ability</label>'
                                 f'<select id="{rid}-a" class="ability">{options}</select></div>')
             verb = "Attempt it" if len(plans) > 1 or plans[0] != ("check",) else f"Roll {escape(check.dice())}"
             controls.append(f'<button type="button" class="roll" aria-describedby="{rid}-h">{verb}'

@@ -470,7 +470,6 @@
     var ab = card.querySelector(".ability-pick");
     if (ab && chosen) { ab.hidden = chosen.value.split("+").indexOf("check") < 0; }
   }
-  document.querySelectorAll(".check").forEach(function (card) { if (card.querySelector(".plan")) { showGear(card); } });
   var lastAbility = store.get(data.key + ":ability");
   if (lastAbility) {
     document.querySelectorAll("select.ability").forEach(function (s) {
@@ -726,6 +725,7 @@
       var escaped = page.querySelector(".choices.ending.escaped");
       if (escaped) { escaped.hidden = true; page.querySelector(".choices:not(.ending)").hidden = false; }
       restoreAttempts(page);
+      page.querySelectorAll(".check").forEach(function (card) { if (card.querySelector(".plan")) { showGear(card); } });
       save();
       refreshGates();
       refreshGear();
