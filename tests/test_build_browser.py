@@ -686,3 +686,19 @@ def test_each_bundled_book_reads_without_javascript(browser: Any, bundled: dict[
         assert link.is_visible() and link.get_attribute("href") == f"#entry-{choice['failure']}"
         link.click()
         page.wait_for_function(f"location.hash === '#entry-{choice['failure']}'")
+
+
+def test_a_dungeon_rules_hazard_rolls_d20_for_its_own_scores(browser: Any, bundled: dict[str, Any]) -> None:
+    url, graph = bundled["the-chime-pits"]
+    number = next(e["number"] for e in graph["entries"] if "Rotten Joists" in e.get("hazards", []))
+    with Page(browser) as page:
+        page.goto(f"{url}?seed=3#entry-{number}")
+        page.fill("#sheet-ab-AGI", "12")
+        hazard = page.locator(f"#entry-{number} .hazard")
+        assert "3d6 ≤ WIS or 1d20 ≤ AGI" in hazard.inner_text()
+        hazard.locator("select.ability").select_option("AGI")
+        hazard.locator("button.roll-hazard").click()
+        result = hazard.locator(".result").inner_text()
+        assert re.match(r"Rolled \d+ = \d+ against AGI 12: (success|failure)\.", result), result
+        assert hazard.locator("button.roll-hazard").is_disabled()
+        assert page.evaluate("document.activeElement.classList.contains('result')")

@@ -404,8 +404,9 @@ class WebEdition:
             branches = [[b["low"], b["high"], target_number(b["target"], self.numbers)] for b in roll["branches"]]
             ways = " ".join(
                 link(t, f"{lo}–{hi} → {t}" if lo != hi else f"{lo} → {t}") for lo, hi, t in branches if t is not None)
-            return (f'<li class="card random" data-card="{rid}" data-count="{int(roll["count"])}" '
-                    f'data-sides="{int(roll["sides"])}" data-branches="{escape(json.dumps(branches))}">'
+            return (f'<li class="card random" data-count="{int(roll["count"])}" '
+                    f'data-sides="{int(roll["sides"])}" data-branches="{escape(json.dumps(branches))}" '
+                    f'data-card="{rid}">'
                     f'<p class="card-title">{label} <span class="badge">roll {escape(roll["dice"])}</span></p>'
                     f'<div class="roller"><button type="button" class="roll-branch">Roll {escape(roll["dice"])}'
                     f'<span class="vh">: {escape(c["label"])}</span></button>'

@@ -350,8 +350,12 @@
       var go = continueLink(result.target);
       out.appendChild(go);
       if (focus) { go.focus(); }
-    } else if (result.ok !== null && result.ok !== undefined && result.target === "") {
-      out.appendChild(document.createTextNode("The book gives no entry for this result."));
+    } else {
+      if (result.ok !== null && result.ok !== undefined && result.target === "") {
+        out.appendChild(document.createTextNode("The book gives no entry for this result."));
+      }
+      /* The button just pressed is spent: keep the keyboard's place on the result. */
+      if (focus) { out.setAttribute("tabindex", "-1"); out.focus(); }
     }
   }
   function restoreAttempts(page) {
@@ -444,7 +448,7 @@
       var r = c ? rollCheck(c, a, s) : { ok: null, text: "No check for D" + box.dataset.d + "." };
       var res = { ok: r.ok, text: r.text + (r.ok === false ? " The hazard strikes: apply its effect." : ""), target: "" };
       box.dataset.card = box.dataset.card || "hazard";
-      record(box, res); showResult(box, res, false);
+      record(box, res); showResult(box, res, true);
       return;
     }
     button = ev.target.closest("button.leave");
