@@ -79,12 +79,11 @@ class Play:
                 same.update({a: b for a, b in system.same.items() if b in self.abilities and a in self.abilities
                              and self.owner.get(b) == self.base})
         zones: dict[str, list[int]] = {}
-        if "dungeon-rules" in self.systems:
-            from dtc.systems.dungeon_rules.ruleset import DEFAULT_ZONE, ZONES
-
-            for e in graph["entries"]:
-                zone = ZONES.get(e.get("zone") or DEFAULT_ZONE, ZONES[DEFAULT_ZONE])
-                zones[str(e["number"])] = [zone.interval, zone.top]
+        for system in self.systems.values():
+            if system.zones and system.default_zone in system.zones:
+                default = system.zones[system.default_zone]
+                for e in graph["entries"]:
+                    zones[str(e["number"])] = list(system.zones.get(e.get("zone") or "", default))
         return {
             "dice": True,
             "abilities": list(self.abilities),

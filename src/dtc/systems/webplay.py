@@ -112,6 +112,10 @@ class WebSystem:
     combat_words: tuple[str, ...] = ()
     #: Values the combat helper reads (morale target, creature defaults, weapon damage).
     combat_data: Mapping[str, Any] = field(default_factory=dict)
+    #: Zones an entry may lie in (Dungeon Rules): key -> (minutes between encounter checks, top of the
+    #: danger range 1–top); ``default_zone`` for an entry that names none.
+    zones: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    default_zone: str = ""
     #: Lines for "How to play" on the cover.
     notes: tuple[str, ...] = ()
 

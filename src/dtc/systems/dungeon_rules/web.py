@@ -7,7 +7,7 @@ keeps time in.
 
 from __future__ import annotations
 
-from dtc.systems.dungeon_rules.ruleset import MODIFIERS
+from dtc.systems.dungeon_rules.ruleset import DEFAULT_ZONE, MODIFIERS, ZONES
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
 
 WEB = WebSystem(
@@ -16,6 +16,8 @@ WEB = WebSystem(
     same={"AGI": "DEX"},
     create_words="3d6 for each Dungeon Rules score (AGI is DEX under Death & Treasure)",
     fields=(WebField("minutes", "Minutes", "0"),),
+    zones={key: (zone.interval, zone.top) for key, zone in ZONES.items()},
+    default_zone=DEFAULT_ZONE,
     notes=(
         "Dungeon Rules scores (AGI, LUCK, WORLDSWAY) roll d20: equal to or under the score succeeds "
         "(D1: score + 3, D3: score − 3). Hazards are d20 checks too.",
