@@ -646,6 +646,11 @@ def test_the_fight_helper_follows_each_systems_combat(browser: Any, tmp_path: Pa
         page.goto((tmp_path / "fight.html").as_uri() + "?seed=2#cover")
         page.click("#cover button[data-act='table']")
         assert re.search(r"You meet [1-4] Rats \(1d4\)", page.inner_text("#cover .table-roller .result"))
+        # Wandering creatures are fought from their cards on the cover.
+        helper = page.locator("#cover details.fight").first
+        helper.locator("summary").click()
+        helper.locator("button[data-fight='round']").click()
+        assert helper.locator(".result").inner_text()
 
 
 def test_the_sheet_opens_and_closes_by_mouse_and_keyboard_and_clears_the_header(browser: Any, book: str) -> None:

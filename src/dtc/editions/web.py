@@ -158,7 +158,8 @@ class WebEdition:
             parts.append(self._encounter_table())
         if self.creatures:
             parts.append('<h2 id="bestiary">Creatures</h2><div class="stat-grid">')
-            parts += [self._stat_table(c) for c in self.creatures.values()]
+            # Wandering creatures are fought from here (an entry's own creatures have the helper there too).
+            parts += [self._stat_table(c, self._fight(f"cover-f{k}", c)) for k, c in enumerate(self.creatures.values())]
             parts.append("</div>")
         if self.svg:
             parts.append(

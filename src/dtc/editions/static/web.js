@@ -219,7 +219,7 @@
     var d = die(6);
     var range = chance > 1 ? "1–" + chance : "1";
     if (d > chance) { return "Encounter check: rolled " + d + " (encounter on " + range + "). Nothing comes."; }
-    return "Encounter! Rolled " + d + " (on " + range + "). " + rollEncounter();
+    return "Encounter! Rolled " + d + " (on " + range + "). " + rollEncounter() + (data.creatures && Object.keys(data.creatures).length ? " Their cards, with a fight helper, are under Creatures on the cover." : "");
   }
 
   document.querySelector(".sheet-form").addEventListener("click", function (ev) {
@@ -501,7 +501,7 @@
   }
   function fightAct(box, act) {
     var foe = foeOf(box);
-    var id = box.closest(".entry").id + ":" + box.dataset.creature;
+    var id = (box.closest(".page") || cover).id + ":" + box.dataset.creature;
     var f = fights[id] || (fights[id] = { hurt: false, halved: false, pile: [] });
     var hpBox = box.querySelector(".foe-hp");
     var hp = parseInt(hpBox.value, 10); if (isNaN(hp)) { hp = foe.hp; }
