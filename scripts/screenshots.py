@@ -60,6 +60,18 @@ def shoot(browser: Any, url: str, name: str, steps: list[tuple[str, str]] | None
     print(f"wrote docs/img/{name}")
 
 
+def web_play_steps() -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """The web edition in play: a "needs two of" check rolled, and a stat block's fight helper."""
+    new = ("click", "button[data-act='roll-abilities']")
+    return [
+        ("edition-web-play.png", "#entry-1", [new, ("click", "#entry-1 input[value='turn+check']"),
+                                              ("click", "#entry-1 button.roll")]),
+        ("edition-web-fight.png", "#entry-36", [new, ("click", "#entry-36 details.fight summary"),
+                                                ("click", "#entry-36 button[data-fight='round']"),
+                                                ("click", "#entry-36 button[data-fight='attack']")]),
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--charts", action="store_true", help="only the flowcharts, not the editions")
@@ -95,6 +107,8 @@ def main() -> int:
                 web = next(p for p in build.glob("*.html") if not p.name.endswith(".print.html"))
                 shoot(browser, web.as_uri(), "edition-web.png")
                 shoot(browser, web.as_uri(), "edition-web-phone.png", viewport={"width": 390, "height": 844})
+                for name, fragment, steps in web_play_steps():
+                    shoot(browser, web.as_uri() + "?seed=4" + fragment, name, steps, {"width": 1280, "height": 1150})
                 shoot(browser, next(build.glob("*.print.html")).as_uri(), "edition-print.png")
                 pages = sorted((out / "epub").rglob("*.xhtml"))
                 section = next((x for x in pages if "nav" not in x.name), pages[0])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 
 from dtc.compiler.api import compile_text
 from dtc.editions import build
+from dtc.systems import get_ruleset
 from helpers import require_sample_dungeon
 from test_build_web import CARVING, CAUSEWAY, HALL, SHORE, STAIR, SURF, WALL_TOP, tower_graph
 
@@ -124,7 +126,11 @@ def test_links_back_and_forward(browser: Any, book: str) -> None:
         assert page.locator(f"#entry-{CAUSEWAY}").is_hidden()
         page.click(f"#entry-{SHORE} .card.go a.action")
         assert_at(page, f"entry-{CAUSEWAY}")
-        page.click(f"#entry-{CAUSEWAY} .card.check a.s")
+        gate = page.locator(f"#entry-{CAUSEWAY} .card.check")
+        gate.locator("input[value='turn']").check()  # D1: spending a turn alone meets it
+        gate.locator("button.roll").click()
+        assert "You spend a turn." in gate.locator(".result").inner_text()
+        gate.locator("a.continue").click()
         assert_at(page, f"entry-{HALL}")
         page.go_back()
         assert_at(page, f"entry-{CAUSEWAY}")
@@ -140,10 +146,15 @@ def test_links_back_and_forward(browser: Any, book: str) -> None:
 def test_prose_exit_and_return_to_where_you_came_from(browser: Any, book: str) -> None:
     with Page(browser) as page:
         page.goto(book + f"#entry-{WALL_TOP}")
-        page.click(f"#entry-{WALL_TOP} .prose a")
+        assert page.locator(f"#entry-{WALL_TOP} .prose a").count() == 0  # the card below is the control
+        page.click(f"#entry-{WALL_TOP} .card.go a.action")
         assert_at(page, f"entry-{HALL}")
         page.goto(book + f"#entry-{CAUSEWAY}")
-        page.click(f"#entry-{CAUSEWAY} .card.check a.f")
+        gate = page.locator(f"#entry-{CAUSEWAY} .card.check")
+        gate.locator("input[value='gear']").check()
+        gate.locator("select.gear").select_option("-")  # nothing suitable: this way fails
+        gate.locator("button.roll").click()
+        gate.locator("a.continue").click()
         assert_at(page, f"entry-{SURF}")
         came = page.locator(f"#entry-{SURF} a.came-from")
         assert came.count() == 1 and came.get_attribute("href") == f"#entry-{CAUSEWAY}"
@@ -161,17 +172,29 @@ def test_seeded_roll_follows_success_or_failure(browser: Any, book: str, success
         page.goto(book + f"?seed={seed}#entry-{SHORE}")
         card = page.locator(f"#entry-{SHORE} .card.check")
         card.locator("button.roll").click()
+        assert card.locator(".result").inner_text() == "Choose how you go about it first."
+        card.locator("input[value='gear+check']").check()
+        card.locator("select.gear").select_option("Rope (50 ft.)")
+        card.locator("button.roll").click()
         assert "Enter your DEX score" in card.locator(".result").inner_text()
         assert page.evaluate("document.activeElement.id") == "sheet-ab-DEX"
         page.fill("#sheet-ab-DEX", "10")
         page.goto(book + f"?seed={seed}#entry-{SHORE}")
         page.reload()  # a fresh page: the roller starts from the seed again
         card = page.locator(f"#entry-{SHORE} .card.check")
+        card.locator("input[value='gear+check']").check()
+        card.locator("select.gear").select_option("Rope (50 ft.)")
         card.locator("button.roll").click()
         total = sum(dice)
         text = card.locator(".result").inner_text()
         word = "success" if success else "failure"
-        assert text.startswith(f"Rolled {' + '.join(map(str, dice))} = {total} against DEX 10: {word}."), text
+        assert text.startswith(f"You use your Rope (50 ft.). Rolled {' + '.join(map(str, dice))} = {total} "
+                               f"against DEX 10: {word}."), text
+        # One roll per attempt: the result stays, the controls are spent, even after a reload.
+        assert card.locator("button.roll").is_disabled()
+        page.reload()
+        card = page.locator(f"#entry-{SHORE} .card.check")
+        assert card.locator(".result").inner_text() == text and card.locator("button.roll").is_disabled()
         card.locator("a.continue").click()
         assert_at(page, f"entry-{WALL_TOP if success else SURF}")
 
@@ -181,6 +204,7 @@ def test_check_without_an_ability_uses_the_chosen_one(browser: Any, book: str) -
         page.goto(book + f"?seed=7#entry-{HALL}")
         page.fill("#sheet-ab-WIS", "12")
         card = page.locator(f"#entry-{HALL} .card.check")
+        card.locator("input[value='check']").check()
         card.locator("select.ability").select_option("WIS")
         card.locator("button.roll").click()
         dice = rolls(7, 2)
@@ -271,8 +295,9 @@ def test_accessible_structure_and_contrast(browser: Any, book: str, scheme: str)
         assert page.locator("#cover h1").count() == 1
         assert page.locator("article.entry > h2").count() == 7
         assert page.locator(".check .result[aria-live='polite']").count() >= 1
-        for selector in (f"#entry-{SHORE} .prose p", f"#entry-{SHORE} .chip a.s", f"#entry-{SHORE} .chip a.f",
-                         f"#entry-{SHORE} .card.go a.action", f"#entry-{SHORE} .hint", f"#entry-{SHORE} a.s",
+        for selector in (f"#entry-{SHORE} .prose p", f"#entry-{SHORE} .chip", f"#entry-{SHORE} .plan label",
+                         f"#entry-{SHORE} .card.go a.action", f"#entry-{SHORE} .hint",
+                         f"#entry-{SHORE} .gear-pick label",
                          f"#entry-{SHORE} button.roll", ".sheet label", ".masthead nav a"):
             ratio = page.evaluate(LUMINANCE, selector)
             assert ratio >= 4.5, f"{selector}: contrast {ratio:.2f} in {scheme} mode"
@@ -289,6 +314,7 @@ def test_screenshots_desktop_and_phone(browser: Any, book: str) -> None:
                 page.click(".masthead .to-sheet")  # the sheet is folded away on a phone
             page.fill("#sheet-ab-DEX", "11")
             page.goto(book + f"?seed=3#entry-{SHORE}")
+            page.check(f"#entry-{SHORE} input[value='turn+check']")
             page.click(f"#entry-{SHORE} button.roll")
             page.screenshot(path=str(SHOTS / f"web-{name}-entry.png"), full_page=name == "phone")
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
@@ -342,3 +368,342 @@ def test_the_sheet_keeps_possessions_and_gates_open_only_when_held(browser: Any,
         assert "closed" not in (page.get_attribute(door, "class") or "")
         page.click(f"{door} a.action")
         assert_at(page, "entry-3")
+
+
+# --- every bundled book, played by keyboard alone ------------------------------------------------
+
+ADVENTURES = Path(__file__).resolve().parent.parent / "adventures"
+BOOKS = sorted(p.stem for p in ADVENTURES.glob("*.txt"))
+
+
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, dict[str, Any]]]:
+    out = tmp_path_factory.mktemp("bundled")
+    books = {}
+    for name in BOOKS:
+        graph = compile_text((ADVENTURES / f"{name}.txt").read_text(encoding="utf-8"), f"{name}.txt").graph()
+        build(graph, out, name, pdf=False)
+        books[name] = ((out / f"{name}.html").as_uri(), graph)
+    return books
+
+
+def distances(graph: dict[str, Any]) -> dict[int, int]:
+    """Moves from each entry to the nearest ending, over choices a reader can always take."""
+    back: dict[int, set[int]] = {}
+    for e in graph["entries"]:
+        for c in e["choices"]:
+            if c["error"] or c.get("condition") is not None:
+                continue
+            targets = [b["target"] for b in c["roll"]["branches"]] if c.get("roll") else [c["success"]]
+            for t in targets:
+                if isinstance(t, int):
+                    back.setdefault(t, set()).add(e["number"])
+        for x in e["exits"]:
+            if x["kind"] == "prose" and isinstance(x["target"], int):
+                back.setdefault(x["target"], set()).add(e["number"])
+    far = {e["number"]: 0 for e in graph["entries"] if e["ending"]}
+    frontier = list(far)
+    while frontier:
+        nxt = []
+        for n in frontier:
+            for m in back.get(n, ()):
+                if m not in far:
+                    far[m] = far[n] + 1
+                    nxt.append(m)
+        frontier = nxt
+    return far
+
+
+def focused(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate("""() => { const e = document.activeElement;
+        return {tag: e.tagName, cls: e.className || '', href: e.getAttribute('href') || '', value: e.value || '',
+                type: e.type || '', text: (e.textContent || '').trim()}; }"""))
+
+
+def tab_to(page: Any, test: str, limit: int = 300) -> None:
+    """Press Tab until the focused element passes ``test`` (a JS expression over ``e``)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"() => {{ const e = document.activeElement; return !!({test}); }}"):
+            return
+    raise AssertionError(f"Tab never reached {test}; focus is on {focused(page)}")
+
+
+def best_card(graph: dict[str, Any], number: int, far: dict[int, int]) -> tuple[str, int]:
+    """(selector of the card to use, its index) at entry ``number``: the choice nearest an ending."""
+    entry = next(e for e in graph["entries"] if e["number"] == number)
+    ranked = []
+    for i, c in enumerate(entry["choices"]):
+        if c["error"] or c.get("condition") is not None:
+            continue
+        targets = [b["target"] for b in c["roll"]["branches"]] if c.get("roll") else [c["success"]]
+        reach = [far[t] for t in targets if isinstance(t, int) and t in far]
+        if reach:
+            ranked.append((min(reach), i))
+    assert ranked, f"entry {number}: no choice leads to an ending"
+    return f"[data-card='e{number}c{ranked[0][1]}']", ranked[0][1]
+
+
+@pytest.mark.parametrize("name", BOOKS)
+def test_each_bundled_book_plays_to_an_ending_by_keyboard(browser: Any, bundled: dict[str, Any],
+                                                           name: str) -> None:
+    url, graph = bundled[name]
+    far = distances(graph)
+    console: list[str] = []
+    with Page(browser) as page:
+        page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+        page.goto(url + "?seed=11")
+        # A new adventurer, rolled by the system's own rules, by keyboard.
+        tab_to(page, "e.dataset.act === 'roll-abilities'")
+        page.keyboard.press("Space")
+        made = page.inner_text(".sheet-status")
+        assert made.startswith("A new adventurer: "), made
+        best = get_ruleset(graph["rules"]).score_range[1]
+        for ability in graph_abilities(page):
+            assert page.input_value(f"[id='sheet-ab-{ability}']") != "", ability
+            # A strong adventurer, typed in by keyboard, so that the walk reaches an ending in few moves.
+            tab_to(page, f"e.id === 'sheet-ab-{ability}'")
+            page.keyboard.press("Control+A")
+            page.keyboard.type(str(best))
+        page.evaluate("window.scrollTo(0, 0); document.querySelector('a.skip').focus()")
+        tab_to(page, "e.classList.contains('primary')")
+        page.keyboard.press("Enter")
+        at = settle(page, "id.startsWith('entry-')", "")
+        visits: dict[int, int] = {}
+        tries: dict[tuple[int, int], int] = {}
+        trail = [at]
+        goal = far if any(e["ending"] for e in graph["entries"]) else {graph["start"]: 0}
+        for _step in range(120):
+            number = int(at.removeprefix("entry-"))
+            visits[number] = visits.get(number, 0) + 1
+            if goal.get(number) == 0 and (number != graph["start"] or len(visits) > 1):
+                break
+            here = f"#{at}"
+            entry = next(e for e in graph["entries"] if e["number"] == number)
+            # The nearest way to the goal among the choices open now; places seen often cost more.
+            moves: list[tuple[int, str, int | None]] = []
+            for i, c in enumerate(entry["choices"]):
+                box = page.locator(f'{here} [data-card="e{number}c{i}"]')
+                if c["error"] or not box.count() or "closed" in (box.get_attribute("class") or ""):
+                    continue
+                tried = 4 * tries.get((number, i), 0)
+                reach = [goal.get(t, far.get(t, 99)) + 3 * visits.get(t, 0) + tried for t in targets_of(c)
+                         if isinstance(t, int)]
+                if reach:
+                    moves.append((min(reach), f'[data-card="e{number}c{i}"]', None))
+            moves += [(goal.get(t, far.get(t, 99)) + 3 * visits.get(t, 0), "", t) for x in entry["exits"]
+                      if x["kind"] in ("prose", "return") and isinstance(t := x["target"], int)]
+            assert moves, f"{name}: entry {number} has no way on"
+            _, card, target = min(moves, key=lambda m: (m[0], m[1] == ""))
+            if card:
+                key = (number, int(card.split("c")[-1].rstrip('"]')))
+                tries[key] = tries.get(key, 0) + 1
+            page.evaluate(f"document.getElementById('{at}-h').focus()")
+            if card and "go" not in (page.locator(f"{here} {card}").get_attribute("class") or ""):
+                play_card(page, here, card)
+            else:
+                where = f"e.closest('{here} {card}')" if card else f"e.closest('{here} .choices')"
+                want = f"e.getAttribute('href') === '#entry-{target}'" if target is not None else "true"
+                tab_to(page, f"e.tagName === 'A' && {where} && {want}")
+                page.keyboard.press("Enter")
+            new = settle(page, "id !== want", at)
+            if new == at:  # a check that leads back to its own entry: a new visit, a fresh attempt
+                assert page.locator(f"{here} .done").count() == 0, f"{name}: stuck at {at}"
+            at = new
+            trail.append(at)
+        else:
+            pytest.fail(f"{name}: no ending within 120 moves: {trail}")
+        number = int(at.removeprefix("entry-"))
+        if not any(e["ending"] for e in graph["entries"]):
+            page.evaluate(f"document.getElementById('{at}-h').focus()")
+            tab_to(page, "e.matches('button.leave')")
+            page.keyboard.press("Enter")
+            assert page.locator(f"#{at} .choices.ending.escaped h3").inner_text() == "You escaped"
+            at_ending = f"#{at} .choices.ending.escaped"
+        else:
+            kind = next(e for e in graph["entries"] if e["number"] == number).get("ending_kind")
+            heading = page.locator(f"#{at} .choices.ending h3").inner_text()
+            assert heading == {"victory": "Victory", "death": "You have died"}.get(kind, "The end")
+            at_ending = f"#{at} .choices.ending"
+        assert "What will you do?" not in page.locator(f"#{at}").inner_text() or at_ending.endswith("escaped")
+        tab_to(page, f"e.classList.contains('play-again') && e.closest('{at_ending}')")
+        page.keyboard.press("Enter")
+        assert settle(page, "id === want", f"entry-{graph['start']}") == f"entry-{graph['start']}"
+        assert page.inner_text(".sheet-status").startswith("A new adventurer: ")
+    assert console == []
+
+
+def graph_abilities(page: Any) -> list[str]:
+    return list(page.evaluate("JSON.parse(document.getElementById('dtc-data').textContent).system.abilities"))
+
+
+def targets_of(choice: dict[str, Any]) -> list[Any]:
+    return [b["target"] for b in choice["roll"]["branches"]] if choice.get("roll") else [choice["success"]]
+
+
+def play_card(page: Any, here: str, card: str) -> None:
+    """Attempt a check or a roll by keyboard: pick a plan (a sure one where the rules allow), gear, roll."""
+    box = page.locator(f"{here} {card}")
+    page.evaluate(f"document.querySelector('{here} h2').focus()")
+    if box.locator("input[type=radio]").count():
+        values = [box.locator("input[type=radio]").nth(k).get_attribute("value") or ""
+                  for k in range(box.locator("input[type=radio]").count())]
+        want = next((v for v in values if "check" not in v), values[-1])
+        tab_to(page, f"e.type === 'radio' && e.closest('{here} {card}')")
+        page.keyboard.press("Space")
+        for _ in range(len(values)):
+            if focused(page)["value"] == want:
+                break
+            page.keyboard.press("ArrowDown")
+        assert focused(page)["value"] == want
+        if "gear" in want:
+            tab_to(page, f"e.matches('select.gear') && e.closest('{here} {card}')")
+            page.keyboard.press("ArrowDown")
+            page.keyboard.press("ArrowDown")
+            assert focused(page)["value"] not in ("", "-")
+    tab_to(page, f"e.matches('button.roll, button.roll-branch') && e.closest('{here} {card}')")
+    name = page.evaluate("document.activeElement.textContent")
+    assert ":" in name, f"the roller's button has no name of its choice: {name}"
+    page.keyboard.press("Enter")
+    # The result's link takes the focus; the roll is spent.
+    assert focused(page)["cls"] == "continue", box.locator(".result").inner_text()
+    assert box.locator("button").first.is_disabled()
+    page.keyboard.press("Enter")
+
+
+# --- the fight helper, by each system's combat -------------------------------------------------
+
+FIGHT = """Title: Fights
+Rules: {rules}
+
+Encounters
+  1-6. 1d4 Rats
+
+Adventurer's Rival HP 30 | {stats}
+
+Adventure Entries
+
+1 A rival waits. Adventurer's Rival HP 30 | {stats}
+Fight; if you win, go to 2. Or **Sneak Past** ({check} D2, S2, F2).
+
+2 Done. THE END (victory)
+"""
+
+
+@pytest.mark.parametrize(("rules", "stats", "scores", "check"), [
+    ("death-and-treasure", "Morale 7 | Claw d6", {"STR": "18", "DEX": "18"}, "FOO"),
+    ("maze-rats", "Armor 6 | AB 1 | WIL 1", {"STR": "4", "DEX": "4"}, "CHA"),
+    ("zilch", "Clubs 7 | Spades 2 | DR 0 | Damage 2", {"♣": "14", "♠": "14"}, "STR"),
+])
+def test_the_fight_helper_follows_each_systems_combat(browser: Any, tmp_path: Path, rules: str, stats: str,
+                                                      scores: dict[str, str], check: str) -> None:
+    text = FIGHT.format(rules=rules, stats=stats, check=check)
+    build(compile_text(text, "fight.txt").graph(), tmp_path, "fight", pdf=False)
+    with Page(browser) as page:
+        page.goto((tmp_path / "fight.html").as_uri() + "?seed=2#entry-1")
+        for ability, value in scores.items():
+            page.fill(f"[id='sheet-ab-{ability}']", value)
+        page.fill("#sheet-hp", "20")
+        page.fill("#sheet-hpmax", "20")
+        fight = page.locator("#entry-1 details.fight")
+        fight.locator("summary").click()
+        hp = fight.locator("input.foe-hp")
+        assert hp.input_value() == "30"
+        fight.locator("button[data-fight='round']").click()
+        assert fight.locator(".result").inner_text()
+        for _ in range(12):
+            fight.locator("button[data-fight='attack']").click()
+            fight.locator("button[data-fight='defend']").click()
+        result = fight.locator(".result").inner_text()
+        assert int(hp.input_value()) < 30, result  # a strong adventurer lands blows
+        assert "Start a round first" in result or "against" in result or "is down" in result
+        fight.locator("button[data-fight='next']").click()
+        assert hp.input_value() == "30"
+        if rules == "zilch":  # a Fighter's ♣ chips turn a miss into a hit
+            page.fill("[id='sheet-ab-♣']", "2")
+            page.fill("#sheet-class", "Fighter")
+            page.fill("#sheet-chips", "12")
+            fight.locator("button[data-fight='round']").click()
+            fight.locator("select.stance").select_option("cautious")
+            for _ in range(20):
+                fight.locator("button[data-fight='attack']").click()
+                if fight.locator("button[data-fight='spend']").is_visible():
+                    break
+                fight.locator("button[data-fight='round']").click()
+            spend = fight.locator("button[data-fight='spend']")
+            assert spend.is_visible() and "♣ chips to hit" in spend.inner_text()
+            spend.click()
+            assert "chips: a hit." in fight.locator(".result").inner_text()
+            assert int(page.input_value("#sheet-chips")) < 12 and not spend.is_visible()
+        # An ability these rules do not have: the reader chooses one, and nothing throws.
+        card = page.locator("#entry-1 .card.check")
+        assert "is not an ability of" in card.locator(".hint").inner_text()
+        if card.locator("input[value='turn+check']").count():
+            card.locator("input[value='turn+check']").check()
+        card.locator("button.roll").click()
+        assert card.locator("a.continue").count() == 1
+        # Encounter counts are rolled.
+        page.goto((tmp_path / "fight.html").as_uri() + "?seed=2#cover")
+        page.click("#cover button[data-act='table']")
+        assert re.search(r"You meet [1-4] Rats \(1d4\)", page.inner_text("#cover .table-roller .result"))
+        # Wandering creatures are fought from their cards on the cover.
+        helper = page.locator("#cover details.fight").first
+        helper.locator("summary").click()
+        helper.locator("button[data-fight='round']").click()
+        assert helper.locator(".result").inner_text()
+
+
+def test_the_sheet_opens_and_closes_by_mouse_and_keyboard_and_clears_the_header(browser: Any, book: str) -> None:
+    with Page(browser) as page:
+        page.goto(book + f"#entry-{SHORE}")
+        box = page.locator(".sheet-box")
+        summary = page.locator(".sheet-box > summary")
+        summary.click()
+        assert box.get_attribute("open") is None
+        summary.click()
+        assert box.get_attribute("open") is not None
+        summary.focus()
+        page.keyboard.press("Enter")
+        assert box.get_attribute("open") is None
+        page.keyboard.press("Enter")
+        assert box.get_attribute("open") is not None
+    with Page(browser, PHONE) as page:
+        page.goto(book + f"#entry-{SHORE}")
+        page.click(".masthead .to-sheet")
+        page.wait_for_timeout(300)
+        header = page.evaluate("document.querySelector('.masthead').getBoundingClientRect().bottom")
+        top = page.evaluate("document.querySelector('.sheet-box > summary').getBoundingClientRect().top")
+        assert top >= header - 1, f"the sheet's heading ({top}px) is under the header ({header}px)"
+
+
+@pytest.mark.parametrize("name", BOOKS)
+def test_each_bundled_book_reads_without_javascript(browser: Any, bundled: dict[str, Any], name: str) -> None:
+    """With scripts off every choice is a plain link: the checks show their S and F entries."""
+    url, graph = bundled[name]
+    with Page(browser, java_script_enabled=False) as page:
+        page.goto(url)
+        assert page.locator("button:visible").count() == 0  # no dead controls
+        checks = [(e["number"], c) for e in graph["entries"] for c in e["choices"]
+                  if not c["error"] and c.get("roll") is None and c["failure"] is not None]
+        number, choice = checks[0]
+        page.goto(f"{url}#entry-{number}")
+        link = page.locator(f"#entry-{number} .card.check a.f").first
+        assert link.is_visible() and link.get_attribute("href") == f"#entry-{choice['failure']}"
+        link.click()
+        page.wait_for_function(f"location.hash === '#entry-{choice['failure']}'")
+
+
+def test_a_dungeon_rules_hazard_rolls_d20_for_its_own_scores(browser: Any, bundled: dict[str, Any]) -> None:
+    url, graph = bundled["the-chime-pits"]
+    number = next(e["number"] for e in graph["entries"] if "Rotten Joists" in e.get("hazards", []))
+    with Page(browser) as page:
+        page.goto(f"{url}?seed=3#entry-{number}")
+        page.fill("#sheet-ab-AGI", "12")
+        hazard = page.locator(f"#entry-{number} .hazard")
+        assert "3d6 ≤ WIS or 1d20 ≤ AGI" in hazard.inner_text()
+        hazard.locator("select.ability").select_option("AGI")
+        hazard.locator("button.roll-hazard").click()
+        result = hazard.locator(".result").inner_text()
+        assert re.match(r"Rolled \d+ = \d+ against AGI 12: (success|failure)\.", result), result
+        assert hazard.locator("button.roll-hazard").is_disabled()
+        assert page.evaluate("document.activeElement.classList.contains('result')")

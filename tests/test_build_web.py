@@ -128,21 +128,47 @@ def test_script_data_is_escaped_json() -> None:
     assert json.loads(text) == tricky
 
 
-def test_data_block_carries_the_rules_and_table(html: str) -> None:
+def page_data(html: str) -> dict[str, Any]:
     raw = html.split('<script type="application/json" id="dtc-data">', 1)[1].split("</script>", 1)[0]
-    data = json.loads(raw)
-    assert data["dice"] == {"1": 2, "2": 3, "3": 4} and data["sides"] == 6
-    assert data["abilities"] == ["STR", "DEX", "CON", "WIS", "INT", "CHA"]
+    data: dict[str, Any] = json.loads(raw)
+    return data
+
+
+def test_data_block_carries_the_rules_and_table(html: str) -> None:
+    data = page_data(html)
+    system = data["system"]
+    checks = system["checks"]["death-and-treasure"]
+    assert {d: (c["count"], c["sides"], c["under"]) for d, c in checks.items()} == {
+        "1": (2, 6, True), "2": (3, 6, True), "3": (4, 6, True)}
+    assert system["plans"]["2"] == [["turn", "gear"], ["turn", "check"], ["gear", "check"]]
+    assert system["abilities"] == ["STR", "DEX", "CON", "WIS", "INT", "CHA"]
+    assert system["light"] == [24, 3] and system["combat"] == "roll-under-d20"
     assert data["start"] == SHORE and data["encounterDie"] == 4
-    assert data["encounters"][1] == {"low": 2, "high": 3, "text": "1 Gull Swarm"}
+    assert data["encounters"][0] == {"low": 1, "high": 1, "text": "1d4 Crabmen", "groups": [["1d4", "Crabmen"]]}
+    assert data["encounters"][1]["text"] == "1 Gull Swarm"
 
 
 def test_checks_carry_what_the_roller_needs(html: str) -> None:
     assert f'data-d="2" data-ability="DEX" data-s="{WALL_TOP}" data-f="{SURF}"' in html
     assert f'data-d="1" data-ability="" data-s="{CARVING}" data-f="{STAIR}"' in html
-    assert "Roll 3d6" in html and "Roll 2d6" in html
+    # "needs two of": a real choice of turn, gear and check, and the gear the reader uses
+    shore = html.split(f'<article id="entry-{SHORE}"', 1)[1].split("</article>", 1)[0]
+    assert "<legend>How do you go about it?</legend>" in shore
+    assert shore.count('type="radio"') == 3 and 'value="turn+check"' in shore and 'value="gear+check"' in shore
+    assert "Needs two of: spend a turn, use suitable gear, pass the check (3d6 ≤ DEX)." in shore
+    assert '<select id="e1c1-g" class="gear">' in shore
+    # every roller button is named for its choice
+    assert 'Attempt it<span class="vh">: Sea Wall</span>' in shore
     assert '<select id="e5c1-a" class="ability">' in html
     assert 'role="status" aria-live="polite"' in html
+
+
+def test_each_choice_is_one_control(html: str) -> None:
+    """The prose names where a choice leads; only its card below links there (no choice heard twice)."""
+    for n in range(1, 8):
+        article = html.split(f'<article id="entry-{n}"', 1)[1].split("</article>", 1)[0]
+        prose = article.split('<div class="prose">', 1)[1].split("</div>", 1)[0]
+        assert "<a " not in prose, n
 
 
 def test_stat_blocks_render_as_tables(html: str) -> None:
@@ -153,9 +179,27 @@ def test_stat_blocks_render_as_tables(html: str) -> None:
     assert '<table class="encounters">' in html and '<th scope="row">2–3</th>' in html
 
 
+def test_stat_blocks_are_shown_once(html: str) -> None:
+    hall = html.split(f'<article id="entry-{HALL}"', 1)[1].split("</article>", 1)[0]
+    prose = hall.split('<div class="prose">', 1)[1].split("</div>", 1)[0]
+    assert "HP 4" not in prose and hall.count("<caption>Crabman</caption>") == 1
+    assert 'Fight the Crabman' in hall
+
+
+def test_endings_are_headed_by_kind_with_play_again() -> None:
+    text = ("Title: Ends\n\nAdventure Entries\n\n1 Choose (D0, S2) or (D0, S3) or (D0, S4).\n\n"
+            "2 Gold! THE END (victory)\n\n3 Teeth. THE END (death)\n\n4 Home. THE END\n")
+    html = render_web(compile_text(text, "ends.txt").graph())
+    assert "What will you do?" in html.split('<article id="entry-2"', 1)[0]
+    for n, heading in ((2, "Victory"), (3, "You have died"), (4, "The end")):
+        article = html.split(f'<article id="entry-{n}"', 1)[1].split("</article>", 1)[0]
+        assert f'<h3 id="entry-{n}-c" tabindex="-1">{heading}</h3>' in article and "What will you do?" not in article
+        assert '<a class="button primary play-again" href="#entry-1">Play again</a>' in article
+
+
 def test_bold_labels_and_prose_exits_in_text(html: str) -> None:
     assert "<strong>Sea Wall</strong>" in html
-    assert f'<a href="#entry-{HALL}">Go to {HALL}</a>' in html  # the author's words, linked, the label numbered
+    assert f'<span class="ref">Go to {HALL}</span>' in html  # the author's words, the label numbered
     assert "@hall" not in html and "S@" not in html
     assert "Return to the entry you came from" in html
 
@@ -194,6 +238,63 @@ def test_unknown_rules_have_no_roller() -> None:
     html = render_web(graph)
     assert check_rules("homebrew").dice == {}
     assert 'class="roll"' not in html and 'href="#entry-2"' in html and 'href="#entry-3"' in html
+    assert page_data(html)["system"] == {"dice": False, "abilities": []}
+
+
+ONE_CHECK = ("Rules: {rules}\n\nAdventure Entries\n\n1 The **Ledge** ({check}, S2, F3).\n\n2 Up. THE END\n\n"
+             "3 Down. THE END\n")
+
+
+@pytest.mark.parametrize(("rules", "check", "words", "dice"), [
+    ("death-and-treasure", "DEX D2", "3d6 ≤ DEX", (3, 6, 0, True, [], 0)),
+    ("maze-rats", "DEX D1", "3d6 keep the best 2 + DEX ≥ 10", (3, 6, 2, False, [], 0)),
+    ("maze-rats", "WIL D3", "3d6 keep the worst 2 + WIL ≥ 10", (3, 6, 2, False, [], 0)),
+    ("zilch", "Spades D3", "3d6 (6s count 0) ≤ ♠ − 2", (3, 6, 0, True, [6], -2)),
+    ("death-and-treasure + dungeon-rules", "LUCK D1", "1d20 ≤ LUCK + 3", (1, 20, 0, True, [], 3)),
+    ("death-and-treasure + dungeon-rules", "STR D1", "2d6 ≤ STR", (2, 6, 0, True, [], 0)),
+])
+def test_each_system_rolls_its_own_check(rules: str, check: str, words: str,
+                                         dice: tuple[int, int, int, bool, list[int], int]) -> None:
+    html = render_web(compile_text(ONE_CHECK.format(rules=rules, check=check), "c.txt").graph())
+    assert words in html, words
+    data = page_data(html)["system"]
+    ability, d = check.split()
+    canonical = {"Spades": "♠"}.get(ability, ability)
+    spec = data["checks"][data["owner"][canonical]][d[1:]]
+    assert (spec["count"], spec["sides"], spec["keep"], spec["under"], spec["zero"], spec["mod"]) == dice
+    assert ("3d6 for each" in html) is rules.startswith("death-and-treasure")  # each system's own way
+
+
+@pytest.mark.parametrize(("rules", "light", "abilities", "create"), [
+    ("death-and-treasure", True, ["STR", "DEX", "CON", "WIS", "INT", "CHA"], "dice"),
+    ("maze-rats", False, ["STR", "DEX", "WIL"], "deal"),
+    ("zilch", False, ["♣", "♠", "♦", "♥"], "cards"),
+])
+def test_each_system_has_its_own_sheet(rules: str, light: bool, abilities: list[str], create: str) -> None:
+    html = render_web(compile_text(ONE_CHECK.format(rules=rules, check="D0"), "c.txt").graph())
+    assert ("Lantern turns" in html) is light and ("Oil flasks" in html) is light
+    data = page_data(html)["system"]
+    assert data["abilities"] == abilities and {v["kind"] for v in data["create"].values()} == {create}
+    for a in abilities:
+        assert f'id="sheet-ab-{a}"' in html
+
+
+def test_an_unknown_ability_is_chosen_not_thrown() -> None:
+    html = render_web(compile_text(ONE_CHECK.format(rules="maze-rats", check="CHA D2"), "c.txt").graph())
+    card = html.split('<li class="card check"', 1)[1].split("</li>", 1)[0]
+    assert 'data-ability=""' in card and "CHA is not an ability of Maze Rats: choose one." in card
+    assert '<select id="e1c0-a" class="ability"><option>STR</option><option>DEX</option><option>WIL</option>' in card
+
+
+def test_hazards_roll_the_overlay_check() -> None:
+    text = ("Rules: death-and-treasure + dungeon-rules\n\nHazard: Bad Air | Check: CON or AGI D2 | "
+            "Fail: you choke, 1d4 damage\n\nAdventure Entries\n\n1 A cave.\nHazard: Bad Air\nOn (D0, S2).\n\n"
+            "2 Out. THE END\n")
+    html = render_web(compile_text(text, "h.txt").graph())
+    cave = html.split('<article id="entry-1"', 1)[1].split("</article>", 1)[0]
+    assert "<caption>Hazard: Bad Air</caption>" in cave and "3d6 ≤ CON or 1d20 ≤ AGI" in cave
+    assert 'class="roll-hazard"' in cave
+    assert "Hazard: Bad Air" not in cave.split('<div class="prose">', 1)[1].split("</div>", 1)[0]
 
 
 def test_build_writes_every_edition(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ import pytest
 from dtc.compiled.schema import validate
 from dtc.compiler.api import compile_text
 from dtc.diagnostics import Severity
-from dtc.editions import build
+from dtc.editions import build, render_web
 from dtc.lint.engine import lint_compilation
 from dtc.odds.analyze import compute_odds
 from dtc.runtime.character import Character
@@ -151,6 +151,22 @@ def test_the_web_edition_builds(name: str, tmp_path: Path) -> None:
     html = page.read_text(encoding="utf-8")
     assert f"Contract of {name}" in html
     assert "Climb it" in html
+    # every system describes how the page plays it: its own check dice, a roller, its sheet
+    system = find_system(name)
+    assert system is not None and system.web_rules() is not None
+    ability, difficulty = own_ability(name)
+    web = system.web_rules()
+    assert web is not None
+    if system.overlay:  # the overlay rolls its own abilities only; the base keeps the others
+        base = find_system(spec_of(name).split(" + ")[0])
+        assert base is not None
+        ability = next(a for a in system.ruleset.ability_names if a not in base.ruleset.ability_names)
+        assert web.checks[difficulty].words(ability) in render_web(compiled(contract_book(name).replace(
+            f"Climb it ({own_ability(name)[0]}", f"Climb it ({ability}")))
+    else:
+        assert web.checks[difficulty].words(ability) in html
+    assert 'class="roll"' in html
+    assert f'id="sheet-ab-{ability}"' in html
 
 
 def test_the_plugin_reaches_every_command(plugin_installed: Path, tmp_path: Path) -> None:

@@ -83,6 +83,23 @@ def the_end(kind: str | None = None) -> str:
     return f"THE END ({kind})" if kind else "THE END"
 
 
+#: The heading and sentence a reader sees at an ending, by its kind (None: an ending of no kind).
+ENDING_WORDS: dict[str | None, tuple[str, str]] = {
+    "victory": ("Victory", "You have won: this adventure is over."),
+    "death": ("You have died", "Your adventurer's story ends here."),
+    # Not a kind an entry declares: the reader left by the entrance (ESCAPED).
+    "escaped": ("You escaped", "You leave the dungeon by the way you came in."),
+    None: ("The end", "This adventure is over."),
+}
+
+
+def ending_words(kind: str | None) -> tuple[str, str]:
+    """(heading, sentence) for an ending of ``kind``; a kind not in :data:`ENDING_KINDS` reads as its name."""
+    if kind in ENDING_WORDS:
+        return ENDING_WORDS[kind]
+    return (str(kind).capitalize(), "This adventure is over.")
+
+
 def paren(text: str) -> str:
     """``text`` in parentheses, once: a cause the book already wrote as ``(d6 damage)`` keeps its own."""
     text = text.strip()

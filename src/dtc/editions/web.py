@@ -16,7 +16,7 @@ import re
 from html import escape
 from typing import cast
 
-from dtc.compiled.graphjson import Choice, CompiledGraph, Creature, Entry
+from dtc.compiled.graphjson import Choice, CompiledGraph, Creature, Entry, Hazard
 from dtc.editions.book import (
     CheckRules,
     asset,
@@ -31,12 +31,12 @@ from dtc.editions.book import (
     target_number,
 )
 from dtc.editions.text import Piece, exit_sentences, numbered, paragraphs, pieces
+from dtc.editions.webplay import Play, plan_words, play_data
 from dtc.lint.analysis import Analysis
-from dtc.outcomes import the_end
+from dtc.outcomes import ending_words, the_end
 from dtc.render.html import script_json
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
-_WORDS = {1: "Needs 1 of", 2: "Needs 2 of", 3: "Needs all 3"}
 #: Run first, in <head>: with scripts on, entries start hidden, so a big book is not laid out whole.
 EARLY = 'document.documentElement.classList.add("js");'
 
@@ -59,11 +59,13 @@ class WebEdition:
     def __init__(self, graph: CompiledGraph, flowchart_svg: str | None = None) -> None:
         self.graph = graph
         self.rules: CheckRules = check_rules(graph["rules"])
+        self.play: Play = play_data(graph["rules"])
         self.entries = entries_in_order(graph)
         self.numbers = {e["number"] for e in self.entries}
         self.start = Analysis.of_graph(graph).start  # None when the start names no entry
         self.creatures = creatures_by_name(graph)
         self.labels = label_numbers(graph)
+        self.hazards = {h["name"]: h for h in graph.get("hazards", [])}
         self.svg = flowchart_svg
         self.title = graph["title"] or "Untitled adventure"
 
@@ -81,16 +83,20 @@ class WebEdition:
             "key": "dtc:" + slug(self.title) + ":" + slug(source.rsplit("/", 1)[-1]),
             "title": self.title,
             "start": self.start,
-            "sides": self.rules.sides,
-            "dice": {str(k): v for k, v in self.rules.dice.items()},
-            "abilities": list(self.rules.abilities),
+            "system": self.play.data(self.graph),
             "encounters": [
-                {"low": r["low"], "high": r["high"], "text": r["text"]} for r in self.graph["encounters"]
+                {"low": r["low"], "high": r["high"], "text": r["text"],
+                 "groups": [[g["count"], g["name"]] for g in r.get("groups", [])]}
+                for r in self.graph["encounters"]
             ],
             "encounterDie": encounter_die(self.graph),
             "possessions": list(self.graph.get("possessions", [])),
             "changes": {str(e["number"]): [[c["name"], c["amount"]] for c in e["changes"]]
                         for e in self.entries if e.get("changes")},
+            "creatures": {c["name"]: {"hp": c["hp"], "morale": c["morale"],
+                                      "attacks": [[a["name"], a["damage"]] for a in c.get("attacks", [])],
+                                      "stats": {k.lower(): v for k, v in c.get("stats", {}).items()}}
+                          for c in self.creatures.values()},
         }
         body = "\n".join(
             [
@@ -152,7 +158,8 @@ class WebEdition:
             parts.append(self._encounter_table())
         if self.creatures:
             parts.append('<h2 id="bestiary">Creatures</h2><div class="stat-grid">')
-            parts += [self._stat_table(c) for c in self.creatures.values()]
+            # Wandering creatures are fought from here (an entry's own creatures have the helper there too).
+            parts += [self._stat_table(c, self._fight(f"cover-f{k}", c)) for k, c in enumerate(self.creatures.values())]
             parts.append("</div>")
         if self.svg:
             parts.append(
@@ -163,19 +170,27 @@ class WebEdition:
         return "\n".join(parts)
 
     def _how_to_play(self) -> str:
-        r = self.rules
         items = [
-            "<li>Follow the links: each number is an entry. Your browser’s back button takes you back.</li>",
+            "<li>Each entry ends with your choices: follow one to the entry it leads to. Your browser’s back "
+            "button takes you back.</li>",
             '<li class="js-only">Keep your adventurer on the <a href="#sheet" class="to-sheet">adventure sheet</a>; '
-            "it is saved in this browser.</li>",
+            "it is saved in this browser. A check is rolled once each time you come to its entry.</li>",
         ]
-        if r.dice:
-            dice = ", ".join(f"{n}d{r.sides} for D{d}" for d, n in sorted(r.dice.items()))
-            need = f" A check’s difficulty is how many of these it needs: {', '.join(r.options)}." if r.options else ""
-            items.append(
-                f"<li>Checks in {escape(r.title)} roll {escape(dice)}; a total equal to or under your ability "
-                f"succeeds.{escape(need)} D0 needs nothing: just go.</li>"
-            )
+        play = self.play
+        for system in play.systems.values():
+            items += [f"<li>{escape(line)}</li>" for line in system.notes]
+        if not play.systems:
+            r = self.rules
+            if r.dice:
+                dice = ", ".join(f"{n}d{r.sides} for D{d}" for d, n in sorted(r.dice.items()))
+                items.append(f"<li>Checks in {escape(r.title)} roll {escape(dice)}; a total equal to or under your "
+                             "ability succeeds. D0 needs nothing: just go.</li>")
+            else:
+                items.append(f"<li>Roll each check as {escape(play.title or r.title)} says; the page has no dice "
+                             "for these rules.</li>")
+        if play.web is not None and play.web.combat_words:
+            items.append("<li>Fights: " + " ".join(escape(w) for w in play.web.combat_words)
+                         + " Each creature’s card has a fight helper.</li>")
         return f'<h2>How to play</h2><ul class="how">{"".join(items)}</ul>'
 
     def _encounter_table(self) -> str:
@@ -188,49 +203,116 @@ class WebEdition:
             f'<h2 id="encounters">Encounters</h2><table class="encounters"><caption>Roll 1d{die}</caption>'
             f'<thead><tr><th scope="col">Roll</th><th scope="col">Encounter</th></tr></thead>'
             f"<tbody>{rows}</tbody></table>"
+            '<div class="roller table-roller"><button type="button" data-act="table">Roll on the encounter table'
+            '</button><p class="result" role="status" aria-live="polite"></p></div>'
         )
 
-    def _stat_table(self, creature: Creature) -> str:
+    def _stat_table(self, creature: Creature, fight: str = "") -> str:
         rows = "".join(
             f'<tr><th scope="row">{escape(k)}</th><td>{escape(v)}</td></tr>' for k, v in stat_rows(creature)
         )
         return (f'<div class="stat-card"><table class="stats"><caption>{escape(creature["name"])}</caption>'
-                f"<tbody>{rows}</tbody></table></div>")
+                f"<tbody>{rows}</tbody></table>{fight}</div>")
+
+    def _fight(self, rid: str, creature: Creature) -> str:
+        """The combat helper of one creature: its HP, and one round's rolls by the system's rules."""
+        web = self.play.web
+        if web is None or not web.combat:
+            return ""
+        name = escape(creature["name"])
+        stance = ""
+        if web.combat == "dominoes":
+            options = "".join(f'<option value="{k}">{w}</option>' for k, w in
+                              (("bold", "Bold"), ("cautious", "Cautious"), ("reckless", "Reckless"),
+                               ("guarded", "Guarded")))
+            stance = (f'<label for="{rid}-stance">Your stance</label>'
+                      f'<select id="{rid}-stance" class="stance">{options}</select>')
+        attack = ""
+        if web.combat == "roll-under-d20":
+            attack = (f'<label for="{rid}-with">Attack with</label><select id="{rid}-with" class="with">'
+                      '<option value="STR">STR (hand to hand)</option><option value="DEX">DEX (ranged)</option>'
+                      "</select>")
+        acts = [("round", "Start a round"), ("attack", "Your attack"), ("defend", "Its attack")]
+        if web.combat != "dominoes":
+            acts.append(("morale", "Its morale"))
+        acts.append(("next", "Next one"))
+        buttons = "".join(f'<button type="button" data-fight="{a}">{w}<span class="vh"> ({name})</span></button>'
+                          for a, w in acts)
+        if web.combat == "dominoes":  # chips change a blow's result: offered only when they can
+            buttons += '<button type="button" data-fight="spend" hidden>Spend chips</button>'
+        return (f'<details class="fight js-only" data-creature="{escape(creature["name"])}">'
+                f"<summary>Fight the {name}</summary>"
+                f'<div class="fight-body"><label for="{rid}-hp">{name}’s HP</label>'
+                f'<input id="{rid}-hp" class="foe-hp" type="number" inputmode="numeric" value="{int(creature["hp"])}">'
+                f"{attack}{stance}"
+                f'<div class="buttons">{buttons}</div>'
+                f'<p class="result" role="status" aria-live="polite"></p></div></details>')
 
     # --- entries -------------------------------------------------------------------------
 
     def _entry(self, entry: Entry) -> str:
         n = entry["number"]
-        paras = paragraphs(self._pieces(entry))
+        names = [c for c in entry["creatures"] if c in self.creatures]
+        paras = paragraphs(_without_blocks(self._pieces(entry), names, entry.get("hazards", [])))
         body = "\n".join(f"<p>{''.join(self._piece(entry, p) for p in para)}</p>" for para in paras)
         parts = [
             f'<article id="entry-{n}" class="page entry" aria-labelledby="entry-{n}-h">',
             f'<h2 id="entry-{n}-h" class="number" tabindex="-1"><span class="vh">Entry </span>{n}</h2>',
+            '<p class="arrival js-only" role="status" aria-live="polite"></p>',
             f'<div class="prose">{body}</div>',
         ]
-        names = [c for c in entry["creatures"] if c in self.creatures]
+        for name in entry.get("hazards", []):
+            if name in self.hazards:
+                parts.append(self._hazard(n, self.hazards[name]))
         if names:
             parts.append('<div class="stat-grid here">')
-            parts += [self._stat_table(self.creatures[name]) for name in names]
+            parts += [self._stat_table(self.creatures[name], self._fight(f"e{n}f{k}", self.creatures[name]))
+                      for k, name in enumerate(names)]
             parts.append("</div>")
         parts.append(self._panel(entry))
         parts.append("</article>")
         return "\n".join(parts)
 
+    def _hazard(self, n: int, hazard: Hazard) -> str:
+        rows = [("Telltales", hazard.get("telltales")), ("Trigger", hazard.get("trigger")),
+                ("Fail", hazard.get("fail")), ("Pass", hazard.get("pass")),
+                ("Mitigation", ", ".join(hazard.get("mitigation") or []) or None)]
+        check = hazard.get("check")
+        roller = ""
+        if check and self.play.web is not None:
+            abilities = [a for a in (self.play.canonical(x) for x in check["abilities"]) if a]
+            d = check["difficulty"] or 2
+            words = [c.words(a) for a in abilities if (c := self.play.check(a, d))]
+            rows.insert(0, ("Check", " or ".join(words) or None))
+            if abilities:
+                rid = f"e{n}h{slug(hazard['name'])}"
+                options = "".join(f"<option>{escape(a)}</option>" for a in abilities)
+                chooser = (f'<label for="{rid}-a">Ability</label>'
+                           f'<select id="{rid}-a" class="ability">{options}</select>' if len(abilities) > 1 else "")
+                roller = (f'<div class="roller" data-card="{rid}" data-d="{int(d)}" '
+                          f'data-ability="{escape(abilities[0])}">{chooser}'
+                          f'<button type="button" class="roll-hazard">Roll<span class="vh"> for the hazard '
+                          f'{escape(hazard["name"])}</span></button>'
+                          '<p class="result" role="status" aria-live="polite"></p></div>')
+        body = "".join(f"<tr><th scope=\"row\">{k}</th><td>{inline(v)}</td></tr>" for k, v in rows if v)
+        return (f'<div class="hazard card"><table class="stats"><caption>Hazard: {escape(hazard["name"])}</caption>'
+                f"<tbody>{body}</tbody></table>{roller}</div>")
+
     def _pieces(self, entry: Entry) -> list[Piece]:
         return numbered(pieces(entry), self.labels)
 
     def _piece(self, entry: Entry, piece: Piece) -> str:
+        # The prose names where a choice leads but links nowhere: each choice is one control, below.
         if piece.kind == "label":
             return f"<strong>{escape(piece.text)}</strong>"
         if piece.kind == "exit":
-            t = target_number(piece.target, self.numbers)
-            return link(t, escape(piece.text)) if t is not None else escape(piece.text)
+            return f'<span class="ref">{escape(piece.text)}</span>'
         if piece.kind == "choice" and piece.index is not None:
             return self._chip(entry["choices"][piece.index])
         return inline(piece.text)
 
     def _chip(self, c: Choice) -> str:
+        """The notation in the prose, as a quiet reminder (the card below is the control)."""
         if c["error"]:
             return f'<span class="notation">{escape(c["text"])}</span>'
         if c.get("condition") is not None:
@@ -241,26 +323,20 @@ class WebEdition:
             return need + self._chip(bare)
         if c.get("roll") is not None:
             roll = c["roll"]
-            outs = [f'<span class="chip-d">roll {escape(roll["dice"])}</span>']
+            outs = [f'roll {escape(roll["dice"])}']
             for b in roll["branches"]:
-                t = target_number(b["target"], self.numbers)
                 rng = str(b["low"]) if b["low"] == b["high"] else f'{b["low"]}–{b["high"]}'
-                body = f'{rng} <span aria-hidden="true">→</span><span class="vh"> entry </span>{t}'
-                outs.append(link(t, body) if t is not None else f"{rng} → {escape(str(b['target']))}")
-            return f'<span class="chip check">{" ".join(outs)}</span>'
+                outs.append(f"{rng} → {escape(str(b['target']))}")
+            return f'<span class="chip check">{" · ".join(outs)}</span>'
         s, f = target_number(c["success"], self.numbers), target_number(c["failure"], self.numbers)
         if not c["difficulty"] and f is None:
-            go = link(s, f'<span class="vh">go to entry </span>{s}') if s is not None else escape(str(c["success"]))
-            return f'<span class="chip go"><span aria-hidden="true">→</span> {go}</span>'
+            return f'<span class="chip go">→ {escape(str(s if s is not None else c["success"]))}</span>'
         what = f'{escape(c["ability"])} D{c["difficulty"]}' if c["ability"] else f'D{c["difficulty"]}'
-        outs = [f'<span class="chip-d">{what}</span>']
-        for letter, word, t, raw in (("S", "success", s, c["success"]), ("F", "failure", f, c["failure"])):
-            if t is not None:
-                body = f'<span aria-hidden="true">{letter}</span><span class="vh">{word}: entry </span>{t}'
-                outs.append(link(t, body, letter.lower()))
-            elif raw is not None:
-                outs.append(f"<span>{letter}{escape(str(raw))}</span>")
-        return f'<span class="chip check">{" ".join(outs)}</span>'
+        outs = [what]
+        for letter, t, raw in (("S", s, c["success"]), ("F", f, c["failure"])):
+            if t is not None or raw is not None:
+                outs.append(f"{letter}{escape(str(t if t is not None else raw))}")
+        return f'<span class="chip check">{", ".join(outs)}</span>'
 
     def _panel(self, entry: Entry) -> str:
         n = entry["number"]
@@ -279,15 +355,35 @@ class WebEdition:
         back = sorted({t for x in entry["exits"] if x["kind"] == "return"
                        and (t := target_number(x["target"], self.numbers)) is not None})
         if back:
-            links = " ".join(link(t, str(t), "back") for t in back)
+            links = " ".join(link(t, f'<span class="vh">return to entry </span>{t}', "back") for t in back)
             items.append(f'<li class="card return"><p>Return to the entry you came from: {links}</p></li>')
         if entry["ending"]:
-            items.append(f'<li class="card ending"><p class="the-end">{the_end().title()}</p>'
-                         '<a class="action" href="#cover">Back to the cover</a></li>')
+            return self._ending(entry, items)
+        leave = ""
+        if n == self.start:
+            # Back at the entrance after going in, leaving is an outcome of its own (dtc.outcomes: escaped).
+            items.append('<li class="card leave js-only" hidden><button type="button" class="leave">Leave the dungeon'
+                         "</button></li>")
+            leave = self._ending(entry, [], "escaped", hidden=True)
         if not items:
             return '<p class="stuck">This entry has no way on. <a href="#cover">Back to the cover</a></p>'
         return (f'<section class="choices" aria-labelledby="entry-{n}-c"><h3 id="entry-{n}-c">What will you do?</h3>'
-                f'<ul>{"".join(items)}</ul></section>')
+                f'<ul>{"".join(items)}</ul></section>{leave}')
+
+    def _ending(self, entry: Entry, items: list[str], outcome: str | None = None, hidden: bool = False) -> str:
+        n = entry["number"]
+        kind: str | None = outcome or entry.get("ending_kind")
+        heading, sentence = ending_words(kind)
+        hide = " hidden" if hidden else ""
+        hid = f"entry-{n}-{kind}" if outcome else f"entry-{n}-c"
+        again = (f'<a class="button primary play-again" href="#entry-{self.start}">Play again</a>'
+                 if self.start is not None else "")
+        more = f'<ul>{"".join(items)}</ul>' if items else ""
+        end = "" if outcome else f'<p class="the-end">{escape(the_end(kind))}</p>'
+        return (f'<section class="choices ending {escape(kind or "end")}" aria-labelledby="{hid}"{hide}>'
+                f'<h3 id="{hid}" tabindex="-1">{escape(heading)}</h3>{end}'
+                f'<p class="ending-words">{escape(sentence)}</p>{more}'
+                f'<p class="begin">{again}<a class="button" href="#cover">Back to the cover</a></p></section>')
 
     def _card(self, n: int, i: int, c: Choice) -> str:
         card = self._plain_card(n, i, c)
@@ -302,102 +398,157 @@ class WebEdition:
                 + "</li>")
 
     def _plain_card(self, n: int, i: int, c: Choice) -> str:
+        rid = f"e{n}c{i}"
+        label = f"<strong>{escape(c['label'])}</strong>"
         roll = c.get("roll")
         if roll is not None:
-            label = f"<strong>{escape(c['label'])}</strong>"
             branches = [[b["low"], b["high"], target_number(b["target"], self.numbers)] for b in roll["branches"]]
             ways = " ".join(
                 link(t, f"{lo}–{hi} → {t}" if lo != hi else f"{lo} → {t}") for lo, hi, t in branches if t is not None)
-            return (f'<li class="card random" data-count="{int(roll["count"])}" data-sides="{int(roll["sides"])}"'
-                    f' data-branches="{escape(json.dumps(branches))}">'
+            return (f'<li class="card random" data-count="{int(roll["count"])}" '
+                    f'data-sides="{int(roll["sides"])}" data-branches="{escape(json.dumps(branches))}" '
+                    f'data-card="{rid}">'
                     f'<p class="card-title">{label} <span class="badge">roll {escape(roll["dice"])}</span></p>'
                     f'<div class="roller"><button type="button" class="roll-branch">Roll {escape(roll["dice"])}'
-                    f'</button><p class="result" role="status" aria-live="polite"></p></div>'
+                    f'<span class="vh">: {escape(c["label"])}</span></button>'
+                    f'<p class="result" role="status" aria-live="polite"></p></div>'
                     f'<p class="outcomes">{ways}</p></li>')
         s, f = target_number(c["success"], self.numbers), target_number(c["failure"], self.numbers)
-        label = f"<strong>{escape(c['label'])}</strong>"
         d = c["difficulty"] or 0
         if d == 0 and f is None:
-            return _go_card(s, label) if s is not None else f'<li class="card go"><p>{label}</p></li>'
-        ability = c["ability"] or ""
-        badge = f"{escape(ability)} · D{d}" if ability else f"D{d}"
-        rid = f"e{n}c{i}"
-        dice = self.rules.roll_words(d)
-        parts = [f'<li class="card check" data-d="{d}" data-ability="{escape(ability)}"'
+            return _go_card(s, label, rid) if s is not None else f'<li class="card go"><p>{label}</p></li>'
+        written = c["ability"] or ""
+        ability = self.play.canonical(written) or ""
+        unknown = bool(written) and not ability and bool(self.play.abilities)
+        badge = f"{escape(written)} · D{d}" if written else f"D{d}"
+        play = self.play
+        check = play.check(ability or None, d)
+        parts = [f'<li class="card check" data-card="{rid}" data-d="{d}" data-ability="{escape(ability)}"'
                  f' data-s="{s if s is not None else ""}" data-f="{f if f is not None else ""}">',
                  f'<p class="card-title">{label} <span class="badge">{badge}</span></p>']
-        if dice and self.rules.options:
-            needs = _WORDS.get(d, f"Needs {d} of")
-            parts.append(f'<p class="hint">{needs}: {escape(", ".join(self.rules.options))} '
-                         f'({dice} ≤ {escape(ability or "the ability")}).</p>')
-        if dice:
-            chooser = ""
+        plans = play.plans(d)
+        dice_words = check.words(ability or "the ability") if check is not None else ""
+        needs = play.needs(d)
+        hint = ""
+        if needs:
+            hint = f"Needs {needs}" + (f" ({dice_words})" if dice_words else "") + "."
+        elif dice_words:
+            hint = f"Roll {dice_words}."
+        elif play.systems:
+            hint = f"D{d} is not a difficulty of {play.title}: decide with the book’s author’s intent."
+        if unknown:
+            hint += f" {written} is not an ability of {play.title}: choose one."
+        if hint:
+            parts.append(f'<p class="hint" id="{rid}-h">{escape(hint)}</p>')
+        if play.web is not None and check is not None:
+            controls = []
+            if len(plans) > 1:
+                radios = "".join(
+                    f'<label><input type="radio" name="{rid}-plan" value="{"+".join(p)}">'
+                    f" {escape(plan_words(p))}</label>" for p in plans)
+                controls.append(f'<fieldset class="plan"><legend>How do you go about it?</legend>{radios}</fieldset>')
+            if any("gear" in p for p in plans):
+                hidden = " hidden" if len(plans) > 1 else ""  # shown once a way with gear is chosen
+                controls.append(f'<div class="gear-pick"{hidden}><label for="{rid}-g">Gear you use</label>'
+                                f'<select id="{rid}-g" class="gear"><option value="">Choose…</option>'
+                                '<option value="-">Nothing suitable</option></select></div>')
             if not ability:
-                options = "".join(f"<option>{escape(a)}</option>" for a in self.rules.abilities)
-                chooser = (f'<label class="ability-pick" for="{rid}-a">Ability</label>'
-                           f'<select id="{rid}-a" class="ability">{options}</select>')
-            parts.append(f'<div class="roller">{chooser}<button type="button" class="roll">Roll {dice}</button>'
-                         f'<p class="result" role="status" aria-live="polite"></p></div>')
+                options = "".join(f"<option>{escape(a)}</option>" for a in play.abilities)
+                hide = " hidden" if len(plans) > 1 else ""  # shown once a way with a check is chosen
+                controls.append(f'<div class="ability-pick"{hide}><label for="{rid}-a">Ability</label>'
+                                f'<select id="{rid}-a" class="ability">{options}</select></div>')
+            verb = "Attempt it" if len(plans) > 1 or plans[0] != ("check",) else f"Roll {escape(check.dice())}"
+            controls.append(f'<button type="button" class="roll" aria-describedby="{rid}-h">{verb}'
+                            f'<span class="vh">: {escape(c["label"])}</span></button>'
+                            '<p class="result" role="status" aria-live="polite"></p>')
+            parts.append(f'<div class="roller">{"".join(controls)}</div>')
         outs = []
         if s is not None:
             outs.append(link(s, f"Success → {s}", "s"))
         if f is not None:
             outs.append(link(f, f"Failure → {f}", "f"))
-        parts.append(f'<p class="outcomes">{" ".join(outs)}</p></li>')
+        rolled = " by-hand" if play.web is None or check is None else ""
+        parts.append(f'<p class="outcomes{rolled}">{" ".join(outs)}</p></li>')
         return "".join(parts)
 
     # --- sheet ---------------------------------------------------------------------------
 
     def _sheet(self) -> str:
-        def number(field: str, label: str, value: str = "", lo: int = 0) -> str:
+        def number(field: str, label: str, value: str = "", lo: int | None = 0, text: bool = False) -> str:
+            kind = 'type="text"' if text else f'type="number" inputmode="numeric"{"" if lo is None else f" min={lo}"}'
             return (f'<div><label for="sheet-{field}">{label}</label>'
-                    f'<input id="sheet-{field}" data-field="{field}" type="number" inputmode="numeric" '
-                    f'min="{lo}" value="{value}"></div>')
+                    f'<input id="sheet-{field}" data-field="{field}" {kind} value="{escape(value)}"></div>')
 
         def buttons(*items: tuple[str, str]) -> str:
             inner = "".join(f'<button type="button" data-act="{act}">{text}</button>' for act, text in items)
             return f'<div class="buttons">{inner}</div>'
 
-        abilities = "".join(number("ab-" + a, escape(a)) for a in self.rules.abilities)
+        play = self.play
+        web = play.web
+        hp = escape(web.hp_label) if web is not None else "HP"
+        abilities = "".join(number("ab-" + a, escape(a), lo=None) for a in play.abilities)
         parts = [
             '<aside id="sheet" class="sheet" aria-labelledby="sheet-h">',
-            '<details class="sheet-box" open><summary><h2 id="sheet-h" tabindex="-1">Adventure sheet</h2></summary>',
+            '<details class="sheet-box" open><summary><h2 id="sheet-h">Adventure sheet</h2></summary>',
             '<form class="sheet-form" autocomplete="off">',
             '<div><label for="sheet-name">Name</label><input id="sheet-name" data-field="name" type="text"></div>',
             "<fieldset><legend>Health and time</legend>",
-            f'<div class="grid3">{number("hp", "HP")}{number("hpmax", "Max HP")}{number("turn", "Turn", "1", 1)}</div>',
-            buttons(("hp-1", "−1 HP"), ("hp+1", "+1 HP"), ("turn+1", "Next turn")),
+            f'<div class="grid3">{number("hp", hp)}{number("hpmax", "Max " + hp)}{number("turn", "Turn", "1", 1)}'
+            "</div>",
+            buttons(("hp-1", f"−1 {hp}"), ("hp+1", f"+1 {hp}"), ("turn+1", "Next turn")),
             '<label class="check-line"><input type="checkbox" data-field="autoturn" id="sheet-autoturn" checked>'
             " Count a turn with each move</label></fieldset>",
-            "<fieldset><legend>Light</legend>",
-            f'<div class="grid3">{number("light", "Lantern turns", "24")}{number("oil", "Oil flasks", "3")}</div>',
-            buttons(("refill", "Refill lantern")),
-            "</fieldset>",
         ]
+        if web is not None and web.light:
+            turns, flasks = web.light
+            parts += ["<fieldset><legend>Light</legend>",
+                      f'<div class="grid3">{number("light", "Lantern turns", str(turns))}'
+                      f'{number("oil", "Oil flasks", str(flasks - 1))}</div>',
+                      buttons(("refill", "Refill lantern")), "</fieldset>"]
+        extra = play.fields()
+        if extra:
+            inner = "".join(number(f.key, escape(f.label), f.value, text=f.text) for f in extra)
+            parts.append(f'<fieldset><legend>Combat and more</legend><div class="abilities">{inner}</div></fieldset>')
         if abilities:
-            parts += [
-                f'<fieldset><legend>Abilities</legend><div class="abilities">{abilities}</div>',
-                buttons(("roll-abilities", "Roll 3d6 for each")),
-                "</fieldset>",
-            ]
+            parts.append(f'<fieldset><legend>Abilities</legend><div class="abilities">{abilities}</div>')
+            if web is not None and web.create:
+                words = "; ".join(s.create_words for s in play.systems.values() if s.create_words)
+                parts.append(f'<p class="hint" id="sheet-create-h">{escape(words[:1].upper() + words[1:])}.</p>')
+                parts.append('<div class="buttons"><button type="button" data-act="roll-abilities" '
+                             'aria-describedby="sheet-create-h">Roll a new adventurer</button></div>')
+            parts.append("</fieldset>")
         possessions = self.graph.get("possessions", [])
         if possessions:
             held = "".join(number(f"has-{k}", escape(name)) for k, name in enumerate(possessions))
             parts += [f'<fieldset><legend>Possessions and codewords</legend><div class="abilities">{held}</div>'
                       "</fieldset>"]
+        gear = ", ".join(web.gear) if web is not None else ""
+        check = buttons(("encounter", "Check for an encounter")) if self.graph["encounters"] else ""
         parts += [
             '<div><label for="sheet-items">Items and treasure</label>'
-            '<textarea id="sheet-items" data-field="items" rows="4"></textarea></div>',
-            buttons(("encounter", "Check for an encounter"), ("reset", "New adventurer")),
+            f'<textarea id="sheet-items" data-field="items" rows="4">{escape(gear)}</textarea></div>',
+            check,
+            buttons(("reset", "New adventurer")),
             '<p class="sheet-status" role="status" aria-live="polite"></p>',
             "</form></details></aside>",
         ]
         return "\n".join(parts)
 
 
-def _go_card(target: int, body: str) -> str:
+def _without_blocks(items: list[Piece], creatures: list[str], hazards: list[str]) -> list[Piece]:
+    """The prose without the stat blocks and hazard lines written in it (each is shown as its own card)."""
+    names = [re.escape(n) for n in (*creatures, *hazards)]
+    if not names:
+        return items
+    block = re.compile(rf"(?:^|(?<=\s))(?:(?:{'|'.join(re.escape(c) for c in creatures) or '(?!)'})\s+HP\s+\d+"
+                       rf"|Hazard:\s*(?:{'|'.join(re.escape(h) for h in hazards) or '(?!)'})\b)[^\n]*", re.M)
+    return [Piece(p.kind, block.sub("", p.text), p.index, p.target) if p.kind == "text" else p for p in items]
+
+
+def _go_card(target: int, body: str, card: str = "") -> str:
     inner = f'<span>{body}</span><span class="to">→ {target}</span>'
-    return f'<li class="card go">{link(target, inner, "action")}</li>'
+    named = f' data-card="{card}"' if card else ""
+    return f'<li class="card go"{named}>{link(target, inner, "action")}</li>'
 
 
 def _inline_svg(svg: str) -> str:

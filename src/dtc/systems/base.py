@@ -18,6 +18,7 @@ from dtc.systems.distributions import sum_distribution
 
 if TYPE_CHECKING:
     from dtc.runtime.ruleset import Rules
+    from dtc.systems.webplay import WebSystem
 
 #: One section of ``dtc rules NAME``: a heading and its lines.
 Section = tuple[str, tuple[str, ...]]
@@ -249,12 +250,17 @@ class System:
     difficulties, exact checks, a fresh adventurer's scores). ``play`` names the runtime rules
     (:class:`dtc.runtime.ruleset.Rules`) as ``"module:Class"``, imported only when a book is played,
     so that linting never imports the runtime; for an overlay the class wraps a base's rules
-    (``Class(base_rules)``). ``roller`` is the web edition's check roller, None where it has none.
+    (``Class(base_rules)``). ``roller`` is the print edition's summary of a check (the dice of a
+    roll-under check), None where it has none. ``web`` names how the web edition plays the system
+    (its roller, sheet and combat helper: a :class:`dtc.systems.webplay.WebSystem`, usually the
+    package's ``web.py``) as ``"module:NAME"``, imported only when a web edition is built; "" where
+    the page offers no dice.
     """
 
     ruleset: Ruleset
     play: str
     roller: Roller | None = None
+    web: str = ""
     #: The rulings a book may choose (``Rules: maze-rats [morale: at-most]``): name -> the readings
     #: allowed, the default first. See each system's page, "dtc's rulings".
     rulings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -266,6 +272,14 @@ class System:
     @property
     def overlay(self) -> bool:
         return self.ruleset.overlay
+
+    def web_rules(self) -> WebSystem | None:
+        """The web edition's description of the system (imported now), None without one."""
+        if not self.web:
+            return None
+        module, _, attr = self.web.partition(":")
+        found: WebSystem = getattr(importlib.import_module(module), attr)
+        return found
 
     def rules_class(self) -> type[Rules]:
         """The runtime rules' class (imported now)."""

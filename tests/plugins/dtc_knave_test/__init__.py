@@ -19,6 +19,7 @@ from dtc.runtime.engine import Engine
 from dtc.systems import Roller, Ruleset, System
 from dtc.systems.death_and_treasure.creation import random_character
 from dtc.systems.death_and_treasure.play import DeathAndTreasure
+from dtc.systems.webplay import WebCheck, WebSystem
 
 TARGET = 15
 
@@ -84,4 +85,10 @@ class KnavePlay(DeathAndTreasure):
         return pc
 
 
-SYSTEM = System(ruleset=KNAVE, play="dtc_knave_test:KnavePlay", roller=Roller(dice={1: 1}, sides=20))
+#: The web edition: a save is d20 + the ability's bonus, 15 or more; a bonus is the lowest of 3d6.
+WEB = WebSystem(checks={1: WebCheck(count=1, sides=20, under=False, target=TARGET)},
+                create={"kind": "lowest", "count": 3, "sides": 6}, create_words="the lowest of 3d6 for each bonus",
+                hp={"count": 1, "sides": 8}, notes=("A save is d20 + the ability's bonus: 15 or more succeeds.",))
+
+SYSTEM = System(ruleset=KNAVE, play="dtc_knave_test:KnavePlay", roller=Roller(dice={1: 1}, sides=20),
+                web="dtc_knave_test:WEB")

@@ -23,4 +23,5 @@ RULINGS = {
 }
 
 SYSTEM = System(ruleset=DEATH_AND_TREASURE, play="dtc.systems.death_and_treasure.play:DeathAndTreasure",
-                roller=ROLLER, rulings=RULINGS)
+                roller=ROLLER, rulings=RULINGS,
+                web="dtc.systems.death_and_treasure.web:WEB")

@@ -8,4 +8,5 @@ from __future__ import annotations
 from dtc.systems.base import System
 from dtc.systems.dungeon_rules.ruleset import DUNGEON_RULES
 
-SYSTEM = System(ruleset=DUNGEON_RULES, play="dtc.systems.dungeon_rules.play:DungeonRules")
+SYSTEM = System(ruleset=DUNGEON_RULES, play="dtc.systems.dungeon_rules.play:DungeonRules",
+                web="dtc.systems.dungeon_rules.web:WEB")

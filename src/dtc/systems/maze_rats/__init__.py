@@ -5,4 +5,5 @@ from __future__ import annotations
 from dtc.systems.base import System
 from dtc.systems.maze_rats.ruleset import MAZE_RATS
 
-SYSTEM = System(ruleset=MAZE_RATS, play="dtc.systems.maze_rats.play:MazeRats")
+SYSTEM = System(ruleset=MAZE_RATS, play="dtc.systems.maze_rats.play:MazeRats",
+                web="dtc.systems.maze_rats.web:WEB")

@@ -5,4 +5,5 @@ from __future__ import annotations
 from dtc.systems.base import System
 from dtc.systems.zilch.ruleset import ZILCH
 
-SYSTEM = System(ruleset=ZILCH, play="dtc.systems.zilch.play:Zilch")
+SYSTEM = System(ruleset=ZILCH, play="dtc.systems.zilch.play:Zilch",
+                web="dtc.systems.zilch.web:WEB")

@@ -1,0 +1,44 @@
+"""How the web edition plays Death & Treasure (seed: "Making an Adventurer", "Taking Action",
+"Combat", "Light and Panic"): D1–D3 need one, two or all three of spend a turn, use suitable gear
+and pass a check of 2d6/3d6/4d6 at or under the ability; abilities 3d6 in order; HP d8 (CON
+above 13 +1, below 8 −1); Defense 9 with the STR and DEX modifiers; a lantern burns 24 turns a
+flask; combat rolls d20 at or under STR or DEX to hit, and a creature hits unless d20 ≤ Defense.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from dtc.systems.webplay import WebCheck, WebField, WebSystem
+
+REQUIREMENTS = ("turn", "gear", "check")
+
+WEB = WebSystem(
+    checks={d: WebCheck(count=d + 1) for d in (1, 2, 3)},
+    plans={d: tuple(combinations(REQUIREMENTS, d)) for d in (1, 2, 3)},
+    create={"kind": "dice", "count": 3, "sides": 6},
+    create_words="3d6 for each ability, in order (you may swap two scores by hand)",
+    hp={"count": 1, "sides": 8, "adjust": "CON"},
+    fields=(WebField("defense", "Defense", "9", adjust=("STR", "DEX")),
+            WebField("weapon", "Weapon damage", "d6", text=True)),
+    light=(24, 3),
+    dark_turns=6,
+    encounter_in_six=1,
+    gear=("Backpack", "Rope (50 ft.)", "Crowbar", "Knife", "Hammer", "Iron spikes", "Rations (14 days)",
+          "Waterskin", "Lantern"),
+    combat="roll-under-d20",
+    combat_words=(
+        "Each round: d6 initiative for each side, the higher acts first.",
+        "Your attack: d20 at or under STR (hand to hand) or DEX (ranged) hits for your weapon's damage.",
+        "Its attack: d20 at or under your Defense avoids it; otherwise take its damage.",
+        "Morale: when first hurt and when below half its HP, it rolls 2d6 and flees on less than its Morale.",
+    ),
+    combat_data={"attack": ["STR", "DEX"], "morale": "below"},
+    notes=(
+        "A difficulty (D1–D3) is how many of these the choice needs: spend a turn, use suitable gear, "
+        "pass an ability check. Choose which on the choice's card.",
+        "The check rolls 2d6 for D1, 3d6 for D2, 4d6 for D3: a total equal to or under the ability succeeds. "
+        "D0 needs nothing: just go.",
+        "Each turn spent there is a 1-in-6 chance of an encounter. Your lantern burns 24 turns on a flask.",
+    ),
+)

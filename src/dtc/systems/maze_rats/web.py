@@ -1,0 +1,42 @@
+"""How the web edition plays Maze Rats (seed: "Danger Rolls", "Advantage", "Combat", "NPC
+Morale"; dtc's mapping in ``ruleset.py``): a danger roll is 2d6 + the ability bonus and needs 10;
+D1 rolls with advantage (3d6, the best two), D3 at disadvantage (the worst two). A new adventurer
+gets +2, +1, +0 in some order, 4 health, armour 6 (+1 light armour, +1 shield) and attack bonus
++0. An attack is 2d6 + attack bonus, hitting when it exceeds the armour for the difference.
+"""
+
+from __future__ import annotations
+
+from dtc.systems.maze_rats.ruleset import TARGET
+from dtc.systems.webplay import WebCheck, WebField, WebSystem
+
+WEB = WebSystem(
+    checks={
+        1: WebCheck(count=3, keep=2, best=True, under=False, target=TARGET),
+        2: WebCheck(count=2, under=False, target=TARGET),
+        3: WebCheck(count=3, keep=2, best=False, under=False, target=TARGET),
+    },
+    create={"kind": "deal", "values": [2, 1, 0]},
+    create_words="the bonuses +2, +1 and +0, dealt to STR, DEX and WIL in a random order",
+    hp={"fixed": 4},
+    hp_label="Health",
+    fields=(WebField("armor", "Armour", "8"), WebField("ab", "Attack bonus", "0"),
+            WebField("heavy", "Heavy weapon (1 = yes)", "0")),
+    light=None,
+    encounter_in_six=1,
+    gear=("Sword", "Light armour", "Shield", "Rations", "Rope", "Torches"),
+    combat="armour",
+    combat_words=(
+        "Each round: a d6 for each side (ties rolled again); the higher side acts first.",
+        "An attack is 2d6 + attack bonus; it hits when the total exceeds the defender's armour and deals the "
+        "difference (+1 with a heavy weapon); double sixes double it.",
+        "Morale: a lone creature at half health makes a WIL danger roll (2d6 + WIL, 10 or more holds); "
+        "failing, it routs.",
+    ),
+    combat_data={"target": TARGET, "armor": 6, "ab": 1, "wil": 1},
+    notes=(
+        "A danger roll is 2d6 + the ability's bonus: 10 or more succeeds. D1 rolls 3d6 and keeps the best two "
+        "(advantage), D2 rolls 2d6, D3 rolls 3d6 and keeps the worst two. D0 needs no roll.",
+        "Each turn spent there is a 1-in-6 chance of an encounter.",
+    ),
+)

@@ -1,0 +1,45 @@
+"""How the web edition plays Zilch (seed: "Suits", "Skills", "Criticals", "Character Generation",
+"Combat", "Stances"; dtc's mapping in ``ruleset.py``): a suit test rolls 3d6 with sixes counted as
+0 and succeeds at or under the suit (D1 +2, D2 ±0, D3 −2, D4 −5), critical at or under skill − 5
+and a fumble over skill + 5. A new adventurer draws one card of 5–10 for each suit (a hand of 25
+or less is drawn again); HP are the Heart chips. Combat draws a domino a round for each side.
+"""
+
+from __future__ import annotations
+
+from dtc.systems.webplay import WebCheck, WebField, WebSystem
+from dtc.systems.zilch.ruleset import CARD_HIGH, CARD_LOW, MODIFIERS, REDRAW_AT_MOST
+
+WEB = WebSystem(
+    checks={d: WebCheck(count=3, zero_faces=(6,), modifier=mod, degrees="zilch") for d, mod in MODIFIERS.items()},
+    create={"kind": "cards", "low": CARD_LOW, "high": CARD_HIGH, "redraw": REDRAW_AT_MOST},
+    create_words=f"a card of {CARD_LOW}–{CARD_HIGH} for each suit; a hand of {REDRAW_AT_MOST} or less is "
+                 "drawn again",
+    hp={"ability": "♥"},
+    fields=(WebField("class", "Class", "Fighter", text=True), WebField("chips", "Class chips"),
+            WebField("dr", "Damage resistance", "0"),
+            WebField("weapon", "Weapon damage", "2"), WebField("shield", "Shield", "0")),
+    light=None,
+    encounter_in_six=1,
+    gear=("Rations", "Rope", "Torches"),
+    combat="dominoes",
+    combat_words=(
+        "Each round choose a stance; each side draws a domino (a double-six set without blanks).",
+        "Reckless: both ends attack. Bold: the greater end attacks, the lesser defends. Cautious: the lesser "
+        "attacks, the greater defends. Guarded: both ends defend (and your shield); no attack.",
+        "An attack hits when ♣ + attacking pips reach ♠ + defending pips: the weapon's damage, +1 for each 5 "
+        "points of margin, less damage resistance.",
+        "A Fighter may spend ♣ chips to turn a miss into a hit; a Rogue ♠ chips to turn a hit into a miss.",
+        "Zilch creatures have no morale: they fight until they drop.",
+    ),
+    # dtc's kits (play.py): a Fighter's longsword (3), chain mail and shield (DR 3); a Rogue's short sword (2)
+    # and leather (DR 1). Weapon damage by class, combat.py.
+    combat_data={"suit": 7, "kits": {"Fighter": {"weapon": 3, "dr": 3, "shield": 1},
+                                     "Rogue": {"weapon": 2, "dr": 1, "shield": 0}}},
+    notes=(
+        "A suit test rolls 3d6 with sixes counted as 0 (0–15): equal to or under the suit succeeds. "
+        "D1 is easy (suit + 2), D2 normal, D3 hard (suit − 2), D4 very hard (suit − 5). D0 needs no roll.",
+        "At or under the suit − 5 is a critical success; over the suit + 5 a critical failure.",
+        "Each turn spent there is a 1-in-6 chance of an encounter.",
+    ),
+)
