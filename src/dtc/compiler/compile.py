@@ -193,9 +193,8 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
     """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
     import hashlib
 
-    from dtc.compiler.read_effects import (
-        extract_all,  # here, not at the top: `dtc lint` never needs them
-        )
+    import dtc.compiler.parallel as parallel
+    from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs it
 
     res = resolved or resolve(doc)
     try:
@@ -207,37 +206,47 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         return ruleset.canonical_ability(text) if ruleset else None
 
     index = creature_index(doc)
-    effects = extract_all([_blank_state(dungeon.blank_lines(entry.text)) for entry in doc.entries], index)
-    entries = []
-    for i, entry in enumerate(doc.entries):
-        entries.append(
-            {
-                "number": res.numbers[i],
-                "label": entry.number if isinstance(entry.number, str) else None,
-                "line": entry.span.line,
-                "end_line": entry.end_line,
-                "text": entry.text,
-                "ending": entry.ending,
-                "choices": [_state_choice(c, res, {
-                        "label": c.label,
-                        "text": c.text,
-                        "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
-                        "difficulty": c.difficulty,
-                        "success": None if c.success is None else res.labels.get(str(c.success), c.success),
-                        "failure": None if c.failure is None else res.labels.get(str(c.failure), c.failure),
-                        "error": c.error,
-                        "span": _span(c.span),
-                    })
-                    for c in entry.choices
-                ],
-                "exits": [
-                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": _span(res.exit_span(i, x))}
-                    for x in res.exits[i]
-                ],
-                "creatures": entry_creatures(entry, index),
-                "effects": effects[i],
-            }
-        )
+    names = list(index)
+    numbers, labels, all_exits, exit_span = res.numbers, res.labels, res.exits, res.exit_span
+    span_json = _span
+
+    def build(lo: int, hi: int) -> list[dict[str, Any]]:
+        """The JSON of entries ``lo`` to ``hi``: each entry on its own (a large book's second
+        half is built on a second core, see :func:`dtc.compiler.parallel.halves`)."""
+        out = []
+        for i in range(lo, hi):
+            entry = doc.entries[i]
+            out.append(
+                {
+                    "number": numbers[i],
+                    "label": entry.number if isinstance(entry.number, str) else None,
+                    "line": entry.span.line,
+                    "end_line": entry.end_line,
+                    "text": entry.text,
+                    "ending": entry.ending,
+                    "choices": [_state_choice(c, res, {
+                            "label": c.label,
+                            "text": c.text,
+                            "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
+                            "difficulty": c.difficulty,
+                            "success": None if c.success is None else labels.get(str(c.success), c.success),
+                            "failure": None if c.failure is None else labels.get(str(c.failure), c.failure),
+                            "error": c.error,
+                            "span": span_json(c.span),
+                        })
+                        for c in entry.choices
+                    ],
+                    "exits": [
+                        {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(exit_span(i, x))}
+                        for x in all_exits[i]
+                    ],
+                    "creatures": entry_creatures(entry, index),
+                    "effects": extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names),
+                }
+            )
+        return out
+
+    entries = parallel.halves(len(doc.entries), build)
     graph = {
         "format": "dtc-adventure",
         "format_version": FORMAT_VERSION,
