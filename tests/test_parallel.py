@@ -216,18 +216,26 @@ def test_effects_child_that_fails_leaves_the_parent_to_read(forked: list[int],
 
 
 def test_graph_built_by_a_child_is_the_same(forked: list[int]) -> None:
-    """The compiled graph's entries, the second half built by a forked child, are the serial ones."""
-    from dtc.compiler.compile import compile_document, resolve
+    """The compiled graph's entries, the second half built by a forked child, are the serial ones;
+    so is the JSON text of :func:`compile_json`, each entry encoded where it was built."""
+    from dtc.compiler.compile import compile_document, compile_json, resolve
 
     books = [(p.values[0], p.values[1]) for p in _texts() if p.values[1]]  # the sample only where it is
     for name, text in [*books, ("generated", _generated(60)), ("state", _generated(40, possessions=6))]:
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(parallel, "wanted", lambda count: False)
             doc = parse(text, name)
-            serial = json.dumps(compile_document(doc, text, resolve(doc)))
+            graph = compile_document(doc, text, resolve(doc))
+            serial = json.dumps(graph)
+            compact = json.dumps(graph, ensure_ascii=False, separators=(",", ":"))
+            assert compile_json(doc, text, resolve(doc)) == compact, name
         forked.clear()
         doc = parse(text, name)
         assert json.dumps(compile_document(doc, text, resolve(doc))) == serial, name
+        if len(doc.entries) >= 2:
+            assert forked, name
+        forked.clear()
+        assert compile_json(doc, text, resolve(doc)) == compact, name
         if len(doc.entries) >= 2:
             assert forked, name
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.compiler.compile import Resolved, compile_document, resolve
+from dtc.compiler.compile import Resolved, compile_document, compile_json, resolve
 from dtc.compiler.model import Document
 from dtc.compiler.parse import parse
 from dtc.compiler.source import read_source
@@ -24,6 +24,10 @@ class Compilation:
 
     def graph(self) -> CompiledGraph:
         return compile_document(self.doc, self.text, self.resolved)
+
+    def graph_json(self) -> str:
+        """The graph as compact JSON text (what ``dtc compile`` writes), encoded as it is built."""
+        return compile_json(self.doc, self.text, self.resolved)
 
 
 #: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic

@@ -191,6 +191,43 @@ def _span(span: Span | None) -> dict[str, int] | None:
 
 def compile_document(doc: Document, text: str, resolved: Resolved | None = None) -> CompiledGraph:
     """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
+    graph, _ = _graph(doc, text, resolved, encode=False)
+    return graph
+
+
+#: Where the entries go in :func:`compile_json`'s text, until they are put there.
+_ENTRIES = "\x00entries\x00"
+
+
+def compile_json(doc: Document, text: str, resolved: Resolved | None = None) -> str:
+    """``json.dumps`` of :func:`compile_document`'s graph, compact, without ASCII escapes.
+
+    Each entry is encoded where it is built, so a large book's second half is encoded on the
+    second core too and only its text comes back (see :func:`dtc.compiler.parallel.halves`);
+    encoding is compositional, so the text is the same, byte for byte.
+    """
+    import json
+
+    graph, entries = _graph(doc, text, resolved, encode=True)
+    assert entries is not None
+    whole = _dumps(graph)
+    head, found, tail = whole.partition(_dumps(_ENTRIES))
+    if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
+        graph["entries"] = [json.loads(e) for e in entries]
+        return _dumps(graph)
+    return head + "[" + ",".join(entries) + "]" + tail
+
+
+def _dumps(data: Any) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _graph(doc: Document, text: str, resolved: Resolved | None,
+           encode: bool) -> tuple[CompiledGraph, list[str] | None]:
+    """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
+    apart, each as JSON text."""
     import hashlib
 
     import dtc.compiler.parallel as parallel
@@ -209,6 +246,10 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
     names = list(index)
     numbers, labels, all_exits, exit_span = res.numbers, res.labels, res.exits, res.exit_span
     span_json = _span
+    # Zones and hazards (Dungeon Rules): only in books that write them (optional in the schema).
+    zones = bool(doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries))
+    if zones:
+        from dtc.systems.dungeon_rules.ruleset import zone_key
 
     def build(lo: int, hi: int) -> list[dict[str, Any]]:
         """The JSON of entries ``lo`` to ``hi``: each entry on its own (a large book's second
@@ -216,37 +257,58 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         out = []
         for i in range(lo, hi):
             entry = doc.entries[i]
-            out.append(
-                {
-                    "number": numbers[i],
-                    "label": entry.number if isinstance(entry.number, str) else None,
-                    "line": entry.span.line,
-                    "end_line": entry.end_line,
-                    "text": entry.text,
-                    "ending": entry.ending,
-                    "choices": [_state_choice(c, res, {
-                            "label": c.label,
-                            "text": c.text,
-                            "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
-                            "difficulty": c.difficulty,
-                            "success": None if c.success is None else labels.get(str(c.success), c.success),
-                            "failure": None if c.failure is None else labels.get(str(c.failure), c.failure),
-                            "error": c.error,
-                            "span": span_json(c.span),
-                        })
-                        for c in entry.choices
-                    ],
-                    "exits": [
-                        {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(exit_span(i, x))}
-                        for x in all_exits[i]
-                    ],
-                    "creatures": entry_creatures(entry, index),
-                    "effects": extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names),
-                }
-            )
+            item: dict[str, Any] = {
+                "number": numbers[i],
+                "label": entry.number if isinstance(entry.number, str) else None,
+                "line": entry.span.line,
+                "end_line": entry.end_line,
+                "text": entry.text,
+                "ending": entry.ending,
+                "choices": [_state_choice(c, res, {
+                        "label": c.label,
+                        "text": c.text,
+                        "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
+                        "difficulty": c.difficulty,
+                        "success": None if c.success is None else labels.get(str(c.success), c.success),
+                        "failure": None if c.failure is None else labels.get(str(c.failure), c.failure),
+                        "error": c.error,
+                        "span": span_json(c.span),
+                    })
+                    for c in entry.choices
+                ],
+                "exits": [
+                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(exit_span(i, x))}
+                    for x in all_exits[i]
+                ],
+                "creatures": entry_creatures(entry, index),
+                "effects": extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names),
+            }
+            if zones:
+                number = numbers[i]
+                zone = entry.zone if entry.zone is not None else next(
+                    (z.text for z in doc.zones if z.low <= number <= z.high), None)
+                item["zone"] = None if zone is None else zone_key(zone)
+                item["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))
+            # State (see "State" in docs/format.md): only on the entries that have it.
+            if entry.changes:
+                item["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
+            if entry.ending_kind is not None:
+                item["ending_kind"] = entry.ending_kind
+            out.append(item)
         return out
 
-    entries = parallel.halves(len(doc.entries), build)
+    def build_json(lo: int, hi: int) -> list[str]:
+        import json
+
+        encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        return [encoder(item) for item in build(lo, hi)]
+
+    encoded: list[str] | None = None
+    if encode:
+        encoded = parallel.halves(len(doc.entries), build_json)
+        entries: Any = _ENTRIES
+    else:
+        entries = parallel.halves(len(doc.entries), build)
     graph = {
         "format": "dtc-adventure",
         "format_version": FORMAT_VERSION,
@@ -291,10 +353,10 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
     introduction = [p for p in doc.introduction if p]
     if introduction:
         graph["introduction"] = introduction
-    if doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries):
-        _dungeon_notation(doc, res, graph, canonical)
-    _state_notation(doc, graph)
-    return cast(CompiledGraph, graph)  # built as a plain dict; tests/test_golden.py validates it
+    if zones:
+        _dungeon_notation(doc, graph, canonical)
+    _possessions(doc, graph)
+    return cast(CompiledGraph, graph), encoded  # a plain dict; tests/test_golden.py validates it
 
 
 def _blank_state(text: str) -> str:
@@ -325,16 +387,13 @@ def _state_choice(c: Choice, res: Resolved, out: dict[str, Any]) -> dict[str, An
     return out
 
 
-def _state_notation(doc: Document, graph: dict[str, Any]) -> None:
-    """Possessions, effects and ending kinds (see "State" in docs/format.md): added only to books
-    that write them, and only to the entries that have them (optional in the schema)."""
+def _possessions(doc: Document, graph: dict[str, Any]) -> None:
+    """The names of the possessions the book gives, takes or tests (see "State" in
+    docs/format.md): added only to books that write them (optional in the schema)."""
     names: dict[str, None] = {}
-    for entry, out in zip(doc.entries, graph["entries"], strict=True):
+    for entry in doc.entries:
         if entry.changes:
-            out["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
             names.update(dict.fromkeys(c.name for c in entry.changes))
-        if entry.ending_kind is not None:
-            out["ending_kind"] = entry.ending_kind
         for c in entry.choices:
             if c.condition is not None:
                 names.update(dict.fromkeys(cond_names(c.condition)))
@@ -342,9 +401,9 @@ def _state_notation(doc: Document, graph: dict[str, Any]) -> None:
         graph["possessions"] = sorted(names)
 
 
-def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],
-                      canonical: Callable[[str], str | None]) -> None:
-    """Zones and hazards (Dungeon Rules): added only to books that write them (optional in the schema)."""
+def _dungeon_notation(doc: Document, graph: dict[str, Any], canonical: Callable[[str], str | None]) -> None:
+    """Zones and hazards (Dungeon Rules): added only to books that write them (optional in the
+    schema); each entry's zone and hazards are added where it is built."""
     from dtc.systems.dungeon_rules.ruleset import zone_key
 
     graph["zones"] = [{"low": z.low, "high": z.high, "text": z.text, "zone": zone_key(z.text), "line": z.span.line}
@@ -367,9 +426,3 @@ def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],
         }
         for h in doc.hazards
     ]
-    for i, (entry, out) in enumerate(zip(doc.entries, graph["entries"], strict=True)):
-        number = res.numbers[i]
-        text = entry.zone if entry.zone is not None else next(
-            (z.text for z in doc.zones if z.low <= number <= z.high), None)
-        out["zone"] = None if text is None else zone_key(text)
-        out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))
