@@ -23,11 +23,13 @@ class Compilation:
     resolved: Resolved
 
     def graph(self) -> CompiledGraph:
-        return compile_document(self.doc, self.text, self.resolved)
+        with no_gc_pauses():  # hundreds of thousands of dicts and lists, no cycles
+            return compile_document(self.doc, self.text, self.resolved)
 
     def graph_json(self) -> str:
         """The graph as compact JSON text (what ``dtc compile`` writes), encoded as it is built."""
-        return compile_json(self.doc, self.text, self.resolved)
+        with no_gc_pauses():
+            return compile_json(self.doc, self.text, self.resolved)
 
 
 #: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic
