@@ -458,6 +458,16 @@ def parse_choices(allowed: tuple[str, ...]) -> Any:
     return parse
 
 
+def heading(args: argparse.Namespace, dtc: list[str]) -> str:
+    return (f"{describe(dtc)}; median of {args.runs} runs after {args.warmup} warm-up"
+            + (f" ({args.runs_large or args.runs} and none at 100,000 entries)" if max(args.sizes) >= 100_000 else "")
+            + (f"; paired against {args.base}" if args.base else "") + ".")
+
+
+def write_markdown(path: Path, title: str, made: str, results: list[Result]) -> None:
+    path.write_text(f"{title}\n\n`{made}`\n\n{summary(results)}\n", encoding="utf-8")
+
+
 def parse_commands(text: str) -> list[str]:
     return list(COMMANDS) if text.strip() == "all" else parse_choices(COMMANDS)(text)
 
@@ -500,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
     if base:
         print(f"paired against: {describe(base)}", file=sys.stderr)
     results: list[Result] = []
+    made = "python benchmarks/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    title = heading(args, dtc)
     state = args.possessions or [0] * len(args.sizes)
     if len(state) != len(args.sizes):
         ap.error("--possessions needs one count per size")
@@ -534,15 +546,12 @@ def main(argv: list[str] | None = None) -> int:
                 result.lint_wall, result.lint_cpu = lint_wall, lint_cpu
                 result.possessions = possessions
                 results.append(result)
-    heading = (f"{describe(dtc)}; median of {args.runs} runs after {args.warmup} warm-up"
-               + (f" ({args.runs_large or args.runs} and none at 100,000 entries)"
-                  if max(args.sizes) >= 100_000 else "")
-               + (f"; paired against {args.base}" if args.base else "") + ".")
-    print(f"\n{heading}\n")
+                if args.markdown:  # after every row, so that a long run stopped early keeps its figures
+                    write_markdown(args.markdown, title, made, results)
+    print(f"\n{title}\n")
     print(table(results))
     if args.markdown:
-        made = "python benchmarks/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
-        args.markdown.write_text(f"{heading}\n\n`{made}`\n\n{summary(results)}\n", encoding="utf-8")
+        write_markdown(args.markdown, title, made, results)
         print(f"\nwrote {args.markdown}", file=sys.stderr)
     missed = [r for r in results if r.target_met() is False]
     return 1 if args.check and missed else 0
