@@ -22,9 +22,11 @@ class Compilation:
     doc: Document
     resolved: Resolved
 
-    def graph(self) -> CompiledGraph:
+    def graph(self, *, effects: bool = True) -> CompiledGraph:
+        """The compiled graph (``effects=False``: every entry's effects left empty, see
+        :func:`dtc.compiler.compile.compile_document`)."""
         with no_gc_pauses():  # hundreds of thousands of dicts and lists, no cycles
-            return compile_document(self.doc, self.text, self.resolved)
+            return compile_document(self.doc, self.text, self.resolved, effects=effects)
 
     def graph_json(self) -> str:
         """The graph as compact JSON text (what ``dtc compile`` writes), encoded as it is built."""

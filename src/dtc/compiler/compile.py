@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NamedTuple, cast
@@ -189,9 +189,14 @@ def _span(span: Span | None) -> dict[str, int] | None:
     return {"line": span.line, "column": span.column, "end_line": span.end_line, "end_column": span.end_column}
 
 
-def compile_document(doc: Document, text: str, resolved: Resolved | None = None) -> CompiledGraph:
-    """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
-    graph, _ = _graph(doc, text, resolved, encode=False)
+def compile_document(doc: Document, text: str, resolved: Resolved | None = None, *,
+                     effects: bool = True) -> CompiledGraph:
+    """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``.
+
+    ``effects=False`` leaves every entry's ``effects`` empty (reading them from the prose is the
+    larger part of building the graph): for a caller that looks at the structure only.
+    """
+    graph, _ = _graph(doc, text, resolved, encode=False, effects=effects)
     return graph
 
 
@@ -224,8 +229,8 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def _graph(doc: Document, text: str, resolved: Resolved | None,
-           encode: bool) -> tuple[CompiledGraph, list[str] | None]:
+def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
+           effects: bool = True) -> tuple[CompiledGraph, list[str] | None]:
     """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
     apart, each as JSON text."""
     import hashlib
@@ -251,10 +256,9 @@ def _graph(doc: Document, text: str, resolved: Resolved | None,
     if zones:
         from dtc.systems.dungeon_rules.ruleset import zone_key
 
-    def build(lo: int, hi: int) -> list[dict[str, Any]]:
-        """The JSON of entries ``lo`` to ``hi``: each entry on its own (a large book's second
-        half is built on a second core, see :func:`dtc.compiler.parallel.halves`)."""
-        out = []
+    def build(lo: int, hi: int) -> Iterator[dict[str, Any]]:
+        """The JSON of entries ``lo`` to ``hi``, one at a time: each entry on its own (a large
+        book's second half is built on a second core, see :func:`dtc.compiler.parallel.halves`)."""
         for i in range(lo, hi):
             entry = doc.entries[i]
             item: dict[str, Any] = {
@@ -281,7 +285,8 @@ def _graph(doc: Document, text: str, resolved: Resolved | None,
                     for x in all_exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
-                "effects": extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names),
+                "effects": (extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names)
+                            if effects else []),
             }
             if zones:
                 number = numbers[i]
@@ -294,10 +299,10 @@ def _graph(doc: Document, text: str, resolved: Resolved | None,
                 item["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
             if entry.ending_kind is not None:
                 item["ending_kind"] = entry.ending_kind
-            out.append(item)
-        return out
+            yield item
 
     def build_json(lo: int, hi: int) -> list[str]:
+        """Each entry encoded as soon as it is built: only its text is kept."""
         import json
 
         encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -308,7 +313,7 @@ def _graph(doc: Document, text: str, resolved: Resolved | None,
         encoded = parallel.halves(len(doc.entries), build_json)
         entries: Any = _ENTRIES
     else:
-        entries = parallel.halves(len(doc.entries), build)
+        entries = parallel.halves(len(doc.entries), lambda lo, hi: list(build(lo, hi)))
     graph = {
         "format": "dtc-adventure",
         "format_version": FORMAT_VERSION,
