@@ -1,10 +1,19 @@
-"""Time ``dtc lint``, ``dtc compile`` and ``dtc odds`` as whole processes on generated books.
+"""Time every ``dtc`` command as a whole process on generated books.
 
     python benchmarks/run.py                      # lint at N = 400, 10,000, 100,000; 5 runs after 1 warm-up
     python benchmarks/run.py --sizes 400,10000 --runs 9 --compile
     python benchmarks/run.py --commands lint,compile,odds --shapes forward,cross --sizes 400,10000
     python benchmarks/run.py --commands lint,odds --base "/path/to/old/venv/bin/dtc"   # paired A/B
+    python benchmarks/run.py --commands all --shapes forward,cross --base main --markdown table.md
     python benchmarks/run.py --check              # exit 1 when a target is missed
+
+The commands: ``lint``, ``compile``, ``graph`` (to DOT), ``odds`` and ``simulate`` (100 seeded
+playthroughs; both read the compiled graph), ``build`` (every edition but the PDF), ``renumber``
+(a fresh copy of the book each run) and ``lsp`` (start the server, open the book, type a word,
+get the diagnostics, shut down: ``lsp_session.py``). ``--base`` takes another ``dtc`` command or
+a git reference: the code at that reference is exported beside the books and run with this
+Python, so ``--base main`` pairs every run with the code on ``main``. A command whose run takes
+longer than ``--max-seconds`` is skipped at that size and the table says so.
 
 Every command is also shown as a multiple of ``dtc lint`` on the same book (measured in the same
 sitting). ``odds`` reads the book's compiled graph (``book-N.json``, compiled once before its
@@ -45,7 +54,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import OUT_DIR, SHAPES, default_path, write_book
 
-COMMANDS = ("lint", "compile", "odds")
+COMMANDS = ("lint", "compile", "graph", "odds", "simulate", "build", "renumber", "lsp")
+#: Playthroughs of ``simulate`` per run (seeded, so that every run plays the same games).
+SIMULATE_RUNS = 100
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 
 #: Targets on a 2-core machine: entries -> (seconds, MiB or None).
 TARGETS: dict[int, tuple[float, float | None]] = {
@@ -83,10 +96,18 @@ class Result:
     lint_wall: float | None = None
     #: Possessions the generated book gives and tests (0: a book without state).
     possessions: int = 0
+    #: The median CPU time of ``dtc lint`` on the same book (for the ratio).
+    lint_cpu: float | None = None
+    #: Why the command was not timed at this size (it took too long), or empty.
+    skipped: str = ""
+
+    def label(self) -> str:
+        return f"{self.entries:,}" + ("" if self.shape == "forward" else f" {self.shape}") + (
+            f" ({self.possessions} possessions)" if self.possessions else "")
 
     @property
     def median_wall(self) -> float:
-        return statistics.median(r.wall for r in self.runs)
+        return statistics.median(r.wall for r in self.runs) if self.runs else float("nan")
 
     @property
     def base_wall(self) -> float | None:
@@ -192,32 +213,47 @@ class TreeMemory(threading.Thread):
         return self.peak_kib / 1024 if self.peak_kib else None
 
 
+class TimedOut(Exception):
+    """A run took longer than it was allowed (the child was killed)."""
+
+
 def run_once(argv: list[str], timeout: float | None, tree: bool = False) -> tuple[Run, str]:
     """Start ``argv``, wait for it, and return its figures and the tail of its stderr; with
-    ``tree``, also the peak memory of its process tree (sampled: the run is slower)."""
+    ``tree``, also the peak memory of its process tree (sampled: the run is slower). Raises
+    :class:`TimedOut` when it runs longer than ``timeout`` seconds."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=CHILD_ENV)
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=CHILD_ENV,
+                                start_new_session=True)
         sampler = TreeMemory(proc.pid) if tree and os.path.exists(f"/proc/{proc.pid}/smaps_rollup") else None
         if sampler is not None:
             sampler.start()
         tree_mib: float | None = None
-        if hasattr(os, "wait4") and timeout is None:
-            _, status, rusage = os.wait4(proc.pid, 0)
+        peak: float | None = None
+        cpu: float | None = None
+        if hasattr(os, "wait4"):
+            while True:
+                pid, status, rusage = os.wait4(proc.pid, 0 if timeout is None else os.WNOHANG)
+                if pid:
+                    break
+                if time.perf_counter() - start > (timeout or 0.0):
+                    _kill(proc)
+                    if sampler is not None:
+                        sampler.stop()
+                    raise TimedOut(f"`{' '.join(argv)}` took longer than {timeout:g} s")
+                time.sleep(0.01)
             wall = time.perf_counter() - start
             code = os.waitstatus_to_exitcode(status)
             proc.returncode = code  # reaped here; keep Popen from waiting again
-            peak: float | None = _maxrss_mib(rusage)
-            cpu: float | None = rusage.ru_utime + rusage.ru_stime
+            peak = _maxrss_mib(rusage)
+            cpu = rusage.ru_utime + rusage.ru_stime
         else:
             try:
                 code = proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-                raise SystemExit(f"error: `{' '.join(argv)}` took longer than {timeout:g} s") from None
+                _kill(proc)
+                raise TimedOut(f"`{' '.join(argv)}` took longer than {timeout:g} s") from None
             wall = time.perf_counter() - start
-            peak = cpu = None
         if sampler is not None:
             tree_mib = sampler.stop()
         err.seek(0)
@@ -225,17 +261,52 @@ def run_once(argv: list[str], timeout: float | None, tree: bool = False) -> tupl
     return Run(wall, peak, code, tree_mib, cpu), "\n".join(tail)
 
 
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """End a run that took too long, with the children it started (its own process group)."""
+    try:
+        os.killpg(proc.pid, 9)
+    except (OSError, AttributeError):
+        proc.kill()
+    proc.wait()
+
+
+def book_json(path: Path) -> Path:
+    return path.with_suffix(".json")
+
+
 def argv_for(command: str, dtc: list[str], path: Path) -> list[str]:
+    stem = path.stem
     if command == "lint":
         return [*dtc, "lint", str(path)]
     if command == "compile":
-        return [*dtc, "compile", str(path), "-o", str(path.with_suffix(".json"))]
-    return [*dtc, "odds", str(path.with_suffix(".json"))]
+        return [*dtc, "compile", str(path), "-o", str(book_json(path))]
+    if command == "graph":
+        return [*dtc, "graph", str(path), "-o", str(path.with_suffix(".dot"))]
+    if command == "odds":
+        return [*dtc, "odds", str(book_json(path))]
+    if command == "simulate":
+        return [*dtc, "simulate", str(book_json(path)), "--runs", str(SIMULATE_RUNS), "--seed", "1"]
+    if command == "build":
+        return [*dtc, "build", str(path), "-o", str(path.parent / f"build-{stem}"), "--no-pdf"]
+    if command == "renumber":
+        return [*dtc, "renumber", str(path.parent / f"renumber-{stem}.txt")]
+    if command == "lsp":
+        return [sys.executable, str(HERE / "lsp_session.py"), str(path), *dtc]
+    raise ValueError(f"unknown command {command!r}")
+
+
+def prepare(command: str, path: Path) -> None:
+    """What a run needs in place first, outside the timing: renumber gets a fresh copy of the book."""
+    if command == "renumber":
+        copy = path.parent / f"renumber-{path.stem}.txt"
+        shutil.copyfile(path, copy)
+        copy.with_name(copy.stem + ".map.json").unlink(missing_ok=True)
 
 
 def measure(command: str, dtc: list[str], entries: int, path: Path, runs: int, warmup: int,
             timeout: float | None, shape: str = "forward", base: list[str] | None = None,
             tree: bool = True) -> Result:
+    """Time ``command``; raises :class:`TimedOut` when a run (the first, usually) takes too long."""
     argv = argv_for(command, dtc, path)
     base_argv = argv_for(command, base, path) if base else None
     ok = {0, 1}  # clean, or findings; 2 means the file could not be read
@@ -244,14 +315,16 @@ def measure(command: str, dtc: list[str], entries: int, path: Path, runs: int, w
         pairs = [(argv, result.runs, "")] + ([(base_argv, result.base_runs, " base")] if base_argv else [])
         for args, into, tag in pairs:
             assert args is not None and into is not None
+            prepare(command, path)
             run, tail = run_once(args, timeout)
             if run.status not in ok:
                 raise SystemExit(f"error: `{' '.join(args)}` exited {run.status}: {tail or '(no message)'}")
             if i >= warmup:
                 into.append(run)
             print(f"  {command}{tag} {shape} {entries:>7,}: run {i + 1}/{warmup + runs} {run.wall:7.3f} s"
-                  + (" (warm-up)" if i < warmup else ""), file=sys.stderr)
-    if tree and timeout is None and os.path.exists("/proc/self/smaps_rollup"):
+                  f" (CPU {run.cpu or 0:.2f} s)" + (" (warm-up)" if i < warmup else ""), file=sys.stderr)
+    if tree and os.path.exists("/proc/self/smaps_rollup"):
+        prepare(command, path)
         run, _ = run_once(argv, timeout, tree=True)
         result.tree_mib = run.tree_mib
         print(f"  {command} {entries:>7,}: memory of all processes {run.tree_mib or 0:,.0f} MiB (untimed run)",
@@ -268,6 +341,10 @@ def table(results: list[Result]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|---:|---:|" if paired else "") + "---|",
     ]
     for r in results:
+        if r.skipped:
+            rows.append(f"| {r.command} | {r.label()} | {r.size / 1e6:.2f} MB | {r.skipped} |"
+                        + " |" * (8 + (4 if paired else 0)))
+            continue
         walls = [x.wall for x in r.runs]
         peak, tree = r.median_peak, r.tree_mib
         target = ""
@@ -283,16 +360,72 @@ def table(results: list[Result]) -> str:
             base = (" n/a | n/a |" if b is None else f" {b:.3f} | {r.median_wall / b:.2f} |")
             base += (" n/a | n/a |" if bc is None or c is None else f" {bc:.2f} | {c / bc:.2f} |")
         cpu = "n/a" if r.median_cpu is None else f"{r.median_cpu:.2f}"
-        entries = f"{r.entries:,}" + ("" if r.shape == "forward" else f" {r.shape}") + (
-            f" ({r.possessions} possessions)" if r.possessions else "")
         rows.append(
-            f"| {r.command} | {entries} | {r.size / 1e6:.2f} MB | {r.median_wall:.3f} | "
+            f"| {r.command} | {r.label()} | {r.size / 1e6:.2f} MB | {r.median_wall:.3f} | "
             f"{min(walls):.3f}–{max(walls):.3f} | {'n/a' if peak is None else f'{peak:,.0f}'} | "
             f"{'n/a' if tree is None else f'{tree:,.0f}'} | {r.median_wall / r.entries * 1e6:,.0f} | "
             f"{times_lint} | {cpu} |"
             f"{base} {target} |"
         )
     return "\n".join(rows)
+
+
+def summary(results: list[Result]) -> str:
+    """The README's table: per book and command, times and multiples of lint, and the base's CPU."""
+    paired = any(r.base_runs for r in results)
+    rows = [
+        "| book | command | wall | × lint | CPU | CPU × lint | peak RSS |"
+        + (" CPU, base | CPU ÷ base |" if paired else ""),
+        "|---|---|---:|---:|---:|---:|---:|" + ("---:|---:|" if paired else ""),
+    ]
+    for r in results:
+        book = f"{r.entries:,}, {'cross-linked' if r.shape == 'cross' else r.shape}"
+        if r.skipped:
+            rows.append(f"| {book} | {r.command} | {r.skipped} | | | | |" + (" | |" if paired else ""))
+            continue
+        cpu = r.median_cpu
+        lint_x = f"{r.median_wall / r.lint_wall:.1f}×" if r.lint_wall else ""
+        cpu_x = f"{cpu / r.lint_cpu:.1f}×" if cpu is not None and r.lint_cpu else ""
+        peak = max((p for p in (r.median_peak, r.tree_mib) if p is not None), default=None)
+        row = (f"| {book} | {r.command} | {_seconds(r.median_wall)} | {lint_x} | "
+               f"{'n/a' if cpu is None else _seconds(cpu)} | {cpu_x} | "
+               f"{'n/a' if peak is None else f'{peak:,.0f} MiB'} |")
+        if paired:
+            bc = r.base_cpu
+            row += (" n/a | n/a |" if bc is None or cpu is None else f" {_seconds(bc)} | {cpu / bc:.2f} |")
+        rows.append(row)
+    return "\n".join(rows)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.3f} s" if value < 1 else f"{value:.2f} s" if value < 10 else f"{value:.1f} s"
+
+
+def export_base(ref: str) -> list[str]:
+    """The ``dtc`` of git reference ``ref``: its tree exported under ``benchmarks/out/`` (once
+    per commit) and run with this Python, its ``src/`` first on the path."""
+    try:
+        sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{ref}^{{commit}}"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        raise SystemExit(f"error: --base {ref!r} is neither a dtc command nor a git reference") from None
+    where = OUT_DIR / f"base-{sha[:12]}"
+    if not (where / "src" / "dtc").is_dir():
+        print(f"  exporting {ref} ({sha[:12]}) to {where.relative_to(ROOT)} ...", file=sys.stderr)
+        where.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
+    launch = (f"import sys; sys.path.insert(0, {str(where / 'src')!r}); sys.argv[0] = 'dtc'; "
+              "from dtc.cli import run; sys.exit(run())")
+    return [sys.executable, "-c", launch]
+
+
+def base_command(text: str) -> list[str]:
+    """``--base``: a command (a path, or words separated by spaces), else a git reference."""
+    words = text.split()
+    if len(words) > 1 or shutil.which(words[0]) or Path(words[0]).is_file():
+        return words
+    return export_base(text)
 
 
 def describe(dtc: list[str]) -> str:
@@ -325,24 +458,44 @@ def parse_choices(allowed: tuple[str, ...]) -> Any:
     return parse
 
 
+def heading(args: argparse.Namespace, dtc: list[str]) -> str:
+    return (f"{describe(dtc)}; median of {args.runs} runs after {args.warmup} warm-up"
+            + (f" ({args.runs_large or args.runs} and none at 100,000 entries)" if max(args.sizes) >= 100_000 else "")
+            + (f"; paired against {args.base}" if args.base else "") + ".")
+
+
+def write_markdown(path: Path, title: str, made: str, results: list[Result]) -> None:
+    path.write_text(f"{title}\n\n`{made}`\n\n{summary(results)}\n", encoding="utf-8")
+
+
+def parse_commands(text: str) -> list[str]:
+    return list(COMMANDS) if text.strip() == "all" else parse_choices(COMMANDS)(text)
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Time dtc lint on generated books; print a Markdown table.")
+    ap = argparse.ArgumentParser(description="Time dtc's commands on generated books; print a Markdown table.")
     ap.add_argument("--sizes", type=parse_sizes, default=[400, 10_000, 100_000],
                     help="entry counts separated by commas (default 400,10000,100000)")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per size (default 5)")
-    ap.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1)")
+    ap.add_argument("--runs-large", type=int, default=None,
+                    help="timed runs at 100,000 entries and more (default: --runs)")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1; none at 100,000 and more)")
     ap.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
     ap.add_argument("--compile", action="store_true", help="also time `dtc compile` at each size")
-    ap.add_argument("--commands", type=parse_choices(COMMANDS), default=None,
-                    help="commands to time, separated by commas (lint, compile, odds; default lint)")
+    ap.add_argument("--commands", type=parse_commands, default=None,
+                    help=f"commands to time, separated by commas ({', '.join(COMMANDS)}; or all; default lint)")
     ap.add_argument("--shapes", type=parse_choices(SHAPES), default=["forward"],
                     help="book shapes, separated by commas (forward, cross; default forward)")
-    ap.add_argument("--base", help="a second dtc command to pair every run with (the code before a change)")
+    ap.add_argument("--base", help="a second dtc command, or a git reference, to pair every run with "
+                    "(the code before a change)")
     ap.add_argument("--no-tree", action="store_true",
                     help="skip the untimed run that samples the memory of all processes (saves a run per row)")
     ap.add_argument("--regenerate", action="store_true", help="rewrite the books even if present")
     ap.add_argument("--dtc", help="the dtc command to time (default: the one beside this Python)")
     ap.add_argument("--timeout", type=float, help="seconds allowed per run (peak RSS is then not read)")
+    ap.add_argument("--max-seconds", type=float, default=None,
+                    help="skip a command at a size when one run takes longer than this (the table says so)")
+    ap.add_argument("--markdown", type=Path, help="also write the summary table (and how it was made) to this file")
     ap.add_argument("--check", action="store_true", help="exit 1 if a lint target is missed")
     ap.add_argument("--possessions", type=parse_sizes,
                     help="books with state: possessions per size, in the order of --sizes (400,10000 and 30,50)")
@@ -351,38 +504,57 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--runs must be at least 1 and --warmup at least 0")
     dtc = args.dtc.split() if args.dtc else default_dtc()
 
-    base = args.base.split() if args.base else None
+    base = base_command(args.base) if args.base else None
     commands = args.commands or (["lint", "compile"] if args.compile else ["lint"])
     print(f"dtc benchmark: {describe(dtc)}", file=sys.stderr)
     if base:
         print(f"paired against: {describe(base)}", file=sys.stderr)
     results: list[Result] = []
+    made = "python benchmarks/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    title = heading(args, dtc)
     state = args.possessions or [0] * len(args.sizes)
     if len(state) != len(args.sizes):
         ap.error("--possessions needs one count per size")
+    limit = args.max_seconds or args.timeout
     for shape in args.shapes:
         for n, possessions in zip(args.sizes, state, strict=True):
             path = default_path(n, args.seed, shape, possessions)
             if args.regenerate or not path.is_file():
                 print(f"  generating {path.relative_to(OUT_DIR.parent.parent)} ...", file=sys.stderr)
                 write_book(n, args.seed, path, shape, possessions)
-            if "odds" in commands and "compile" not in commands:
-                run_once(argv_for("compile", dtc, path), args.timeout)  # the graph odds reads
-            lint_wall = None
+            large = n >= 100_000
+            runs = (args.runs_large or args.runs) if large else args.runs
+            warmup = 0 if large and args.warmup == 1 else args.warmup
+            if {"odds", "simulate"} & set(commands) and "compile" not in commands:
+                run_once(argv_for("compile", dtc, path), None)  # the graph odds and simulate read
+            lint_wall = lint_cpu = None
             for command in ["lint", *(c for c in COMMANDS[1:] if c in commands)]:
-                if command == "lint" and "lint" not in commands:
-                    # the ratio needs lint's time; timed like the rest but left out of the table
-                    lint_wall = measure("lint", dtc, n, path, args.runs, args.warmup, args.timeout, shape,
-                                        tree=not args.no_tree).median_wall
-                    continue
-                result = measure(command, dtc, n, path, args.runs, args.warmup, args.timeout, shape, base,
-                                 tree=not args.no_tree)
-                lint_wall = result.median_wall if command == "lint" else lint_wall
-                result.lint_wall = lint_wall
+                try:
+                    if command == "lint" and "lint" not in commands:
+                        # the ratio needs lint's time; timed like the rest but left out of the table
+                        timed = measure("lint", dtc, n, path, runs, warmup, limit, shape, tree=not args.no_tree)
+                        lint_wall, lint_cpu = timed.median_wall, timed.median_cpu
+                        continue
+                    result = measure(command, dtc, n, path, runs, warmup, limit, shape, base,
+                                     tree=not args.no_tree)
+                except TimedOut:
+                    if command not in commands:
+                        continue  # lint, timed only for the ratio: the rows say nothing of it
+                    result = Result(command, n, path.stat().st_size, [], shape=shape,
+                                    skipped=f"skipped: a run takes over {limit:g} s")
+                    print(f"  {command} {shape} {n:>7,}: {result.skipped}", file=sys.stderr)
+                if command == "lint" and result.runs:
+                    lint_wall, lint_cpu = result.median_wall, result.median_cpu
+                result.lint_wall, result.lint_cpu = lint_wall, lint_cpu
                 result.possessions = possessions
                 results.append(result)
-    print(f"\n{describe(dtc)}; median of {args.runs} runs after {args.warmup} warm-up.\n")
+                if args.markdown:  # after every row, so that a long run stopped early keeps its figures
+                    write_markdown(args.markdown, title, made, results)
+    print(f"\n{title}\n")
     print(table(results))
+    if args.markdown:
+        write_markdown(args.markdown, title, made, results)
+        print(f"\nwrote {args.markdown}", file=sys.stderr)
     missed = [r for r in results if r.target_met() is False]
     return 1 if args.check and missed else 0
 

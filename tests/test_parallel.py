@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -55,13 +56,13 @@ def forked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     yield children
 
 
-def _generated(entries: int) -> str:
+def _generated(entries: int, possessions: int = 0) -> str:
     spec = importlib.util.spec_from_file_location("dtc_bench_generate_p", ROOT / "benchmarks" / "generate.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    text = module.generate(entries, seed=3)
+    text = module.generate(entries, seed=3, possessions=possessions)
     assert isinstance(text, str)
     return text
 
@@ -211,4 +212,53 @@ def test_effects_child_that_fails_leaves_the_parent_to_read(forked: list[int],
     monkeypatch.setattr(effects, "extract_effects", only_here)
     forked.clear()
     assert effects.extract_all(texts) == serial
+    assert forked
+
+
+def test_graph_built_by_a_child_is_the_same(forked: list[int]) -> None:
+    """The compiled graph's entries, the second half built by a forked child, are the serial ones;
+    so is the JSON text of :func:`compile_json`, each entry encoded where it was built."""
+    from dtc.compiler.compile import compile_document, compile_json, resolve
+
+    books = [(p.values[0], p.values[1]) for p in _texts() if p.values[1]]  # the sample only where it is
+    for name, text in [*books, ("generated", _generated(60)), ("state", _generated(40, possessions=6))]:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(parallel, "wanted", lambda count: False)
+            doc = parse(text, name)
+            graph = compile_document(doc, text, resolve(doc))
+            serial = json.dumps(graph)
+            compact = json.dumps(graph, ensure_ascii=False, separators=(",", ":"))
+            assert compile_json(doc, text, resolve(doc)) == compact, name
+        forked.clear()
+        doc = parse(text, name)
+        assert json.dumps(compile_document(doc, text, resolve(doc))) == serial, name
+        if len(doc.entries) >= 2:
+            assert forked, name
+        forked.clear()
+        assert compile_json(doc, text, resolve(doc)) == compact, name
+        if len(doc.entries) >= 2:
+            assert forked, name
+
+
+def test_graph_child_that_fails_leaves_the_parent_to_build(forked: list[int],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import dtc.compiler.read_effects as effects
+    from dtc.compiler.compile import compile_document, resolve
+
+    text = _generated(30)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "wanted", lambda count: False)
+        doc = parse(text, "x")
+        serial = json.dumps(compile_document(doc, text, resolve(doc)))
+    parent = os.getpid()
+    read = effects.extract_effects
+
+    def only_here(text: str, creatures: Any = None) -> list[dict[str, Any]]:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return read(text, creatures)
+
+    monkeypatch.setattr(effects, "extract_effects", only_here)
+    forked.clear()
+    assert json.dumps(compile_document(doc, text, resolve(doc))) == serial
     assert forked

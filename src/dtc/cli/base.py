@@ -90,9 +90,11 @@ def load_graph(path: str) -> CompiledGraph:
 
     Exits 2 with one line when the file cannot be read or is not a valid graph.
     """
+    import dtc.compiled.schema as schema
     from dtc.compiled.schema import SchemaError, load_graph_json
 
     if path.lower().endswith(".json"):
+        schema.freeze_after_load = api.freeze_after_build  # the one-shot command: see there
         try:
             graph = load_graph_json(path)
         except SchemaError as exc:

@@ -43,18 +43,20 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
                 return
             settings.apply(comp.doc)  # the configured default ruleset, when the file names none
         work.step("compiling the graph")
-        graph = comp.graph()
         if validate:
             from dtc.compiled.schema import SchemaError
             from dtc.compiled.schema import validate as check
 
+            graph = comp.graph()
             work.step("checking the graph against its schema")
             try:
                 check(graph)
             except SchemaError as exc:
                 fail(f"error: {file}: the compiled graph does not satisfy the schema: {exc}", Exit.FINDINGS)
-        # Compact: Python's encoder is three times slower with indentation on a large book.
-        data = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
+            # Compact: Python's encoder is three times slower with indentation on a large book.
+            data = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
+        else:
+            data = comp.graph_json() + "\n"  # the same text, each entry encoded where it is built
     if output == "-":
         click.echo(data, nl=False)
     else:

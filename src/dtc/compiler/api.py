@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.compiler.compile import Resolved, compile_document, resolve
+from dtc.compiler.compile import Resolved, compile_document, compile_json, resolve
 from dtc.compiler.model import Document
 from dtc.compiler.parse import parse
 from dtc.compiler.source import read_source
@@ -22,8 +22,16 @@ class Compilation:
     doc: Document
     resolved: Resolved
 
-    def graph(self) -> CompiledGraph:
-        return compile_document(self.doc, self.text, self.resolved)
+    def graph(self, *, effects: bool = True) -> CompiledGraph:
+        """The compiled graph (``effects=False``: every entry's effects left empty, see
+        :func:`dtc.compiler.compile.compile_document`)."""
+        with no_gc_pauses():  # hundreds of thousands of dicts and lists, no cycles
+            return compile_document(self.doc, self.text, self.resolved, effects=effects)
+
+    def graph_json(self) -> str:
+        """The graph as compact JSON text (what ``dtc compile`` writes), encoded as it is built."""
+        with no_gc_pauses():
+            return compile_json(self.doc, self.text, self.resolved)
 
 
 #: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic

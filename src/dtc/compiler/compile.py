@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NamedTuple, cast
@@ -189,13 +189,54 @@ def _span(span: Span | None) -> dict[str, int] | None:
     return {"line": span.line, "column": span.column, "end_line": span.end_line, "end_column": span.end_column}
 
 
-def compile_document(doc: Document, text: str, resolved: Resolved | None = None) -> CompiledGraph:
-    """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``."""
+def compile_document(doc: Document, text: str, resolved: Resolved | None = None, *,
+                     effects: bool = True) -> CompiledGraph:
+    """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``.
+
+    ``effects=False`` leaves every entry's ``effects`` empty (reading them from the prose is the
+    larger part of building the graph): for a caller that looks at the structure only.
+    """
+    graph, _ = _graph(doc, text, resolved, encode=False, effects=effects)
+    return graph
+
+
+#: Where the entries go in :func:`compile_json`'s text, until they are put there.
+_ENTRIES = "\x00entries\x00"
+
+
+def compile_json(doc: Document, text: str, resolved: Resolved | None = None) -> str:
+    """``json.dumps`` of :func:`compile_document`'s graph, compact, without ASCII escapes.
+
+    Each entry is encoded where it is built, so a large book's second half is encoded on the
+    second core too and only its text comes back (see :func:`dtc.compiler.parallel.halves`);
+    encoding is compositional, so the text is the same, byte for byte.
+    """
+    import json
+
+    graph, entries = _graph(doc, text, resolved, encode=True)
+    assert entries is not None
+    whole = _dumps(graph)
+    head, found, tail = whole.partition(_dumps(_ENTRIES))
+    if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
+        graph["entries"] = [json.loads(e) for e in entries]
+        return _dumps(graph)
+    return head + "[" + ",".join(entries) + "]" + tail
+
+
+def _dumps(data: Any) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
+           effects: bool = True) -> tuple[CompiledGraph, list[str] | None]:
+    """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
+    apart, each as JSON text."""
     import hashlib
 
-    from dtc.compiler.read_effects import (
-        extract_all,  # here, not at the top: `dtc lint` never needs them
-        )
+    import dtc.compiler.parallel as parallel
+    from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs it
 
     res = resolved or resolve(doc)
     try:
@@ -207,12 +248,21 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
         return ruleset.canonical_ability(text) if ruleset else None
 
     index = creature_index(doc)
-    effects = extract_all([_blank_state(dungeon.blank_lines(entry.text)) for entry in doc.entries], index)
-    entries = []
-    for i, entry in enumerate(doc.entries):
-        entries.append(
-            {
-                "number": res.numbers[i],
+    names = list(index)
+    numbers, labels, all_exits, exit_span = res.numbers, res.labels, res.exits, res.exit_span
+    span_json = _span
+    # Zones and hazards (Dungeon Rules): only in books that write them (optional in the schema).
+    zones = bool(doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries))
+    if zones:
+        from dtc.systems.dungeon_rules.ruleset import merge_conditions, zone_parts
+
+    def build(lo: int, hi: int) -> Iterator[dict[str, Any]]:
+        """The JSON of entries ``lo`` to ``hi``, one at a time: each entry on its own (a large
+        book's second half is built on a second core, see :func:`dtc.compiler.parallel.halves`)."""
+        for i in range(lo, hi):
+            entry = doc.entries[i]
+            item: dict[str, Any] = {
+                "number": numbers[i],
                 "label": entry.number if isinstance(entry.number, str) else None,
                 "line": entry.span.line,
                 "end_line": entry.end_line,
@@ -223,21 +273,54 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
                         "text": c.text,
                         "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
                         "difficulty": c.difficulty,
-                        "success": None if c.success is None else res.labels.get(str(c.success), c.success),
-                        "failure": None if c.failure is None else res.labels.get(str(c.failure), c.failure),
+                        "success": None if c.success is None else labels.get(str(c.success), c.success),
+                        "failure": None if c.failure is None else labels.get(str(c.failure), c.failure),
                         "error": c.error,
-                        "span": _span(c.span),
+                        "span": span_json(c.span),
                     })
                     for c in entry.choices
                 ],
                 "exits": [
-                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": _span(res.exit_span(i, x))}
-                    for x in res.exits[i]
+                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(exit_span(i, x))}
+                    for x in all_exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
-                "effects": effects[i],
+                "effects": (extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names)
+                            if effects else []),
             }
-        )
+            if zones:
+                number = numbers[i]
+                row = next((z.text for z in doc.zones if z.low <= number <= z.high), None)
+                zone, conditions, _ = zone_parts(row) if row is not None else (None, [], [])
+                if entry.zone is not None:  # the entry's own line: what it names wins, kind by kind
+                    own, over, _ = zone_parts(entry.zone)
+                    if own is not None or not over:  # conditions alone keep the table's zone
+                        zone = own
+                    conditions = merge_conditions(conditions, over)
+                item["zone"] = zone
+                if conditions:
+                    item["conditions"] = conditions
+                item["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))
+            # State (see "State" in docs/format.md): only on the entries that have it.
+            if entry.changes:
+                item["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
+            if entry.ending_kind is not None:
+                item["ending_kind"] = entry.ending_kind
+            yield item
+
+    def build_json(lo: int, hi: int) -> list[str]:
+        """Each entry encoded as soon as it is built: only its text is kept."""
+        import json
+
+        encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        return [encoder(item) for item in build(lo, hi)]
+
+    encoded: list[str] | None = None
+    if encode:
+        encoded = parallel.halves(len(doc.entries), build_json)
+        entries: Any = _ENTRIES
+    else:
+        entries = parallel.halves(len(doc.entries), lambda lo, hi: list(build(lo, hi)))
     graph = {
         "format": "dtc-adventure",
         "format_version": FORMAT_VERSION,
@@ -282,10 +365,10 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None)
     introduction = [p for p in doc.introduction if p]
     if introduction:
         graph["introduction"] = introduction
-    if doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries):
-        _dungeon_notation(doc, res, graph, canonical)
-    _state_notation(doc, graph)
-    return cast(CompiledGraph, graph)  # built as a plain dict; tests/test_golden.py validates it
+    if zones:
+        _dungeon_notation(doc, graph, canonical)
+    _possessions(doc, graph)
+    return cast(CompiledGraph, graph), encoded  # a plain dict; tests/test_golden.py validates it
 
 
 def _blank_state(text: str) -> str:
@@ -316,16 +399,13 @@ def _state_choice(c: Choice, res: Resolved, out: dict[str, Any]) -> dict[str, An
     return out
 
 
-def _state_notation(doc: Document, graph: dict[str, Any]) -> None:
-    """Possessions, effects and ending kinds (see "State" in docs/format.md): added only to books
-    that write them, and only to the entries that have them (optional in the schema)."""
+def _possessions(doc: Document, graph: dict[str, Any]) -> None:
+    """The names of the possessions the book gives, takes or tests (see "State" in
+    docs/format.md): added only to books that write them (optional in the schema)."""
     names: dict[str, None] = {}
-    for entry, out in zip(doc.entries, graph["entries"], strict=True):
+    for entry in doc.entries:
         if entry.changes:
-            out["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
             names.update(dict.fromkeys(c.name for c in entry.changes))
-        if entry.ending_kind is not None:
-            out["ending_kind"] = entry.ending_kind
         for c in entry.choices:
             if c.condition is not None:
                 names.update(dict.fromkeys(cond_names(c.condition)))
@@ -333,10 +413,10 @@ def _state_notation(doc: Document, graph: dict[str, Any]) -> None:
         graph["possessions"] = sorted(names)
 
 
-def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],
-                      canonical: Callable[[str], str | None]) -> None:
-    """Zones and hazards (Dungeon Rules): added only to books that write them (optional in the schema)."""
-    from dtc.systems.dungeon_rules.ruleset import merge_conditions, zone_key, zone_parts
+def _dungeon_notation(doc: Document, graph: dict[str, Any], canonical: Callable[[str], str | None]) -> None:
+    """Zones and hazards (Dungeon Rules): added only to books that write them (optional in the
+    schema); each entry's zone and hazards are added where it is built."""
+    from dtc.systems.dungeon_rules.ruleset import zone_key
 
     graph["zones"] = [{"low": z.low, "high": z.high, "text": z.text, "zone": zone_key(z.text), "line": z.span.line}
                       for z in doc.zones]
@@ -358,16 +438,3 @@ def _dungeon_notation(doc: Document, res: Resolved, graph: dict[str, Any],
         }
         for h in doc.hazards
     ]
-    for i, (entry, out) in enumerate(zip(doc.entries, graph["entries"], strict=True)):
-        number = res.numbers[i]
-        row = next((z.text for z in doc.zones if z.low <= number <= z.high), None)
-        zone, conditions, _ = zone_parts(row) if row is not None else (None, [], [])
-        if entry.zone is not None:  # the entry's own line: what it names wins, kind by kind
-            own, over, _ = zone_parts(entry.zone)
-            if own is not None or not over:  # conditions alone keep the table's zone
-                zone = own
-            conditions = merge_conditions(conditions, over)
-        out["zone"] = zone
-        if conditions:
-            out["conditions"] = conditions
-        out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))

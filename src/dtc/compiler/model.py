@@ -7,14 +7,18 @@ Targets are entry numbers, or ``"@label"`` strings where the author named an ent
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from dtc.compiler.labels import read_label
-from dtc.compiler.notation import Cond
+from dtc.compiler.notation import Cond, fast_notation_at
 from dtc.diagnostics import Span
 
 Target = int | str
+
+#: ``Span`` from one tuple, without the named tuple's Python-level ``__new__``.
+_new_span: Callable[[tuple[int, int, int, int]], Span] = partial(tuple.__new__, Span)
 
 
 @dataclass(slots=True)
@@ -96,20 +100,21 @@ class Choice:
         opens at ``source[label_to]``, and the fast path that read it reads it again."""
         spans = self.spans
         if spans is None:
-            from dtc.compiler.notation import fast_notation_at
-
             at = self.label_to
             found = fast_notation_at(self.source, at)
             assert found is not None, "a choice without spans is notation the fast path read"
-            line = bisect_right(self.starts, at)
-            col = 1 - self.starts[line - 1]  # offset x on that line is column col + x
+            starts = self.starts
+            line = bisect_right(starts, at)
+            col = 1 - starts[line - 1]  # offset x on that line is column col + x
+            # regs: the whole match, then ability, difficulty, success and failure
+            _, ability, difficulty, success, failure = found.regs
             spans = self.spans = (
-                Span(line, col + at, line, col + found.end()),
+                _new_span((line, col + at, line, col + found.end())),
                 None,
-                *(
-                    None if lo < 0 else Span(line, col + lo, line, col + hi)
-                    for lo, hi in map(found.span, ("ability", "difficulty", "success", "failure"))
-                ),
+                None if ability[0] < 0 else _new_span((line, col + ability[0], line, col + ability[1])),
+                None if difficulty[0] < 0 else _new_span((line, col + difficulty[0], line, col + difficulty[1])),
+                None if success[0] < 0 else _new_span((line, col + success[0], line, col + success[1])),
+                None if failure[0] < 0 else _new_span((line, col + failure[0], line, col + failure[1])),
                 None,
             )
         return spans

@@ -126,59 +126,57 @@ _GATES = {
 }
 
 
-_GATE_RX = {name: re.compile("|".join(map(re.escape, words))) for name, words in _GATES.items()}
-_GATE_WORDS = tuple(dict.fromkeys(w for words in _GATES.values() for w in words))
+def _trie(words: Iterable[str]) -> str:
+    """An alternation of ``words`` as a trie (``c(?:heck|o(?:in|ntain))``): the regex engine then
+    compares one letter per level instead of trying every word at every position."""
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def alternation(node: dict[str, Any]) -> str:
+        parts = [re.escape(ch) + alternation(child) if ch else "" for ch, child in sorted(node.items())]
+        if parts == [""]:
+            return ""
+        optional = "" in parts
+        parts = [p for p in parts if p]
+        body = parts[0] if len(parts) == 1 and not optional else "(?:" + "|".join(parts) + ")"
+        return body + "?" if optional else body
+
+    return alternation(tree)
+
+
+_GATE_RX = {name: re.compile(_trie(words)) for name, words in _GATES.items()}
+_GATE_RX["any"] = re.compile(_trie(dict.fromkeys(w for words in _GATES.values() for w in words)))
 
 
 class _Gates:
-    """Which gates' words, and which digits, each sentence of an entry holds.
+    """Whether a sentence of an entry holds one of a gate's words, or a digit.
 
-    The entry is lower-cased once and each word found in it with ``str.find``; a sentence is
-    then tested by bisection. (A regular expression per sentence and gate tries every word at
-    every letter, and was most of the compiler's time.) When lower-casing moves offsets (a
-    handful of letters lower-case to two), each sentence is lower-cased and searched instead.
+    The entry is lower-cased once, and each gate's words are one regular expression in the shape
+    of a trie (see :func:`_trie`), searched between the sentence's bounds, which the engine
+    treats as the ends of the text: a word is found only when it lies wholly inside them. When
+    lower-casing moves offsets (a handful of letters lower-case to two), each sentence is
+    lower-cased and searched instead.
     """
+
+    __slots__ = ("exact", "low", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        low = text.lower()
+        low = self.low = text.lower()
         self.exact = len(low) == len(text)
-        self.hits: dict[str, list[tuple[int, int]]] = {}
-        if self.exact:
-            # Each distinct word is looked for once (several gates share words), and only when
-            # its first two letters occur at all.
-            where: dict[str, list[tuple[int, int]]] = {}
-            for word in _GATE_WORDS:
-                at = low.find(word)
-                if at < 0:
-                    continue
-                found = where[word] = []
-                size = len(word)
-                while at >= 0:
-                    found.append((at, at + size))
-                    at = low.find(word, at + 1)
-            hits = self.hits
-            for name, words in _GATES.items():
-                hits[name] = sorted(h for word in words if word in where for h in where[word])
-            hits["any"] = sorted(h for found in where.values() for h in found)
-        self.digits = [m.start() for m in _HAS_DIGIT.finditer(text)]
 
     def has(self, name: str, start: int, end: int) -> bool:
         """Whether ``text[start:end]``, lower-cased, holds one of gate ``name``'s words."""
-        if not self.exact:
-            low = self.text[start:end].lower()
-            return any(_GATE_RX[n].search(low) for n in _GATES) if name == "any" else bool(_GATE_RX[name].search(low))
-        hits = self.hits[name]
-        k = bisect_left(hits, (start, start))
-        while k < len(hits) and hits[k][0] < end:
-            if hits[k][1] <= end:
-                return True
-            k += 1
-        return False
+        if self.exact:
+            return _GATE_RX[name].search(self.low, start, end) is not None
+        return _GATE_RX[name].search(self.text[start:end].lower()) is not None
 
     def digit(self, start: int, end: int) -> bool:
-        k = bisect_left(self.digits, start)
-        return k < len(self.digits) and self.digits[k] < end
+        return _HAS_DIGIT.search(self.text, start, end) is not None
 
 
 def _sentences(text: str) -> Iterable[tuple[int, int]]:
@@ -197,9 +195,42 @@ def _sentences(text: str) -> Iterable[tuple[int, int]]:
         yield start, size
 
 
-#: What splits an enumeration: parentheses (nesting), "," and ";", and " and " (found where it
-#: starts, so that " and and " gives two, as a scan of every character does).
-_LIST_MARK = re.compile(r"[(),;]|(?= and )")
+#: Where a sentence may end: ``.``, ``!`` or ``?`` before white space or the end of the text.
+_END = re.compile(r"[.!?](?=\s|\Z)")
+#: A digit or any gate's word: what makes a sentence worth reading.
+#: (Digits as ten literals: an alternation whose branches all open with a literal lets the regex
+#: engine skip, in C, every character none of them opens with.)
+_INTEREST = re.compile("|".join("0123456789") + "|" + _trie(dict.fromkeys(w for ws in _GATES.values() for w in ws)))
+
+
+_PAREN = re.compile(r"[()]")
+
+
+def _sentence_ends(text: str) -> list[int]:
+    """Where each sentence of :func:`_sentences` ends but the last, which ends with the text."""
+    ends = [m.end() for m in _END.finditer(text)]
+    if "(" in text:  # drop the ends inside parentheses (a ")" with none open closes nothing)
+        inside: list[int] = []  # alternately where a parenthesis opens at depth 0 and where it closes
+        depth = 0
+        for m in _PAREN.finditer(text):
+            if m.group() == "(":
+                if not depth:
+                    inside.append(m.start())
+                depth += 1
+            elif depth:
+                depth -= 1
+                if not depth:
+                    inside.append(m.start())
+        ends = [e for e in ends if not bisect_right(inside, e - 1) % 2]
+    if ends and ends[-1] == len(text):
+        ends.pop()
+    return ends
+
+
+#: What splits an enumeration: parentheses (nesting), "," and ";", and " and " (its space matched,
+#: so that " and and " gives two, as a scan of every character does). Every branch opens with a
+#: literal, so the regex engine skips in C every character none of them opens with.
+_LIST_MARK = re.compile(r"\(|\)|,|;| (?=and )")
 
 
 def _list_cuts(text: str) -> list[tuple[int, int]]:
@@ -213,7 +244,7 @@ def _list_cuts(text: str) -> list[tuple[int, int]]:
         elif ch == ")":
             depth = max(0, depth - 1)
         elif depth == 0:
-            cuts.append((i, i + 1) if ch else (i, i + 5))  # "," or ";", else " and "
+            cuts.append((i, i + 5) if ch == " " else (i, i + 1))  # " and ", else "," or ";"
     return cuts
 
 
@@ -317,24 +348,40 @@ class _Reader:
         masked = self.text
         gates = self.gates = _Gates(masked)
         last_check: int | None = None
-        for s_start, s_end in _sentences(masked):
-            if not gates.digit(s_start, s_end) and not gates.has("any", s_start, s_end):
-                continue  # nothing any reading below looks for: no effect, no check
-            sentence = masked[s_start:s_end]
-            when: dict[str, Any] | None = None
-            if last_check is not None and ON_FAIL.match(sentence):
-                when = {"check": last_check, "outcome": "failure"}
-            elif last_check is not None and ON_PASS.match(sentence) and not self._is_fight_sentence():
-                when = {"check": last_check, "outcome": "success"}
-            before = len(self.effects)
-            found_check = self.sentence(s_start, s_end, when)
-            if found_check is not None:
-                last_check = found_check
-            if (len(self.effects) == before and gates.has("rule", s_start, s_end) and RULE_WORDS.search(sentence)
-                    and sentence.strip()):
-                self.add("manual", s_start, s_end, when)
+        if gates.exact:
+            # One pass: find the next digit or gate word, read the sentence that holds it, go on
+            # after that sentence. A sentence with neither holds nothing any reading looks for.
+            ends = _sentence_ends(masked)
+            size, count, search, low = len(masked), len(ends), _INTEREST.search, gates.low
+            pos = 0
+            while (m := search(low, pos)) is not None:
+                k = bisect_right(ends, m.start())
+                s_start = ends[k - 1] if k else 0
+                pos = ends[k] if k < count else size
+                last_check = self._sentence(s_start, pos, last_check)
+        else:
+            for s_start, s_end in _sentences(masked):
+                if gates.digit(s_start, s_end) or gates.has("any", s_start, s_end):
+                    last_check = self._sentence(s_start, s_end, last_check)
         self.effects.sort(key=lambda e: (e["start"], e["end"]))
         return self._renumber()
+
+    def _sentence(self, s_start: int, s_end: int, last_check: int | None) -> int | None:
+        """Read one sentence that holds a digit or a gate's word; the last check read so far after it."""
+        sentence = self.text[s_start:s_end]
+        when: dict[str, Any] | None = None
+        if last_check is not None and ON_FAIL.match(sentence):
+            when = {"check": last_check, "outcome": "failure"}
+        elif last_check is not None and ON_PASS.match(sentence) and not self._is_fight_sentence():
+            when = {"check": last_check, "outcome": "success"}
+        before = len(self.effects)
+        found_check = self.sentence(s_start, s_end, when)
+        if found_check is not None:
+            last_check = found_check
+        if (len(self.effects) == before and self.gates.has("rule", s_start, s_end) and RULE_WORDS.search(sentence)
+                and sentence.strip()):
+            self.add("manual", s_start, s_end, when)
+        return last_check
 
     def _is_fight_sentence(self) -> bool:
         """Whether a fight has been read in the entry so far."""
@@ -495,43 +542,5 @@ def extract_all(texts: Sequence[str], creatures: Iterable[str] | None = None) ->
     """
     import dtc.compiler.parallel as parallel
 
-    count = len(texts)
     names = None if creatures is None else list(creatures)
-    if not parallel.wanted(count):
-        return [extract_effects(t, names) for t in texts]
-    import marshal
-    import os
-    import signal
-    import tempfile
-
-    split = count // 2
-    with tempfile.TemporaryFile() as spool:
-        try:
-            pid = os.fork()
-        except OSError:
-            return [extract_effects(t, names) for t in texts]
-        if pid == 0:  # the child: never returns
-            status = 1
-            try:
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
-                spool.write(marshal.dumps([extract_effects(t, names) for t in texts[split:]]))
-                spool.flush()
-                status = 0
-            finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
-                os._exit(status)
-        mine = [extract_effects(t, names) for t in texts[:split]]
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:
-            status = -1
-        theirs: Any = None
-        if status == 0:
-            try:
-                spool.seek(0)
-                theirs = marshal.loads(spool.read())
-            except (EOFError, ValueError, TypeError):
-                theirs = None
-        if not isinstance(theirs, list) or len(theirs) != count - split:
-            theirs = [extract_effects(t, names) for t in texts[split:]]
-    result: list[list[Effect]] = mine + theirs
-    return result
+    return parallel.halves(len(texts), lambda lo, hi: [extract_effects(t, names) for t in texts[lo:hi]])
