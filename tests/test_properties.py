@@ -192,6 +192,9 @@ def _list_cuts_by_characters(text: str) -> list[tuple[int, int]]:
             depth += 1
         elif ch == ")":
             depth = max(0, depth - 1)
+        elif depth == 0 and ch == "," and i > 0 and text[i - 1].isdigit() and text[i + 1:i + 4].isdigit() \
+                and len(text[i + 1:i + 4]) == 3 and not text[i + 4:i + 5].isdigit():
+            continue  # "8,000": a thousands separator, part of a number
         elif depth == 0 and ch in ",;":
             cuts.append((i, i + 1))
         elif depth == 0 and text.startswith(" and ", i):
@@ -200,10 +203,11 @@ def _list_cuts_by_characters(text: str) -> list[tuple[int, int]]:
 
 
 @settings(max_examples=1500, deadline=None)
-@given(st.lists(st.sampled_from(["a", " and ", "and", ",", ";", "(", ")", " ", "x y", ".", "gems"]), max_size=14))
+@given(st.lists(st.sampled_from(["a", " and ", "and", ",", ";", "(", ")", " ", "x y", ".", "gems", "8", "000", "0"]),
+                max_size=14))
 def test_enumeration_cuts_are_those_of_a_character_scan(bits: list[str]) -> None:
     """The effects reader splits "a key, 3 gems and a crown" where a scan of every character
-    would, overlapping " and and " included."""
+    would, overlapping " and and " included, and never inside "8,000"."""
     from dtc.compiler.read_effects import _list_cuts
 
     text = "".join(bits)

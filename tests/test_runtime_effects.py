@@ -79,6 +79,8 @@ def test_treasure_and_items() -> None:
     assert [(e["kind"], e["name"], e["quantity"], e["weight"]) for e in found] == [
         ("item", "stone key", 1, None), ("treasure", "coins", 50, None), ("item", "wooden whistle", 1, 1.0),
         ("treasure", "jewelry", 3, None)]
+    found = fx("You find 8,000 coins, 1,250 gold pieces and 2 gems.")
+    assert [(e["category"], e["quantity"]) for e in found] == [("coins", 8000), ("coins", 1250), ("gems", 2)]
     assert simple(fx("You gather rations (7) and two flasks of oil.")) == [
         ("item", "Rations", None), ("item", "Lantern Oil", None)]
 

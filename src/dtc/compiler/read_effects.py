@@ -243,9 +243,13 @@ def _list_cuts(text: str) -> list[tuple[int, int]]:
             depth += 1
         elif ch == ")":
             depth = max(0, depth - 1)
-        elif depth == 0:
+        elif depth == 0 and not (ch == "," and _THOUSANDS.match(text, i - 1)):
             cuts.append((i, i + 5) if ch == " " else (i, i + 1))  # " and ", else "," or ";"
     return cuts
+
+
+#: A comma between thousands ("8,000 coins"), which is part of a number, not a list.
+_THOUSANDS = re.compile(r"[0-9],[0-9]{3}(?![0-9])")
 
 
 def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
