@@ -75,13 +75,14 @@ def _prose(text: str) -> str:
 
 
 def _page(title: str, body: str, *, epub_type: str | None = None, lang: str = "en") -> str:
+    """An XHTML page; its content is one ``main`` landmark, so a screen reader can go straight to it."""
     kind = f' epub:type="{epub_type}"' if epub_type else ""
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n'
         f'<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" '
         f'lang="{lang}" xml:lang="{lang}">\n<head>\n<meta charset="utf-8"/>\n<title>{_x(title)}</title>\n'
         '<link rel="stylesheet" type="text/css" href="book.css"/>\n</head>\n'
-        f"<body{kind}>\n{body}\n</body>\n</html>\n"
+        f"<body{kind}>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
 
 

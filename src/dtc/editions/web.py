@@ -164,7 +164,9 @@ class WebEdition:
         if self.svg:
             parts.append(
                 '<details class="flowchart"><summary>Flowchart of every entry (spoilers)</summary>'
-                f'<div class="chart">{_inline_svg(self.svg)}</div></details>'
+                '<p class="chart-hint">Drawn at full size: scroll the chart to see all of it.</p>'
+                '<div class="chart" tabindex="0" role="region" aria-label="Flowchart">'
+                f'{_inline_svg(self.svg)}</div></details>'
             )
         parts.append("</section>")
         return "\n".join(parts)

@@ -105,7 +105,7 @@ def page(graph: CompiledGraph, svg: str, marks: Marks | None, note: str) -> str:
 <p class="note" id="lint-note">{html.escape(note)}</p>
 </header>
 <main>
-<div id="viewport" tabindex="0" aria-label="Flowchart: drag or use the arrow keys to move, + and - to zoom, 0 to fit">
+<div id="viewport" tabindex="0" role="region" aria-label="Flowchart" aria-describedby="chart-keys">
 {inline_svg(svg)}
 </div>
 <aside id="panel" aria-live="polite" hidden>
@@ -119,8 +119,9 @@ def page(graph: CompiledGraph, svg: str, marks: Marks | None, note: str) -> str:
 <h3>Entrances</h3><ul id="panel-in"></ul>
 </aside>
 </main>
-<p class="keys">Keys: arrows move, + and &minus; zoom, 0 fits, / searches, Esc clears.
-Errors {counts["error"]}, warnings {counts["warning"]}, info {counts["info"]}.</p>
+<footer><p class="keys" id="chart-keys">Drag the chart or use the arrow keys to move it, + and &minus; to zoom,
+0 to fit, / to search, Esc to clear.
+Errors {counts["error"]}, warnings {counts["warning"]}, info {counts["info"]}.</p></footer>
 <script type="application/json" id="dtc-chart">{script_json(data)}</script>
 <script>{SCRIPT}</script>
 </body>

@@ -1,0 +1,91 @@
+"""`dtc graph` and `dtc build` of a large book, with Graphviz's time measured apart from dtc's.
+
+    python benchmarks/graph_bench.py                       # 10,000 entries, 3 runs each
+    python benchmarks/graph_bench.py --size 400 --runs 5
+    python benchmarks/graph_bench.py --base ../dtc-base/src  # paired: new, base, new, base...
+
+Each run is a fresh process that starts the command as the console script does (`dtc graph
+BOOK -o BOOK.svg`, `dtc build BOOK -o DIR --no-pdf`) and reports, from the kernel's own
+accounting, the CPU time (user + system) of dtc itself (``RUSAGE_SELF``) and of the Graphviz
+programs it ran (``RUSAGE_CHILDREN``), with the wall time. CPU time, not wall time, is what to
+compare on a busy machine. ``--base`` puts another checkout's ``src`` first on the path, so the
+previous code runs in the same sitting, alternating with the new.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+CHILD = r"""
+import json, os, resource, sys, time
+sys.argv = ["dtc", *sys.argv[1:]]
+from dtc.cli import main
+start = time.monotonic()
+try:
+    main.main(args=sys.argv[1:], standalone_mode=False)
+except SystemExit:
+    pass
+wall = time.monotonic() - start
+me = resource.getrusage(resource.RUSAGE_SELF)
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"dtc": me.ru_utime + me.ru_stime, "graphviz": kids.ru_utime + kids.ru_stime, "wall": wall}),
+      file=sys.stderr)
+"""
+
+
+def once(src: str | None, argv: list[str]) -> dict[str, float]:
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    done = subprocess.run([sys.executable, "-c", CHILD, *argv], env=env, capture_output=True, text=True, check=False)
+    last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+    try:
+        return dict(json.loads(last))
+    except ValueError:
+        raise SystemExit(f"the run failed: {done.stderr[-2000:]}") from None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", type=int, default=10000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--base", help="another checkout's src folder, run alternately with this one")
+    ap.add_argument("--commands", default="graph,build")
+    args = ap.parse_args()
+    book = HERE / "out" / f"book-{args.size}.txt"
+    if not book.exists():
+        subprocess.run([sys.executable, str(HERE / "generate.py"), str(args.size), "-o", str(book)], check=True)
+    versions = {"new": str(HERE.parent / "src")} | ({"base": args.base} if args.base else {})
+    results: dict[tuple[str, str], list[dict[str, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="dtc-graph-bench-") as scratch:
+        for run in range(args.runs):
+            for command in args.commands.split(","):
+                for name, src in versions.items():
+                    out = Path(scratch) / f"{name}-{command}-{run}"
+                    argv = (["graph", str(book), "-o", str(out.with_suffix(".svg"))] if command == "graph"
+                            else ["build", str(book), "-o", str(out), "--no-pdf"])
+                    r = once(src, argv)
+                    results.setdefault((command, name), []).append(r)
+                    print(f"{command} {name} run {run + 1}: dtc {r['dtc']:.2f} s, Graphviz {r['graphviz']:.2f} s, "
+                          f"wall {r['wall']:.1f} s", file=sys.stderr)
+    print(f"| {args.size:,} entries | code | dtc CPU | Graphviz CPU | total CPU | wall |")
+    print("|---|---|---:|---:|---:|---:|")
+    for (command, name), rs in results.items():
+        def med(key: str, rs: list[dict[str, float]] = rs) -> float:
+            return statistics.median(r[key] for r in rs)
+        total = statistics.median(r["dtc"] + r["graphviz"] for r in rs)
+        print(f"| `dtc {command}` | {name} | {med('dtc'):.2f} s | {med('graphviz'):.2f} s | {total:.2f} s "
+              f"| {med('wall'):.1f} s |")
+
+
+if __name__ == "__main__":
+    main()
