@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from dtc.numbers import DICE, MODIFIER, SIDES, bounded
@@ -92,23 +93,41 @@ class Roll:
         return {"dice": self.expr, "rolls": list(self.dice), "total": self.total}
 
 
+@lru_cache(maxsize=1024)
+def _text(expr: DiceExpr) -> str:
+    return str(expr)
+
+
 class Dice:
     """The run's random source: a seeded :class:`random.Random` with a JSON-able state."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
+        # ``randint(low, high)`` and ``randrange(n)`` draw ``low + _randbelow(high - low + 1)`` and
+        # ``_randbelow(n)``: calling it directly draws the very same numbers without their argument
+        # checks (kept below for the ranges that fail them).
+        self._below: Callable[[int], int] = getattr(self._rng, "_randbelow", self._rng.randrange)
 
     def die(self, sides: int) -> int:
+        if sides > 0:
+            return 1 + self._below(sides)
         return self._rng.randint(1, sides)
 
     def between(self, low: int, high: int) -> int:
+        if high >= low:
+            return low + self._below(high - low + 1)
         return self._rng.randint(low, high)
 
     def roll(self, expr: str | DiceExpr) -> Roll:
         e = parse_dice(expr) if isinstance(expr, str) else expr
-        dice = tuple(self._rng.randint(1, e.sides) for _ in range(e.count)) if e.sides else ()
-        return Roll(str(e), dice, e.modifier, sum(dice) + e.modifier)
+        sides = e.sides
+        if sides > 0:
+            below = self._below
+            dice = tuple([1 + below(sides) for _ in range(e.count)])
+        else:
+            dice = tuple(self._rng.randint(1, sides) for _ in range(e.count)) if sides else ()
+        return Roll(_text(e), dice, e.modifier, sum(dice) + e.modifier)
 
     def in_six(self, chance: int) -> tuple[int, bool]:
         """Roll a d6: true on 1..chance (``1-in-6`` is chance 1)."""
@@ -117,6 +136,8 @@ class Dice:
 
     def pick(self, n: int) -> int:
         """A uniform index below ``n`` (for auto players)."""
+        if n > 0:
+            return self._below(n)
         return self._rng.randrange(n)
 
     def random(self) -> float:
