@@ -56,11 +56,13 @@ def _shop(pc: Character, chooser: Chooser, what: str, offers: tuple[Offer, ...])
         room = pc.abilities["STR"] - pc.load if shown else 0
         labels = []
         allowed: list[Offer] = []
+        slots = {i.slot for i in pc.items}
+        held = {i.name.lower() for i in pc.items if i.quantity > 0}  # what pc.find finds
         for offer in offers:
             item = offer.item
-            if item.slot and any(i.slot == item.slot for i in pc.items):
+            if item.slot and item.slot in slots:
                 continue  # one body armour, one shield, one helmet
-            if item.kind == "weapon" and pc.find(item.name) is not None:
+            if item.kind == "weapon" and item.name.lower() in held:
                 continue
             allowed.append(offer)
             if shown:
@@ -107,7 +109,9 @@ class RandomChooser:
     def pick(self, stage: str, pc: Character, offers: list[Offer], labels: list[str], prompt: str) -> int | None:
         limit = Fraction(pc.abilities["STR"])
         room = limit - pc.load
-        fits = [n for n, o in enumerate(offers) if o.load <= room]
+        # o.load <= room, compared as integers (denominators are positive): the shop asks it of every offer
+        top, bottom = room.numerator, room.denominator
+        fits = [n for n, o in enumerate(offers) if o.load.numerator * bottom <= top * o.load.denominator]
         bought = [i for i in pc.items if not i.standard and i.kind == stage]
         if stage == "weapon":
             wanted = [n for n in fits if self.mode in offers[n].item.ranges]
