@@ -10,6 +10,8 @@ limit and encumbrance are Death & Treasure's and mean nothing there.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd
@@ -68,6 +70,9 @@ class Character:
     ruleset: str = DEFAULT_RULESET
     #: Other numbers the ruleset tracks (``AB``, ``chips``, Dungeon Rules scores such as ``LUCK``).
     stats: dict[str, int] = field(default_factory=dict)
+    #: The load while the adventurer is held :meth:`steady` (None: worked out at every ask).
+    _steady_load: Fraction | None = field(default=None, init=False, repr=False, compare=False)
+    _steady: bool = field(default=False, init=False, repr=False, compare=False)
 
     # --- abilities and derived numbers --------------------------------------------------
 
@@ -99,9 +104,31 @@ class Character:
 
     # --- load and treasure -----------------------------------------------------------------
 
+    @contextmanager
+    def steady(self) -> Iterator[None]:
+        """While nothing changes the adventurer (a menu being built, its odds being worked out), the
+        load — which every check's odds ask for, to know whether the adventurer is encumbered — is
+        worked out once. Whoever holds it steady must not change the items meanwhile."""
+        if self._steady:
+            yield
+            return
+        self._steady = True
+        try:
+            yield
+        finally:
+            self._steady = False
+            self._steady_load = None
+
     @property
     def load(self) -> Fraction:
         """Total weight carried outside the standard kit (exact; integer arithmetic for speed)."""
+        if self._steady:
+            if self._steady_load is None:
+                self._steady_load = self._load()
+            return self._steady_load
+        return self._load()
+
+    def _load(self) -> Fraction:
         num, den = 0, 1
         for i in self.items:
             w = i.weight

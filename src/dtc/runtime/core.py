@@ -75,7 +75,10 @@ class Player(Protocol):
         ...
 
 
-Sink = Any  # Callable[[Event], None]; kept loose so bound methods and lambdas both fit.
+#: Callable[[Event], None]; kept loose so bound methods and lambdas both fit. A sink with a ``kinds``
+#: attribute (a set of event names) is sent only those events; the engine then builds no event
+#: that no sink reads (a simulation counts entries and skips the rest).
+Sink = Any
 
 OUTCOMES = RUN_OUTCOMES
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from dtc.numbers import DICE, MODIFIER, SIDES, bounded
@@ -92,6 +93,11 @@ class Roll:
         return {"dice": self.expr, "rolls": list(self.dice), "total": self.total}
 
 
+@lru_cache(maxsize=1024)
+def _text(expr: DiceExpr) -> str:
+    return str(expr)
+
+
 class Dice:
     """The run's random source: a seeded :class:`random.Random` with a JSON-able state."""
 
@@ -99,16 +105,44 @@ class Dice:
         self.seed = seed
         self._rng = random.Random(seed)
 
+    @property
+    def _rng(self) -> random.Random:
+        return self._source
+
+    @_rng.setter
+    def _rng(self, rng: random.Random) -> None:
+        """The generator (a test may put a scripted one in its place)."""
+        self._source = rng
+        # ``randint(low, high)`` and ``randrange(n)`` draw ``low + _randbelow(high - low + 1)`` and
+        # ``_randbelow(n)``: calling it directly draws the very same numbers without their argument
+        # checks. Only a ``random.Random`` whose ``randint`` and ``randrange`` are its own is known
+        # to work that way; anything else (a scripted die) is asked through them.
+        kind = type(rng)
+        plain = (isinstance(rng, random.Random) and kind.randint is random.Random.randint
+                 and kind.randrange is random.Random.randrange)
+        self._below: Callable[[int], int] | None = getattr(rng, "_randbelow", None) if plain else None
+
     def die(self, sides: int) -> int:
+        below = self._below
+        if below is not None and sides > 0:
+            return 1 + below(sides)
         return self._rng.randint(1, sides)
 
     def between(self, low: int, high: int) -> int:
+        below = self._below
+        if below is not None and high >= low:
+            return low + below(high - low + 1)
         return self._rng.randint(low, high)
 
     def roll(self, expr: str | DiceExpr) -> Roll:
         e = parse_dice(expr) if isinstance(expr, str) else expr
-        dice = tuple(self._rng.randint(1, e.sides) for _ in range(e.count)) if e.sides else ()
-        return Roll(str(e), dice, e.modifier, sum(dice) + e.modifier)
+        sides = e.sides
+        below = self._below
+        if below is not None and sides > 0:
+            dice = tuple([1 + below(sides) for _ in range(e.count)])
+        else:
+            dice = tuple(self._rng.randint(1, sides) for _ in range(e.count)) if sides else ()
+        return Roll(_text(e), dice, e.modifier, sum(dice) + e.modifier)
 
     def in_six(self, chance: int) -> tuple[int, bool]:
         """Roll a d6: true on 1..chance (``1-in-6`` is chance 1)."""
@@ -117,6 +151,9 @@ class Dice:
 
     def pick(self, n: int) -> int:
         """A uniform index below ``n`` (for auto players)."""
+        below = self._below
+        if below is not None and n > 0:
+            return below(n)
         return self._rng.randrange(n)
 
     def random(self) -> float:

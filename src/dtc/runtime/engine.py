@@ -88,10 +88,17 @@ class Engine:
         return self.entries[self.state.entry]
 
     def emit(self, kind: str, **fields: Any) -> None:
-        event = {"seq": self.state.events, "turn": self.state.turn, "entry": self.state.entry, "event": kind}
-        event.update(fields)
-        self.state.events += 1
+        state = self.state
+        seq = state.events
+        state.events = seq + 1
+        event: dict[str, Any] | None = None
         for sink in self.sinks:
+            kinds = getattr(sink, "kinds", None)  # a sink may say which events it reads (core.Sink)
+            if kinds is not None and kind not in kinds:
+                continue
+            if event is None:
+                event = {"seq": seq, "turn": state.turn, "entry": state.entry, "event": kind}
+                event.update(fields)
             sink(event)
 
     def ask(self, question: Question) -> Option:

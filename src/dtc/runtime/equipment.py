@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 HAND = "hand-to-hand"
@@ -87,6 +88,16 @@ def fraction_text(value: Fraction) -> str:
 
 def weight_text(value: Fraction) -> str:
     """Human form: ``1½``, ``¼``, ``2.14`` for awkward fractions."""
+    return _weight_text(value.numerator, value.denominator)
+
+
+@lru_cache(maxsize=512)
+def _weight_text(numerator: int, denominator: int) -> str:
+    """:func:`weight_text`, worked out once per weight (a shop lists the same few weights often)."""
+    return _words(Fraction(numerator, denominator))
+
+
+def _words(value: Fraction) -> str:
     whole, rest = divmod(value, 1)
     glyph = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾", Fraction(0): ""}.get(rest)
     if glyph is None:
@@ -101,17 +112,22 @@ class Offer:
     """One line of an equipment list: the item it gives."""
 
     item: Item = field(compare=False)
+    #: The line as a shop shows it, and what the item weighs in all: worked out once, when the list
+    #: is made (an offer's item is never changed: :meth:`take` hands out a copy).
+    label: str = field(init=False, compare=False, repr=False)
+    load: Fraction = field(init=False, compare=False, repr=False)
 
-    @property
-    def label(self) -> str:
+    def __post_init__(self) -> None:
         i = self.item
+        load = i.weight * i.quantity
         parts = [i.name]
         if i.damage:
             parts.append(f"{i.damage} {'/'.join(i.ranges)}")
         if i.slot:
             parts.append(f"+{i.defense} Defense")
-        parts.append(f"weight {weight_text(i.weight * i.quantity)}")
-        return " - ".join(parts)
+        parts.append(f"weight {weight_text(load)}")
+        object.__setattr__(self, "label", " - ".join(parts))
+        object.__setattr__(self, "load", load)
 
     def take(self) -> Item:
         return replace(self.item)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dtc.compiled.graphjson import Choice
@@ -22,8 +23,20 @@ if TYPE_CHECKING:
 NEEDS = {"turn": "spend a turn", "gear": "use gear", "check": "pass a check"}
 #: Chance used for "use gear" when planning (the player or the Oracle decides; Probable is 3-in-6).
 GEAR_ESTIMATE = Fraction(1, 2)
+_CERTAIN = Fraction(1)
 ADJUST_HELP = ("Adjust (hp -2 | hp +1 | coins +50 | item NAME [weight W] [value V] | drop NAME [N] | light N): ")
 COMMANDS = ("wait", "rest", "oracle", "adjust", "leave", "quit")
+
+
+# The commands every menu offers, made once (options are immutable).
+_COMMAND = frozenset({"command"})
+_WAIT = Option("wait", "Spend a turn", tags=_COMMAND)
+_WAIT_DARK = Option("wait", "Spend a turn searching for light", tags=_COMMAND)
+_ORACLE = Option("oracle", "Ask the Oracle", tags=_COMMAND)
+_ADJUST = Option("adjust", "Adjust (adjudicate what the text says)", tags=_COMMAND)
+_LEAVE_WITH = Option("leave", "Leave the dungeon with your treasure", tags=frozenset({"command", "leave"}))
+_LEAVE_EMPTY = Option("leave", "Leave the dungeon empty-handed", tags=frozenset({"command", "leave"}))
+_QUIT = Option("quit", "Quit (the game is saved)", tags=_COMMAND)
 
 
 def check_odds(game: Engine, ability: str | None, difficulty: int, label: str = "") -> tuple[str, Fraction]:
@@ -36,10 +49,22 @@ def check_odds(game: Engine, ability: str | None, difficulty: int, label: str = 
 
 
 def plan_chance(plan: tuple[str, ...], check: Fraction) -> Fraction:
-    p = Fraction(1)
+    p = _CERTAIN
     for need in plan:
-        p *= {"turn": Fraction(1), "gear": GEAR_ESTIMATE, "check": check}[need]
+        if need == "check":
+            p *= check
+        elif need == "gear":
+            p *= GEAR_ESTIMATE
+        elif need != "turn":
+            raise KeyError(need)
     return p
+
+
+@lru_cache(maxsize=4096)
+def _best_plan(plans: tuple[tuple[str, ...], ...], numerator: int, denominator: int) -> Fraction:
+    """The best chance among the ways to meet a difficulty, once per (ways, check's chance)."""
+    check = Fraction(numerator, denominator)
+    return max(plan_chance(plan, check) for plan in plans)
 
 
 def _choice_option(game: Engine, index: int, c: Choice) -> Option:
@@ -69,13 +94,18 @@ def _choice_option(game: Engine, index: int, c: Choice) -> Option:
                       tags=frozenset(tags))
     words, p = check_odds(game, c["ability"], d, c["label"])
     ability = f"{c['ability']} " if c["ability"] else ""
-    best = max(plan_chance(plan, p) for plan in plans)
+    best = _best_plan(tuple(plans), p.numerator, p.denominator)
     need = game.rules.difficulty_text(d)
     detail = f"{ability}D{d}: {need}; check {words}" if need else f"{ability}D{d}: {words}"
     return Option(f"choice:{index}", c["label"], detail, chance=best, target=target, tags=frozenset(tags | {"check"}))
 
 
 def build(game: Engine) -> Question:
+    with game.pc.steady():  # building the menu changes nothing: the odds share one reading of the load
+        return _build(game)
+
+
+def _build(game: Engine) -> Question:
     entry = game.entry
     state = game.state
     opts: list[Option] = []
@@ -107,17 +137,15 @@ def build(game: Engine) -> Question:
             opts.append(Option(f"back:{back}", f"Go back to {back}", "dead end: the book gives no way on",
                                Fraction(1), back, frozenset({"exit", "dead-end"})))
     pc = game.pc
-    opts.append(Option("wait", "Spend a turn" if seeing else "Spend a turn searching for light",
-                       tags=frozenset({"command"})))
+    opts.append(_WAIT if seeing else _WAIT_DARK)
     if game.rules.rest_blocked(game) is None:
-        opts.append(Option("rest", game.rules.rest_label(game), tags=frozenset({"command"})))
-    opts.append(Option("oracle", "Ask the Oracle", tags=frozenset({"command"})))
-    opts.append(Option("adjust", "Adjust (adjudicate what the text says)", tags=frozenset({"command"})))
+        opts.append(Option("rest", game.rules.rest_label(game), tags=_COMMAND))
+    opts.append(_ORACLE)
+    opts.append(_ADJUST)
     if state.entry == state.start and (len(state.visits) > 1 or state.visits.get(state.start, 0) > 1):
         # Back at the entrance after going in: leaving is escaping (dtc.outcomes), treasure or not.
-        label = "Leave the dungeon with your treasure" if pc.has_treasure else "Leave the dungeon empty-handed"
-        opts.append(Option("leave", label, tags=frozenset({"command", "leave"})))
-    opts.append(Option("quit", "Quit (the game is saved)", tags=frozenset({"command"})))
+        opts.append(_LEAVE_WITH if pc.has_treasure else _LEAVE_EMPTY)
+    opts.append(_QUIT)
     prompt = f"Entry {state.entry}" + ("" if seeing else " (in the dark: find light)")
     return Question(MENU, prompt, tuple(opts), {"dark": not seeing})
 

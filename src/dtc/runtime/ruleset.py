@@ -77,6 +77,15 @@ class Rules(ABC):
     def difficulty_text(self, difficulty: int) -> str:
         """What a difficulty asks, for the menu: read from :meth:`plans` (``two of turn / gear / check``)."""
         plans = self.plans(difficulty) or []
+        known: dict[tuple[tuple[str, ...], ...], str] = self.__dict__.setdefault("_difficulty_texts", {})
+        key = tuple(plans)
+        text = known.get(key)
+        if text is None:
+            text = known[key] = self._difficulty_words(plans)
+        return text
+
+    @staticmethod
+    def _difficulty_words(plans: list[tuple[str, ...]]) -> str:
         if plans in ([()], [], [("check",)]):
             return ""
         sizes = {len(p) for p in plans}

@@ -101,6 +101,21 @@ class _Budget:
         return self.inner.text(prompt, game)
 
 
+class _Visits:
+    """The run's one sink: counts the entries read (and, for least-used, this worker's too)."""
+
+    kinds = frozenset({"entry"})  # the engine sends nothing else (dtc.runtime.core.Sink)
+
+    def __init__(self, visits: Counter[int], seen: Counter[int | str] | None) -> None:
+        self.visits = visits
+        self.seen = seen
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        self.visits[event["number"]] += 1
+        if self.seen is not None:
+            self.seen[event["number"]] += 1
+
+
 @dataclass(frozen=True, slots=True)
 class Job:
     """Everything a worker needs (picklable)."""
@@ -146,14 +161,9 @@ def play_one(job: Job, rules: Rules, index: int, *, seen: Counter[int | str] | N
         else:
             player = POLICIES[job.policy]()
 
-        def sink(event: dict[str, Any]) -> None:
-            if event["event"] == "entry":
-                visits[event["number"]] += 1
-                if seen is not None:
-                    seen[event["number"]] += 1
-
         budget = _Budget(player, DECISIONS_PER_TURN * max(job.max_turns, 1))
-        engine = Engine(job.graph, pc, budget, dice=dice, rules=rules, max_turns=job.max_turns, sinks=[sink])
+        engine = Engine(job.graph, pc, budget, dice=dice, rules=rules, max_turns=job.max_turns,
+                        sinks=[_Visits(visits, seen)])
         outcome = engine.run()
     except Exception as exc:  # a bug in the runtime (or a graph it cannot handle): report it, go on
         entry = engine.state.entry if engine is not None else None

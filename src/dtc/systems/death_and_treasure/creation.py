@@ -52,22 +52,27 @@ def make_character(dice: Dice, chooser: Chooser) -> Character:
 
 
 def _shop(pc: Character, chooser: Chooser, what: str, offers: tuple[Offer, ...]) -> None:
+    shown = getattr(chooser, "reads_labels", True)  # the lines and prompt are written only to be read
     while True:
-        room = pc.abilities["STR"] - pc.load
+        room = pc.abilities["STR"] - pc.load if shown else 0
         labels = []
         allowed: list[Offer] = []
+        slots = {i.slot for i in pc.items}
+        held = {i.name.lower() for i in pc.items if i.quantity > 0}  # what pc.find finds
         for offer in offers:
             item = offer.item
-            if item.slot and any(i.slot == item.slot for i in pc.items):
+            if item.slot and item.slot in slots:
                 continue  # one body armour, one shield, one helmet
-            if item.kind == "weapon" and pc.find(item.name) is not None:
+            if item.kind == "weapon" and item.name.lower() in held:
                 continue
             allowed.append(offer)
-            heavy = item.weight * item.quantity > room
-            labels.append(offer.label + ("  (over your limit: every roll twice)" if heavy else ""))
+            if shown:
+                heavy = offer.load > room
+                labels.append(offer.label + ("  (over your limit: every roll twice)" if heavy else ""))
         if not allowed:
             return
-        prompt = f"Choose {what} (load {weight_text(pc.load)} of STR {pc.abilities['STR']}; Enter when done)"
+        prompt = (f"Choose {what} (load {weight_text(pc.load)} of STR {pc.abilities['STR']}; Enter when done)"
+                  if shown else "")
         pick = chooser.pick(what, pc, allowed, labels, prompt)
         if pick is None:
             return
@@ -99,9 +104,15 @@ class RandomChooser:
     def choose(self, prompt: str, options: list[str]) -> int:
         return self.dice.pick(len(options))
 
+    #: The picks below never read the shop's lines or its prompt: the shop need not write them.
+    reads_labels = False
+
     def pick(self, stage: str, pc: Character, offers: list[Offer], labels: list[str], prompt: str) -> int | None:
         limit = Fraction(pc.abilities["STR"])
-        fits = [n for n, o in enumerate(offers) if pc.load + o.item.weight * o.item.quantity <= limit]
+        room = limit - pc.load
+        # o.load <= room, compared as integers (denominators are positive): the shop asks it of every offer
+        top, bottom = room.numerator, room.denominator
+        fits = [n for n, o in enumerate(offers) if o.load.numerator * bottom <= top * o.load.denominator]
         bought = [i for i in pc.items if not i.standard and i.kind == stage]
         if stage == "weapon":
             wanted = [n for n in fits if self.mode in offers[n].item.ranges]

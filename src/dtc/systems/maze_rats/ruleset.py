@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations, product
 
 from dtc.systems.base import Ruleset
@@ -83,6 +83,7 @@ def sum_distribution(mode: str) -> dict[int, Fraction]:
     return out
 
 
+@lru_cache(maxsize=4096)  # exact odds, worked out once per distinct question
 def p_at_least(bonus: int, target: int, mode: str = PLAIN) -> Fraction:
     """P(kept 2d6 + bonus >= target)."""
     return sum((p for s, p in sum_distribution(mode).items() if s + bonus >= target), Fraction(0))
@@ -93,6 +94,7 @@ def p_danger(bonus: int, mode: str = PLAIN) -> Fraction:
     return p_at_least(bonus, TARGET, mode)
 
 
+@lru_cache(maxsize=4096)
 def p_opposed(actor: int, defender: int, actor_mode: str = PLAIN, defender_mode: str = PLAIN) -> Fraction:
     """An opposed danger roll: the actor must beat the defender's total (defenders win ties)."""
     theirs = sum_distribution(defender_mode)
@@ -117,6 +119,11 @@ def attack_damage(total: int, armor: int, *, double_six: bool, heavy: bool = Fal
 def attack_distribution(ab: int, armor: int, mode: str = PLAIN, *, heavy: bool = False,
                         unarmed: bool = False) -> dict[int, Fraction]:
     """P(damage = d) of one attack roll (d = 0: a miss)."""
+    return dict(_attack_distribution(ab, armor, mode, heavy, unarmed))  # a copy: the caller may change it
+
+
+@lru_cache(maxsize=4096)
+def _attack_distribution(ab: int, armor: int, mode: str, heavy: bool, unarmed: bool) -> dict[int, Fraction]:
     out: dict[int, Fraction] = {}
     for (total, crit), p in kept_distribution(mode).items():
         d = attack_damage(total + ab, armor, double_six=crit, heavy=heavy, unarmed=unarmed)

@@ -34,6 +34,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import dtc.systems.zilch.dominoes as dom
@@ -219,7 +220,12 @@ def foe_mean_damage(game: Game, foe: Foe) -> int:
 
 def escape_chance(game: Game, foes: list[Foe]) -> Fraction:
     fastest = max((suit(game, f, "spades") for f in foes if f.active), default=0)
-    mine = game.pc.score("♠")
+    return _escape_odds(game.pc.score("♠"), fastest)
+
+
+@lru_cache(maxsize=1024)
+def _escape_odds(mine: int, fastest: int) -> Fraction:
+    """The chance of winning the ♠ contest, worked out once per (your ♠, the fastest creature's ♠)."""
     dist = z.test_distribution()
     won = sum((pa * pb for ra, pa in dist.items() for rb, pb in dist.items()
                if ra <= mine and (rb > fastest or ra <= rb)), Fraction(0))
@@ -351,23 +357,26 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     target = min(active, key=lambda n: (foes[n].hp, n))
     unseen = known.unseen()
     weapon = max((weapon_damage(i) for i in pc.items if i.kind == "weapon" and i.quantity), default=1)
+    # What no stance changes, read once: the suits, the armour, each creature's attack.
+    clubs, spades, armour = pc.score("♣"), pc.score("♠"), resistance(game)
+    them = dom.Side(suit(game, foes[target], "spades"), known.stance[target], known=False,
+                    resistance=foe_stat(game, foes[target], "dr", "armor", "armour", default=0))
+    attackers = [(dom.Side(suit(game, foes[n], "clubs"), known.stance[n], known=False,
+                           scale=size_of(game, foes[n])[1]), foe_mean_damage(game, foes[n]))
+                 for n in active]
+    weight = Fraction(3, 2) if careful(game) else Fraction(1, 2)
     rows = []
     for stance in dom.STANCES:
-        me = dom.Side(pc.score("♣"), stance, known=False)
-        them = dom.Side(suit(game, foes[target], "spades"), known.stance[target], known=False,
-                        resistance=foe_stat(game, foes[target], "dr", "armor", "armour", default=0))
+        me = dom.Side(clubs, stance, known=False)
         dealt = Fraction(0) if stance == dom.GUARDED else dom.mean(dom.blow_distribution(me, them, weapon, unseen))
         hit = Fraction(0) if stance == dom.GUARDED else dom.hit_chance(me, them, unseen)
         guard = shield(game) if stance == dom.GUARDED else 0
         taken = Fraction(0)
         worst = Fraction(0)
-        for n in active:
-            attacker = dom.Side(suit(game, foes[n], "clubs"), known.stance[n], known=False,
-                                scale=size_of(game, foes[n])[1])
-            defender = dom.Side(pc.score("♠"), stance, known=False, extra=guard, resistance=resistance(game))
-            taken += dom.mean(dom.blow_distribution(attacker, defender, foe_mean_damage(game, foes[n]), unseen))
+        defender = dom.Side(spades, stance, known=False, extra=guard, resistance=armour)
+        for attacker, damage in attackers:
+            taken += dom.mean(dom.blow_distribution(attacker, defender, damage, unseen))
             worst = max(worst, dom.hit_chance(attacker, defender, unseen))
-        weight = Fraction(3, 2) if careful(game) else Fraction(1, 2)
         detail = (f"you hit {foes[target].name} {percent(hit)}, {float(dealt):.1f} damage expected; "
                   f"hit on you {percent(worst)}, {float(taken):.1f} damage expected")
         rows.append((dealt - weight * taken, Option(f"stance:{stance}", dom.STANCE_TEXT[stance], detail)))

@@ -23,6 +23,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
+from math import lcm
 
 from dtc.runtime.dice import Dice
 
@@ -40,12 +42,21 @@ STANCE_TEXT = {
 MARGIN_STEP = 5
 
 
+def _stance_pips(tile: Domino, stance: str) -> tuple[int, int]:
+    high, low = tile
+    return {RECKLESS: (high + low, 0), BOLD: (high, low), CAUTIOUS: (low, high), GUARDED: (0, high + low)}[stance]
+
+
+#: Every tile of the set in every stance, worked out once (the odds look pips up thousands of times).
+_PIPS: dict[tuple[Domino, str], tuple[int, int]] = {(t, s): _stance_pips(t, s) for t in SET for s in STANCES}
+
+
 def pips(tile: Domino | None, stance: str) -> tuple[int, int]:
     """(offensive, defensive) pips of a tile in a stance; no tile (surprised): (0, 0)."""
     if tile is None:
         return 0, 0
-    high, low = tile
-    return {RECKLESS: (high + low, 0), BOLD: (high, low), CAUTIOUS: (low, high), GUARDED: (0, high + low)}[stance]
+    known = _PIPS.get((tile, stance))
+    return known if known is not None else _stance_pips(tile, stance)
 
 
 def blow(attack: int, defence: int, weapon: int, resistance: int, scale: Fraction | int = 1) -> int:
@@ -132,31 +143,98 @@ def _pairs(attacker: Side, defender: Side, remaining: Sequence[Domino]) -> Pairs
     return out, total
 
 
+#: Pip pairs of one attack and their weights: ``((offensive pips, defensive pips, weight), ...)``.
+Joint = tuple[tuple[int, int, int], ...]
+
+
+def _tiles(remaining: Sequence[Domino]) -> tuple[Domino, ...]:
+    """The multiset of unseen tiles as a cache key (their order does not matter to the odds)."""
+    return tuple(sorted(remaining))
+
+
+@lru_cache(maxsize=8192)
+def _joint(a_stance: str, a_tile: Domino | None, a_known: bool, d_stance: str, d_tile: Domino | None,
+           d_known: bool, remaining: tuple[Domino, ...]) -> tuple[Joint, int]:
+    """:func:`_pairs` summed by (attacker's offensive pips, defender's defensive pips): the same
+    weights and total, worked out once per distinct question (stances, known tiles and the multiset
+    of unseen tiles) from the pips' counts rather than from every pair of tiles."""
+    counts = Counter(remaining)
+    whole = len(remaining)
+    a_draw = not a_known and whole > 0
+    left = whole - 1 if a_draw else whole
+    d_draw = not d_known and left > 0
+    fixed_d = d_tile if d_known else None
+    ways: dict[tuple[int, int], int] = {}
+    if a_draw and d_draw:
+        # Ordered pairs of different draws: every (a, d) pair of counts, less a tile drawn twice.
+        offence: dict[int, int] = {}
+        defence: dict[int, int] = {}
+        for t, n in counts.items():
+            x, y = pips(t, a_stance)[0], pips(t, d_stance)[1]
+            offence[x] = offence.get(x, 0) + n
+            defence[y] = defence.get(y, 0) + n
+            ways[x, y] = ways.get((x, y), 0) - n
+        for x, nx in offence.items():
+            for y, ny in defence.items():
+                ways[x, y] = ways.get((x, y), 0) + nx * ny
+    elif a_draw:
+        y = pips(fixed_d, d_stance)[1]
+        for t, n in counts.items():
+            x = pips(t, a_stance)[0]
+            ways[x, y] = ways.get((x, y), 0) + n
+    elif d_draw:
+        x = pips(a_tile, a_stance)[0]
+        for t, n in counts.items():
+            y = pips(t, d_stance)[1]
+            ways[x, y] = ways.get((x, y), 0) + n
+    else:
+        ways[pips(a_tile, a_stance)[0], pips(fixed_d, d_stance)[1]] = 1
+    total = (whole if a_draw else 1) * (left if d_draw else 1)
+    return tuple((x, y, w) for (x, y), w in ways.items() if w), total
+
+
+def _joint_of(attacker: Side, defender: Side, tiles: tuple[Domino, ...]) -> tuple[Joint, int]:
+    return _joint(attacker.stance, attacker.tile, attacker.known, defender.stance, defender.tile, defender.known,
+                  tiles)
+
+
 def blow_distribution(attacker: Side, defender: Side, weapon: int,
                       remaining: Sequence[Domino] = SET) -> dict[int, Fraction]:
     """P(damage = d) of one attack, exactly, over the tiles not yet known (drawn without replacement
     from ``remaining``, attacker's first). d = 0: a miss or a blow the armour stops."""
-    pairs, total = _pairs(attacker, defender, remaining)
+    return dict(_distribution(attacker, defender, weapon, _tiles(remaining)))
+
+
+@lru_cache(maxsize=8192)
+def _distribution(attacker: Side, defender: Side, weapon: int, tiles: tuple[Domino, ...]) -> dict[int, Fraction]:
+    pairs, total = _joint_of(attacker, defender, tiles)
     ways: dict[int, int] = {}
-    for a_tile, d_tile, w in pairs:
-        attack = attacker.suit + pips(a_tile, attacker.stance)[0] + attacker.extra
-        defence = defender.suit + pips(d_tile, defender.stance)[1] + defender.extra
-        d = blow(attack, defence, weapon, defender.resistance, attacker.scale)
+    attack0, defence0 = attacker.suit + attacker.extra, defender.suit + defender.extra
+    for x, y, w in pairs:
+        d = blow(attack0 + x, defence0 + y, weapon, defender.resistance, attacker.scale)
         ways[d] = ways.get(d, 0) + w
     return {d: Fraction(w, total) for d, w in sorted(ways.items())}
 
 
 def hit_chance(attacker: Side, defender: Side, remaining: Sequence[Domino] = SET) -> Fraction:
     """P(attack >= defence) — whether or not armour then stops the damage."""
-    pairs, total = _pairs(attacker, defender, remaining)
+    return _hit(attacker, defender, _tiles(remaining))
+
+
+@lru_cache(maxsize=8192)
+def _hit(attacker: Side, defender: Side, tiles: tuple[Domino, ...]) -> Fraction:
+    pairs, total = _joint_of(attacker, defender, tiles)
+    attack0, defence0 = attacker.suit + attacker.extra, defender.suit + defender.extra
     hits = 0
-    for a_tile, d_tile, w in pairs:
-        attack = attacker.suit + pips(a_tile, attacker.stance)[0] + attacker.extra
-        defence = defender.suit + pips(d_tile, defender.stance)[1] + defender.extra
-        if attack >= defence:
+    for x, y, w in pairs:
+        if attack0 + x >= defence0 + y:
             hits += w
     return Fraction(hits, total)
 
 
 def mean(dist: dict[int, Fraction]) -> Fraction:
-    return sum((d * p for d, p in dist.items()), Fraction(0))
+    """The expected value, exactly: summed over one common denominator (one Fraction, not one a term)."""
+    common = 1
+    for p in dist.values():
+        common = lcm(common, p.denominator)
+    return Fraction(sum(d * p.numerator * (common // p.denominator) for d, p in dist.items()), common)
