@@ -31,15 +31,32 @@ _HEADER = "Adventure Entries\n"
 _PROBE = "\n1 X"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Chunk:
-    """Entries and comment lines of one chunk, with spans for one line offset."""
+    """One chunk's text and what parsing it alone gave, with spans relative to the chunk (as
+    parsed behind a header line: the chunk's first line is line 2), never rewritten; plus the
+    copy moved to where the chunk stood last (``at``), kept while the chunk does not move."""
 
-    delta: int  # line shift applied to the stored spans
+    text: str
+    #: (entry heads after a blank line, entry heads): the chunk's part of the book's layout.
+    layout: tuple[int, int]
     entries: list[Entry]
     directives: list[Directive]
     #: Other document-level lists the chunk's entries added to (such as unreadable stat blocks).
     extras: dict[str, list[Any]]
+    at: int = 0
+    moved: tuple[list[Entry], list[Directive], dict[str, list[Any]]] | None = None
+
+    def placed(self, delta: int) -> tuple[list[Entry], list[Directive], dict[str, list[Any]]]:
+        """Entries, comment lines and extras with spans ``delta`` lines further down."""
+        if self.moved is None or self.at != delta:
+            if delta == 0:
+                self.moved = (self.entries, self.directives, self.extras)
+            else:
+                self.moved = ([_shift(e, delta) for e in self.entries], [_shift(d, delta) for d in self.directives],
+                              {name: _shift_any(items, delta) for name, items in self.extras.items()})
+            self.at = delta
+        return self.moved
 
 
 @dataclass(slots=True)
@@ -47,74 +64,230 @@ class Stats:
     chunks: int = 0
     reparsed: int = 0
     full: bool = False
+    #: Chunks whose text was looked at again (the edited ones and their neighbours).
+    scanned: int = 0
+
+
+@dataclass(slots=True)
+class _Layout:
+    """Where the chunks of the current version stand: parallel lists, file order."""
+
+    chunks: list[_Chunk]
+    lines: list[int]  # 0-based line of each chunk's first line
+    starts: list[int]  # character offset of each chunk's first character
 
 
 class IncrementalParser:
-    """Parses successive versions of one document, reusing unchanged chunks."""
+    """Parses successive versions of one document, reusing unchanged chunks.
+
+    The text between the first and the last character that changed since the previous
+    version is cut into chunks again (with the chunk before it, whose end may now run on);
+    the chunks before and after it are taken as they were, found by comparing their text in
+    place, so an edit costs work in proportion to the edit, not the book (apart from list
+    splicing, and moving the entries below an edit that added or removed lines).
+    """
 
     def __init__(self) -> None:
-        self._chunks: dict[str, _Chunk] = {}
+        self._cache: dict[str, _Chunk] = {}
         self._front: tuple[str, Document] | None = None
+        self._text: str | None = None
+        self._layout: _Layout | None = None
+        self._blank_separated = False
+        self._heads = [0, 0]  # the book's layout: heads after a blank line, heads
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>") -> Document:
+        front = self._front
+        if (self._layout is None or front is None or self._text is None
+                or not text.startswith(front[0]) or text[len(front[0]) : len(front[0]) + 1] != "\n"):
+            return self._parse_all(text, path)
+        if not self._update(text):
+            return self._parse_all(text, path)
+        return self._document(text, path)
+
+    # -- the whole text ---------------------------------------------------------------------
+
+    def _parse_all(self, text: str, path: str) -> Document:
+        self._layout = None
+        self._text = None
         lines = text.split("\n")
         header = _entries_header(lines)
         if header is None:
-            self._chunks.clear()
+            self._cache.clear()
             self.stats = Stats(full=True)
             return parse(text, path)
         front = self._parse_front("\n".join(lines[: header + 1]), path)
         if front is None:
-            self._chunks.clear()
+            self._cache.clear()
             self.stats = Stats(full=True)
             return parse(text, path)
-        doc = copy.copy(front)
-        doc.path = path
-        doc.entries = []
-        doc.directives = list(front.directives)
-        doc.line_count = len(lines)
-        chunks: dict[str, _Chunk] = {}
-        stats = Stats()
+        if header + 1 >= len(lines):  # a header and no line after it
+            self.stats = Stats(full=True)
+            return parse(text, path)
         bounds = _chunk_starts(lines, header + 1)
+        texts = ["\n".join(lines[first : bounds[n + 1] if n + 1 < len(bounds) else len(lines)])
+                 for n, first in enumerate(bounds)]
         blank_separated = separates_with_blank_lines(head_layout(lines, header + 1))
-        for n, first in enumerate(bounds):
-            last = bounds[n + 1] if n + 1 < len(bounds) else len(lines)
-            chunk_text = "\n".join(lines[first:last])
-            key = f"{int(blank_separated)}{chunk_text}"  # the book's layout decides its heads
-            delta = first - 1  # chunk line 2 (after the header) is document line first + 1
-            chunk = chunks.get(key) or self._chunks.get(key)
-            if chunk is None:
-                parsed = parse(_HEADER + chunk_text, path, blank_separated=blank_separated)
-                chunk = _Chunk(0, parsed.entries, parsed.directives, _extras(parsed))
-                stats.reparsed += 1
-            chunk = _moved(chunk, delta)
-            chunks[key] = chunk
-            offset = len(doc.entries)
-            doc.entries.extend(chunk.entries)
-            doc.directives.extend(
-                d if d.entry_index is None else dataclasses.replace(d, entry_index=d.entry_index + offset)
-                for d in chunk.directives
-            )
-            for name, items in chunk.extras.items():
-                if getattr(doc, name) is getattr(front, name):
-                    setattr(doc, name, list(getattr(front, name)))
-                getattr(doc, name).extend(items)
-            stats.chunks += 1
-        self._chunks = chunks
-        self.stats = stats
-        return doc
+        if blank_separated != self._blank_separated:
+            self._cache.clear()
+            self._blank_separated = blank_separated
+        self.stats = Stats()
+        chunks = [self._chunk(t) for t in texts]
+        offset = len(front[0]) + 1
+        starts = []
+        for t in texts:
+            starts.append(offset)
+            offset += len(t) + 1
+        self._layout = _Layout(chunks, bounds, starts)
+        self._heads = [sum(c.layout[0] for c in chunks), sum(c.layout[1] for c in chunks)]
+        self._cache = {c.text: c for c in chunks}
+        self._text = text
+        return self._document(text, path)
 
-    def _parse_front(self, front_text: str, path: str) -> Document | None:
+    def _chunk(self, text: str) -> _Chunk:
+        chunk = self._cache.get(text)
+        if chunk is None:
+            parsed = parse(_HEADER + text, "<chunk>", blank_separated=self._blank_separated)
+            lines = text.split("\n")
+            after_blank = head_layout(lines, 0)
+            chunk = _Chunk(text, (sum(after_blank), len(after_blank)), parsed.entries, parsed.directives,
+                           _extras(parsed))
+            self._cache[text] = chunk
+            self.stats.reparsed += 1
+        return chunk
+
+    def _parse_front(self, front_text: str, path: str) -> tuple[str, Document] | None:
         """The front part, parsed alone; None if the header does not open the entries there."""
         if self._front is not None and self._front[0] == front_text:
-            return self._front[1]
+            return self._front
         probe = parse(front_text + _PROBE, path)
         if len(probe.entries) != 1 or probe.entries[0].span.line != front_text.count("\n") + 2:
             return None
         probe.entries = []
         self._front = (front_text, probe)
-        return probe
+        return self._front
+
+    # -- an edit ----------------------------------------------------------------------------
+
+    def _update(self, text: str) -> bool:
+        """Bring the layout up to ``text`` by cutting only the changed stretch into chunks
+        again; False when the book's layout (blank lines between entries or not) flips."""
+        layout, old = self._layout, self._text
+        assert layout is not None and old is not None
+        chunks, firsts, starts = layout.chunks, layout.lines, layout.starts
+        n = len(chunks)
+        # The chunks before the first change: the same text, and the same line break after it.
+        k = 0
+        while k < n:
+            t, s = chunks[k].text, starts[k]
+            if not text.startswith(t, s):
+                break
+            end = s + len(t)
+            if (text[end : end + 1] != "\n") if k + 1 < n else (len(text) != end):
+                break
+            k += 1
+        if k == n:
+            self.stats = Stats(chunks=n)
+            self._text = text
+            return True
+        r = max(k - 1, 0)  # the chunk before may now run on into the changed text
+        # The chunks after the last change: the same text at the same distance from the end.
+        shift = len(text) - len(old)
+        j = n
+        while j > k:
+            t, s = chunks[j - 1].text, starts[j - 1] + shift
+            if s < starts[k] or text[s - 1 : s] != "\n" or not text.startswith(t, s):
+                break
+            j -= 1
+        # An unchanged chunk still starts one only after a blank line (a comment is never blank),
+        # or when nothing is left before it.
+        while j < n:
+            stop = starts[j] + shift - 1  # the line break before it
+            if stop < starts[r] or not text[text.rfind("\n", 0, stop) + 1 : stop].strip():
+                break
+            j += 1
+        end = starts[j] + shift - 1 if j < n else len(text)
+        region = text[starts[r] : end] if end >= starts[r] else None
+        old_end = starts[j] - 1 if j < n else len(old)
+        old_lines = old.count("\n", starts[r], old_end) + 1 if old_end >= starts[r] else 0
+        removed = chunks[r:j]
+        lines = region.split("\n") if region is not None else []
+        bounds = _chunk_starts(lines, 0) if lines else []
+        texts = ["\n".join(lines[a : bounds[m + 1] if m + 1 < len(bounds) else len(lines)])
+                 for m, a in enumerate(bounds)]
+        self.stats = Stats(scanned=len(texts))
+        heads = list(self._heads)
+        for c in removed:
+            heads[0] -= c.layout[0]
+            heads[1] -= c.layout[1]
+        for t in texts:  # the layout of new text, before it is parsed with the book's layout
+            cached = self._cache.get(t)
+            after_blank = cached.layout if cached is not None else _layout_of(t)
+            heads[0] += after_blank[0]
+            heads[1] += after_blank[1]
+        blank = heads[0] >= 3 and heads[0] * 4 >= heads[1] * 3  # separates_with_blank_lines
+        if blank != self._blank_separated:
+            return False
+        self._heads = heads
+        added = [self._chunk(t) for t in texts]
+        line_shift = len(lines) - old_lines
+        first = firsts[r]
+        new_firsts, new_starts = [], []
+        offset = starts[r]
+        for t, a in zip(texts, bounds, strict=True):
+            new_firsts.append(first + a)
+            new_starts.append(offset)
+            offset += len(t) + 1
+        layout.chunks[r:j] = added
+        layout.lines[r:j] = new_firsts
+        layout.starts[r:j] = new_starts
+        at = r + len(added)
+        if line_shift or shift:
+            tail_lines, tail_starts = layout.lines, layout.starts
+            for m in range(at, len(tail_lines)):
+                tail_lines[m] += line_shift
+                tail_starts[m] += shift
+        for c in removed:
+            if self._cache.get(c.text) is c and c not in added:
+                del self._cache[c.text]
+        self.stats.chunks = len(layout.chunks)
+        self._text = text
+        return True
+
+    # -- the document -----------------------------------------------------------------------
+
+    def _document(self, text: str, path: str) -> Document:
+        layout, front = self._layout, self._front
+        assert layout is not None and front is not None
+        base = front[1]
+        doc = copy.copy(base)
+        doc.path = path
+        entries: list[Entry] = []
+        doc.entries = entries
+        doc.directives = directives = list(base.directives)
+        doc.line_count = layout.lines[-1] + layout.chunks[-1].text.count("\n") + 1 if layout.chunks else (
+            text.count("\n") + 1)
+        extend = entries.extend
+        for chunk, first in zip(layout.chunks, layout.lines, strict=True):
+            moved, comments, extras = chunk.placed(first - 1)  # chunk line 2 is document line first + 1
+            if comments:
+                offset = len(entries)
+                directives.extend(
+                    d if d.entry_index is None else dataclasses.replace(d, entry_index=d.entry_index + offset)
+                    for d in comments
+                )
+            if extras:
+                for name, items in extras.items():
+                    if getattr(doc, name) is getattr(base, name):
+                        setattr(doc, name, list(getattr(base, name)))
+                    getattr(doc, name).extend(items)
+            extend(moved)
+        return doc
+
+
+def _layout_of(text: str) -> tuple[int, int]:
+    after_blank = head_layout(text.split("\n"), 0)
+    return sum(after_blank), len(after_blank)
 
 
 def _extras(doc: Document) -> dict[str, list[Any]]:
@@ -166,18 +339,6 @@ _SHIFTERS: dict[type, _Shifter] = {}
 #: A choice's spans are worked out from its own (unshifted) source, then moved; the line starts
 #: they were worked out from are then not needed.
 _CHOICE_SPANS = {"spans": "_shift_any(o.located(), by)", "starts": "()"}
-
-
-def _moved(chunk: _Chunk, delta: int) -> _Chunk:
-    if delta == chunk.delta:
-        return chunk
-    by = delta - chunk.delta
-    return _Chunk(
-        delta,
-        [_shift(e, by) for e in chunk.entries],
-        [_shift(d, by) for d in chunk.directives],
-        {name: _shift_any(items, by) for name, items in chunk.extras.items()},
-    )
 
 
 def _shift(obj: Any, by: int) -> Any:
