@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dtc.compiler.api import compile_text
+from dtc.compiler.compile import resolve
 from dtc.compiler.parse import parse
 from dtc.lint.engine import lint_compilation
 from dtc.lsp.incremental import IncrementalParser
@@ -113,6 +114,7 @@ _PIECES = [
     "<!-- dtc: ignore[dead-end] -->\n", "<!-- dtc: ignore[nonsense] -->", "Ogre HP 5 | Morale 7 | Club d6\n",
     "Ogre HP x | Club", "@pit", "\n@pit A pit (D1, S@top, F2).\n", "THE END (victory)", "Suddenly, 3 Ogres attack",
     "Adventure Entries\n", "Title: X\n", "Start: 2\n", "**", "\n\n3 ", "Hazard: Fast Current\n", "Zone: perilous\n",
+    "Return to your most recent entry.", "\n9 Back. Return to the last entry you read.\n", "S@pit",
 ]
 
 
@@ -148,6 +150,9 @@ def test_random_edits_give_what_a_full_lint_of_the_final_text_gives(book: int, e
             text = text[:at] + (piece + "\n" if piece and not piece.endswith("\n") else piece) + text[stop:]
         else:
             text = text[:at] + piece + text[at + length :]
-        assert parser.parse(text, "x.txt") == parse(text, "x.txt"), f"after edit {version}"
+        doc = parser.parse(text, "x.txt")
+        assert doc == parse(text, "x.txt"), f"after edit {version}"
+        resolved, full = parser.resolve(doc)[0], resolve(doc)
+        assert resolved == full and list(resolved.by_number) == list(full.by_number), f"after edit {version}"
         snap = docs.update("untitled:book", text, version)
         assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"

@@ -18,14 +18,19 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import typing
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from dtc.compiler.model import Choice, Directive, Document, Entry
+from dtc.compiler.compile import Exit, Resolved, resolve
+from dtc.compiler.model import Choice, Directive, Document, Entry, Target
 from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
 from dtc.diagnostics import Span
+from dtc.numbers import ENTRY, bounded
 
 _HEADER = "Adventure Entries\n"
 _PROBE = "\n1 X"
@@ -46,6 +51,27 @@ class _Chunk:
     extras: dict[str, list[Any]]
     at: int = 0
     moved: tuple[list[Entry], list[Directive], dict[str, list[Any]]] | None = None
+    #: The chunk's part of the resolution, for one (line shift, label numbers).
+    resolved_for: tuple[int, object] | None = None
+    part: _Part | None = None
+
+    has_labels: bool | None = None
+
+    @property
+    def labelled(self) -> bool:
+        """Whether an entry here is named by a label, or an exit names one (the part then
+        depends on the numbers the book gives its labels)."""
+        if self.has_labels is None:
+            self.has_labels = any(isinstance(e.number, str) for e in self.entries) or any(
+                isinstance(t, str) for e in self.entries for t in _targets(e))
+        return self.has_labels
+
+    def resolved(self, delta: int, labels: dict[str, int], labels_key: object) -> _Part:
+        key = (delta, labels_key if self.labelled else None)
+        if self.part is None or self.resolved_for != key:
+            self.part = _Part.of(self.placed(delta)[0], labels)
+            self.resolved_for = key
+        return self.part
 
     def placed(self, delta: int) -> tuple[list[Entry], list[Directive], dict[str, list[Any]]]:
         """Entries, comment lines and extras with spans ``delta`` lines further down."""
@@ -94,6 +120,7 @@ class IncrementalParser:
         self._layout: _Layout | None = None
         self._blank_separated = False
         self._heads = [0, 0]  # the book's layout: heads after a blank line, heads
+        self._doc: Document | None = None  # the last document made of chunks
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>") -> Document:
@@ -254,6 +281,55 @@ class IncrementalParser:
         self._text = text
         return True
 
+    # -- the resolution ----------------------------------------------------------------------
+
+    def resolve(self, doc: Document) -> tuple[Resolved, object]:
+        """:func:`dtc.compiler.compile.resolve` of the document the last :meth:`parse` returned,
+        put together from each chunk's part, and a key that is equal for two versions whose
+        entry graphs are the same (what :class:`~dtc.lint.analysis.Analysis` is built from);
+        None when the last parse was not made of chunks."""
+        layout = self._layout
+        if layout is None or doc is not self._doc:
+            return resolve(doc), None
+        chunks, firsts = layout.chunks, layout.lines
+        labels: dict[str, int] = {}
+        if any(c.labelled for c in chunks):
+            names = [e.number for c in chunks for e in c.entries]
+            next_free = max((n for n in names if isinstance(n, int)), default=0) + 1
+            for name in names:
+                if isinstance(name, str) and name not in labels:
+                    labels[name] = next_free
+                    next_free += 1
+        labels_key = tuple(labels.items())
+        numbers: list[int] = []
+        exits: list[list[Exit]] = []
+        malformed: list[int] = []
+        keys: list[tuple[object, ...]] = []
+        returning: list[int] = []
+        parts: list[tuple[int, _Part]] = []
+        for chunk, first in zip(chunks, firsts, strict=True):
+            part = chunk.resolved(first - 1, labels, labels_key)
+            offset = len(numbers)
+            numbers.extend(part.numbers)
+            exits.extend(part.exits)
+            if part.malformed:
+                malformed.extend(offset + i for i in part.malformed)
+            if part.returning:
+                returning.extend(offset + i for i in part.returning)
+            keys.append(part.key)
+            parts.append((offset, part))
+        res = Resolved(doc, numbers, labels=labels, exits=exits, malformed=malformed)
+        by_number = dict(zip(numbers, range(len(numbers)), strict=True))  # first seen, in order
+        if len(by_number) != len(numbers):  # a number used twice: the first entry stands for it
+            by_number = {}
+            for i, n in enumerate(numbers):
+                by_number.setdefault(n, i)
+        res.by_number = by_number
+        if returning:
+            _add_returns(res, returning, parts)
+        _settle_start(res, doc, labels)
+        return res, (res.start, labels_key, keys)
+
     # -- the document -----------------------------------------------------------------------
 
     def _document(self, text: str, path: str) -> Document:
@@ -282,7 +358,109 @@ class IncrementalParser:
                         setattr(doc, name, list(getattr(base, name)))
                     getattr(doc, name).extend(items)
             extend(moved)
+        self._doc = doc
         return doc
+
+
+_new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)
+
+
+def _targets(entry: Entry) -> list[Target]:
+    out: list[Target] = []
+    for c in entry.choices:
+        if c.success is not None:
+            out.append(c.success)
+        if c.failure is not None:
+            out.append(c.failure)
+        if c.roll is not None:
+            out.extend(b.target for b in c.roll.branches)
+    out.extend(p.target for p in entry.prose_exits)
+    return out
+
+
+@dataclass(slots=True, eq=False)
+class _Part:
+    """What :func:`dtc.compiler.compile.resolve` works out for one chunk's entries, before the
+    "return to your most recent entry" exits (which depend on the whole book) are added."""
+
+    numbers: list[int]
+    exits: list[list[Exit]]
+    malformed: list[int]  # indexes within the chunk
+    returning: list[int]  # indexes within the chunk of entries with a dynamic return
+    targets: frozenset[Target]
+    #: The graph facts the chunk adds (see :func:`dtc.lsp.workspace.graph_key`), free of positions.
+    key: tuple[object, ...]
+
+    @classmethod
+    def of(cls, entries: list[Entry], labels: dict[str, int]) -> _Part:
+        numbers = [labels[e.number] if isinstance(e.number, str) else e.number for e in entries]
+        exits: list[list[Exit]] = []
+        malformed: list[int] = []
+        keys = []
+        new_exit = _new_exit
+        for i, entry in enumerate(entries):  # as resolve() does, entry by entry
+            out: list[Exit] = []
+            for ci, c in enumerate(entry.choices):
+                if c.error is not None and (not malformed or malformed[-1] != i):
+                    malformed.append(i)
+                t = c.success
+                if t is not None:
+                    out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, None)))
+                t = c.failure
+                if t is not None:
+                    out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
+                if c.roll is not None:
+                    for b in c.roll.branches:
+                        t = b.target
+                        out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "random", ci, b.span)))
+            for p in entry.prose_exits:
+                t = p.target
+                out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
+            exits.append(out)
+            keys.append((numbers[i], entry.ending, tuple(x.target for x in out),
+                         tuple(c.text for c in entry.choices if c.error is not None),
+                         bool(entry.choices or entry.prose_exits or entry.returns), bool(entry.returns)))
+        returning = [i for i, e in enumerate(entries) if e.returns]
+        targets = frozenset(x.target for out in exits for x in out)
+        return cls(numbers, exits, malformed, returning, targets, tuple(keys))
+
+
+def _add_returns(res: Resolved, returning: list[int], parts: list[tuple[int, _Part]]) -> None:
+    """"Return to your most recent entry": an exit back to each entry that leads in (as in
+    :func:`dtc.compiler.compile.resolve`), looking only in the chunks with an exit there."""
+    numbers, by_number, doc = res.numbers, res.by_number, res.doc
+    targets = {numbers[i] for i in returning}
+    preds: dict[int, set[int]] = defaultdict(set)
+    for offset, part in parts:
+        if part.targets.isdisjoint(targets):
+            continue
+        for k, out in enumerate(part.exits):
+            i = offset + k
+            number = numbers[i]
+            if by_number[number] != i:
+                continue
+            for x in out:
+                if x.target in targets:
+                    preds[x.target].add(number)
+    for i in returning:
+        extra = [Exit(pred, "return", None, span) for span in doc.entries[i].returns
+                 for pred in sorted(preds.get(numbers[i], ())) if pred != numbers[i]]
+        if extra:
+            res.exits[i] = res.exits[i] + extra
+
+
+def _settle_start(res: Resolved, doc: Document, labels: dict[str, int]) -> None:
+    start_field = doc.meta.get("start")
+    if start_field is not None:
+        value = start_field.value.strip()
+        if re.fullmatch(r"[0-9]+", value) and bounded(value, ENTRY) <= ENTRY:
+            res.start = bounded(value, ENTRY)
+        elif value in labels:
+            res.start = labels[value]
+        else:
+            res.start_text = value
+    elif res.numbers:
+        res.start = min(res.numbers)
 
 
 def _layout_of(text: str) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from dtc.compiler.api import Compilation
-from dtc.compiler.compile import Resolved, resolve
+from dtc.compiler.compile import Resolved
 from dtc.compiler.model import Document, Entry
 from dtc.diagnostics import Diagnostic
 from dtc.lint.analysis import Analysis
@@ -116,7 +116,8 @@ class Documents:
         path = uri_to_path(uri)
         parser = self._parsers.setdefault(uri, IncrementalParser())
         doc = parser.parse(text, path or uri)
-        comp = Compilation(path or uri, text, doc, resolve(doc))
+        resolved, key = parser.resolve(doc)
+        comp = Compilation(path or uri, text, doc, resolved)
         error: ConfigError | None = None
         try:
             settings = config_for(path).settings_for(path) if path else Config(None).settings_for(uri)
@@ -125,7 +126,7 @@ class Documents:
             error = exc
             settings = Settings()
             rules = None
-        context = self._context(uri, comp)
+        context = self._context(uri, comp, key)
         diagnostics = lint_compilation(comp, rules, settings=settings, context=context)
         snap = Snapshot(uri, version, text, Lines(text, encoding), comp, diagnostics, settings, error)
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
@@ -133,11 +134,12 @@ class Documents:
         self.snapshots[uri] = snap
         return snap
 
-    def _context(self, uri: str, comp: Compilation) -> Context:
+    def _context(self, uri: str, comp: Compilation, key: object = None) -> Context:
         """A rule context; when the entry graph is the same as last time (an edit to prose), the
-        graph facts already computed for it are reused instead of being searched again."""
+        graph facts already computed for it are reused instead of being searched again. ``key``
+        stands for the graph when the incremental parser has one (else :func:`graph_key`)."""
         context = Context(comp.doc, comp.resolved)
-        key = graph_key(comp.resolved)
+        key = ("chunks", key) if key is not None else graph_key(comp.resolved)
         previous = self._graphs.get(uri)
         if previous is not None and previous[0] == key:
             context.analysis = previous[1]
