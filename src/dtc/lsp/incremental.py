@@ -29,7 +29,8 @@ from typing import Any
 from dtc.compiler.compile import Exit, Resolved, resolve
 from dtc.compiler.model import Choice, Directive, Document, Entry, Target
 from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
-from dtc.diagnostics import Span
+from dtc.diagnostics import Diagnostic, Span
+from dtc.lint.rules import Context, Rule
 from dtc.numbers import ENTRY, bounded
 
 _HEADER = "Adventure Entries\n"
@@ -56,6 +57,12 @@ class _Chunk:
     part: _Part | None = None
 
     has_labels: bool | None = None
+    #: Findings of the entry-local rules (:data:`LOCAL_RULES`) with spans relative to the chunk,
+    #: for one (path, ruleset, label numbers), and the copy moved to ``found_at``.
+    found_for: tuple[object, ...] | None = None
+    found: dict[str, list[Diagnostic]] | None = None
+    found_at: int = 0
+    found_moved: dict[str, list[Diagnostic]] | None = None
 
     @property
     def labelled(self) -> bool:
@@ -85,6 +92,14 @@ class _Chunk:
         return self.moved
 
 
+#: Rules whose findings about an entry depend on nothing but that entry's own choices, its number,
+#: the numbers of the book's labels and the ruleset (never on other entries, the graph or a
+#: position outside the entry): the language server runs them once per chunk of text and keeps
+#: what they found while the chunk is unchanged. A rule not listed runs over the whole book on
+#: every edit; ``tests/test_incremental.py`` holds the two ways equal.
+LOCAL_RULES = frozenset({"DT101", "DT102", "DT103", "DT104", "DT105", "DT122", "DT204", "DT205", "DT304"})
+
+
 @dataclass(slots=True)
 class Stats:
     chunks: int = 0
@@ -92,6 +107,20 @@ class Stats:
     full: bool = False
     #: Chunks whose text was looked at again (the edited ones and their neighbours).
     scanned: int = 0
+
+
+@dataclass(slots=True)
+class _Edit:
+    """What the last :meth:`IncrementalParser.parse` changed: chunks ``at`` up to ``at + len(removed)``
+    of the previous version became ``added``, and every later line moved ``line_shift`` lines."""
+
+    at: int
+    removed: list[_Chunk]
+    added: list[_Chunk]
+    line_shift: int
+    #: Set when the document was spliced from the previous one: (first entry of the changed
+    #: stretch, how many entries it holds).
+    entries: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -121,6 +150,8 @@ class IncrementalParser:
         self._blank_separated = False
         self._heads = [0, 0]  # the book's layout: heads after a blank line, heads
         self._doc: Document | None = None  # the last document made of chunks
+        self._edit: _Edit | None = None
+        self._resolved: tuple[Resolved, object] | None = None
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>") -> Document:
@@ -137,6 +168,8 @@ class IncrementalParser:
     def _parse_all(self, text: str, path: str) -> Document:
         self._layout = None
         self._text = None
+        self._edit = None
+        self._resolved = None
         lines = text.split("\n")
         header = _entries_header(lines)
         if header is None:
@@ -216,6 +249,7 @@ class IncrementalParser:
         if k == n:
             self.stats = Stats(chunks=n)
             self._text = text
+            self._edit = _Edit(0, [], [], 0)
             return True
         r = max(k - 1, 0)  # the chunk before may now run on into the changed text
         # The chunks after the last change: the same text at the same distance from the end.
@@ -279,6 +313,7 @@ class IncrementalParser:
                 del self._cache[c.text]
         self.stats.chunks = len(layout.chunks)
         self._text = text
+        self._edit = _Edit(r, removed, added, line_shift)
         return True
 
     # -- the resolution ----------------------------------------------------------------------
@@ -291,6 +326,36 @@ class IncrementalParser:
         layout = self._layout
         if layout is None or doc is not self._doc:
             return resolve(doc), None
+        found = self._resolve_splice(doc)
+        if found is None:
+            found = self._resolve_all(doc)
+        self._resolved = found
+        return found
+
+    def _resolve_splice(self, doc: Document) -> tuple[Resolved, object] | None:
+        """The previous resolution with the changed stretch's exits put in, when the document
+        was spliced and the stretch's graph facts are the same (an edit to prose)."""
+        edit, prev, layout = self._edit, self._resolved, self._layout
+        if edit is None or edit.entries is None or prev is None or layout is None:
+            return None
+        if any(c.labelled for c in edit.removed) or any(c.labelled for c in edit.added):
+            return None
+        before = [c.part for c in edit.removed]
+        if any(p is None or p.returning for p in before):
+            return None
+        res, key = prev
+        after = [c.resolved(layout.lines[k] - 1, res.labels, tuple(res.labels.items()))
+                 for k, c in enumerate(edit.added, edit.at)]
+        if any(p.returning for p in after) or [p.key for p in before] != [p.key for p in after]:  # type: ignore[union-attr]
+            return None
+        at, count = edit.entries
+        exits = res.exits[:at] + [x for p in after for x in p.exits] + res.exits[at + count :]
+        return Resolved(doc, res.numbers, res.by_number, res.labels, exits, res.start, res.start_text,
+                        res.malformed), key
+
+    def _resolve_all(self, doc: Document) -> tuple[Resolved, object]:
+        layout = self._layout
+        assert layout is not None
         chunks, firsts = layout.chunks, layout.lines
         labels: dict[str, int] = {}
         if any(c.labelled for c in chunks):
@@ -330,12 +395,51 @@ class IncrementalParser:
         _settle_start(res, doc, labels)
         return res, (res.start, labels_key, keys)
 
+    # -- the entry-local rules --------------------------------------------------------------
+
+    def local_findings(self, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]] | None:
+        """What each rule of ``rules`` in :data:`LOCAL_RULES` finds in the document the last
+        :meth:`parse` returned (resolved as ``res``), file order: each chunk's findings are
+        worked out once, on the chunk alone, and moved with it. None when the last parse was not
+        made of chunks."""
+        layout = self._layout
+        doc = res.doc
+        if layout is None or doc is not self._doc:
+            return None
+        chosen = [r for r in rules if r.code in LOCAL_RULES]
+        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen}
+        if not chosen:
+            return out
+        labels_key = tuple(res.labels.items())
+        common = (doc.path, doc.rules, tuple(r.code for r in chosen))
+        for chunk, first in zip(layout.chunks, layout.lines, strict=True):
+            if not chunk.entries:
+                continue
+            key = (*common, labels_key if chunk.labelled else None)
+            if chunk.found is None or chunk.found_for != key:
+                chunk.found = _find(chunk, doc, res, chosen)
+                chunk.found_for = key
+                chunk.found_moved = None
+            if not any(chunk.found.values()):
+                continue
+            delta = first - 1
+            if chunk.found_moved is None or chunk.found_at != delta:
+                chunk.found_moved = {code: [_shift(d, delta) for d in found] for code, found in chunk.found.items()}
+                chunk.found_at = delta
+            for code, found in chunk.found_moved.items():
+                out[code].extend(found)
+        return out
+
     # -- the document -----------------------------------------------------------------------
 
     def _document(self, text: str, path: str) -> Document:
         layout, front = self._layout, self._front
         assert layout is not None and front is not None
         base = front[1]
+        spliced = self._splice(path, base)
+        if spliced is not None:
+            self._doc = spliced
+            return spliced
         doc = copy.copy(base)
         doc.path = path
         entries: list[Entry] = []
@@ -360,6 +464,38 @@ class IncrementalParser:
             extend(moved)
         self._doc = doc
         return doc
+
+    def _splice(self, path: str, base: Document) -> Document | None:
+        """The previous document with the changed stretch's entries put in, when nothing else
+        moved: no line added or removed, as many entries as before, no comment lines or
+        document-level items (stat blocks, hazards, prose heads) in the stretch."""
+        edit, prev, layout = self._edit, self._doc, self._layout
+        if edit is None or prev is None or layout is None or edit.line_shift:
+            return None
+        if any(c.directives or c.extras for c in edit.removed) or any(c.directives or c.extras for c in edit.added):
+            return None
+        at = sum(len(c.entries) for c in layout.chunks[: edit.at])
+        old = sum(len(c.entries) for c in edit.removed)
+        new = [e for k, c in enumerate(edit.added, edit.at) for e in c.placed(layout.lines[k] - 1)[0]]
+        if len(new) != old:
+            return None
+        doc = copy.copy(prev)
+        doc.path = path
+        doc.default_rules = base.default_rules
+        doc.entries = prev.entries[:at] + new + prev.entries[at + old :]
+        edit.entries = (at, old)
+        return doc
+
+
+def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]]:
+    """The local rules' findings in one chunk, checked alone (its spans relative to itself)."""
+    sub = copy.copy(doc)
+    sub.entries = chunk.entries
+    sub.directives = []
+    part = _Part.of(chunk.entries, res.labels)
+    resolved = Resolved(sub, part.numbers, labels=res.labels, exits=part.exits, malformed=part.malformed)
+    ctx = Context(sub, resolved)
+    return {r.code: list(r.run(ctx)) for r in rules}
 
 
 _new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)

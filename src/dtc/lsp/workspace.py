@@ -127,7 +127,9 @@ class Documents:
             settings = Settings()
             rules = None
         context = self._context(uri, comp, key)
-        diagnostics = lint_compilation(comp, rules, settings=settings, context=context)
+        settings.apply(doc)  # the ruleset a configuration names, before the local rules look at it
+        local = parser.local_findings(resolved, pick_rules() if rules is None else rules)
+        diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
         snap = Snapshot(uri, version, text, Lines(text, encoding), comp, diagnostics, settings, error)
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
         snap.reparsed = parser.stats.reparsed if not parser.stats.full else -1
