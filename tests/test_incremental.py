@@ -156,3 +156,4 @@ def test_random_edits_give_what_a_full_lint_of_the_final_text_gives(book: int, e
         assert resolved == full and list(resolved.by_number) == list(full.by_number), f"after edit {version}"
         snap = docs.update("untitled:book", text, version)
         assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
+        assert snap.lines.lines == text.split("\n")

@@ -118,6 +118,8 @@ class _Edit:
     removed: list[_Chunk]
     added: list[_Chunk]
     line_shift: int
+    #: The lines that changed: (first line index, how many lines it replaced, the new lines).
+    lines: tuple[int, int, list[str]] = (0, 0, [])
     #: Set when the document was spliced from the previous one: (first entry of the changed
     #: stretch, how many entries it holds).
     entries: tuple[int, int] | None = None
@@ -162,6 +164,11 @@ class IncrementalParser:
         if not self._update(text):
             return self._parse_all(text, path)
         return self._document(text, path)
+
+    def changed_lines(self) -> tuple[int, int, list[str]] | None:
+        """What the last :meth:`parse` found changed since the one before, as lines (0-based
+        index of the first, how many lines it replaced, the new lines), when it was an edit."""
+        return None if self._edit is None else self._edit.lines
 
     # -- the whole text ---------------------------------------------------------------------
 
@@ -313,7 +320,7 @@ class IncrementalParser:
                 del self._cache[c.text]
         self.stats.chunks = len(layout.chunks)
         self._text = text
-        self._edit = _Edit(r, removed, added, line_shift)
+        self._edit = _Edit(r, removed, added, line_shift, lines=(firsts[r], old_lines, lines))
         return True
 
     # -- the resolution ----------------------------------------------------------------------

@@ -130,7 +130,12 @@ class Documents:
         settings.apply(doc)  # the ruleset a configuration names, before the local rules look at it
         local = parser.local_findings(resolved, pick_rules() if rules is None else rules)
         diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
-        snap = Snapshot(uri, version, text, Lines(text, encoding), comp, diagnostics, settings, error)
+        previous, changed = self.snapshots.get(uri), parser.changed_lines()
+        if previous is not None and changed is not None and previous.lines.encoding == str(encoding):
+            lines = Lines.edited(previous.lines, *changed)  # the previous version's lines, edited
+        else:
+            lines = Lines(text, encoding)
+        snap = Snapshot(uri, version, text, lines, comp, diagnostics, settings, error)
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
         snap.reparsed = parser.stats.reparsed if not parser.stats.full else -1
         self.snapshots[uri] = snap
