@@ -131,11 +131,12 @@ def _books() -> list[str]:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(range(len(BUNDLED) + 1)), _edits(), st.booleans())
+@given(st.sampled_from(range(len(BUNDLED) + 1)), _edits(), st.booleans(), st.booleans())
 def test_random_edits_give_what_a_full_lint_of_the_final_text_gives(book: int, edits: list[tuple[float, int, str]],
-                                                                    whole_lines: bool) -> None:
-    """Any run of edits, applied one by one as the language server receives them: the parse is
-    the full parser's, and the findings are a fresh `dtc lint` of the text, after every edit."""
+                                                                    whole_lines: bool, told: bool) -> None:
+    """Any run of edits, applied one by one as the language server receives them (told, or not,
+    how many lines each left alone at either end): the parse is the full parser's, and the
+    findings are a fresh `dtc lint` of the text, after every edit."""
     text = _books()[book]
     docs = Documents()
     parser = IncrementalParser()
@@ -147,13 +148,16 @@ def test_random_edits_give_what_a_full_lint_of_the_final_text_gives(book: int, e
             at = text.rfind("\n", 0, at) + 1
             stop = text.find("\n", at + length)
             stop = len(text) if stop < 0 else stop + 1
-            text = text[:at] + (piece + "\n" if piece and not piece.endswith("\n") else piece) + text[stop:]
+            piece = piece + "\n" if piece and not piece.endswith("\n") else piece
         else:
-            text = text[:at] + piece + text[at + length :]
-        doc = parser.parse(text, "x.txt")
+            stop = min(at + length, len(text))
+        last = text.count("\n", 0, stop)  # the line the replaced text ends on
+        unchanged = (text.count("\n", 0, at), text.count("\n") - last) if told else None
+        text = text[:at] + piece + text[stop:]
+        doc = parser.parse(text, "x.txt", unchanged)
         assert doc == parse(text, "x.txt"), f"after edit {version}"
         resolved, full = parser.resolve(doc)[0], resolve(doc)
         assert resolved == full and list(resolved.by_number) == list(full.by_number), f"after edit {version}"
-        snap = docs.update("untitled:book", text, version)
+        snap = docs.update("untitled:book", text, version, unchanged=unchanged)
         assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
         assert snap.lines.lines == text.split("\n")

@@ -20,8 +20,9 @@ import copy
 import dataclasses
 import re
 import typing
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -156,12 +157,15 @@ class IncrementalParser:
         self._resolved: tuple[Resolved, object] | None = None
         self.stats = Stats()
 
-    def parse(self, text: str, path: str = "<input>") -> Document:
+    def parse(self, text: str, path: str = "<input>", unchanged: tuple[int, int] | None = None) -> Document:
+        """The document ``text`` says. ``unchanged`` may say how many lines at the start and at
+        the end are the same as in the text of the previous call (an editor's changes say so),
+        which spares comparing the chunks there; without it they are compared."""
         front = self._front
         if (self._layout is None or front is None or self._text is None
                 or not text.startswith(front[0]) or text[len(front[0]) : len(front[0]) + 1] != "\n"):
             return self._parse_all(text, path)
-        if not self._update(text):
+        if not self._update(text, unchanged):
             return self._parse_all(text, path)
         return self._document(text, path)
 
@@ -236,13 +240,23 @@ class IncrementalParser:
 
     # -- an edit ----------------------------------------------------------------------------
 
-    def _update(self, text: str) -> bool:
+    def _update(self, text: str, unchanged: tuple[int, int] | None) -> bool:
         """Bring the layout up to ``text`` by cutting only the changed stretch into chunks
         again; False when the book's layout (blank lines between entries or not) flips."""
         layout, old = self._layout, self._text
         assert layout is not None and old is not None
-        chunks, firsts, starts = layout.chunks, layout.lines, layout.starts
+        chunks, starts = layout.chunks, layout.starts
         n = len(chunks)
+        shift = len(text) - len(old)
+        if text == old:
+            self.stats = Stats(chunks=n)
+            self._edit = _Edit(0, [], [], 0)
+            return True
+        hinted = self._hinted(text, unchanged) if unchanged is not None else None
+        if hinted is not None:
+            k, j = hinted
+            r = max(k - 1, 0)
+            return self._recut(text, r, j, shift)
         # The chunks before the first change: the same text, and the same line break after it.
         k = 0
         while k < n:
@@ -260,13 +274,41 @@ class IncrementalParser:
             return True
         r = max(k - 1, 0)  # the chunk before may now run on into the changed text
         # The chunks after the last change: the same text at the same distance from the end.
-        shift = len(text) - len(old)
         j = n
         while j > k:
             t, s = chunks[j - 1].text, starts[j - 1] + shift
             if s < starts[k] or text[s - 1 : s] != "\n" or not text.startswith(t, s):
                 break
             j -= 1
+        return self._recut(text, r, j, shift)
+
+    def _hinted(self, text: str, unchanged: tuple[int, int]) -> tuple[int, int] | None:
+        """The first chunk that may have changed and the first after it that has not, from the
+        count of unchanged lines at each end; None when the chunks at the edges disagree."""
+        layout, old = self._layout, self._text
+        assert layout is not None and old is not None
+        chunks, firsts, starts = layout.chunks, layout.lines, layout.starts
+        n = len(chunks)
+        lead, trail = unchanged
+        total = firsts[-1] + chunks[-1].text.count("\n") + 1
+        k = max(bisect_right(firsts, lead) - 1, 0)  # the chunk holding the first changed line
+        j = max(bisect_left(firsts, total - trail), k + 1)  # the first chunk after the last one
+        shift = len(text) - len(old)
+        if k > 0 and not (text.startswith(chunks[k - 1].text, starts[k - 1])
+                          and text[starts[k] - 1 : starts[k]] == "\n"):
+            return None
+        if j < n:
+            s = starts[j] + shift
+            if s < starts[k] or text[s - 1 : s] != "\n" or not text.startswith(chunks[j].text, s):
+                return None
+        return k, j
+
+    def _recut(self, text: str, r: int, j: int, shift: int) -> bool:
+        """Cut the text from chunk ``r`` up to chunk ``j`` (moved ``shift`` characters) into chunks again."""
+        layout, old = self._layout, self._text
+        assert layout is not None and old is not None
+        chunks, firsts, starts = layout.chunks, layout.lines, layout.starts
+        n = len(chunks)
         # An unchanged chunk still starts one only after a blank line (a comment is never blank),
         # or when nothing is left before it.
         while j < n:
@@ -657,9 +699,44 @@ _LINE_FIELDS = frozenset(("end_line", "line"))
 _PLAIN_HINTS = frozenset((str, int, bool, float, type(None)))
 _Shifter = Callable[[Any, int], Any]
 _SHIFTERS: dict[type, _Shifter] = {}
-#: A choice's spans are worked out from its own (unshifted) source, then moved; the line starts
-#: they were worked out from are then not needed.
-_CHOICE_SPANS = {"spans": "_shift_any(o.located(), by)", "starts": "()"}
+#: A choice whose spans are known has them moved; one whose spans are still to be worked out
+#: (when first asked for, from its source) keeps it so, with line starts that count ``by`` more
+#: lines above its source (see :class:`_LinesAbove`), so a moved entry costs no span it is not asked for.
+_CHOICE_SPANS = {"spans": "None if o.spans is None else _shift_any(o.spans, by)",
+                 "starts": "o.starts if o.spans is not None else _LinesAbove.of(o.starts, by)"}
+
+
+class _LinesAbove(Sequence[int]):
+    """Line start offsets with ``above`` lines before the first: to :func:`bisect.bisect_right`
+    (what :meth:`Choice.located` looks a line up with) the same starts, ``above`` lines further down."""
+
+    __slots__ = ("above", "starts")
+
+    def __init__(self, starts: Sequence[int], above: int) -> None:
+        self.starts, self.above = starts, above
+
+    @classmethod
+    def of(cls, starts: Sequence[int], by: int) -> Sequence[int]:
+        if isinstance(starts, _LinesAbove):
+            inner: _LinesAbove = starts
+            starts, by = inner.starts, inner.above + by
+        return starts if by == 0 else cls(starts, by)
+
+    def __len__(self) -> int:
+        return len(self.starts) + self.above
+
+    @typing.overload
+    def __getitem__(self, i: int) -> int: ...
+    @typing.overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return -1 if i < self.above else self.starts[i - self.above]
 
 
 def _shift(obj: Any, by: int) -> Any:
@@ -709,7 +786,7 @@ def _make_shifter(cls: type) -> _Shifter:
         body.append(f"    _set(n, {f.name!r}, {expr})" if frozen else f"    n.{f.name} = {expr}")
     body.append("    return n")
     scope: dict[str, Any] = {"_S": Span, "_new": object.__new__, "_cls": cls, "_shift": _shift,
-                             "_set": object.__setattr__, "_shift_any": _shift_any}
+                             "_set": object.__setattr__, "_shift_any": _shift_any, "_LinesAbove": _LinesAbove}
     exec("\n".join(body), scope)  # generated from the model class's own fields, nothing else
     shifter: _Shifter = scope["shift"]
     return shifter

@@ -110,12 +110,16 @@ class Documents:
         self._graphs: dict[str, tuple[object, Analysis]] = {}
         self.snapshots: dict[str, Snapshot] = {}
 
-    def update(self, uri: str, text: str, version: int | None, encoding: str = UTF16) -> Snapshot:
+    def update(self, uri: str, text: str, version: int | None, encoding: str = UTF16,
+               unchanged: tuple[int, int] | None = None) -> Snapshot:
+        """Analyse a new version of a document. ``unchanged`` may say how many of its lines at
+        the start and at the end are as they were in the previous version (what the editor's
+        changes left alone), so that the text there is not compared again."""
         started = time.perf_counter()
         text = normalise(text)
         path = uri_to_path(uri)
         parser = self._parsers.setdefault(uri, IncrementalParser())
-        doc = parser.parse(text, path or uri)
+        doc = parser.parse(text, path or uri, unchanged)
         resolved, key = parser.resolve(doc)
         comp = Compilation(path or uri, text, doc, resolved)
         error: ConfigError | None = None
