@@ -62,6 +62,7 @@ class _Chunk:
     #: for one (path, ruleset, label numbers), and the copy moved to ``found_at``.
     found_for: tuple[object, ...] | None = None
     found: dict[str, list[Diagnostic]] | None = None
+    found_any: bool = False
     found_at: int = 0
     found_moved: dict[str, list[Diagnostic]] | None = None
 
@@ -155,6 +156,7 @@ class IncrementalParser:
         self._doc: Document | None = None  # the last document made of chunks
         self._edit: _Edit | None = None
         self._resolved: tuple[Resolved, object] | None = None
+        self._local_key: tuple[object, ...] | None = None
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>", unchanged: tuple[int, int] | None = None) -> Document:
@@ -460,17 +462,22 @@ class IncrementalParser:
         if not chosen:
             return out
         labels_key = tuple(res.labels.items())
-        common = (doc.path, doc.rules, tuple(r.code for r in chosen))
+        common = (doc.path, doc.rules, tuple(r.code for r in chosen), None)
+        if self._local_key == common:
+            common = self._local_key  # the same object: chunks compare it by identity first
+        self._local_key = common
+        labelled = (*common[:3], labels_key)
         for chunk, first in zip(layout.chunks, layout.lines, strict=True):
-            if not chunk.entries:
-                continue
-            key = (*common, labels_key if chunk.labelled else None)
-            if chunk.found is None or chunk.found_for != key:
-                chunk.found = _find(chunk, doc, res, chosen)
+            key = common if not chunk.has_labels and chunk.has_labels is not None else (
+                labelled if chunk.labelled else common)
+            if chunk.found_for is not key and chunk.found_for != key:
+                chunk.found = _find(chunk, doc, res, chosen) if chunk.entries else {}
+                chunk.found_any = any(chunk.found.values())
                 chunk.found_for = key
                 chunk.found_moved = None
-            if not any(chunk.found.values()):
+            if not chunk.found_any:
                 continue
+            assert chunk.found is not None
             delta = first - 1
             if chunk.found_moved is None or chunk.found_at != delta:
                 chunk.found_moved = {code: [_shift(d, delta) for d in found] for code, found in chunk.found.items()}
