@@ -78,7 +78,11 @@ class _Chunk:
     def resolved(self, delta: int, labels: dict[str, int], labels_key: object) -> _Part:
         key = (delta, labels_key if self.labelled else None)
         if self.part is None or self.resolved_for != key:
-            self.part = _Part.of(self.placed(delta)[0], labels)
+            was = self.resolved_for
+            if self.part is not None and was is not None and was[1] == key[1]:
+                self.part = self.part.moved(delta - was[0])  # only the chunk's place changed
+            else:
+                self.part = _Part.of(self.placed(delta)[0], labels)
             self.resolved_for = key
         return self.part
 
@@ -582,6 +586,14 @@ class _Part:
     targets: frozenset[Target]
     #: The graph facts the chunk adds (see :func:`dtc.lsp.workspace.graph_key`), free of positions.
     key: tuple[object, ...]
+
+    def moved(self, by: int) -> _Part:
+        """The same part for the chunk ``by`` lines further down (only exits written in prose
+        and random branches carry a span)."""
+        exits = [out if all(x.span is None for x in out) else
+                 [x if x.span is None else x._replace(span=_shift_any(x.span, by)) for x in out]
+                 for out in self.exits]
+        return _Part(self.numbers, exits, self.malformed, self.returning, self.targets, self.key)
 
     @classmethod
     def of(cls, entries: list[Entry], labels: dict[str, int]) -> _Part:
