@@ -15,7 +15,9 @@ to the unedited book, and undone before the next (the undo is an edit too, but i
 * **delete an entry** — the middle entry's lines removed (its number goes missing);
 * **paste an entry** — a new entry, with a choice, pasted before the middle entry.
 
-Only the time inside ``Documents.update`` is measured, as CPU time (``time.process_time``:
+Each change is passed on with the count of lines it left alone at either end, as ``dtc lsp``
+works it out from the editor's changes (older versions, which take no such count, compare the
+text). Only the time inside ``Documents.update`` is measured, as CPU time (``time.process_time``:
 user + system of this process), since the machine may be shared; wall time is printed beside
 it. The API is the same in older versions, so pointing ``PYTHONPATH`` at an older checkout's
 ``src`` measures the previous code on the same books in the same sitting.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import json
 import statistics
 import sys
@@ -57,7 +60,7 @@ def edits(lines: list[str]) -> dict[str, Callable[[int], list[str]]]:
     end_of_middle = heads[len(heads) // 2 + 1] if len(heads) // 2 + 1 < len(heads) else len(lines)
 
     def insert_line(k: int) -> list[str]:
-        return lines[: top + 1] + [f"A new line {k} in the first entry."] + lines[top + 1 :]
+        return [*lines[:top + 1], f"A new line {k} in the first entry.", *lines[top + 1:]]
 
     def type_word(k: int) -> list[str]:
         out = list(lines)
@@ -68,10 +71,22 @@ def edits(lines: list[str]) -> dict[str, Callable[[int], list[str]]]:
         return lines[:middle] + lines[end_of_middle:]
 
     def paste_entry(k: int) -> list[str]:
-        return lines[:middle] + [f"{900000 + k} A pasted room. Leave (D0, S1).", ""] + lines[middle:]
+        return [*lines[:middle], f"{900000 + k} A pasted room. Leave (D0, S1).", "", *lines[middle:]]
 
     return {"insert a line at the top": insert_line, "type a word mid-book": type_word,
             "delete an entry": delete_entry, "paste an entry": paste_entry}
+
+
+def untouched(old: list[str], new: list[str]) -> tuple[int, int]:
+    """How many lines at the start and at the end an edit left alone (what ``dtc lsp`` works out
+    from an editor's changes and passes on)."""
+    lead = 0
+    while lead < min(len(old), len(new)) and old[lead] == new[lead]:
+        lead += 1
+    trail = 0
+    while trail < min(len(old), len(new)) - lead and old[-1 - trail] == new[-1 - trail]:
+        trail += 1
+    return lead, trail
 
 
 def measure(entries: int, runs: int) -> dict[str, dict[str, float]]:
@@ -81,9 +96,12 @@ def measure(entries: int, runs: int) -> dict[str, dict[str, float]]:
     docs = Documents()
     out: dict[str, dict[str, float]] = {}
 
-    def timed(new_text: str, version: int) -> tuple[float, float]:
+    told = "unchanged" in inspect.signature(docs.update).parameters  # as `dtc lsp` tells it
+
+    def timed(new_text: str, version: int, unchanged: tuple[int, int] | None = None) -> tuple[float, float]:
+        extra = {"unchanged": unchanged} if told and unchanged is not None else {}
         wall, cpu = time.perf_counter(), time.process_time()
-        docs.update(URI, new_text, version)
+        docs.update(URI, new_text, version, **extra)
         return (time.process_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000
 
     version = 1
@@ -94,11 +112,12 @@ def measure(entries: int, runs: int) -> dict[str, dict[str, float]]:
         cpus, walls = [], []
         for k in range(runs):
             version += 1
-            cpu, wall = timed("\n".join(edit(k)), version)
+            edited = edit(k)
+            cpu, wall = timed("\n".join(edited), version, untouched(lines, edited))
             cpus.append(cpu)
             walls.append(wall)
             version += 1
-            docs.update(URI, text, version)  # undo, untimed
+            timed(text, version, untouched(edited, lines))  # undo, not counted
         out[name] = {"cpu": statistics.median(cpus), "wall": statistics.median(walls),
                      "min": min(cpus), "max": max(cpus), "runs": runs}
     return out
