@@ -122,7 +122,8 @@ _PIECES = [
 def _edits(draw: st.DrawFn) -> list[tuple[float, int, str]]:
     """(where, as a fraction of the text; how many characters to delete; what to insert)."""
     piece = st.one_of(st.sampled_from(_PIECES), st.text(alphabet="0123456789 \n.aAS(),D", max_size=6))
-    edit = st.tuples(st.floats(0, 1), st.integers(0, 40) | st.integers(0, 600), st.lists(piece, max_size=3).map("".join))
+    pieces = st.lists(piece, max_size=3).map("".join)
+    edit = st.tuples(st.floats(0, 1), st.integers(0, 40) | st.integers(0, 600), pieces)
     return draw(st.lists(edit, min_size=1, max_size=12))
 
 
