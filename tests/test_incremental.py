@@ -162,3 +162,24 @@ def test_random_edits_give_what_a_full_lint_of_the_final_text_gives(book: int, e
         snap = docs.update("untitled:book", text, version, unchanged=unchanged)
         assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
         assert snap.lines.lines == text.split("\n")
+
+
+def test_the_server_counts_the_lines_its_changes_leave_alone() -> None:
+    """What `dtc lsp` tells the parser: lines untouched at the start and at the end since the
+    last analysis, over several changes; nothing once a change or the text holds another line end."""
+    from lsprotocol import types
+
+    from dtc.lsp.server import DtcServer
+
+    def change(first: int, last: int, text: str) -> types.TextDocumentContentChangeEvent:
+        return types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(first, 0), types.Position(last, 0)), text=text)
+
+    server = DtcServer()
+    server.line_counts["u"], server.untouched["u"] = 10, (-1, -1)  # as after an analysis
+    server.note_changes("u", [change(4, 5, "a\nb\nc\n")])  # line 4 becomes three lines: 12 in all
+    assert server.untouched["u"] == (4, 4) and server.line_counts["u"] == 12  # line 5 counts as touched
+    server.note_changes("u", [change(8, 8, "x"), change(2, 3, "")])  # then 11 lines
+    assert server.untouched["u"] == (2, 3) and server.line_counts["u"] == 11
+    server.note_changes("u", [change(0, 0, "\r")])
+    assert server.untouched["u"] is None and "u" in server.odd_line_ends
