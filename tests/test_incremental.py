@@ -5,13 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dtc.compiler.api import compile_text
+from dtc.compiler.compile import resolve
 from dtc.compiler.parse import parse
 from dtc.lint.engine import lint_compilation
 from dtc.lsp.incremental import IncrementalParser
 from dtc.lsp.workspace import Documents
-from helpers import bundled_and_sample
+from helpers import BUNDLED, bundled_and_sample
 from test_lsp import BOOK
 
 
@@ -99,3 +102,84 @@ def _retype(rng: random.Random, lines: list[str]) -> list[str]:
     if lines[i].strip():
         lines[i] += " quietly"
     return lines
+
+
+# --- random edits, as an editor sends them ---------------------------------------------------
+
+#: Pieces an author types or pastes: entry heads, blank lines, notation (good and broken),
+#: comments, stat blocks, effects, gates, headers, and prose.
+_PIECES = [
+    "\n", "\n\n", " ", "word", "12 A new room (D0, S3).", "\n7 Another room. THE END\n", "2 you walk in.",
+    "(DEX D2, S4, F5)", "(D0 S9)", "(D0, S9, if key)", "[+key]", "[-key]", "go to 24", "Return to 1.",
+    "<!-- dtc: ignore[dead-end] -->\n", "<!-- dtc: ignore[nonsense] -->", "Ogre HP 5 | Morale 7 | Club d6\n",
+    "Ogre HP x | Club", "@pit", "\n@pit A pit (D1, S@top, F2).\n", "THE END (victory)", "Suddenly, 3 Ogres attack",
+    "Adventure Entries\n", "Title: X\n", "Start: 2\n", "**", "\n\n3 ", "Hazard: Fast Current\n", "Zone: perilous\n",
+    "Return to your most recent entry.", "\n9 Back. Return to the last entry you read.\n", "S@pit",
+]
+
+
+@st.composite
+def _edits(draw: st.DrawFn) -> list[tuple[float, int, str]]:
+    """(where, as a fraction of the text; how many characters to delete; what to insert)."""
+    piece = st.one_of(st.sampled_from(_PIECES), st.text(alphabet="0123456789 \n.aAS(),D", max_size=6))
+    pieces = st.lists(piece, max_size=3).map("".join)
+    edit = st.tuples(st.floats(0, 1), st.integers(0, 40) | st.integers(0, 600), pieces)
+    return draw(st.lists(edit, min_size=1, max_size=12))
+
+
+def _books() -> list[str]:
+    return [BOOK] + [p.read_text(encoding="utf-8") for p in BUNDLED]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(BUNDLED) + 1)), _edits(), st.booleans(), st.booleans())
+def test_random_edits_give_what_a_full_lint_of_the_final_text_gives(book: int, edits: list[tuple[float, int, str]],
+                                                                    whole_lines: bool, told: bool) -> None:
+    """Any run of edits, applied one by one as the language server receives them (told, or not,
+    how many lines each left alone at either end): the parse is the full parser's, and the
+    findings are a fresh `dtc lint` of the text, after every edit."""
+    text = _books()[book]
+    docs = Documents()
+    parser = IncrementalParser()
+    docs.update("untitled:book", text, 0)
+    parser.parse(text)
+    for version, (where, length, piece) in enumerate(edits, 1):
+        at = int(where * len(text))
+        if whole_lines:  # cut and paste whole lines, as a block edit does
+            at = text.rfind("\n", 0, at) + 1
+            stop = text.find("\n", at + length)
+            stop = len(text) if stop < 0 else stop + 1
+            piece = piece + "\n" if piece and not piece.endswith("\n") else piece
+        else:
+            stop = min(at + length, len(text))
+        last = text.count("\n", 0, stop)  # the line the replaced text ends on
+        unchanged = (text.count("\n", 0, at), text.count("\n") - last) if told else None
+        text = text[:at] + piece + text[stop:]
+        doc = parser.parse(text, "x.txt", unchanged)
+        assert doc == parse(text, "x.txt"), f"after edit {version}"
+        resolved, full = parser.resolve(doc)[0], resolve(doc)
+        assert resolved == full and list(resolved.by_number) == list(full.by_number), f"after edit {version}"
+        snap = docs.update("untitled:book", text, version, unchanged=unchanged)
+        assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
+        assert snap.lines.lines == text.split("\n")
+
+
+def test_the_server_counts_the_lines_its_changes_leave_alone() -> None:
+    """What `dtc lsp` tells the parser: lines untouched at the start and at the end since the
+    last analysis, over several changes; nothing once a change or the text holds another line end."""
+    from lsprotocol import types
+
+    from dtc.lsp.server import DtcServer
+
+    def change(first: int, last: int, text: str) -> types.TextDocumentContentChangeEvent:
+        return types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(first, 0), types.Position(last, 0)), text=text)
+
+    server = DtcServer()
+    server.line_counts["u"], server.untouched["u"] = 10, (-1, -1)  # as after an analysis
+    server.note_changes("u", [change(4, 5, "a\nb\nc\n")])  # line 4 becomes three lines: 12 in all
+    assert server.untouched["u"] == (4, 4) and server.line_counts["u"] == 12  # line 5 counts as touched
+    server.note_changes("u", [change(8, 8, "x"), change(2, 3, "")])  # then 11 lines
+    assert server.untouched["u"] == (2, 3) and server.line_counts["u"] == 11
+    server.note_changes("u", [change(0, 0, "\r")])
+    assert server.untouched["u"] is None and "u" in server.odd_line_ends

@@ -70,3 +70,9 @@ def test_odds_json_written_to_a_file_is_compact_and_the_same_data(book: Path, tm
     assert text == json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":")) + "\n"
     piped = CliRunner().invoke(main, ["odds", str(book), "--format", "json"])
     assert json.loads(piped.output) == json.loads(text)
+
+
+def test_the_language_server_starts_without_numeric_libraries() -> None:
+    """`dtc lsp` (started, warmed up on a small book, then told end of input) loads neither numpy
+    nor scipy: an editor waits for the server to start on every launch."""
+    assert loaded("lsp") == []

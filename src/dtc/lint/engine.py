@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 import dtc.lint.suppressions as suppressions
@@ -54,12 +54,15 @@ def lint_compilation(
     settings: Settings | None = None,
     suppress: bool = True,
     context: Context | None = None,
+    found_already: Mapping[str, list[Diagnostic]] | None = None,
 ) -> list[Diagnostic]:
     """Run ``rules`` (default: all, or those ``settings`` select) over ``comp``.
 
     ``settings`` (from :mod:`dtc.lint.configuration`) give the default ruleset and severities; inline
     ``<!-- dtc: ignore[...] -->`` suppressions apply unless ``suppress`` is false. ``context``
-    may be given when the caller has one for ``comp`` (the language server reuses graph facts).
+    may be given when the caller has one for ``comp`` (the language server reuses graph facts), and
+    ``found_already`` what some of the rules find, by code (the language server keeps the findings
+    of rules that look at one entry at a time, per stretch of text): those rules are not run again.
     """
     if settings is not None:
         settings.apply(comp.doc)
@@ -72,7 +75,7 @@ def lint_compilation(
     found: list[Diagnostic] = []
     with no_gc_pauses():  # the graph analyses build large structures, like the parser
         for r in chosen:
-            found.extend(r.run(ctx))
+            found.extend(found_already[r.code] if found_already and r.code in found_already else r.run(ctx))
     if suppress and comp.doc.directives:
         found, unused = suppressions.apply(found, comp.doc, comp.resolved, (r.code for r in chosen))
         unused_rule = next((r for r in chosen if r.code == suppressions.UNUSED), None)

@@ -18,28 +18,92 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import typing
-from collections.abc import Callable
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from dtc.compiler.model import Choice, Directive, Document, Entry
+from dtc.compiler.compile import Exit, Resolved, resolve
+from dtc.compiler.model import Choice, Directive, Document, Entry, Target
 from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
-from dtc.diagnostics import Span
+from dtc.diagnostics import Diagnostic, Span
+from dtc.lint.rules import Context, Rule
+from dtc.numbers import ENTRY, bounded
 
 _HEADER = "Adventure Entries\n"
 _PROBE = "\n1 X"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Chunk:
-    """Entries and comment lines of one chunk, with spans for one line offset."""
+    """One chunk's text and what parsing it alone gave, with spans relative to the chunk (as
+    parsed behind a header line: the chunk's first line is line 2), never rewritten; plus the
+    copy moved to where the chunk stood last (``at``), kept while the chunk does not move."""
 
-    delta: int  # line shift applied to the stored spans
+    text: str
+    #: (entry heads after a blank line, entry heads): the chunk's part of the book's layout.
+    layout: tuple[int, int]
     entries: list[Entry]
     directives: list[Directive]
     #: Other document-level lists the chunk's entries added to (such as unreadable stat blocks).
     extras: dict[str, list[Any]]
+    at: int = 0
+    moved: tuple[list[Entry], list[Directive], dict[str, list[Any]]] | None = None
+    #: The chunk's part of the resolution, for one (line shift, label numbers).
+    resolved_for: tuple[int, object] | None = None
+    part: _Part | None = None
+
+    has_labels: bool | None = None
+    #: Findings of the entry-local rules (:data:`LOCAL_RULES`) with spans relative to the chunk,
+    #: for one (path, ruleset, label numbers), and the copy moved to ``found_at``.
+    found_for: tuple[object, ...] | None = None
+    found: dict[str, list[Diagnostic]] | None = None
+    found_any: bool = False
+    found_at: int = 0
+    found_moved: dict[str, list[Diagnostic]] | None = None
+
+    @property
+    def labelled(self) -> bool:
+        """Whether an entry here is named by a label, or an exit names one (the part then
+        depends on the numbers the book gives its labels)."""
+        if self.has_labels is None:
+            self.has_labels = any(isinstance(e.number, str) for e in self.entries) or any(
+                isinstance(t, str) for e in self.entries for t in _targets(e))
+        return self.has_labels
+
+    def resolved(self, delta: int, labels: dict[str, int], labels_key: object) -> _Part:
+        key = (delta, labels_key if self.labelled else None)
+        if self.part is None or self.resolved_for != key:
+            was = self.resolved_for
+            if self.part is not None and was is not None and was[1] == key[1]:
+                self.part = self.part.moved(delta - was[0])  # only the chunk's place changed
+            else:
+                self.part = _Part.of(self.placed(delta)[0], labels)
+            self.resolved_for = key
+        return self.part
+
+    def placed(self, delta: int) -> tuple[list[Entry], list[Directive], dict[str, list[Any]]]:
+        """Entries, comment lines and extras with spans ``delta`` lines further down."""
+        if self.moved is None or self.at != delta:
+            if delta == 0:
+                self.moved = (self.entries, self.directives, self.extras)
+            else:
+                self.moved = ([_shift(e, delta) for e in self.entries], [_shift(d, delta) for d in self.directives],
+                              {name: _shift_any(items, delta) for name, items in self.extras.items()})
+            self.at = delta
+        return self.moved
+
+
+#: Rules whose findings about an entry depend on nothing but that entry's own choices, its number,
+#: the numbers of the book's labels and the ruleset (never on other entries, the graph or a
+#: position outside the entry): the language server runs them once per chunk of text and keeps
+#: what they found while the chunk is unchanged. A rule not listed runs over the whole book on
+#: every edit; ``tests/test_incremental.py`` holds the two ways equal.
+LOCAL_RULES = frozenset({"DT101", "DT102", "DT103", "DT104", "DT105", "DT122", "DT204", "DT205", "DT304"})
 
 
 @dataclass(slots=True)
@@ -47,74 +111,565 @@ class Stats:
     chunks: int = 0
     reparsed: int = 0
     full: bool = False
+    #: Chunks whose text was looked at again (the edited ones and their neighbours).
+    scanned: int = 0
+
+
+@dataclass(slots=True)
+class _Edit:
+    """What the last :meth:`IncrementalParser.parse` changed: chunks ``at`` up to ``at + len(removed)``
+    of the previous version became ``added``, and every later line moved ``line_shift`` lines."""
+
+    at: int
+    removed: list[_Chunk]
+    added: list[_Chunk]
+    line_shift: int
+    #: The lines that changed: (first line index, how many lines it replaced, the new lines).
+    lines: tuple[int, int, list[str]] = (0, 0, [])
+    #: Set when the document was spliced from the previous one: (first entry of the changed
+    #: stretch, how many entries it holds).
+    entries: tuple[int, int] | None = None
+
+
+@dataclass(slots=True)
+class _Layout:
+    """Where the chunks of the current version stand: parallel lists, file order."""
+
+    chunks: list[_Chunk]
+    lines: list[int]  # 0-based line of each chunk's first line
+    starts: list[int]  # character offset of each chunk's first character
 
 
 class IncrementalParser:
-    """Parses successive versions of one document, reusing unchanged chunks."""
+    """Parses successive versions of one document, reusing unchanged chunks.
+
+    The text between the first and the last character that changed since the previous
+    version is cut into chunks again (with the chunk before it, whose end may now run on);
+    the chunks before and after it are taken as they were, found by comparing their text in
+    place, so an edit costs work in proportion to the edit, not the book (apart from list
+    splicing, and moving the entries below an edit that added or removed lines).
+    """
 
     def __init__(self) -> None:
-        self._chunks: dict[str, _Chunk] = {}
+        self._cache: dict[str, _Chunk] = {}
         self._front: tuple[str, Document] | None = None
+        self._text: str | None = None
+        self._layout: _Layout | None = None
+        self._blank_separated = False
+        self._heads = [0, 0]  # the book's layout: heads after a blank line, heads
+        self._doc: Document | None = None  # the last document made of chunks
+        self._edit: _Edit | None = None
+        self._resolved: tuple[Resolved, object] | None = None
+        self._local_key: tuple[object, ...] | None = None
         self.stats = Stats()
 
-    def parse(self, text: str, path: str = "<input>") -> Document:
+    def parse(self, text: str, path: str = "<input>", unchanged: tuple[int, int] | None = None) -> Document:
+        """The document ``text`` says. ``unchanged`` may say how many lines at the start and at
+        the end are the same as in the text of the previous call (an editor's changes say so),
+        which spares comparing the chunks there; without it they are compared."""
+        front = self._front
+        if (self._layout is None or front is None or self._text is None
+                or not text.startswith(front[0]) or text[len(front[0]) : len(front[0]) + 1] != "\n"):
+            return self._parse_all(text, path)
+        if not self._update(text, unchanged):
+            return self._parse_all(text, path)
+        return self._document(text, path)
+
+    def changed_lines(self) -> tuple[int, int, list[str]] | None:
+        """What the last :meth:`parse` found changed since the one before, as lines (0-based
+        index of the first, how many lines it replaced, the new lines), when it was an edit."""
+        return None if self._edit is None else self._edit.lines
+
+    # -- the whole text ---------------------------------------------------------------------
+
+    def _parse_all(self, text: str, path: str) -> Document:
+        self._layout = None
+        self._text = None
+        self._edit = None
+        self._resolved = None
         lines = text.split("\n")
         header = _entries_header(lines)
         if header is None:
-            self._chunks.clear()
+            self._cache.clear()
             self.stats = Stats(full=True)
             return parse(text, path)
         front = self._parse_front("\n".join(lines[: header + 1]), path)
         if front is None:
-            self._chunks.clear()
+            self._cache.clear()
             self.stats = Stats(full=True)
             return parse(text, path)
-        doc = copy.copy(front)
-        doc.path = path
-        doc.entries = []
-        doc.directives = list(front.directives)
-        doc.line_count = len(lines)
-        chunks: dict[str, _Chunk] = {}
-        stats = Stats()
+        if header + 1 >= len(lines):  # a header and no line after it
+            self.stats = Stats(full=True)
+            return parse(text, path)
         bounds = _chunk_starts(lines, header + 1)
+        texts = ["\n".join(lines[first : bounds[n + 1] if n + 1 < len(bounds) else len(lines)])
+                 for n, first in enumerate(bounds)]
         blank_separated = separates_with_blank_lines(head_layout(lines, header + 1))
-        for n, first in enumerate(bounds):
-            last = bounds[n + 1] if n + 1 < len(bounds) else len(lines)
-            chunk_text = "\n".join(lines[first:last])
-            key = f"{int(blank_separated)}{chunk_text}"  # the book's layout decides its heads
-            delta = first - 1  # chunk line 2 (after the header) is document line first + 1
-            chunk = chunks.get(key) or self._chunks.get(key)
-            if chunk is None:
-                parsed = parse(_HEADER + chunk_text, path, blank_separated=blank_separated)
-                chunk = _Chunk(0, parsed.entries, parsed.directives, _extras(parsed))
-                stats.reparsed += 1
-            chunk = _moved(chunk, delta)
-            chunks[key] = chunk
-            offset = len(doc.entries)
-            doc.entries.extend(chunk.entries)
-            doc.directives.extend(
-                d if d.entry_index is None else dataclasses.replace(d, entry_index=d.entry_index + offset)
-                for d in chunk.directives
-            )
-            for name, items in chunk.extras.items():
-                if getattr(doc, name) is getattr(front, name):
-                    setattr(doc, name, list(getattr(front, name)))
-                getattr(doc, name).extend(items)
-            stats.chunks += 1
-        self._chunks = chunks
-        self.stats = stats
-        return doc
+        if blank_separated != self._blank_separated:
+            self._cache.clear()
+            self._blank_separated = blank_separated
+        self.stats = Stats()
+        chunks = [self._chunk(t) for t in texts]
+        offset = len(front[0]) + 1
+        starts = []
+        for t in texts:
+            starts.append(offset)
+            offset += len(t) + 1
+        self._layout = _Layout(chunks, bounds, starts)
+        self._heads = [sum(c.layout[0] for c in chunks), sum(c.layout[1] for c in chunks)]
+        self._cache = {c.text: c for c in chunks}
+        self._text = text
+        return self._document(text, path)
 
-    def _parse_front(self, front_text: str, path: str) -> Document | None:
+    def _chunk(self, text: str) -> _Chunk:
+        chunk = self._cache.get(text)
+        if chunk is None:
+            parsed = parse(_HEADER + text, "<chunk>", blank_separated=self._blank_separated)
+            lines = text.split("\n")
+            after_blank = head_layout(lines, 0)
+            chunk = _Chunk(text, (sum(after_blank), len(after_blank)), parsed.entries, parsed.directives,
+                           _extras(parsed))
+            self._cache[text] = chunk
+            self.stats.reparsed += 1
+        return chunk
+
+    def _parse_front(self, front_text: str, path: str) -> tuple[str, Document] | None:
         """The front part, parsed alone; None if the header does not open the entries there."""
         if self._front is not None and self._front[0] == front_text:
-            return self._front[1]
+            return self._front
         probe = parse(front_text + _PROBE, path)
         if len(probe.entries) != 1 or probe.entries[0].span.line != front_text.count("\n") + 2:
             return None
         probe.entries = []
         self._front = (front_text, probe)
-        return probe
+        return self._front
+
+    # -- an edit ----------------------------------------------------------------------------
+
+    def _update(self, text: str, unchanged: tuple[int, int] | None) -> bool:
+        """Bring the layout up to ``text`` by cutting only the changed stretch into chunks
+        again; False when the book's layout (blank lines between entries or not) flips."""
+        layout, old = self._layout, self._text
+        assert layout is not None and old is not None
+        chunks, starts = layout.chunks, layout.starts
+        n = len(chunks)
+        shift = len(text) - len(old)
+        if text == old:
+            self.stats = Stats(chunks=n)
+            self._edit = _Edit(0, [], [], 0)
+            return True
+        hinted = self._hinted(text, unchanged) if unchanged is not None else None
+        if hinted is not None:
+            k, j = hinted
+            r = max(k - 1, 0)
+            return self._recut(text, r, j, shift)
+        # The chunks before the first change: the same text, and the same line break after it.
+        k = 0
+        while k < n:
+            t, s = chunks[k].text, starts[k]
+            if not text.startswith(t, s):
+                break
+            end = s + len(t)
+            if (text[end : end + 1] != "\n") if k + 1 < n else (len(text) != end):
+                break
+            k += 1
+        if k == n:
+            self.stats = Stats(chunks=n)
+            self._text = text
+            self._edit = _Edit(0, [], [], 0)
+            return True
+        r = max(k - 1, 0)  # the chunk before may now run on into the changed text
+        # The chunks after the last change: the same text at the same distance from the end.
+        j = n
+        while j > k:
+            t, s = chunks[j - 1].text, starts[j - 1] + shift
+            if s < starts[k] or text[s - 1 : s] != "\n" or not text.startswith(t, s):
+                break
+            j -= 1
+        return self._recut(text, r, j, shift)
+
+    def _hinted(self, text: str, unchanged: tuple[int, int]) -> tuple[int, int] | None:
+        """The first chunk that may have changed and the first after it that has not, from the
+        count of unchanged lines at each end; None when the chunks at the edges disagree."""
+        layout, old = self._layout, self._text
+        assert layout is not None and old is not None
+        chunks, firsts, starts = layout.chunks, layout.lines, layout.starts
+        n = len(chunks)
+        lead, trail = unchanged
+        total = firsts[-1] + chunks[-1].text.count("\n") + 1
+        k = max(bisect_right(firsts, lead) - 1, 0)  # the chunk holding the first changed line
+        j = max(bisect_left(firsts, total - trail), k + 1)  # the first chunk after the last one
+        shift = len(text) - len(old)
+        if k > 0 and not (text.startswith(chunks[k - 1].text, starts[k - 1])
+                          and text[starts[k] - 1 : starts[k]] == "\n"):
+            return None
+        if j < n:
+            s = starts[j] + shift
+            if s < starts[k] or text[s - 1 : s] != "\n" or not text.startswith(chunks[j].text, s):
+                return None
+        return k, j
+
+    def _recut(self, text: str, r: int, j: int, shift: int) -> bool:
+        """Cut the text from chunk ``r`` up to chunk ``j`` (moved ``shift`` characters) into chunks again."""
+        layout, old = self._layout, self._text
+        assert layout is not None and old is not None
+        chunks, firsts, starts = layout.chunks, layout.lines, layout.starts
+        n = len(chunks)
+        # An unchanged chunk still starts one only after a blank line (a comment is never blank),
+        # or when nothing is left before it.
+        while j < n:
+            stop = starts[j] + shift - 1  # the line break before it
+            if stop < starts[r] or not text[text.rfind("\n", 0, stop) + 1 : stop].strip():
+                break
+            j += 1
+        end = starts[j] + shift - 1 if j < n else len(text)
+        region = text[starts[r] : end] if end >= starts[r] else None
+        old_end = starts[j] - 1 if j < n else len(old)
+        old_lines = old.count("\n", starts[r], old_end) + 1 if old_end >= starts[r] else 0
+        removed = chunks[r:j]
+        lines = region.split("\n") if region is not None else []
+        bounds = _chunk_starts(lines, 0) if lines else []
+        texts = ["\n".join(lines[a : bounds[m + 1] if m + 1 < len(bounds) else len(lines)])
+                 for m, a in enumerate(bounds)]
+        self.stats = Stats(scanned=len(texts))
+        heads = list(self._heads)
+        for c in removed:
+            heads[0] -= c.layout[0]
+            heads[1] -= c.layout[1]
+        for t in texts:  # the layout of new text, before it is parsed with the book's layout
+            cached = self._cache.get(t)
+            after_blank = cached.layout if cached is not None else _layout_of(t)
+            heads[0] += after_blank[0]
+            heads[1] += after_blank[1]
+        blank = heads[0] >= 3 and heads[0] * 4 >= heads[1] * 3  # separates_with_blank_lines
+        if blank != self._blank_separated:
+            return False
+        self._heads = heads
+        added = [self._chunk(t) for t in texts]
+        line_shift = len(lines) - old_lines
+        first = firsts[r]
+        new_firsts, new_starts = [], []
+        offset = starts[r]
+        for t, a in zip(texts, bounds, strict=True):
+            new_firsts.append(first + a)
+            new_starts.append(offset)
+            offset += len(t) + 1
+        layout.chunks[r:j] = added
+        layout.lines[r:j] = new_firsts
+        layout.starts[r:j] = new_starts
+        at = r + len(added)
+        if line_shift or shift:
+            tail_lines, tail_starts = layout.lines, layout.starts
+            for m in range(at, len(tail_lines)):
+                tail_lines[m] += line_shift
+                tail_starts[m] += shift
+        for c in removed:
+            if self._cache.get(c.text) is c and c not in added:
+                del self._cache[c.text]
+        self.stats.chunks = len(layout.chunks)
+        self._text = text
+        self._edit = _Edit(r, removed, added, line_shift, lines=(firsts[r], old_lines, lines))
+        return True
+
+    # -- the resolution ----------------------------------------------------------------------
+
+    def resolve(self, doc: Document) -> tuple[Resolved, object]:
+        """:func:`dtc.compiler.compile.resolve` of the document the last :meth:`parse` returned,
+        put together from each chunk's part, and a key that is equal for two versions whose
+        entry graphs are the same (what :class:`~dtc.lint.analysis.Analysis` is built from);
+        None when the last parse was not made of chunks."""
+        layout = self._layout
+        if layout is None or doc is not self._doc:
+            return resolve(doc), None
+        found = self._resolve_splice(doc)
+        if found is None:
+            found = self._resolve_all(doc)
+        self._resolved = found
+        return found
+
+    def _resolve_splice(self, doc: Document) -> tuple[Resolved, object] | None:
+        """The previous resolution with the changed stretch's exits put in, when the document
+        was spliced and the stretch's graph facts are the same (an edit to prose)."""
+        edit, prev, layout = self._edit, self._resolved, self._layout
+        if edit is None or edit.entries is None or prev is None or layout is None:
+            return None
+        if any(c.labelled for c in edit.removed) or any(c.labelled for c in edit.added):
+            return None
+        before = [c.part for c in edit.removed]
+        if any(p is None or p.returning for p in before):
+            return None
+        res, key = prev
+        after = [c.resolved(layout.lines[k] - 1, res.labels, tuple(res.labels.items()))
+                 for k, c in enumerate(edit.added, edit.at)]
+        if any(p.returning for p in after) or [p.key for p in before] != [p.key for p in after]:  # type: ignore[union-attr]
+            return None
+        at, count = edit.entries
+        exits = res.exits[:at] + [x for p in after for x in p.exits] + res.exits[at + count :]
+        return Resolved(doc, res.numbers, res.by_number, res.labels, exits, res.start, res.start_text,
+                        res.malformed), key
+
+    def _resolve_all(self, doc: Document) -> tuple[Resolved, object]:
+        layout = self._layout
+        assert layout is not None
+        chunks, firsts = layout.chunks, layout.lines
+        labels: dict[str, int] = {}
+        if any(c.labelled for c in chunks):
+            names = [e.number for c in chunks for e in c.entries]
+            next_free = max((n for n in names if isinstance(n, int)), default=0) + 1
+            for name in names:
+                if isinstance(name, str) and name not in labels:
+                    labels[name] = next_free
+                    next_free += 1
+        labels_key = tuple(labels.items())
+        numbers: list[int] = []
+        exits: list[list[Exit]] = []
+        malformed: list[int] = []
+        keys: list[tuple[object, ...]] = []
+        returning: list[int] = []
+        parts: list[tuple[int, _Part]] = []
+        for chunk, first in zip(chunks, firsts, strict=True):
+            part = chunk.resolved(first - 1, labels, labels_key)
+            offset = len(numbers)
+            numbers.extend(part.numbers)
+            exits.extend(part.exits)
+            if part.malformed:
+                malformed.extend(offset + i for i in part.malformed)
+            if part.returning:
+                returning.extend(offset + i for i in part.returning)
+            keys.append(part.key)
+            parts.append((offset, part))
+        res = Resolved(doc, numbers, labels=labels, exits=exits, malformed=malformed)
+        by_number = dict(zip(numbers, range(len(numbers)), strict=True))  # first seen, in order
+        if len(by_number) != len(numbers):  # a number used twice: the first entry stands for it
+            by_number = {}
+            for i, n in enumerate(numbers):
+                by_number.setdefault(n, i)
+        res.by_number = by_number
+        if returning:
+            _add_returns(res, returning, parts)
+        _settle_start(res, doc, labels)
+        return res, (res.start, labels_key, keys)
+
+    # -- the entry-local rules --------------------------------------------------------------
+
+    def local_findings(self, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]] | None:
+        """What each rule of ``rules`` in :data:`LOCAL_RULES` finds in the document the last
+        :meth:`parse` returned (resolved as ``res``), file order: each chunk's findings are
+        worked out once, on the chunk alone, and moved with it. None when the last parse was not
+        made of chunks."""
+        layout = self._layout
+        doc = res.doc
+        if layout is None or doc is not self._doc:
+            return None
+        chosen = [r for r in rules if r.code in LOCAL_RULES]
+        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen}
+        if not chosen:
+            return out
+        labels_key = tuple(res.labels.items())
+        common = (doc.path, doc.rules, tuple(r.code for r in chosen), None)
+        if self._local_key == common:
+            common = self._local_key  # the same object: chunks compare it by identity first
+        self._local_key = common
+        labelled = (*common[:3], labels_key)
+        for chunk, first in zip(layout.chunks, layout.lines, strict=True):
+            key = common if not chunk.has_labels and chunk.has_labels is not None else (
+                labelled if chunk.labelled else common)
+            if chunk.found_for is not key and chunk.found_for != key:
+                chunk.found = _find(chunk, doc, res, chosen) if chunk.entries else {}
+                chunk.found_any = any(chunk.found.values())
+                chunk.found_for = key
+                chunk.found_moved = None
+            if not chunk.found_any:
+                continue
+            assert chunk.found is not None
+            delta = first - 1
+            if chunk.found_moved is None or chunk.found_at != delta:
+                chunk.found_moved = {code: [_shift(d, delta) for d in found] for code, found in chunk.found.items()}
+                chunk.found_at = delta
+            for code, found in chunk.found_moved.items():
+                out[code].extend(found)
+        return out
+
+    # -- the document -----------------------------------------------------------------------
+
+    def _document(self, text: str, path: str) -> Document:
+        layout, front = self._layout, self._front
+        assert layout is not None and front is not None
+        base = front[1]
+        spliced = self._splice(path, base)
+        if spliced is not None:
+            self._doc = spliced
+            return spliced
+        doc = copy.copy(base)
+        doc.path = path
+        entries: list[Entry] = []
+        doc.entries = entries
+        doc.directives = directives = list(base.directives)
+        doc.line_count = layout.lines[-1] + layout.chunks[-1].text.count("\n") + 1 if layout.chunks else (
+            text.count("\n") + 1)
+        extend = entries.extend
+        for chunk, first in zip(layout.chunks, layout.lines, strict=True):
+            moved, comments, extras = chunk.placed(first - 1)  # chunk line 2 is document line first + 1
+            if comments:
+                offset = len(entries)
+                directives.extend(
+                    d if d.entry_index is None else dataclasses.replace(d, entry_index=d.entry_index + offset)
+                    for d in comments
+                )
+            if extras:
+                for name, items in extras.items():
+                    if getattr(doc, name) is getattr(base, name):
+                        setattr(doc, name, list(getattr(base, name)))
+                    getattr(doc, name).extend(items)
+            extend(moved)
+        self._doc = doc
+        return doc
+
+    def _splice(self, path: str, base: Document) -> Document | None:
+        """The previous document with the changed stretch's entries put in, when nothing else
+        moved: no line added or removed, as many entries as before, no comment lines or
+        document-level items (stat blocks, hazards, prose heads) in the stretch."""
+        edit, prev, layout = self._edit, self._doc, self._layout
+        if edit is None or prev is None or layout is None or edit.line_shift:
+            return None
+        if any(c.directives or c.extras for c in edit.removed) or any(c.directives or c.extras for c in edit.added):
+            return None
+        at = sum(len(c.entries) for c in layout.chunks[: edit.at])
+        old = sum(len(c.entries) for c in edit.removed)
+        new = [e for k, c in enumerate(edit.added, edit.at) for e in c.placed(layout.lines[k] - 1)[0]]
+        if len(new) != old:
+            return None
+        doc = copy.copy(prev)
+        doc.path = path
+        doc.default_rules = base.default_rules
+        doc.entries = prev.entries[:at] + new + prev.entries[at + old :]
+        edit.entries = (at, old)
+        return doc
+
+
+def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]]:
+    """The local rules' findings in one chunk, checked alone (its spans relative to itself)."""
+    sub = copy.copy(doc)
+    sub.entries = chunk.entries
+    sub.directives = []
+    part = _Part.of(chunk.entries, res.labels)
+    resolved = Resolved(sub, part.numbers, labels=res.labels, exits=part.exits, malformed=part.malformed)
+    ctx = Context(sub, resolved)
+    return {r.code: list(r.run(ctx)) for r in rules}
+
+
+_new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)
+
+
+def _targets(entry: Entry) -> list[Target]:
+    out: list[Target] = []
+    for c in entry.choices:
+        if c.success is not None:
+            out.append(c.success)
+        if c.failure is not None:
+            out.append(c.failure)
+        if c.roll is not None:
+            out.extend(b.target for b in c.roll.branches)
+    out.extend(p.target for p in entry.prose_exits)
+    return out
+
+
+@dataclass(slots=True, eq=False)
+class _Part:
+    """What :func:`dtc.compiler.compile.resolve` works out for one chunk's entries, before the
+    "return to your most recent entry" exits (which depend on the whole book) are added."""
+
+    numbers: list[int]
+    exits: list[list[Exit]]
+    malformed: list[int]  # indexes within the chunk
+    returning: list[int]  # indexes within the chunk of entries with a dynamic return
+    targets: frozenset[Target]
+    #: The graph facts the chunk adds (see :func:`dtc.lsp.workspace.graph_key`), free of positions.
+    key: tuple[object, ...]
+
+    def moved(self, by: int) -> _Part:
+        """The same part for the chunk ``by`` lines further down (only exits written in prose
+        and random branches carry a span)."""
+        exits = [out if all(x.span is None for x in out) else
+                 [x if x.span is None else x._replace(span=_shift_any(x.span, by)) for x in out]
+                 for out in self.exits]
+        return _Part(self.numbers, exits, self.malformed, self.returning, self.targets, self.key)
+
+    @classmethod
+    def of(cls, entries: list[Entry], labels: dict[str, int]) -> _Part:
+        numbers = [labels[e.number] if isinstance(e.number, str) else e.number for e in entries]
+        exits: list[list[Exit]] = []
+        malformed: list[int] = []
+        keys = []
+        new_exit = _new_exit
+        for i, entry in enumerate(entries):  # as resolve() does, entry by entry
+            out: list[Exit] = []
+            for ci, c in enumerate(entry.choices):
+                if c.error is not None and (not malformed or malformed[-1] != i):
+                    malformed.append(i)
+                t = c.success
+                if t is not None:
+                    out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, None)))
+                t = c.failure
+                if t is not None:
+                    out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
+                if c.roll is not None:
+                    for b in c.roll.branches:
+                        t = b.target
+                        out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "random", ci, b.span)))
+            for p in entry.prose_exits:
+                t = p.target
+                out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
+            exits.append(out)
+            keys.append((numbers[i], entry.ending, tuple(x.target for x in out),
+                         tuple(c.text for c in entry.choices if c.error is not None),
+                         bool(entry.choices or entry.prose_exits or entry.returns), bool(entry.returns)))
+        returning = [i for i, e in enumerate(entries) if e.returns]
+        targets = frozenset(x.target for out in exits for x in out)
+        return cls(numbers, exits, malformed, returning, targets, tuple(keys))
+
+
+def _add_returns(res: Resolved, returning: list[int], parts: list[tuple[int, _Part]]) -> None:
+    """"Return to your most recent entry": an exit back to each entry that leads in (as in
+    :func:`dtc.compiler.compile.resolve`), looking only in the chunks with an exit there."""
+    numbers, by_number, doc = res.numbers, res.by_number, res.doc
+    targets = {numbers[i] for i in returning}
+    preds: dict[int, set[int]] = defaultdict(set)
+    for offset, part in parts:
+        if part.targets.isdisjoint(targets):
+            continue
+        for k, out in enumerate(part.exits):
+            i = offset + k
+            number = numbers[i]
+            if by_number[number] != i:
+                continue
+            for x in out:
+                if x.target in targets:
+                    preds[x.target].add(number)
+    for i in returning:
+        extra = [Exit(pred, "return", None, span) for span in doc.entries[i].returns
+                 for pred in sorted(preds.get(numbers[i], ())) if pred != numbers[i]]
+        if extra:
+            res.exits[i] = res.exits[i] + extra
+
+
+def _settle_start(res: Resolved, doc: Document, labels: dict[str, int]) -> None:
+    start_field = doc.meta.get("start")
+    if start_field is not None:
+        value = start_field.value.strip()
+        if re.fullmatch(r"[0-9]+", value) and bounded(value, ENTRY) <= ENTRY:
+            res.start = bounded(value, ENTRY)
+        elif value in labels:
+            res.start = labels[value]
+        else:
+            res.start_text = value
+    elif res.numbers:
+        res.start = min(res.numbers)
+
+
+def _layout_of(text: str) -> tuple[int, int]:
+    after_blank = head_layout(text.split("\n"), 0)
+    return sum(after_blank), len(after_blank)
 
 
 def _extras(doc: Document) -> dict[str, list[Any]]:
@@ -163,21 +718,44 @@ _LINE_FIELDS = frozenset(("end_line", "line"))
 _PLAIN_HINTS = frozenset((str, int, bool, float, type(None)))
 _Shifter = Callable[[Any, int], Any]
 _SHIFTERS: dict[type, _Shifter] = {}
-#: A choice's spans are worked out from its own (unshifted) source, then moved; the line starts
-#: they were worked out from are then not needed.
-_CHOICE_SPANS = {"spans": "_shift_any(o.located(), by)", "starts": "()"}
+#: A choice whose spans are known has them moved; one whose spans are still to be worked out
+#: (when first asked for, from its source) keeps it so, with line starts that count ``by`` more
+#: lines above its source (see :class:`_LinesAbove`), so a moved entry costs no span it is not asked for.
+_CHOICE_SPANS = {"spans": "None if o.spans is None else _shift_any(o.spans, by)",
+                 "starts": "o.starts if o.spans is not None else _LinesAbove.of(o.starts, by)"}
 
 
-def _moved(chunk: _Chunk, delta: int) -> _Chunk:
-    if delta == chunk.delta:
-        return chunk
-    by = delta - chunk.delta
-    return _Chunk(
-        delta,
-        [_shift(e, by) for e in chunk.entries],
-        [_shift(d, by) for d in chunk.directives],
-        {name: _shift_any(items, by) for name, items in chunk.extras.items()},
-    )
+class _LinesAbove(Sequence[int]):
+    """Line start offsets with ``above`` lines before the first: to :func:`bisect.bisect_right`
+    (what :meth:`Choice.located` looks a line up with) the same starts, ``above`` lines further down."""
+
+    __slots__ = ("above", "starts")
+
+    def __init__(self, starts: Sequence[int], above: int) -> None:
+        self.starts, self.above = starts, above
+
+    @classmethod
+    def of(cls, starts: Sequence[int], by: int) -> Sequence[int]:
+        if isinstance(starts, _LinesAbove):
+            inner: _LinesAbove = starts
+            starts, by = inner.starts, inner.above + by
+        return starts if by == 0 else cls(starts, by)
+
+    def __len__(self) -> int:
+        return len(self.starts) + self.above
+
+    @typing.overload
+    def __getitem__(self, i: int) -> int: ...
+    @typing.overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return -1 if i < self.above else self.starts[i - self.above]
 
 
 def _shift(obj: Any, by: int) -> Any:
@@ -227,7 +805,7 @@ def _make_shifter(cls: type) -> _Shifter:
         body.append(f"    _set(n, {f.name!r}, {expr})" if frozen else f"    n.{f.name} = {expr}")
     body.append("    return n")
     scope: dict[str, Any] = {"_S": Span, "_new": object.__new__, "_cls": cls, "_shift": _shift,
-                             "_set": object.__setattr__, "_shift_any": _shift_any}
+                             "_set": object.__setattr__, "_shift_any": _shift_any, "_LinesAbove": _LinesAbove}
     exec("\n".join(body), scope)  # generated from the model class's own fields, nothing else
     shifter: _Shifter = scope["shift"]
     return shifter

@@ -30,6 +30,15 @@ class Lines:
         self.lines = text.split("\n")
         self.encoding = str(encoding)
 
+    @classmethod
+    def edited(cls, before: Lines, first: int, count: int, new: list[str]) -> Lines:
+        """``before`` with its ``count`` lines from 0-based ``first`` replaced by ``new`` (what an
+        edit changed): the same as the edited text's :class:`Lines`, without splitting it all."""
+        lines = cls.__new__(cls)
+        lines.lines = before.lines[:first] + new + before.lines[first + count :]
+        lines.encoding = before.encoding
+        return lines
+
     def line(self, number: int) -> str:
         """A 1-based line's text ('' past the end)."""
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""

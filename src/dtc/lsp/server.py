@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from dtc import __version__
 from dtc.diagnostics import Diagnostic, Severity, Span
 from dtc.lsp import actions, completion, hover, navigation
 from dtc.lsp.positions import UTF16
-from dtc.lsp.workspace import Documents, Snapshot
+from dtc.lsp.workspace import Documents, Snapshot, normalise
 
 log = logging.getLogger("dtc.lsp")
 
@@ -42,6 +43,9 @@ _SEVERITY = {
     Severity.WARNING: types.DiagnosticSeverity.Warning,
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
+#: Line ends other than \\n: \\r (a change may join \\r and \\n into one line end), and what pygls
+#: (str.splitlines) also ends a line at. Changes to a text holding one are not counted in lines.
+_OTHER_LINE_ENDS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 #: Findings about text that does nothing: editors fade it.
 _UNNECESSARY = {"DT201", "DT402"}
 
@@ -53,6 +57,39 @@ class DtcServer(LanguageServer):
         self.docs_url: str | None = None
         #: The newest version each document has been changed to.
         self.latest: dict[str, int] = {}
+        #: Per document: its line count, and how many lines at its start and at its end no change
+        #: has touched since it was last analysed (None: not known, after a whole-text change).
+        self.line_counts: dict[str, int] = {}
+        self.untouched: dict[str, tuple[int, int] | None] = {}
+        #: Documents whose text has (or had) a line end other than \\n.
+        self.odd_line_ends: set[str] = set()
+
+    def note_changes(self, uri: str, changes: list[types.TextDocumentContentChangeEvent]) -> None:
+        """Keep count of the lines the editor's changes leave alone at each end (where the text
+        has no line end but ``\\n``, LSP counts lines as dtc does)."""
+        count = self.line_counts.get(uri)
+        found = self.untouched.get(uri)
+        lead, trail = found if found is not None else (-1, -1)
+        known = found is not None
+        for change in changes:
+            if _OTHER_LINE_ENDS.search(change.text):
+                self.odd_line_ends.add(uri)
+            if not isinstance(change, types.TextDocumentContentChangePartial):
+                count, known = len(normalise(change.text).split("\n")), False
+                continue
+            if count is None or uri in self.odd_line_ends:
+                count, known = None, False
+                continue
+            first, last = change.range.start.line, change.range.end.line
+            after = max(count - last - 1, 0)  # lines below the change
+            lead = first if lead < 0 else min(lead, first)
+            trail = after if trail < 0 else min(trail, after)
+            count += normalise(change.text).count("\n") - (last - first)
+        if count is None:
+            self.line_counts.pop(uri, None)
+        else:
+            self.line_counts[uri] = count
+        self.untouched[uri] = (lead, trail) if known else None
 
     @property
     def encoding(self) -> str:
@@ -68,7 +105,16 @@ class DtcServer(LanguageServer):
 
     def analyse(self, uri: str) -> Snapshot:
         document = self.workspace.get_text_document(uri)
-        snap = self.documents.update(uri, document.source, document.version, self.encoding)
+        unchanged = self.untouched.get(uri)
+        if unchanged is not None and unchanged[0] < 0:  # no change noted: compare
+            unchanged = None
+        snap = self.documents.update(uri, document.source, document.version, self.encoding, unchanged)
+        if uri in self.odd_line_ends:
+            self.untouched[uri] = None
+            self.line_counts.pop(uri, None)
+        else:
+            self.untouched[uri] = (-1, -1)  # nothing changed since this analysis
+            self.line_counts[uri] = len(snap.lines.lines)
         log.debug("linted %s in %.1f ms (%d chunks re-parsed)", uri, snap.elapsed_ms, snap.reparsed)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=snap.version, diagnostics=self.lsp_diagnostics(snap))
@@ -126,6 +172,11 @@ def initialize(ls: DtcServer, params: types.InitializeParams) -> None:
 
 
 def did_open(ls: DtcServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.untouched[params.text_document.uri] = None
+    if _OTHER_LINE_ENDS.search(params.text_document.text):
+        ls.odd_line_ends.add(params.text_document.uri)
+    else:
+        ls.odd_line_ends.discard(params.text_document.uri)
     ls.analyse(params.text_document.uri)
 
 
@@ -134,6 +185,7 @@ async def did_change(ls: DtcServer, params: types.DidChangeTextDocumentParams) -
     that one's handler will: a burst of changes costs one analysis, not one each."""
     uri, version = params.text_document.uri, params.text_document.version
     ls.latest[uri] = version
+    ls.note_changes(uri, list(params.content_changes))
     await asyncio.sleep(0)  # let changes already received be applied first
     if ls.latest.get(uri) == version:
         ls.analyse(uri)
@@ -146,6 +198,9 @@ def did_save(ls: DtcServer, params: types.DidSaveTextDocumentParams) -> None:
 def did_close(ls: DtcServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.documents.close(params.text_document.uri)
     ls.latest.pop(params.text_document.uri, None)
+    ls.untouched.pop(params.text_document.uri, None)
+    ls.line_counts.pop(params.text_document.uri, None)
+    ls.odd_line_ends.discard(params.text_document.uri)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 

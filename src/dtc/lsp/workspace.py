@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from dtc.compiler.api import Compilation
-from dtc.compiler.compile import Resolved, resolve
+from dtc.compiler.compile import Resolved
 from dtc.compiler.model import Document, Entry
 from dtc.diagnostics import Diagnostic
 from dtc.lint.analysis import Analysis
@@ -110,13 +110,18 @@ class Documents:
         self._graphs: dict[str, tuple[object, Analysis]] = {}
         self.snapshots: dict[str, Snapshot] = {}
 
-    def update(self, uri: str, text: str, version: int | None, encoding: str = UTF16) -> Snapshot:
+    def update(self, uri: str, text: str, version: int | None, encoding: str = UTF16,
+               unchanged: tuple[int, int] | None = None) -> Snapshot:
+        """Analyse a new version of a document. ``unchanged`` may say how many of its lines at
+        the start and at the end are as they were in the previous version (what the editor's
+        changes left alone), so that the text there is not compared again."""
         started = time.perf_counter()
         text = normalise(text)
         path = uri_to_path(uri)
         parser = self._parsers.setdefault(uri, IncrementalParser())
-        doc = parser.parse(text, path or uri)
-        comp = Compilation(path or uri, text, doc, resolve(doc))
+        doc = parser.parse(text, path or uri, unchanged)
+        resolved, key = parser.resolve(doc)
+        comp = Compilation(path or uri, text, doc, resolved)
         error: ConfigError | None = None
         try:
             settings = config_for(path).settings_for(path) if path else Config(None).settings_for(uri)
@@ -125,19 +130,27 @@ class Documents:
             error = exc
             settings = Settings()
             rules = None
-        context = self._context(uri, comp)
-        diagnostics = lint_compilation(comp, rules, settings=settings, context=context)
-        snap = Snapshot(uri, version, text, Lines(text, encoding), comp, diagnostics, settings, error)
+        context = self._context(uri, comp, key)
+        settings.apply(doc)  # the ruleset a configuration names, before the local rules look at it
+        local = parser.local_findings(resolved, pick_rules() if rules is None else rules)
+        diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
+        previous, changed = self.snapshots.get(uri), parser.changed_lines()
+        if previous is not None and changed is not None and previous.lines.encoding == str(encoding):
+            lines = Lines.edited(previous.lines, *changed)  # the previous version's lines, edited
+        else:
+            lines = Lines(text, encoding)
+        snap = Snapshot(uri, version, text, lines, comp, diagnostics, settings, error)
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
         snap.reparsed = parser.stats.reparsed if not parser.stats.full else -1
         self.snapshots[uri] = snap
         return snap
 
-    def _context(self, uri: str, comp: Compilation) -> Context:
+    def _context(self, uri: str, comp: Compilation, key: object = None) -> Context:
         """A rule context; when the entry graph is the same as last time (an edit to prose), the
-        graph facts already computed for it are reused instead of being searched again."""
+        graph facts already computed for it are reused instead of being searched again. ``key``
+        stands for the graph when the incremental parser has one (else :func:`graph_key`)."""
         context = Context(comp.doc, comp.resolved)
-        key = graph_key(comp.resolved)
+        key = ("chunks", key) if key is not None else graph_key(comp.resolved)
         previous = self._graphs.get(uri)
         if previous is not None and previous[0] == key:
             context.analysis = previous[1]
