@@ -24,7 +24,7 @@ from dtc.visible import visible
 
 @click.command("lint")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--format", "fmt_option", type=click.Choice([*FORMATS, "text"]), default=None,
+@click.option("--format", "fmt", type=click.Choice([*FORMATS, "text"]), default=None,
               help="full (the default): each finding with its source line and a caret under the span (colour at "
                    "a terminal); concise: one line per finding; json, sarif, github: for tools and CI (text: old "
                    "name of full). Without it, the configuration's output-format, else full.")
@@ -45,7 +45,7 @@ from dtc.visible import visible
 @click.option("--diff", is_flag=True, help="Show the fixes --fix would apply as a unified diff; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply the unsafe fixes too.")
 @guard
-def lint_cmd(files: tuple[str, ...], fmt_option: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
+def lint_cmd(files: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
              severities: tuple[str, ...], config_path: str | None, no_config: bool, watch: bool,
              poll_interval: float, fix: bool, diff: bool, unsafe_fixes: bool) -> None:
     """Check FILES for broken references, unreachable entries, dead ends, trap loops and
@@ -68,10 +68,10 @@ def lint_cmd(files: tuple[str, ...], fmt_option: str | None, select: tuple[str, 
         config = Config(None) if no_config else config_for(path, config_path)
         return config.settings_for(path).with_cli(select, ignore, cli_severity)
 
-    fmt: str = fmt_option or "full"
-    if fmt_option is None and not no_config:  # the first file's configuration (or --config's) may name one
+    output: str = fmt or "full"
+    if fmt is None and not no_config:  # the first file's configuration (or --config's) may name one
         try:
-            fmt = config_for(files[0], config_path).output_format or fmt
+            output = config_for(files[0], config_path).output_format or output
         except ConfigError as exc:
             fail(str(exc))
 
@@ -94,7 +94,7 @@ def lint_cmd(files: tuple[str, ...], fmt_option: str | None, select: tuple[str, 
         if not watch:
             kept.append(context)
         found = lint_compilation(comp, rules, settings=settings, context=context)
-        if fmt in ("full", "text") and found:
+        if output in ("full", "text") and found:
             sources[comp.path] = source_lines(comp.text, found)
         notes.extend(f"{path}: {n}" for n in context.notes)
         return found
@@ -114,12 +114,12 @@ def lint_cmd(files: tuple[str, ...], fmt_option: str | None, select: tuple[str, 
 
     def show(found: list[Diagnostic]) -> None:
         try:
-            click.echo(render(fmt, found, len(files), sources, style, notes), nl=False, color=color)
+            click.echo(render(output, found, len(files), sources, style, notes), nl=False, color=color)
         except BrokenPipeError:  # `dtc lint book.txt | head`: the exit status still tells of errors
             reader_gone(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in found) else Exit.CLEAN))
 
     if fix or diff:
-        _fix(files, settings_for, fmt, show, diff=diff, unsafe=unsafe_fixes, watch=watch)
+        _fix(files, settings_for, output, show, diff=diff, unsafe=unsafe_fixes, watch=watch)
     if watch:
         if "-" in files:
             fail("error: --watch needs file paths, not '-' (stdin)")
