@@ -63,7 +63,7 @@ def test_a_deeply_nested_configuration_is_one_line(book: Path, name: str, text: 
     "1 Go (D0, S@" + "a" * 100_000 + ").\n\n2 THE END\n",
     "1 " + "Goblin HP 3 | Bite d4. " * 2000 + "Go (D0, S2).\n\n2 THE END\n",
     "1 " + "&<>\"'\\" * 20_000 + " (D0, S2).\n\n2 THE END\n",
-])
+], ids=["title", "label", "creatures", "markup"])  # short ids: the test's name is put in the environment
 def test_graph_draws_a_book_with_enormous_text(tmp_path: Path, text: str) -> None:
     """Graphviz refuses any string over 16,384 characters: author text is cut to fit."""
     book = tmp_path / "book.txt"
@@ -126,3 +126,18 @@ def test_the_markdown_edition_keeps_links_into_the_book_and_the_web() -> None:
 
     text = "See [the map](https://example.com/map) or [the shore](#entry-2), or mail [us](mailto:a@example.com)."
     assert md_text(text) == text
+
+
+def test_an_os_error_naming_a_path_object_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """An OSError whose filename is a Path (as Graphviz's runner gives) is one line, exit 2."""
+    from dtc.cli.base import guard
+
+    @guard
+    def command() -> None:
+        raise OSError(7, "Argument list too long", Path("dot"))
+
+    with pytest.raises(SystemExit) as info:
+        command()
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "dot: error: Argument list too long"

@@ -238,7 +238,7 @@ def guard(func: F) -> F:
             reader_gone()
         except OSError as exc:
             name = getattr(exc, "filename", None)
-            fail(f"{name + ': ' if name else ''}error: {exc.strerror or exc}")
+            fail(f"{f'{name}: ' if name else ''}error: {exc.strerror or exc}")
         except MemoryError:
             fail("error: out of memory (the input is too large for this machine)")
 
