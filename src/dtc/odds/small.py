@@ -26,9 +26,10 @@ from dtc.odds.options import FAIL, PASS, SURE, Book, Branch, Option
 
 #: The largest strongly connected component solved here (Gauss-Jordan costs k**3 in Python).
 SCC_LIMIT = 64
-#: Work allowed here in all (per reader: branches + entries + sum of k**3 over components), about
-#: what importing numpy and scipy costs; beyond it the numpy path is faster.
-WORK = 400_000
+#: Work allowed here in all, about 0.2 s of CPU (what importing numpy and scipy and solving there
+#: costs; beyond it the numpy path is faster). Per adventurer: 32 per branch and entry, and k**3
+#: per component of k entries (units of about 0.05 microseconds, measured on the bundled books).
+WORK = 4_000_000
 _TIE = 1e-12
 #: The state "back at the entrance" (see :mod:`dtc.odds.chain`) and the absorbing state of leaving.
 BACK = "back at the entrance"
@@ -325,7 +326,7 @@ def _solve_group(shape: PlainShape, branch: list[list[float]], weights: list[flo
             column[m] = len(names)
         names.append(name)
     largest = max((len(c) for c in inner), default=0)
-    cost = len(edges) + n + sum(len(c) ** 3 for c in inner)
+    cost = 32 * (len(edges) + n) + sum(len(c) ** 3 for c in inner)
     budget[0] -= cost * len(weights)
     if largest > SCC_LIMIT or budget[0] < 0:
         raise _TooLarge
