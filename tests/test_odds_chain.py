@@ -5,16 +5,20 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dtc.compiler.api import compile_text
 from dtc.odds import chain as chain_module
-from dtc.odds import compute_odds
+from dtc.odds import compute_odds, small
 
+ADVENTURES = Path(__file__).resolve().parents[1] / "adventures"
 CHARACTER = {"STR": 10, "DEX": 10, "CON": 10, "WIS": 10, "INT": 10, "CHA": 10}
 P2 = {1: 33 / 36, 2: 108 / 216}  # DEX 10: P(2d6 <= 10), P(3d6 <= 10)
 
@@ -257,7 +261,44 @@ def test_chain_agrees_with_brute_force(spec: Spec) -> None:
 @pytest.fixture
 def sparse_always(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(chain_module, "DENSE_LIMIT", 0)
+    monkeypatch.setattr(small, "WORK", -1)  # past the plain-Python path of small books
     yield
+
+
+def numeric(spec: Spec, **kw: Any) -> Any:
+    """The odds through numpy and scipy (dtc.odds.chain), as a book too large for dtc.odds.small."""
+    with mock.patch.object(small, "WORK", -1):
+        return odds(spec, **kw)
+
+
+def assert_same(plain: Any, num: Any) -> None:
+    assert plain.outcomes.keys() == num.outcomes.keys()
+    for key, p in plain.outcomes.items():
+        assert p == pytest.approx(num.outcomes[key], rel=1e-10, abs=1e-13), key
+    assert plain.loops == num.loops
+    for n, v in plain.visits.items():
+        assert v == pytest.approx(num.visits[n], rel=1e-10, abs=1e-13), n
+        r, s = plain.reach[n], num.reach[n]
+        assert r == pytest.approx(s, rel=1e-10, abs=1e-13) if r is not None and s is not None else r == s, n
+    assert plain.edges == pytest.approx(num.edges, rel=1e-12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(books(), st.sampled_from(["random", "cautious"]))
+def test_plain_python_and_numeric_paths_agree(spec: Spec, policy: str) -> None:
+    plain = odds(spec, abilities={**CHARACTER, "DEX": 9, "CHA": 12}, policy=policy)
+    assert_same(plain, numeric(spec, abilities={**CHARACTER, "DEX": 9, "CHA": 12}, policy=policy))
+
+
+@pytest.mark.parametrize("book", sorted(ADVENTURES.glob("*.txt")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("policy", ["random", "cautious"])
+def test_bundled_books_agree_on_both_paths(book: Path, policy: str) -> None:
+    """The bundled books (fresh adventurers), solved in plain Python where small enough and with numpy."""
+    graph = compile_text(book.read_text(encoding="utf-8"), str(book)).graph()
+    plain = compute_odds(graph, policy=policy)
+    with mock.patch.object(small, "WORK", -1):
+        num = compute_odds(graph, policy=policy)
+    assert_same(plain, num)
 
 
 def test_sparse_and_dense_solvers_agree(sparse_always: None) -> None:

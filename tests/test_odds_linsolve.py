@@ -18,6 +18,7 @@ import pytest
 import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from dtc.odds import linsolve
+from dtc.odds import small as plain
 
 SHAPES = ("forward", "one_scc", "small_sccs", "self_loops", "traps", "mixed")
 Edges = dict[tuple[int, int], Fraction]
@@ -174,3 +175,39 @@ def test_a_loose_solution_is_refined(monkeypatch: pytest.MonkeyPatch) -> None:
     x = linsolve.solve_visits(q, b, how)
     a = (sp.identity(t, format="csr") - q.T).tocsr()
     assert linsolve.backward_error(a, x, b) <= linsolve.TIGHT
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("seed", range(6))
+def test_small_chains_in_plain_python_match_exact_rationals(shape: str, seed: int) -> None:
+    """dtc.odds.small, which solves small books without numpy, component by component."""
+    rng = random.Random(f"{shape}:{seed}")
+    t = rng.randint(1, 24)
+    edges = _edges(shape, t, rng)
+    start = rng.randrange(t)
+    inverse = _exact_inverse(edges, t)
+    solved = plain.solve_matrix(t, {k: float(v) for k, v in edges.items()}, start)
+    assert solved is not None
+    x, diag = solved
+    for j in range(t):
+        assert x[j] == pytest.approx(float(inverse[start][j]), rel=1e-12, abs=1e-13)
+        assert diag[j] == pytest.approx(float(inverse[j][j]), rel=1e-12)
+        if inverse[start][j] == 0:
+            assert x[j] == 0.0  # what the start cannot reach is exactly 0, not rounding
+
+
+def test_plain_python_agrees_with_the_numeric_solvers_on_medium_chains() -> None:
+    for shape in SHAPES:
+        rng = random.Random(f"plain:{shape}")
+        t = 60
+        edges = _edges(shape, t, rng)
+        q = {k: float(v) for k, v in edges.items()}
+        solved = plain.solve_matrix(t, q, 0)
+        assert solved is not None
+        m = _matrix(edges, t)
+        b = np.zeros(t)
+        b[0] = 1.0
+        x = linsolve.solve_visits(m, b)
+        diag, _ = linsolve.diag_inverse(m)
+        assert solved[0] == pytest.approx(list(x), rel=1e-10, abs=1e-12)
+        assert solved[1] == pytest.approx(list(diag), rel=1e-10)

@@ -76,3 +76,24 @@ def test_the_language_server_starts_without_numeric_libraries() -> None:
     """`dtc lsp` (started, warmed up on a small book, then told end of input) loads neither numpy
     nor scipy: an editor waits for the server to start on every launch."""
     assert loaded("lsp") == []
+
+
+def test_odds_of_a_small_book_imports_no_numeric_libraries(book: Path, tmp_path: Path) -> None:
+    """`dtc odds` of a small book is solved in plain Python (dtc.odds.small): numpy and scipy,
+    which cost more to load than the whole answer, load only for a large chain."""
+    assert loaded("odds", str(book)) == []
+    assert loaded("odds", str(book), "--format", "json", "--policy", "cautious") == []
+    one = tmp_path / "one.txt"
+    one.write_text("Book\n\nAdventure Entries\n\n1 Out. THE END\n", encoding="utf-8")
+    assert loaded("odds", str(one)) == []
+
+
+def test_odds_of_a_large_cross_linked_book_still_loads_numpy(tmp_path: Path) -> None:
+    """Beyond what plain Python solves quickly (here one loop of 80 entries), the numeric path."""
+    lines = ["Book", "", "Adventure Entries", ""]
+    for n in range(1, 81):
+        lines += [f"{n} Room {n}. On (D0, S{n % 80 + 1}), or out (D0, S81).", ""]
+    lines += ["81 Out. THE END", ""]
+    path = tmp_path / "ring.txt"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    assert {"numpy", "scipy"} <= set(loaded("odds", str(path)))

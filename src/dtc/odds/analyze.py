@@ -7,15 +7,12 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from dtc.compiled.graphjson import CompiledGraph, Effect
 from dtc.odds import POLICIES, POLICY_ALIASES
 from dtc.odds.adventurers import Readers, fresh
 from dtc.odds.adventurers import for_character as character_readers
-from dtc.odds.chain import build_shape, solve
 from dtc.odds.checks import (
     APPROACHES,
     Mix,
@@ -26,7 +23,12 @@ from dtc.odds.checks import (
     option_mixes,
 )
 from dtc.odds.options import Book, read_book
+from dtc.odds.small import PlainSolution, plain_shape
+from dtc.odds.small import solve as solve_small
 from dtc.systems import Ruleset, get_ruleset
+
+if TYPE_CHECKING:
+    from dtc.odds.chain import Solution
 
 HAZARD_KINDS = ("damage", "fight")
 
@@ -160,16 +162,24 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         raise ValueError(f"unknown approach {approach!r} ({', '.join(APPROACHES)})")
     ruleset = get_ruleset(graph.get("rules"))
     book = read_book(graph, ruleset)
-    shape = build_shape(book)
+    shape = plain_shape(book)
     checks = book.checks
     readers: Readers
     if abilities is not None:
         readers = character_readers(ruleset, abilities, checks, approach, encumbered=encumbered)
     else:
         readers = fresh(ruleset, checks, approach, len(shape.states), encumbered=encumbered)
-    weights = np.asarray([float(r.weight) for r in readers.readers], dtype=np.float64)
-    chances = np.asarray([[float(c) for c in r.chances] for r in readers.readers], dtype=np.float64)
-    sol = solve(shape, chances.reshape(len(weights), len(checks)), weights, policy)
+    weights = [float(r.weight) for r in readers.readers]
+    chances = [[float(c) for c in r.chances] for r in readers.readers]
+    # A small book in plain Python (numpy and scipy cost more to load than its whole answer).
+    sol: PlainSolution | Solution | None = solve_small(shape, chances, weights, policy)
+    if sol is None:
+        import numpy as np
+
+        from dtc.odds.chain import build_shape, solve
+
+        sol = solve(build_shape(shape), np.asarray(chances, dtype=np.float64).reshape(len(weights), len(checks)),
+                    np.asarray(weights, dtype=np.float64), policy)
     outcomes, loops, visits, reach, branch = sol.outcomes, sol.loops, sol.visits, sol.reach, sol.branch
     notes = list(dict.fromkeys(sol.notes))
     edges: dict[tuple[int, int], float] = {}

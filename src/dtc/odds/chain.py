@@ -15,8 +15,9 @@ by the policy's pick among the entry's options, then by the check's chance. Abso
 With Q the transient-to-transient block and R the transient-to-absorbing block, the expected
 visits x solve (I - Q)^T x = b (b: the start entry's row), and the absorption probabilities are
 b_A + R^T x. The probability of at least one visit to a transient entry j is x_j / N_jj, where
-N_jj = [(I - Q)^-1]_jj depends only on j's strongly connected component. Small chains are solved
-densely, all readers at once; larger ones by :mod:`dtc.odds.linsolve`, component by component
+N_jj = [(I - Q)^-1]_jj depends only on j's strongly connected component. Small books never get
+here: :mod:`dtc.odds.small` solves them in plain Python, without loading numpy or scipy. Other
+small chains are solved densely, all readers at once; larger ones by :mod:`dtc.odds.linsolve`, component by component
 with a solver chosen for each (where the reach of a component cannot be found in reasonable
 time it is left unknown; the expected visits, an upper bound on it, stay exact).
 """
@@ -31,7 +32,8 @@ import scipy.sparse as sp  # type: ignore[import-untyped]
 import scipy.sparse.csgraph as csgraph  # type: ignore[import-untyped]
 
 from dtc.odds import POLICIES, POLICY_ALIASES
-from dtc.odds.options import FAIL, PASS, SURE, Book, Branch, Option
+from dtc.odds.options import FAIL, PASS, Book
+from dtc.odds.small import BACK, ESCAPED, PlainShape, plain_shape
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -41,10 +43,9 @@ DENSE_LIMIT = 400
 _TIE = 1e-12
 #: Dense batches hold at most this many matrix cells (readers x entries x entries).
 CHUNK = 4_000_000
-#: The state "back at the entrance": the start entry again, after going in, where the reader may
-#: also leave; and the absorbing state leaving leads to.
-BACK = "back at the entrance"
-ESCAPED = "escaped"
+#: The state "back at the entrance" (BACK): the start entry again, after going in, where the reader
+#: may also leave; and the absorbing state leaving leads to (ESCAPED): both from :mod:`dtc.odds.small`.
+__all__ = ["BACK", "ESCAPED", "Shape", "Solution", "build_shape", "solve"]
 
 
 @dataclass(slots=True)
@@ -67,59 +68,15 @@ class Shape:
     br_exit: list[tuple[int, int] | None]  # (entry number, exit index) of each branch
 
 
-def build_shape(book: Book) -> Shape:
-    if book.start is None:
-        raise ValueError("the adventure has no start entry")
-    states: list[int | str] = list(book.numbers)
-    index: dict[int | str, int] = {n: i for i, n in enumerate(states)}
-    start_opts = [] if book.start in book.endings else book.options[book.start]
-    if start_opts:  # arriving at the entrance again leads to BACK, where leaving is one more option
-        for name in (BACK, ESCAPED):
-            index[name] = len(states)
-            states.append(name)
-    keys = {k: i for i, k in enumerate(book.checks)}
-    opt_state: list[int] = []
-    opt_check: list[int] = []
-    br_opt: list[int] = []
-    br_target: list[int] = []
-    br_kind: list[int] = []
-    br_share: list[float] = []
-    br_exit: list[tuple[int, int] | None] = []
-
-    def add_options(at: int | str, opts: list[Option], exit_of: int | None) -> None:
-        for opt in opts:
-            o = len(opt_state)
-            opt_state.append(index[at])
-            opt_check.append(keys[opt.check] if opt.check is not None else -1)
-            for b in opt.branches:
-                target: int | str = BACK if b.target == book.start and start_opts else b.target
-                if target not in index:
-                    index[target] = len(states)
-                    states.append(target)
-                br_opt.append(o)
-                br_target.append(index[target])
-                br_kind.append(b.kind)
-                br_share.append(b.share)
-                br_exit.append((exit_of, b.exit) if exit_of is not None and b.exit is not None else None)
-
-    for n in book.numbers:
-        if n in book.endings:
-            continue
-        add_options(n, book.options[n], n)
-    if start_opts:
-        # The exits' own chances (drawn on the graph) are those of the first visit: BACK's are not added.
-        leave = Option("leave", "leave the dungeon", None, None, [Branch(None, ESCAPED, SURE)])
-        add_options(BACK, [*start_opts, leave], None)
-    absorbing = np.zeros(len(states), dtype=bool)
-    has_options = np.zeros(len(states), dtype=bool)
-    has_options[np.asarray(opt_state, dtype=np.int64)] = True
-    absorbing[~has_options] = True  # endings, dead ends, missing targets and leaving
-    ostate = np.asarray(opt_state, dtype=np.int64)
-    first = np.flatnonzero(np.r_[True, ostate[1:] != ostate[:-1]]) if len(ostate) else np.zeros(0, np.int64)
-    return Shape(book, states, index, index[book.start], absorbing, ostate, np.asarray(opt_check, np.int64),
-                 first.astype(np.int64), ostate[first] if len(ostate) else ostate,
-                 np.asarray(br_opt, np.int64), np.asarray(br_target, np.int64), np.asarray(br_kind, np.int64),
-                 np.asarray(br_share, np.float64), br_exit)
+def build_shape(book: Book | PlainShape) -> Shape:
+    """The chain's structure as arrays (from :func:`dtc.odds.small.plain_shape`, the same lists)."""
+    plain = book if isinstance(book, PlainShape) else plain_shape(book)
+    ostate = np.asarray(plain.opt_state, dtype=np.int64)
+    first = np.asarray(plain.group_start, dtype=np.int64)
+    return Shape(plain.book, plain.states, plain.index, plain.start, np.asarray(plain.absorbing, dtype=bool), ostate,
+                 np.asarray(plain.opt_check, np.int64), first, np.asarray(plain.group_state, np.int64),
+                 np.asarray(plain.br_opt, np.int64), np.asarray(plain.br_target, np.int64),
+                 np.asarray(plain.br_kind, np.int64), np.asarray(plain.br_share, np.float64), plain.br_exit)
 
 
 def _per_option(shape: Shape, values: Floats) -> Floats:
@@ -311,6 +268,16 @@ def _solve_group(shape: Shape, branch: Floats, weights: Floats, happens: npt.NDA
         x, diag, absorbed = _solve_dense(t, k, q, r, b_t, b_a)
     else:
         x, diag, absorbed = _solve_sparse(t, k, q, r, b_t, b_a, total.notes)
+    # What the reader cannot reach is exactly 0, not the solvers' rounding (which a report would
+    # show as "<0.1%"); dtc.odds.small, solving component by component, finds the same zeros.
+    seen = np.zeros(n, dtype=bool)
+    seen[np.asarray(csgraph.breadth_first_order(sp.csr_matrix((np.ones(len(src)), (src, dst)), shape=(n, n)),
+                                                shape.start, return_predecessors=False), dtype=np.int64)] = True
+    if not seen[classes.transient].all():
+        x[:, ~seen[classes.transient]] = 0.0
+        unseen = np.ones(k, dtype=bool)
+        unseen[classes.column[classes.absorbing[seen[classes.absorbing]]]] = False
+        absorbed[:, unseen] = 0.0
     visits, reach = np.zeros((readers, n)), np.zeros((readers, n))
     visits[:, classes.transient] = x
     with np.errstate(invalid="ignore", divide="ignore"):
