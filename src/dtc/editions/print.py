@@ -15,6 +15,7 @@ never reach the output as markup.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from html import escape
 from pathlib import Path
 from urllib.parse import quote
@@ -99,8 +100,12 @@ def _md_piece(piece: Piece, notation: bool) -> str:
     return md_text(piece.text)
 
 
+#: The same few phrases ("turn to ", "If you succeed, ") come back in every section: each is made inert once.
+_md_said = lru_cache(maxsize=4096)(md_text)
+
+
 def _md_words(words: list[Words]) -> str:
-    return "".join(f"**{w.target}**" if w.target is not None else md_text(w.text) for w in words)
+    return "".join(f"**{w.target}**" if w.target is not None else _md_said(w.text) for w in words)
 
 
 def render_markdown(graph: CompiledGraph, *, notation: bool = False, prepared: Prepared | None = None) -> str:

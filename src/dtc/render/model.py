@@ -22,7 +22,6 @@ from dtc.outcomes import STUCK_WORDS, the_end
 #: Edge kinds, in legend order. ``d0`` is a success exit whose choice has difficulty 0.
 EDGE_KINDS = ("success", "failure", "d0", "prose", "return")
 
-_SPACE = re.compile(r"\s+")
 #: Control characters (but the whitespace ones), surrogates and non-characters: XML cannot hold them.
 _UNSAFE = re.compile(
     "[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
@@ -34,7 +33,7 @@ _UNSAFE = re.compile(
 def clean(text: str) -> str:
     """Author text without what no output format can carry: control characters (whitespace,
     newlines included, becomes single spaces), lone surrogates and non-characters."""
-    return _SPACE.sub(" ", _UNSAFE.sub("", text)).strip()
+    return " ".join(_UNSAFE.sub("", text).split())  # str.split() splits at what ``\s`` matches
 
 
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__")
