@@ -65,6 +65,8 @@ def md_text(text: str) -> str:
     web (``http``, ``https``) or an e-mail address: such a link is written again by us; any
     other (``javascript:``, ``data:``, a reference definition) keeps only its words, and an
     image its alt text, so a reader's Markdown viewer never fetches anything."""
+    if "[" not in text:  # no link can start (the pattern's scan is slow: it may begin with "!")
+        return _md_inert(text)
     out: list[str] = []
     at = 0
     for m in _MD_LINK.finditer(text):
@@ -85,6 +87,9 @@ def _md_inert(text: str) -> str:
     would open a heading, a quote or a list escaped."""
     text = text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if "\n" not in text:  # one line: one place to look
+        m = _MD_LINE_START.match(text)
+        return text if m is None else m.group(1) + "\\" + m.group(2) + text[m.end() :]
     return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 
