@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dtc.compiled.graphjson import CompiledGraph
+from dtc.editions.prepared import Prepared
 from dtc.editions.print import render_markdown, render_print_html, write_pdf
 from dtc.editions.web import render_web
 from dtc.fileio import preflight, write_bytes, write_text
@@ -75,17 +76,18 @@ def build(graph: CompiledGraph, outdir: Path, name: str, *, pdf: bool = True, ep
         write(f"{name}.svg", svg)
     else:
         result.warnings.append(f"flowchart skipped: {why}")
+    book = Prepared(graph)  # each entry's pieces and sentences, worked out once for every edition
     step("writing the web edition")
-    write(f"{name}.html", render_web(graph, svg))
+    write(f"{name}.html", render_web(graph, svg, prepared=book))
     step("writing the print edition")
-    write(f"{name}.md", render_markdown(graph, notation=notation))
-    print_html = render_print_html(graph, notation=notation)
+    write(f"{name}.md", render_markdown(graph, notation=notation, prepared=book))
+    print_html = render_print_html(graph, notation=notation, prepared=book)
     write(f"{name}.print.html", print_html)
     if epub:
         from dtc.editions.epub import render_epub
 
         step("writing the ebook")
-        write(f"{name}.epub", render_epub(graph))
+        write(f"{name}.epub", render_epub(graph, prepared=book))
     if pdf:
         step("writing the PDF")
         target = outdir / f"{name}.pdf"

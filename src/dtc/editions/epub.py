@@ -32,7 +32,8 @@ from dtc.editions.book import (
     target_number,
 )
 from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
-from dtc.editions.text import Piece, numbered, paragraphs, pieces
+from dtc.editions.prepared import Prepared, prepare
+from dtc.editions.text import Piece, paragraphs
 
 MIMETYPE = "application/epub+zip"
 XHTML = "application/xhtml+xml"
@@ -107,8 +108,9 @@ def _piece(piece: Piece, numbers: set[int]) -> str:
 
 
 class _Book:
-    def __init__(self, graph: CompiledGraph) -> None:
+    def __init__(self, graph: CompiledGraph, prepared: Prepared | None = None) -> None:
         self.graph = graph
+        self.prepared = prepare(graph, prepared)
         self.title = " ".join(str(graph.get("title") or "Untitled adventure").split())
         self.author = " ".join(str(graph.get("author") or "").split())
         self.rules = check_rules(graph.get("rules") or "")
@@ -173,7 +175,7 @@ class _Book:
     def entry_page(self, entry: Entry) -> str:
         n = entry["number"]
         parts = [f'<section epub:type="chapter" id="section-{n}"><h1 class="number">{n}</h1>']
-        for para in paragraphs(numbered(pieces(entry), self.labels)):
+        for para in paragraphs(self.prepared.pieces(entry)):
             body = _GAP.sub("", "".join(_piece(p, self.numbers) for p in para)).strip()
             if body:
                 parts.append(f"<p>{body}</p>")
@@ -259,9 +261,9 @@ CONTAINER = (
 )
 
 
-def render_epub(graph: CompiledGraph) -> bytes:
-    """The book as an EPUB 3 archive (bytes)."""
-    book = _Book(graph)
+def render_epub(graph: CompiledGraph, *, prepared: Prepared | None = None) -> bytes:
+    """The book as an EPUB 3 archive (bytes); ``prepared``: the book's pieces, shared with other editions."""
+    book = _Book(graph, prepared)
     files: list[tuple[str, str]] = [
         ("META-INF/container.xml", CONTAINER),
         ("OEBPS/content.opf", book.package()),

@@ -15,26 +15,22 @@ never reach the output as markup.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
-from dtc.compiled.graphjson import CompiledGraph, Creature, Entry
+from dtc.compiled.graphjson import CompiledGraph, Creature
 from dtc.editions.book import (
     CheckRules,
     asset,
-    check_rules,
-    creatures_by_name,
     encounter_die,
-    entries_in_order,
-    label_numbers,
     roll_label,
     stat_rows,
-    target_number,
 )
-from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
-from dtc.editions.text import Piece, numbered, paragraphs, pieces, state_words
-from dtc.lint.analysis import Analysis
+from dtc.editions.phrasing import Words, how_checks_work
+from dtc.editions.prepared import Prepared, prepare
+from dtc.editions.text import Piece
 
 #: Entries shorter than this (in characters of text) are never split across pages.
 SHORT = 600
@@ -45,21 +41,11 @@ _MD_LINE_START = re.compile(r"^([ \t]*)([#>+\-*=]|[0-9]+[.)])(?=\s|$)", re.M)
 _GAP = re.compile(r"[ \t]+(?=[.,;:!?)\]”’]|$)|(?<= )[ \t]+")
 
 
-def _how_lines(rules: CheckRules, graph: CompiledGraph) -> list[str]:
-    lines = how_checks_work(rules)
-    if (start := Analysis.of_graph(graph).start) is not None:  # a start that names an entry
+def _how_lines(book: Prepared) -> list[str]:
+    lines = how_checks_work(book.rules)
+    if (start := book.start) is not None:  # a start that names an entry
         lines.append(f"Begin at section {start}.")
     return lines
-
-
-def _returns(entry: Entry, numbers: set[int]) -> list[int]:
-    return sorted({t for x in entry["exits"] if x["kind"] == "return"
-                   and (t := target_number(x["target"], numbers)) is not None})
-
-
-def _sentences(entry: Entry, rules: CheckRules, numbers: set[int],
-               labels: dict[str, int]) -> list[list[Words]]:
-    return [choice_sentence(c, rules, numbers, labels) for c in entry["choices"] if not c["error"]]
 
 
 # --- Markdown ------------------------------------------------------------------------------
@@ -79,6 +65,8 @@ def md_text(text: str) -> str:
     web (``http``, ``https``) or an e-mail address: such a link is written again by us; any
     other (``javascript:``, ``data:``, a reference definition) keeps only its words, and an
     image its alt text, so a reader's Markdown viewer never fetches anything."""
+    if "[" not in text:  # no link can start (the pattern's scan is slow: it may begin with "!")
+        return _md_inert(text)
     out: list[str] = []
     at = 0
     for m in _MD_LINK.finditer(text):
@@ -99,6 +87,9 @@ def _md_inert(text: str) -> str:
     would open a heading, a quote or a list escaped."""
     text = text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if "\n" not in text:  # one line: one place to look
+        m = _MD_LINE_START.match(text)
+        return text if m is None else m.group(1) + "\\" + m.group(2) + text[m.end() :]
     return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 
@@ -114,26 +105,29 @@ def _md_piece(piece: Piece, notation: bool) -> str:
     return md_text(piece.text)
 
 
+#: The same few phrases ("turn to ", "If you succeed, ") come back in every section: each is made inert once.
+_md_said = lru_cache(maxsize=4096)(md_text)
+
+
 def _md_words(words: list[Words]) -> str:
-    return "".join(f"**{w.target}**" if w.target is not None else md_text(w.text) for w in words)
+    return "".join(f"**{w.target}**" if w.target is not None else _md_said(w.text) for w in words)
 
 
-def render_markdown(graph: CompiledGraph, *, notation: bool = False) -> str:
-    rules = check_rules(graph["rules"])
-    labels = label_numbers(graph)
-    entries = entries_in_order(graph)
-    numbers = {e["number"] for e in entries}
+def render_markdown(graph: CompiledGraph, *, notation: bool = False, prepared: Prepared | None = None) -> str:
+    """The print edition in Markdown (``prepared``: the book's pieces, shared with other editions)."""
+    book = prepare(graph, prepared)
+    rules = book.rules
     out = [f"# {_md_cell(graph['title'] or 'Untitled adventure')}", ""]
     if author := graph["author"]:
         out += [f"*by {_md_cell(author)}*", ""]
     for intro in graph.get("introduction") or []:
         out += [md_text(intro), ""]
-    out += ["## How to play", "", *(f"- {md_text(line)}" for line in _how_lines(rules, graph)), ""]
+    out += ["## How to play", "", *(f"- {md_text(line)}" for line in _how_lines(book)), ""]
     if graph["encounters"]:
         out += ["## Encounters", "", f"Roll 1d{encounter_die(graph)}.", "", "| Roll | Encounter |", "| ---: | --- |"]
         out += [f"| {roll_label(r['low'], r['high'])} | {_md_cell(r['text'])} |" for r in graph["encounters"]]
         out.append("")
-    creatures = creatures_by_name(graph)
+    creatures = book.creatures
     if creatures:
         out += ["## Creatures", ""]
         for c in creatures.values():
@@ -144,17 +138,17 @@ def render_markdown(graph: CompiledGraph, *, notation: bool = False) -> str:
     out += [f"| {_md_cell(a)} | |" for a in rules.abilities]
     out += ["| Items and treasure | |", "| Notes | |", ""]
     out += ["## Sections", ""]
-    for entry in entries:
+    for entry in book.entries:
         out += [f"### {entry['number']}", ""]
-        for para in paragraphs(state_words(entry, numbered(pieces(entry), labels))):
+        for para in book.print_paragraphs(entry):
             text = "".join(_md_piece(p, notation) for p in para)
             out += [(text if notation else _GAP.sub("", text)).strip(), ""]
         for name in entry["creatures"]:
             if name in creatures:
                 out += [f"*{_md_cell(name)}:* " + "; ".join(f"{_md_cell(k)} {_md_cell(v)}"
                                                            for k, v in stat_rows(creatures[name])), ""]
-        choices = [f"- {_md_words(words)}" for words in _sentences(entry, rules, numbers, labels)]
-        backs = _returns(entry, numbers)
+        choices = [f"- {_md_words(words)}" for words in book.sentences(entry)]
+        backs = book.returns(entry)
         if backs:
             choices.append("- Return to the section you came from: " + ", ".join(f"**{t}**" for t in backs) + ".")
         if choices:
@@ -194,13 +188,12 @@ def _sheet(rules: CheckRules) -> str:
             f'<table class="sheet-table">{cells}</table></section>')
 
 
-def render_print_html(graph: CompiledGraph, *, notation: bool = False) -> str:
-    rules = check_rules(graph["rules"])
-    labels = label_numbers(graph)
+def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared: Prepared | None = None) -> str:
+    """The print edition as HTML for paper (``prepared``: the book's pieces, shared with other editions)."""
+    book = prepare(graph, prepared)
+    rules = book.rules
     title = graph["title"] or "Untitled adventure"
-    creatures = creatures_by_name(graph)
-    entries = entries_in_order(graph)
-    numbers = {e["number"] for e in entries}
+    creatures = book.creatures
     parts = ['<section class="front">', f"<h1>{escape(title)}</h1>"]
     if author := graph["author"]:
         parts.append(f'<p class="byline">by {escape(author)}</p>')
@@ -208,7 +201,7 @@ def render_print_html(graph: CompiledGraph, *, notation: bool = False) -> str:
     if intro:
         parts.append('<div class="introduction">' + "".join(f"<p>{_inline(p)}</p>" for p in intro) + "</div>")
     parts.append('<h2>How to play</h2><ul class="how">')
-    parts += [f"<li>{escape(line)}</li>" for line in _how_lines(rules, graph)]
+    parts += [f"<li>{escape(line)}</li>" for line in _how_lines(book)]
     parts.append("</ul>")
     if graph["encounters"]:
         rows = "".join(
@@ -226,17 +219,17 @@ def render_print_html(graph: CompiledGraph, *, notation: bool = False) -> str:
     parts.append("</section>")
     parts.append(_sheet(rules))
     parts.append('<section class="entries">')
-    for entry in entries:
+    for entry in book.entries:
         n = entry["number"]
         size = "short" if len(entry["text"]) < SHORT else "long"
         parts.append(f'<article class="entry {size}" id="entry-{n}"><h2 class="number">{n}</h2>')
-        for para in paragraphs(state_words(entry, numbered(pieces(entry), labels))):
+        for para in book.print_paragraphs(entry):
             body = "".join(_print_piece(p, notation) for p in para)
             parts.append(f"<p>{(body if notation else _GAP.sub('', body)).strip()}</p>")
         names = [c for c in entry["creatures"] if c in creatures]
         parts += [_stat_table(creatures[c]) for c in names]
-        items = [f"<li>{_html_words(words)}</li>" for words in _sentences(entry, rules, numbers, labels)]
-        backs = _returns(entry, numbers)
+        items = [f"<li>{_html_words(words)}</li>" for words in book.sentences(entry)]
+        backs = book.returns(entry)
         if backs:
             items.append("<li>Return to the section you came from: "
                          + ", ".join(f'<strong class="turn">{t}</strong>' for t in backs) + ".</li>")

@@ -142,6 +142,9 @@ def _split_label(before: str, label: str) -> list[Piece]:
     return [*head, Piece("label", label), Piece("text", before[len(stripped) :])]
 
 
+_BLANK_LINE = re.compile(r"\n[ \t]*\n\s*")
+
+
 def paragraphs(items: list[Piece]) -> list[list[Piece]]:
     """Split pieces into paragraphs at blank lines (inside ``text`` pieces only)."""
     result: list[list[Piece]] = [[]]
@@ -149,7 +152,7 @@ def paragraphs(items: list[Piece]) -> list[list[Piece]]:
         if piece.kind != "text":
             result[-1].append(piece)
             continue
-        parts = re.split(r"\n[ \t]*\n\s*", piece.text)
+        parts = _BLANK_LINE.split(piece.text) if "\n" in piece.text else [piece.text]
         for n, part in enumerate(parts):
             if n:
                 result.append([])

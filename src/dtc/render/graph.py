@@ -536,13 +536,22 @@ def grid_places(boxes: dict[str, tuple[float, float, float, float]]) -> dict[str
     grow()
     taken: set[tuple[int, int]] = set()
     places: dict[str, tuple[float, float]] = {}
+    # Where the last search from a cell ended: every offset before it is taken, and stays taken.
+    resume: dict[tuple[int, int], int] = {}
     for name in sorted(boxes, key=lambda n: ((boxes[n][0] - mx) ** 2 + (boxes[n][1] - my) ** 2, n)):
         gx, gy = round((boxes[name][0] - x0) * k / cw), round((boxes[name][1] - y0) * k / ch)
         cell = None
         while cell is None:
-            cell = next(((gx + dx, gy + dy) for dx, dy in offsets if (gx + dx, gy + dy) not in taken), None)
-            if cell is None:
+            first = resume.get((gx, gy), 0)
+            for i in range(first, len(offsets)):
+                dx, dy = offsets[i]
+                if (gx + dx, gy + dy) not in taken:
+                    cell = (gx + dx, gy + dy)
+                    resume[(gx, gy)] = i
+                    break
+            else:
                 grow()
+                resume.clear()  # the wider ring is in another order
         taken.add(cell)
         places[name] = (cell[0] * cw * 72, cell[1] * ch * 72)
     return places

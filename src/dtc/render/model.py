@@ -22,19 +22,20 @@ from dtc.outcomes import STUCK_WORDS, the_end
 #: Edge kinds, in legend order. ``d0`` is a success exit whose choice has difficulty 0.
 EDGE_KINDS = ("success", "failure", "d0", "prose", "return")
 
-_SPACE = re.compile(r"\s+")
 #: Control characters (but the whitespace ones), surrogates and non-characters: XML cannot hold them.
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
-    + "".join(chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(1, 17))
-    + "]"
-)
+#: In two: the first plane's (one table lookup a character), then the other planes' non-characters.
+_UNSAFE_BMP = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+_UNSAFE_ASTRAL = re.compile(
+    "[" + "".join(chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(1, 17)) + "]")
 
 
 def clean(text: str) -> str:
     """Author text without what no output format can carry: control characters (whitespace,
     newlines included, becomes single spaces), lone surrogates and non-characters."""
-    return _SPACE.sub(" ", _UNSAFE.sub("", text)).strip()
+    text = _UNSAFE_BMP.sub("", text)
+    if text and max(text) > "\uffff":
+        text = _UNSAFE_ASTRAL.sub("", text)
+    return " ".join(text.split())  # str.split() splits at what ``\s`` matches
 
 
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__")
@@ -44,8 +45,9 @@ _ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
 def plain(text: str) -> str:
     """Clean ``text`` without the author's emphasis markup: ``**bold**``, ``__bold__`` and
     ``*italic*`` keep their words and lose the stars (a lone ``*`` stays)."""
-    text = _BOLD.sub(lambda m: m.group(1) or m.group(2), text)
-    return _ITALIC.sub(r"\1", text)
+    if "**" in text or "__" in text:  # (each pattern needs its marks: a text without them is kept as it is)
+        text = _BOLD.sub(lambda m: m.group(1) or m.group(2), text)
+    return _ITALIC.sub(r"\1", text) if "*" in text else text
 
 
 def shorten(text: str, limit: int) -> str:
