@@ -190,11 +190,17 @@ def suit(game: Game, foe: Foe, name: str) -> int:
     return foe_stat(game, foe, name, name[:-1], z.SUIT_NAMES.get(name, name).lower())
 
 
-def foe_damage(game: Game, foe: Foe) -> int:
+def _fixed_damage(game: Game, foe: Foe) -> int | None:
+    """A creature's weapon damage when no die decides it: disarmed (bare hands), or a Damage field."""
     if foe.attacks and foe.attacks[0][0] == DISARMED:
         return TINY
     fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
-    if fixed >= 0:
+    return fixed if fixed >= 0 else None
+
+
+def foe_damage(game: Game, foe: Foe) -> int:
+    fixed = _fixed_damage(game, foe)
+    if fixed is not None:
         return fixed
     for _, dice in foe.attacks:
         try:
@@ -205,10 +211,8 @@ def foe_damage(game: Game, foe: Foe) -> int:
 
 
 def foe_mean_damage(game: Game, foe: Foe) -> int:
-    if foe.attacks and foe.attacks[0][0] == DISARMED:
-        return TINY
-    fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
-    if fixed >= 0:
+    fixed = _fixed_damage(game, foe)
+    if fixed is not None:
         return fixed
     for _, dice in foe.attacks:
         try:
