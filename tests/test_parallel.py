@@ -201,6 +201,16 @@ def test_effects_child_that_fails_leaves_the_parent_to_read(forked: list[int],
         doc = parse(_generated(30), "x")
     texts = [dungeon.blank_lines(e.text) for e in doc.entries]
     serial = [effects.extract_effects(t) for t in texts]
+    _fail_in_the_child(monkeypatch)
+    forked.clear()
+    assert effects.extract_all(texts) == serial
+    assert forked
+
+
+def _fail_in_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the effects reader raise in any process but this one (a forked child that fails)."""
+    import dtc.compiler.read_effects as effects
+
     parent = os.getpid()
     read = effects.extract_effects
 
@@ -210,9 +220,6 @@ def test_effects_child_that_fails_leaves_the_parent_to_read(forked: list[int],
         return read(text, creatures)
 
     monkeypatch.setattr(effects, "extract_effects", only_here)
-    forked.clear()
-    assert effects.extract_all(texts) == serial
-    assert forked
 
 
 def test_graph_built_by_a_child_is_the_same(forked: list[int]) -> None:
@@ -242,7 +249,6 @@ def test_graph_built_by_a_child_is_the_same(forked: list[int]) -> None:
 
 def test_graph_child_that_fails_leaves_the_parent_to_build(forked: list[int],
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    import dtc.compiler.read_effects as effects
     from dtc.compiler.compile import compile_document, resolve
 
     text = _generated(30)
@@ -250,15 +256,7 @@ def test_graph_child_that_fails_leaves_the_parent_to_build(forked: list[int],
         mp.setattr(parallel, "wanted", lambda count: False)
         doc = parse(text, "x")
         serial = json.dumps(compile_document(doc, text, resolve(doc)))
-    parent = os.getpid()
-    read = effects.extract_effects
-
-    def only_here(text: str, creatures: Any = None) -> list[dict[str, Any]]:
-        if os.getpid() != parent:
-            raise RuntimeError("the child fails")
-        return read(text, creatures)
-
-    monkeypatch.setattr(effects, "extract_effects", only_here)
+    _fail_in_the_child(monkeypatch)
     forked.clear()
     assert json.dumps(compile_document(doc, text, resolve(doc))) == serial
     assert forked
