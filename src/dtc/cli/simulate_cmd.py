@@ -6,7 +6,7 @@ import json
 import os
 import secrets
 import sys
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import click
 
@@ -53,6 +53,20 @@ def _character(path: str | None, rules: Rules) -> tuple[dict[str, Any] | None, s
     return pc.to_dict(), f"{pc.name} ({path}) every run: {pc.summary()}"
 
 
+def _worker_count(ctx: click.Context, param: click.Parameter, value: str) -> int | str:
+    """``--workers``: a whole number of at least 1, or ``auto``."""
+    text = str(value).strip().lower()
+    if text == "auto":
+        return "auto"
+    try:
+        number = int(text)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is neither a whole number nor 'auto'.", ctx, param) from None
+    if number < 1:
+        raise click.BadParameter(f"{number} is not a number of workers (at least 1, or 'auto').", ctx, param)
+    return number
+
+
 @click.command("simulate")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("-n", "--runs", type=click.IntRange(min=1), default=1000, show_default=True,
@@ -60,8 +74,9 @@ def _character(path: str | None, rules: Rules) -> tuple[dict[str, Any] | None, s
 @click.option("--seed", type=int, default=None, help="Master seed (default: a random one, shown in the report).")
 @policy_option("random", "cautious", "bold", "least-used", lead="Who plays (the automatic players of dtc play, "
                                                                  "or least-used for coverage)")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes to play on (results depend only on the seed and this number).")
+@click.option("--workers", metavar="N|auto", default="auto", show_default=True, callback=_worker_count,
+              help="Processes to play on: a number, or auto (the usable cores, when the runs take long "
+                   "enough to gain from them). Results depend only on the seed and the number of runs.")
 @click.option("--max-turns", type=click.IntRange(min=1), default=None,
               help="Stop a run after this many turns (default: dtc play's).")
 @click.option("--character", "character_path", type=click.Path(dir_okay=False),
@@ -73,7 +88,7 @@ def _character(path: str | None, rules: Rules) -> tuple[dict[str, Any] | None, s
               help="Show a progress bar on stderr (default: when stderr is a terminal).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @guard
-def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: int, max_turns: int | None,
+def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: int | str, max_turns: int | None,
                  character_path: str | None, rulings: dict[str, str], fmt: str, limit: int, progress: bool | None,
                  output: str | None) -> None:
     """Play FILE many times with the full `dtc play` runtime (HP, combat, encounters, light).
@@ -102,10 +117,11 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     master = seed if seed is not None else secrets.randbelow(2**31)
     turns = max_turns or DEFAULT_MAX_TURNS
     job = Job(graph, policy, master, turns, character)
-    workers = min(workers, runs, max(1, (os.cpu_count() or 1) * 4))
+    count: int | Literal["auto"] = "auto" if workers == "auto" else min(int(workers), runs,
+                                                                        max(1, (os.cpu_count() or 1) * 4))
     show = progress if progress is not None else sys.stderr.isatty()
     try:
-        result = with_progress_bar(job, runs, workers, show=show)
+        result = with_progress_bar(job, runs, count, show=show)
     except WorkerFailed as exc:
         fail(f"error: {exc}", Exit.FINDINGS)
         raise  # unreachable

@@ -1,28 +1,61 @@
 """Run the simulation on one core or several, with an optional progress bar.
 
-With ``workers > 1`` each worker is a separate process (``spawn``: safe whatever threads the
-parent runs) that plays one contiguous block of run indexes and sends back its
-:class:`~dtc.simulate.stats.Tally`; the tallies are merged in worker order. Progress messages
-go through a queue; the bar (rich, on stderr) is drawn only when asked for (a TTY).
+The runs are cut into batches of consecutive runs (:func:`chunks`: at most :data:`CHUNKS` of
+them, the cut depending on the number of runs alone). This process plays the first batch
+itself, which warms the per-book caches (each question's odds, damage tables) as one worker
+would. With more workers wanted (and, for ``auto``, when the rest of the runs would take long
+enough to gain from them: :data:`AUTO_MIN_SECONDS`), it then starts ``workers - 1`` more
+processes and plays on beside them; each process takes the next batch nobody has taken yet (a
+shared counter), so the load balances whatever each batch costs.
+
+Where ``fork`` exists (POSIX but macOS) and this process runs no other thread, the workers are
+forked: they start with the book loaded, dtc imported and the caches warm (copy-on-write), at no
+start-up cost. Elsewhere they are spawned (a fresh interpreter each, safe whatever threads this
+process runs) and pay their own start-up. Each batch's :class:`~dtc.simulate.stats.Tally` is
+merged in batch order, so the totals depend on the seed and the number of runs only: the same
+for any number of workers, whoever finished first.
+
+Progress messages go through a queue; the bar (rich, on stderr) is drawn only when asked for
+(a TTY). Ctrl-C reaches every process of the terminal's group: the workers ignore it, and this
+process stops them (terminate, then wait for each) before the ``KeyboardInterrupt`` goes on, so
+none is left running.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
+import os
 import queue
+import signal
+import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from dtc.simulate.runner import Job, blocks, play_block
+from dtc.runtime.ruleset import Rules
+from dtc.simulate.runner import Job, play_block
 from dtc.simulate.stats import Tally
 
+#: ``--workers auto``: the cores this process may run on, when the runs are long enough.
+AUTO = "auto"
+Workers = int | Literal["auto"]
+#: At most this many batches: enough for any worker count to balance its load, few enough that
+#: sending a batch's tally back costs nothing next to playing it.
+CHUNKS = 64
+#: ``least-used`` remembers what the runs of its batch visited: a batch holds at least this many.
+LEAST_USED_CHUNK = 100
+#: ``auto`` starts more processes only when the rest of the runs would take at least this many
+#: seconds on one core (judged by the first batch): below that, the gain is lost in the noise.
+AUTO_MIN_SECONDS = 0.5
 _POLL = 0.1  # seconds between checks on the workers
 
 
 class WorkerFailed(RuntimeError):
-    """A worker process died without reporting (killed, out of memory)."""
+    """A worker process failed or died without reporting (killed, out of memory)."""
 
 
 @dataclass(slots=True)
@@ -32,65 +65,269 @@ class Result:
     workers: int
 
 
-def _worker(job: Job, indexes: range, slot: int, out: Any) -> None:
+def chunks(runs: int, policy: str) -> list[range]:
+    """The batches of run indexes, in order: at most :data:`CHUNKS` of (nearly) one size.
+
+    They depend on ``runs`` and the policy alone, never on the workers: ``least-used`` remembers
+    per batch, so its results depend on the cut (its batches hold at least :data:`LEAST_USED_CHUNK`
+    runs); for the other policies the cut changes nothing.
+    """
+    if runs <= 0:
+        return [range(0)]
+    least = LEAST_USED_CHUNK if policy == "least-used" else 1
+    size = max(least, -(-runs // CHUNKS))
+    return [range(at, min(at + size, runs)) for at in range(0, runs, size)]
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity; all the machine's where that is unknown)."""
     try:
-        tally = play_block(job, indexes, progress=lambda k: out.put(("progress", slot, k)))
-        out.put(("done", slot, tally))
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def start_method() -> str:
+    """``fork`` where it exists and is safe here (POSIX but macOS, no other thread), else ``spawn``."""
+    if "fork" in mp.get_all_start_methods() and sys.platform != "darwin" and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def _rules(job: Job) -> Rules:
+    from dtc.systems import play_rules
+
+    return play_rules(job.graph.get("rules"))
+
+
+def _take(counter: Any, count: int) -> int | None:
+    """The next batch nobody has taken (``None`` when all are)."""
+    with counter.get_lock():
+        k = int(counter.value)
+        if k >= count:
+            return None
+        counter.value = k + 1
+        return k
+
+
+class _Reporter:
+    """A worker's progress, sent at most every :data:`_POLL` seconds (a message per run would cost)."""
+
+    def __init__(self, out: Any) -> None:
+        self.out = out
+        self.pending = 0
+        self.sent = time.monotonic()
+
+    def __call__(self, k: int) -> None:
+        self.pending += k
+        now = time.monotonic()
+        if now - self.sent >= _POLL:
+            self.flush()
+            self.sent = now
+
+    def flush(self) -> None:
+        if self.pending:
+            self.out.put(("progress", -1, self.pending))
+            self.pending = 0
+
+
+def _worker(job: Job, plan: list[range], counter: Any, out: Any, parent: int, report: bool) -> None:
+    """A worker: plays the batches nobody has taken until none is left (or its parent is gone)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops every worker
+    try:
+        rules = _rules(job)
+        progress = _Reporter(out) if report else None
+        while os.getppid() == parent and (k := _take(counter, len(plan))) is not None:
+            tally = play_block(job, plan[k], progress, rules=rules)
+            if progress is not None:
+                progress.flush()
+            out.put(("done", k, tally))
     except BaseException as exc:  # pragma: no cover - reported to the parent, which fails cleanly
-        out.put(("failed", slot, f"{type(exc).__name__}: {exc}"))
+        out.put(("failed", os.getpid(), f"{type(exc).__name__}: {exc}"))
 
 
-def simulate(job: Job, runs: int, workers: int = 1, *, progress: Callable[[int], None] | None = None) -> Result:
-    """Play ``runs`` playthroughs of ``job`` on ``workers`` processes (1: in this process)."""
-    parts = blocks(runs, workers)
+def workers_for(workers: Workers, plan: list[range], first_seconds: float) -> int:
+    """How many processes play (this one included), the first batch having taken ``first_seconds``."""
+    left = len(plan) - 1  # batches still to play
+    if workers == AUTO:
+        played = len(plan[0]) or 1
+        rest = first_seconds * sum(len(p) for p in plan[1:]) / played
+        want = usable_cores() if rest >= AUTO_MIN_SECONDS else 1
+    else:
+        want = int(workers)
+    return max(1, min(want, left))
+
+
+def simulate(job: Job, runs: int, workers: Workers = 1, *, progress: Callable[[int], None] | None = None,
+             method: str | None = None) -> Result:
+    """Play ``runs`` playthroughs of ``job`` on up to ``workers`` processes (this one included).
+
+    ``workers``: a number, or ``"auto"`` (:func:`usable_cores`, when the runs are long enough to
+    gain from them). ``method``: ``"fork"`` or ``"spawn"`` (default: :func:`start_method`).
+    """
+    plan = chunks(runs, job.policy)
+    rules = _rules(job)
+    tallies: list[Tally | None] = [None] * len(plan)
     start = time.perf_counter()
-    if len(parts) == 1:
-        tally = play_block(job, parts[0], progress)
-        return Result(tally, time.perf_counter() - start, 1)
-    ctx = mp.get_context("spawn")
-    out = ctx.Queue()
-    procs = [ctx.Process(target=_worker, args=(job, part, k, out), daemon=True) for k, part in enumerate(parts)]
-    for p in procs:
-        p.start()
-    tallies: dict[int, Tally] = {}
-    try:
-        while len(tallies) < len(procs):
-            try:
-                kind, slot, payload = out.get(timeout=_POLL)
-            except queue.Empty:
-                dead = [k for k, p in enumerate(procs) if not p.is_alive() and k not in tallies]
-                if dead and out.empty():
-                    time.sleep(_POLL)  # a result may still be in flight
-                    if out.empty():
-                        raise WorkerFailed(f"worker {dead[0]} stopped without a result "
-                                           f"(exit code {procs[dead[0]].exitcode})") from None
-                continue
-            if kind == "progress":
-                if progress is not None:
-                    progress(int(payload))
-            elif kind == "done":
-                tallies[slot] = payload
-            else:
-                raise WorkerFailed(f"worker {slot} failed: {payload}")
-    finally:
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-            p.join()
+    cpu = time.process_time()
+    tallies[0] = play_block(job, plan[0], progress, rules=rules)
+    count = workers_for(workers, plan, time.process_time() - cpu)
+    if count <= 1:
+        for k in range(1, len(plan)):
+            tallies[k] = play_block(job, plan[k], progress, rules=rules)
+    else:
+        _play_beside(job, plan, rules, tallies, count - 1, progress, method or start_method())
     total = Tally()
-    for k in range(len(procs)):
-        total.merge(tallies[k])
-    return Result(total, time.perf_counter() - start, len(procs))
+    for tally in tallies:
+        assert tally is not None
+        total.merge(tally)
+    return Result(total, time.perf_counter() - start, count)
 
 
-def with_progress_bar(job: Job, runs: int, workers: int, *, show: bool) -> Result:
-    """:func:`simulate`, with a rich progress bar on stderr when ``show``."""
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored while the workers start, so each starts ignoring it (a fork copies the
+    handler; a spawned interpreter keeps an ignored SIGINT ignored). Only the main thread can."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _play_beside(job: Job, plan: list[range], rules: Rules, tallies: list[Tally | None], extra: int,
+                 progress: Callable[[int], None] | None, method: str) -> None:
+    """Start ``extra`` workers and play the batches left beside them; fills ``tallies``."""
+    ctx: Any = mp.get_context(method)
+    counter = ctx.Value("i", 1)  # batch 0 is played
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_worker, args=(job, plan, counter, out, os.getpid(), progress is not None),
+                         daemon=True) for _ in range(extra)]
+    waiting = _Waiting(out, procs, tallies, progress)
+    try:
+        forked = method == "fork"
+        if forked:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            gc.freeze()  # the book and the caches: no collection in a worker touches (and copies) them
+        try:
+            with _sigint_ignored():
+                for p in procs:
+                    p.start()
+        finally:
+            if forked:
+                gc.unfreeze()
+        mine = waiting.checking(progress)
+        while (k := _take(counter, len(plan))) is not None:
+            tallies[k] = play_block(job, plan[k], mine, rules=rules)
+            waiting.check()
+        waiting.wait()
+    finally:
+        _stop(procs, clean=waiting.complete())
+        out.close()
+
+
+class _Waiting:
+    """This process's side of the queue: collects the batches' tallies, passes progress on, and
+    notices a worker that failed or died."""
+
+    def __init__(self, out: Any, procs: list[Any], tallies: list[Tally | None],
+                 progress: Callable[[int], None] | None) -> None:
+        self.out = out
+        self.procs = procs
+        self.tallies = tallies
+        self.progress = progress
+        self.checked = time.monotonic()
+
+    def complete(self) -> bool:
+        return all(t is not None for t in self.tallies)
+
+    def _handle(self, message: tuple[str, int, Any]) -> None:
+        kind, slot, payload = message
+        if kind == "progress":
+            if self.progress is not None:
+                self.progress(int(payload))
+        elif kind == "done":
+            self.tallies[slot] = payload
+        else:
+            raise WorkerFailed(f"worker {slot} failed: {payload}")
+
+    def check(self) -> None:
+        """Take whatever the workers sent, without waiting."""
+        self.checked = time.monotonic()
+        while True:
+            try:
+                message = self.out.get_nowait()
+            except queue.Empty:
+                return
+            self._handle(message)
+
+    def checking(self, progress: Callable[[int], None] | None) -> Callable[[int], None]:
+        """This process's own progress callback: passes it on, and now and then takes the workers' messages."""
+        def step(k: int) -> None:
+            if progress is not None:
+                progress(k)
+            if time.monotonic() - self.checked >= _POLL:
+                self.check()
+        return step
+
+    def wait(self) -> None:
+        """Wait for the batches the workers still play."""
+        while not self.complete():
+            try:
+                message = self.out.get(timeout=_POLL)
+            except queue.Empty:
+                self._notice_dead()
+                continue
+            self._handle(message)
+
+    def _notice_dead(self) -> None:
+        gone = [p for p in self.procs if p.exitcode is not None]
+        bad = [p for p in gone if p.exitcode != 0]
+        if not bad and len(gone) < len(self.procs):
+            return
+        time.sleep(_POLL)  # a result may still be in flight
+        self.check()
+        if self.complete():
+            return
+        p = bad[0] if bad else gone[0]
+        raise WorkerFailed(f"worker {p.pid} stopped without a result (exit code {p.exitcode})")
+
+
+def _stop(procs: list[Any], *, clean: bool) -> None:
+    """Every worker ended and waited for: given a moment to exit when all went well, else stopped."""
+    deadline = time.monotonic() + (1.0 if clean else 0.0)
+    for p in procs:
+        if p.is_alive():
+            p.join(max(0.0, deadline - time.monotonic()))
+        if p.is_alive():
+            p.terminate()
+        p.join()
+
+
+def with_progress_bar(job: Job, runs: int, workers: Workers, *, show: bool) -> Result:
+    """:func:`simulate`, with a rich progress bar on stderr when ``show``.
+
+    The bar is redrawn as progress arrives (no refresh thread: forking beside a thread is unsafe).
+    """
     if not show:
         return simulate(job, runs, workers)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+    with Progress(*columns, console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
         task = bar.add_task("runs", total=runs)
-        return simulate(job, runs, workers, progress=lambda k: bar.advance(task, k))
+        drawn = [0.0]
+
+        def advance(k: int) -> None:
+            bar.advance(task, k)
+            now = time.monotonic()
+            if now - drawn[0] >= _POLL:
+                drawn[0] = now
+                bar.refresh()
+
+        return simulate(job, runs, workers, progress=advance)

@@ -4,9 +4,10 @@ Every run gets its own seed, derived from the master seed and the run's index al
 (:func:`run_seed`), and plays exactly as ``dtc play FILE --seed S --auto POLICY`` would: the same
 :class:`~dtc.runtime.dice.Dice`, a fresh adventurer from the rules (or a copy of the given one),
 the same policy and :class:`~dtc.runtime.engine.Engine`. So any run can be replayed on its own,
-and the totals do not depend on scheduling. Runs are split among workers in contiguous blocks
-(:func:`blocks`); only ``least-used``, which remembers what its worker has seen, depends on that
-split, so results are identical for a given seed and worker count.
+and the totals do not depend on scheduling. The runs are played in batches of consecutive runs
+(:func:`dtc.simulate.parallel.chunks`, which depend on the number of runs alone); only
+``least-used``, which remembers what the runs of its batch have seen, depends on that split, so
+results are identical for a given seed and number of runs, whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -174,11 +175,13 @@ def play_one(job: Job, rules: Rules, index: int, *, seen: Counter[int | str] | N
 
 
 def play_block(job: Job, indexes: range, progress: Callable[[int], None] | None = None,
-               make_player: Callable[[], Player] | None = None) -> Tally:
-    """Play the runs ``indexes`` in order (one worker's share) and tally them."""
-    from dtc.systems import play_rules
+               make_player: Callable[[], Player] | None = None, *, rules: Rules | None = None) -> Tally:
+    """Play the runs ``indexes`` in order (one batch) and tally them; ``least-used`` remembers
+    what the runs of this block visited. ``rules``: the job's rules when the caller has them."""
+    if rules is None:
+        from dtc.systems import play_rules
 
-    rules = play_rules(job.graph.get("rules"))
+        rules = play_rules(job.graph.get("rules"))
     seen: Counter[int | str] = Counter()
     tally = Tally()
     step = max(1, min(200, len(indexes) // 100 or 1))
