@@ -131,9 +131,11 @@ class _Reporter:
             self.pending = 0
 
 
-def _worker(job: Job, plan: list[range], counter: Any, out: Any, parent: int, report: bool) -> None:
+def _worker(job: Job, plan: list[range], counter: Any, out: Any, parent: int, slot: int, report: bool) -> None:
     """A worker: plays the batches nobody has taken until none is left (or its parent is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops every worker
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back while the workers started
     try:
         rules = _rules(job)
         progress = _Reporter(out) if report else None
@@ -143,7 +145,7 @@ def _worker(job: Job, plan: list[range], counter: Any, out: Any, parent: int, re
                 progress.flush()
             out.put(("done", k, tally))
     except BaseException as exc:  # pragma: no cover - reported to the parent, which fails cleanly
-        out.put(("failed", os.getpid(), f"{type(exc).__name__}: {exc}"))
+        out.put(("failed", slot, f"{type(exc).__name__}: {exc}"))
 
 
 def workers_for(workers: Workers, plan: list[range], first_seconds: float) -> int:
@@ -185,17 +187,18 @@ def simulate(job: Job, runs: int, workers: Workers = 1, *, progress: Callable[[i
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ctrl-C ignored while the workers start, so each starts ignoring it (a fork copies the
-    handler; a spawned interpreter keeps an ignored SIGINT ignored). Only the main thread can."""
-    if threading.current_thread() is not threading.main_thread():
+def _sigint_held() -> Iterator[None]:
+    """Ctrl-C held back while the workers start: each starts with it blocked (a fork and an exec
+    keep the signal mask) and ignores it before letting it through; in this process a Ctrl-C
+    pressed meanwhile arrives as soon as they are up, and is not lost."""
+    if not hasattr(signal, "pthread_sigmask"):  # no POSIX signal masks: the workers ignore it when they run
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _play_beside(job: Job, plan: list[range], rules: Rules, tallies: list[Tally | None], extra: int,
@@ -204,8 +207,8 @@ def _play_beside(job: Job, plan: list[range], rules: Rules, tallies: list[Tally 
     ctx: Any = mp.get_context(method)
     counter = ctx.Value("i", 1)  # batch 0 is played
     out = ctx.Queue()
-    procs = [ctx.Process(target=_worker, args=(job, plan, counter, out, os.getpid(), progress is not None),
-                         daemon=True) for _ in range(extra)]
+    procs = [ctx.Process(target=_worker, args=(job, plan, counter, out, os.getpid(), slot, progress is not None),
+                         daemon=True) for slot in range(1, extra + 1)]  # this process is worker 0
     waiting = _Waiting(out, procs, tallies, progress)
     try:
         forked = method == "fork"
@@ -214,7 +217,7 @@ def _play_beside(job: Job, plan: list[range], rules: Rules, tallies: list[Tally 
             sys.stderr.flush()
             gc.freeze()  # the book and the caches: no collection in a worker touches (and copies) them
         try:
-            with _sigint_ignored():
+            with _sigint_held():
                 for p in procs:
                     p.start()
         finally:
@@ -294,7 +297,8 @@ class _Waiting:
         if self.complete():
             return
         p = bad[0] if bad else gone[0]
-        raise WorkerFailed(f"worker {p.pid} stopped without a result (exit code {p.exitcode})")
+        slot = self.procs.index(p) + 1
+        raise WorkerFailed(f"worker {slot} stopped without a result (exit code {p.exitcode})")
 
 
 def _stop(procs: list[Any], *, clean: bool) -> None:

@@ -1,0 +1,217 @@
+"""`dtc simulate --workers`: batches, forked and spawned workers, the same totals for any number of
+workers, a worker that fails or dies, and Ctrl-C leaving no process behind."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from dtc.cli import main
+from dtc.compiler.api import compile_text
+from dtc.simulate import Job, parallel, simulate
+from dtc.simulate.parallel import CHUNKS, LEAST_USED_CHUNK, WorkerFailed, chunks, workers_for
+from dtc.simulate.runner import play_block
+from dtc.simulate.stats import Tally
+from helpers import ROOT
+
+BOOK = """Test Book
+
+Adventure Entries
+
+1 A gate. The left door (D0, S2), the right door (D0, S3), a hatch (D0, S4).
+
+2 A hall. On (D0, S5), back (D0, S1).
+
+3 A cell. On (D0, S5), back (D0, S1).
+
+4 A pit. On (D0, S6), back (D0, S1).
+
+5 A vault. THE END
+
+6 A well. THE END
+"""
+CHAPEL = ROOT / "adventures" / "the-drowned-chapel.txt"
+FORK = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+
+
+def job(policy: str = "random", seed: int = 11) -> Job:
+    return Job(compile_text(BOOK, "book.txt").graph(), policy, seed=seed, max_turns=200)
+
+
+def test_batches_depend_on_the_runs_alone() -> None:
+    for runs in (1, 7, 64, 65, 200, 10_000, 100_001):
+        for policy in ("random", "least-used"):
+            plan = chunks(runs, policy)
+            assert [i for part in plan for i in part] == list(range(runs))
+            assert len(plan) <= CHUNKS
+            assert len({len(p) for p in plan[:-1]}) <= 1  # one size, the last one shorter
+    assert all(len(p) >= LEAST_USED_CHUNK for p in chunks(10_000, "least-used"))
+    assert chunks(12, "least-used") == [range(12)]
+    assert len(chunks(200, "random")) == 50
+
+
+def test_how_many_processes() -> None:
+    plan = chunks(1000, "random")
+    assert workers_for(1, plan, 10.0) == 1
+    assert workers_for(3, plan, 0.0) == 3
+    assert workers_for(5, chunks(3, "random"), 1.0) == 2  # no more processes than batches left
+    assert workers_for("auto", plan, 0.0001) == 1  # the rest would take a moment: not worth a process
+    assert workers_for("auto", plan, 1.0) == parallel.usable_cores()
+
+
+def _same(a: Tally, b: Tally) -> None:
+    assert a == b
+    assert list(a.outcomes.items()) == list(b.outcomes.items())  # even the order the report reads them in
+
+
+@FORK
+@pytest.mark.parametrize("policy", ["random", "least-used"])
+def test_forked_workers_give_the_same_totals(policy: str) -> None:
+    j = job(policy)
+    one = simulate(j, 450, 1)
+    assert one.workers == 1
+    for k in (2, 3):
+        many = simulate(j, 450, k, method="fork")
+        assert many.workers == k
+        _same(one.tally, many.tally)
+
+
+def test_spawned_workers_give_the_same_totals() -> None:
+    j = job("least-used", seed=4)
+    one = simulate(j, 300, 1)
+    two = simulate(j, 300, 2, method="spawn")
+    assert two.workers == 2
+    _same(one.tally, two.tally)
+
+
+def test_one_worker_plays_batch_by_batch() -> None:
+    """For every policy but least-used, the totals are those of one block of all the runs."""
+    j = job("random", seed=9)
+    _same(simulate(j, 300, 1).tally, play_block(j, range(300)))
+    lu = job("least-used", seed=9)
+    whole = Tally()
+    for part in chunks(300, "least-used"):
+        whole.merge(play_block(lu, part))
+    _same(simulate(lu, 300, 1).tally, whole)
+
+
+def test_progress_counts_every_run() -> None:
+    seen: list[int] = []
+    simulate(job(), 300, 2, progress=seen.append, method="fork" if hasattr(os, "fork") else "spawn")
+    assert sum(seen) == 300
+
+
+def _failing_in_children(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """Make play_block fail in any process but this one (a forked worker inherits the patch)."""
+    here = os.getpid()
+    real = parallel.play_block
+
+    def play(*args: Any, **kwargs: Any) -> Tally:
+        if os.getpid() != here:
+            if how == "die":
+                os._exit(3)
+            raise RuntimeError("the rules broke")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "play_block", play)
+
+
+@FORK
+@pytest.mark.parametrize(("how", "message"), [("die", "worker 1 stopped without a result (exit code 3)"),
+                                              ("raise", "worker 1 failed: RuntimeError: the rules broke")])
+def test_a_failing_worker_stops_the_simulation(monkeypatch: pytest.MonkeyPatch, how: str, message: str) -> None:
+    _failing_in_children(monkeypatch, how)
+    before = _children(os.getpid())
+    with pytest.raises(WorkerFailed, match=re.escape(message)):
+        simulate(job(), 2000, 2, method="fork")
+    assert _children(os.getpid()) == before  # the workers were stopped and waited for
+
+
+def test_cli_workers_option(tmp_path: Path) -> None:
+    path = tmp_path / "book.txt"
+    path.write_text(BOOK, encoding="utf-8")
+    outs = []
+    for workers in ("1", "2", "auto", "AUTO"):
+        r = CliRunner().invoke(main, ["simulate", str(path), "-n", "150", "--seed", "3", "--workers", workers,
+                                      "--format", "json"])
+        assert r.exit_code == 0, r.output
+        outs.append(r.stdout)
+    for bad in ("0", "two", "-1"):
+        r = CliRunner().invoke(main, ["simulate", str(path), "-n", "5", "--workers", bad])
+        assert r.exit_code == 2
+        assert "--workers" in r.stderr and "Traceback" not in r.stderr
+
+    import json
+
+    def body(text: str) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(text)
+        for key in ("seconds", "runs_per_second", "workers"):
+            data.pop(key, None)
+        return data
+
+    assert all(body(o) == body(outs[0]) for o in outs)
+
+
+def _children(pid: int) -> set[int]:
+    """The live child processes of ``pid`` (Linux's /proc)."""
+    kids: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids.update(int(k) for k in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists() or sys.platform != "linux", reason="needs Linux's /proc")
+def test_ctrl_c_stops_every_worker() -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) while two workers play:
+    the documented message and exit 130, and no worker left running."""
+    proc = subprocess.Popen([sys.executable, "-m", "dtc", "simulate", str(CHAPEL), "-n", "50000",
+                             "--seed", "1", "--workers", "3", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_sigint_default)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
+            time.sleep(0.05)
+            workers = _children(proc.pid)
+        assert len(workers) >= 2, "the workers never started"
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130
+    assert "stopped: interrupted (no report)" in err and "Traceback" not in err
+    assert out == ""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(map(_running, workers)):
+        time.sleep(0.05)
+    assert not any(map(_running, workers))
+
+
+def _sigint_default() -> None:
+    """In the child before it runs dtc: Ctrl-C as at a terminal (a test runner started in the
+    background may ignore SIGINT, and an ignored signal stays ignored in its children)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (an ended one waiting to be reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
