@@ -49,8 +49,9 @@ CHUNKS = 64
 #: ``least-used`` remembers what the runs of its batch visited: a batch holds at least this many.
 LEAST_USED_CHUNK = 100
 #: ``auto`` starts more processes only when the rest of the runs would take at least this many
-#: seconds on one core (judged by the first batch): below that, the gain is lost in the noise.
-AUTO_MIN_SECONDS = 0.5
+#: seconds on one core (judged by the first batch): a forked worker costs a few milliseconds, a
+#: spawned one a fresh interpreter importing dtc (about a third of a second of CPU).
+AUTO_MIN_SECONDS = {"fork": 0.25, "spawn": 3.0}
 _POLL = 0.1  # seconds between checks on the workers
 
 
@@ -148,13 +149,14 @@ def _worker(job: Job, plan: list[range], counter: Any, out: Any, parent: int, sl
         out.put(("failed", slot, f"{type(exc).__name__}: {exc}"))
 
 
-def workers_for(workers: Workers, plan: list[range], first_seconds: float) -> int:
-    """How many processes play (this one included), the first batch having taken ``first_seconds``."""
+def workers_for(workers: Workers, plan: list[range], first_seconds: float, method: str = "fork") -> int:
+    """How many processes play (this one included), the first batch having taken ``first_seconds``
+    of CPU time and the workers to be started by ``method``."""
     left = len(plan) - 1  # batches still to play
     if workers == AUTO:
         played = len(plan[0]) or 1
         rest = first_seconds * sum(len(p) for p in plan[1:]) / played
-        want = usable_cores() if rest >= AUTO_MIN_SECONDS else 1
+        want = usable_cores() if rest >= AUTO_MIN_SECONDS.get(method, 3.0) else 1
     else:
         want = int(workers)
     return max(1, min(want, left))
@@ -173,12 +175,13 @@ def simulate(job: Job, runs: int, workers: Workers = 1, *, progress: Callable[[i
     start = time.perf_counter()
     cpu = time.process_time()
     tallies[0] = play_block(job, plan[0], progress, rules=rules)
-    count = workers_for(workers, plan, time.process_time() - cpu)
+    method = method or start_method()  # after the first batch: a thread may have ended meanwhile
+    count = workers_for(workers, plan, time.process_time() - cpu, method)
     if count <= 1:
         for k in range(1, len(plan)):
             tallies[k] = play_block(job, plan[k], progress, rules=rules)
     else:
-        _play_beside(job, plan, rules, tallies, count - 1, progress, method or start_method())
+        _play_beside(job, plan, rules, tallies, count - 1, progress, method)
     total = Tally()
     for tally in tallies:
         assert tally is not None

@@ -61,10 +61,10 @@ def pct(p: float) -> str:
 def replay(meta: Meta, problem: Problem) -> str:
     """A command that replays the problem's first example run on its own."""
     index, seed = problem.examples[0]
-    if meta.policy == "least-used":  # depends on the runs before it in its worker: rerun the batch
-        return (f"dtc simulate {shlex.quote(meta.file)} -n {meta.runs} --seed {meta.seed} --policy least-used "
-                f"--workers {meta.workers}{_ruling_args(meta)}  # run {index}")
     extra = f" --character {shlex.quote(meta.character)}" if meta.character else ""
+    if meta.policy == "least-used":  # depends on the runs before it in its batch: rerun the simulation
+        return (f"dtc simulate {shlex.quote(meta.file)} -n {meta.runs} --seed {meta.seed} --policy least-used{extra} "
+                f"--max-turns {meta.max_turns}{_ruling_args(meta)}  # run {index}")
     return (f"dtc play {shlex.quote(meta.file)} --seed {seed} --auto {meta.policy}{extra} "
             f"--max-turns {meta.max_turns} --no-save{_ruling_args(meta)}")
 
