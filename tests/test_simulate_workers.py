@@ -217,3 +217,17 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+@FORK
+def test_workers_that_cannot_start_leave_the_work_to_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing.process
+
+    def refuse(self: Any) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    one = simulate(job(), 300, 1)
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", refuse)
+    two = simulate(job(), 300, 2, method="fork")
+    assert two.workers == 1
+    _same(one.tally, two.tally)

@@ -181,7 +181,7 @@ def simulate(job: Job, runs: int, workers: Workers = 1, *, progress: Callable[[i
         for k in range(1, len(plan)):
             tallies[k] = play_block(job, plan[k], progress, rules=rules)
     else:
-        _play_beside(job, plan, rules, tallies, count - 1, progress, method)
+        count = _play_beside(job, plan, rules, tallies, count - 1, progress, method)
     total = Tally()
     for tally in tallies:
         assert tally is not None
@@ -205,14 +205,16 @@ def _sigint_held() -> Iterator[None]:
 
 
 def _play_beside(job: Job, plan: list[range], rules: Rules, tallies: list[Tally | None], extra: int,
-                 progress: Callable[[int], None] | None, method: str) -> None:
-    """Start ``extra`` workers and play the batches left beside them; fills ``tallies``."""
+                 progress: Callable[[int], None] | None, method: str) -> int:
+    """Start ``extra`` workers and play the batches left beside them; fills ``tallies``. Returns
+    how many processes played (this one included: fewer when a worker could not be started)."""
     ctx: Any = mp.get_context(method)
     counter = ctx.Value("i", 1)  # batch 0 is played
     out = ctx.Queue()
     procs = [ctx.Process(target=_worker, args=(job, plan, counter, out, os.getpid(), slot, progress is not None),
                          daemon=True) for slot in range(1, extra + 1)]  # this process is worker 0
-    waiting = _Waiting(out, procs, tallies, progress)
+    started: list[Any] = []
+    waiting = _Waiting(out, started, tallies, progress)
     try:
         forked = method == "fork"
         if forked:
@@ -222,7 +224,11 @@ def _play_beside(job: Job, plan: list[range], rules: Rules, tallies: list[Tally 
         try:
             with _sigint_held():
                 for p in procs:
-                    p.start()
+                    try:
+                        p.start()
+                    except OSError:  # no more processes (a limit, no memory): play with those started
+                        break
+                    started.append(p)
         finally:
             if forked:
                 gc.unfreeze()
@@ -232,8 +238,9 @@ def _play_beside(job: Job, plan: list[range], rules: Rules, tallies: list[Tally 
             waiting.check()
         waiting.wait()
     finally:
-        _stop(procs, clean=waiting.complete())
+        _stop(started, clean=waiting.complete())
         out.close()
+    return 1 + len(started)
 
 
 class _Waiting:
