@@ -13,7 +13,7 @@ process), interleaved with this checkout's, repeat by repeat, so both see the sa
 ratio column is this checkout's median over the other's. Books whose runs are slow (the Zilch
 book) play a tenth of ``--runs``.
 
-Scaling: ``--scaling-runs`` playthroughs of one book (or ``--scaling BOOK:RUNS,...``) with 1 and
+Scaling: ``--scaling-runs`` playthroughs of one book (or ``--scaling BOOK:RUNS[:REPEATS],...``) with 1 and
 with 2 workers (or ``--workers 1,2,auto``), each in a fresh process, interleaved, ``--scaling-repeats``
 times (with ``--against REV``, that code too): the wall time and CPU time of the simulation (the
 process and its workers), and the CPU time of the whole process (interpreter, imports, compiling
@@ -111,16 +111,15 @@ def scale_once(src: Path, book: Path, runs: int, workers: str) -> dict[str, floa
     return result
 
 
-def scaling(spec: list[tuple[Path, int]], workers: list[str], repeats: int, other: Path | None,
-            label: str) -> None:
+def scaling(spec: list[tuple[Path, int, int]], workers: list[str], other: Path | None, label: str) -> None:
     """Per book: each worker count in a fresh process, interleaved repeat by repeat (and with the
     code of ``other`` when given), medians; the CPU ratio is taken per repeat against 1 worker."""
     codes = [("this checkout", ROOT / "src")] + ([(label, other)] if other is not None else [])
-    print("\nScaling: policy random, medians of", repeats, "repeats; load average (1 min) at the start and end")
+    print("\nScaling: policy random, medians of the repeats; load average (1 min) at the start and end")
     print("\n| code | book | runs | workers | wall s | speed-up (wall) | CPU s, simulation | CPU vs 1 worker | "
-          "CPU s, whole process | whole vs 1 worker | load |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    for book, runs in spec:
+          "CPU s, whole process | whole vs 1 worker | repeats | load |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for book, runs, repeats in spec:
         got: dict[tuple[str, str], list[dict[str, float]]] = {}
         load = [os.getloadavg()[0]]
         for _ in range(repeats):
@@ -143,7 +142,7 @@ def scaling(spec: list[tuple[Path, int]], workers: list[str], repeats: int, othe
                 used = sorted({int(r["workers"]) for r in rows})
                 print(f"| {name} | {book.stem} | {runs:,} | {k} ({'/'.join(map(str, used))}) | {wall:.2f} | "
                       f"{speed:.2f}x | {statistics.median(r['cpu'] for r in rows):.2f} | {ratio:.3f} | "
-                      f"{statistics.median(r['process'] for r in rows):.2f} | {whole:.3f} | "
+                      f"{statistics.median(r['process'] for r in rows):.2f} | {whole:.3f} | {len(rows)} | "
                       f"{load[0]:.1f}–{load[1]:.1f} |", flush=True)
 
 
@@ -156,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", metavar="REV", help="also measure the code of this git revision")
     ap.add_argument("--scaling-runs", type=int, default=2000, help="playthroughs for the scaling table (0: none)")
     ap.add_argument("--scaling-book", default="the-drowned-chapel", help="book of the scaling table")
-    ap.add_argument("--scaling", metavar="BOOK:RUNS,...", default="",
+    ap.add_argument("--scaling", metavar="BOOK:RUNS[:REPEATS],...", default="",
                     help="books and runs of the scaling table (instead of --scaling-book and --scaling-runs)")
     ap.add_argument("--scaling-repeats", type=int, default=3, help="repeats of each scaling row")
     ap.add_argument("--scaling-only", action="store_true", help="only the scaling table")
@@ -171,12 +170,12 @@ def main(argv: list[str] | None = None) -> int:
         other = export(args.against, Path(tmp)) if args.against else None
         if not args.scaling_only:
             table(args, books, other)
-        pairs = (item.split(":") for item in args.scaling.split(",") if item)
-        spec = [(_book(name), int(runs)) for name, runs in pairs]
-        if not spec and args.scaling_runs:
-            spec = [(_book(args.scaling_book), args.scaling_runs)]
+        items = [item.split(":") for item in args.scaling.split(",") if item]
+        if not items and args.scaling_runs:
+            items = [[args.scaling_book, str(args.scaling_runs)]]
+        spec = [(_book(i[0]), int(i[1]), int(i[2]) if len(i) > 2 else args.scaling_repeats) for i in items]
         if spec:
-            scaling(spec, args.workers.split(","), args.scaling_repeats, other, args.against or "")
+            scaling(spec, args.workers.split(","), other, args.against or "")
     return 0
 
 
