@@ -335,13 +335,18 @@ def with_progress_bar(job: Job, runs: int, workers: Workers, *, show: bool) -> R
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
         task = bar.add_task("runs", total=runs)
-        drawn = [0.0]
+        drawn, pending = [0.0], [0]
 
-        def advance(k: int) -> None:
-            bar.advance(task, k)
+        def advance(k: int) -> None:  # the bar is moved and redrawn ten times a second at most
+            pending[0] += k
             now = time.monotonic()
             if now - drawn[0] >= _POLL:
                 drawn[0] = now
+                bar.advance(task, pending[0])
+                pending[0] = 0
                 bar.refresh()
 
-        return simulate(job, runs, workers, progress=advance)
+        result = simulate(job, runs, workers, progress=advance)
+        bar.advance(task, pending[0])
+        bar.refresh()
+        return result
