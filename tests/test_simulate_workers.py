@@ -66,8 +66,8 @@ def test_how_many_processes() -> None:
     assert workers_for(5, chunks(3, "random"), 1.0) == 2  # no more processes than batches left
     assert workers_for("auto", plan, 0.0001) == 1  # the rest would take a moment: not worth a process
     assert workers_for("auto", plan, 1.0) == parallel.usable_cores()
-    assert workers_for("auto", plan, 0.01, "fork") == parallel.usable_cores()  # 0.63 s left: worth a fork
-    assert workers_for("auto", plan, 0.01, "spawn") == 1  # not worth starting interpreters
+    assert workers_for("auto", plan, 0.02, "fork") == parallel.usable_cores()  # 1.26 s left: worth a fork
+    assert workers_for("auto", plan, 0.02, "spawn") == 1  # not worth starting interpreters
 
 
 def _same(a: Tally, b: Tally) -> None:

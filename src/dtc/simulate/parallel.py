@@ -49,9 +49,10 @@ CHUNKS = 64
 #: ``least-used`` remembers what the runs of its batch visited: a batch holds at least this many.
 LEAST_USED_CHUNK = 100
 #: ``auto`` starts more processes only when the rest of the runs would take at least this many
-#: seconds on one core (judged by the first batch): a forked worker costs a few milliseconds, a
-#: spawned one a fresh interpreter importing dtc (about a third of a second of CPU).
-AUTO_MIN_SECONDS = {"fork": 0.25, "spawn": 3.0}
+#: seconds on one core (judged by the first batch, which overestimates: its caches are cold). A
+#: forked worker costs 10-15 ms of CPU, but two processes running at once on a busy machine slow
+#: each other; a spawned one starts a fresh interpreter importing dtc (a third of a second of CPU).
+AUTO_MIN_SECONDS = {"fork": 1.0, "spawn": 3.0}
 _POLL = 0.1  # seconds between checks on the workers
 
 
