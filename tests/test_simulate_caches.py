@@ -3,8 +3,19 @@ stands for, over many seeds and varied adventurers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from dtc.compiler.api import compile_file
+from dtc.runtime import menu
+from dtc.runtime.core import MENU, Question
 from dtc.runtime.dice import Dice
+from dtc.runtime.engine import Engine
+from dtc.runtime.policies import RandomPolicy
+from dtc.simulate.runner import Job, play_block
 from dtc.systems.death_and_treasure.creation import GEAR, LARGE_SACK, RandomChooser, make_character, random_character
+from helpers import BUNDLED
 
 
 def test_a_random_adventurer_is_made_as_the_step_by_step_creation_makes_it() -> None:
@@ -19,3 +30,31 @@ def test_a_random_adventurer_is_made_as_the_step_by_step_creation_makes_it() -> 
         assert fast.to_dict() == slow.to_dict(), seed
         assert [i.weight for i in fast.items] == [i.weight for i in slow.items]
         assert fast_dice.get_state() == slow_dice.get_state(), seed
+
+
+class _Checking(RandomPolicy):
+    """Random moves; at every entry menu, the menu is built again with no cached options and must
+    be the very menu the cache gave."""
+
+    checked = 0
+
+    def decide(self, question: Question, game: Engine) -> int:
+        if question.kind == MENU:
+            kept = game.rules.__dict__.pop("_entry_menus", None)
+            fresh = menu.build(game)
+            if kept is not None:
+                game.rules.__dict__["_entry_menus"] = kept
+            assert fresh == question, (game.state.entry, fresh, question)
+            _Checking.checked += 1
+        return super().decide(question, game)
+
+
+@pytest.mark.parametrize("path", [p for p in BUNDLED if "glass-orchard" not in p.name], ids=lambda p: p.stem)
+def test_cached_menus_equal_menus_built_afresh(path: Path) -> None:
+    """Over many adventurers (scores, encumbrance, visits, possessions), every cached menu option is
+    the option worked out from scratch."""
+    graph = compile_file(path).graph()
+    _Checking.checked = 0
+    tally = play_block(Job(graph, "random", seed=11, max_turns=200), range(40), make_player=_Checking)
+    assert tally.runs == 40 and not tally.outcomes.get("error")
+    assert _Checking.checked > 100

@@ -15,6 +15,7 @@ Hazards are in :mod:`dtc.systems.dungeon_rules.hazards`; readings are in ``docs/
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -134,6 +135,16 @@ class DungeonRules(Rules):
         if ability in self.own:
             return self.d20(pc, ability, difficulty)
         return self.base.check_chance(pc, ability, difficulty)
+
+    def odds_key(self, pc: Character, ability: str | None) -> Hashable | None:
+        """The overlay's own abilities: the d20's score and encumbrance; the base's: the base's key;
+        the best of them all: the base's key for its best, and every score."""
+        if ability is not None and ability in self.own:
+            return self.score(pc, ability), pc.encumbered
+        base = self.base.odds_key(pc, ability if ability in self.base.abilities else None)
+        if base is None or ability in self.base.abilities:
+            return base
+        return base, tuple(pc.abilities.items()), tuple(pc.stats.items()), pc.encumbered
 
     def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
         if ability not in self.own:
