@@ -58,3 +58,34 @@ def test_cached_menus_equal_menus_built_afresh(path: Path) -> None:
     tally = play_block(Job(graph, "random", seed=11, max_turns=200), range(40), make_player=_Checking)
     assert tally.runs == 40 and not tally.outcomes.get("error")
     assert _Checking.checked > 100
+
+
+def test_the_remembered_load_is_the_load_after_every_change() -> None:
+    """Adding, using and dumping items, a new list or a grown one, and a changed STR: the load and
+    encumbrance read are always those worked out afresh."""
+    import random
+    from fractions import Fraction
+
+    from dtc.runtime.character import Character
+    from dtc.runtime.equipment import ARMOUR, WEAPONS, Item, standard_gear
+
+    rng = random.Random(5)
+    offers = [*WEAPONS, *ARMOUR, *GEAR]
+    for _ in range(60):
+        pc = Character("A", {"STR": rng.randint(3, 18)}, 5, 5, standard_gear())
+        for _ in range(40):
+            step = rng.randrange(6)
+            if step == 0:
+                pc.add(offers[rng.randrange(len(offers))].take())
+            elif step == 1 and pc.items:
+                pc.use(pc.items[rng.randrange(len(pc.items))].name, rng.randint(1, 2))
+            elif step == 2 and pc.can_dump_kit():
+                pc.dump_kit()
+            elif step == 3:
+                pc.items.append(Item("Stone", "item", weight=Fraction(rng.randint(1, 9), rng.randint(1, 4))))
+            elif step == 4:
+                pc.abilities["STR"] = rng.randint(3, 18)
+            else:
+                pc.items = list(pc.items)
+            assert pc.load == pc._load()
+            assert pc.encumbered == (pc._load() > pc.abilities["STR"])
