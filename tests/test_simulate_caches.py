@@ -89,3 +89,35 @@ def test_the_remembered_load_is_the_load_after_every_change() -> None:
                 pc.items = list(pc.items)
             assert pc.load == pc._load()
             assert pc.encumbered == (pc._load() > pc.abilities["STR"])
+
+
+def test_remembered_attack_odds_are_the_odds_worked_out() -> None:
+    """Death & Treasure's attack options and Maze Rats' attack odds, kept per the numbers they show,
+    are what the rules work out for every score, modifier, armour and weapon class."""
+    from fractions import Fraction
+
+    import dtc.systems.maze_rats.ruleset as mr
+    from dtc.probability import worse_of_two
+    from dtc.runtime.dice import percent
+    from dtc.systems.death_and_treasure import combat as dt
+    from dtc.systems.maze_rats import combat as rats
+
+    for score in range(0, 24):
+        for mod in (-1, 0, 1):
+            for encumbered in (False, True):
+                option = dt._attack_option(2, "Sword", "d8", "hand-to-hand", "STR", score, mod, encumbered)
+                p = Fraction(max(0, min(20, score - mod)), 20)
+                p = worse_of_two(p) if encumbered else p
+                assert option.chance == p and option.key == "attack:2"
+                assert f"STR {score}: {percent(p)}, d8" in option.detail
+    for ab in range(-1, 4):
+        for armour in range(4, 12):
+            for cls in ("light", "heavy", "ranged", "unarmed"):
+                p, words = rats._attack_odds(ab, armour, cls)
+                dist = mr.attack_distribution(ab, armour, heavy=cls == "heavy", unarmed=cls == "unarmed")
+                assert p == 1 - dist.get(0, Fraction(0))
+                mean = sum((d * q for d, q in dist.items()), Fraction(0))
+                assert words.format(7).endswith(f"your armour 7, {round(mean / p) if p else 0} damage a hit")
+                assert rats.expected_damage(ab, armour, mr.PLAIN, heavy=cls == "heavy") == sum(
+                    (d * q for d, q in mr.attack_distribution(ab, armour, mr.PLAIN, heavy=cls == "heavy").items()),
+                    Fraction(0))
