@@ -121,3 +121,13 @@ def test_remembered_attack_odds_are_the_odds_worked_out() -> None:
                 assert rats.expected_damage(ab, armour, mr.PLAIN, heavy=cls == "heavy") == sum(
                     (d * q for d, q in mr.attack_distribution(ab, armour, mr.PLAIN, heavy=cls == "heavy").items()),
                     Fraction(0))
+
+
+def test_an_offer_hands_out_a_copy_equal_to_its_item() -> None:
+    from dataclasses import replace
+
+    from dtc.runtime.equipment import ARMOUR, WEAPONS
+
+    for offer in (*WEAPONS, *ARMOUR, *GEAR):
+        copy = offer.take()
+        assert copy == replace(offer.item) and copy is not offer.item

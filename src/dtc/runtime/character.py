@@ -236,10 +236,11 @@ class Character:
     def add(self, item: Item) -> None:
         """Add an item, merging with an identical pile (same name, kind, weight, value, standard)."""
         self._load_memo = None
+        name, kind, standard = item.name.lower(), item.kind, item.standard
         for have in self.items:
-            if (have.name.lower(), have.kind, have.weight, have.value, have.standard) == (
-                item.name.lower(), item.kind, item.weight, item.value, item.standard
-            ) and have.damage == item.damage and have.slot == item.slot:
+            if (have.kind == kind and have.standard == standard and have.name.lower() == name
+                    and have.weight == item.weight and have.value == item.value
+                    and have.damage == item.damage and have.slot == item.slot):
                 have.quantity += item.quantity
                 return
         self.items.append(item)
