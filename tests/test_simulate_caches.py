@@ -9,7 +9,7 @@ import pytest
 
 from dtc.compiler.api import compile_file
 from dtc.runtime import menu
-from dtc.runtime.core import MENU, Question
+from dtc.runtime.core import MENU, PLAN, Question
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.policies import RandomPolicy
@@ -37,15 +37,22 @@ class _Checking(RandomPolicy):
     be the very menu the cache gave."""
 
     checked = 0
+    plans = 0
 
     def decide(self, question: Question, game: Engine) -> int:
+        caches = game.rules.__dict__
         if question.kind == MENU:
-            kept = game.rules.__dict__.pop("_entry_menus", None)
+            kept = {k: caches.pop(k) for k in ("_entry_menus", "_check_odds") if k in caches}
             fresh = menu.build(game)
-            if kept is not None:
-                game.rules.__dict__["_entry_menus"] = kept
+            caches.update(kept)
             assert fresh == question, (game.state.entry, fresh, question)
             _Checking.checked += 1
+        if question.kind == PLAN:
+            label = question.prompt[1:question.prompt.rindex("' (D")]
+            d, ability = question.info["difficulty"], question.info["ability"]
+            words, p = menu._check_odds(game, ability, d, label)
+            assert question.options == menu._plan_options.__wrapped__(tuple(game.rules.plans(d)), words, p)
+            _Checking.plans += 1
         return super().decide(question, game)
 
 
@@ -54,7 +61,7 @@ def test_cached_menus_equal_menus_built_afresh(path: Path) -> None:
     """Over many adventurers (scores, encumbrance, visits, possessions), every cached menu option is
     the option worked out from scratch."""
     graph = compile_file(path).graph()
-    _Checking.checked = 0
+    _Checking.checked = _Checking.plans = 0
     tally = play_block(Job(graph, "random", seed=11, max_turns=200), range(40), make_player=_Checking)
     assert tally.runs == 40 and not tally.outcomes.get("error")
     assert _Checking.checked > 100

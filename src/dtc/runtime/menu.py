@@ -40,7 +40,29 @@ _QUIT = Option("quit", "Quit (the game is saved)", tags=_COMMAND)
 
 
 def check_odds(game: Engine, ability: str | None, difficulty: int, label: str = "") -> tuple[str, Fraction]:
-    """Words and exact chance of the check a choice may need, for this adventurer."""
+    """Words and exact chance of the check a choice may need, for this adventurer: worked out once
+    per rules object and distinct :meth:`~dtc.runtime.ruleset.Rules.odds_key` where the rules say it."""
+    rules = game.rules
+    key = rules.odds_key(game.pc, ability)
+    if key is None:
+        return _check_odds(game, ability, difficulty, label)
+    known: dict[tuple[object, ...], tuple[str, Fraction]] | None = rules.__dict__.get("_check_odds")
+    if known is None:
+        known = rules.__dict__["_check_odds"] = {}
+    full = (key, ability, difficulty, label)
+    found = known.get(full)
+    if found is None:
+        if len(known) >= _ODDS_KEPT:
+            known.clear()
+        found = known[full] = _check_odds(game, ability, difficulty, label)
+    return found
+
+
+#: Checks' odds kept per rules object (then forgotten: a long-lived process).
+_ODDS_KEPT = 50_000
+
+
+def _check_odds(game: Engine, ability: str | None, difficulty: int, label: str) -> tuple[str, Fraction]:
     rules, pc = game.rules, game.pc
     if ability in rules.abilities:
         return rules.choice_odds(pc, ability, difficulty, label)
@@ -233,15 +255,22 @@ def _rest_option(label: str) -> Option:
 
 def ask_plan(game: Engine, choice: Choice, plans: list[tuple[str, ...]]) -> tuple[str, ...]:
     words, p = check_odds(game, choice["ability"], choice["difficulty"] or 0, choice["label"])
+    opts = _plan_options(tuple(plans), words, p)
+    q = Question(PLAN, f"'{choice['label']}' (D{choice['difficulty']}): how do you go about it?", opts,
+                 {"difficulty": choice["difficulty"], "ability": choice["ability"]})
+    key = game.ask(q).key
+    return tuple(key.split(":")[1].split("+"))
+
+
+@lru_cache(maxsize=4096)
+def _plan_options(plans: tuple[tuple[str, ...], ...], words: str, p: Fraction) -> tuple[Option, ...]:
+    """The ways to meet a difficulty as options, once per (ways, the check's words and chance)."""
     opts = []
     for plan in plans:
         label = " + ".join(NEEDS[n] for n in plan)
         detail = words if "check" in plan else ""
         opts.append(Option("plan:" + "+".join(plan), label, detail, chance=plan_chance(plan, p)))
-    q = Question(PLAN, f"'{choice['label']}' (D{choice['difficulty']}): how do you go about it?", tuple(opts),
-                 {"difficulty": choice["difficulty"], "ability": choice["ability"]})
-    key = game.ask(q).key
-    return tuple(key.split(":")[1].split("+"))
+    return tuple(opts)
 
 
 def adjust(game: Engine, text: str) -> None:
