@@ -67,7 +67,7 @@ def test_cached_menus_equal_menus_built_afresh(path: Path) -> None:
     assert _Checking.checked > 100
 
 
-def test_the_remembered_load_is_the_load_after_every_change() -> None:
+def test_the_remembered_load_and_counts_are_those_after_every_change() -> None:
     """Adding, using and dumping items, a new list or a grown one, and a changed STR: the load and
     encumbrance read are always those worked out afresh."""
     import random
@@ -96,6 +96,8 @@ def test_the_remembered_load_is_the_load_after_every_change() -> None:
                 pc.items = list(pc.items)
             assert pc.load == pc._load()
             assert pc.encumbered == (pc._load() > pc.abilities["STR"])
+            for name in ("Rations", "lantern oil", "Stone", "Sword", "Plate", "nothing"):
+                assert pc.count(name) == sum(i.quantity for i in pc.items if i.name.lower() == name.lower())
 
 
 def test_remembered_attack_odds_are_the_odds_worked_out() -> None:

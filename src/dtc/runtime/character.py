@@ -78,6 +78,9 @@ class Character:
     #: list, or one grown or shrunk, is read afresh.
     _load_memo: tuple[list[Item], int, Fraction, int | None, bool] | None = field(
         default=None, init=False, repr=False, compare=False)
+    #: How many of each name (lower-cased) are carried, remembered the same way as the load.
+    _count_memo: tuple[list[Item], int, dict[str, int]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     # --- abilities and derived numbers --------------------------------------------------
 
@@ -190,7 +193,7 @@ class Character:
         """Leave the backpack's standard kit behind (the lit lantern and the knife stay): the backpack
         then holds items up to weight 6. Returns what was left."""
         left = [i for i in self.items if i.standard and i.name.lower() not in KEPT_WHEN_DUMPED]
-        self._load_memo = None
+        self._load_memo = self._count_memo = None
         self.items = [i for i in self.items if i not in left]
         self.notes.append(KIT_DUMPED)
         return left
@@ -212,12 +215,15 @@ class Character:
         return any(i.kind == "treasure" and i.quantity > 0 for i in self.items)
 
     def count(self, name: str) -> int:
-        key = name.lower()
-        n = 0
-        for i in self.items:
-            if i.name.lower() == key:
-                n += i.quantity
-        return n
+        memo = self._count_memo
+        items = self.items
+        if memo is None or memo[0] is not items or memo[1] != len(items):
+            counts: dict[str, int] = {}
+            for i in items:
+                key = i.name.lower()
+                counts[key] = counts.get(key, 0) + i.quantity
+            memo = self._count_memo = (items, len(items), counts)
+        return memo[2].get(name.lower(), 0)
 
     def find(self, name: str) -> Item | None:
         key = name.lower()
@@ -235,7 +241,7 @@ class Character:
 
     def add(self, item: Item) -> None:
         """Add an item, merging with an identical pile (same name, kind, weight, value, standard)."""
-        self._load_memo = None
+        self._load_memo = self._count_memo = None
         name, kind, standard = item.name.lower(), item.kind, item.standard
         for have in self.items:
             if (have.kind == kind and have.standard == standard and have.name.lower() == name
@@ -249,7 +255,7 @@ class Character:
         """Remove ``quantity`` of ``name``, heaviest piles first; False (nothing removed) if short."""
         if self.count(name) < quantity:
             return False
-        self._load_memo = None
+        self._load_memo = self._count_memo = None
         key = name.lower()
         piles = sorted((i for i in self.items if i.name.lower() == key and i.quantity > 0),
                        key=lambda i: (i.standard, -i.weight))

@@ -180,8 +180,9 @@ def _entry_menu(game: Engine, entry: Entry) -> _EntryMenu:
 
 
 def build(game: Engine) -> Question:
-    with game.pc.steady():  # building the menu changes nothing: the odds share one reading of the load
-        return _build(game)
+    """The menu at the current entry (the adventurer's load, which the odds read, is worked out once
+    per state of the items: :attr:`Character.load`)."""
+    return _build(game)
 
 
 def _build(game: Engine) -> Question:
