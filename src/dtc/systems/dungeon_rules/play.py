@@ -231,7 +231,10 @@ class DungeonRules(Rules):
         """The entry's conditions as the adventurer meets them (8.1, 8.6): a dark entry is dim
         in the light they carry (the base's light: Death & Treasure's lantern; a base that keeps
         no light counts it lit), and darksight makes dim bright and dark dim."""
-        keys: list[str] = [k for k in game.entry.get("conditions") or [] if k in dr.CONDITIONS]
+        written = game.entry.get("conditions")
+        if not written:
+            return []
+        keys: list[str] = [k for k in written if k in dr.CONDITIONS]
         light = next((k for k in keys if dr.CONDITIONS[k].kind == "light"), None)
         seen = light
         if light == "dark" and self.base.can_see(game):
