@@ -67,7 +67,7 @@ def test_cached_menus_equal_menus_built_afresh(path: Path) -> None:
     assert _Checking.checked > 100
 
 
-def test_the_remembered_load_and_counts_are_those_after_every_change() -> None:
+def test_the_remembered_load_counts_and_defense_are_those_after_every_change() -> None:
     """Adding, using and dumping items, a new list or a grown one, and a changed STR: the load and
     encumbrance read are always those worked out afresh."""
     import random
@@ -96,6 +96,8 @@ def test_the_remembered_load_and_counts_are_those_after_every_change() -> None:
                 pc.items = list(pc.items)
             assert pc.load == pc._load()
             assert pc.encumbered == (pc._load() > pc.abilities["STR"])
+            pc.abilities["DEX"] = rng.randint(3, 18) if step == 4 else pc.abilities.get("DEX", 10)
+            assert pc.defense == pc._defense()
             for name in ("Rations", "lantern oil", "Stone", "Sword", "Plate", "nothing"):
                 assert pc.count(name) == sum(i.quantity for i in pc.items if i.name.lower() == name.lower())
 

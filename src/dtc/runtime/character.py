@@ -78,6 +78,9 @@ class Character:
     #: list, or one grown or shrunk, is read afresh.
     _load_memo: tuple[list[Item], int, Fraction, int | None, bool] | None = field(
         default=None, init=False, repr=False, compare=False)
+    #: Defense, remembered the same way as the load (with STR and DEX).
+    _defense_memo: tuple[list[Item], int, tuple[int, int], int] | None = field(
+        default=None, init=False, repr=False, compare=False)
     #: How many of each name (lower-cased) are carried, remembered the same way as the load.
     _count_memo: tuple[list[Item], int, dict[str, int]] | None = field(
         default=None, init=False, repr=False, compare=False)
@@ -96,6 +99,14 @@ class Character:
 
     @property
     def defense(self) -> int:
+        memo = self._defense_memo
+        items = self.items
+        strength, dexterity = self.abilities["STR"], self.abilities["DEX"]
+        if memo is None or memo[0] is not items or memo[1] != len(items) or memo[2] != (strength, dexterity):
+            memo = self._defense_memo = (items, len(items), (strength, dexterity), self._defense())
+        return memo[3]
+
+    def _defense(self) -> int:
         armour = 0
         best_body = max((i.defense for i in self.items if i.slot == "body"), default=0)
         armour += best_body
@@ -193,7 +204,7 @@ class Character:
         """Leave the backpack's standard kit behind (the lit lantern and the knife stay): the backpack
         then holds items up to weight 6. Returns what was left."""
         left = [i for i in self.items if i.standard and i.name.lower() not in KEPT_WHEN_DUMPED]
-        self._load_memo = self._count_memo = None
+        self._load_memo = self._count_memo = self._defense_memo = None
         self.items = [i for i in self.items if i not in left]
         self.notes.append(KIT_DUMPED)
         return left
@@ -241,7 +252,7 @@ class Character:
 
     def add(self, item: Item) -> None:
         """Add an item, merging with an identical pile (same name, kind, weight, value, standard)."""
-        self._load_memo = self._count_memo = None
+        self._load_memo = self._count_memo = self._defense_memo = None
         name, kind, standard = item.name.lower(), item.kind, item.standard
         for have in self.items:
             if (have.kind == kind and have.standard == standard and have.name.lower() == name
@@ -255,7 +266,7 @@ class Character:
         """Remove ``quantity`` of ``name``, heaviest piles first; False (nothing removed) if short."""
         if self.count(name) < quantity:
             return False
-        self._load_memo = self._count_memo = None
+        self._load_memo = self._count_memo = self._defense_memo = None
         key = name.lower()
         piles = sorted((i for i in self.items if i.name.lower() == key and i.quantity > 0),
                        key=lambda i: (i.standard, -i.weight))
