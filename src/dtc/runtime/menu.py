@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from dtc.compiled.graphjson import Choice, Entry
+from dtc.compiled.graphjson import Choice, Condition, Entry
 from dtc.runtime import conditions
 from dtc.runtime.core import MENU, PLAN, Option, Question
 from dtc.runtime.equipment import COINS, TREASURE_WEIGHT, Item, parse_weight
@@ -138,9 +138,11 @@ class _EntryMenu:
 
     def __init__(self, game: Engine, entry: Entry) -> None:
         self.entry = entry
-        #: Per choice: (index, the choice, its target, whether it shows a check, its options so far).
-        self.choices: list[tuple[int, Choice, int | None, bool, dict[tuple[object, ...], Option]]] = [
-            (i, c, c["success"] if isinstance(c["success"], int) else None, _is_check(game, c), {})
+        #: Per choice: (index, the choice, its target, whether it shows a check, its options so far,
+        #: the condition that may close it).
+        self.choices: list[tuple[int, Choice, int | None, bool, dict[object, Option], Condition | None]] = [
+            (i, c, c["success"] if isinstance(c["success"], int) else None, _is_check(game, c), {},
+             c.get("condition") if c["error"] is None else None)
             for i, c in enumerate(entry["choices"])]
         found = {e["target"]: e["text"] for e in entry["effects"] if e["kind"] == "condition"}
         #: Per prose exit: (target entry or None, the option unvisited, the option visited).
@@ -194,18 +196,19 @@ def _build(game: Engine) -> Question:
     seeing = rules.can_see(game)
     if seeing:
         plan = _entry_menu(game, entry)
-        for i, c, target, is_check, known in plan.choices:
+        held = state.possessions
+        for i, c, target, is_check, known, condition in plan.choices:
             visited = target is not None and bool(visits.get(target))
-            condition = c.get("condition")
-            closed = condition is not None and c["error"] is None and not game.holds(condition)
+            closed = condition is not None and not conditions.holds(condition, held)
+            key: object
             if is_check and not closed:
                 odds = rules.odds_key(game.pc, c["ability"])
                 if odds is None:  # these rules do not say what their odds depend on: work them out
                     opts.append(_choice_option(game, i, c))
                     continue
-                key: tuple[object, ...] = (visited, False, odds)
+                key = (visited, odds)
             else:
-                key = (visited, closed)
+                key = visited + 2 * closed
             option = known.get(key)
             if option is None:
                 if len(known) >= _VARIANTS_KEPT:
