@@ -142,3 +142,15 @@ def test_an_offer_hands_out_a_copy_equal_to_its_item() -> None:
     for offer in (*WEAPONS, *ARMOUR, *GEAR):
         copy = offer.take()
         assert copy == replace(offer.item) and copy is not offer.item
+
+
+def test_one_die_rolls_what_randint_rolls() -> None:
+    import random
+
+    for seed in range(30):
+        dice, rng = Dice(seed), random.Random(seed)
+        for expr, sides, modifier in (("d6", 6, 0), ("d20", 20, 0), ("1d4-1", 4, -1), ("d8+2", 8, 2)):
+            roll = dice.roll(expr)
+            face = rng.randint(1, sides)
+            assert (roll.dice, roll.modifier, roll.total) == ((face,), modifier, face + modifier)
+            assert roll.expr == str(Dice(0).roll(expr).expr)
