@@ -185,7 +185,7 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
     if pc.oil > 0 and not inside:
         opts.append(_oil_option(hit_chance(rules, game, RANGED)))
     if not inside:
-        opts.append(Option("escape", "Try to escape", tags=frozenset({"escape"})))
+        opts.append(_ESCAPE)
     active = [f for f in foes if f.active]
     prompt = f"Inside the {active[0].name}: cut your way out" if inside else "Your move"
     q = Question(COMBAT, prompt, tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
@@ -202,6 +202,9 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
             Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
         target = active[int(game.ask(tq).key.split(":")[1])]
     return weapon, mode, target
+
+
+_ESCAPE = Option("escape", "Try to escape", tags=frozenset({"escape"}))  # made once: options are immutable
 
 
 @lru_cache(maxsize=4096)
