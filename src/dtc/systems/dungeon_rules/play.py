@@ -212,7 +212,9 @@ class DungeonRules(Rules):
     # --- time --------------------------------------------------------------------------------
 
     def st(self, game: Game) -> dict[str, Any]:
-        state: dict[str, Any] = game.state.rules.setdefault(KEY, {})
+        state: dict[str, Any] | None = game.state.rules.get(KEY)
+        if state is None:
+            state = game.state.rules[KEY] = {}
         return state
 
     def begin(self, game: Game) -> None:
@@ -225,7 +227,8 @@ class DungeonRules(Rules):
         }
 
     def zone(self, game: Game) -> dr.Zone:
-        return dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE, dr.ZONES[dr.DEFAULT_ZONE])
+        zone = dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE)
+        return zone if zone is not None else dr.ZONES[dr.DEFAULT_ZONE]
 
     def conditions(self, game: Game) -> list[dr.Condition]:
         """The entry's conditions as the adventurer meets them (8.1, 8.6): a dark entry is dim
