@@ -215,6 +215,11 @@ class Character:
         if self._steady and self._steady_load is not None:
             limit = self.load_limit
             return limit is not None and self._steady_load > limit
+        memo = self._load_memo
+        items = self.items
+        if (memo is not None and memo[0] is items and memo[1] == len(items)
+                and memo[3] == (self.abilities["STR"] if self.ruleset == DEFAULT_RULESET else None)):
+            return memo[4]  # what _memo() would give, read without its calls
         return self._memo()[4]
 
     @property
