@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import dtc.systems.dungeon_rules.ruleset as dr
@@ -70,6 +71,13 @@ def darksight(pc: Character) -> bool:
 def danger_text(top: int) -> str:
     """A danger range as the seed writes it: ``1``, ``1–3``."""
     return "1" if top <= 1 else f"1–{top}"
+
+
+@lru_cache(maxsize=64)
+def _pace_options(order: tuple[str, ...]) -> tuple[Option, ...]:
+    """The paces offered, in this order, as options (made once per order: options are immutable)."""
+    return tuple(Option(f"pace:{k}", dr.PACES[k].title, f"{dr.PACES[k].minutes} min a room: {dr.PACES[k].note}")
+                 for k in order)
 
 
 class DungeonRules(Rules):
@@ -500,8 +508,7 @@ class DungeonRules(Rules):
             order = ["standard", "careful", "stealth", "fast"]
         if not st.get("spent"):
             order.append("forced")
-        opts = tuple(Option(f"pace:{k}", dr.PACES[k].title, f"{dr.PACES[k].minutes} min a room: {dr.PACES[k].note}")
-                     for k in order)
+        opts = _pace_options(tuple(order))
         top = self.danger(game)
         q = Question(PACE, f"{zone.title} (a check every {zone.interval} minutes, danger {danger_text(top)}). "
                            "Your pace?", opts, {"zone": zone.key})
