@@ -73,6 +73,17 @@ class Character:
     #: The load while the adventurer is held :meth:`steady` (None: worked out at every ask).
     _steady_load: Fraction | None = field(default=None, init=False, repr=False, compare=False)
     _steady: bool = field(default=False, init=False, repr=False, compare=False)
+    #: The load last worked out: (the item list it was read from, its length, the load, STR, encumbered).
+    #: Items change through :meth:`add`, :meth:`use` and :meth:`dump_kit`, which forget it; a new
+    #: list, or one grown or shrunk, is read afresh.
+    _load_memo: tuple[list[Item], int, Fraction, int | None, bool] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    #: Defense, remembered the same way as the load (with STR and DEX).
+    _defense_memo: tuple[list[Item], int, tuple[int, int], int] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    #: How many of each name (lower-cased) are carried, remembered the same way as the load.
+    _count_memo: tuple[list[Item], int, dict[str, int]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     # --- abilities and derived numbers --------------------------------------------------
 
@@ -88,6 +99,14 @@ class Character:
 
     @property
     def defense(self) -> int:
+        memo = self._defense_memo
+        items = self.items
+        strength, dexterity = self.abilities["STR"], self.abilities["DEX"]
+        if memo is None or memo[0] is not items or memo[1] != len(items) or memo[2] != (strength, dexterity):
+            memo = self._defense_memo = (items, len(items), (strength, dexterity), self._defense())
+        return memo[3]
+
+    def _defense(self) -> int:
         armour = 0
         best_body = max((i.defense for i in self.items if i.slot == "body"), default=0)
         armour += best_body
@@ -124,9 +143,19 @@ class Character:
         """Total weight carried outside the standard kit (exact; integer arithmetic for speed)."""
         if self._steady:
             if self._steady_load is None:
-                self._steady_load = self._load()
+                self._steady_load = self._memo()[2]
             return self._steady_load
-        return self._load()
+        return self._memo()[2]
+
+    def _memo(self) -> tuple[list[Item], int, Fraction, int | None, bool]:
+        """The load and whether it encumbers, worked out once per state of the items (and STR)."""
+        memo = self._load_memo
+        items = self.items
+        limit = self.load_limit
+        if memo is None or memo[0] is not items or memo[1] != len(items) or memo[3] != limit:
+            load = self._load()
+            memo = self._load_memo = (items, len(items), load, limit, limit is not None and load > limit)
+        return memo
 
     def _load(self) -> Fraction:
         num, den = 0, 1
@@ -175,6 +204,7 @@ class Character:
         """Leave the backpack's standard kit behind (the lit lantern and the knife stay): the backpack
         then holds items up to weight 6. Returns what was left."""
         left = [i for i in self.items if i.standard and i.name.lower() not in KEPT_WHEN_DUMPED]
+        self._load_memo = self._count_memo = self._defense_memo = None
         self.items = [i for i in self.items if i not in left]
         self.notes.append(KIT_DUMPED)
         return left
@@ -182,8 +212,15 @@ class Character:
     @property
     def encumbered(self) -> bool:
         """Carrying more than STR: every roll is made twice and the worse kept."""
-        limit = self.load_limit
-        return limit is not None and self.load > limit
+        if self._steady and self._steady_load is not None:
+            limit = self.load_limit
+            return limit is not None and self._steady_load > limit
+        memo = self._load_memo
+        items = self.items
+        if (memo is not None and memo[0] is items and memo[1] == len(items)
+                and memo[3] == (self.abilities["STR"] if self.ruleset == DEFAULT_RULESET else None)):
+            return memo[4]  # what _memo() would give, read without its calls
+        return self._memo()[4]
 
     @property
     def treasure_value(self) -> int:
@@ -194,12 +231,22 @@ class Character:
         return any(i.kind == "treasure" and i.quantity > 0 for i in self.items)
 
     def count(self, name: str) -> int:
-        key = name.lower()
-        return sum(i.quantity for i in self.items if i.name.lower() == key)
+        memo = self._count_memo
+        items = self.items
+        if memo is None or memo[0] is not items or memo[1] != len(items):
+            counts: dict[str, int] = {}
+            for i in items:
+                key = i.name.lower()
+                counts[key] = counts.get(key, 0) + i.quantity
+            memo = self._count_memo = (items, len(items), counts)
+        return memo[2].get(name.lower(), 0)
 
     def find(self, name: str) -> Item | None:
         key = name.lower()
-        return next((i for i in self.items if i.name.lower() == key and i.quantity > 0), None)
+        for i in self.items:
+            if i.quantity > 0 and i.name.lower() == key:
+                return i
+        return None
 
     def weapons(self) -> list[tuple[Item, str]]:
         """(weapon, mode) pairs the adventurer can attack with."""
@@ -210,10 +257,12 @@ class Character:
 
     def add(self, item: Item) -> None:
         """Add an item, merging with an identical pile (same name, kind, weight, value, standard)."""
+        self._load_memo = self._count_memo = self._defense_memo = None
+        name, kind, standard = item.name.lower(), item.kind, item.standard
         for have in self.items:
-            if (have.name.lower(), have.kind, have.weight, have.value, have.standard) == (
-                item.name.lower(), item.kind, item.weight, item.value, item.standard
-            ) and have.damage == item.damage and have.slot == item.slot:
+            if (have.kind == kind and have.standard == standard and have.name.lower() == name
+                    and have.weight == item.weight and have.value == item.value
+                    and have.damage == item.damage and have.slot == item.slot):
                 have.quantity += item.quantity
                 return
         self.items.append(item)
@@ -222,6 +271,7 @@ class Character:
         """Remove ``quantity`` of ``name``, heaviest piles first; False (nothing removed) if short."""
         if self.count(name) < quantity:
             return False
+        self._load_memo = self._count_memo = self._defense_memo = None
         key = name.lower()
         piles = sorted((i for i in self.items if i.name.lower() == key and i.quantity > 0),
                        key=lambda i: (i.standard, -i.weight))

@@ -127,10 +127,12 @@ ORACLE_ODDS = (
 )
 
 
+_ORACLE_OPTIONS = tuple(Option(f"odds:{n}", f"{name} ({n}-in-6)", chance=Fraction(n, 6)) for n, name in ORACLE_ODDS)
+
+
 def oracle_options() -> tuple[Option, ...]:
-    return tuple(
-        Option(f"odds:{n}", f"{name} ({n}-in-6)", chance=Fraction(n, 6)) for n, name in ORACLE_ODDS
-    )
+    """The Oracle's odds as options (made once: options are immutable)."""
+    return _ORACLE_OPTIONS
 
 
 class Chooser(Protocol):

@@ -139,6 +139,9 @@ class Dice:
         sides = e.sides
         below = self._below
         if below is not None and sides > 0:
+            if e.count == 1:  # one die (d6, d20): no list to build
+                face = 1 + below(sides)
+                return Roll(_text(e), (face,), e.modifier, face + e.modifier)
             dice = tuple([1 + below(sides) for _ in range(e.count)])
         else:
             dice = tuple(self._rng.randint(1, sides) for _ in range(e.count)) if sides else ()

@@ -66,6 +66,8 @@ class Engine:
         self.dice = dice
         self.max_turns = max_turns
         self.sinks = list(sinks)
+        #: What the sinks read, worked out when first needed (and again when sinks are added or removed).
+        self._routes: tuple[int, frozenset[str], bool] | None = None
         self.checkpoint = checkpoint
         self._new = state is None
         entrance: int | None = graph.get("start")
@@ -91,8 +93,14 @@ class Engine:
         state = self.state
         seq = state.events
         state.events = seq + 1
+        sinks = self.sinks
+        routes = self._routes
+        if routes is None or routes[0] != len(sinks):
+            routes = self._route(sinks)
+        if kind not in routes[1] and not routes[2]:
+            return  # no sink reads this kind: no event is built
         event: dict[str, Any] | None = None
-        for sink in self.sinks:
+        for sink in sinks:
             kinds = getattr(sink, "kinds", None)  # a sink may say which events it reads (core.Sink)
             if kinds is not None and kind not in kinds:
                 continue
@@ -100,6 +108,19 @@ class Engine:
                 event = {"seq": seq, "turn": state.turn, "entry": state.entry, "event": kind}
                 event.update(fields)
             sink(event)
+
+    def _route(self, sinks: list[Sink]) -> tuple[int, frozenset[str], bool]:
+        """(how many sinks, the kinds some sink names, whether some sink reads every kind)."""
+        named: set[str] = set()
+        every = False
+        for sink in sinks:
+            kinds = getattr(sink, "kinds", None)
+            if kinds is None:
+                every = True
+            else:
+                named.update(kinds)
+        self._routes = (len(sinks), frozenset(named), every)
+        return self._routes
 
     def ask(self, question: Question) -> Option:
         n = self.player.decide(question, self)

@@ -7,7 +7,7 @@ load. Seed: "Equipment and Encumbrance", "Weapons", "Armor", "Gear", "Treasure".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -130,7 +130,9 @@ class Offer:
         object.__setattr__(self, "load", load)
 
     def take(self) -> Item:
-        return replace(self.item)
+        i = self.item  # a copy, field by field (what dataclasses.replace makes, without its bookkeeping)
+        return Item(i.name, i.kind, i.quantity, i.weight, i.standard, i.damage, i.ranges, i.defense, i.slot, i.value,
+                    i.category)
 
 
 def _weapon(name: str, damage: str, ranges: tuple[str, ...], weight: int) -> Offer:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from dtc.compiled.graphjson import Choice
+from dtc.compiled.graphjson import Choice, Condition, Entry
 from dtc.runtime import conditions
 from dtc.runtime.core import MENU, PLAN, Option, Question
 from dtc.runtime.equipment import COINS, TREASURE_WEIGHT, Item, parse_weight
@@ -40,7 +40,29 @@ _QUIT = Option("quit", "Quit (the game is saved)", tags=_COMMAND)
 
 
 def check_odds(game: Engine, ability: str | None, difficulty: int, label: str = "") -> tuple[str, Fraction]:
-    """Words and exact chance of the check a choice may need, for this adventurer."""
+    """Words and exact chance of the check a choice may need, for this adventurer: worked out once
+    per rules object and distinct :meth:`~dtc.runtime.ruleset.Rules.odds_key` where the rules say it."""
+    rules = game.rules
+    key = rules.odds_key(game.pc, ability)
+    if key is None:
+        return _check_odds(game, ability, difficulty, label)
+    known: dict[tuple[object, ...], tuple[str, Fraction]] | None = rules.__dict__.get("_check_odds")
+    if known is None:
+        known = rules.__dict__["_check_odds"] = {}
+    full = (key, ability, difficulty, label)
+    found = known.get(full)
+    if found is None:
+        if len(known) >= _ODDS_KEPT:
+            known.clear()
+        found = known[full] = _check_odds(game, ability, difficulty, label)
+    return found
+
+
+#: Checks' odds kept per rules object (then forgotten: a long-lived process).
+_ODDS_KEPT = 50_000
+
+
+def _check_odds(game: Engine, ability: str | None, difficulty: int, label: str) -> tuple[str, Fraction]:
     rules, pc = game.rules, game.pc
     if ability in rules.abilities:
         return rules.choice_odds(pc, ability, difficulty, label)
@@ -100,49 +122,119 @@ def _choice_option(game: Engine, index: int, c: Choice) -> Option:
     return Option(f"choice:{index}", c["label"], detail, chance=best, target=target, tags=frozenset(tags | {"check"}))
 
 
+def _is_check(game: Engine, c: Choice) -> bool:
+    """Whether a choice's option (when open) shows a check's odds, which depend on the adventurer."""
+    d = c["difficulty"]
+    return (c["error"] is None and c.get("roll") is None and d is not None and d != 0
+            and game.rules.plans(d) is not None)
+
+
+class _EntryMenu:
+    """What one entry's menu is made of, worked out once per entry for a rules object: each option
+    the entry can show, kept per what it depends on (whether its target was visited, whether its
+    condition holds, and for a check the adventurer's odds key: :meth:`Rules.odds_key`)."""
+
+    __slots__ = ("choices", "entry", "exits", "returns", "seen")
+
+    def __init__(self, game: Engine, entry: Entry) -> None:
+        self.entry = entry
+        #: Per choice: (index, the choice, its target, whether it shows a check, its options so far,
+        #: the condition that may close it).
+        self.choices: list[tuple[int, Choice, int | None, bool, dict[object, Option], Condition | None]] = [
+            (i, c, c["success"] if isinstance(c["success"], int) else None, _is_check(game, c), {},
+             c.get("condition") if c["error"] is None else None)
+            for i, c in enumerate(entry["choices"])]
+        found = {e["target"]: e["text"] for e in entry["effects"] if e["kind"] == "condition"}
+        #: Per prose exit: (target entry or None, the option unvisited, the option visited).
+        self.exits: list[tuple[int | None, Option, Option]] = []
+        for j, x in enumerate(entry["exits"]):
+            if x["kind"] != "prose":
+                continue
+            target = x["target"] if isinstance(x["target"], int) else None
+            tags = {"exit"}
+            detail = ""
+            if x["target"] in found:
+                tags.add("conditional")
+                detail = "only if: " + re.split(r",\s*(?:skip|go|turn|return)\b", found[x["target"]])[0]
+            opts = [Option(f"exit:{j}", f"Go to {x['target']}", detail, Fraction(1), target,
+                           frozenset(tags | ({"visited"} if visited and target is not None else set())))
+                    for visited in (False, True)]
+            self.exits.append((target, opts[0], opts[1]))
+        #: The entries the return exits lead to, in order, once each.
+        self.returns = [t for x in entry["exits"] if x["kind"] == "return" and isinstance(t := x["target"], int)]
+        self.seen = any(x["kind"] == "return" for x in entry["exits"])
+
+
+#: Entries' menus per rules object are kept until this many, then forgotten (a long-lived process).
+_MENUS_KEPT = 20_000
+
+
+def _entry_menu(game: Engine, entry: Entry) -> _EntryMenu:
+    menus: dict[int, _EntryMenu] | None = game.rules.__dict__.get("_entry_menus")
+    if menus is None:
+        menus = game.rules.__dict__["_entry_menus"] = {}
+    found = menus.get(id(entry))
+    if found is None or found.entry is not entry:
+        if len(menus) >= _MENUS_KEPT:
+            menus.clear()
+        found = menus[id(entry)] = _EntryMenu(game, entry)
+    return found
+
+
 def build(game: Engine) -> Question:
-    with game.pc.steady():  # building the menu changes nothing: the odds share one reading of the load
-        return _build(game)
+    """The menu at the current entry (the adventurer's load, which the odds read, is worked out once
+    per state of the items: :attr:`Character.load`)."""
+    return _build(game)
 
 
 def _build(game: Engine) -> Question:
     entry = game.entry
     state = game.state
+    visits = state.visits
+    rules = game.rules
     opts: list[Option] = []
-    seeing = game.rules.can_see(game)
+    seeing = rules.can_see(game)
     if seeing:
-        opts.extend(_choice_option(game, i, c) for i, c in enumerate(entry["choices"]))
-        conditions = {e["target"]: e["text"] for e in entry["effects"] if e["kind"] == "condition"}
-        returns = [x for x in entry["exits"] if x["kind"] == "return"]
-        for j, x in enumerate(entry["exits"]):
-            if x["kind"] != "prose":
-                continue
-            target = x["target"] if isinstance(x["target"], int) else None
-            tags = {"exit"} | ({"visited"} if target is not None and state.visits.get(target) else set())
-            detail = ""
-            if x["target"] in conditions:
-                tags.add("conditional")
-                detail = "only if: " + re.split(r",\s*(?:skip|go|turn|return)\b", conditions[x["target"]])[0]
-            opts.append(Option(f"exit:{j}", f"Go to {x['target']}", detail, Fraction(1), target, frozenset(tags)))
-        if returns:
+        plan = _entry_menu(game, entry)
+        held = state.possessions
+        for i, c, target, is_check, known, condition in plan.choices:
+            visited = target is not None and bool(visits.get(target))
+            closed = condition is not None and not conditions.holds(condition, held)
+            key: object
+            if is_check and not closed:
+                odds = rules.odds_key(game.pc, c["ability"])
+                if odds is None:  # these rules do not say what their odds depend on: work them out
+                    opts.append(_choice_option(game, i, c))
+                    continue
+                key = (visited, odds)
+            else:
+                key = visited + 2 * closed
+            option = known.get(key)
+            if option is None:
+                if len(known) >= _VARIANTS_KEPT:
+                    known.clear()
+                option = known[key] = _choice_option(game, i, c)
+            opts.append(option)
+        for target, unvisited, visited_option in plan.exits:
+            opts.append(visited_option if target is not None and visits.get(target) else unvisited)
+        if plan.seen:
             recent = state.previous
-            targets = [t for x in returns if isinstance(t := x["target"], int)]
+            targets = plan.returns
             if recent in targets:
                 targets = [recent]
             for t in dict.fromkeys(targets):
-                opts.append(Option(f"return:{t}", f"Return to {t}", "your most recent entry" if t == recent else "",
-                                   Fraction(1), t, frozenset({"exit", "return"})))
+                opts.append(_return_option(t, t == recent))
         if not entry["choices"] and not entry["exits"] and not entry["ending"] and state.previous is not None:
             back = state.previous
             opts.append(Option(f"back:{back}", f"Go back to {back}", "dead end: the book gives no way on",
                                Fraction(1), back, frozenset({"exit", "dead-end"})))
     pc = game.pc
     opts.append(_WAIT if seeing else _WAIT_DARK)
-    if game.rules.rest_blocked(game) is None:
-        opts.append(Option("rest", game.rules.rest_label(game), tags=_COMMAND))
+    if rules.rest_blocked(game) is None:
+        opts.append(_rest_option(rules.rest_label(game)))
     opts.append(_ORACLE)
     opts.append(_ADJUST)
-    if state.entry == state.start and (len(state.visits) > 1 or state.visits.get(state.start, 0) > 1):
+    if state.entry == state.start and (len(visits) > 1 or visits.get(state.start, 0) > 1):
         # Back at the entrance after going in: leaving is escaping (dtc.outcomes), treasure or not.
         opts.append(_LEAVE_WITH if pc.has_treasure else _LEAVE_EMPTY)
     opts.append(_QUIT)
@@ -150,17 +242,39 @@ def _build(game: Engine) -> Question:
     return Question(MENU, prompt, tuple(opts), {"dark": not seeing})
 
 
+#: Options kept per choice (its variants: visited or not, closed or not, the odds keys met).
+_VARIANTS_KEPT = 256
+
+
+@lru_cache(maxsize=4096)
+def _return_option(target: int, recent: bool) -> Option:
+    return Option(f"return:{target}", f"Return to {target}", "your most recent entry" if recent else "",
+                  Fraction(1), target, frozenset({"exit", "return"}))
+
+
+@lru_cache(maxsize=256)
+def _rest_option(label: str) -> Option:
+    return Option("rest", label, tags=_COMMAND)
+
+
 def ask_plan(game: Engine, choice: Choice, plans: list[tuple[str, ...]]) -> tuple[str, ...]:
     words, p = check_odds(game, choice["ability"], choice["difficulty"] or 0, choice["label"])
+    opts = _plan_options(tuple(plans), words, p)
+    q = Question(PLAN, f"'{choice['label']}' (D{choice['difficulty']}): how do you go about it?", opts,
+                 {"difficulty": choice["difficulty"], "ability": choice["ability"]})
+    key = game.ask(q).key
+    return tuple(key.split(":")[1].split("+"))
+
+
+@lru_cache(maxsize=4096)
+def _plan_options(plans: tuple[tuple[str, ...], ...], words: str, p: Fraction) -> tuple[Option, ...]:
+    """The ways to meet a difficulty as options, once per (ways, the check's words and chance)."""
     opts = []
     for plan in plans:
         label = " + ".join(NEEDS[n] for n in plan)
         detail = words if "check" in plan else ""
         opts.append(Option("plan:" + "+".join(plan), label, detail, chance=plan_chance(plan, p)))
-    q = Question(PLAN, f"'{choice['label']}' (D{choice['difficulty']}): how do you go about it?", tuple(opts),
-                 {"difficulty": choice["difficulty"], "ability": choice["ability"]})
-    key = game.ask(q).key
-    return tuple(key.split(":")[1].split("+"))
+    return tuple(opts)
 
 
 def adjust(game: Engine, text: str) -> None:

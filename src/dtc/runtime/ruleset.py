@@ -13,7 +13,7 @@ its rules in.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -98,6 +98,14 @@ class Rules(ABC):
     def choice_odds(self, pc: Character, ability: str, difficulty: int, label: str) -> tuple[str, Fraction]:
         """Words and exact chance of a choice's check (``label`` matters where a Path gives advantage)."""
         return self.check_text(pc, ability, difficulty), self.check_chance(pc, ability, difficulty)
+
+    def odds_key(self, pc: Character, ability: str | None) -> Hashable | None:
+        """Everything about ``pc`` that a choice's check of ``ability`` reads for its odds and words
+        (:meth:`choice_odds`; an ability these rules do not have: :meth:`best_ability`,
+        :meth:`check_chance` and :meth:`check_text`), as one hashable value: a menu's check option
+        is then worked out once per distinct value and reused. None (the default): not said; the
+        option is worked out at every menu."""
+        return None
 
     def best_ability(self, pc: Character, difficulty: int) -> str:
         return max(self.abilities, key=lambda a: (self.check_chance(pc, a, difficulty), -self.abilities.index(a)))

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dtc.probability import worse_of_two
@@ -176,19 +177,15 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
     if inside:
         weapons = [(w, m) for w, m in weapons if m == HAND] or [(BAREHANDED, HAND)]
     opts = []
+    encumbered = pc.encumbered
     for n, (item, mode) in enumerate(weapons):
-        p = hit_chance(rules, game, mode)
         ability = pc.attack_ability(mode)
-        mod = pc.attack_modifier(mode)
-        detail = f"d20{mod:+d} ≤ {ability} {pc.score(ability)}: {percent(p)}, {item.damage}" if mod else (
-            f"d20 ≤ {ability} {pc.score(ability)}: {percent(p)}, {item.damage}")
-        opts.append(Option(f"attack:{n}", f"Attack with {item.name} ({mode})", detail, chance=p))
+        opts.append(_attack_option(n, item.name, item.damage, mode, ability, pc.score(ability),
+                                   pc.attack_modifier(mode), encumbered))
     if pc.oil > 0 and not inside:
-        p = hit_chance(rules, game, RANGED)
-        opts.append(Option("oil", "Throw a flask of oil (ranged)", f"{percent(p)}, d6, sets the target on fire",
-                           chance=p))
+        opts.append(_oil_option(hit_chance(rules, game, RANGED)))
     if not inside:
-        opts.append(Option("escape", "Try to escape", tags=frozenset({"escape"})))
+        opts.append(_ESCAPE)
     active = [f for f in foes if f.active]
     prompt = f"Inside the {active[0].name}: cut your way out" if inside else "Your move"
     q = Question(COMBAT, prompt, tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
@@ -205,6 +202,25 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
             Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
         target = active[int(game.ask(tq).key.split(":")[1])]
     return weapon, mode, target
+
+
+_ESCAPE = Option("escape", "Try to escape", tags=frozenset({"escape"}))  # made once: options are immutable
+
+
+@lru_cache(maxsize=4096)
+def _attack_option(n: int, name: str, damage: str | None, mode: str, ability: str, score: int, mod: int,
+                   encumbered: bool) -> Option:
+    """The option to attack with the ``n``-th weapon, once per what it shows (:func:`hit_chance`'s numbers)."""
+    p = Fraction(max(0, min(20, score - mod)), 20)
+    p = worse_of_two(p) if encumbered else p
+    detail = f"d20{mod:+d} ≤ {ability} {score}: {percent(p)}, {damage}" if mod else (
+        f"d20 ≤ {ability} {score}: {percent(p)}, {damage}")
+    return Option(f"attack:{n}", f"Attack with {name} ({mode})", detail, chance=p)
+
+
+@lru_cache(maxsize=256)
+def _oil_option(p: Fraction) -> Option:
+    return Option("oil", "Throw a flask of oil (ranged)", f"{percent(p)}, d6, sets the target on fire", chance=p)
 
 
 def _attack(rules: DeathAndTreasure, game: Game, weapon: Item, mode: str, target: Foe | None,

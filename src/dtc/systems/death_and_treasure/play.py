@@ -24,6 +24,7 @@ Readings where the text leaves room (documented in ``docs/play.md``):
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -156,6 +157,13 @@ class DeathAndTreasure(Rules):
         dice = CHECK_DICE.get(difficulty, CHECK_DICE[PROSE_DIFFICULTY])
         p = prob_at_most(dice, pc.score(ability) - modifier)
         return worse_of_two(p) if pc.encumbered else p
+
+    def odds_key(self, pc: Character, ability: str | None) -> Hashable:
+        """A check's odds read the score (every score, for the best ability) and whether the adventurer
+        is encumbered."""
+        if ability in self.abilities:
+            return pc.score(ability), pc.encumbered
+        return tuple(pc.abilities.items()), tuple(pc.stats.items()), pc.encumbered
 
     def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
         dice = CHECK_DICE.get(difficulty, CHECK_DICE[PROSE_DIFFICULTY])

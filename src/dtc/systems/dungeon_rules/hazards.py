@@ -22,6 +22,7 @@ nothing; a long rest goes on after an encounter unless you flee.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import dtc.systems.dungeon_rules.ruleset as dr
@@ -165,16 +166,21 @@ def _fail(rules: DungeonRules, game: Game, hazard: Hazard) -> None:
 # --- rests ------------------------------------------------------------------------------------
 
 
+_REST_TITLES = {"breath": "Catch your breath", "short": "Short rest", "long": "Long rest",
+                "camp": "Fortify a safe camp"}
+
+
+@lru_cache(maxsize=16)
+def _rest_option(kind: str) -> Option:
+    """One way to rest as an option (made once: options are immutable)."""
+    minutes, what, risk = dr.RESTS[kind]
+    return Option(f"rest:{kind}", f"{_REST_TITLES[kind]} ({minutes} minutes)", f"{what}; risk: {risk}")
+
+
 def rest(rules: DungeonRules, game: Game) -> None:
-    titles = {"breath": "Catch your breath", "short": "Short rest", "long": "Long rest",
-              "camp": "Fortify a safe camp"}
-    opts = []
-    for kind in rules.rest_order(game):
-        minutes, what, risk = dr.RESTS[kind]
-        if kind == "camp" and game.pc.count(RATIONS) == 0:
-            continue
-        opts.append(Option(f"rest:{kind}", f"{titles[kind]} ({minutes} minutes)", f"{what}; risk: {risk}"))
-    kind = game.ask(Question("rest-type", "How do you rest?", tuple(opts))).key.split(":")[1]
+    rations = game.pc.count(RATIONS) > 0
+    opts = tuple(_rest_option(kind) for kind in rules.rest_order(game) if kind != "camp" or rations)
+    kind = game.ask(Question("rest-type", "How do you rest?", opts)).key.split(":")[1]
     game.clock("rest")
     st = rules.st(game)
     relief = 1 if st["camp"] and kind in ("short", "long") else 0

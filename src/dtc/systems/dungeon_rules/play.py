@@ -15,7 +15,9 @@ Hazards are in :mod:`dtc.systems.dungeon_rules.hazards`; readings are in ``docs/
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import dtc.systems.dungeon_rules.ruleset as dr
@@ -69,6 +71,13 @@ def darksight(pc: Character) -> bool:
 def danger_text(top: int) -> str:
     """A danger range as the seed writes it: ``1``, ``1–3``."""
     return "1" if top <= 1 else f"1–{top}"
+
+
+@lru_cache(maxsize=64)
+def _pace_options(order: tuple[str, ...]) -> tuple[Option, ...]:
+    """The paces offered, in this order, as options (made once per order: options are immutable)."""
+    return tuple(Option(f"pace:{k}", dr.PACES[k].title, f"{dr.PACES[k].minutes} min a room: {dr.PACES[k].note}")
+                 for k in order)
 
 
 class DungeonRules(Rules):
@@ -134,6 +143,16 @@ class DungeonRules(Rules):
         if ability in self.own:
             return self.d20(pc, ability, difficulty)
         return self.base.check_chance(pc, ability, difficulty)
+
+    def odds_key(self, pc: Character, ability: str | None) -> Hashable | None:
+        """The overlay's own abilities: the d20's score and encumbrance; the base's: the base's key;
+        the best of them all: the base's key for its best, and every score."""
+        if ability is not None and ability in self.own:
+            return self.score(pc, ability), pc.encumbered
+        base = self.base.odds_key(pc, ability if ability in self.base.abilities else None)
+        if base is None or ability in self.base.abilities:
+            return base
+        return base, tuple(pc.abilities.items()), tuple(pc.stats.items()), pc.encumbered
 
     def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
         if ability not in self.own:
@@ -201,7 +220,9 @@ class DungeonRules(Rules):
     # --- time --------------------------------------------------------------------------------
 
     def st(self, game: Game) -> dict[str, Any]:
-        state: dict[str, Any] = game.state.rules.setdefault(KEY, {})
+        state: dict[str, Any] | None = game.state.rules.get(KEY)
+        if state is None:
+            state = game.state.rules[KEY] = {}
         return state
 
     def begin(self, game: Game) -> None:
@@ -214,13 +235,17 @@ class DungeonRules(Rules):
         }
 
     def zone(self, game: Game) -> dr.Zone:
-        return dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE, dr.ZONES[dr.DEFAULT_ZONE])
+        zone = dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE)
+        return zone if zone is not None else dr.ZONES[dr.DEFAULT_ZONE]
 
     def conditions(self, game: Game) -> list[dr.Condition]:
         """The entry's conditions as the adventurer meets them (8.1, 8.6): a dark entry is dim
         in the light they carry (the base's light: Death & Treasure's lantern; a base that keeps
         no light counts it lit), and darksight makes dim bright and dark dim."""
-        keys: list[str] = [k for k in game.entry.get("conditions") or [] if k in dr.CONDITIONS]
+        written = game.entry.get("conditions")
+        if not written:
+            return []
+        keys: list[str] = [k for k in written if k in dr.CONDITIONS]
         light = next((k for k in keys if dr.CONDITIONS[k].kind == "light"), None)
         seen = light
         if light == "dark" and self.base.can_see(game):
@@ -483,8 +508,7 @@ class DungeonRules(Rules):
             order = ["standard", "careful", "stealth", "fast"]
         if not st.get("spent"):
             order.append("forced")
-        opts = tuple(Option(f"pace:{k}", dr.PACES[k].title, f"{dr.PACES[k].minutes} min a room: {dr.PACES[k].note}")
-                     for k in order)
+        opts = _pace_options(tuple(order))
         top = self.danger(game)
         q = Question(PACE, f"{zone.title} (a check every {zone.interval} minutes, danger {danger_text(top)}). "
                            "Your pace?", opts, {"zone": zone.key})

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import dtc.systems.maze_rats.ruleset as mr
@@ -89,14 +90,37 @@ class Morale:
 
 def stat(game: Game, foe: Foe, key: str) -> int:
     block = game.block(foe.creature)
-    stats = {k.lower(): v for k, v in (block["stats"] if block else {}).items()}
+    if block is None:
+        return DEFAULTS[key]
+    return _block_stat(tuple(block["stats"].items()), key)
+
+
+@lru_cache(maxsize=4096)
+def _block_stat(items: tuple[tuple[str, object], ...], key: str) -> int:
+    """A stat block's number for ``key`` (its aliases), or the default: once per block's stats."""
+    stats = {k.lower(): v for k, v in items}
     aliases = {"armor": ("armor", "armour"), "ab": ("ab", "attack bonus", "attack")}.get(key, (key,))
-    return next((int(stats[a]) for a in aliases if a in stats), DEFAULTS[key])
+    return next((int(stats[a]) for a in aliases if a in stats), DEFAULTS[key])  # type: ignore[call-overload]
 
 
 def expected_damage(ab: int, armor: int, mode: str, *, heavy: bool = False, unarmed: bool = False) -> Fraction:
+    return _expected_damage(ab, armor, mode, heavy, unarmed)
+
+
+@lru_cache(maxsize=4096)
+def _expected_damage(ab: int, armor: int, mode: str, heavy: bool, unarmed: bool) -> Fraction:
     dist = mr.attack_distribution(ab, armor, mode, heavy=heavy, unarmed=unarmed)
     return sum((d * p for d, p in dist.items()), Fraction(0))
+
+
+@lru_cache(maxsize=4096)
+def _attack_odds(ab: int, their_armor: int, cls: str) -> tuple[Fraction, str]:
+    """The chance to hit and the odds' words of an attack, once per (attack bonus, armour, weapon class)."""
+    dist = mr.attack_distribution(ab, their_armor, heavy=cls == "heavy", unarmed=cls == "unarmed")
+    p = 1 - dist.get(0, Fraction(0))
+    mean = expected_damage(ab, their_armor, mr.PLAIN, heavy=cls == "heavy", unarmed=cls == "unarmed")
+    per_hit = round(mean / p) if p else 0
+    return p, f"2d6{ab:+d} vs armour {their_armor}: hits {percent(p)}, your armour {{}}, {per_hit} damage a hit"
 
 
 def escape_chance(game: Game, foes: list[Foe]) -> Fraction:
@@ -210,12 +234,8 @@ def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool,
     their_armor = min(stat(game, f, "armor") for f in active)
     for n, w in enumerate(weapons):
         cls = "unarmed" if w is UNARMED else weapon_class(w)
-        dist = mr.attack_distribution(ab, their_armor, heavy=cls == "heavy", unarmed=cls == "unarmed")
-        p = 1 - dist.get(0, Fraction(0))
-        mean = expected_damage(ab, their_armor, mr.PLAIN, heavy=cls == "heavy", unarmed=cls == "unarmed")
-        per_hit = round(mean / p) if p else 0
-        detail = (f"2d6{ab:+d} vs armour {their_armor}: hits {percent(p)}, your armour {pc_armor(pc, w)}, "
-                  f"{per_hit} damage a hit")
+        p, words = _attack_odds(ab, their_armor, cls)
+        detail = words.format(pc_armor(pc, w))
         where = ""
         if _in_pack(game, w) and id(w) not in (drawn or set()):
             where = ", in your backpack: 1d6 rounds to find"

@@ -22,6 +22,7 @@ odds in ``play`` are the linter's and ``dtc odds``'s. Readings where the seed is
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -202,6 +203,13 @@ class MazeRats(Rules):
         a, b = mr.keep(roll.dice, mode)
         total = a + b + (game.pc.score(ability) if bonus is None else bonus)
         return roll, total, a == b == 6
+
+    def odds_key(self, pc: Character, ability: str | None) -> Hashable:
+        """A danger roll's odds read the bonus (every bonus, for the best ability), the Path and heavy
+        armour (:meth:`mode`)."""
+        if ability in self.abilities:
+            return pc.score(ability), path_of(pc), ability == "DEX" and heavy_armour(pc)
+        return tuple(pc.abilities.items()), tuple(pc.stats.items()), path_of(pc), heavy_armour(pc)
 
     def check_chance(self, pc: Character, ability: str, difficulty: int) -> Fraction:
         return mr.p_danger(pc.score(ability), self.mode(pc, ability, difficulty))

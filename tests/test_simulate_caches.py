@@ -1,0 +1,156 @@
+"""The simulation's caches and shortcuts change nothing: each is compared with the slow path it
+stands for, over many seeds and varied adventurers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dtc.compiler.api import compile_file
+from dtc.runtime import menu
+from dtc.runtime.core import MENU, PLAN, Question
+from dtc.runtime.dice import Dice
+from dtc.runtime.engine import Engine
+from dtc.runtime.policies import RandomPolicy
+from dtc.simulate.runner import Job, play_block
+from dtc.systems.death_and_treasure.creation import GEAR, LARGE_SACK, RandomChooser, make_character, random_character
+from helpers import BUNDLED
+
+
+def test_a_random_adventurer_is_made_as_the_step_by_step_creation_makes_it() -> None:
+    """The shop's tables give the very adventurer :func:`make_character` with a random chooser makes,
+    and leave the dice where it leaves them."""
+    for seed in range(1200):
+        fast_dice, slow_dice = Dice(seed), Dice(seed)
+        fast = random_character(fast_dice)
+        slow = make_character(slow_dice, RandomChooser(slow_dice))
+        if slow.find(LARGE_SACK) is None:
+            slow.add(next(o for o in GEAR if o.item.name == LARGE_SACK).take())
+        assert fast.to_dict() == slow.to_dict(), seed
+        assert [i.weight for i in fast.items] == [i.weight for i in slow.items]
+        assert fast_dice.get_state() == slow_dice.get_state(), seed
+
+
+class _Checking(RandomPolicy):
+    """Random moves; at every entry menu, the menu is built again with no cached options and must
+    be the very menu the cache gave."""
+
+    checked = 0
+    plans = 0
+
+    def decide(self, question: Question, game: Engine) -> int:
+        caches = game.rules.__dict__
+        if question.kind == MENU:
+            kept = {k: caches.pop(k) for k in ("_entry_menus", "_check_odds") if k in caches}
+            fresh = menu.build(game)
+            caches.update(kept)
+            assert fresh == question, (game.state.entry, fresh, question)
+            _Checking.checked += 1
+        if question.kind == PLAN:
+            label = question.prompt[1:question.prompt.rindex("' (D")]
+            d, ability = question.info["difficulty"], question.info["ability"]
+            words, p = menu._check_odds(game, ability, d, label)
+            assert question.options == menu._plan_options.__wrapped__(tuple(game.rules.plans(d)), words, p)
+            _Checking.plans += 1
+        return super().decide(question, game)
+
+
+@pytest.mark.parametrize("path", [p for p in BUNDLED if "glass-orchard" not in p.name], ids=lambda p: p.stem)
+def test_cached_menus_equal_menus_built_afresh(path: Path) -> None:
+    """Over many adventurers (scores, encumbrance, visits, possessions), every cached menu option is
+    the option worked out from scratch."""
+    graph = compile_file(path).graph()
+    _Checking.checked = _Checking.plans = 0
+    tally = play_block(Job(graph, "random", seed=11, max_turns=200), range(40), make_player=_Checking)
+    assert tally.runs == 40 and not tally.outcomes.get("error")
+    assert _Checking.checked > 100
+
+
+def test_the_remembered_load_counts_and_defense_are_those_after_every_change() -> None:
+    """Adding, using and dumping items, a new list or a grown one, and a changed STR: the load and
+    encumbrance read are always those worked out afresh."""
+    import random
+    from fractions import Fraction
+
+    from dtc.runtime.character import Character
+    from dtc.runtime.equipment import ARMOUR, WEAPONS, Item, standard_gear
+
+    rng = random.Random(5)
+    offers = [*WEAPONS, *ARMOUR, *GEAR]
+    for _ in range(60):
+        pc = Character("A", {"STR": rng.randint(3, 18)}, 5, 5, standard_gear())
+        for _ in range(40):
+            step = rng.randrange(6)
+            if step == 0:
+                pc.add(offers[rng.randrange(len(offers))].take())
+            elif step == 1 and pc.items:
+                pc.use(pc.items[rng.randrange(len(pc.items))].name, rng.randint(1, 2))
+            elif step == 2 and pc.can_dump_kit():
+                pc.dump_kit()
+            elif step == 3:
+                pc.items.append(Item("Stone", "item", weight=Fraction(rng.randint(1, 9), rng.randint(1, 4))))
+            elif step == 4:
+                pc.abilities["STR"] = rng.randint(3, 18)
+            else:
+                pc.items = list(pc.items)
+            assert pc.load == pc._load()
+            assert pc.encumbered == (pc._load() > pc.abilities["STR"])
+            pc.abilities["DEX"] = rng.randint(3, 18) if step == 4 else pc.abilities.get("DEX", 10)
+            assert pc.defense == pc._defense()
+            for name in ("Rations", "lantern oil", "Stone", "Sword", "Plate", "nothing"):
+                assert pc.count(name) == sum(i.quantity for i in pc.items if i.name.lower() == name.lower())
+
+
+def test_remembered_attack_odds_are_the_odds_worked_out() -> None:
+    """Death & Treasure's attack options and Maze Rats' attack odds, kept per the numbers they show,
+    are what the rules work out for every score, modifier, armour and weapon class."""
+    from fractions import Fraction
+
+    import dtc.systems.maze_rats.ruleset as mr
+    from dtc.probability import worse_of_two
+    from dtc.runtime.dice import percent
+    from dtc.systems.death_and_treasure import combat as dt
+    from dtc.systems.maze_rats import combat as rats
+
+    for score in range(0, 24):
+        for mod in (-1, 0, 1):
+            for encumbered in (False, True):
+                option = dt._attack_option(2, "Sword", "d8", "hand-to-hand", "STR", score, mod, encumbered)
+                p = Fraction(max(0, min(20, score - mod)), 20)
+                p = worse_of_two(p) if encumbered else p
+                assert option.chance == p and option.key == "attack:2"
+                assert f"STR {score}: {percent(p)}, d8" in option.detail
+    for ab in range(-1, 4):
+        for armour in range(4, 12):
+            for cls in ("light", "heavy", "ranged", "unarmed"):
+                p, words = rats._attack_odds(ab, armour, cls)
+                dist = mr.attack_distribution(ab, armour, heavy=cls == "heavy", unarmed=cls == "unarmed")
+                assert p == 1 - dist.get(0, Fraction(0))
+                mean = sum((d * q for d, q in dist.items()), Fraction(0))
+                assert words.format(7).endswith(f"your armour 7, {round(mean / p) if p else 0} damage a hit")
+                assert rats.expected_damage(ab, armour, mr.PLAIN, heavy=cls == "heavy") == sum(
+                    (d * q for d, q in mr.attack_distribution(ab, armour, mr.PLAIN, heavy=cls == "heavy").items()),
+                    Fraction(0))
+
+
+def test_an_offer_hands_out_a_copy_equal_to_its_item() -> None:
+    from dataclasses import replace
+
+    from dtc.runtime.equipment import ARMOUR, WEAPONS
+
+    for offer in (*WEAPONS, *ARMOUR, *GEAR):
+        copy = offer.take()
+        assert copy == replace(offer.item) and copy is not offer.item
+
+
+def test_one_die_rolls_what_randint_rolls() -> None:
+    import random
+
+    for seed in range(30):
+        dice, rng = Dice(seed), random.Random(seed)
+        for expr, sides, modifier in (("d6", 6, 0), ("d20", 20, 0), ("1d4-1", 4, -1), ("d8+2", 8, 2)):
+            roll = dice.roll(expr)
+            face = rng.randint(1, sides)
+            assert (roll.dice, roll.modifier, roll.total) == ((face,), modifier, face + modifier)
+            assert roll.expr == str(Dice(0).roll(expr).expr)
