@@ -65,6 +65,16 @@ class _Chunk:
     found_any: bool = False
     found_at: int = 0
     found_moved: dict[str, list[Diagnostic]] | None = None
+    #: What the chunk says apart from its prose and its place (see :func:`_shape`), when asked.
+    shape_of: tuple[list[object], list[object], dict[str, list[object]]] | None = None
+
+    @property
+    def shape(self) -> tuple[list[object], list[object], dict[str, list[object]]]:
+        """(entries, comment lines, other document-level items), each without prose or places."""
+        if self.shape_of is None:
+            self.shape_of = ([_shape(e) for e in self.entries], [_shape(d) for d in self.directives],
+                             {name: [_shape(x) for x in items] for name, items in self.extras.items()})
+        return self.shape_of
 
     @property
     def labelled(self) -> bool:
@@ -174,6 +184,17 @@ class IncrementalParser:
         if not self._update(text, unchanged):
             return self._parse_all(text, path)
         return self._document(text, path)
+
+    def moved_lines(self) -> tuple[int, int, int] | None:
+        """When the last :meth:`parse` was an edit that kept the book's shape (what its entries,
+        comment lines and stat blocks say apart from prose and places, see :func:`_shape`): the
+        0-based index of the first line it re-read, how many lines of the previous version those
+        were, and how many lines it added (negative: removed). None otherwise."""
+        edit = self._edit
+        if edit is None or _shape_of(edit.removed) != _shape_of(edit.added):
+            return None
+        first, replaced, _ = edit.lines
+        return first, replaced, edit.line_shift
 
     def changed_lines(self) -> tuple[int, int, list[str]] | None:
         """What the last :meth:`parse` found changed since the one before, as lines (0-based
@@ -665,6 +686,52 @@ def _settle_start(res: Resolved, doc: Document, labels: dict[str, int]) -> None:
             res.start_text = value
     elif res.numbers:
         res.start = min(res.numbers)
+
+
+def _shape_of(chunks: list[_Chunk]) -> tuple[list[object], list[object], dict[str, list[object]]]:
+    """The shape of a run of chunks: their entries, comment lines (counted from the run's first
+    entry) and document-level items, in file order."""
+    entries: list[object] = []
+    directives: list[object] = []
+    extras: dict[str, list[object]] = defaultdict(list)
+    for c in chunks:
+        es, ds, xs = c.shape
+        offset = len(entries)
+        entries.extend(es)
+        directives.extend((d, offset) for d in ds)
+        for name, items in xs.items():
+            extras[name].extend(items)
+    return entries, directives, dict(extras)
+
+
+#: Fields that hold prose or a place, left out of a shape (spans are left out wherever they are).
+_NOT_SHAPE = {"Entry": frozenset({"text", "end_line"}),
+              # The label (read from the prose before the parenthesis, when asked) stands for those.
+              "Choice": frozenset({"spans", "starts", "source", "label_from", "label_to", "label_text"}),
+              "Directive": frozenset(), "": frozenset({"line", "end_line"})}
+_SHAPE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _shape(obj: Any) -> Any:
+    """A model object without its prose (an entry's text) and its places (spans, line numbers):
+    equal for two objects that differ in nothing else."""
+    if obj is None or obj.__class__ in (str, int, bool, float):
+        return obj
+    if isinstance(obj, Span):
+        return None
+    if isinstance(obj, (list, tuple)):
+        return tuple(_shape(x) for x in obj)
+    if isinstance(obj, dict):
+        return tuple((k, _shape(v)) for k, v in obj.items())
+    cls = obj.__class__
+    names = _SHAPE_FIELDS.get(cls)
+    if names is None:
+        if not dataclasses.is_dataclass(cls):
+            return obj
+        skip = _NOT_SHAPE.get(cls.__name__, frozenset()) | _NOT_SHAPE[""]
+        names = _SHAPE_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
+    shape = (cls, *(_shape(getattr(obj, name)) for name in names))
+    return (*shape, obj.label) if cls is Choice else shape
 
 
 def _layout_of(text: str) -> tuple[int, int]:

@@ -1,0 +1,134 @@
+"""Findings of the whole-book rules kept from one version of a document to the next.
+
+Most edits leave the *shape* of the book alone: what every entry says apart from its prose and
+its place (numbers, choices, exits, gates, effects, stat blocks, comment lines, endings). A rule
+that reads nothing but the shape finds the same things after such an edit, at places moved by
+the lines the edit added or removed. So the language server keeps each such rule's findings,
+and after an edit that keeps the shape it moves them instead of running the rule again; the rule
+runs again when the shape changed, when a finding (its span, a step of its route, an edit of
+its fix) lies in the changed lines, or when the configuration changed.
+
+Rules that read more than the shape are never kept: :data:`READS_PROSE` (prose text, comment
+lines) run on every edit. Rules whose messages quote a line number (:data:`QUOTES_LINES`) are
+kept only while they find nothing: whether they find anything depends on the shape alone, but
+what they say depends on places. Rules kept per stretch of text (the incremental parser's
+local rules) are not handled here. ``tests/test_incremental.py`` holds the findings equal to a
+fresh lint after random edits.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
+from dtc.diagnostics import Diagnostic, Edit, Span, Step
+from dtc.lint.rules import Context, Rule
+
+#: Rules that read an entry's prose, its place among other lines, or the comment lines.
+READS_PROSE = frozenset({"DT118", "DT302", "DT401", "DT402"})
+#: Rules whose messages or fixes name a line: kept only while they find nothing.
+QUOTES_LINES = frozenset({"DT106", "DT107", "DT209", "DT301"})
+
+#: (index of the first changed line, 0-based; how many lines it replaced; lines added or removed).
+Moved = tuple[int, int, int]
+
+
+class Kept:
+    """The kept findings of one document's whole-book rules."""
+
+    def __init__(self) -> None:
+        self._key: object = None
+        self._found: dict[str, list[Diagnostic]] = {}
+
+    def findings(self, ctx: Context, rules: Iterable[Rule], key: object, moved: Moved | None,
+                 skip: Iterable[str] = ()) -> dict[str, list[Diagnostic]]:
+        """What each of ``rules`` (but those in ``skip`` and :data:`READS_PROSE`) finds in
+        ``ctx``: kept findings moved by ``moved`` (None: the shape may have changed, so nothing
+        kept is used) when ``key`` (the configuration) is the same as last time, else the rule's
+        run. Returns every rule's findings by code."""
+        skipped = frozenset(skip) | READS_PROSE
+        kept = self._found if (moved is not None and key == self._key) else {}
+        out: dict[str, list[Diagnostic]] = {}
+        for r in rules:
+            code = r.code
+            if code in skipped:
+                continue
+            found = kept.get(code)
+            if found is not None and found:
+                found = None if code in QUOTES_LINES else _moved_all(found, moved)  # type: ignore[arg-type]
+            if found is None:
+                found = list(r.run(ctx))
+            out[code] = found
+        self._key = key
+        self._found = out
+        return out
+
+    def clear(self) -> None:
+        self._key = None
+        self._found = {}
+
+
+def _moved_all(found: list[Diagnostic], moved: Moved) -> list[Diagnostic] | None:
+    """The findings at their new places; None when one of them lies in the changed lines."""
+    first, replaced, shift = moved
+    if not shift:
+        # Nothing moved: only the changed lines matter.
+        for d in found:
+            if _touches(d, first, replaced):
+                return None
+        return found
+    out = []
+    for d in found:
+        m = _move(d, first, replaced, shift)
+        if m is None:
+            return None
+        out.append(m)
+    return out
+
+
+def _touches(d: Diagnostic, first: int, replaced: int) -> bool:
+    return any(first < s.end_line and s.line <= first + replaced for s in _spans(d))
+
+
+def _spans(d: Diagnostic) -> list[Span]:
+    spans = [d.span]
+    if d.fix is not None:
+        spans.extend(e.span for e in d.fix.edits)
+    if d.witness:
+        spans.extend(s.span for s in d.witness)
+    return spans
+
+
+def _move_span(s: Span, first: int, replaced: int, shift: int) -> Span | None:
+    """``s`` in the new text, or None if it touches the changed lines (1-based lines ``first +
+    1`` to ``first + replaced``, and for an insertion the line before, whose end may have run on)."""
+    if s.end_line <= first:
+        return s
+    if s.line > first + replaced:
+        return Span(s.line + shift, s.column, s.end_line + shift, s.end_column)
+    return None
+
+
+def _move(d: Diagnostic, first: int, replaced: int, shift: int) -> Diagnostic | None:
+    span = _move_span(d.span, first, replaced, shift)
+    if span is None:
+        return None
+    changes: dict[str, Any] = {"span": span}
+    if d.fix is not None:
+        edits = []
+        for e in d.fix.edits:
+            s = _move_span(e.span, first, replaced, shift)
+            if s is None:
+                return None
+            edits.append(Edit(s, e.replacement))
+        changes["fix"] = dataclasses.replace(d.fix, edits=tuple(edits))
+    if d.witness:
+        steps = []
+        for step in d.witness:
+            s = _move_span(step.span, first, replaced, shift)
+            if s is None:
+                return None
+            steps.append(Step(step.entry, step.taken, s))
+        changes["witness"] = tuple(steps)
+    return dataclasses.replace(d, **changes)
