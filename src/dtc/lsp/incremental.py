@@ -723,10 +723,10 @@ def _shape(obj: Any) -> Any:
         return tuple(_shape(x) for x in obj)
     if isinstance(obj, dict):
         return tuple((k, _shape(v)) for k, v in obj.items())
-    cls = obj.__class__
+    cls: type = obj.__class__
     names = _SHAPE_FIELDS.get(cls)
     if names is None:
-        if not dataclasses.is_dataclass(cls):
+        if not dataclasses.is_dataclass(obj):
             return obj
         skip = _NOT_SHAPE.get(cls.__name__, frozenset()) | _NOT_SHAPE[""]
         names = _SHAPE_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
