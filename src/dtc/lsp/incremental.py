@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
+import sys
 import typing
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
@@ -65,8 +66,21 @@ class _Chunk:
     found_any: bool = False
     found_at: int = 0
     found_moved: dict[str, list[Diagnostic]] | None = None
+    #: Findings of :data:`TARGET_RULES` (None: none), for one key, and the copy moved to ``targeted_at``.
+    targeted_for: tuple[object, ...] | None = None
+    targeted: dict[str, list[Diagnostic]] | None = None
+    targeted_at: int = 0
+    targeted_moved: dict[str, list[Diagnostic]] | None = None
+    prose_targets_of: tuple[Target, ...] | None = None
     #: What the chunk says apart from its prose and its place (see :func:`_shape`), when asked.
     shape_of: tuple[list[object], list[object], dict[str, list[object]]] | None = None
+
+    @property
+    def prose_targets(self) -> tuple[Target, ...]:
+        """The targets of the prose exits of the chunk's entries, file order."""
+        if self.prose_targets_of is None:
+            self.prose_targets_of = tuple(p.target for e in self.entries for p in e.prose_exits)
+        return self.prose_targets_of
 
     @property
     def shape(self) -> tuple[list[object], list[object], dict[str, list[object]]]:
@@ -114,6 +128,10 @@ class _Chunk:
 #: what they found while the chunk is unchanged. A rule not listed runs over the whole book on
 #: every edit; ``tests/test_incremental.py`` holds the two ways equal.
 LOCAL_RULES = frozenset({"DT101", "DT102", "DT103", "DT104", "DT105", "DT122", "DT204", "DT205", "DT304"})
+#: Rules whose findings about an entry depend on that entry, the numbers of the book's labels and
+#: which of the targets its prose exits name are entries of the book (nothing else): kept per
+#: chunk like :data:`LOCAL_RULES`, and worked out again when one of those targets comes or goes.
+TARGET_RULES = frozenset({"DT302"})
 
 
 @dataclass(slots=True)
@@ -474,42 +492,64 @@ class IncrementalParser:
     # -- the entry-local rules --------------------------------------------------------------
 
     def local_findings(self, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]] | None:
-        """What each rule of ``rules`` in :data:`LOCAL_RULES` finds in the document the last
-        :meth:`parse` returned (resolved as ``res``), file order: each chunk's findings are
-        worked out once, on the chunk alone, and moved with it. None when the last parse was not
-        made of chunks."""
+        """What each rule of ``rules`` in :data:`LOCAL_RULES` or :data:`TARGET_RULES` finds in
+        the document the last :meth:`parse` returned (resolved as ``res``), file order: each
+        chunk's findings are worked out once, on the chunk alone, and moved with it (only its
+        findings are copied when it moves). None when the last parse was not made of chunks."""
         layout = self._layout
         doc = res.doc
         if layout is None or doc is not self._doc:
             return None
         chosen = [r for r in rules if r.code in LOCAL_RULES]
-        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen}
-        if not chosen:
+        targeted = [r for r in rules if r.code in TARGET_RULES]
+        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen + targeted}
+        if not chosen and not targeted:
             return out
         labels_key = tuple(res.labels.items())
-        common = (doc.path, doc.rules, tuple(r.code for r in chosen), None)
+        common = (doc.path, doc.rules, tuple(r.code for r in chosen + targeted), None)
         if self._local_key == common:
             common = self._local_key  # the same object: chunks compare it by identity first
         self._local_key = common
         labelled = (*common[:3], labels_key)
+        target_number = res.target_number
         for chunk, first in zip(layout.chunks, layout.lines, strict=True):
             key = common if not chunk.has_labels and chunk.has_labels is not None else (
                 labelled if chunk.labelled else common)
-            if chunk.found_for is not key and chunk.found_for != key:
+            if chosen and chunk.found_for is not key and chunk.found_for != key:
                 chunk.found = _find(chunk, doc, res, chosen) if chunk.entries else {}
                 chunk.found_any = any(chunk.found.values())
                 chunk.found_for = key
                 chunk.found_moved = None
-            if not chunk.found_any:
+            if targeted:
+                targets = chunk.prose_targets
+                tkey: tuple[object, ...] = key
+                if targets:  # which of them name an entry (a rule there may say so)
+                    tkey = (key, tuple([target_number(t) is None for t in targets]))
+                if chunk.targeted_for is not tkey and chunk.targeted_for != tkey:
+                    found = _find(chunk, doc, res, targeted, whole_book=True) if targets else {}
+                    chunk.targeted = found if any(found.values()) else None
+                    chunk.targeted_for = tkey
+                    chunk.targeted_moved = None
+            if not chunk.found_any and chunk.targeted is None:
                 continue
-            assert chunk.found is not None
             delta = first - 1
-            if chunk.found_moved is None or chunk.found_at != delta:
-                chunk.found_moved = {code: [_shift(d, delta) for d in found] for code, found in chunk.found.items()}
-                chunk.found_at = delta
-            for code, found in chunk.found_moved.items():
-                out[code].extend(found)
+            if chunk.found_any:
+                assert chunk.found is not None
+                if chunk.found_moved is None or chunk.found_at != delta:
+                    chunk.found_moved = {code: [_shift(d, delta) for d in found]
+                                         for code, found in chunk.found.items()}
+                    chunk.found_at = delta
+                for code, moved in chunk.found_moved.items():
+                    out[code].extend(moved)
+            if chunk.targeted is not None:
+                if chunk.targeted_moved is None or chunk.targeted_at != delta:
+                    chunk.targeted_moved = {code: [_shift(d, delta) for d in found]
+                                            for code, found in chunk.targeted.items()}
+                    chunk.targeted_at = delta
+                for code, moved in chunk.targeted_moved.items():
+                    out[code].extend(moved)
         return out
+
 
     # -- the document -----------------------------------------------------------------------
 
@@ -529,8 +569,15 @@ class IncrementalParser:
         doc.line_count = layout.lines[-1] + layout.chunks[-1].text.count("\n") + 1 if layout.chunks else (
             text.count("\n") + 1)
         extend = entries.extend
+        pending: dict[int, tuple[_Chunk, int]] = {}
         for chunk, first in zip(layout.chunks, layout.lines, strict=True):
-            moved, comments, extras = chunk.placed(first - 1)  # chunk line 2 is document line first + 1
+            delta = first - 1  # chunk line 2 is document line first + 1
+            if (delta and not chunk.directives and not chunk.extras and chunk.entries
+                    and (chunk.moved is None or chunk.at != delta)):
+                pending[len(entries)] = (chunk, delta)  # moved when first looked at
+                extend(chunk.entries)
+                continue
+            moved, comments, extras = chunk.placed(delta)
             if comments:
                 offset = len(entries)
                 directives.extend(
@@ -543,6 +590,8 @@ class IncrementalParser:
                         setattr(doc, name, list(getattr(base, name)))
                     getattr(doc, name).extend(items)
             extend(moved)
+        if pending:
+            doc.entries = Placed(entries, pending)
         self._doc = doc
         return doc
 
@@ -563,18 +612,133 @@ class IncrementalParser:
         doc = copy.copy(prev)
         doc.path = path
         doc.default_rules = base.default_rules
-        doc.entries = prev.entries[:at] + new + prev.entries[at + old :]
+        doc.entries = Placed.spliced(prev.entries, at, old, new)
         edit.entries = (at, old)
         return doc
 
 
-def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]]:
-    """The local rules' findings in one chunk, checked alone (its spans relative to itself)."""
+class Placed(list[Entry]):
+    """A document's entries put together from chunks, where some chunks' entries are still at
+    their chunk's own places: each such chunk is moved to its place in the document (a copy, see
+    :meth:`_Chunk.placed`) when one of its entries is first looked at, so an edit that adds or
+    removes lines near the top costs no copy of the entries below it that nothing asks for. To
+    every reader it is the list of entries at their places; it is not changed after it is made."""
+
+    __slots__ = ("_firsts", "_pending")
+
+    def __init__(self, entries: list[Entry], pending: dict[int, tuple[_Chunk, int]]) -> None:
+        super().__init__(entries)
+        #: index of a chunk's first entry -> (the chunk, how many lines further down it stands)
+        self._pending = pending
+        self._firsts = sorted(pending)
+
+    @classmethod
+    def spliced(cls, entries: list[Entry], at: int, count: int, new: list[Entry]) -> list[Entry]:
+        """``entries`` with the ``count`` from ``at`` replaced by as many ``new`` ones (the
+        chunks there, whole, were replaced), moving nothing that is still to be moved."""
+        if not isinstance(entries, Placed) or not entries._pending:
+            return entries[:at] + new + entries[at + count :]
+        out = list.__getitem__(entries, slice(None))
+        out[at : at + count] = new
+        return cls(out, {k: v for k, v in entries._pending.items() if not at <= k < at + count})
+
+    def _place(self, i: int) -> None:
+        k = bisect_right(self._firsts, i) - 1
+        if k < 0:
+            return
+        first = self._firsts[k]
+        chunk, delta = self._pending[first]
+        n = len(chunk.entries)
+        if i >= first + n:
+            return
+        list.__setitem__(self, slice(first, first + n), chunk.placed(delta)[0])
+        del self._pending[first]
+        del self._firsts[k]
+
+    def _place_all(self) -> None:
+        for first, (chunk, delta) in self._pending.items():
+            list.__setitem__(self, slice(first, first + len(chunk.entries)), chunk.placed(delta)[0])
+        self._pending.clear()
+        self._firsts.clear()
+
+    @typing.overload
+    def __getitem__(self, i: typing.SupportsIndex) -> Entry: ...
+    @typing.overload
+    def __getitem__(self, i: slice) -> list[Entry]: ...
+    def __getitem__(self, i: typing.SupportsIndex | slice) -> Entry | list[Entry]:
+        if self._pending:
+            if isinstance(i, slice):
+                self._place_all()
+            else:
+                k = i.__index__()
+                self._place(k + len(self) if k < 0 else k)
+        return list.__getitem__(self, i)
+
+    def __iter__(self) -> typing.Iterator[Entry]:
+        if self._pending:
+            self._place_all()
+        return list.__iter__(self)
+
+    def __reversed__(self) -> typing.Iterator[Entry]:
+        if self._pending:
+            self._place_all()
+        return list.__reversed__(self)
+
+    def __contains__(self, value: object) -> bool:
+        if self._pending:
+            self._place_all()
+        return list.__contains__(self, value)
+
+    def __eq__(self, other: object) -> bool:
+        self._place_all()
+        if isinstance(other, Placed):
+            other._place_all()
+        return list.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._place_all()
+        return list.__repr__(self)
+
+    def __reduce_ex__(self, protocol: typing.SupportsIndex) -> typing.Any:
+        self._place_all()
+        return list, (list(list.__iter__(self)),)
+
+    def index(self, value: Entry, start: typing.SupportsIndex = 0, stop: typing.SupportsIndex = sys.maxsize) -> int:
+        self._place_all()
+        return list.index(self, value, start, stop)
+
+    def count(self, value: Entry) -> int:
+        self._place_all()
+        return list.count(self, value)
+
+    def copy(self) -> list[Entry]:
+        self._place_all()
+        return list.copy(self)
+
+    def __add__(self, other: list[Entry]) -> list[Entry]:  # type: ignore[override]
+        self._place_all()
+        return list.__add__(self, other)
+
+    def __radd__(self, other: list[Entry]) -> list[Entry]:
+        self._place_all()
+        return other + list.__getitem__(self, slice(None))
+
+
+def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule],
+          whole_book: bool = False) -> dict[str, list[Diagnostic]]:
+    """The local rules' findings in one chunk, checked alone (its spans relative to itself);
+    ``whole_book``: the entries a target names are looked up in the whole book."""
     sub = copy.copy(doc)
     sub.entries = chunk.entries
     sub.directives = []
     part = _Part.of(chunk.entries, res.labels)
-    resolved = Resolved(sub, part.numbers, labels=res.labels, exits=part.exits, malformed=part.malformed)
+    resolved = Resolved(sub, part.numbers, by_number=res.by_number if whole_book else {}, labels=res.labels,
+                        exits=part.exits, malformed=part.malformed)
     ctx = Context(sub, resolved)
     return {r.code: list(r.run(ctx)) for r in rules}
 

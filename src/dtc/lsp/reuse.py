@@ -26,7 +26,7 @@ from dtc.diagnostics import Diagnostic, Edit, Span, Step
 from dtc.lint.rules import Context, Rule
 
 #: Rules that read an entry's prose, its place among other lines, or the comment lines.
-READS_PROSE = frozenset({"DT118", "DT302", "DT401", "DT402"})
+READS_PROSE = frozenset({"DT118", "DT302", "DT401", "DT402"})  # DT302: kept per chunk instead
 #: Rules whose messages or fixes name a line: kept only while they find nothing.
 QUOTES_LINES = frozenset({"DT106", "DT107", "DT209", "DT301"})
 
