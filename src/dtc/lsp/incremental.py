@@ -26,12 +26,14 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from dtc.compiler.compile import Exit, Resolved, resolve
 from dtc.compiler.model import Choice, Directive, Document, Entry, Target
 from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
 from dtc.diagnostics import Diagnostic, Span
+from dtc.lint.analysis import SALVAGE, Analysis
 from dtc.lint.rules import Context, Rule
 from dtc.numbers import ENTRY, bounded
 
@@ -489,6 +491,35 @@ class IncrementalParser:
         _settle_start(res, doc, labels)
         return res, (res.start, labels_key, keys)
 
+    def analysis(self, res: Resolved) -> Analysis | None:
+        """:meth:`Analysis.of_resolved` of ``res`` (what the last :meth:`resolve` returned), put
+        together from each chunk's part without looking at the entries (only at the choices of
+        those whose notation does not parse); None when the last parse was not made of chunks."""
+        layout, last = self._layout, self._resolved
+        if layout is None or last is None or last[0] is not res or res.doc is not self._doc:
+            return None
+        ending: list[bool] = []
+        written: list[bool] = []
+        for chunk in layout.chunks:
+            part = chunk.part
+            if part is None:
+                return None
+            for k in typing.cast("tuple[tuple[Any, ...], ...]", part.key):  # see _Part.of
+                ending.append(k[1])
+                written.append(k[4])
+        by_number, exits = res.by_number, res.exits
+        out: dict[int, list[int]] = {}
+        for number, i in by_number.items():
+            out[number] = [t for t in map(_target, exits[i]) if t in by_number]
+        for i in res.malformed:  # as Analysis.of_resolved does
+            number = res.numbers[i]
+            if by_number[number] == i:
+                for c in res.doc.entries[i].choices:
+                    if c.error is not None:
+                        out[number].extend(int(m) for m in SALVAGE.findall(c.text) if int(m) in by_number)
+        return Analysis(out, [n for n, i in by_number.items() if ending[i]], res.start,
+                        [n for n, i in by_number.items() if written[i]])
+
     # -- the entry-local rules --------------------------------------------------------------
 
     def local_findings(self, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]] | None:
@@ -743,6 +774,7 @@ def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule],
     return {r.code: list(r.run(ctx)) for r in rules}
 
 
+_target = itemgetter(0)
 _new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)
 
 

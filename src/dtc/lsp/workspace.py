@@ -132,7 +132,7 @@ class Documents:
             error = exc
             settings = Settings()
             rules = None
-        context = self._context(uri, comp, key)
+        context = self._context(uri, comp, key, parser)
         settings.apply(doc)  # the ruleset a configuration names, before the local rules look at it
         chosen = pick_rules() if rules is None else rules
         local = parser.local_findings(resolved, chosen)
@@ -157,7 +157,8 @@ class Documents:
         self.snapshots[uri] = snap
         return snap
 
-    def _context(self, uri: str, comp: Compilation, key: object = None) -> Context:
+    def _context(self, uri: str, comp: Compilation, key: object = None,
+                 parser: IncrementalParser | None = None) -> Context:
         """A rule context; when the entry graph is the same as last time (an edit to prose), the
         graph facts already computed for it are reused instead of being searched again. ``key``
         stands for the graph when the incremental parser has one (else :func:`graph_key`)."""
@@ -166,6 +167,10 @@ class Documents:
         previous = self._graphs.get(uri)
         if previous is not None and previous[0] == key:
             context.analysis = previous[1]
+        elif parser is not None:  # from the chunks' parts, without looking at every entry
+            analysis = parser.analysis(comp.resolved)
+            if analysis is not None:
+                context.analysis = analysis
         self._graphs[uri] = (key, context.analysis)
         return context
 
