@@ -74,7 +74,7 @@ class _Chunk:
     targeted_at: int = 0
     targeted_moved: dict[str, list[Diagnostic]] | None = None
     prose_targets_of: tuple[Target, ...] | None = None
-    #: What the chunk says apart from its prose and its place (see :func:`_shape`), when asked.
+    #: What the chunk says apart from its prose and its place (see :func:`without_places`), when asked.
     shape_of: tuple[list[object], list[object], dict[str, list[object]]] | None = None
 
     @property
@@ -88,8 +88,8 @@ class _Chunk:
     def shape(self) -> tuple[list[object], list[object], dict[str, list[object]]]:
         """(entries, comment lines, other document-level items), each without prose or places."""
         if self.shape_of is None:
-            self.shape_of = ([_shape(e) for e in self.entries], [_shape(d) for d in self.directives],
-                             {name: [_shape(x) for x in items] for name, items in self.extras.items()})
+            self.shape_of = ([without_places(e) for e in self.entries], [without_places(d) for d in self.directives],
+                             {name: [without_places(x) for x in items] for name, items in self.extras.items()})
         return self.shape_of
 
     @property
@@ -134,6 +134,23 @@ LOCAL_RULES = frozenset({"DT101", "DT102", "DT103", "DT104", "DT105", "DT122", "
 #: which of the targets its prose exits name are entries of the book (nothing else): kept per
 #: chunk like :data:`LOCAL_RULES`, and worked out again when one of those targets comes or goes.
 TARGET_RULES = frozenset({"DT302"})
+
+
+@dataclass(slots=True)
+class Edited:
+    """What an edit changed, for keeping findings (see :mod:`dtc.lsp.reuse`)."""
+
+    #: (0-based index of the first line re-read, how many lines of the previous version those
+    #: were, how many lines the edit added: negative when it removed some).
+    moved: tuple[int, int, int]
+    #: Whether the book's shape is the same (see :func:`without_places`).
+    same_shape: bool
+    #: Otherwise the entries the edit removed and those it added (those it left as they were,
+    #: at either end of the changed stretch, left out), each at its chunk's own places.
+    removed: list[Entry]
+    added: list[Entry]
+    #: Whether the document-level items the changed stretch holds (stat blocks, hazards...) are the same.
+    same_extras: bool
 
 
 @dataclass(slots=True)
@@ -205,16 +222,27 @@ class IncrementalParser:
             return self._parse_all(text, path)
         return self._document(text, path)
 
-    def moved_lines(self) -> tuple[int, int, int] | None:
-        """When the last :meth:`parse` was an edit that kept the book's shape (what its entries,
-        comment lines and stat blocks say apart from prose and places, see :func:`_shape`): the
-        0-based index of the first line it re-read, how many lines of the previous version those
-        were, and how many lines it added (negative: removed). None otherwise."""
+    def edited(self) -> Edited | None:
+        """What the last :meth:`parse` changed, when it was an edit (see :class:`Edited`)."""
         edit = self._edit
-        if edit is None or _shape_of(edit.removed) != _shape_of(edit.added):
+        if edit is None:
             return None
+        old_shape, new_shape = _shape_of(edit.removed), _shape_of(edit.added)
         first, replaced, _ = edit.lines
-        return first, replaced, edit.line_shift
+        moved = (first, replaced, edit.line_shift)
+        if old_shape == new_shape:
+            return Edited(moved, True, [], [], True)
+        old = [e for c in edit.removed for e in c.entries]
+        new = [e for c in edit.added for e in c.entries]
+        olds, news = old_shape[0], new_shape[0]
+        same = min(len(olds), len(news))
+        a = 0
+        while a < same and olds[a] == news[a]:
+            a += 1
+        b = 0
+        while b < same - a and olds[-1 - b] == news[-1 - b]:
+            b += 1
+        return Edited(moved, False, old[a : len(old) - b], new[a : len(new) - b], old_shape[2] == new_shape[2])
 
     def changed_lines(self) -> tuple[int, int, list[str]] | None:
         """What the last :meth:`parse` found changed since the one before, as lines (0-based
@@ -908,7 +936,7 @@ _NOT_SHAPE = {"Entry": frozenset({"text", "end_line"}),
 _SHAPE_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _shape(obj: Any) -> Any:
+def without_places(obj: Any) -> Any:
     """A model object without its prose (an entry's text) and its places (spans, line numbers):
     equal for two objects that differ in nothing else."""
     if obj is None or obj.__class__ in (str, int, bool, float):
@@ -916,9 +944,9 @@ def _shape(obj: Any) -> Any:
     if isinstance(obj, Span):
         return None
     if isinstance(obj, (list, tuple)):
-        return tuple(_shape(x) for x in obj)
+        return tuple(without_places(x) for x in obj)
     if isinstance(obj, dict):
-        return tuple((k, _shape(v)) for k, v in obj.items())
+        return tuple((k, without_places(v)) for k, v in obj.items())
     cls: type = obj.__class__
     names = _SHAPE_FIELDS.get(cls)
     if names is None:
@@ -926,7 +954,7 @@ def _shape(obj: Any) -> Any:
             return obj
         skip = _NOT_SHAPE.get(cls.__name__, frozenset()) | _NOT_SHAPE[""]
         names = _SHAPE_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
-    shape = (cls, *(_shape(getattr(obj, name)) for name in names))
+    shape = (cls, *(without_places(getattr(obj, name)) for name in names))
     return (*shape, obj.label) if cls is Choice else shape
 
 

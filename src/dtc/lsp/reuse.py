@@ -22,16 +22,42 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
+from dtc import numbers
+from dtc.compiler.compile import Resolved
+from dtc.compiler.model import Entry
 from dtc.diagnostics import Diagnostic, Edit, Span, Step
 from dtc.lint.rules import Context, Rule
+from dtc.lsp.incremental import Edited
+from dtc.lsp.incremental import without_places as shape
 
 #: Rules that read an entry's prose, its place among other lines, or the comment lines.
 READS_PROSE = frozenset({"DT118", "DT302", "DT401", "DT402"})  # DT302: kept per chunk instead
 #: Rules whose messages or fixes name a line: kept only while they find nothing.
 QUOTES_LINES = frozenset({"DT106", "DT107", "DT209", "DT301"})
 
+#: Rules that read nothing of an entry but its stat blocks, creatures named, zone, hazards, effects
+#: that do not parse and numbers too large to read (:func:`content`), and the document-level items
+#: (front matter, stat blocks, hazards, zones): kept also across an edit that changes the shape but
+#: none of those, the labels or which entries share a number (an entry deleted or pasted).
+CONTENT_RULES = frozenset({"DT109", "DT111", "DT112", "DT113", "DT114", "DT115", "DT116", "DT117", "DT120",
+                           "DT121", "DT206", "DT207", "DT208", "DT209", "DT210"})
+
 #: (index of the first changed line, 0-based; how many lines it replaced; lines added or removed).
 Moved = tuple[int, int, int]
+
+
+def content(entry: Entry) -> tuple[object, ...] | None:
+    """What the rules of :data:`CONTENT_RULES` read of an entry, without places (None: nothing)."""
+    big = any((c.difficulty is not None and c.difficulty > numbers.DIFFICULTY)
+              or (c.success.__class__ is int and c.success > numbers.ENTRY)
+              or (c.failure.__class__ is int and c.failure > numbers.ENTRY)
+              for c in entry.choices) or any(isinstance(p.target, int) and p.target > numbers.ENTRY
+                                             for p in entry.prose_exits)
+    if not (big or entry.creatures or entry.mentions or entry.fight_mentions or entry.zone is not None
+            or entry.zone_span is not None or entry.hazard_refs or entry.effect_errors):
+        return None
+    return (entry.number, big, shape(entry.creatures), shape(entry.mentions), shape(entry.fight_mentions),
+            entry.zone, entry.zone_span is None, shape(entry.hazard_refs), shape(entry.effect_errors))
 
 
 class Kept:
@@ -40,33 +66,56 @@ class Kept:
     def __init__(self) -> None:
         self._key: object = None
         self._found: dict[str, list[Diagnostic]] = {}
+        self._res: Resolved | None = None
 
-    def findings(self, ctx: Context, rules: Iterable[Rule], key: object, moved: Moved | None,
+    def findings(self, ctx: Context, rules: Iterable[Rule], key: object, edited: Edited | None,
                  skip: Iterable[str] = ()) -> dict[str, list[Diagnostic]]:
         """What each of ``rules`` (but those in ``skip`` and :data:`READS_PROSE`) finds in
-        ``ctx``: kept findings moved by ``moved`` (None: the shape may have changed, so nothing
-        kept is used) when ``key`` (the configuration) is the same as last time, else the rule's
-        run. Returns every rule's findings by code."""
+        ``ctx``: kept findings moved by the edit when ``key`` (the configuration) is the same as
+        last time and the edit left what the rule reads alone, else the rule's run. Returns every
+        rule's findings by code."""
         skipped = frozenset(skip) | READS_PROSE
-        kept = self._found if (moved is not None and key == self._key) else {}
+        same = edited is not None and key == self._key
+        kept = self._found if same else {}
+        whole = same and edited is not None and edited.same_shape
+        part = whole or (same and edited is not None and self._content_kept(ctx.res, edited))
         out: dict[str, list[Diagnostic]] = {}
         for r in rules:
             code = r.code
             if code in skipped:
                 continue
-            found = kept.get(code)
-            if found is not None and found:
-                found = None if code in QUOTES_LINES else _moved_all(found, moved)  # type: ignore[arg-type]
+            found = kept.get(code) if whole or (part and code in CONTENT_RULES) else None
+            if found:
+                assert edited is not None
+                found = None if code in QUOTES_LINES else _moved_all(found, edited.moved)
             if found is None:
                 found = list(r.run(ctx))
             out[code] = found
         self._key = key
         self._found = out
+        self._res = ctx.res
         return out
+
+    def _content_kept(self, res: Resolved, edited: Edited) -> bool:
+        """Whether an edit that changed the shape left alone what :data:`CONTENT_RULES` read."""
+        before = self._res
+        if before is None or not edited.same_extras or before.labels != res.labels:
+            return False
+        old = [c for c in map(content, edited.removed) if c is not None]
+        new = [c for c in map(content, edited.added) if c is not None]
+        if old != new:
+            return False
+        # No entry removed or added shares its number with another (which one counts may change).
+        labels = res.labels
+        return (all(labels.get(e.number, 0) not in res.by_number if isinstance(e.number, str)
+                    else e.number not in res.by_number for e in edited.removed)
+                and all(labels.get(e.number, 0) not in before.by_number if isinstance(e.number, str)
+                        else e.number not in before.by_number for e in edited.added))
 
     def clear(self) -> None:
         self._key = None
         self._found = {}
+        self._res = None
 
 
 def _moved_all(found: list[Diagnostic], moved: Moved) -> list[Diagnostic] | None:

@@ -141,10 +141,9 @@ class Documents:
         if local is None:  # not parsed in chunks: no edit to move findings by
             kept.clear()
         else:
-            moved = parser.moved_lines()
             with no_gc_pauses():
                 local = kept.findings(context, chosen, (path or uri, doc.rules, tuple(r.code for r in chosen)),
-                                      moved, skip=local) | local
+                                      parser.edited(), skip=local) | local
         diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
         previous, changed = self.snapshots.get(uri), parser.changed_lines()
         if previous is not None and changed is not None and previous.lines.encoding == str(encoding):
