@@ -35,6 +35,7 @@ from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layou
 from dtc.diagnostics import Diagnostic, Span
 from dtc.lint.analysis import SALVAGE, Analysis
 from dtc.lint.rules import Context, Rule
+from dtc.lint.state import book_has_state
 from dtc.numbers import ENTRY, bounded
 
 _HEADER = "Adventure Entries\n"
@@ -74,8 +75,15 @@ class _Chunk:
     targeted_at: int = 0
     targeted_moved: dict[str, list[Diagnostic]] | None = None
     prose_targets_of: tuple[Target, ...] | None = None
+    has_state_of: bool | None = None
     #: What the chunk says apart from its prose and its place (see :func:`without_places`), when asked.
     shape_of: tuple[list[object], list[object], dict[str, list[object]]] | None = None
+
+    @property
+    def has_state(self) -> bool:
+        if self.has_state_of is None:
+            self.has_state_of = book_has_state(self.entries)
+        return self.has_state_of
 
     @property
     def prose_targets(self) -> tuple[Target, ...]:
@@ -208,6 +216,7 @@ class IncrementalParser:
         self._edit: _Edit | None = None
         self._resolved: tuple[Resolved, object] | None = None
         self._local_key: tuple[object, ...] | None = None
+        self._returning: list[int] = []
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>", unchanged: tuple[int, int] | None = None) -> Document:
@@ -514,10 +523,21 @@ class IncrementalParser:
             for i, n in enumerate(numbers):
                 by_number.setdefault(n, i)
         res.by_number = by_number
+        self._returning = returning
         if returning:
             _add_returns(res, returning, parts)
         _settle_start(res, doc, labels)
         return res, (res.start, labels_key, keys)
+
+    def hints(self, res: Resolved) -> tuple[bool, list[int]] | None:
+        """For the rule context of ``res`` (what the last :meth:`resolve` returned), worked out
+        from the chunks: whether the book has state to explore (see
+        :func:`dtc.lint.state.book_has_state`), and the indexes of the entries with a dynamic
+        return; None when the last parse was not made of chunks."""
+        layout, last = self._layout, self._resolved
+        if layout is None or last is None or last[0] is not res or res.doc is not self._doc:
+            return None
+        return any(c.has_state for c in layout.chunks), self._returning
 
     def analysis(self, res: Resolved) -> Analysis | None:
         """:meth:`Analysis.of_resolved` of ``res`` (what the last :meth:`resolve` returned), put

@@ -170,6 +170,9 @@ class Documents:
             analysis = parser.analysis(comp.resolved)
             if analysis is not None:
                 context.analysis = analysis
+        hints = parser.hints(comp.resolved) if parser is not None else None
+        if hints is not None:
+            context.has_state, context.returning = hints
         self._graphs[uri] = (key, context.analysis)
         return context
 
