@@ -75,6 +75,8 @@ class _Chunk:
     targeted_at: int = 0
     targeted_moved: dict[str, list[Diagnostic]] | None = None
     prose_targets_of: tuple[Target, ...] | None = None
+    targeted_epoch: int = -1
+    targeted_base: object = None
     has_state_of: bool | None = None
     #: What the chunk says apart from its prose and its place (see :func:`without_places`), when asked.
     shape_of: tuple[list[object], list[object], dict[str, list[object]]] | None = None
@@ -114,7 +116,8 @@ class _Chunk:
         if self.part is None or self.resolved_for != key:
             was = self.resolved_for
             if self.part is not None and was is not None and was[1] == key[1]:
-                self.part = self.part.moved(delta - was[0])  # only the chunk's place changed
+                if self.part.spanned:  # only the chunk's place changed
+                    self.part = self.part.moved(delta - was[0])
             else:
                 self.part = _Part.of(self.placed(delta)[0], labels)
             self.resolved_for = key
@@ -217,6 +220,9 @@ class IncrementalParser:
         self._resolved: tuple[Resolved, object] | None = None
         self._local_key: tuple[object, ...] | None = None
         self._returning: list[int] = []
+        self._edited: tuple[_Edit, Edited] | None = None
+        #: Counts the versions whose entry numbers or labels may differ from the version before.
+        self._numbers_epoch = 0
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>", unchanged: tuple[int, int] | None = None) -> Document:
@@ -236,6 +242,13 @@ class IncrementalParser:
         edit = self._edit
         if edit is None:
             return None
+        if self._edited is not None and self._edited[0] is edit:
+            return self._edited[1]
+        found = self._edited_now(edit)
+        self._edited = (edit, found)
+        return found
+
+    def _edited_now(self, edit: _Edit) -> Edited:
         old_shape, new_shape = _shape_of(edit.removed), _shape_of(edit.added)
         first, replaced, _ = edit.lines
         moved = (first, replaced, edit.line_shift)
@@ -591,6 +604,10 @@ class IncrementalParser:
         self._local_key = common
         labelled = (*common[:3], labels_key)
         target_number = res.target_number
+        edited = self.edited()
+        if edited is None or not edited.same_shape:
+            self._numbers_epoch += 1
+        epoch = self._numbers_epoch
         for chunk, first in zip(layout.chunks, layout.lines, strict=True):
             key = common if not chunk.has_labels and chunk.has_labels is not None else (
                 labelled if chunk.labelled else common)
@@ -599,16 +616,19 @@ class IncrementalParser:
                 chunk.found_any = any(chunk.found.values())
                 chunk.found_for = key
                 chunk.found_moved = None
-            if targeted:
+            if targeted and not (chunk.targeted_epoch == epoch
+                                 and (chunk.targeted_base is key or chunk.targeted_base == key)):
                 targets = chunk.prose_targets
                 tkey: tuple[object, ...] = key
                 if targets:  # which of them name an entry (a rule there may say so)
                     tkey = (key, tuple([target_number(t) is None for t in targets]))
-                if chunk.targeted_for is not tkey and chunk.targeted_for != tkey:
+                if chunk.targeted_for != tkey:
                     found = _find(chunk, doc, res, targeted, whole_book=True) if targets else {}
                     chunk.targeted = found if any(found.values()) else None
                     chunk.targeted_for = tkey
                     chunk.targeted_moved = None
+                chunk.targeted_base = key  # checked for these numbers (no need while they stay)
+                chunk.targeted_epoch = epoch
             if not chunk.found_any and chunk.targeted is None:
                 continue
             delta = first - 1
@@ -851,6 +871,8 @@ class _Part:
     targets: frozenset[Target]
     #: The graph facts the chunk adds (see :func:`dtc.lsp.workspace.graph_key`), free of positions.
     key: tuple[object, ...]
+    #: Whether an exit carries a span (else the part is the same wherever the chunk stands).
+    spanned: bool = True
 
     def moved(self, by: int) -> _Part:
         """The same part for the chunk ``by`` lines further down (only exits written in prose
@@ -858,7 +880,7 @@ class _Part:
         exits = [out if all(x.span is None for x in out) else
                  [x if x.span is None else x._replace(span=_shift_any(x.span, by)) for x in out]
                  for out in self.exits]
-        return _Part(self.numbers, exits, self.malformed, self.returning, self.targets, self.key)
+        return _Part(self.numbers, exits, self.malformed, self.returning, self.targets, self.key, self.spanned)
 
     @classmethod
     def of(cls, entries: list[Entry], labels: dict[str, int]) -> _Part:
@@ -891,7 +913,8 @@ class _Part:
                          bool(entry.choices or entry.prose_exits or entry.returns), bool(entry.returns)))
         returning = [i for i, e in enumerate(entries) if e.returns]
         targets = frozenset(x.target for out in exits for x in out)
-        return cls(numbers, exits, malformed, returning, targets, tuple(keys))
+        spanned = any(x.span is not None for out in exits for x in out)
+        return cls(numbers, exits, malformed, returning, targets, tuple(keys), spanned)
 
 
 def _add_returns(res: Resolved, returning: list[int], parts: list[tuple[int, _Part]]) -> None:
