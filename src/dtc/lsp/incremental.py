@@ -474,6 +474,8 @@ class IncrementalParser:
             return resolve(doc), None
         found = self._resolve_splice(doc)
         if found is None:
+            found = self._resolve_moved(doc)
+        if found is None:
             found = self._resolve_all(doc)
         self._resolved = found
         return found
@@ -497,6 +499,41 @@ class IncrementalParser:
         at, count = edit.entries
         exits = res.exits[:at] + [x for p in after for x in p.exits] + res.exits[at + count :]
         return Resolved(doc, res.numbers, res.by_number, res.labels, exits, res.start, res.start_text,
+                        res.malformed), key
+
+    def _resolve_moved(self, doc: Document) -> tuple[Resolved, object] | None:
+        """The previous resolution with its exits' places moved, after an edit that added or
+        removed lines but kept the book's shape (so the same numbers, labels, start and graph):
+        only the changed stretch's chunks, and below it those whose exits carry a place (prose
+        exits, random branches) or return to the most recent entry, are looked at again."""
+        edit, prev, layout = self._edit, self._resolved, self._layout
+        if edit is None or prev is None or layout is None or not edit.line_shift:
+            return None
+        edited = self.edited()
+        if edited is None or not edited.same_shape:
+            return None
+        res, key = prev
+        labels = res.labels
+        labels_key = tuple(labels.items())
+        exits = list(res.exits)
+        chunks, firsts = layout.chunks, layout.lines
+        changed = edit.at + len(edit.added)
+        offset = sum([len(c.entries) for c in chunks[: edit.at]])
+        for k in range(edit.at, len(chunks)):
+            chunk = chunks[k]
+            n = len(chunk.entries)
+            part = chunk.part
+            if k < changed or part is None or part.spanned or chunk.resolved_for is None:
+                exits[offset : offset + n] = chunk.resolved(firsts[k] - 1, labels, labels_key).exits
+            offset += n
+        if offset != len(exits):
+            return None  # cannot happen when the shape is the same
+        for i in self._returning:  # the same preceding entries, at the returns' new places
+            preds = dict.fromkeys(x.target for x in res.exits[i] if x.kind == "return")
+            base = [x for x in exits[i] if x.kind != "return"]
+            extra = [Exit(pred, "return", None, span) for span in doc.entries[i].returns for pred in preds]
+            exits[i] = base + extra if extra else base
+        return Resolved(doc, res.numbers, res.by_number, labels, exits, res.start, res.start_text,
                         res.malformed), key
 
     def _resolve_all(self, doc: Document) -> tuple[Resolved, object]:
