@@ -22,7 +22,7 @@ import re
 import sys
 import typing
 from bisect import bisect_left, bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -223,12 +223,18 @@ class IncrementalParser:
         self._edited: tuple[_Edit, Edited] | None = None
         #: Counts the versions whose entry numbers or labels may differ from the version before.
         self._numbers_epoch = 0
+        self._parses = 0
+        self._resolved_at = -1  # the parse the last resolution was of
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>", unchanged: tuple[int, int] | None = None) -> Document:
         """The document ``text`` says. ``unchanged`` may say how many lines at the start and at
         the end are the same as in the text of the previous call (an editor's changes say so),
         which spares comparing the chunks there; without it they are compared."""
+        self._parses += 1
+        return self._parse(text, path, unchanged)
+
+    def _parse(self, text: str, path: str, unchanged: tuple[int, int] | None) -> Document:
         front = self._front
         if (self._layout is None or front is None or self._text is None
                 or not text.startswith(front[0]) or text[len(front[0]) : len(front[0]) + 1] != "\n"):
@@ -472,11 +478,16 @@ class IncrementalParser:
         layout = self._layout
         if layout is None or doc is not self._doc:
             return resolve(doc), None
-        found = self._resolve_splice(doc)
-        if found is None:
-            found = self._resolve_moved(doc)
+        found = None
+        if self._resolved_at == self._parses - 1:  # the last resolution was of the version before
+            found = self._resolve_splice(doc)
+            if found is None:
+                found = self._resolve_moved(doc)
+            if found is None:
+                found = self._resolve_changed(doc)
         if found is None:
             found = self._resolve_all(doc)
+        self._resolved_at = self._parses
         self._resolved = found
         return found
 
@@ -535,6 +546,78 @@ class IncrementalParser:
             exits[i] = base + extra if extra else base
         return Resolved(doc, res.numbers, res.by_number, labels, exits, res.start, res.start_text,
                         res.malformed), key
+
+    def _resolve_changed(self, doc: Document) -> tuple[Resolved, object] | None:
+        """The previous resolution with the changed stretch's entries put in, after an edit
+        that changed entries (one deleted or pasted, an exit changed) in a book without labels,
+        when no entry it removed or added shares its number with another, leads to an entry
+        that returns to the most recent entry, or returns so itself (the other entries' exits
+        and returns are then the same, at places moved by the lines added or removed)."""
+        edit, prev, layout = self._edit, self._resolved, self._layout
+        if edit is None or prev is None or layout is None:
+            return None
+        res, key = prev
+        if res.labels or not isinstance(key, tuple) or len(key) != 3:
+            return None
+        before = [c.part for c in edit.removed]
+        if any(p is None or p.returning or c.labelled for p, c in zip(before, edit.removed, strict=True)):
+            return None
+        chunks, firsts = layout.chunks, layout.lines
+        if any(c.labelled for c in edit.added):
+            return None
+        after = [c.resolved(firsts[k] - 1, {}, ()) for k, c in enumerate(edit.added, edit.at)]
+        if any(p.returning for p in after):
+            return None
+        returns_to = {res.numbers[i] for i in self._returning}
+        if any(not p.targets.isdisjoint(returns_to) for p in [*before, *after] if p is not None):
+            return None
+        gone = Counter(n for p in before if p is not None for n in p.numbers)
+        came = Counter(n for p in after for n in p.numbers)
+        gone, came = gone - came, came - gone
+        if any(v > 1 for v in gone.values()) or any(v > 1 for v in came.values()):
+            return None
+        at = sum([len(c.entries) for c in chunks[: edit.at]])
+        old = sum(len(p.numbers) for p in before if p is not None)
+        new = sum(len(p.numbers) for p in after)
+        diff = new - old
+        numbers = res.numbers[:at] + [n for p in after for n in p.numbers] + res.numbers[at + old :]
+        by_number = dict(zip(numbers, range(len(numbers)), strict=True))
+        if len(by_number) != len(numbers):
+            by_number = {}
+            for i, n in enumerate(numbers):
+                by_number.setdefault(n, i)
+        if any(n in by_number for n in gone) or any(n in res.by_number for n in came):
+            return None  # an entry of the same number elsewhere: which one counts may change
+        exits = res.exits[:at] + [x for p in after for x in p.exits] + res.exits[at + old :]
+        malformed = [i for i in res.malformed if i < at]
+        offset = at
+        for p in after:
+            malformed.extend(offset + i for i in p.malformed)
+            offset += len(p.numbers)
+        malformed.extend(i + diff for i in res.malformed if i >= at + old)
+        returning = [i if i < at else i + diff for i in self._returning]
+        if edit.line_shift:  # exits with a place below the stretch
+            changed = edit.at + len(edit.added)
+            offset = at + new
+            for k in range(changed, len(chunks)):
+                chunk = chunks[k]
+                n = len(chunk.entries)
+                part = chunk.part
+                if part is None or part.spanned or chunk.resolved_for is None:
+                    exits[offset : offset + n] = chunk.resolved(firsts[k] - 1, {}, ()).exits
+                offset += n
+        for i in returning:  # the same preceding entries, at the returns' places
+            was = i if i < at else i - diff
+            preds = dict.fromkeys(x.target for x in res.exits[was] if x.kind == "return")
+            base = [x for x in exits[i] if x.kind != "return"]
+            extra = [Exit(pred, "return", None, span) for span in doc.entries[i].returns for pred in preds]
+            exits[i] = base + extra if extra else base
+        found = Resolved(doc, numbers, by_number, {}, exits, malformed=malformed)
+        _settle_start(found, doc, {})
+        self._returning = returning
+        keys = key[2]
+        keys = [*keys[: edit.at], *(p.key for p in after), *keys[edit.at + len(edit.removed) :]]
+        return found, (found.start, (), keys)
 
     def _resolve_all(self, doc: Document) -> tuple[Resolved, object]:
         layout = self._layout
