@@ -568,8 +568,7 @@ class IncrementalParser:
         after = [c.resolved(firsts[k] - 1, {}, ()) for k, c in enumerate(edit.added, edit.at)]
         if any(p.returning for p in after):
             return None
-        returns_to = {res.numbers[i] for i in self._returning}
-        if any(not p.targets.isdisjoint(returns_to) for p in [*before, *after] if p is not None):
+        if len(res.by_number) != len(res.numbers):  # a number used twice
             return None
         gone = Counter(n for p in before if p is not None for n in p.numbers)
         came = Counter(n for p in after for n in p.numbers)
@@ -586,8 +585,21 @@ class IncrementalParser:
             by_number = {}
             for i, n in enumerate(numbers):
                 by_number.setdefault(n, i)
-        if any(n in by_number for n in gone) or any(n in res.by_number for n in came):
-            return None  # an entry of the same number elsewhere: which one counts may change
+        if len(by_number) != len(numbers):
+            return None
+        # The entries leading to one that returns to the most recent entry, as they change.
+        returns_to = {res.numbers[i] for i in self._returning}
+        lost: dict[int, set[int]] = defaultdict(set)
+        won: dict[int, set[int]] = defaultdict(set)
+        for parts, into in ((before, lost), (after, won)):
+            for p in parts:
+                assert p is not None
+                if p.targets.isdisjoint(returns_to):
+                    continue
+                for n, out in zip(p.numbers, p.exits, strict=True):
+                    for x in out:
+                        if x.target in returns_to:
+                            into[x.target].add(n)
         exits = res.exits[:at] + [x for p in after for x in p.exits] + res.exits[at + old :]
         malformed = [i for i in res.malformed if i < at]
         offset = at
@@ -609,6 +621,9 @@ class IncrementalParser:
         for i in returning:  # the same preceding entries, at the returns' places
             was = i if i < at else i - diff
             preds = dict.fromkeys(x.target for x in res.exits[was] if x.kind == "return")
+            number = numbers[i]
+            if number in lost or number in won:
+                preds = dict.fromkeys(sorted((set(preds) - lost[number] | won[number]) - {number}))
             base = [x for x in exits[i] if x.kind != "return"]
             extra = [Exit(pred, "return", None, span) for span in doc.entries[i].returns for pred in preds]
             exits[i] = base + extra if extra else base
