@@ -9,8 +9,10 @@ own chunk and on whether the book separates its entries with blank lines (worked
 whole book first, and passed to each chunk's parse), and an entry's body only on its own text,
 so parsing a chunk on its own (behind a header line) gives the entries the full parse gives,
 with line numbers shifted. Chunks are
-cached by text; a reused chunk only has its spans moved when lines were added or removed above
-it. Files without an entries header are parsed in full (the layout scan then decides where
+cached by text; a reused chunk is moved (a copy with its spans moved) when lines were added or
+removed above it, and only when one of its entries is looked at (see :class:`Placed`). The
+resolution is put together from each chunk's part, or spliced from the previous version's when
+an edit allows (see :meth:`IncrementalParser.resolve`). Files without an entries header are parsed in full (the layout scan then decides where
 entries begin, and it needs the whole file). ``tests/test_lsp.py`` checks the equivalence.
 """
 
