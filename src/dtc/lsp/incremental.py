@@ -12,8 +12,9 @@ with line numbers shifted. Chunks are
 cached by text; a reused chunk is moved (a copy with its spans moved) when lines were added or
 removed above it, and only when one of its entries is looked at (see :class:`Placed`). The
 resolution is put together from each chunk's part, or spliced from the previous version's when
-an edit allows (see :meth:`IncrementalParser.resolve`). Files without an entries header are parsed in full (the layout scan then decides where
-entries begin, and it needs the whole file). ``tests/test_lsp.py`` checks the equivalence.
+an edit allows (see :meth:`IncrementalParser.resolve`). Files without an entries header are
+parsed in full (the layout scan then decides where entries begin, and it needs the whole file).
+``tests/test_lsp.py`` checks the equivalence.
 """
 
 from __future__ import annotations
