@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -115,6 +116,7 @@ _PIECES = [
     "Ogre HP x | Club", "@pit", "\n@pit A pit (D1, S@top, F2).\n", "THE END (victory)", "Suddenly, 3 Ogres attack",
     "Adventure Entries\n", "Title: X\n", "Start: 2\n", "**", "\n\n3 ", "Hazard: Fast Current\n", "Zone: perilous\n",
     "Return to your most recent entry.", "\n9 Back. Return to the last entry you read.\n", "S@pit",
+    "(D0, S99999999)", "(DEX D100, S2)", "go to 123456789", "2 Ogres attack", "\n\n5 A dup (D0, S1).\n",
 ]
 
 
@@ -183,3 +185,94 @@ def test_the_server_counts_the_lines_its_changes_leave_alone() -> None:
     assert server.untouched["u"] == (2, 3) and server.line_counts["u"] == 11
     server.note_changes("u", [change(0, 0, "\r")])
     assert server.untouched["u"] is None and "u" in server.odd_line_ends
+
+
+# --- whole entries deleted, pasted, moved; lines added at the top; exits changed -------------
+
+_PASTES = [
+    "{n} A pasted room. Leave (D0, S{t}).", "{n} A pasted room. THE END", "{n} A pasted dead end.",
+    "{n} A pit (DEX D2, S{t}, F{t}). Suddenly, 2 Ogres attack!", "{n} A far door (D0, S99999999).",
+    "{n} A gate (D0, S{t}, if brass key). [+silver coin]", "{n} A hall. Go to {t}.",
+    "{n} Back. Return to your most recent entry.", "{n} A drop (D100, S{t}).",
+    "@{label} A labelled room (D0, S{t}).", "{n} A lair.\nOgre HP 5 | Morale 7 | Club d6",
+]
+
+
+def _entry_blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """(first line, end line) of each entry-like block: a line opening with a number or a label
+    after a blank line, up to the next such line."""
+    heads = [i for i in range(1, len(lines)) if lines[i][:1].isdigit() or lines[i][:1] == "@"
+             if not lines[i - 1].strip()]
+    return [(a, heads[k + 1] if k + 1 < len(heads) else len(lines)) for k, a in enumerate(heads)]
+
+
+def _entry_edit(rng: random.Random, lines: list[str]) -> list[str]:
+    """An edit an author makes to whole entries: delete one, paste one (with exits, good or
+    dangling), move one, add a line at the top of one, change an exit's target, retype prose."""
+    blocks = _entry_blocks(lines)
+    if not blocks:
+        return [*lines, "", "1 A room (D0, S1)."]
+    a, b = blocks[rng.randrange(len(blocks))]
+    kind = rng.randrange(6)
+    target = rng.choice([rng.randint(1, 60), 999])
+    if kind == 0:  # delete an entry
+        return lines[:a] + lines[b:]
+    if kind == 1:  # paste an entry before another
+        piece = rng.choice(_PASTES).format(n=rng.randint(1, 80), t=target, label=rng.choice(["pit", "top"]))
+        return [*lines[:a], *piece.split("\n"), "", *lines[a:]]
+    if kind == 2:  # move an entry to the end
+        return lines[:a] + lines[b:] + ["", *lines[a:b]]
+    if kind == 3:  # a line added (or removed) inside an entry, near the top of the book
+        first = blocks[0][0]
+        if rng.random() < 0.5:
+            return [*lines[: first + 1], "A new line of prose.", *lines[first + 1 :]]
+        return [*lines[: first + 1], *lines[first + 2 :]] if blocks[0][1] > first + 2 else lines
+    if kind == 4:  # an exit changed: the first S or go-to target in the entry
+        out = list(lines)
+        for i in range(a, b):
+            changed = re.sub(r"(S|go to |Go to |Return to )(\d+)", lambda m: f"{m.group(1)}{target}", out[i], count=1)
+            if changed != out[i]:
+                out[i] = changed
+                break
+        return out
+    out = list(lines)
+    out[a] += " Quietly."
+    return out
+
+
+@pytest.mark.parametrize(("name", "source"), SOURCES)
+@pytest.mark.parametrize("told", [True, False])
+def test_entry_edits_give_what_a_full_lint_gives(told: bool, name: str, source: str) -> None:
+    """Entries deleted, pasted and moved, lines added at the top, exits changed (the edits that
+    change the book's shape or move every later line), told or not how many lines each left
+    alone: the findings are a fresh `dtc lint` of the text after every edit."""
+    rng = random.Random(7 if told else 8)
+    docs = Documents()
+    lines = source.split("\n")
+    docs.update("untitled:book", source, 0)
+    for version in range(1, 41):
+        edited = _entry_edit(rng, lines)
+        lead = 0
+        while lead < min(len(lines), len(edited)) and lines[lead] == edited[lead]:
+            lead += 1
+        trail = 0
+        while trail < min(len(lines), len(edited)) - lead and lines[-1 - trail] == edited[-1 - trail]:
+            trail += 1
+        text = "\n".join(edited)
+        snap = docs.update("untitled:book", text, version, unchanged=(lead, trail) if told else None)
+        assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
+        lines = edited
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(BUNDLED) + 1)), st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=15))
+def test_random_entry_edits_give_what_a_full_lint_gives(book: int, seeds: list[int]) -> None:
+    """Any run of whole-entry edits (see :func:`_entry_edit`), each checked against a fresh lint."""
+    docs = Documents()
+    lines = _books()[book].split("\n")
+    docs.update("untitled:book", "\n".join(lines), 0)
+    for version, seed in enumerate(seeds, 1):
+        lines = _entry_edit(random.Random(seed), lines)
+        text = "\n".join(lines)
+        snap = docs.update("untitled:book", text, version)
+        assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 #: Targets still legible inside notation that does not parse: followed for reachability only, so
 #: one malformed choice is reported once rather than again as every entry behind it.
 _SALVAGE = re.compile(r"(?<![\w@])[SsFf][ \t\u00a0]*([0-9]+)(?![0-9])")
+SALVAGE = _SALVAGE  # the language server builds the same facts from its own parts
 
 Adjacency = Mapping[int, Iterable[int]]
 

@@ -33,7 +33,7 @@ won or lost, for some reader.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from math import gcd
@@ -121,19 +121,25 @@ def held_text(held: dict[str, int]) -> str:
     return "holding " + (", ".join(items) if items else "nothing")
 
 
+def book_has_state(entries: Iterable[Entry]) -> bool:
+    """Whether any entry has an effect, an ending kind, a condition or a random branch (else
+    there is no state to explore)."""
+    return any(
+        e.changes or e.ending_kind or any(c.condition is not None or c.roll is not None for c in e.choices)
+        for e in entries
+    )
+
+
 class StateAnalysis:
     """The (entry, possessions) exploration of one book; see the module's documentation."""
 
-    def __init__(self, doc: Document, res: Resolved, analysis: Analysis) -> None:
+    def __init__(self, doc: Document, res: Resolved, analysis: Analysis, has_state: bool | None = None) -> None:
         self.doc = doc
         self.res = res
         self.analysis = analysis
         #: Set when the exploration passed its budget: the note the lint summary prints.
         self.approximated: str | None = None
-        self.has_state = any(
-            e.changes or e.ending_kind or any(c.condition is not None or c.roll is not None for c in e.choices)
-            for e in doc.entries
-        )
+        self.has_state = book_has_state(doc.entries) if has_state is None else has_state
         #: Entry number -> the nodes reached there (explicit exploration only).
         self.reached: dict[int, list[Node]] = {}
         self.parent: dict[Node, tuple[Node, Move, int] | None] = {}

@@ -9,9 +9,12 @@ own chunk and on whether the book separates its entries with blank lines (worked
 whole book first, and passed to each chunk's parse), and an entry's body only on its own text,
 so parsing a chunk on its own (behind a header line) gives the entries the full parse gives,
 with line numbers shifted. Chunks are
-cached by text; a reused chunk only has its spans moved when lines were added or removed above
-it. Files without an entries header are parsed in full (the layout scan then decides where
-entries begin, and it needs the whole file). ``tests/test_lsp.py`` checks the equivalence.
+cached by text; a reused chunk is moved (a copy with its spans moved) when lines were added or
+removed above it, and only when one of its entries is looked at (see :class:`Placed`). The
+resolution is put together from each chunk's part, or spliced from the previous version's when
+an edit allows (see :meth:`IncrementalParser.resolve`). Files without an entries header are
+parsed in full (the layout scan then decides where entries begin, and it needs the whole file).
+``tests/test_lsp.py`` checks the equivalence.
 """
 
 from __future__ import annotations
@@ -19,19 +22,23 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
+import sys
 import typing
 from bisect import bisect_left, bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from dtc.compiler.compile import Exit, Resolved, resolve
 from dtc.compiler.model import Choice, Directive, Document, Entry, Target
 from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
 from dtc.diagnostics import Diagnostic, Span
+from dtc.lint.analysis import SALVAGE, Analysis
 from dtc.lint.rules import Context, Rule
+from dtc.lint.state import book_has_state
 from dtc.numbers import ENTRY, bounded
 
 _HEADER = "Adventure Entries\n"
@@ -65,6 +72,38 @@ class _Chunk:
     found_any: bool = False
     found_at: int = 0
     found_moved: dict[str, list[Diagnostic]] | None = None
+    #: Findings of :data:`TARGET_RULES` (None: none), for one key, and the copy moved to ``targeted_at``.
+    targeted_for: tuple[object, ...] | None = None
+    targeted: dict[str, list[Diagnostic]] | None = None
+    targeted_at: int = 0
+    targeted_moved: dict[str, list[Diagnostic]] | None = None
+    prose_targets_of: tuple[Target, ...] | None = None
+    targeted_epoch: int = -1
+    targeted_base: object = None
+    has_state_of: bool | None = None
+    #: What the chunk says apart from its prose and its place (see :func:`without_places`), when asked.
+    shape_of: tuple[list[object], list[object], dict[str, list[object]]] | None = None
+
+    @property
+    def has_state(self) -> bool:
+        if self.has_state_of is None:
+            self.has_state_of = book_has_state(self.entries)
+        return self.has_state_of
+
+    @property
+    def prose_targets(self) -> tuple[Target, ...]:
+        """The targets of the prose exits of the chunk's entries, file order."""
+        if self.prose_targets_of is None:
+            self.prose_targets_of = tuple(p.target for e in self.entries for p in e.prose_exits)
+        return self.prose_targets_of
+
+    @property
+    def shape(self) -> tuple[list[object], list[object], dict[str, list[object]]]:
+        """(entries, comment lines, other document-level items), each without prose or places."""
+        if self.shape_of is None:
+            self.shape_of = ([without_places(e) for e in self.entries], [without_places(d) for d in self.directives],
+                             {name: [without_places(x) for x in items] for name, items in self.extras.items()})
+        return self.shape_of
 
     @property
     def labelled(self) -> bool:
@@ -80,7 +119,8 @@ class _Chunk:
         if self.part is None or self.resolved_for != key:
             was = self.resolved_for
             if self.part is not None and was is not None and was[1] == key[1]:
-                self.part = self.part.moved(delta - was[0])  # only the chunk's place changed
+                if self.part.spanned:  # only the chunk's place changed
+                    self.part = self.part.moved(delta - was[0])
             else:
                 self.part = _Part.of(self.placed(delta)[0], labels)
             self.resolved_for = key
@@ -104,6 +144,27 @@ class _Chunk:
 #: what they found while the chunk is unchanged. A rule not listed runs over the whole book on
 #: every edit; ``tests/test_incremental.py`` holds the two ways equal.
 LOCAL_RULES = frozenset({"DT101", "DT102", "DT103", "DT104", "DT105", "DT122", "DT204", "DT205", "DT304"})
+#: Rules whose findings about an entry depend on that entry, the numbers of the book's labels and
+#: which of the targets its prose exits name are entries of the book (nothing else): kept per
+#: chunk like :data:`LOCAL_RULES`, and worked out again when one of those targets comes or goes.
+TARGET_RULES = frozenset({"DT302"})
+
+
+@dataclass(slots=True)
+class Edited:
+    """What an edit changed, for keeping findings (see :mod:`dtc.lsp.reuse`)."""
+
+    #: (0-based index of the first line re-read, how many lines of the previous version those
+    #: were, how many lines the edit added: negative when it removed some).
+    moved: tuple[int, int, int]
+    #: Whether the book's shape is the same (see :func:`without_places`).
+    same_shape: bool
+    #: Otherwise the entries the edit removed and those it added (those it left as they were,
+    #: at either end of the changed stretch, left out), each at its chunk's own places.
+    removed: list[Entry]
+    added: list[Entry]
+    #: Whether the document-level items the changed stretch holds (stat blocks, hazards...) are the same.
+    same_extras: bool
 
 
 @dataclass(slots=True)
@@ -161,12 +222,22 @@ class IncrementalParser:
         self._edit: _Edit | None = None
         self._resolved: tuple[Resolved, object] | None = None
         self._local_key: tuple[object, ...] | None = None
+        self._returning: list[int] = []
+        self._edited: tuple[_Edit, Edited] | None = None
+        #: Counts the versions whose entry numbers or labels may differ from the version before.
+        self._numbers_epoch = 0
+        self._parses = 0
+        self._resolved_at = -1  # the parse the last resolution was of
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>", unchanged: tuple[int, int] | None = None) -> Document:
         """The document ``text`` says. ``unchanged`` may say how many lines at the start and at
         the end are the same as in the text of the previous call (an editor's changes say so),
         which spares comparing the chunks there; without it they are compared."""
+        self._parses += 1
+        return self._parse(text, path, unchanged)
+
+    def _parse(self, text: str, path: str, unchanged: tuple[int, int] | None) -> Document:
         front = self._front
         if (self._layout is None or front is None or self._text is None
                 or not text.startswith(front[0]) or text[len(front[0]) : len(front[0]) + 1] != "\n"):
@@ -174,6 +245,35 @@ class IncrementalParser:
         if not self._update(text, unchanged):
             return self._parse_all(text, path)
         return self._document(text, path)
+
+    def edited(self) -> Edited | None:
+        """What the last :meth:`parse` changed, when it was an edit (see :class:`Edited`)."""
+        edit = self._edit
+        if edit is None:
+            return None
+        if self._edited is not None and self._edited[0] is edit:
+            return self._edited[1]
+        found = self._edited_now(edit)
+        self._edited = (edit, found)
+        return found
+
+    def _edited_now(self, edit: _Edit) -> Edited:
+        old_shape, new_shape = _shape_of(edit.removed), _shape_of(edit.added)
+        first, replaced, _ = edit.lines
+        moved = (first, replaced, edit.line_shift)
+        if old_shape == new_shape:
+            return Edited(moved, True, [], [], True)
+        old = [e for c in edit.removed for e in c.entries]
+        new = [e for c in edit.added for e in c.entries]
+        olds, news = old_shape[0], new_shape[0]
+        same = min(len(olds), len(news))
+        a = 0
+        while a < same and olds[a] == news[a]:
+            a += 1
+        b = 0
+        while b < same - a and olds[-1 - b] == news[-1 - b]:
+            b += 1
+        return Edited(moved, False, old[a : len(old) - b], new[a : len(new) - b], old_shape[2] == new_shape[2])
 
     def changed_lines(self) -> tuple[int, int, list[str]] | None:
         """What the last :meth:`parse` found changed since the one before, as lines (0-based
@@ -381,9 +481,16 @@ class IncrementalParser:
         layout = self._layout
         if layout is None or doc is not self._doc:
             return resolve(doc), None
-        found = self._resolve_splice(doc)
+        found = None
+        if self._resolved_at == self._parses - 1:  # the last resolution was of the version before
+            found = self._resolve_splice(doc)
+            if found is None:
+                found = self._resolve_moved(doc)
+            if found is None:
+                found = self._resolve_changed(doc)
         if found is None:
             found = self._resolve_all(doc)
+        self._resolved_at = self._parses
         self._resolved = found
         return found
 
@@ -407,6 +514,128 @@ class IncrementalParser:
         exits = res.exits[:at] + [x for p in after for x in p.exits] + res.exits[at + count :]
         return Resolved(doc, res.numbers, res.by_number, res.labels, exits, res.start, res.start_text,
                         res.malformed), key
+
+    def _resolve_moved(self, doc: Document) -> tuple[Resolved, object] | None:
+        """The previous resolution with its exits' places moved, after an edit that added or
+        removed lines but kept the book's shape (so the same numbers, labels, start and graph):
+        only the changed stretch's chunks, and below it those whose exits carry a place (prose
+        exits, random branches) or return to the most recent entry, are looked at again."""
+        edit, prev, layout = self._edit, self._resolved, self._layout
+        if edit is None or prev is None or layout is None or not edit.line_shift:
+            return None
+        edited = self.edited()
+        if edited is None or not edited.same_shape:
+            return None
+        res, key = prev
+        labels = res.labels
+        labels_key = tuple(labels.items())
+        exits = list(res.exits)
+        chunks, firsts = layout.chunks, layout.lines
+        changed = edit.at + len(edit.added)
+        offset = sum([len(c.entries) for c in chunks[: edit.at]])
+        for k in range(edit.at, len(chunks)):
+            chunk = chunks[k]
+            n = len(chunk.entries)
+            part = chunk.part
+            if k < changed or part is None or part.spanned or chunk.resolved_for is None:
+                exits[offset : offset + n] = chunk.resolved(firsts[k] - 1, labels, labels_key).exits
+            offset += n
+        if offset != len(exits):
+            return None  # cannot happen when the shape is the same
+        for i in self._returning:  # the same preceding entries, at the returns' new places
+            preds = dict.fromkeys(x.target for x in res.exits[i] if x.kind == "return")
+            base = [x for x in exits[i] if x.kind != "return"]
+            extra = [Exit(pred, "return", None, span) for span in doc.entries[i].returns for pred in preds]
+            exits[i] = base + extra if extra else base
+        return Resolved(doc, res.numbers, res.by_number, labels, exits, res.start, res.start_text,
+                        res.malformed), key
+
+    def _resolve_changed(self, doc: Document) -> tuple[Resolved, object] | None:
+        """The previous resolution with the changed stretch's entries put in, after an edit
+        that changed entries (one deleted or pasted, an exit changed) in a book without labels,
+        when no entry it removed or added shares its number with another, leads to an entry
+        that returns to the most recent entry, or returns so itself (the other entries' exits
+        and returns are then the same, at places moved by the lines added or removed)."""
+        edit, prev, layout = self._edit, self._resolved, self._layout
+        if edit is None or prev is None or layout is None:
+            return None
+        res, key = prev
+        if res.labels or not isinstance(key, tuple) or len(key) != 3:
+            return None
+        before = [c.part for c in edit.removed]
+        if any(p is None or p.returning or c.labelled for p, c in zip(before, edit.removed, strict=True)):
+            return None
+        chunks, firsts = layout.chunks, layout.lines
+        if any(c.labelled for c in edit.added):
+            return None
+        after = [c.resolved(firsts[k] - 1, {}, ()) for k, c in enumerate(edit.added, edit.at)]
+        if any(p.returning for p in after):
+            return None
+        if len(res.by_number) != len(res.numbers):  # a number used twice
+            return None
+        gone = Counter(n for p in before if p is not None for n in p.numbers)
+        came = Counter(n for p in after for n in p.numbers)
+        gone, came = gone - came, came - gone
+        if any(v > 1 for v in gone.values()) or any(v > 1 for v in came.values()):
+            return None
+        at = sum([len(c.entries) for c in chunks[: edit.at]])
+        old = sum(len(p.numbers) for p in before if p is not None)
+        new = sum(len(p.numbers) for p in after)
+        diff = new - old
+        numbers = res.numbers[:at] + [n for p in after for n in p.numbers] + res.numbers[at + old :]
+        by_number = dict(zip(numbers, range(len(numbers)), strict=True))
+        if len(by_number) != len(numbers):
+            by_number = {}
+            for i, n in enumerate(numbers):
+                by_number.setdefault(n, i)
+        if len(by_number) != len(numbers):
+            return None
+        # The entries leading to one that returns to the most recent entry, as they change.
+        returns_to = {res.numbers[i] for i in self._returning}
+        lost: dict[int, set[int]] = defaultdict(set)
+        won: dict[int, set[int]] = defaultdict(set)
+        for parts, into in ((before, lost), (after, won)):
+            for p in parts:
+                assert p is not None
+                if p.targets.isdisjoint(returns_to):
+                    continue
+                for n, out in zip(p.numbers, p.exits, strict=True):
+                    for x in out:
+                        if x.target in returns_to:
+                            into[x.target].add(n)
+        exits = res.exits[:at] + [x for p in after for x in p.exits] + res.exits[at + old :]
+        malformed = [i for i in res.malformed if i < at]
+        offset = at
+        for p in after:
+            malformed.extend(offset + i for i in p.malformed)
+            offset += len(p.numbers)
+        malformed.extend(i + diff for i in res.malformed if i >= at + old)
+        returning = [i if i < at else i + diff for i in self._returning]
+        if edit.line_shift:  # exits with a place below the stretch
+            changed = edit.at + len(edit.added)
+            offset = at + new
+            for k in range(changed, len(chunks)):
+                chunk = chunks[k]
+                n = len(chunk.entries)
+                part = chunk.part
+                if part is None or part.spanned or chunk.resolved_for is None:
+                    exits[offset : offset + n] = chunk.resolved(firsts[k] - 1, {}, ()).exits
+                offset += n
+        for i in returning:  # the same preceding entries, at the returns' places
+            was = i if i < at else i - diff
+            preds = dict.fromkeys(x.target for x in res.exits[was] if x.kind == "return")
+            number = numbers[i]
+            if number in lost or number in won:
+                preds = dict.fromkeys(sorted((set(preds) - lost[number] | won[number]) - {number}))
+            base = [x for x in exits[i] if x.kind != "return"]
+            extra = [Exit(pred, "return", None, span) for span in doc.entries[i].returns for pred in preds]
+            exits[i] = base + extra if extra else base
+        found = Resolved(doc, numbers, by_number, {}, exits, malformed=malformed)
+        _settle_start(found, doc, {})
+        self._returning = returning
+        keys = key[2]
+        keys = [*keys[: edit.at], *(p.key for p in after), *keys[edit.at + len(edit.removed) :]]
+        return found, (found.start, (), keys)
 
     def _resolve_all(self, doc: Document) -> tuple[Resolved, object]:
         layout = self._layout
@@ -445,50 +674,119 @@ class IncrementalParser:
             for i, n in enumerate(numbers):
                 by_number.setdefault(n, i)
         res.by_number = by_number
+        self._returning = returning
         if returning:
             _add_returns(res, returning, parts)
         _settle_start(res, doc, labels)
         return res, (res.start, labels_key, keys)
 
+    def hints(self, res: Resolved) -> tuple[bool, list[int]] | None:
+        """For the rule context of ``res`` (what the last :meth:`resolve` returned), worked out
+        from the chunks: whether the book has state to explore (see
+        :func:`dtc.lint.state.book_has_state`), and the indexes of the entries with a dynamic
+        return; None when the last parse was not made of chunks."""
+        layout, last = self._layout, self._resolved
+        if layout is None or last is None or last[0] is not res or res.doc is not self._doc:
+            return None
+        return any(c.has_state for c in layout.chunks), self._returning
+
+    def analysis(self, res: Resolved) -> Analysis | None:
+        """:meth:`Analysis.of_resolved` of ``res`` (what the last :meth:`resolve` returned), put
+        together from each chunk's part without looking at the entries (only at the choices of
+        those whose notation does not parse); None when the last parse was not made of chunks."""
+        layout, last = self._layout, self._resolved
+        if layout is None or last is None or last[0] is not res or res.doc is not self._doc:
+            return None
+        ending: list[bool] = []
+        written: list[bool] = []
+        for chunk in layout.chunks:
+            part = chunk.part
+            if part is None:
+                return None
+            for k in typing.cast("tuple[tuple[Any, ...], ...]", part.key):  # see _Part.of
+                ending.append(k[1])
+                written.append(k[4])
+        by_number, exits = res.by_number, res.exits
+        out: dict[int, list[int]] = {}
+        for number, i in by_number.items():
+            out[number] = [t for t in map(_target, exits[i]) if t in by_number]
+        for i in res.malformed:  # as Analysis.of_resolved does
+            number = res.numbers[i]
+            if by_number[number] == i:
+                for c in res.doc.entries[i].choices:
+                    if c.error is not None:
+                        out[number].extend(int(m) for m in SALVAGE.findall(c.text) if int(m) in by_number)
+        return Analysis(out, [n for n, i in by_number.items() if ending[i]], res.start,
+                        [n for n, i in by_number.items() if written[i]])
+
     # -- the entry-local rules --------------------------------------------------------------
 
     def local_findings(self, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]] | None:
-        """What each rule of ``rules`` in :data:`LOCAL_RULES` finds in the document the last
-        :meth:`parse` returned (resolved as ``res``), file order: each chunk's findings are
-        worked out once, on the chunk alone, and moved with it. None when the last parse was not
-        made of chunks."""
+        """What each rule of ``rules`` in :data:`LOCAL_RULES` or :data:`TARGET_RULES` finds in
+        the document the last :meth:`parse` returned (resolved as ``res``), file order: each
+        chunk's findings are worked out once, on the chunk alone, and moved with it (only its
+        findings are copied when it moves). None when the last parse was not made of chunks."""
         layout = self._layout
         doc = res.doc
         if layout is None or doc is not self._doc:
             return None
         chosen = [r for r in rules if r.code in LOCAL_RULES]
-        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen}
-        if not chosen:
+        targeted = [r for r in rules if r.code in TARGET_RULES]
+        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen + targeted}
+        if not chosen and not targeted:
             return out
         labels_key = tuple(res.labels.items())
-        common = (doc.path, doc.rules, tuple(r.code for r in chosen), None)
+        common = (doc.path, doc.rules, tuple(r.code for r in chosen + targeted), None)
         if self._local_key == common:
             common = self._local_key  # the same object: chunks compare it by identity first
         self._local_key = common
         labelled = (*common[:3], labels_key)
+        target_number = res.target_number
+        edited = self.edited()
+        if edited is None or not edited.same_shape:
+            self._numbers_epoch += 1
+        epoch = self._numbers_epoch
         for chunk, first in zip(layout.chunks, layout.lines, strict=True):
             key = common if not chunk.has_labels and chunk.has_labels is not None else (
                 labelled if chunk.labelled else common)
-            if chunk.found_for is not key and chunk.found_for != key:
+            if chosen and chunk.found_for is not key and chunk.found_for != key:
                 chunk.found = _find(chunk, doc, res, chosen) if chunk.entries else {}
                 chunk.found_any = any(chunk.found.values())
                 chunk.found_for = key
                 chunk.found_moved = None
-            if not chunk.found_any:
+            if targeted and not (chunk.targeted_epoch == epoch
+                                 and (chunk.targeted_base is key or chunk.targeted_base == key)):
+                targets = chunk.prose_targets
+                tkey: tuple[object, ...] = key
+                if targets:  # which of them name an entry (a rule there may say so)
+                    tkey = (key, tuple([target_number(t) is None for t in targets]))
+                if chunk.targeted_for != tkey:
+                    found = _find(chunk, doc, res, targeted, whole_book=True) if targets else {}
+                    chunk.targeted = found if any(found.values()) else None
+                    chunk.targeted_for = tkey
+                    chunk.targeted_moved = None
+                chunk.targeted_base = key  # checked for these numbers (no need while they stay)
+                chunk.targeted_epoch = epoch
+            if not chunk.found_any and chunk.targeted is None:
                 continue
-            assert chunk.found is not None
             delta = first - 1
-            if chunk.found_moved is None or chunk.found_at != delta:
-                chunk.found_moved = {code: [_shift(d, delta) for d in found] for code, found in chunk.found.items()}
-                chunk.found_at = delta
-            for code, found in chunk.found_moved.items():
-                out[code].extend(found)
+            if chunk.found_any:
+                assert chunk.found is not None
+                if chunk.found_moved is None or chunk.found_at != delta:
+                    chunk.found_moved = {code: [_shift(d, delta) for d in found]
+                                         for code, found in chunk.found.items()}
+                    chunk.found_at = delta
+                for code, moved in chunk.found_moved.items():
+                    out[code].extend(moved)
+            if chunk.targeted is not None:
+                if chunk.targeted_moved is None or chunk.targeted_at != delta:
+                    chunk.targeted_moved = {code: [_shift(d, delta) for d in found]
+                                            for code, found in chunk.targeted.items()}
+                    chunk.targeted_at = delta
+                for code, moved in chunk.targeted_moved.items():
+                    out[code].extend(moved)
         return out
+
 
     # -- the document -----------------------------------------------------------------------
 
@@ -508,8 +806,15 @@ class IncrementalParser:
         doc.line_count = layout.lines[-1] + layout.chunks[-1].text.count("\n") + 1 if layout.chunks else (
             text.count("\n") + 1)
         extend = entries.extend
+        pending: dict[int, tuple[_Chunk, int]] = {}
         for chunk, first in zip(layout.chunks, layout.lines, strict=True):
-            moved, comments, extras = chunk.placed(first - 1)  # chunk line 2 is document line first + 1
+            delta = first - 1  # chunk line 2 is document line first + 1
+            if (delta and not chunk.directives and not chunk.extras and chunk.entries
+                    and (chunk.moved is None or chunk.at != delta)):
+                pending[len(entries)] = (chunk, delta)  # moved when first looked at
+                extend(chunk.entries)
+                continue
+            moved, comments, extras = chunk.placed(delta)
             if comments:
                 offset = len(entries)
                 directives.extend(
@@ -522,6 +827,8 @@ class IncrementalParser:
                         setattr(doc, name, list(getattr(base, name)))
                     getattr(doc, name).extend(items)
             extend(moved)
+        if pending:
+            doc.entries = Placed(entries, pending)
         self._doc = doc
         return doc
 
@@ -542,22 +849,138 @@ class IncrementalParser:
         doc = copy.copy(prev)
         doc.path = path
         doc.default_rules = base.default_rules
-        doc.entries = prev.entries[:at] + new + prev.entries[at + old :]
+        doc.entries = Placed.spliced(prev.entries, at, old, new)
         edit.entries = (at, old)
         return doc
 
 
-def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]]:
-    """The local rules' findings in one chunk, checked alone (its spans relative to itself)."""
+class Placed(list[Entry]):
+    """A document's entries put together from chunks, where some chunks' entries are still at
+    their chunk's own places: each such chunk is moved to its place in the document (a copy, see
+    :meth:`_Chunk.placed`) when one of its entries is first looked at, so an edit that adds or
+    removes lines near the top costs no copy of the entries below it that nothing asks for. To
+    every reader it is the list of entries at their places; it is not changed after it is made."""
+
+    __slots__ = ("_firsts", "_pending")
+
+    def __init__(self, entries: list[Entry], pending: dict[int, tuple[_Chunk, int]]) -> None:
+        super().__init__(entries)
+        #: index of a chunk's first entry -> (the chunk, how many lines further down it stands)
+        self._pending = pending
+        self._firsts = sorted(pending)
+
+    @classmethod
+    def spliced(cls, entries: list[Entry], at: int, count: int, new: list[Entry]) -> list[Entry]:
+        """``entries`` with the ``count`` from ``at`` replaced by as many ``new`` ones (the
+        chunks there, whole, were replaced), moving nothing that is still to be moved."""
+        if not isinstance(entries, Placed) or not entries._pending:
+            return entries[:at] + new + entries[at + count :]
+        out = list.__getitem__(entries, slice(None))
+        out[at : at + count] = new
+        return cls(out, {k: v for k, v in entries._pending.items() if not at <= k < at + count})
+
+    def _place(self, i: int) -> None:
+        k = bisect_right(self._firsts, i) - 1
+        if k < 0:
+            return
+        first = self._firsts[k]
+        chunk, delta = self._pending[first]
+        n = len(chunk.entries)
+        if i >= first + n:
+            return
+        list.__setitem__(self, slice(first, first + n), chunk.placed(delta)[0])
+        del self._pending[first]
+        del self._firsts[k]
+
+    def _place_all(self) -> None:
+        for first, (chunk, delta) in self._pending.items():
+            list.__setitem__(self, slice(first, first + len(chunk.entries)), chunk.placed(delta)[0])
+        self._pending.clear()
+        self._firsts.clear()
+
+    @typing.overload
+    def __getitem__(self, i: typing.SupportsIndex) -> Entry: ...
+    @typing.overload
+    def __getitem__(self, i: slice) -> list[Entry]: ...
+    def __getitem__(self, i: typing.SupportsIndex | slice) -> Entry | list[Entry]:
+        if self._pending:
+            if isinstance(i, slice):
+                self._place_all()
+            else:
+                k = i.__index__()
+                self._place(k + len(self) if k < 0 else k)
+        return list.__getitem__(self, i)
+
+    def __iter__(self) -> typing.Iterator[Entry]:
+        if self._pending:
+            self._place_all()
+        return list.__iter__(self)
+
+    def __reversed__(self) -> typing.Iterator[Entry]:
+        if self._pending:
+            self._place_all()
+        return list.__reversed__(self)
+
+    def __contains__(self, value: object) -> bool:
+        if self._pending:
+            self._place_all()
+        return list.__contains__(self, value)
+
+    def __eq__(self, other: object) -> bool:
+        self._place_all()
+        if isinstance(other, Placed):
+            other._place_all()
+        return list.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._place_all()
+        return list.__repr__(self)
+
+    def __reduce_ex__(self, protocol: typing.SupportsIndex) -> typing.Any:
+        self._place_all()
+        return list, (list(list.__iter__(self)),)
+
+    def index(self, value: Entry, start: typing.SupportsIndex = 0, stop: typing.SupportsIndex = sys.maxsize) -> int:
+        self._place_all()
+        return list.index(self, value, start, stop)
+
+    def count(self, value: Entry) -> int:
+        self._place_all()
+        return list.count(self, value)
+
+    def copy(self) -> list[Entry]:
+        self._place_all()
+        return list.copy(self)
+
+    def __add__(self, other: list[Entry]) -> list[Entry]:  # type: ignore[override]
+        self._place_all()
+        return list.__add__(self, other)
+
+    def __radd__(self, other: list[Entry]) -> list[Entry]:
+        self._place_all()
+        return other + list.__getitem__(self, slice(None))
+
+
+def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule],
+          whole_book: bool = False) -> dict[str, list[Diagnostic]]:
+    """The local rules' findings in one chunk, checked alone (its spans relative to itself);
+    ``whole_book``: the entries a target names are looked up in the whole book."""
     sub = copy.copy(doc)
     sub.entries = chunk.entries
     sub.directives = []
     part = _Part.of(chunk.entries, res.labels)
-    resolved = Resolved(sub, part.numbers, labels=res.labels, exits=part.exits, malformed=part.malformed)
+    resolved = Resolved(sub, part.numbers, by_number=res.by_number if whole_book else {}, labels=res.labels,
+                        exits=part.exits, malformed=part.malformed)
     ctx = Context(sub, resolved)
     return {r.code: list(r.run(ctx)) for r in rules}
 
 
+_target = itemgetter(0)
 _new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)
 
 
@@ -586,6 +1009,8 @@ class _Part:
     targets: frozenset[Target]
     #: The graph facts the chunk adds (see :func:`dtc.lsp.workspace.graph_key`), free of positions.
     key: tuple[object, ...]
+    #: Whether an exit carries a span (else the part is the same wherever the chunk stands).
+    spanned: bool = True
 
     def moved(self, by: int) -> _Part:
         """The same part for the chunk ``by`` lines further down (only exits written in prose
@@ -593,7 +1018,7 @@ class _Part:
         exits = [out if all(x.span is None for x in out) else
                  [x if x.span is None else x._replace(span=_shift_any(x.span, by)) for x in out]
                  for out in self.exits]
-        return _Part(self.numbers, exits, self.malformed, self.returning, self.targets, self.key)
+        return _Part(self.numbers, exits, self.malformed, self.returning, self.targets, self.key, self.spanned)
 
     @classmethod
     def of(cls, entries: list[Entry], labels: dict[str, int]) -> _Part:
@@ -626,7 +1051,8 @@ class _Part:
                          bool(entry.choices or entry.prose_exits or entry.returns), bool(entry.returns)))
         returning = [i for i, e in enumerate(entries) if e.returns]
         targets = frozenset(x.target for out in exits for x in out)
-        return cls(numbers, exits, malformed, returning, targets, tuple(keys))
+        spanned = any(x.span is not None for out in exits for x in out)
+        return cls(numbers, exits, malformed, returning, targets, tuple(keys), spanned)
 
 
 def _add_returns(res: Resolved, returning: list[int], parts: list[tuple[int, _Part]]) -> None:
@@ -665,6 +1091,52 @@ def _settle_start(res: Resolved, doc: Document, labels: dict[str, int]) -> None:
             res.start_text = value
     elif res.numbers:
         res.start = min(res.numbers)
+
+
+def _shape_of(chunks: list[_Chunk]) -> tuple[list[object], list[object], dict[str, list[object]]]:
+    """The shape of a run of chunks: their entries, comment lines (counted from the run's first
+    entry) and document-level items, in file order."""
+    entries: list[object] = []
+    directives: list[object] = []
+    extras: dict[str, list[object]] = defaultdict(list)
+    for c in chunks:
+        es, ds, xs = c.shape
+        offset = len(entries)
+        entries.extend(es)
+        directives.extend((d, offset) for d in ds)
+        for name, items in xs.items():
+            extras[name].extend(items)
+    return entries, directives, dict(extras)
+
+
+#: Fields that hold prose or a place, left out of a shape (spans are left out wherever they are).
+_NOT_SHAPE = {"Entry": frozenset({"text", "end_line"}),
+              # The label (read from the prose before the parenthesis, when asked) stands for those.
+              "Choice": frozenset({"spans", "starts", "source", "label_from", "label_to", "label_text"}),
+              "Directive": frozenset(), "": frozenset({"line", "end_line"})}
+_SHAPE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def without_places(obj: Any) -> Any:
+    """A model object without its prose (an entry's text) and its places (spans, line numbers):
+    equal for two objects that differ in nothing else."""
+    if obj is None or obj.__class__ in (str, int, bool, float):
+        return obj
+    if isinstance(obj, Span):
+        return None
+    if isinstance(obj, (list, tuple)):
+        return tuple(without_places(x) for x in obj)
+    if isinstance(obj, dict):
+        return tuple((k, without_places(v)) for k, v in obj.items())
+    cls: type = obj.__class__
+    names = _SHAPE_FIELDS.get(cls)
+    if names is None:
+        if not dataclasses.is_dataclass(obj):
+            return obj
+        skip = _NOT_SHAPE.get(cls.__name__, frozenset()) | _NOT_SHAPE[""]
+        names = _SHAPE_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
+    shape = (cls, *(without_places(getattr(obj, name)) for name in names))
+    return (*shape, obj.label) if cls is Choice else shape
 
 
 def _layout_of(text: str) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from dtc.compiler.api import Compilation
+from dtc.compiler.api import Compilation, no_gc_pauses
 from dtc.compiler.compile import Resolved
 from dtc.compiler.model import Document, Entry
 from dtc.diagnostics import Diagnostic
@@ -20,6 +20,7 @@ from dtc.lint.engine import lint_compilation, pick_rules
 from dtc.lint.rules import Context
 from dtc.lsp.incremental import IncrementalParser
 from dtc.lsp.positions import UTF16, Lines
+from dtc.lsp.reuse import Kept
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
 
@@ -108,6 +109,7 @@ class Documents:
     def __init__(self) -> None:
         self._parsers: dict[str, IncrementalParser] = {}
         self._graphs: dict[str, tuple[object, Analysis]] = {}
+        self._kept: dict[str, Kept] = {}
         self.snapshots: dict[str, Snapshot] = {}
 
     def update(self, uri: str, text: str, version: int | None, encoding: str = UTF16,
@@ -130,9 +132,18 @@ class Documents:
             error = exc
             settings = Settings()
             rules = None
-        context = self._context(uri, comp, key)
+        context = self._context(uri, comp, key, parser)
         settings.apply(doc)  # the ruleset a configuration names, before the local rules look at it
-        local = parser.local_findings(resolved, pick_rules() if rules is None else rules)
+        chosen = pick_rules() if rules is None else rules
+        local = parser.local_findings(resolved, chosen)
+        context.text = text  # as lint_compilation sets it, before any rule runs
+        kept = self._kept.setdefault(uri, Kept())
+        if local is None:  # not parsed in chunks: no edit to move findings by
+            kept.clear()
+        else:
+            with no_gc_pauses():
+                local = kept.findings(context, chosen, (path or uri, doc.rules, tuple(r.code for r in chosen)),
+                                      parser.edited(), skip=local) | local
         diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
         previous, changed = self.snapshots.get(uri), parser.changed_lines()
         if previous is not None and changed is not None and previous.lines.encoding == str(encoding):
@@ -145,7 +156,8 @@ class Documents:
         self.snapshots[uri] = snap
         return snap
 
-    def _context(self, uri: str, comp: Compilation, key: object = None) -> Context:
+    def _context(self, uri: str, comp: Compilation, key: object = None,
+                 parser: IncrementalParser | None = None) -> Context:
         """A rule context; when the entry graph is the same as last time (an edit to prose), the
         graph facts already computed for it are reused instead of being searched again. ``key``
         stands for the graph when the incremental parser has one (else :func:`graph_key`)."""
@@ -154,6 +166,13 @@ class Documents:
         previous = self._graphs.get(uri)
         if previous is not None and previous[0] == key:
             context.analysis = previous[1]
+        elif parser is not None:  # from the chunks' parts, without looking at every entry
+            analysis = parser.analysis(comp.resolved)
+            if analysis is not None:
+                context.analysis = analysis
+        hints = parser.hints(comp.resolved) if parser is not None else None
+        if hints is not None:
+            context.has_state, context.returning = hints
         self._graphs[uri] = (key, context.analysis)
         return context
 
@@ -164,6 +183,7 @@ class Documents:
         self.snapshots.pop(uri, None)
         self._parsers.pop(uri, None)
         self._graphs.pop(uri, None)
+        self._kept.pop(uri, None)
 
 
 def first_lines(entry: Entry, limit: int = 3, width: int = 240) -> str:

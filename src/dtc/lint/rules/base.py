@@ -46,10 +46,24 @@ class Context:
         """The exploration of (entry, possessions) states (see :mod:`dtc.lint.state`)."""
         from dtc.lint.state import StateAnalysis
 
-        found = StateAnalysis(self.doc, self.res, self.analysis)
+        found = StateAnalysis(self.doc, self.res, self.analysis, self.has_state)
         if found.approximated:
             self.notes.append(found.approximated)
         return found
+
+    @cached_property
+    def has_state(self) -> bool:
+        """Whether the book has anything for the state analysis to explore (an effect, an ending
+        kind, a condition or a random branch); the language server may hand it in."""
+        from dtc.lint.state import book_has_state
+
+        return book_has_state(self.doc.entries)
+
+    @cached_property
+    def returning(self) -> list[int]:
+        """Indexes of the entries that return to "your most recent entry" (the language server
+        may hand them in)."""
+        return [i for i, e in enumerate(self.doc.entries) if e.returns]
 
     @cached_property
     def ruleset(self) -> Ruleset | None:

@@ -28,9 +28,11 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Renumber one of them and update the references to it.
     """
     doc, res = ctx.doc, ctx.res
-    for i, entry in enumerate(doc.entries):
-        first = res.by_number[res.numbers[i]]
+    by_number = res.by_number
+    for i, number in enumerate(res.numbers):
+        first = by_number[number]
         if first != i:
+            entry = doc.entries[i]
             head = doc.entries[first].span
             yield self.diag(
                 ctx, f"entry {entry.number} is already defined at line {head.line}", entry.span, res.numbers[i]

@@ -40,9 +40,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     res = ctx.res
     by_number = res.by_number  # exits hold numbers; a label no entry has stays a string, never a key
-    for i, entry in enumerate(ctx.doc.entries):
-        for x in res.exits[i]:
+    for i, out in enumerate(res.exits):
+        for x in out:
             if x.target not in by_number and x.kind in _KIND and not too_large(x.target):
+                entry = ctx.doc.entries[i]
                 yield self.diag(
                     ctx,
                     f"{_KIND[x.kind]} exit to entry {x.target}, which does not exist"

@@ -30,6 +30,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Spell the name as the effect does, or add the effect (`[+stone kye]`) where the reader
     should gain it.
     """
+    if not ctx.has_state:  # no condition anywhere
+        return
     given = ctx.state.given
     if not any(c.condition is not None for _, c in ctx.choices):
         return

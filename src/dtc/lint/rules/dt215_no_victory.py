@@ -28,6 +28,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Mark the ending that wins `THE END (victory)`, or open a route to it.
     """
+    if not ctx.has_state:  # no ending kind anywhere
+        return
     entries = ctx.doc.entries
     kinds = [(i, number) for i, number in ctx.first_entries() if entries[i].ending_kind is not None]
     if not kinds:

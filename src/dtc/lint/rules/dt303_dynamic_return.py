@@ -27,9 +27,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Nothing, if intended; or write one entry per way in with an explicit number.
     """
     res = ctx.res
-    for i, entry in enumerate(ctx.doc.entries):
-        if not entry.returns:
-            continue
+    for i in ctx.returning:
+        entry = ctx.doc.entries[i]
         targets = sorted({x.target for x in res.exits[i] if x.kind == "return"}, key=lambda t: (str(type(t)), t))
         shown = ", ".join(str(t) for t in targets) if targets else "nothing (no entry leads here)"
         for span in entry.returns:

@@ -26,6 +26,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Test it where it matters (`(D0, S9, if lantern)`), or drop the effect if it means nothing.
     """
+    if not ctx.has_state:  # no effect anywhere
+        return
     state = ctx.state
     for name, change in state.given.items():
         if name not in state.tested and name not in state.lost:
