@@ -162,7 +162,9 @@ def _sentences(text: str) -> Iterable[tuple[int, int]]:
 # (or a digit): FIGHT "combat" or "fighting"; CHECK "check", "save" or "saving"; DAMAGE and
 # HEAL a digit (every dice does) and "damage", "hp" or "hit"; FIND one of its verbs; RULE_WORDS
 # one of its words; PROSE_EXIT a digit or "@"; MENTION a digit. One scan of the entry for all of
-# them tells which sentences to read and which expressions to run there. Every key word is
+# them tells which sentences to read and which expressions to run there (a prose exit also
+# needs "to" or "read" in its sentence, and a treasure piece is tried only against the
+# expressions its opening and its words allow). Every key word is
 # letters only and begins each expression's word (after a word boundary), so the scan, which
 # does not overlap its matches, misses none that matters. The regex engine folds "ſ" to "s" and
 # "ı" to "i" when it ignores case, and lower-casing does not: a text with either is read by the
