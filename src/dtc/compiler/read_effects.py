@@ -27,6 +27,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
+from itertools import accumulate
 from typing import Any
 
 from dtc import numbers
@@ -103,6 +104,8 @@ UNIQUE = re.compile(r"^(?:an?|one)\s+(?P<name>[^()]+?)\s*\((?P<v>[0-9][0-9,]*)\s
 RATIONS = re.compile(r"\brations?\s*\((?P<n>[0-9]+)\)|\b(?P<m>[0-9]+)\s+(?:days?\s+(?:of\s+)?)?rations?\b", re.I)
 OIL = re.compile(rf"\b(?:(?P<n>{_NUM})\s+)?flasks?\s+of\s+(?:lantern\s+)?oil\b|\blantern\s+oil\b", re.I)
 WEIGHT = re.compile(r"\(\s*weight\s+(?P<w>[0-9]+(?:\.[0-9]+)?)\s*\)", re.I)
+#: What COINS, JEWELRY, GEMS and UNIQUE all open with: an amount, then white space.
+_AMOUNT = re.compile(rf"(?:{_NUM})\s", re.I)
 ITEM = re.compile(r"^(?:an?)\s+(?P<name>[^\W\d_][\w'’ -]*)$", re.I)
 NOT_ITEM = frozenset((
     "to", "in", "on", "at", "from", "with", "that", "which", "who", "where", "hidden", "lying", "way", "nothing",
@@ -111,19 +114,8 @@ NOT_ITEM = frozenset((
 ))
 
 
+
 _PUNCT = re.compile(r"[().!?]")
-_HAS_DIGIT = re.compile(r"[0-9]")
-#: Cheap lower-case keyword tests that gate the costlier regexes (most prose has none of them).
-_GATES = {
-    "fight": ("combat", "fighting"),
-    "check": ("check", "save", "saving"),
-    "damage": ("damage", "hp", "hit point"),
-    "heal": ("hp", "hit point"),
-    "find": ("find", "found", "discover", "receiv", "gather", "loot", "pick", "contain", "inside", "have"),
-    "exit": ("return", "go", "skip", "turn", "proceed", "continue", "head", "flip", "jump", "read"),
-    "rule": ("damage", "hp", "hit point", "check", "saving", "poison", "weight", "heal", "regain", "coin", "gem",
-             "jewel", "ration", "oil"),
-}
 
 
 def _trie(words: Iterable[str]) -> str:
@@ -148,37 +140,6 @@ def _trie(words: Iterable[str]) -> str:
     return alternation(tree)
 
 
-_GATE_RX = {name: re.compile(_trie(words)) for name, words in _GATES.items()}
-_GATE_RX["any"] = re.compile(_trie(dict.fromkeys(w for words in _GATES.values() for w in words)))
-
-
-class _Gates:
-    """Whether a sentence of an entry holds one of a gate's words, or a digit.
-
-    The entry is lower-cased once, and each gate's words are one regular expression in the shape
-    of a trie (see :func:`_trie`), searched between the sentence's bounds, which the engine
-    treats as the ends of the text: a word is found only when it lies wholly inside them. When
-    lower-casing moves offsets (a handful of letters lower-case to two), each sentence is
-    lower-cased and searched instead.
-    """
-
-    __slots__ = ("exact", "low", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        low = self.low = text.lower()
-        self.exact = len(low) == len(text)
-
-    def has(self, name: str, start: int, end: int) -> bool:
-        """Whether ``text[start:end]``, lower-cased, holds one of gate ``name``'s words."""
-        if self.exact:
-            return _GATE_RX[name].search(self.low, start, end) is not None
-        return _GATE_RX[name].search(self.text[start:end].lower()) is not None
-
-    def digit(self, start: int, end: int) -> bool:
-        return _HAS_DIGIT.search(self.text, start, end) is not None
-
-
 def _sentences(text: str) -> Iterable[tuple[int, int]]:
     """(start, end) of each sentence, not splitting inside parentheses or numbers."""
     depth, start, size = 0, 0, len(text)
@@ -195,35 +156,70 @@ def _sentences(text: str) -> Iterable[tuple[int, int]]:
         yield start, size
 
 
-#: Where a sentence may end: ``.``, ``!`` or ``?`` before white space or the end of the text.
-_END = re.compile(r"[.!?](?=\s|\Z)")
-#: A digit or any gate's word: what makes a sentence worth reading.
-#: (Digits as ten literals: an alternation whose branches all open with a literal lets the regex
-#: engine skip, in C, every character none of them opens with.)
-_INTEREST = re.compile("|".join("0123456789") + "|" + _trie(dict.fromkeys(w for ws in _GATES.values() for w in ws)))
+# --- the fast reader's shortcuts --------------------------------------------------------------
+#
+# Each expression above can match only where the lower-cased text holds one of its key words
+# (or a digit): FIGHT "combat" or "fighting"; CHECK "check", "save" or "saving"; DAMAGE and
+# HEAL a digit (every dice does) and "damage", "hp" or "hit"; FIND one of its verbs; RULE_WORDS
+# one of its words; PROSE_EXIT a digit or "@"; MENTION a digit. One scan of the entry for all of
+# them tells which sentences to read and which expressions to run there (a prose exit also
+# needs "to" or "read" in its sentence, and a treasure piece is tried only against the
+# expressions its opening and its words allow). Every key word is
+# letters only and begins each expression's word (after a word boundary), so the scan, which
+# does not overlap its matches, misses none that matters. The regex engine folds "ſ" to "s" and
+# "ı" to "i" when it ignores case, and lower-casing does not: a text with either is read by the
+# reference reader (:mod:`dtc.compiler.read_effects_reference`), as is one whose offsets
+# lower-casing moves ("İ" becomes two letters).
 
-
-_PAREN = re.compile(r"[()]")
+_FIGHT, _CHECK, _DAMAGE, _HEAL, _FIND, _RULE, _DIGIT, _AT = 1, 2, 4, 8, 16, 32, 64, 128
+_KEY_BITS: dict[str, int] = {
+    "combat": _FIGHT, "fighting": _FIGHT,
+    "check": _CHECK | _RULE, "save": _CHECK, "saving": _CHECK | _RULE,
+    "damage": _DAMAGE | _RULE, "hp": _DAMAGE | _HEAL | _RULE, "hit": _DAMAGE | _HEAL | _RULE,
+    **dict.fromkeys(("find", "found", "discover", "receiv", "gather", "loot", "pick", "contain", "inside", "have"),
+                    _FIND),
+    **dict.fromkeys(("poison", "weight", "heal", "regain", "coin", "gem", "jewel", "ration", "oil"), _RULE),
+    **dict.fromkeys("0123456789", _DIGIT),
+    "@": _AT,
+}
+#: Any key word, a digit or "@". (Every branch opens with a literal: the engine skips, in C,
+#: every character none of them opens with.)
+_KEYS = re.compile(_trie(_KEY_BITS))
+#: What splits the text into sentences where no end lies inside parentheses.
+_END_SPLIT = re.compile(r"[.!?](?=\s|\Z)")
+#: Parentheses inside which an end may lie: one that opens before another closes it (nesting,
+#: or one left open), or one around an end.
+_PAREN_TROUBLE = re.compile(r"\([^()]*(?:\(|[.!?]\s|\Z)")
 
 
 def _sentence_ends(text: str) -> list[int]:
     """Where each sentence of :func:`_sentences` ends but the last, which ends with the text."""
-    ends = [m.end() for m in _END.finditer(text)]
-    if "(" in text:  # drop the ends inside parentheses (a ")" with none open closes nothing)
-        inside: list[int] = []  # alternately where a parenthesis opens at depth 0 and where it closes
-        depth = 0
-        for m in _PAREN.finditer(text):
-            if m.group() == "(":
-                if not depth:
-                    inside.append(m.start())
-                depth += 1
-            elif depth:
-                depth -= 1
-                if not depth:
-                    inside.append(m.start())
-        ends = [e for e in ends if not bisect_right(inside, e - 1) % 2]
+    if ("(" in text or ")" in text) and (text.count("(") != text.count(")") or _PAREN_TROUBLE.search(text)):
+        ends = _ends_by_depth(text)
+    else:  # no end inside parentheses: each split's length, and its end, summed
+        ends = list(accumulate(map(_PLUS_ONE, map(len, _END_SPLIT.split(text)))))
+        ends.pop()  # the text after the last end
     if ends and ends[-1] == len(text):
         ends.pop()
+    return ends
+
+
+_PLUS_ONE = (1).__add__
+
+
+def _ends_by_depth(text: str) -> list[int]:
+    """The ends outside parentheses, however they nest (a ")" with none open closes nothing)."""
+    ends: list[int] = []
+    depth = 0
+    for m in _PUNCT.finditer(text):
+        ch, i = m.group(), m.start()
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth:
+                depth -= 1
+        elif not depth and (i + 1 == len(text) or text[i + 1].isspace()):
+            ends.append(i + 1)
     return ends
 
 
@@ -297,10 +293,18 @@ def _default_abilities() -> dict[str, str]:
         return {}
 
 
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * (m.end() - m.start())
+
+
 class _Reader:
+    """One entry's effects, read sentence by sentence as :mod:`dtc.compiler.read_effects_reference`
+    reads them, with the shortcuts described above."""
+
     def __init__(self, text: str, creatures: Iterable[str] | None) -> None:
         self.raw = text
-        self.text = NOTATION.sub(lambda m: " " * len(m.group()), text)
+        self.text = NOTATION.sub(_blank, text) if "(" in text else text
         self.effects: list[Effect] = []
         #: Fights whose exit on winning is not yet known (no effect is ever taken back once a
         #: fight is added: only damage, heal, manual, treasure and item effects are).
@@ -315,6 +319,8 @@ class _Reader:
         self.stat_ends: list[int] = []
         self.creatures = _normalized(creatures)
         self.abilities = _default_abilities()
+        #: The masked text lower-cased (the same offsets).
+        self.low = ""
 
     def add(self, kind: str, start: int, end: int, when: dict[str, Any] | None, **fields: Any) -> int:
         if when is not None:
@@ -337,127 +343,111 @@ class _Reader:
             return canonical
         return word.upper() if word.isupper() else None
 
-    def read(self) -> list[Effect]:
+    def read(self) -> list[Effect] | None:
+        """The effects; ``None`` when the text is one the shortcuts do not cover (see above)."""
         stat_spans = self.stat_spans = [m.span(1) for m in STAT_INLINE.finditer(self.raw)] if "HP" in self.raw else []
-        self.stat_starts, self.stat_ends = [a for a, _ in stat_spans], [b for _, b in stat_spans]
-        for start, end in stat_spans:
-            self.add("fight", start, end, None, target=None)
-        if stat_spans:  # blank them: one join (a slice per span would copy the text each time)
-            pieces, at = [], 0
+        if stat_spans:
+            self.stat_starts, self.stat_ends = [a for a, _ in stat_spans], [b for _, b in stat_spans]
+            for start, end in stat_spans:
+                self.add("fight", start, end, None, target=None)
+            pieces, at = [], 0  # blank them: one join (a slice per span would copy the text each time)
             for start, end in stat_spans:
                 pieces += [self.text[at:start], " " * (end - start)]
                 at = end
             pieces.append(self.text[at:])
             self.text = "".join(pieces)
         masked = self.text
-        gates = self.gates = _Gates(masked)
+        low = masked.lower()
+        if len(low) != len(masked) or "ſ" in low or "ı" in low:
+            return None
+        self.low = low
+        # One pass: find the next key word, digit or "@", read the sentence that holds it with
+        # the expressions its keys allow, go on after that sentence.
+        ends = _sentence_ends(masked)
+        size, count, search, keys, key_bits = len(masked), len(ends), _KEYS.search, _KEYS.findall, _KEY_BITS
         last_check: int | None = None
-        if gates.exact:
-            # One pass: find the next digit or gate word, read the sentence that holds it, go on
-            # after that sentence. A sentence with neither holds nothing any reading looks for.
-            ends = _sentence_ends(masked)
-            size, count, search, low = len(masked), len(ends), _INTEREST.search, gates.low
-            pos = 0
-            while (m := search(low, pos)) is not None:
-                k = bisect_right(ends, m.start())
-                s_start = ends[k - 1] if k else 0
-                pos = ends[k] if k < count else size
-                last_check = self._sentence(s_start, pos, last_check)
-        else:
-            for s_start, s_end in _sentences(masked):
-                if gates.digit(s_start, s_end) or gates.has("any", s_start, s_end):
-                    last_check = self._sentence(s_start, s_end, last_check)
-        self.effects.sort(key=lambda e: (e["start"], e["end"]))
-        return self._renumber()
+        pos = 0
+        while (m := search(low, pos)) is not None:
+            at = m.start()
+            k = bisect_right(ends, at)
+            start = ends[k - 1] if k else 0
+            pos = ends[k] if k < count else size
+            bits = 0
+            for key in keys(low, at, pos):
+                bits |= key_bits[key]
+            last_check = self._sentence(start, pos, bits, last_check)
+        effects = self.effects
+        if len(effects) > 1:
+            effects.sort(key=_position)
+            if any(e["when"] is not None for e in effects):
+                _renumber(effects)
+        return effects
 
-    def _sentence(self, s_start: int, s_end: int, last_check: int | None) -> int | None:
-        """Read one sentence that holds a digit or a gate's word; the last check read so far after it."""
-        sentence = self.text[s_start:s_end]
-        when: dict[str, Any] | None = None
-        if last_check is not None and ON_FAIL.match(sentence):
-            when = {"check": last_check, "outcome": "failure"}
-        elif last_check is not None and ON_PASS.match(sentence) and not self._is_fight_sentence():
-            when = {"check": last_check, "outcome": "success"}
-        before = len(self.effects)
-        found_check = self.sentence(s_start, s_end, when)
-        if found_check is not None:
-            last_check = found_check
-        if (len(self.effects) == before and self.gates.has("rule", s_start, s_end) and RULE_WORDS.search(sentence)
-                and sentence.strip()):
-            self.add("manual", s_start, s_end, when)
-        return last_check
-
-    def _is_fight_sentence(self) -> bool:
-        """Whether a fight has been read in the entry so far."""
-        return self.any_fight
-
-    def _renumber(self) -> list[Effect]:
-        """Sorting moved effects; make ``when.check`` point at the new positions."""
-        order = {id(e): i for i, e in enumerate(self.effects)}
-        for e in self.effects:
-            when = e["when"]
-            if when is not None and "_ref" in when:
-                ref = when.pop("_ref")
-                when["check"] = order[id(ref)]
-        return self.effects
-
-    def _when(self, check: int | None, outcome: str, outer: dict[str, Any] | None) -> dict[str, Any] | None:
-        if check is None:
-            return outer
-        return {"check": check, "outcome": outcome}
-
-    def sentence(self, start: int, end: int, when: dict[str, Any] | None) -> int | None:
-        self.sentence_first = len(self.effects)
+    def _sentence(self, start: int, end: int, bits: int, last_check: int | None) -> int | None:
+        """Read one sentence whose keys are ``bits``; the last check read so far after it."""
         text = self.text[start:end]
-        gates = self.gates
-        digits = gates.digit(start, end)
-        last_check: int | None = None
-        fight = FIGHT.search(text) if gates.has("fight", start, end) else None
-        if fight:
+        when: dict[str, Any] | None = None
+        if last_check is not None:
+            if ON_FAIL.match(text):
+                when = {"check": last_check, "outcome": "failure"}
+            elif ON_PASS.match(text) and not self.any_fight:
+                when = {"check": last_check, "outcome": "success"}
+        effects = self.effects
+        before = self.sentence_first = len(effects)
+        if bits & _FIGHT and (fight := FIGHT.search(text)):
             self.add("fight", start + fight.start(), start + fight.end(), when, target=None)
-        exits = list(PROSE_EXIT.finditer(text)) if digits and gates.has("exit", start, end) else []
-        if exits and WIN.match(text) and self._is_fight_sentence():
-            for e in self.open_fights:
-                e["target"] = _target(exits[0].group(1))
-            self.open_fights.clear()
-        elif exits and IF.match(text):
-            for x in exits:
-                self.add("condition", start, start + x.end(), when, target=_target(x.group(1)))
+        if bits & (_DIGIT | _AT) and (self.low.find("to", start, end) >= 0 or self.low.find("read", start, end) >= 0):
+            # (every exit verb is followed by "to", but "read")
+            win = self.any_fight and WIN.match(text) is not None
+            if win or IF.match(text):
+                exits = list(PROSE_EXIT.finditer(text))
+                if exits and win:
+                    for e in self.open_fights:
+                        e["target"] = _target(exits[0].group(1))
+                    self.open_fights.clear()
+                else:
+                    for x in exits:
+                        self.add("condition", start, start + x.end(), when, target=_target(x.group(1)))
         clause_end = len(text)
-        for m in CHECK.finditer(text) if gates.has("check", start, end) else ():
-            ability = m.group("ability")
-            difficulty = m.group("d1") or m.group("d2")
-            idx = self.add("check", start + m.start(), start + m.end(), when, ability=self.ability(ability),
-                           difficulty=int(difficulty[1:]) if difficulty else None)
-            last_check = idx
-            alt = OR.search(text, m.end())
-            if alt:
-                before = len(self.effects)
-                sub_when = self._when(idx, "failure", when)
-                self._mechanics(text, start, alt.end(), clause_end, sub_when)
-                added = self.effects[before:]
-                if not added or any(e["kind"] == "manual" for e in added):
-                    del self.effects[before:]
-                    self.add("manual", start + alt.start(), start + len(text[:clause_end].rstrip(" .!?")), sub_when)
-                clause_end = alt.start()
-        self._mechanics(text, start, 0, clause_end, when)
-        if gates.has("find", start, end):
+        if bits & _CHECK:
+            for m in CHECK.finditer(text):
+                difficulty = m.group("d1") or m.group("d2")
+                idx = self.add("check", start + m.start(), start + m.end(), when,
+                               ability=self.ability(m.group("ability")),
+                               difficulty=int(difficulty[1:]) if difficulty else None)
+                last_check = idx
+                alt = OR.search(text, m.end())
+                if alt:
+                    first = len(effects)
+                    sub_when = {"check": idx, "outcome": "failure"}
+                    self._mechanics(text, start, alt.end(), clause_end, sub_when, bits)
+                    if len(effects) == first or any(e["kind"] == "manual" for e in effects[first:]):
+                        del effects[first:]
+                        self.add("manual", start + alt.start(), start + len(text[:clause_end].rstrip(" .!?")),
+                                 sub_when)
+                    clause_end = alt.start()
+        self._mechanics(text, start, 0, clause_end, when, bits)
+        if bits & _FIND:
             self._treasure(text, start, when)
-        if digits:
+        if bits & _DIGIT and _COUNT_HINT.search(text) is not None:  # else MENTION cannot match
             self._creatures(text, start, when)
+        if len(effects) == before and bits & _RULE and RULE_WORDS.search(text) and text.strip():
+            self.add("manual", start, end, when)
         return last_check
 
-    def _mechanics(self, text: str, base: int, lo: int, hi: int, when: dict[str, Any] | None) -> None:
-        if not self.gates.has("damage", base, base + len(text)):
-            return
-        for m in DAMAGE.finditer(text, lo, hi):
-            dice = (m.group("dice") or m.group("pdice")).replace(" ", "")
-            if PERIODIC.match(text, m.end()):
-                self.add("manual", base + m.start(), base + len(text[:hi].rstrip(" .!?")), when)
-                continue
-            self.add("damage", base + m.start(), base + m.end(), when, dice=dice)
-        for m in HEAL.finditer(text, lo, hi):
-            self.add("heal", base + m.start(), base + m.end(), when, dice=m.group("dice").replace(" ", ""))
+    def _mechanics(self, text: str, base: int, lo: int, hi: int, when: dict[str, Any] | None, bits: int) -> None:
+        if not bits & _DIGIT:
+            return  # every dice holds a digit
+        if bits & _DAMAGE:
+            for m in DAMAGE.finditer(text, lo, hi):
+                dice = (m.group("dice") or m.group("pdice")).replace(" ", "")
+                if PERIODIC.match(text, m.end()):
+                    self.add("manual", base + m.start(), base + len(text[:hi].rstrip(" .!?")), when)
+                    continue
+                self.add("damage", base + m.start(), base + m.end(), when, dice=dice)
+        if bits & _HEAL:
+            for m in HEAL.finditer(text, lo, hi):
+                self.add("heal", base + m.start(), base + m.end(), when, dice=m.group("dice").replace(" ", ""))
 
     def _treasure(self, text: str, base: int, when: dict[str, Any] | None) -> None:
         verb = FIND.search(text)
@@ -474,9 +464,12 @@ class _Reader:
 
     def _piece(self, piece: str, offset: int, when: dict[str, Any] | None) -> None:
         end = offset + len(piece)
-        weight_m = WEIGHT.search(piece)
+        weight_m = WEIGHT.search(piece) if "(" in piece else None
         weight = min(float(weight_m.group("w")), numbers.WEIGHT) if weight_m else None
-        if m := COINS.match(piece):
+        low = self.low
+        if _AMOUNT.match(piece) is None:  # none of coins, jewelry, gems or a unique treasure
+            m = None
+        elif m := COINS.match(piece):
             self.add("treasure", offset, end, when, category="coins", name="coins", quantity=_number(m.group("n")),
                      value=1, weight=None)
         elif m := JEWELRY.match(piece):
@@ -489,22 +482,22 @@ class _Reader:
         elif m := UNIQUE.match(piece):
             self.add("treasure", offset, end, when, category="unique", name=m.group("name").strip(), quantity=1,
                      value=_number(m.group("v")), weight=weight)
-        elif m := RATIONS.search(piece):
+        if m is not None:
+            return
+        if low.find("ration", offset, end) >= 0 and (m := RATIONS.search(piece)):
             self.add("item", offset + m.start(), offset + m.end(), when, name="Rations",
                      quantity=numbers.bounded(m.group("n") or m.group("m"), numbers.AMOUNT), weight=None)
-        elif m := OIL.search(piece):
+        elif low.find("oil", offset, end) >= 0 and (m := OIL.search(piece)):
             count = _number(m.group("n")) if m.group("n") else 1
             self.add("item", offset + m.start(), offset + m.end(), when, name="Lantern Oil", quantity=count,
                      weight=None)
-        elif m := ITEM.match(WEIGHT.sub("", piece).strip()):
+        elif m := ITEM.match(WEIGHT.sub("", piece).strip() if weight_m else piece.strip()):
             name = m.group("name").strip()
             words = name.lower().split()
             if 0 < len(words) <= 5 and not NOT_ITEM.intersection(words):
                 self.add("item", offset, end, when, name=name, quantity=1, weight=weight)
 
     def _creatures(self, text: str, base: int, when: dict[str, Any] | None) -> None:
-        if _COUNT_HINT.search(text) is None:
-            return  # no count before a capital: MENTION cannot match
         lo, hi = base, base + len(text)
         stat = self.stat_spans
         taken = stat[bisect_right(self.stat_ends, lo) : bisect_left(self.stat_starts, hi)] if stat else []
@@ -521,6 +514,19 @@ class _Reader:
             self.add("creatures", start, end, when, count=m.group(1), name=name)
 
 
+def _position(effect: Effect) -> tuple[int, int]:
+    return effect["start"], effect["end"]
+
+
+def _renumber(effects: list[Effect]) -> None:
+    """Sorting moved effects; make ``when.check`` point at the new positions."""
+    order = {id(e): i for i, e in enumerate(effects)}
+    for e in effects:
+        when = e["when"]
+        if when is not None and "_ref" in when:
+            when["check"] = order[id(when.pop("_ref"))]
+
+
 def _target(token: str) -> int | str:
     return numbers.bounded(token, numbers.ENTRY) if token.isdigit() else token
 
@@ -531,7 +537,12 @@ def extract_effects(text: str, creatures: Iterable[str] | None = None) -> list[E
     ``creatures`` (stat-block names) limits ``creatures`` effects to names that match one; without
     it every capitalised counted noun (``4 Goblins``) is reported.
     """
-    return _Reader(text, creatures).read()
+    found = _Reader(text, creatures).read()
+    if found is None:
+        from dtc.compiler.read_effects_reference import extract_effects as reference
+
+        return reference(text, creatures)
+    return found
 
 
 def extract_all(texts: Sequence[str], creatures: Iterable[str] | None = None) -> list[list[Effect]]:
