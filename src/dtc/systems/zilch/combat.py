@@ -121,6 +121,7 @@ def _names(game: Game, foe: Foe, *names: str) -> bool:
     return block is not None and any(k.lower() in names for k in block["stats"])
 
 
+@lru_cache(maxsize=4096)
 def _says(name: str, words: tuple[str, ...]) -> bool:
     """Whether an attack's name says one of ``words`` (whole words; a plural too: ``Fists``)."""
     text = " " + re.sub(r"[^a-z]+", " ", name.lower()) + " "
@@ -181,9 +182,29 @@ def shield(game: Game) -> int:
 
 
 def foe_stat(game: Game, foe: Foe, *names: str, default: int = AVERAGE_SUIT) -> int:
+    """The first of ``names`` a creature's stat block gives (any case), else ``default``."""
     block = game.block(foe.creature)
-    stats = {k.lower(): v for k, v in (block["stats"] if block else {}).items()}
-    return next((int(stats[n]) for n in names if n in stats), default)
+    if block is None:
+        return default
+    stats = block["stats"]
+    # Read once per stat block and question: a fight asks the same few every round. The entry holds
+    # the stats themselves, so the id it is filed under stays theirs while it is kept.
+    memo = _STAT_MEMO.get(id(stats))
+    if memo is None or memo[0] is not stats:
+        if len(_STAT_MEMO) >= _STAT_MEMO_MOST:
+            _STAT_MEMO.clear()
+        memo = _STAT_MEMO[id(stats)] = (stats, {})
+    key = (names, default)
+    found = memo[1].get(key)
+    if found is None:
+        lowered = {k.lower(): v for k, v in stats.items()}
+        found = memo[1][key] = next((int(lowered[n]) for n in names if n in lowered), default)
+    return found
+
+
+#: :func:`foe_stat`'s answers per stat block (its ``stats``, by id): the block and {(names, default): value}.
+_STAT_MEMO: dict[int, tuple[object, dict[tuple[tuple[str, ...], int], int]]] = {}
+_STAT_MEMO_MOST = 4096
 
 
 def suit(game: Game, foe: Foe, name: str) -> int:
@@ -355,35 +376,47 @@ def _defence(game: Game, tile: dom.Domino | None, stance: str) -> int:
     return game.pc.score("♠") + dom.pips(tile, stance)[1] + extra
 
 
+def _share(part: int, total: int) -> str:
+    """``percent(Fraction(part, total))`` without the fraction: ``float`` of a fraction is the quotient
+    of its terms correctly rounded, which ``part / total`` is too."""
+    return f"{part / total * 100:.1f}%"
+
+
 def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
+    """Ask for the adventurer's stance, the options best first: expected damage dealt less (careful)
+    1½ or (bold) ½ times the damage expected from every creature, exactly. Every count is over the
+    same unseen tiles with both tiles drawn, so over one total: its numerators are compared as they are."""
     pc = game.pc
     active = [n for n, f in enumerate(foes) if f.active]
     target = min(active, key=lambda n: (foes[n].hp, n))
-    unseen = known.unseen()
+    unseen = dom.Unseen(known.unseen())
     weapon = max((weapon_damage(i) for i in pc.items if i.kind == "weapon" and i.quantity), default=1)
     # What no stance changes, read once: the suits, the armour, each creature's attack.
     clubs, spades, armour = pc.score("♣"), pc.score("♠"), resistance(game)
-    them = dom.Side(suit(game, foes[target], "spades"), known.stance[target], known=False,
-                    resistance=foe_stat(game, foes[target], "dr", "armor", "armour", default=0))
-    attackers = [(dom.Side(suit(game, foes[n], "clubs"), known.stance[n], known=False,
-                           scale=size_of(game, foes[n])[1]), foe_mean_damage(game, foes[n]))
-                 for n in active]
-    weight = Fraction(3, 2) if careful(game) else Fraction(1, 2)
+    aim = foes[target]
+    them_stance = known.stance[target]
+    them_spades = suit(game, aim, "spades")
+    them_dr = foe_stat(game, aim, "dr", "armor", "armour", default=0)
+    attackers = [(suit(game, foes[n], "clubs"), known.stance[n], size_of(game, foes[n])[1],
+                  foe_mean_damage(game, foes[n])) for n in active]
+    weight = 3 if careful(game) else 1  # halves
     rows = []
     for stance in dom.STANCES:
-        me = dom.Side(clubs, stance, known=False)
-        dealt = Fraction(0) if stance == dom.GUARDED else dom.mean(dom.blow_distribution(me, them, weapon, unseen))
-        hit = Fraction(0) if stance == dom.GUARDED else dom.hit_chance(me, them, unseen)
-        guard = shield(game) if stance == dom.GUARDED else 0
-        taken = Fraction(0)
-        worst = Fraction(0)
-        defender = dom.Side(spades, stance, known=False, extra=guard, resistance=armour)
-        for attacker, damage in attackers:
-            taken += dom.mean(dom.blow_distribution(attacker, defender, damage, unseen))
-            worst = max(worst, dom.hit_chance(attacker, defender, unseen))
-        detail = (f"you hit {foes[target].name} {percent(hit)}, {float(dealt):.1f} damage expected; "
-                  f"hit on you {percent(worst)}, {float(taken):.1f} damage expected")
-        rows.append((dealt - weight * taken, Option(f"stance:{stance}", dom.STANCE_TEXT[stance], detail)))
+        dealt = hits = 0
+        total = 1
+        if stance != dom.GUARDED:
+            dealt, hits, _, total = dom.odds(unseen.ways(stance, None, False, them_stance, None, False),
+                                             clubs - them_spades, weapon, them_dr)
+        defence = spades + (shield(game) if stance == dom.GUARDED else 0)
+        taken = worst = 0
+        for foe_clubs, foe_stance, scale, damage in attackers:
+            d, h, _, total = dom.odds(unseen.ways(foe_stance, None, False, stance, None, False),
+                                      foe_clubs - defence, damage, armour, scale)
+            taken += d
+            worst = max(worst, h)
+        detail = (f"you hit {aim.name} {_share(hits, total)}, {dealt / total:.1f} damage expected; "
+                  f"hit on you {_share(worst, total)}, {taken / total:.1f} damage expected")
+        rows.append((2 * dealt - weight * taken, Option(f"stance:{stance}", dom.STANCE_TEXT[stance], detail)))
     rows.sort(key=lambda r: -r[0])
     q = Question(STANCE, "Your stance this round (the creatures: " + ", ".join(
         f"{foes[n].name} {known.stance[n]}" for n in active) + ")", tuple(o for _, o in rows))
@@ -408,6 +441,9 @@ def _them(game: Game, foes: list[Foe], known: _Round, target: int, *, special: b
                     resistance=0 if special else foe_stat(game, foe, "dr", "armor", "armour", default=0))
 
 
+_NO_TILE: dom.Domino = (0, 0)  # a tile of no pips: one whose pips are already counted
+
+
 def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino, stance: str) -> str:
     from dtc.systems.zilch.play import class_of
 
@@ -417,13 +453,16 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     offensive = dom.pips(tile, stance)[0]
     offence = pc.score("♣") + offensive
     unseen = known.unseen()
+    counted = dom.Unseen(unseen)
     target = min(active, key=lambda n: (foes[n].hp, n))
     them = _them(game, foes, known, target)
+    # Your tile is face up and its pips are in ``offence``: a known tile of no pips.
+    ways = counted.ways(dom.BOLD, _NO_TILE, True, them.stance, them.tile, them.known)
     opts = []
     for n, w in enumerate(weapons):
-        dist = dom.blow_distribution(dom.Side(offence, dom.BOLD, (0, 0)), them, weapon_damage(w), unseen)
-        p = 1 - dist.get(0, Fraction(0))
-        per_hit = round(dom.mean(dist) / p) if p else 0
+        dealt, _, damaging, total = dom.odds(ways, offence - them.suit - them.extra, weapon_damage(w), them.resistance)
+        p = Fraction(damaging, total)  # 1 - P(no damage)
+        per_hit = round(Fraction(dealt, damaging)) if damaging else 0  # the mean over the chance
         detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {percent(p)}, "
                   f"{per_hit} damage a hit")
         opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=p))
@@ -439,8 +478,10 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     held = [n for n in active if holds_weapon(foes[n])]
     if held:
         aim = min(held, key=lambda n: (foes[n].hp, n))
-        hit = dom.hit_chance(dom.Side(offence, dom.BOLD, (0, 0)), _them(game, foes, known, aim, special=True),
-                             unseen)
+        other = _them(game, foes, known, aim, special=True)
+        _, hits, _, total = dom.odds(counted.ways(dom.BOLD, _NO_TILE, True, other.stance, other.tile, other.known),
+                                     offence - other.suit - other.extra, 0, 0)
+        hit = Fraction(hits, total)
         opts.append(Option("disarm", f"Disarm {foes[aim].name}: no damage; it drops its {foes[aim].attacks[0][0]}",
                            f"against its better of ♠ and ♣: succeeds {percent(hit)}"))
     if stance == dom.CAUTIOUS:
@@ -492,15 +533,23 @@ def _best_split(clubs: int, pips: int, first: int, second: int, them: dom.Side,
     """The split of offensive pips (at least 1 each) with the most damage to expect against one target:
     (pips for the first weapon, P(at least one blow damages), expected damage), exactly over the target's
     tile (known, or one of the unseen: the same tile meets both blows)."""
-    tiles = Counter([them.tile] if them.known else unseen)
-    whole = sum(tiles.values())
+    guards = Counter(dom.pips(t, them.stance)[1] for t in ([them.tile] if them.known else unseen))
+    return _split_for(clubs, pips, first, second, them.suit + them.extra, them.resistance,
+                      tuple(sorted(guards.items())))
+
+
+@lru_cache(maxsize=4096)
+def _split_for(clubs: int, pips: int, first: int, second: int, base: int, armour: int,
+               guards: tuple[tuple[int, int], ...]) -> tuple[int, Fraction, Fraction]:
+    """:func:`_best_split` over the target's defensive pips and how many of its possible tiles give each."""
+    whole = sum(n for _, n in guards)
     best: tuple[Fraction, int, Fraction] | None = None
     for share in range(1, pips):
         dealt = any_hit = 0
-        for tile, count in tiles.items():
-            defence = them.suit + dom.pips(tile, them.stance)[1] + them.extra
-            a = dom.blow(clubs + share, defence, first, them.resistance)
-            b = dom.blow(clubs + pips - share, defence, second, them.resistance)
+        for guard, count in guards:
+            defence = base + guard
+            a = dom.blow(clubs + share, defence, first, armour)
+            b = dom.blow(clubs + pips - share, defence, second, armour)
             dealt += (a + b) * count
             any_hit += count if a or b else 0
         mean = Fraction(dealt, whole)

@@ -19,12 +19,15 @@ tile when the pile runs out. Odds are exact for the tiles still in the pile.
 from __future__ import annotations
 
 import math
+import struct
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from itertools import compress
 from math import lcm
+from operator import mul
 
 from dtc.runtime.dice import Dice
 
@@ -193,42 +196,127 @@ def _joint(a_stance: str, a_tile: Domino | None, a_known: bool, d_stance: str, d
     return tuple((x, y, w) for (x, y), w in ways.items() if w), total
 
 
-def _joint_of(attacker: Side, defender: Side, tiles: tuple[Domino, ...]) -> tuple[Joint, int]:
-    return _joint(attacker.stance, attacker.tile, attacker.known, defender.stance, defender.tile, defender.known,
-                  tiles)
+#: Counts of the ways a blow falls, by margin: ``(lowest margin, counts, total)``: ``counts[i]`` ways
+#: (of ``total``) in which the attacker's offensive pips less the defender's defensive pips are
+#: ``lowest margin + i``. Everything else about a blow (suits, extra pips, the weapon, armour, size)
+#: only shifts that margin or reads it, so one count answers every such question.
+Ways = tuple[int, tuple[int, ...], int]
+
+_INDEX: dict[Domino, int] = {t: n for n, t in enumerate(SET)}
+_TOP = 12  # the most pips one side of a tile can give in any stance (both ends of the double six)
+_WIDTH = 2 * _TOP + 1  # margins of pips from -12 to +12
+_SLOT = 16  # bits per count in a packed histogram
+_MOST = 255  # the most unseen tiles whose pair counts (at most 255² < 2¹⁶) fit in a slot
+_UNPACK = struct.Struct(f"<{_WIDTH}H").unpack
+# Histograms as integers, one 16-bit slot a pip count: a tile's offensive pips x as 1 << 16x, its defensive
+# pips y as 1 << 16(12 - y). The product of an attacker's and a defender's histogram then counts every
+# (attacker's tile, defender's tile) pair in the slot of 12 + x - y, the sum of a tile's own pair
+# (1 << 16(12 + x - y)) is the part of it where both drew the same tile, and one multiplication of
+# Python integers does the whole convolution.
+_OFFENCE = {s: tuple(1 << _SLOT * _PIPS[t, s][0] for t in SET) for s in STANCES}
+_DEFENCE = {s: tuple(1 << _SLOT * (_TOP - _PIPS[t, s][1]) for t in SET) for s in STANCES}
+_SAME = {(a, d): tuple(1 << _SLOT * (_TOP + _PIPS[t, a][0] - _PIPS[t, d][1]) for t in SET)
+         for a in STANCES for d in STANCES}
+
+
+class Unseen:
+    """The tiles not yet seen at one moment of a fight (a multiset: their order does not matter), and
+    the counted ways of every blow asked about it, worked out once each (:meth:`ways`).
+
+    The counts equal :func:`_pairs` summed by margin of pips: the same pairs, weights and total, drawn
+    without replacement (the attacker's tile first). Tiles of the set are counted through packed
+    histograms (see ``_OFFENCE``); anything else (a tile not of the set, a pile of over 255) by
+    :func:`_joint`, the same way as before."""
+
+    __slots__ = ("_index", "_memo", "tiles")
+
+    def __init__(self, tiles: Sequence[Domino]) -> None:
+        self.tiles = tiles
+        index = [_INDEX.get(t, -1) for t in tiles]
+        self._index: list[int] | None = index if len(index) <= _MOST and -1 not in index else None
+        self._memo: dict[tuple[str, Domino | None, bool, str, Domino | None, bool], Ways] = {}
+
+    def ways(self, a_stance: str, a_tile: Domino | None, a_known: bool, d_stance: str, d_tile: Domino | None,
+             d_known: bool) -> Ways:
+        """The attacker's side (stance, its tile, whether the tile is known) and the defender's: an
+        unknown tile is drawn from these (none left: no tile)."""
+        key = (a_stance, a_tile, a_known, d_stance, d_tile, d_known)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._count(*key)
+        return found
+
+    def _count(self, a_stance: str, a_tile: Domino | None, a_known: bool, d_stance: str, d_tile: Domino | None,
+               d_known: bool) -> Ways:
+        whole = len(self.tiles)
+        a_draw = not a_known and whole > 0
+        left = whole - 1 if a_draw else whole
+        d_draw = not d_known and left > 0
+        total = (whole if a_draw else 1) * (left if d_draw else 1)
+        x = 0 if a_draw else pips(a_tile, a_stance)[0]
+        y = 0 if d_draw else pips(d_tile if d_known else None, d_stance)[1]
+        index = self._index
+        if index is None or not (0 <= x <= _TOP and 0 <= y <= _TOP) or a_stance not in _OFFENCE \
+                or d_stance not in _DEFENCE:
+            joint, whole_total = _joint(a_stance, a_tile, a_known, d_stance, d_tile, d_known, _tiles(self.tiles))
+            return _dense(joint, whole_total)
+        offence = sum(map(_OFFENCE[a_stance].__getitem__, index)) if a_draw else 1 << _SLOT * x
+        defence = sum(map(_DEFENCE[d_stance].__getitem__, index)) if d_draw else 1 << _SLOT * (_TOP - y)
+        packed = offence * defence
+        if a_draw and d_draw:  # ordered pairs of different draws: less each tile drawn twice
+            packed -= sum(map(_SAME[a_stance, d_stance].__getitem__, index))
+        return -_TOP, _UNPACK(packed.to_bytes(2 * _WIDTH, "little")), total
+
+
+def _dense(joint: Joint, total: int) -> Ways:
+    """:func:`_joint`'s (offensive pips, defensive pips, weight) as counts by margin."""
+    if not joint:
+        return 0, (), total
+    margins = [x - y for x, y, _ in joint]
+    low = min(margins)
+    counts = [0] * (max(margins) - low + 1)
+    for m, (_, _, w) in zip(margins, joint, strict=True):
+        counts[m - low] += w
+    return low, tuple(counts), total
+
+
+@lru_cache(maxsize=4096)
+def _damages(low: int, width: int, weapon: int, resistance: int, scale: Fraction | int) -> tuple[int, ...]:
+    """The damage of a blow at each margin (attack total less defence total) from ``low`` on."""
+    return tuple(blow(m, 0, weapon, resistance, scale) for m in range(low, low + width))
+
+
+def odds(ways: Ways, base: int, weapon: int, resistance: int, scale: Fraction | int = 1) -> tuple[int, int, int, int]:
+    """One attack counted: ``(damage summed over the ways, ways that hit, ways that deal damage, total)``.
+    ``base``: the attacker's suit and extra pips less the defender's (the margin before the tiles).
+    Divided by the total, the first is the damage to expect and the others are chances; all are
+    exact integers, so a caller comparing questions over the same tiles needs no fractions."""
+    low, counts, total = ways
+    start = base + low
+    damage = _damages(start, len(counts), weapon, resistance, scale)
+    return (sum(map(mul, counts, damage)), sum(counts[max(0, -start):]), sum(compress(counts, damage)), total)
 
 
 def blow_distribution(attacker: Side, defender: Side, weapon: int,
                       remaining: Sequence[Domino] = SET) -> dict[int, Fraction]:
     """P(damage = d) of one attack, exactly, over the tiles not yet known (drawn without replacement
     from ``remaining``, attacker's first). d = 0: a miss or a blow the armour stops."""
-    return dict(_distribution(attacker, defender, weapon, _tiles(remaining)))
-
-
-@lru_cache(maxsize=8192)
-def _distribution(attacker: Side, defender: Side, weapon: int, tiles: tuple[Domino, ...]) -> dict[int, Fraction]:
-    pairs, total = _joint_of(attacker, defender, tiles)
+    low, counts, total = Unseen(remaining).ways(attacker.stance, attacker.tile, attacker.known, defender.stance,
+                                                defender.tile, defender.known)
+    damage = _damages(attacker.suit + attacker.extra - defender.suit - defender.extra + low, len(counts), weapon,
+                      defender.resistance, attacker.scale)
     ways: dict[int, int] = {}
-    attack0, defence0 = attacker.suit + attacker.extra, defender.suit + defender.extra
-    for x, y, w in pairs:
-        d = blow(attack0 + x, defence0 + y, weapon, defender.resistance, attacker.scale)
-        ways[d] = ways.get(d, 0) + w
+    for n, d in zip(counts, damage, strict=True):
+        if n:
+            ways[d] = ways.get(d, 0) + n
     return {d: Fraction(w, total) for d, w in sorted(ways.items())}
 
 
 def hit_chance(attacker: Side, defender: Side, remaining: Sequence[Domino] = SET) -> Fraction:
     """P(attack >= defence) — whether or not armour then stops the damage."""
-    return _hit(attacker, defender, _tiles(remaining))
-
-
-@lru_cache(maxsize=8192)
-def _hit(attacker: Side, defender: Side, tiles: tuple[Domino, ...]) -> Fraction:
-    pairs, total = _joint_of(attacker, defender, tiles)
-    attack0, defence0 = attacker.suit + attacker.extra, defender.suit + defender.extra
-    hits = 0
-    for x, y, w in pairs:
-        if attack0 + x >= defence0 + y:
-            hits += w
+    ways = Unseen(remaining).ways(attacker.stance, attacker.tile, attacker.known, defender.stance, defender.tile,
+                                  defender.known)
+    _, hits, _, total = odds(ways, attacker.suit + attacker.extra - defender.suit - defender.extra, 0, 0)
     return Fraction(hits, total)
 
 
