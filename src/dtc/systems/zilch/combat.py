@@ -405,13 +405,13 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
         dealt = hits = 0
         total = 1
         if stance != dom.GUARDED:
-            dealt, hits, _, total = dom.odds(unseen.ways(stance, None, False, them_stance, None, False),
-                                             clubs - them_spades, weapon, them_dr)
+            dealt, hits, total = dom.odds(unseen.ways(stance, None, False, them_stance, None, False),
+                                          clubs - them_spades, weapon, them_dr)
         defence = spades + (shield(game) if stance == dom.GUARDED else 0)
         taken = worst = 0
         for foe_clubs, foe_stance, scale, damage in attackers:
-            d, h, _, total = dom.odds(unseen.ways(foe_stance, None, False, stance, None, False),
-                                      foe_clubs - defence, damage, armour, scale)
+            d, h, total = dom.odds(unseen.ways(foe_stance, None, False, stance, None, False),
+                                   foe_clubs - defence, damage, armour, scale)
             taken += d
             worst = max(worst, h)
         detail = (f"you hit {aim.name} {_share(hits, total)}, {dealt / total:.1f} damage expected; "
@@ -460,7 +460,8 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     ways = counted.ways(dom.BOLD, _NO_TILE, True, them.stance, them.tile, them.known)
     opts = []
     for n, w in enumerate(weapons):
-        dealt, _, damaging, total = dom.odds(ways, offence - them.suit - them.extra, weapon_damage(w), them.resistance)
+        dealt, damaging, total = dom.odds(ways, offence - them.suit - them.extra, weapon_damage(w), them.resistance,
+                                          second=dom.HARM)
         p = Fraction(damaging, total)  # 1 - P(no damage)
         per_hit = round(Fraction(dealt, damaging)) if damaging else 0  # the mean over the chance
         detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {percent(p)}, "
@@ -479,8 +480,8 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     if held:
         aim = min(held, key=lambda n: (foes[n].hp, n))
         other = _them(game, foes, known, aim, special=True)
-        _, hits, _, total = dom.odds(counted.ways(dom.BOLD, _NO_TILE, True, other.stance, other.tile, other.known),
-                                     offence - other.suit - other.extra, 0, 0)
+        _, hits, total = dom.odds(counted.ways(dom.BOLD, _NO_TILE, True, other.stance, other.tile, other.known),
+                                  offence - other.suit - other.extra, 0, 0)
         hit = Fraction(hits, total)
         opts.append(Option("disarm", f"Disarm {foes[aim].name}: no damage; it drops its {foes[aim].attacks[0][0]}",
                            f"against its better of ♠ and ♣: succeeds {percent(hit)}"))

@@ -19,15 +19,12 @@ tile when the pile runs out. Odds are exact for the tiles still in the pile.
 from __future__ import annotations
 
 import math
-import struct
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import compress
 from math import lcm
-from operator import mul
 
 from dtc.runtime.dice import Dice
 
@@ -196,27 +193,52 @@ def _joint(a_stance: str, a_tile: Domino | None, a_known: bool, d_stance: str, d
     return tuple((x, y, w) for (x, y), w in ways.items() if w), total
 
 
-#: Counts of the ways a blow falls, by margin: ``(lowest margin, counts, total)``: ``counts[i]`` ways
-#: (of ``total``) in which the attacker's offensive pips less the defender's defensive pips are
-#: ``lowest margin + i``. Everything else about a blow (suits, extra pips, the weapon, armour, size)
-#: only shifts that margin or reads it, so one count answers every such question.
-Ways = tuple[int, tuple[int, ...], int]
+#: Counts of the ways a blow falls, by margin: ``(lowest margin, number of margins, counts, total,
+#: bits)``: the counts packed in one integer, ``bits`` each, the lowest margin's first; count n is the
+#: number of ways (of ``total``) in which the attacker's offensive pips less the defender's defensive
+#: pips are ``lowest margin + n``. Everything else about a blow (suits, extra pips, the weapon,
+#: armour, size) only shifts that margin or reads it, so one count answers every such question.
+Ways = tuple[int, int, int, int, int]
 
-_INDEX: dict[Domino, int] = {t: n for n, t in enumerate(SET)}
+_BIT: dict[Domino, int] = {t: 1 << n for n, t in enumerate(SET)}
 _TOP = 12  # the most pips one side of a tile can give in any stance (both ends of the double six)
 _WIDTH = 2 * _TOP + 1  # margins of pips from -12 to +12
-_SLOT = 16  # bits per count in a packed histogram
-_MOST = 255  # the most unseen tiles whose pair counts (at most 255² < 2¹⁶) fit in a slot
-_UNPACK = struct.Struct(f"<{_WIDTH}H").unpack
+_SLOT = 16  # bits per count in a packed histogram: 21 tiles make 420 ordered pairs
+_CHUNK = 7  # a set of tiles (one bit a tile of SET) is read 7 tiles at a time: 3 look-ups of 128
 # Histograms as integers, one 16-bit slot a pip count: a tile's offensive pips x as 1 << 16x, its defensive
 # pips y as 1 << 16(12 - y). The product of an attacker's and a defender's histogram then counts every
 # (attacker's tile, defender's tile) pair in the slot of 12 + x - y, the sum of a tile's own pair
 # (1 << 16(12 + x - y)) is the part of it where both drew the same tile, and one multiplication of
-# Python integers does the whole convolution.
+# Python integers does the whole convolution. Each histogram of any set of tiles is the sum of three
+# table entries, one per 7 tiles of the set (:func:`_table`).
 _OFFENCE = {s: tuple(1 << _SLOT * _PIPS[t, s][0] for t in SET) for s in STANCES}
 _DEFENCE = {s: tuple(1 << _SLOT * (_TOP - _PIPS[t, s][1]) for t in SET) for s in STANCES}
 _SAME = {(a, d): tuple(1 << _SLOT * (_TOP + _PIPS[t, a][0] - _PIPS[t, d][1]) for t in SET)
          for a in STANCES for d in STANCES}
+Tables = tuple[tuple[int, ...], ...]
+_TABLES: dict[object, Tables] = {}
+
+
+def _table(key: object, values: tuple[int, ...]) -> Tables:
+    """Per 7 tiles of the set, the sum of ``values`` (one a tile) over each of the 128 subsets of them:
+    built on first use and kept under ``key``."""
+    chunks = []
+    for start in range(0, len(values), _CHUNK):
+        sums = [0] * (1 << _CHUNK)
+        for subset in range(1, 1 << _CHUNK):
+            low = subset & -subset
+            bit = start + low.bit_length() - 1
+            sums[subset] = sums[subset ^ low] + (values[bit] if bit < len(values) else 0)
+        chunks.append(tuple(sums))
+    found = _TABLES[key] = tuple(chunks)
+    return found
+
+
+def _over(key: object, values: tuple[int, ...], tiles: int) -> int:
+    """The sum of ``values`` over a set of tiles (bit n: ``SET[n]``), through the tables of ``key``."""
+    tables = _TABLES.get(key)
+    low, mid, high = tables if tables is not None else _table(key, values)
+    return low[tiles & 127] + mid[(tiles >> 7) & 127] + high[tiles >> 14]
 
 
 class Unseen:
@@ -224,16 +246,20 @@ class Unseen:
     the counted ways of every blow asked about it, worked out once each (:meth:`ways`).
 
     The counts equal :func:`_pairs` summed by margin of pips: the same pairs, weights and total, drawn
-    without replacement (the attacker's tile first). Tiles of the set are counted through packed
-    histograms (see ``_OFFENCE``); anything else (a tile not of the set, a pile of over 255) by
+    without replacement (the attacker's tile first). Tiles of the set, each at most once, are counted
+    through packed histograms (see ``_OFFENCE``); anything else (a tile not of the set, or one twice) by
     :func:`_joint`, the same way as before."""
 
-    __slots__ = ("_index", "_memo", "tiles")
+    __slots__ = ("_memo", "_set", "tiles")
 
     def __init__(self, tiles: Sequence[Domino]) -> None:
         self.tiles = tiles
-        index = [_INDEX.get(t, -1) for t in tiles]
-        self._index: list[int] | None = index if len(index) <= _MOST and -1 not in index else None
+        try:
+            bits = sum(map(_BIT.__getitem__, tiles))
+        except (KeyError, TypeError):  # not a tile of the set
+            bits = -1
+        #: One bit per tile of SET, or -1: the tiles are not a set of SET's tiles.
+        self._set = bits if bits >= 0 and bits.bit_count() == len(tiles) else -1
         self._memo: dict[tuple[str, Domino | None, bool, str, Domino | None, bool], Ways] = {}
 
     def ways(self, a_stance: str, a_tile: Domino | None, a_known: bool, d_stance: str, d_tile: Domino | None,
@@ -255,59 +281,98 @@ class Unseen:
         total = (whole if a_draw else 1) * (left if d_draw else 1)
         x = 0 if a_draw else pips(a_tile, a_stance)[0]
         y = 0 if d_draw else pips(d_tile if d_known else None, d_stance)[1]
-        index = self._index
-        if index is None or not (0 <= x <= _TOP and 0 <= y <= _TOP) or a_stance not in _OFFENCE \
+        tiles = self._set
+        if tiles < 0 or not (0 <= x <= _TOP and 0 <= y <= _TOP) or a_stance not in _OFFENCE \
                 or d_stance not in _DEFENCE:
             joint, whole_total = _joint(a_stance, a_tile, a_known, d_stance, d_tile, d_known, _tiles(self.tiles))
             return _dense(joint, whole_total)
-        offence = sum(map(_OFFENCE[a_stance].__getitem__, index)) if a_draw else 1 << _SLOT * x
-        defence = sum(map(_DEFENCE[d_stance].__getitem__, index)) if d_draw else 1 << _SLOT * (_TOP - y)
+        offence = _over(a_stance, _OFFENCE[a_stance], tiles) if a_draw else 1 << _SLOT * x
+        defence = _over(("d", d_stance), _DEFENCE[d_stance], tiles) if d_draw else 1 << _SLOT * (_TOP - y)
         packed = offence * defence
         if a_draw and d_draw:  # ordered pairs of different draws: less each tile drawn twice
-            packed -= sum(map(_SAME[a_stance, d_stance].__getitem__, index))
-        return -_TOP, _UNPACK(packed.to_bytes(2 * _WIDTH, "little")), total
+            packed -= _over((a_stance, d_stance), _SAME[a_stance, d_stance], tiles)
+        return -_TOP, _WIDTH, packed, total, _SLOT
 
 
 def _dense(joint: Joint, total: int) -> Ways:
     """:func:`_joint`'s (offensive pips, defensive pips, weight) as counts by margin."""
+    bits = max(_SLOT, total.bit_length() + 1)
     if not joint:
-        return 0, (), total
+        return 0, 0, 0, total, bits
     margins = [x - y for x, y, _ in joint]
     low = min(margins)
     counts = [0] * (max(margins) - low + 1)
     for m, (_, _, w) in zip(margins, joint, strict=True):
         counts[m - low] += w
-    return low, tuple(counts), total
+    return low, len(counts), sum(w << bits * n for n, w in enumerate(counts)), total, bits
 
 
-@lru_cache(maxsize=4096)
-def _damages(low: int, width: int, weapon: int, resistance: int, scale: Fraction | int) -> tuple[int, ...]:
-    """The damage of a blow at each margin (attack total less defence total) from ``low`` on."""
-    return tuple(blow(m, 0, weapon, resistance, scale) for m in range(low, low + width))
+def counts(ways: Ways) -> tuple[int, ...]:
+    """The counts of :data:`Ways`, one a margin from the lowest."""
+    _, width, packed, _, bits = ways
+    full = (1 << bits) - 1
+    return tuple((packed >> bits * n) & full for n in range(width))
 
 
-def odds(ways: Ways, base: int, weapon: int, resistance: int, scale: Fraction | int = 1) -> tuple[int, int, int, int]:
-    """One attack counted: ``(damage summed over the ways, ways that hit, ways that deal damage, total)``.
-    ``base``: the attacker's suit and extra pips less the defender's (the margin before the tiles).
-    Divided by the total, the first is the damage to expect and the others are chances; all are
-    exact integers, so a caller comparing questions over the same tiles needs no fractions."""
-    low, counts, total = ways
+HIT, HARM = "hit", "harm"  # the second count :func:`odds` gives: the ways that hit, or that deal damage
+
+
+@lru_cache(maxsize=8192)
+def _question(start: int, width: int, weapon: int, resistance: int, scale: Fraction | int, second: str,
+              bits: int) -> tuple[int, int, int]:
+    """A question about a blow as one number to multiply packed counts by, its blocks' distance in
+    slots, and the greatest total the product is exact for.
+
+    For margin n (from ``start``): its damage in slot ``width - 1 - n``, and 1 or 0 (it hits, or it
+    deals damage) in slot ``gap + width - 1 - n``. In the product with the counts, slot ``width - 1``
+    holds the damage summed over every way and slot ``gap + width - 1`` the ways that hit (or harm):
+    each is the dot product of the counts with one column reversed, and the two blocks are too far
+    apart to meet. Exact while no slot of the product reaches ``2**bits``, that is while the total
+    times the greatest damage stays below it."""
+    damage = [blow(m, 0, weapon, resistance, scale) for m in range(start, start + width)]
+    gap = 2 * width - 1
+    top = width - 1
+    multiplier = 0
+    for n, d in enumerate(damage):
+        flag = start + n >= 0 if second == HIT else d > 0
+        multiplier |= d << bits * (top - n) | int(flag) << bits * (gap + top - n)
+    return multiplier, gap, ((1 << bits) - 1) // max([1, *damage])
+
+
+def odds(ways: Ways, base: int, weapon: int, resistance: int, scale: Fraction | int = 1,
+         second: str = HIT) -> tuple[int, int, int]:
+    """One attack counted: ``(damage summed over the ways, ways that hit, total)`` — with ``second``
+    :data:`HARM`, the ways that deal damage in place of those that hit. ``base``: the attacker's suit
+    and extra pips less the defender's (the margin before the tiles). Divided by the total, the first
+    is the damage to expect and the second a chance; all are exact integers, so a caller comparing
+    questions over the same tiles needs no fractions."""
+    low, width, packed, total, bits = ways
     start = base + low
-    damage = _damages(start, len(counts), weapon, resistance, scale)
-    return (sum(map(mul, counts, damage)), sum(counts[max(0, -start):]), sum(compress(counts, damage)), total)
+    multiplier, gap, most = _question(start, width, weapon, resistance, scale, second, bits)
+    if total > most:  # a slot of the product could overflow: count one margin at a time
+        dealt = other = 0
+        for n, w in enumerate(counts(ways)):
+            d = blow(start + n, 0, weapon, resistance, scale)
+            dealt += w * d
+            other += w if (start + n >= 0 if second == HIT else d > 0) else 0
+        return dealt, other, total
+    product = packed * multiplier >> bits * (width - 1)
+    full = (1 << bits) - 1
+    return product & full, (product >> bits * gap) & full, total
 
 
 def blow_distribution(attacker: Side, defender: Side, weapon: int,
                       remaining: Sequence[Domino] = SET) -> dict[int, Fraction]:
     """P(damage = d) of one attack, exactly, over the tiles not yet known (drawn without replacement
     from ``remaining``, attacker's first). d = 0: a miss or a blow the armour stops."""
-    low, counts, total = Unseen(remaining).ways(attacker.stance, attacker.tile, attacker.known, defender.stance,
-                                                defender.tile, defender.known)
-    damage = _damages(attacker.suit + attacker.extra - defender.suit - defender.extra + low, len(counts), weapon,
-                      defender.resistance, attacker.scale)
+    found = Unseen(remaining).ways(attacker.stance, attacker.tile, attacker.known, defender.stance, defender.tile,
+                                   defender.known)
+    start = attacker.suit + attacker.extra - defender.suit - defender.extra + found[0]
+    total = found[3]
     ways: dict[int, int] = {}
-    for n, d in zip(counts, damage, strict=True):
+    for m, n in enumerate(counts(found), start):
         if n:
+            d = blow(m, 0, weapon, defender.resistance, attacker.scale)
             ways[d] = ways.get(d, 0) + n
     return {d: Fraction(w, total) for d, w in sorted(ways.items())}
 
@@ -316,7 +381,7 @@ def hit_chance(attacker: Side, defender: Side, remaining: Sequence[Domino] = SET
     """P(attack >= defence) — whether or not armour then stops the damage."""
     ways = Unseen(remaining).ways(attacker.stance, attacker.tile, attacker.known, defender.stance, defender.tile,
                                   defender.known)
-    _, hits, _, total = odds(ways, attacker.suit + attacker.extra - defender.suit - defender.extra, 0, 0)
+    _, hits, total = odds(ways, attacker.suit + attacker.extra - defender.suit - defender.extra, 0, 0)
     return Fraction(hits, total)
 
 
