@@ -33,6 +33,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -221,8 +222,17 @@ def _fixed_damage(game: Game, foe: Foe) -> int | None:
 
 def foe_damage(game: Game, foe: Foe) -> int:
     fixed = _fixed_damage(game, foe)
-    if fixed is not None:
-        return fixed
+    return fixed if fixed is not None else _roll_attack(game, foe)
+
+
+def _damage_roll(game: Game, profile: _Profile, foe: Foe) -> int:
+    """:func:`foe_damage` with the stat block already read."""
+    if foe.attacks and foe.attacks[0][0] == DISARMED:
+        return TINY
+    return profile.damage if profile.damage is not None else _roll_attack(game, foe)
+
+
+def _roll_attack(game: Game, foe: Foe) -> int:
     for _, dice in foe.attacks:
         try:
             return max(0, game.dice.roll(dice).total)
@@ -233,11 +243,24 @@ def foe_damage(game: Game, foe: Foe) -> int:
 
 def foe_mean_damage(game: Game, foe: Foe) -> int:
     fixed = _fixed_damage(game, foe)
-    if fixed is not None:
-        return fixed
-    for _, dice in foe.attacks:
+    return fixed if fixed is not None else _mean_of(tuple(dice for _, dice in foe.attacks))
+
+
+def _mean_damage(profile: _Profile, foe: Foe) -> int:
+    """:func:`foe_mean_damage` with the stat block already read."""
+    if foe.attacks and foe.attacks[0][0] == DISARMED:
+        return TINY
+    if profile.damage is not None:
+        return profile.damage
+    return _mean_of(tuple(dice for _, dice in foe.attacks))
+
+
+@lru_cache(maxsize=1024)
+def _mean_of(dice: tuple[str, ...]) -> int:
+    """The rounded mean of the first of a creature's attack dice that reads; 2 when none does."""
+    for text in dice:
         try:
-            return round(parse_dice(dice).mean)
+            return round(parse_dice(text).mean)
         except DiceError:
             continue
     return 2
@@ -266,16 +289,45 @@ def escape(rules: Zilch, game: Game, foes: list[Foe]) -> bool:
     return ok
 
 
+@dataclass(frozen=True, slots=True)
+class _Profile:
+    """What a creature's stat block says for a fight, read once: its ♠ and ♣, its defence against a
+    Special Attack (the better of them), damage resistance, size modifier, and a Damage field."""
+
+    spades: int
+    clubs: int
+    special: int
+    dr: int
+    scale: Fraction | int
+    damage: int | None
+
+    @classmethod
+    def read(cls, game: Game, foe: Foe) -> _Profile:
+        spades, clubs = suit(game, foe, "spades"), suit(game, foe, "clubs")
+        scale = size_of(game, foe)[1]
+        fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
+        return cls(spades, clubs, max(spades, clubs), foe_stat(game, foe, "dr", "armor", "armour", default=0),
+                   scale.numerator if scale.denominator == 1 else scale, fixed if fixed >= 0 else None)
+
+
 class _Round:
     """What is known in a round: each foe's stance and tile, which tiles are still unseen, and an
-    attack the adventurer readied (seed, *Ready*): the foe it waits for, its total, the weapon."""
+    attack the adventurer readied (seed, *Ready*): the foe it waits for, its total, the weapon.
+    ``profiles``: the creatures' stat blocks as read so far this fight, shared by its rounds."""
 
-    def __init__(self, pile: dom.Pile) -> None:
+    def __init__(self, pile: dom.Pile, profiles: dict[str | None, _Profile] | None = None) -> None:
         self.pile = pile
         self.stance: dict[int, str] = {}
         self.tile: dict[int, dom.Domino | None] = {}
         self.shown: set[int] = set()
         self.ready: tuple[int, int, Item] | None = None
+        self.profiles: dict[str | None, _Profile] = {} if profiles is None else profiles
+
+    def profile(self, game: Game, foe: Foe) -> _Profile:
+        found = self.profiles.get(foe.creature)
+        if found is None:
+            found = self.profiles[foe.creature] = _Profile.read(game, foe)
+        return found
 
     def unseen(self) -> list[dom.Domino]:
         hidden = [t for k, t in self.tile.items() if k not in self.shown and t is not None]
@@ -290,8 +342,9 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
     size_up(game, foes)
     pile = dom.Pile.shuffled(game.dice)
     pc = game.pc
+    profiles: dict[str | None, _Profile] = {}
     mine = pc.score("♠") + game.dice.die(6)
-    best = max(suit(game, f, "spades") for f in foes)
+    best = max(_Round(pile, profiles).profile(game, f).spades for f in foes)
     theirs = best + game.dice.die(6)
     pc_first = mine > theirs or (mine == theirs and pc.score("♠") >= best)
     rnd = 0
@@ -303,7 +356,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
             return FLED
         active = [f for f in foes if f.active]
         pile.ensure(len(active) + 1, game.dice)
-        known = _Round(pile)
+        known = _Round(pile, profiles)
         known.ready = readied
         for n, f in enumerate(foes):
             if f.active:
@@ -395,10 +448,12 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     clubs, spades, armour = pc.score("♣"), pc.score("♠"), resistance(game)
     aim = foes[target]
     them_stance = known.stance[target]
-    them_spades = suit(game, aim, "spades")
-    them_dr = foe_stat(game, aim, "dr", "armor", "armour", default=0)
-    attackers = [(suit(game, foes[n], "clubs"), known.stance[n], size_of(game, foes[n])[1],
-                  foe_mean_damage(game, foes[n])) for n in active]
+    them = known.profile(game, aim)
+    # Creatures alike (the same block, stance and attack) strike alike: each kind is counted once.
+    attackers: Counter[tuple[int, str, Fraction | int, int]] = Counter()
+    for n in active:
+        profile = known.profile(game, foes[n])
+        attackers[profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n])] += 1
     weight = 3 if careful(game) else 1  # halves
     rows = []
     for stance in dom.STANCES:
@@ -406,13 +461,13 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
         total = 1
         if stance != dom.GUARDED:
             dealt, hits, total = dom.odds(unseen.ways(stance, None, False, them_stance, None, False),
-                                          clubs - them_spades, weapon, them_dr)
+                                          clubs - them.spades, weapon, them.dr)
         defence = spades + (shield(game) if stance == dom.GUARDED else 0)
         taken = worst = 0
-        for foe_clubs, foe_stance, scale, damage in attackers:
+        for (foe_clubs, foe_stance, scale, damage), alike in attackers.items():
             d, h, total = dom.odds(unseen.ways(foe_stance, None, False, stance, None, False),
                                    foe_clubs - defence, damage, armour, scale)
-            taken += d
+            taken += d * alike
             worst = max(worst, h)
         detail = (f"you hit {aim.name} {_share(hits, total)}, {dealt / total:.1f} damage expected; "
                   f"hit on you {_share(worst, total)}, {taken / total:.1f} damage expected")
@@ -423,22 +478,16 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     return game.ask(q).key.split(":")[1]
 
 
-def _their_defence(game: Game, foe: Foe, tile: dom.Domino | None, stance: str, *, special: bool = False) -> int:
+def _their_defence(profile: _Profile, tile: dom.Domino | None, stance: str, *, special: bool = False) -> int:
     """A creature's defence: ♠ + defensive pips; against a Special Attack, ♣ instead when that is
     higher (seed, *Special Attack*)."""
-    base = suit(game, foe, "spades")
-    if special:
-        base = max(base, suit(game, foe, "clubs"))
-    return base + dom.pips(tile, stance)[1]
+    return (profile.special if special else profile.spades) + dom.pips(tile, stance)[1]
 
 
 def _them(game: Game, foes: list[Foe], known: _Round, target: int, *, special: bool = False) -> dom.Side:
-    foe = foes[target]
-    base = suit(game, foe, "spades")
-    if special:
-        base = max(base, suit(game, foe, "clubs"))
-    return dom.Side(base, known.stance[target], known.tile[target], known=target in known.shown,
-                    resistance=0 if special else foe_stat(game, foe, "dr", "armor", "armour", default=0))
+    profile = known.profile(game, foes[target])
+    return dom.Side(profile.special if special else profile.spades, known.stance[target], known.tile[target],
+                    known=target in known.shown, resistance=0 if special else profile.dr)
 
 
 _NO_TILE: dom.Domino = (0, 0)  # a tile of no pips: one whose pips are already counted
@@ -488,7 +537,8 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     if stance == dom.CAUTIOUS:
         opts.append(Option("ready", "Ready an attack: strike just before a creature attacks you",
                            f"♣ {pc.score('♣')} + {offensive} pips = {offence}, once its tile is face up"))
-    opts.append(Option("escape", "Flee", f"♠ contest {percent(escape_chance(game, foes))}",
+    fastest = max((known.profile(game, f).spades for f in foes if f.active), default=0)
+    opts.append(Option("escape", "Flee", f"♠ contest {percent(_escape_odds(pc.score('♠'), fastest))}",
                        tags=frozenset({"escape"})))
     key = game.ask(Question(COMBAT, "Your move", tuple(opts),
                             {"foes": [foes[n].brief() for n in active], "hp": pc.hp})).key
@@ -572,8 +622,9 @@ def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: in
     hit deals damage — or, for a Special Attack (a Disarm), none: the creature drops its weapon."""
     foe = foes[target]
     known.shown.add(target)
-    defence = _their_defence(game, foe, known.tile[target], known.stance[target], special=special)
-    dr = 0 if special else foe_stat(game, foe, "dr", "armor", "armour", default=0)
+    profile = known.profile(game, foe)
+    defence = _their_defence(profile, known.tile[target], known.stance[target], special=special)
+    dr = 0 if special else profile.dr
     weapon_dmg = weapon_damage(weapon) if damage is None else damage
     spent = _fighter_chips(game, foe, offence, defence, weapon_dmg, dr, special=special)
     total = offence + spent
@@ -681,6 +732,7 @@ def _spend(game: Game, options: tuple[Option, ...], suit_symbol: str) -> int:
 def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino | None,
               stance: str) -> None:
     pc = game.pc
+    armour = resistance(game)
     for n, foe in enumerate(foes):
         if not foe.active:
             continue
@@ -693,14 +745,15 @@ def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: do
             if foe.hp <= 0:  # felled before it could strike
                 continue
         name = foe.attacks[0][0] if foe.attacks else "attack"
-        attack = suit(game, foe, "clubs") + dom.pips(known.tile[n], known.stance[n])[0]
+        profile = known.profile(game, foe)
+        attack = profile.clubs + dom.pips(known.tile[n], known.stance[n])[0]
         out = game.state.rules.get("unconscious")  # Defenseless: no domino, no shield
         defence = _defence(game, tile, stance) if tile is not None and not out else pc.score("♠")
-        scale = size_of(game, foe)[1]
-        base = foe_damage(game, foe) if attack >= defence else 0  # dice only for a blow that lands
+        scale = profile.scale
+        base = _damage_roll(game, profile, foe) if attack >= defence else 0  # dice only for a blow that lands
 
-        def strike(against: int, base: int = base, scale: Fraction = scale, attack: int = attack) -> int:
-            return dom.blow(attack, against, base, resistance(game), scale) if attack >= against else 0
+        def strike(against: int, base: int = base, scale: Fraction | int = scale, attack: int = attack) -> int:
+            return dom.blow(attack, against, base, armour, scale) if attack >= against else 0
 
         spent = 0 if out else _rogue_chips(game, foe, attack, defence, strike(defence), strike, name)
         defence += spent
