@@ -501,8 +501,7 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
     offensive = dom.pips(tile, stance)[0]
     offence = pc.score("♣") + offensive
-    unseen = known.unseen()
-    counted = dom.Unseen(unseen)
+    counted = dom.Unseen(known.unseen())
     target = min(active, key=lambda n: (foes[n].hp, n))
     them = _them(game, foes, known, target)
     # Your tile is face up and its pips are in ``offence``: a known tile of no pips.
@@ -518,7 +517,7 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
         opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=p))
     pairs = two_weapon_pairs(pc.items) if offensive >= 2 and class_of(pc) in ("Fighter", "Rogue") else []
     for n, (first, second) in enumerate(pairs):
-        split, p, mean = _best_split(pc.score("♣"), offensive, first[1], second[1], them, unseen)
+        split, p, mean = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
         per_hit = round(mean / p) if p else 0
         label = (f"Two weapons: {DOUBLE[first[0].lower()]}" if first[0] == second[0] and first[0].lower() in DOUBLE
                  else f"Two weapons: {first[0]} and {second[0]}")
@@ -553,7 +552,7 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
         return ""
     if key.startswith("two:"):
         first, second = pairs[int(key.split(":")[1])]
-        split, _, _ = _best_split(pc.score("♣"), offensive, first[1], second[1], them, unseen)
+        split, _, _ = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
         if offensive > 2:
             split = int(game.ask(Question(SPLIT, f"Split your {offensive} offensive pips: how many for "
                                                  f"{first[0]}?", _split_options(offensive, split, first, second)))
@@ -580,13 +579,14 @@ def _pick(game: Game, foes: list[Foe], choices: list[int], prompt: str) -> int:
 
 
 def _best_split(clubs: int, pips: int, first: int, second: int, them: dom.Side,
-                unseen: list[dom.Domino]) -> tuple[int, Fraction, Fraction]:
+                guards: dom.Ways) -> tuple[int, Fraction, Fraction]:
     """The split of offensive pips (at least 1 each) with the most damage to expect against one target:
     (pips for the first weapon, P(at least one blow damages), expected damage), exactly over the target's
-    tile (known, or one of the unseen: the same tile meets both blows)."""
-    guards = Counter(dom.pips(t, them.stance)[1] for t in ([them.tile] if them.known else unseen))
+    tile (known, or one of the unseen: the same tile meets both blows). ``guards``: the ways of a blow
+    of no pips against its tile, which count its defensive pips (margin -y: y pips)."""
+    low = guards[0]
     return _split_for(clubs, pips, first, second, them.suit + them.extra, them.resistance,
-                      tuple(sorted(guards.items())))
+                      tuple((-(low + n), count) for n, count in enumerate(dom.counts(guards)) if count))
 
 
 @lru_cache(maxsize=4096)
