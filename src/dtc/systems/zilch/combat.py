@@ -454,6 +454,7 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     for n in active:
         profile = known.profile(game, foes[n])
         attackers[profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n])] += 1
+    unseen.exchange(them_stance, next(iter(attackers))[1])  # every count of the round at once
     weight = 3 if careful(game) else 1  # halves
     rows = []
     for stance in dom.STANCES:
