@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -450,12 +449,14 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     them_stance = known.stance[target]
     them = known.profile(game, aim)
     # Creatures alike (the same block, stance and attack) strike alike: each kind is counted once.
-    attackers: Counter[tuple[int, str, Fraction | int, int]] = Counter()
+    attackers: dict[tuple[int, str, Fraction | int, int], int] = {}
     for n in active:
         profile = known.profile(game, foes[n])
-        attackers[profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n])] += 1
+        kind = (profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n]))
+        attackers[kind] = attackers.get(kind, 0) + 1
     unseen.exchange(them_stance, next(iter(attackers))[1])  # every count of the round at once
     weight = 3 if careful(game) else 1  # halves
+    guard = shield(game)
     rows = []
     for stance in dom.STANCES:
         dealt = hits = 0
@@ -463,7 +464,7 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
         if stance != dom.GUARDED:
             dealt, hits, total = dom.odds(unseen.ways(stance, None, False, them_stance, None, False),
                                           clubs - them.spades, weapon, them.dr)
-        defence = spades + (shield(game) if stance == dom.GUARDED else 0)
+        defence = spades + (guard if stance == dom.GUARDED else 0)
         taken = worst = 0
         for (foe_clubs, foe_stance, scale, damage), alike in attackers.items():
             d, h, total = dom.odds(unseen.ways(foe_stance, None, False, stance, None, False),

@@ -19,8 +19,9 @@ tile when the pile runs out. Odds are exact for the tiles still in the pile.
 from __future__ import annotations
 
 import math
+import struct
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -84,8 +85,9 @@ class Pile:
 
     def reshuffle(self, dice: Dice) -> None:
         tiles = list(SET)
+        pick = dice.pick
         for i in range(len(tiles) - 1, 0, -1):  # Fisher–Yates with the run's dice
-            j = dice.pick(i + 1)
+            j = pick(i + 1)
             tiles[i], tiles[j] = tiles[j], tiles[i]
         self.tiles = tiles
 
@@ -365,8 +367,15 @@ def _dense(joint: Joint, total: int) -> Ways:
 def counts(ways: Ways) -> tuple[int, ...]:
     """The counts of :data:`Ways`, one a margin from the lowest."""
     _, width, packed, _, bits = ways
+    if bits == _SLOT:
+        return _unpack16(width)(packed.to_bytes(2 * width, "little"))
     full = (1 << bits) - 1
     return tuple((packed >> bits * n) & full for n in range(width))
+
+
+@lru_cache(maxsize=64)
+def _unpack16(width: int) -> Callable[[bytes], tuple[int, ...]]:
+    return struct.Struct(f"<{width}H").unpack
 
 
 HIT, HARM = "hit", "harm"  # the second count :func:`odds` gives: the ways that hit, or that deal damage
