@@ -175,12 +175,16 @@ def test_a_suit_tests_words_once_per_score_equal_them_worked_out() -> None:
             assert z.p_success(skill) == degrees[z.CS] + degrees[z.S]
 
 
-def test_shares_in_words_equal_percent_of_the_fraction() -> None:
+def test_shares_and_rounding_in_integers_equal_the_fractions() -> None:
     rng = random.Random(9)
     for _ in range(3000):
         total = rng.randint(1, 500)
         part = rng.randint(0, total)
         assert zc._share(part, total) == percent(Fraction(part, total))
+        dealt = rng.randint(0, 5000)
+        assert zc._rounded(dealt, total) == round(Fraction(dealt, total))
+        half = total * rng.randint(0, 9) + total // 2  # exact halves when the total is even
+        assert zc._rounded(half, total) == round(Fraction(half, total))
         assert f"{part / total:.1f}" == f"{float(Fraction(part, total)):.1f}"
 
 

@@ -172,9 +172,16 @@ def two_weapon_pairs(pc_items: list[Item]) -> list[tuple[tuple[str, int], tuple[
 
 
 def resistance(game: Game) -> int:
-    pc = game.pc
-    body = max((i.defense for i in pc.items if i.kind == "armour" and i.slot == "body"), default=0)
-    return body + shield(game)
+    """Body armour's and a shield's damage resistance (the best of each; one pass over the kit)."""
+    body: int | None = None
+    guard: int | None = None
+    for i in game.pc.items:
+        if i.kind == "armour":
+            if i.slot == "body":
+                body = i.defense if body is None else max(body, i.defense)
+            elif i.slot == "shield":
+                guard = i.defense if guard is None else max(guard, i.defense)
+    return (body or 0) + (guard or 0)
 
 
 def shield(game: Game) -> int:
@@ -428,6 +435,13 @@ def _defence(game: Game, tile: dom.Domino | None, stance: str) -> int:
     return game.pc.score("♠") + dom.pips(tile, stance)[1] + extra
 
 
+def _rounded(part: int, whole: int) -> int:
+    """``round(Fraction(part, whole))`` for a positive ``whole``: to the nearest, a half to the even."""
+    low, rest = divmod(part, whole)
+    twice = 2 * rest
+    return low + (1 if twice > whole or (twice == whole and low % 2) else 0)
+
+
 def _share(part: int, total: int) -> str:
     """``percent(Fraction(part, total))`` without the fraction: ``float`` of a fraction is the quotient
     of its terms correctly rounded, which ``part / total`` is too."""
@@ -492,6 +506,7 @@ def _them(game: Game, foes: list[Foe], known: _Round, target: int, *, special: b
                     known=target in known.shown, resistance=0 if special else profile.dr)
 
 
+_ESCAPE_TAGS = frozenset({"escape"})
 _NO_TILE: dom.Domino = (0, 0)  # a tile of no pips: one whose pips are already counted
 
 
@@ -512,11 +527,10 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     for n, w in enumerate(weapons):
         dealt, damaging, total = dom.odds(ways, offence - them.suit - them.extra, weapon_damage(w), them.resistance,
                                           second=dom.HARM)
-        p = Fraction(damaging, total)  # 1 - P(no damage)
-        per_hit = round(Fraction(dealt, damaging)) if damaging else 0  # the mean over the chance
-        detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {percent(p)}, "
+        per_hit = _rounded(dealt, damaging) if damaging else 0  # the mean over the chance
+        detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {_share(damaging, total)}, "
                   f"{per_hit} damage a hit")
-        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=p))
+        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=Fraction(damaging, total)))
     pairs = two_weapon_pairs(pc.items) if offensive >= 2 and class_of(pc) in ("Fighter", "Rogue") else []
     for n, (first, second) in enumerate(pairs):
         split, p, mean = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
@@ -540,7 +554,7 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
                            f"♣ {pc.score('♣')} + {offensive} pips = {offence}, once its tile is face up"))
     fastest = max((known.profile(game, f).spades for f in foes if f.active), default=0)
     opts.append(Option("escape", "Flee", f"♠ contest {percent(_escape_odds(pc.score('♠'), fastest))}",
-                       tags=frozenset({"escape"})))
+                       tags=_ESCAPE_TAGS))
     key = game.ask(Question(COMBAT, "Your move", tuple(opts),
                             {"foes": [foes[n].brief() for n in active], "hp": pc.hp})).key
     if key == "escape":
@@ -596,20 +610,22 @@ def _split_for(clubs: int, pips: int, first: int, second: int, base: int, armour
                guards: tuple[tuple[int, int], ...]) -> tuple[int, Fraction, Fraction]:
     """:func:`_best_split` over the target's defensive pips and how many of its possible tiles give each."""
     whole = sum(n for _, n in guards)
-    best: tuple[Fraction, int, Fraction] | None = None
+    step = dom.MARGIN_STEP
+    best: tuple[int, int, int] | None = None  # (damage summed over the tiles, share, tiles where a blow harms)
     for share in range(1, pips):
         dealt = any_hit = 0
+        one, two = clubs + share, clubs + pips - share
         for guard, count in guards:
             defence = base + guard
-            a = dom.blow(clubs + share, defence, first, armour)
-            b = dom.blow(clubs + pips - share, defence, second, armour)
+            # dom.blow at size 1: a miss 0, else the weapon + 1 a 5 of margin, less armour
+            a = max(0, first + (one - defence) // step - armour) if one >= defence else 0
+            b = max(0, second + (two - defence) // step - armour) if two >= defence else 0
             dealt += (a + b) * count
             any_hit += count if a or b else 0
-        mean = Fraction(dealt, whole)
-        if best is None or mean > best[0]:
-            best = (mean, share, Fraction(any_hit, whole))
+        if best is None or dealt > best[0]:  # one denominator: the greater sum, the greater mean
+            best = (dealt, share, any_hit)
     assert best is not None
-    return best[1], best[2], best[0]
+    return best[1], Fraction(best[2], whole), Fraction(best[0], whole)
 
 
 def _split_options(pips: int, best: int, first: tuple[str, int], second: tuple[str, int]) -> tuple[Option, ...]:
@@ -656,7 +672,7 @@ def _fighter_chips(game: Game, foe: Foe, attack: int, defence: int, weapon: int,
 
     pc = game.pc
     chips = pc.stats.get("chips", 0)
-    if class_of(pc) != "Fighter" or chips <= 0:
+    if chips <= 0 or class_of(pc) != "Fighter":
         return 0
     now = 0 if attack < defence or special else dom.blow(attack, defence, weapon, dr)
     offers: list[tuple[int, int, str]] = []  # (cost, damage, label)
@@ -694,7 +710,7 @@ def _rogue_chips(game: Game, foe: Foe, attack: int, defence: int, damage: int, b
 
     pc = game.pc
     chips = pc.stats.get("chips", 0)
-    if class_of(pc) != "Rogue" or chips <= 0 or attack < defence or damage <= 0:
+    if attack < defence or damage <= 0 or chips <= 0 or class_of(pc) != "Rogue":
         return 0
     offers: list[tuple[int, int, str]] = []
     dodge = attack - defence + 1
