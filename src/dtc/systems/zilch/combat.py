@@ -468,7 +468,7 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
         profile = known.profile(game, foes[n])
         kind = (profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n]))
         attackers[kind] = attackers.get(kind, 0) + 1
-    unseen.exchange(them_stance, next(iter(attackers))[1])  # every count of the round at once
+    counted = unseen.exchange(them_stance, next(iter(attackers))[1])  # every count of the round at once
     weight = 3 if careful(game) else 1  # halves
     guard = shield(game)
     rows = []
@@ -476,13 +476,13 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
         dealt = hits = 0
         total = 1
         if stance != dom.GUARDED:
-            dealt, hits, total = dom.odds(unseen.ways(stance, None, False, them_stance, None, False),
-                                          clubs - them.spades, weapon, them.dr)
+            ways = counted.get((stance, them_stance)) or unseen.ways(stance, None, False, them_stance, None, False)
+            dealt, hits, total = dom.odds(ways, clubs - them.spades, weapon, them.dr)
         defence = spades + (guard if stance == dom.GUARDED else 0)
         taken = worst = 0
         for (foe_clubs, foe_stance, scale, damage), alike in attackers.items():
-            d, h, total = dom.odds(unseen.ways(foe_stance, None, False, stance, None, False),
-                                   foe_clubs - defence, damage, armour, scale)
+            ways = counted.get((foe_stance, stance)) or unseen.ways(foe_stance, None, False, stance, None, False)
+            d, h, total = dom.odds(ways, foe_clubs - defence, damage, armour, scale)
             taken += d * alike
             worst = max(worst, h)
         detail = (f"you hit {aim.name} {_share(hits, total)}, {dealt / total:.1f} damage expected; "

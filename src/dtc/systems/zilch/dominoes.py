@@ -301,18 +301,19 @@ class Unseen:
             found = self._memo[key] = self._count(*key)
         return found
 
-    def exchange(self, them: str, foe: str) -> None:
+    def exchange(self, them: str, foe: str) -> dict[tuple[str, str], Ways]:
         """Count at once the blows of one round's exchange, both tiles unknown: the adventurer's attack
         in each stance that attacks against a creature in stance ``them``, and the attack of a creature
         in stance ``foe`` against the adventurer in each stance (:meth:`ways` then has them).
 
         The same counts as :meth:`ways`, from one reading of the unseen tiles: the histograms of all
         of them sit side by side in one integer (:func:`_exchange_values`), so three table look-ups
-        read every one, and two multiplications make the seven counts."""
+        read every one, and two multiplications make the seven counts. Returned by (attacker's stance,
+        defender's stance) too; empty when these tiles are not a set of the set's tiles or fewer than 2."""
         tiles = self._set
         whole = len(self.tiles)
         if tiles < 0 or whole < 2 or them not in _OFFENCE or foe not in _OFFENCE:
-            return
+            return {}
         low, mid, high = _TABLES.get(("exchange", them, foe)) or _table(("exchange", them, foe),
                                                                         _exchange_values(them, foe))
         packed = low[tiles & 127] + mid[(tiles >> 7) & 127] + high[tiles >> 14]
@@ -322,12 +323,14 @@ class Unseen:
         total = whole * (whole - 1)
         block = (1 << _SLOT * _WIDTH) - 1
         memo = self._memo
+        out: dict[tuple[str, str], Ways] = {}
         for n, stance in enumerate(_ATTACKING):
-            memo[stance, None, False, them, None, False] = (
+            out[stance, them] = memo[stance, None, False, them, None, False] = (
                 -_TOP, _WIDTH, (mine >> _SLOT * _WIDTH * n) & block, total, _SLOT)
         for n, stance in enumerate(STANCES):
-            memo[foe, None, False, stance, None, False] = (
+            out[foe, stance] = memo[foe, None, False, stance, None, False] = (
                 -_TOP, _WIDTH, (theirs >> _SLOT * _WIDTH * n) & block, total, _SLOT)
+        return out
 
     def _count(self, a_stance: str, a_tile: Domino | None, a_known: bool, d_stance: str, d_tile: Domino | None,
                d_known: bool) -> Ways:
