@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -121,6 +121,7 @@ def _names(game: Game, foe: Foe, *names: str) -> bool:
     return block is not None and any(k.lower() in names for k in block["stats"])
 
 
+@lru_cache(maxsize=4096)
 def _says(name: str, words: tuple[str, ...]) -> bool:
     """Whether an attack's name says one of ``words`` (whole words; a plural too: ``Fists``)."""
     text = " " + re.sub(r"[^a-z]+", " ", name.lower()) + " "
@@ -171,9 +172,16 @@ def two_weapon_pairs(pc_items: list[Item]) -> list[tuple[tuple[str, int], tuple[
 
 
 def resistance(game: Game) -> int:
-    pc = game.pc
-    body = max((i.defense for i in pc.items if i.kind == "armour" and i.slot == "body"), default=0)
-    return body + shield(game)
+    """Body armour's and a shield's damage resistance (the best of each; one pass over the kit)."""
+    body: int | None = None
+    guard: int | None = None
+    for i in game.pc.items:
+        if i.kind == "armour":
+            if i.slot == "body":
+                body = i.defense if body is None else max(body, i.defense)
+            elif i.slot == "shield":
+                guard = i.defense if guard is None else max(guard, i.defense)
+    return (body or 0) + (guard or 0)
 
 
 def shield(game: Game) -> int:
@@ -181,9 +189,29 @@ def shield(game: Game) -> int:
 
 
 def foe_stat(game: Game, foe: Foe, *names: str, default: int = AVERAGE_SUIT) -> int:
+    """The first of ``names`` a creature's stat block gives (any case), else ``default``."""
     block = game.block(foe.creature)
-    stats = {k.lower(): v for k, v in (block["stats"] if block else {}).items()}
-    return next((int(stats[n]) for n in names if n in stats), default)
+    if block is None:
+        return default
+    stats = block["stats"]
+    # Read once per stat block and question: a fight asks the same few every round. The entry holds
+    # the stats themselves, so the id it is filed under stays theirs while it is kept.
+    memo = _STAT_MEMO.get(id(stats))
+    if memo is None or memo[0] is not stats:
+        if len(_STAT_MEMO) >= _STAT_MEMO_MOST:
+            _STAT_MEMO.clear()
+        memo = _STAT_MEMO[id(stats)] = (stats, {})
+    key = (names, default)
+    found = memo[1].get(key)
+    if found is None:
+        lowered = {k.lower(): v for k, v in stats.items()}
+        found = memo[1][key] = next((int(lowered[n]) for n in names if n in lowered), default)
+    return found
+
+
+#: :func:`foe_stat`'s answers per stat block (its ``stats``, by id): the block and {(names, default): value}.
+_STAT_MEMO: dict[int, tuple[object, dict[tuple[tuple[str, ...], int], int]]] = {}
+_STAT_MEMO_MOST = 4096
 
 
 def suit(game: Game, foe: Foe, name: str) -> int:
@@ -200,8 +228,17 @@ def _fixed_damage(game: Game, foe: Foe) -> int | None:
 
 def foe_damage(game: Game, foe: Foe) -> int:
     fixed = _fixed_damage(game, foe)
-    if fixed is not None:
-        return fixed
+    return fixed if fixed is not None else _roll_attack(game, foe)
+
+
+def _damage_roll(game: Game, profile: _Profile, foe: Foe) -> int:
+    """:func:`foe_damage` with the stat block already read."""
+    if foe.attacks and foe.attacks[0][0] == DISARMED:
+        return TINY
+    return profile.damage if profile.damage is not None else _roll_attack(game, foe)
+
+
+def _roll_attack(game: Game, foe: Foe) -> int:
     for _, dice in foe.attacks:
         try:
             return max(0, game.dice.roll(dice).total)
@@ -212,11 +249,24 @@ def foe_damage(game: Game, foe: Foe) -> int:
 
 def foe_mean_damage(game: Game, foe: Foe) -> int:
     fixed = _fixed_damage(game, foe)
-    if fixed is not None:
-        return fixed
-    for _, dice in foe.attacks:
+    return fixed if fixed is not None else _mean_of(tuple(dice for _, dice in foe.attacks))
+
+
+def _mean_damage(profile: _Profile, foe: Foe) -> int:
+    """:func:`foe_mean_damage` with the stat block already read."""
+    if foe.attacks and foe.attacks[0][0] == DISARMED:
+        return TINY
+    if profile.damage is not None:
+        return profile.damage
+    return _mean_of(tuple(dice for _, dice in foe.attacks))
+
+
+@lru_cache(maxsize=1024)
+def _mean_of(dice: tuple[str, ...]) -> int:
+    """The rounded mean of the first of a creature's attack dice that reads; 2 when none does."""
+    for text in dice:
         try:
-            return round(parse_dice(dice).mean)
+            return round(parse_dice(text).mean)
         except DiceError:
             continue
     return 2
@@ -245,16 +295,45 @@ def escape(rules: Zilch, game: Game, foes: list[Foe]) -> bool:
     return ok
 
 
+@dataclass(frozen=True, slots=True)
+class _Profile:
+    """What a creature's stat block says for a fight, read once: its ♠ and ♣, its defence against a
+    Special Attack (the better of them), damage resistance, size modifier, and a Damage field."""
+
+    spades: int
+    clubs: int
+    special: int
+    dr: int
+    scale: Fraction | int
+    damage: int | None
+
+    @classmethod
+    def read(cls, game: Game, foe: Foe) -> _Profile:
+        spades, clubs = suit(game, foe, "spades"), suit(game, foe, "clubs")
+        scale = size_of(game, foe)[1]
+        fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
+        return cls(spades, clubs, max(spades, clubs), foe_stat(game, foe, "dr", "armor", "armour", default=0),
+                   scale.numerator if scale.denominator == 1 else scale, fixed if fixed >= 0 else None)
+
+
 class _Round:
     """What is known in a round: each foe's stance and tile, which tiles are still unseen, and an
-    attack the adventurer readied (seed, *Ready*): the foe it waits for, its total, the weapon."""
+    attack the adventurer readied (seed, *Ready*): the foe it waits for, its total, the weapon.
+    ``profiles``: the creatures' stat blocks as read so far this fight, shared by its rounds."""
 
-    def __init__(self, pile: dom.Pile) -> None:
+    def __init__(self, pile: dom.Pile, profiles: dict[str | None, _Profile] | None = None) -> None:
         self.pile = pile
         self.stance: dict[int, str] = {}
         self.tile: dict[int, dom.Domino | None] = {}
         self.shown: set[int] = set()
         self.ready: tuple[int, int, Item] | None = None
+        self.profiles: dict[str | None, _Profile] = {} if profiles is None else profiles
+
+    def profile(self, game: Game, foe: Foe) -> _Profile:
+        found = self.profiles.get(foe.creature)
+        if found is None:
+            found = self.profiles[foe.creature] = _Profile.read(game, foe)
+        return found
 
     def unseen(self) -> list[dom.Domino]:
         hidden = [t for k, t in self.tile.items() if k not in self.shown and t is not None]
@@ -269,8 +348,9 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
     size_up(game, foes)
     pile = dom.Pile.shuffled(game.dice)
     pc = game.pc
+    profiles: dict[str | None, _Profile] = {}
     mine = pc.score("♠") + game.dice.die(6)
-    best = max(suit(game, f, "spades") for f in foes)
+    best = max(_Round(pile, profiles).profile(game, f).spades for f in foes)
     theirs = best + game.dice.die(6)
     pc_first = mine > theirs or (mine == theirs and pc.score("♠") >= best)
     rnd = 0
@@ -282,7 +362,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
             return FLED
         active = [f for f in foes if f.active]
         pile.ensure(len(active) + 1, game.dice)
-        known = _Round(pile)
+        known = _Round(pile, profiles)
         known.ready = readied
         for n, f in enumerate(foes):
             if f.active:
@@ -355,57 +435,79 @@ def _defence(game: Game, tile: dom.Domino | None, stance: str) -> int:
     return game.pc.score("♠") + dom.pips(tile, stance)[1] + extra
 
 
+def _rounded(part: int, whole: int) -> int:
+    """``round(Fraction(part, whole))`` for a positive ``whole``: to the nearest, a half to the even."""
+    low, rest = divmod(part, whole)
+    twice = 2 * rest
+    return low + (1 if twice > whole or (twice == whole and low % 2) else 0)
+
+
+def _share(part: int, total: int) -> str:
+    """``percent(Fraction(part, total))`` without the fraction: ``float`` of a fraction is the quotient
+    of its terms correctly rounded, which ``part / total`` is too."""
+    return f"{part / total * 100:.1f}%"
+
+
 def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
+    """Ask for the adventurer's stance, the options best first: expected damage dealt less (careful)
+    1½ or (bold) ½ times the damage expected from every creature, exactly. Every count is over the
+    same unseen tiles with both tiles drawn, so over one total: its numerators are compared as they are."""
     pc = game.pc
     active = [n for n, f in enumerate(foes) if f.active]
     target = min(active, key=lambda n: (foes[n].hp, n))
-    unseen = known.unseen()
+    unseen = dom.Unseen(known.unseen())
     weapon = max((weapon_damage(i) for i in pc.items if i.kind == "weapon" and i.quantity), default=1)
     # What no stance changes, read once: the suits, the armour, each creature's attack.
     clubs, spades, armour = pc.score("♣"), pc.score("♠"), resistance(game)
-    them = dom.Side(suit(game, foes[target], "spades"), known.stance[target], known=False,
-                    resistance=foe_stat(game, foes[target], "dr", "armor", "armour", default=0))
-    attackers = [(dom.Side(suit(game, foes[n], "clubs"), known.stance[n], known=False,
-                           scale=size_of(game, foes[n])[1]), foe_mean_damage(game, foes[n]))
-                 for n in active]
-    weight = Fraction(3, 2) if careful(game) else Fraction(1, 2)
+    aim = foes[target]
+    them_stance = known.stance[target]
+    them = known.profile(game, aim)
+    # Creatures alike (the same block, stance and attack) strike alike: each kind is counted once.
+    attackers: dict[tuple[int, str, Fraction | int, int], int] = {}
+    for n in active:
+        profile = known.profile(game, foes[n])
+        kind = (profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n]))
+        attackers[kind] = attackers.get(kind, 0) + 1
+    counted = unseen.exchange(them_stance, next(iter(attackers))[1])  # every count of the round at once
+    weight = 3 if careful(game) else 1  # halves
+    guard = shield(game)
     rows = []
     for stance in dom.STANCES:
-        me = dom.Side(clubs, stance, known=False)
-        dealt = Fraction(0) if stance == dom.GUARDED else dom.mean(dom.blow_distribution(me, them, weapon, unseen))
-        hit = Fraction(0) if stance == dom.GUARDED else dom.hit_chance(me, them, unseen)
-        guard = shield(game) if stance == dom.GUARDED else 0
-        taken = Fraction(0)
-        worst = Fraction(0)
-        defender = dom.Side(spades, stance, known=False, extra=guard, resistance=armour)
-        for attacker, damage in attackers:
-            taken += dom.mean(dom.blow_distribution(attacker, defender, damage, unseen))
-            worst = max(worst, dom.hit_chance(attacker, defender, unseen))
-        detail = (f"you hit {foes[target].name} {percent(hit)}, {float(dealt):.1f} damage expected; "
-                  f"hit on you {percent(worst)}, {float(taken):.1f} damage expected")
-        rows.append((dealt - weight * taken, Option(f"stance:{stance}", dom.STANCE_TEXT[stance], detail)))
+        dealt = hits = 0
+        total = 1
+        if stance != dom.GUARDED:
+            ways = counted.get((stance, them_stance)) or unseen.ways(stance, None, False, them_stance, None, False)
+            dealt, hits, total = dom.odds(ways, clubs - them.spades, weapon, them.dr)
+        defence = spades + (guard if stance == dom.GUARDED else 0)
+        taken = worst = 0
+        for (foe_clubs, foe_stance, scale, damage), alike in attackers.items():
+            ways = counted.get((foe_stance, stance)) or unseen.ways(foe_stance, None, False, stance, None, False)
+            d, h, total = dom.odds(ways, foe_clubs - defence, damage, armour, scale)
+            taken += d * alike
+            worst = max(worst, h)
+        detail = (f"you hit {aim.name} {_share(hits, total)}, {dealt / total:.1f} damage expected; "
+                  f"hit on you {_share(worst, total)}, {taken / total:.1f} damage expected")
+        rows.append((2 * dealt - weight * taken, Option(f"stance:{stance}", dom.STANCE_TEXT[stance], detail)))
     rows.sort(key=lambda r: -r[0])
     q = Question(STANCE, "Your stance this round (the creatures: " + ", ".join(
         f"{foes[n].name} {known.stance[n]}" for n in active) + ")", tuple(o for _, o in rows))
     return game.ask(q).key.split(":")[1]
 
 
-def _their_defence(game: Game, foe: Foe, tile: dom.Domino | None, stance: str, *, special: bool = False) -> int:
+def _their_defence(profile: _Profile, tile: dom.Domino | None, stance: str, *, special: bool = False) -> int:
     """A creature's defence: ♠ + defensive pips; against a Special Attack, ♣ instead when that is
     higher (seed, *Special Attack*)."""
-    base = suit(game, foe, "spades")
-    if special:
-        base = max(base, suit(game, foe, "clubs"))
-    return base + dom.pips(tile, stance)[1]
+    return (profile.special if special else profile.spades) + dom.pips(tile, stance)[1]
 
 
 def _them(game: Game, foes: list[Foe], known: _Round, target: int, *, special: bool = False) -> dom.Side:
-    foe = foes[target]
-    base = suit(game, foe, "spades")
-    if special:
-        base = max(base, suit(game, foe, "clubs"))
-    return dom.Side(base, known.stance[target], known.tile[target], known=target in known.shown,
-                    resistance=0 if special else foe_stat(game, foe, "dr", "armor", "armour", default=0))
+    profile = known.profile(game, foes[target])
+    return dom.Side(profile.special if special else profile.spades, known.stance[target], known.tile[target],
+                    known=target in known.shown, resistance=0 if special else profile.dr)
+
+
+_ESCAPE_TAGS = frozenset({"escape"})
+_NO_TILE: dom.Domino = (0, 0)  # a tile of no pips: one whose pips are already counted
 
 
 def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino, stance: str) -> str:
@@ -416,20 +518,22 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
     offensive = dom.pips(tile, stance)[0]
     offence = pc.score("♣") + offensive
-    unseen = known.unseen()
+    counted = dom.Unseen(known.unseen())
     target = min(active, key=lambda n: (foes[n].hp, n))
     them = _them(game, foes, known, target)
+    # Your tile is face up and its pips are in ``offence``: a known tile of no pips.
+    ways = counted.ways(dom.BOLD, _NO_TILE, True, them.stance, them.tile, them.known)
     opts = []
     for n, w in enumerate(weapons):
-        dist = dom.blow_distribution(dom.Side(offence, dom.BOLD, (0, 0)), them, weapon_damage(w), unseen)
-        p = 1 - dist.get(0, Fraction(0))
-        per_hit = round(dom.mean(dist) / p) if p else 0
-        detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {percent(p)}, "
+        dealt, damaging, total = dom.odds(ways, offence - them.suit - them.extra, weapon_damage(w), them.resistance,
+                                          second=dom.HARM)
+        per_hit = _rounded(dealt, damaging) if damaging else 0  # the mean over the chance
+        detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {_share(damaging, total)}, "
                   f"{per_hit} damage a hit")
-        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=p))
+        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=Fraction(damaging, total)))
     pairs = two_weapon_pairs(pc.items) if offensive >= 2 and class_of(pc) in ("Fighter", "Rogue") else []
     for n, (first, second) in enumerate(pairs):
-        split, p, mean = _best_split(pc.score("♣"), offensive, first[1], second[1], them, unseen)
+        split, p, mean = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
         per_hit = round(mean / p) if p else 0
         label = (f"Two weapons: {DOUBLE[first[0].lower()]}" if first[0] == second[0] and first[0].lower() in DOUBLE
                  else f"Two weapons: {first[0]} and {second[0]}")
@@ -439,15 +543,18 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     held = [n for n in active if holds_weapon(foes[n])]
     if held:
         aim = min(held, key=lambda n: (foes[n].hp, n))
-        hit = dom.hit_chance(dom.Side(offence, dom.BOLD, (0, 0)), _them(game, foes, known, aim, special=True),
-                             unseen)
+        other = _them(game, foes, known, aim, special=True)
+        _, hits, total = dom.odds(counted.ways(dom.BOLD, _NO_TILE, True, other.stance, other.tile, other.known),
+                                  offence - other.suit - other.extra, 0, 0)
+        hit = Fraction(hits, total)
         opts.append(Option("disarm", f"Disarm {foes[aim].name}: no damage; it drops its {foes[aim].attacks[0][0]}",
                            f"against its better of ♠ and ♣: succeeds {percent(hit)}"))
     if stance == dom.CAUTIOUS:
         opts.append(Option("ready", "Ready an attack: strike just before a creature attacks you",
                            f"♣ {pc.score('♣')} + {offensive} pips = {offence}, once its tile is face up"))
-    opts.append(Option("escape", "Flee", f"♠ contest {percent(escape_chance(game, foes))}",
-                       tags=frozenset({"escape"})))
+    fastest = max((known.profile(game, f).spades for f in foes if f.active), default=0)
+    opts.append(Option("escape", "Flee", f"♠ contest {percent(_escape_odds(pc.score('♠'), fastest))}",
+                       tags=_ESCAPE_TAGS))
     key = game.ask(Question(COMBAT, "Your move", tuple(opts),
                             {"foes": [foes[n].brief() for n in active], "hp": pc.hp})).key
     if key == "escape":
@@ -461,7 +568,7 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
         return ""
     if key.startswith("two:"):
         first, second = pairs[int(key.split(":")[1])]
-        split, _, _ = _best_split(pc.score("♣"), offensive, first[1], second[1], them, unseen)
+        split, _, _ = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
         if offensive > 2:
             split = int(game.ask(Question(SPLIT, f"Split your {offensive} offensive pips: how many for "
                                                  f"{first[0]}?", _split_options(offensive, split, first, second)))
@@ -488,26 +595,37 @@ def _pick(game: Game, foes: list[Foe], choices: list[int], prompt: str) -> int:
 
 
 def _best_split(clubs: int, pips: int, first: int, second: int, them: dom.Side,
-                unseen: list[dom.Domino]) -> tuple[int, Fraction, Fraction]:
+                guards: dom.Ways) -> tuple[int, Fraction, Fraction]:
     """The split of offensive pips (at least 1 each) with the most damage to expect against one target:
     (pips for the first weapon, P(at least one blow damages), expected damage), exactly over the target's
-    tile (known, or one of the unseen: the same tile meets both blows)."""
-    tiles = Counter([them.tile] if them.known else unseen)
-    whole = sum(tiles.values())
-    best: tuple[Fraction, int, Fraction] | None = None
+    tile (known, or one of the unseen: the same tile meets both blows). ``guards``: the ways of a blow
+    of no pips against its tile, which count its defensive pips (margin -y: y pips)."""
+    low = guards[0]
+    return _split_for(clubs, pips, first, second, them.suit + them.extra, them.resistance,
+                      tuple((-(low + n), count) for n, count in enumerate(dom.counts(guards)) if count))
+
+
+@lru_cache(maxsize=4096)
+def _split_for(clubs: int, pips: int, first: int, second: int, base: int, armour: int,
+               guards: tuple[tuple[int, int], ...]) -> tuple[int, Fraction, Fraction]:
+    """:func:`_best_split` over the target's defensive pips and how many of its possible tiles give each."""
+    whole = sum(n for _, n in guards)
+    step = dom.MARGIN_STEP
+    best: tuple[int, int, int] | None = None  # (damage summed over the tiles, share, tiles where a blow harms)
     for share in range(1, pips):
         dealt = any_hit = 0
-        for tile, count in tiles.items():
-            defence = them.suit + dom.pips(tile, them.stance)[1] + them.extra
-            a = dom.blow(clubs + share, defence, first, them.resistance)
-            b = dom.blow(clubs + pips - share, defence, second, them.resistance)
+        one, two = clubs + share, clubs + pips - share
+        for guard, count in guards:
+            defence = base + guard
+            # dom.blow at size 1: a miss 0, else the weapon + 1 a 5 of margin, less armour
+            a = max(0, first + (one - defence) // step - armour) if one >= defence else 0
+            b = max(0, second + (two - defence) // step - armour) if two >= defence else 0
             dealt += (a + b) * count
             any_hit += count if a or b else 0
-        mean = Fraction(dealt, whole)
-        if best is None or mean > best[0]:
-            best = (mean, share, Fraction(any_hit, whole))
+        if best is None or dealt > best[0]:  # one denominator: the greater sum, the greater mean
+            best = (dealt, share, any_hit)
     assert best is not None
-    return best[1], best[2], best[0]
+    return best[1], Fraction(best[2], whole), Fraction(best[0], whole)
 
 
 def _split_options(pips: int, best: int, first: tuple[str, int], second: tuple[str, int]) -> tuple[Option, ...]:
@@ -522,8 +640,9 @@ def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: in
     hit deals damage — or, for a Special Attack (a Disarm), none: the creature drops its weapon."""
     foe = foes[target]
     known.shown.add(target)
-    defence = _their_defence(game, foe, known.tile[target], known.stance[target], special=special)
-    dr = 0 if special else foe_stat(game, foe, "dr", "armor", "armour", default=0)
+    profile = known.profile(game, foe)
+    defence = _their_defence(profile, known.tile[target], known.stance[target], special=special)
+    dr = 0 if special else profile.dr
     weapon_dmg = weapon_damage(weapon) if damage is None else damage
     spent = _fighter_chips(game, foe, offence, defence, weapon_dmg, dr, special=special)
     total = offence + spent
@@ -553,7 +672,7 @@ def _fighter_chips(game: Game, foe: Foe, attack: int, defence: int, weapon: int,
 
     pc = game.pc
     chips = pc.stats.get("chips", 0)
-    if class_of(pc) != "Fighter" or chips <= 0:
+    if chips <= 0 or class_of(pc) != "Fighter":
         return 0
     now = 0 if attack < defence or special else dom.blow(attack, defence, weapon, dr)
     offers: list[tuple[int, int, str]] = []  # (cost, damage, label)
@@ -591,7 +710,7 @@ def _rogue_chips(game: Game, foe: Foe, attack: int, defence: int, damage: int, b
 
     pc = game.pc
     chips = pc.stats.get("chips", 0)
-    if class_of(pc) != "Rogue" or chips <= 0 or attack < defence or damage <= 0:
+    if attack < defence or damage <= 0 or chips <= 0 or class_of(pc) != "Rogue":
         return 0
     offers: list[tuple[int, int, str]] = []
     dodge = attack - defence + 1
@@ -631,6 +750,7 @@ def _spend(game: Game, options: tuple[Option, ...], suit_symbol: str) -> int:
 def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino | None,
               stance: str) -> None:
     pc = game.pc
+    armour = resistance(game)
     for n, foe in enumerate(foes):
         if not foe.active:
             continue
@@ -643,14 +763,15 @@ def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: do
             if foe.hp <= 0:  # felled before it could strike
                 continue
         name = foe.attacks[0][0] if foe.attacks else "attack"
-        attack = suit(game, foe, "clubs") + dom.pips(known.tile[n], known.stance[n])[0]
+        profile = known.profile(game, foe)
+        attack = profile.clubs + dom.pips(known.tile[n], known.stance[n])[0]
         out = game.state.rules.get("unconscious")  # Defenseless: no domino, no shield
         defence = _defence(game, tile, stance) if tile is not None and not out else pc.score("♠")
-        scale = size_of(game, foe)[1]
-        base = foe_damage(game, foe) if attack >= defence else 0  # dice only for a blow that lands
+        scale = profile.scale
+        base = _damage_roll(game, profile, foe) if attack >= defence else 0  # dice only for a blow that lands
 
-        def strike(against: int, base: int = base, scale: Fraction = scale, attack: int = attack) -> int:
-            return dom.blow(attack, against, base, resistance(game), scale) if attack >= against else 0
+        def strike(against: int, base: int = base, scale: Fraction | int = scale, attack: int = attack) -> int:
+            return dom.blow(attack, against, base, armour, scale) if attack >= against else 0
 
         spent = 0 if out else _rogue_chips(game, foe, attack, defence, strike(defence), strike, name)
         defence += spent

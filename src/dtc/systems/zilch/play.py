@@ -24,6 +24,7 @@ silent or leaves room (``docs/rulesets/zilch.md``):
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import dtc.systems.zilch.ruleset as z
@@ -111,6 +112,15 @@ def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
     return pc
 
 
+@lru_cache(maxsize=1024)
+def _check_text(ability: str, score: int, mod: int, skill: int) -> str:
+    """A suit test in words with its odds, once per (suit, score, modifier)."""
+    degrees = z.degree_probabilities(skill)
+    return (f"3d6 (6=0) ≤ {ability} {score}{f'{mod:+d}' if mod else ''}: "
+            f"{percent(degrees[z.CS] + degrees[z.S])} (critical {percent(degrees[z.CS])}, "
+            f"fumble {percent(degrees[z.CF])})")
+
+
 class Zilch(Rules):
     name = "zilch"
     title = "Zilch"
@@ -131,11 +141,8 @@ class Zilch(Rules):
         return z.p_success(self.skill(pc, ability, difficulty))
 
     def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
-        mod = z.MODIFIERS.get(difficulty, 0)
-        degrees = z.degree_probabilities(self.skill(pc, ability, difficulty))
-        return (f"3d6 (6=0) ≤ {ability} {pc.score(ability)}{f'{mod:+d}' if mod else ''}: "
-                f"{percent(degrees[z.CS] + degrees[z.S])} (critical {percent(degrees[z.CS])}, "
-                f"fumble {percent(degrees[z.CF])})")
+        return _check_text(ability, pc.score(ability), z.MODIFIERS.get(difficulty, 0),
+                           self.skill(pc, ability, difficulty))
 
     def test(self, game: Game, suit: str, difficulty: int | None, why: str) -> tuple[str, int]:
         """Roll a suit test: its degree and the roll."""

@@ -77,6 +77,7 @@ def degree_probabilities(skill: int) -> dict[str, Fraction]:
     return out
 
 
+@cache
 def p_success(skill: int) -> Fraction:
     d = degree_probabilities(skill)
     return d[CS] + d[S]
