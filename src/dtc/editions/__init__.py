@@ -21,6 +21,7 @@ from dtc.editions.prepared import Prepared
 from dtc.editions.print import render_markdown, render_print_html, write_pdf
 from dtc.editions.web import render_web
 from dtc.fileio import preflight, write_bytes, write_text
+from dtc.lint.analysis import Analysis
 
 #: The files :func:`build` may write, by suffix after the book's name.
 SUFFIXES = (".json", ".svg", ".html", ".md", ".print.html", ".pdf", ".epub")
@@ -32,14 +33,14 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def flowchart(graph: CompiledGraph) -> tuple[str | None, str | None]:
+def flowchart(graph: CompiledGraph, facts: Analysis | None = None) -> tuple[str | None, str | None]:
     """(SVG text, None), or (None, why it could not be drawn)."""
     try:
         from dtc.render.graph import render_svg
     except ImportError:
         return None, "the flowchart renderer (dtc.render.graph) is not available"
     try:
-        return render_svg(graph), None
+        return render_svg(graph, facts), None
     except (RuntimeError, OSError, ValueError) as exc:
         return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
@@ -66,12 +67,13 @@ def _editions(graph: CompiledGraph, name: str, epub: bool, notation: bool, step:
     # Compact: a file for programs (Python's encoder is three times slower with indentation).
     write(f"{name}.json", json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n")
     step("drawing the flowchart (Graphviz lays it out)")
-    svg, why = flowchart(graph)
+    facts = Analysis.of_graph(graph)  # the entries' facts, worked out once for the chart and the editions
+    svg, why = flowchart(graph, facts)
     if svg is not None:
         write(f"{name}.svg", svg)
     else:
         result.warnings.append(f"flowchart skipped: {why}")
-    book = Prepared(graph)  # each entry's pieces and sentences, worked out once for every edition
+    book = Prepared(graph, facts)  # each entry's pieces and sentences, worked out once for every edition
     step("writing the web edition")
     write(f"{name}.html", render_web(graph, svg, prepared=book))
     step("writing the print edition")

@@ -19,6 +19,7 @@ from typing import Any
 import graphviz
 
 from dtc.compiled.graphjson import CompiledGraph
+from dtc.lint.analysis import Analysis
 from dtc.outcomes import STUCK_WORDS, the_end
 from dtc.render.clusters import find_clusters, grid_columns
 from dtc.render.findings import Marks, worst
@@ -363,7 +364,7 @@ def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
 def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | None = None,
               layout: str = "dot", odds: dict[str, Any] | None = None,
               edge_labels: bool = True, marks: Marks | None = None,
-              clusters: str = "auto") -> graphviz.Digraph:
+              clusters: str = "auto", facts: Analysis | None = None) -> graphviz.Digraph:
     """The whole book, or with ``focus`` the entries up to ``depth`` (default 2) exits from it.
 
     ``layout`` is ``dot``, ``sfdp`` or ``auto`` (sfdp above :data:`SFDP_ABOVE` entries). Raises
@@ -372,10 +373,11 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
     chance of being reached in a shaded band (the status colours stay). ``marks``
     (:func:`dtc.render.findings.place`) draws lint findings on their entries and exits.
     ``clusters`` is ``auto`` (see :func:`dtc.render.clusters.find_clusters`) or ``none``.
+    ``facts``: the graph's :meth:`Analysis.of_graph`, when the caller has it already.
     """
     from dtc.odds.overlay import edge_odds, node_odds
 
-    book = build_book(graph)
+    book = build_book(graph, facts)
     keep = set(book.nodes) if focus is None else book.neighbourhood(focus, 2 if depth is None else depth)
     if layout == "auto":
         layout = choose_layout(len(keep))
@@ -579,13 +581,13 @@ def _tidy(dot: graphviz.Digraph, fmt: str) -> bytes:
 
 def draw(graph: CompiledGraph, fmt: str, *, focus: int | None = None, depth: int | None = None,
          layout: str = "auto", odds: dict[str, Any] | None = None,
-         marks: Marks | None = None) -> tuple[bytes, list[str]]:
+         marks: Marks | None = None, facts: Analysis | None = None) -> tuple[bytes, list[str]]:
     """Build and render, with fallbacks; returns the drawing and warnings about any fallback.
 
     Should dot itself fail on a tangled book, the book is drawn again without edge labels,
     and then with sfdp. Raises :class:`GraphvizMissing`, or :class:`RenderError` if all fail.
     """
-    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks)
+    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks, facts=facts)
     if dot.engine == "sfdp":
         with contextlib.suppress(graphviz.CalledProcessError, ValueError, OSError):
             return _tidy(dot, fmt), []
@@ -597,18 +599,19 @@ def draw(graph: CompiledGraph, fmt: str, *, focus: int | None = None, depth: int
         warnings = [f"{first}; drawn again without edge labels"]
     try:
         plain = build_dot(graph, focus=focus, depth=depth, layout="dot", odds=odds, edge_labels=False,
-                          marks=marks)
+                          marks=marks, facts=facts)
         return render(plain, fmt), warnings
     except RenderError as second:
         warnings.append(f"{second}; drawn again with sfdp")
-    return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds, marks=marks),
-                  fmt), warnings
+    return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds, marks=marks,
+                            facts=facts), fmt), warnings
 
 
-def render_svg(graph: CompiledGraph) -> str:
+def render_svg(graph: CompiledGraph, facts: Analysis | None = None) -> str:
     """The whole book as SVG text (layout chosen by size); each node is ``id="entry-N"``.
+    ``facts``: the graph's :meth:`Analysis.of_graph`, when the caller has it already.
 
     Raises :class:`GraphvizMissing` without the Graphviz programs, :class:`RenderError` if
     Graphviz fails (both are :class:`RuntimeError`).
     """
-    return draw(graph, "svg")[0].decode("utf-8")
+    return draw(graph, "svg", facts=facts)[0].decode("utf-8")

@@ -33,7 +33,9 @@ def clean(text: str) -> str:
     """Author text without what no output format can carry: control characters (whitespace,
     newlines included, becomes single spaces), lone surrogates and non-characters."""
     text = _UNSAFE_BMP.sub("", text)
-    if text and max(text) > "\uffff":
+    # A character beyond the first plane takes four bytes in UTF-16, any other two (a lone
+    # surrogate too, with "surrogatepass"): encoding is a tenth of the cost of ``max(text)``.
+    if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text):
         text = _UNSAFE_ASTRAL.sub("", text)
     return " ".join(text.split())  # str.split() splits at what ``\s`` matches
 
@@ -264,8 +266,10 @@ def _branch_words(roll: Roll, target: Any, index: int, entry: Entry) -> str:
     return f"{clean(roll['dice'])} {rng}: {p:.0%}"
 
 
-def build_book(graph: CompiledGraph) -> Book:
-    """Classify every entry and exit of a compiled graph (a dict satisfying the schema)."""
+def build_book(graph: CompiledGraph, facts: Analysis | None = None) -> Book:
+    """Classify every entry and exit of a compiled graph (a dict satisfying the schema).
+
+    ``facts``: the graph's :meth:`Analysis.of_graph`, when the caller has it already."""
     entries: dict[int, Entry] = {}
     for entry in graph["entries"]:
         entries.setdefault(entry["number"], entry)  # a duplicated number: the first one counts
@@ -287,7 +291,8 @@ def build_book(graph: CompiledGraph) -> Book:
             elif edge.missing is not None:
                 missing.setdefault(edge.missing)
 
-    facts = Analysis.of_graph(graph)  # the same facts lint reports (DT201, DT202, DT203)
+    if facts is None:
+        facts = Analysis.of_graph(graph)  # the same facts lint reports (DT201, DT202, DT203)
     start = facts.start
     if start is not None:
         nodes[start].start = True
