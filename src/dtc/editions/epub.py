@@ -71,7 +71,9 @@ def _x(text: Any) -> str:
 
 def _prose(text: str) -> str:
     """Author prose for the page: escaped, ``**bold**`` as bold."""
-    return _BOLD.sub(r"<strong>\1</strong>", _x(text))
+    text = _x(text)
+    # Bold opens with ** or __: a text with neither is kept as it is (no scan of it all).
+    return _BOLD.sub(r"<strong>\1</strong>", text) if "**" in text or "__" in text else text
 
 
 def _page(title: str, body: str, *, epub_type: str | None = None, lang: str = "en") -> str:

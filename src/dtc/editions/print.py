@@ -168,7 +168,9 @@ def render_markdown(graph: CompiledGraph, *, notation: bool = False, prepared: P
 
 
 def _inline(text: str) -> str:
-    return _BOLD.sub(r"<strong>\1</strong>", escape(text))
+    text = escape(text)
+    # Bold opens with ** or __: a text with neither is kept as it is (no scan of it all).
+    return _BOLD.sub(r"<strong>\1</strong>", text) if "**" in text or "__" in text else text
 
 
 def _stat_table(creature: Creature) -> str:
