@@ -112,7 +112,23 @@ _DOT_ID = re.compile(r"([a-zA-Z_][a-zA-Z0-9_]*|-?(\.[0-9]+|[0-9]+(\.[0-9]*)?))$"
 _DOT_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
 
 
+#: Values already quoted by :func:`_q` (most come back: colours, styles, classes, attribute
+#: names); emptied when it grows past :data:`_QUOTED_MAX`.
+_QUOTED: dict[str, str] = {}
+_QUOTED_MAX = 50_000
+
+
 def _q(value: str) -> str:
+    """What ``graphviz.quoting.quote`` makes of ``value`` (remembered: see :data:`_QUOTED`)."""
+    got = _QUOTED.get(value)
+    if got is None:
+        if len(_QUOTED) >= _QUOTED_MAX:
+            _QUOTED.clear()
+        got = _QUOTED[value] = _quote(value)
+    return got
+
+
+def _quote(value: str) -> str:
     """What ``graphviz.quoting.quote`` makes of ``value``, without its costs where it can tell
     sooner (a 10,000-entry book has half a million values): an HTML-like label as it is, a plain
     name as it is, anything else in quotes. A value with a quote, a backslash or a line end
