@@ -595,15 +595,21 @@ def _inline_svg(svg: str) -> str:
     svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
     svg = re.sub(r"<script\b.*?</script\s*>", "", svg.strip(), flags=re.S | re.I)
     # The chart's nodes are id="entry-N" like the entries themselves: keep the page's ids unique.
-    # Each id=" after a space (what ``\s`` matches): found by its letters, which is faster on a large chart.
-    out: list[str] = []
-    at = 0
-    for m in _ID.finditer(svg):
-        if m.start() and svg[m.start() - 1].isspace():
-            out += [svg[at : m.start()], 'id="chart-']
-            at = m.end()
-    out.append(svg[at:])
-    return re.sub(r"url\(#", "url(#chart-", "".join(out))
+    # Each id=" after a space (what ``\s`` matches). Graphviz puts a plain space before each of
+    # its attributes (and author text never holds a bare quote): when every id=" follows one,
+    # one replace does it all; else each is found by its letters and looked behind.
+    if svg.count(' id="') == svg.count('id="'):
+        svg = svg.replace(' id="', ' id="chart-')
+    else:
+        out: list[str] = []
+        at = 0
+        for m in _ID.finditer(svg):
+            if m.start() and svg[m.start() - 1].isspace():
+                out += [svg[at : m.start()], 'id="chart-']
+                at = m.end()
+        out.append(svg[at:])
+        svg = "".join(out)
+    return svg.replace("url(#", "url(#chart-")
 
 
 _XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")

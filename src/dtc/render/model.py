@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Exit, Roll
 from dtc.lint.analysis import Analysis
 from dtc.outcomes import STUCK_WORDS, the_end
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: Edge kinds, in legend order. ``d0`` is a success exit whose choice has difficulty 0.
 EDGE_KINDS = ("success", "failure", "d0", "prose", "return")
@@ -143,7 +144,23 @@ class Book:
     nodes: dict[int, Node]
     edges: list[Edge]
     missing: list[str]  # the targets that name no entry, as written ("40", "@cellar")
-    digraph: nx.MultiDiGraph[int]
+    #: Built on first use (see :attr:`digraph`): a large book's chart needs no graph of it, and
+    #: importing networkx alone takes a few tenths of a second.
+    _digraph: nx.MultiDiGraph[int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def digraph(self) -> nx.MultiDiGraph[int]:
+        """Entries and the exits between them (one edge per exit to an entry, in order)."""
+        if self._digraph is None:
+            import networkx as nx
+
+            g: nx.MultiDiGraph[int] = nx.MultiDiGraph()
+            g.add_nodes_from(self.nodes)
+            for edge in self.edges:
+                if edge.target is not None:
+                    g.add_edge(edge.source, edge.target)
+            self._digraph = g
+        return self._digraph
 
     def counts(self) -> dict[str, int]:
         n = self.nodes.values()
@@ -166,12 +183,16 @@ class Book:
         """Fewest moves from the start to each reachable entry (the start is level 0)."""
         if self.start is None or self.start not in self.nodes:
             return {}
+        import networkx as nx
+
         return dict(nx.single_source_shortest_path_length(self.digraph, self.start))
 
     def depth_estimate(self) -> int:
         """About how many ranks Graphviz's own ranking needs: the longest path once the exits
         back (found by a depth-first search from the start, then from the other entries) are
         dropped."""
+        import networkx as nx
+
         dag: nx.DiGraph[int] = nx.DiGraph()
         dag.add_nodes_from(self.nodes)
         state: dict[int, int] = {}  # 1 on the search path, 2 done
@@ -198,6 +219,8 @@ class Book:
         """Entry ``focus`` with everything up to ``depth`` exits away, forwards and backwards."""
         if focus not in self.nodes:
             raise KeyError(focus)
+        import networkx as nx
+
         ahead = nx.single_source_shortest_path_length(self.digraph, focus, cutoff=depth)
         behind = nx.single_source_shortest_path_length(self.digraph.reverse(copy=False), focus, cutoff=depth)
         return set(ahead) | set(behind)
@@ -279,16 +302,12 @@ def build_book(graph: CompiledGraph, facts: Analysis | None = None) -> Book:
     blocks = list(graph.get("creatures", []))
     edges: list[Edge] = []
     missing: dict[str, None] = {}
-    g: nx.MultiDiGraph[int] = nx.MultiDiGraph()
-    g.add_nodes_from(nodes)
     for number, entry in entries.items():
         nodes[number].fighters = _fighters(entry, blocks)
         for index, exit_ in enumerate(entry["exits"]):
             edge = _edge(number, index, exit_, entry, nodes)
             edges.append(edge)
-            if edge.target is not None:
-                g.add_edge(number, edge.target)
-            elif edge.missing is not None:
+            if edge.target is None and edge.missing is not None:
                 missing.setdefault(edge.missing)
 
     if facts is None:
@@ -301,4 +320,4 @@ def build_book(graph: CompiledGraph, facts: Analysis | None = None) -> Book:
         node.unreachable = number in facts.unreachable
         node.trapped = number in facts.trapped
     title = clean(graph["title"] or "") or "Untitled adventure"
-    return Book(title, graph["start"], nodes, edges, list(missing), g)
+    return Book(title, graph["start"], nodes, edges, list(missing))
