@@ -174,7 +174,7 @@ def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool,
              found: list[dict[str, Any]] | None = None) -> str:
     lines = [f"{node.number}" + (f" ({node.label})" if node.label else "")
              + (" - " + ", ".join(node.tags()) if node.tags() else "")]
-    lines.append(shorten(node.text, 160 if compact else 400))
+    lines.append(node.lead(160 if compact else 400))
     for f in node.fighters[:MAX_ITEMS]:
         lines.append(f.short() + (f" Morale {f.morale}" if f.morale is not None else "")
                      + (f" | {f.attacks}" if f.attacks else ""))

@@ -83,10 +83,13 @@ class Fighter:
 
 @dataclass(slots=True)
 class Node:
-    """An entry; ``text`` and ``label`` are :func:`clean` (as are every string of Fighter and Edge)."""
+    """An entry; ``text`` and ``label`` are :func:`clean` (as are every string of Fighter and Edge).
+
+    ``raw`` is the entry's text as written; :attr:`text`, cleaned and without emphasis marks, is
+    worked out on first use (a large book's chart shows only the first words: :meth:`lead`)."""
 
     number: int
-    text: str
+    raw: str
     label: str | None = None
     start: bool = False
     ending: bool = False
@@ -96,6 +99,31 @@ class Node:
     fighters: list[Fighter] = field(default_factory=list)
     #: ``THE END (death)`` / ``(victory)``: the kind of ending, when the book says.
     ending_kind: str | None = None
+    _text: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The text, :func:`clean` and :func:`plain`."""
+        if self._text is None:
+            self._text = plain(clean(self.raw))
+        return self._text
+
+    def lead(self, limit: int) -> str:
+        """``shorten(self.text, limit)``, worked out from the start of the text alone when that
+        gives the same: cut at a space or line end, past which there is no ``*`` or ``_`` (so
+        no emphasis reaches across the cut), the start cleaned gives the clean text's own start
+        (cleaning goes word by word), and once it is longer than ``limit`` the rest is never read."""
+        raw = self.raw
+        if self._text is None and len(raw) > 2 * limit + 64:
+            at = limit + limit // 2 + 32
+            ends = [i for i in (raw.find(" ", at), raw.find("\n", at)) if i != -1]
+            if ends:
+                rest = raw[min(ends):]
+                if "*" not in rest and "_" not in rest:
+                    head = plain(clean(raw[: min(ends)]))
+                    if len(head) > limit:
+                        return shorten(head, limit)
+        return shorten(self.text, limit)
 
     @property
     def role(self) -> str:
@@ -296,7 +324,7 @@ def build_book(graph: CompiledGraph, facts: Analysis | None = None) -> Book:
     entries: dict[int, Entry] = {}
     for entry in graph["entries"]:
         entries.setdefault(entry["number"], entry)  # a duplicated number: the first one counts
-    nodes = {n: Node(n, plain(clean(e["text"])), clean(label) if (label := e["label"]) else None,
+    nodes = {n: Node(n, e["text"], clean(label) if (label := e["label"]) else None,
                      ending=bool(e["ending"]), ending_kind=e.get("ending_kind"))
              for n, e in entries.items()}
     blocks = list(graph.get("creatures", []))
