@@ -3,13 +3,16 @@
     python benchmarks/graph_bench.py                       # 10,000 entries, 3 runs each
     python benchmarks/graph_bench.py --size 400 --runs 5
     python benchmarks/graph_bench.py --base ../dtc-base/src  # paired: new, base, new, base...
+    python benchmarks/graph_bench.py --shape cross          # the cross-linked book
 
 Each run is a fresh process that starts the command as the console script does (`dtc graph
 BOOK -o BOOK.svg`, `dtc build BOOK -o DIR --no-pdf`) and reports, from the kernel's own
 accounting, the CPU time (user + system) of dtc itself (``RUSAGE_SELF``) and of the Graphviz
 programs it ran (``RUSAGE_CHILDREN``), with the wall time. CPU time, not wall time, is what to
 compare on a busy machine. ``--base`` puts another checkout's ``src`` first on the path, so the
-previous code runs in the same sitting, alternating with the new.
+previous code runs in the same sitting, alternating with the new. As the console script does,
+what the compiler built is frozen for the garbage collector (``freeze_after_build``); the entries
+are read in one process, so that a forked reader's time is not counted as Graphviz's.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ CHILD = r"""
 import json, os, resource, sys, time
 sys.argv = ["dtc", *sys.argv[1:]]
 from dtc.cli import main
+from dtc.compiler import api
+api.freeze_after_build = True
 start = time.monotonic()
 try:
     main.main(args=sys.argv[1:], standalone_mode=False)
@@ -60,10 +65,12 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--base", help="another checkout's src folder, run alternately with this one")
     ap.add_argument("--commands", default="graph,build")
+    ap.add_argument("--shape", choices=("forward", "cross"), default="forward")
     args = ap.parse_args()
-    book = HERE / "out" / f"book-{args.size}.txt"
+    book = HERE / "out" / ("book-" + ("cross-" if args.shape == "cross" else "") + f"{args.size}.txt")
     if not book.exists():
-        subprocess.run([sys.executable, str(HERE / "generate.py"), str(args.size), "-o", str(book)], check=True)
+        subprocess.run([sys.executable, str(HERE / "generate.py"), str(args.size), "--shape", args.shape,
+                        "-o", str(book)], check=True)
     versions = {"new": str(HERE.parent / "src")} | ({"base": args.base} if args.base else {})
     results: dict[tuple[str, str], list[dict[str, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="dtc-graph-bench-") as scratch:
@@ -77,7 +84,7 @@ def main() -> None:
                     results.setdefault((command, name), []).append(r)
                     print(f"{command} {name} run {run + 1}: dtc {r['dtc']:.2f} s, Graphviz {r['graphviz']:.2f} s, "
                           f"wall {r['wall']:.1f} s", file=sys.stderr)
-    print(f"| {args.size:,} entries | code | dtc CPU | Graphviz CPU | total CPU | wall |")
+    print(f"| {args.size:,} entries, {args.shape} | code | dtc CPU | Graphviz CPU | total CPU | wall |")
     print("|---|---|---:|---:|---:|---:|")
     for (command, name), rs in results.items():
         def med(key: str, rs: list[dict[str, float]] = rs) -> float:

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dtc.compiler.api import compile_text
 from dtc.editions import build, render_markdown, render_print_html
@@ -184,3 +186,14 @@ def test_the_introduction_is_in_every_edition() -> None:
     assert shown in render_markdown(graph) and shown in render_print_html(graph) and shown in render_web(graph)
     cover = zipfile.ZipFile(io.BytesIO(render_epub(graph))).read("OEBPS/cover.xhtml").decode()
     assert shown in cover and "Nobody has come back." in cover
+
+
+_OLD_GAP = re.compile(r"[ \t]+(?=[.,;:!?)\]”’]|$)|(?<= )[ \t]+")
+
+
+@given(st.text(alphabet=" \t\n.,)’”ab*", max_size=40))
+def test_close_gaps_is_the_gap_regex(text: str) -> None:
+    """The faster gap closer gives what the one regex gave, tabs, line ends and punctuation included."""
+    from dtc.editions.print import close_gaps
+
+    assert close_gaps(text) == _OLD_GAP.sub("", text)

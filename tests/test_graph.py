@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dtc.cli import main
 from dtc.compiler.api import compile_file, compile_text
@@ -398,3 +400,19 @@ def test_draw_falls_back_when_dot_fails(sample_path: Path, monkeypatch: pytest.M
     assert calls[0][1] and not calls[1][1]  # the second try has no edge labels
     assert len(warnings) == 2 and "without edge labels" in warnings[0]
     check_picture(compile_file(sample_path).graph(), data.decode())
+
+
+_PIECES = ["word", " ", "  ", "\n", "\t", "\x00", "\x85", "é", "\U0001fffe", "x" * 40, ".", "\ud800"]
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from([*_PIECES, "*", "**", "_", "__"]), max_size=80).map("".join),
+       st.lists(st.sampled_from(_PIECES), max_size=80).map("".join),
+       st.sampled_from([1, 5, 24, 40, 160]))
+def test_a_nodes_lead_is_its_shortened_text(start: str, rest: str, limit: int) -> None:
+    """Node.lead reads only the start of a long text, and gives what shortening the whole clean
+    text gives (emphasis anywhere in the start, none or some in the rest)."""
+    from dtc.render.model import Node, plain, shorten
+
+    for raw in (start + rest, start + rest + "*", rest + start):
+        assert Node(1, raw).lead(limit) == shorten(plain(clean(raw)), limit)

@@ -135,9 +135,12 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
                 fail(f"error: --odds: {exc}")
         work.step(f"drawing {len(graph['entries']):,} entries"
                   + (" (Graphviz lays them out)" if fmt in ("svg", "png", "pdf") else ""))
-        data = _produce(graph, fmt, focus, depth, layout or "auto",
-                        fenced=bool(output) and Path(str(output)).suffix.lower() == ".md", odds=odds,
-                        marks=marks, note=note)
+        from dtc.compiler.api import no_gc_pauses
+
+        with no_gc_pauses():  # hundreds of thousands of short-lived strings and lists: no collector passes
+            data = _produce(graph, fmt, focus, depth, layout or "auto",
+                            fenced=bool(output) and Path(str(output)).suffix.lower() == ".md", odds=odds,
+                            marks=marks, note=note)
     if output is None or output == "-":
         if isinstance(data, str):
             click.echo(data, nl=not data.endswith("\n"))

@@ -8,9 +8,11 @@ PDF when WeasyPrint is importable). Every file is written atomically.
 
 from __future__ import annotations
 
+import gc
 import json
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from dtc.editions.prepared import Prepared
 from dtc.editions.print import render_markdown, render_print_html, write_pdf
 from dtc.editions.web import render_web
 from dtc.fileio import preflight, write_bytes, write_text
+from dtc.lint.analysis import Analysis
 
 #: The files :func:`build` may write, by suffix after the book's name.
 SUFFIXES = (".json", ".svg", ".html", ".md", ".print.html", ".pdf", ".epub")
@@ -30,16 +33,59 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def flowchart(graph: CompiledGraph) -> tuple[str | None, str | None]:
+def flowchart(graph: CompiledGraph, facts: Analysis | None = None) -> tuple[str | None, str | None]:
     """(SVG text, None), or (None, why it could not be drawn)."""
     try:
         from dtc.render.graph import render_svg
     except ImportError:
         return None, "the flowchart renderer (dtc.render.graph) is not available"
     try:
-        return render_svg(graph), None
+        return render_svg(graph, facts), None
     except (RuntimeError, OSError, ValueError) as exc:
         return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+@contextmanager
+def _no_collector() -> Iterator[None]:
+    """The cyclic garbage collector paused: the editions make hundreds of thousands of short-lived
+    strings, lists and tuples, and each of its passes would walk them all again (about a twentieth
+    of a 10,000-entry build). Reference counting still frees them. Not around the PDF: WeasyPrint
+    is not ours."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _editions(graph: CompiledGraph, name: str, epub: bool, notation: bool, step: Callable[[str], None],
+              write: Callable[[str, str | bytes], None], result: BuildResult) -> str:
+    """Write the JSON, the flowchart, the web, Markdown and paper editions (and the ebook);
+    returns the paper edition's HTML (for the PDF)."""
+    # Compact: a file for programs (Python's encoder is three times slower with indentation).
+    write(f"{name}.json", json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n")
+    step("drawing the flowchart (Graphviz lays it out)")
+    facts = Analysis.of_graph(graph)  # the entries' facts, worked out once for the chart and the editions
+    svg, why = flowchart(graph, facts)
+    if svg is not None:
+        write(f"{name}.svg", svg)
+    else:
+        result.warnings.append(f"flowchart skipped: {why}")
+    book = Prepared(graph, facts)  # each entry's pieces and sentences, worked out once for every edition
+    step("writing the web edition")
+    write(f"{name}.html", render_web(graph, svg, prepared=book))
+    step("writing the print edition")
+    write(f"{name}.md", render_markdown(graph, notation=notation, prepared=book))
+    print_html = render_print_html(graph, notation=notation, prepared=book)
+    write(f"{name}.print.html", print_html)
+    if epub:
+        from dtc.editions.epub import render_epub
+
+        step("writing the ebook")
+        write(f"{name}.epub", render_epub(graph, prepared=book))
+    return print_html
 
 
 def build(graph: CompiledGraph, outdir: Path, name: str, *, pdf: bool = True, epub: bool = False,
@@ -68,26 +114,8 @@ def build(graph: CompiledGraph, outdir: Path, name: str, *, pdf: bool = True, ep
             write_text(target, text, inputs=inputs, new_mode=0o644)
         result.written.append(target)
 
-    # Compact: a file for programs (Python's encoder is three times slower with indentation).
-    write(f"{name}.json", json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n")
-    step("drawing the flowchart (Graphviz lays it out)")
-    svg, why = flowchart(graph)
-    if svg is not None:
-        write(f"{name}.svg", svg)
-    else:
-        result.warnings.append(f"flowchart skipped: {why}")
-    book = Prepared(graph)  # each entry's pieces and sentences, worked out once for every edition
-    step("writing the web edition")
-    write(f"{name}.html", render_web(graph, svg, prepared=book))
-    step("writing the print edition")
-    write(f"{name}.md", render_markdown(graph, notation=notation, prepared=book))
-    print_html = render_print_html(graph, notation=notation, prepared=book)
-    write(f"{name}.print.html", print_html)
-    if epub:
-        from dtc.editions.epub import render_epub
-
-        step("writing the ebook")
-        write(f"{name}.epub", render_epub(graph, prepared=book))
+    with _no_collector():
+        print_html = _editions(graph, name, epub, notation, step, write, result)
     if pdf:
         step("writing the PDF")
         target = outdir / f"{name}.pdf"

@@ -33,6 +33,7 @@ from dtc.editions.book import (
 )
 from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
 from dtc.editions.prepared import Prepared, prepare
+from dtc.editions.print import close_gaps
 from dtc.editions.text import Piece, paragraphs
 
 MIMETYPE = "application/epub+zip"
@@ -61,8 +62,6 @@ p.introduction { font-style: italic; }
 
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
-#: Where a choice's notation was taken out of the prose: the space before it, before punctuation.
-_GAP = re.compile(r"[ \t]+(?=[.,;:!?)\]”’]|$)|(?<= )[ \t]+")
 
 
 def _x(text: Any) -> str:
@@ -72,7 +71,9 @@ def _x(text: Any) -> str:
 
 def _prose(text: str) -> str:
     """Author prose for the page: escaped, ``**bold**`` as bold."""
-    return _BOLD.sub(r"<strong>\1</strong>", _x(text))
+    text = _x(text)
+    # Bold opens with ** or __: a text with neither is kept as it is (no scan of it all).
+    return _BOLD.sub(r"<strong>\1</strong>", text) if "**" in text or "__" in text else text
 
 
 def _page(title: str, body: str, *, epub_type: str | None = None, lang: str = "en") -> str:
@@ -176,7 +177,7 @@ class _Book:
         n = entry["number"]
         parts = [f'<section epub:type="chapter" id="section-{n}"><h1 class="number">{n}</h1>']
         for para in paragraphs(self.prepared.pieces(entry)):
-            body = _GAP.sub("", "".join(_piece(p, self.numbers) for p in para)).strip()
+            body = close_gaps("".join(_piece(p, self.numbers) for p in para)).strip()
             if body:
                 parts.append(f"<p>{body}</p>")
         for name in entry.get("creatures", []):

@@ -26,9 +26,10 @@ from dtc.lint.analysis import Analysis
 
 
 class Prepared:
-    """A graph's entries in order, labels, rules and start, and each entry's pieces and sentences."""
+    """A graph's entries in order, labels, rules and start, and each entry's pieces and sentences
+    (``facts``: the graph's :meth:`Analysis.of_graph`, when the caller has it already)."""
 
-    def __init__(self, graph: CompiledGraph) -> None:
+    def __init__(self, graph: CompiledGraph, facts: Analysis | None = None) -> None:
         self.graph = graph
         self.rules: CheckRules = check_rules(graph["rules"])
         self.labels: dict[str, int] = label_numbers(graph)
@@ -36,7 +37,7 @@ class Prepared:
         self.numbers: set[int] = {e["number"] for e in self.entries}
         self.creatures: dict[str, Creature] = creatures_by_name(graph)
         #: The entry a reader begins at, None when the start names no entry.
-        self.start: int | None = Analysis.of_graph(graph).start
+        self.start: int | None = (facts or Analysis.of_graph(graph)).start
         # id(entry) -> (entry, value): the entry is kept so that its id is not reused.
         self._pieces: dict[int, tuple[Entry, list[Piece]]] = {}
         self._print: dict[int, tuple[Entry, list[list[Piece]]]] = {}

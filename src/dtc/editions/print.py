@@ -39,6 +39,14 @@ _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 _MD_LINE_START = re.compile(r"^([ \t]*)([#>+\-*=]|[0-9]+[.)])(?=\s|$)", re.M)
 #: Where a choice's notation was taken out of the prose: the space left before punctuation, doubled spaces.
 _GAP = re.compile(r"[ \t]+(?=[.,;:!?)\]”’]|$)|(?<= )[ \t]+")
+#: :data:`_GAP` for text without a tab, in a shape the regex engine scans faster (it starts with a
+#: space): a run of spaces before punctuation or the end goes, a longer run becomes one space.
+_SPACE_GAP = re.compile(r" (?: *(?=[.,;:!?)\]”’]|$)|( ) *)")
+
+
+def close_gaps(text: str) -> str:
+    """``text`` without the gaps :data:`_GAP` removes (the same result, about twice as fast)."""
+    return _GAP.sub("", text) if "\t" in text else _SPACE_GAP.sub(r"\1", text)
 
 
 def _how_lines(book: Prepared) -> list[str]:
@@ -142,7 +150,7 @@ def render_markdown(graph: CompiledGraph, *, notation: bool = False, prepared: P
         out += [f"### {entry['number']}", ""]
         for para in book.print_paragraphs(entry):
             text = "".join(_md_piece(p, notation) for p in para)
-            out += [(text if notation else _GAP.sub("", text)).strip(), ""]
+            out += [(text if notation else close_gaps(text)).strip(), ""]
         for name in entry["creatures"]:
             if name in creatures:
                 out += [f"*{_md_cell(name)}:* " + "; ".join(f"{_md_cell(k)} {_md_cell(v)}"
@@ -160,7 +168,9 @@ def render_markdown(graph: CompiledGraph, *, notation: bool = False, prepared: P
 
 
 def _inline(text: str) -> str:
-    return _BOLD.sub(r"<strong>\1</strong>", escape(text))
+    text = escape(text)
+    # Bold opens with ** or __: a text with neither is kept as it is (no scan of it all).
+    return _BOLD.sub(r"<strong>\1</strong>", text) if "**" in text or "__" in text else text
 
 
 def _stat_table(creature: Creature) -> str:
@@ -225,7 +235,7 @@ def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared:
         parts.append(f'<article class="entry {size}" id="entry-{n}"><h2 class="number">{n}</h2>')
         for para in book.print_paragraphs(entry):
             body = "".join(_print_piece(p, notation) for p in para)
-            parts.append(f"<p>{(body if notation else _GAP.sub('', body)).strip()}</p>")
+            parts.append(f"<p>{(body if notation else close_gaps(body)).strip()}</p>")
         names = [c for c in entry["creatures"] if c in creatures]
         parts += [_stat_table(creatures[c]) for c in names]
         items = [f"<li>{_html_words(words)}</li>" for words in book.sentences(entry)]

@@ -133,7 +133,9 @@ def pieces(entry: Entry) -> list[Piece]:
 def _split_label(before: str, label: str) -> list[Piece]:
     """Mark the choice's label when it ends the text before the parenthesis."""
     stripped = before.rstrip()
-    if not label or _BOLD_END.search(stripped) or not stripped.endswith(label):
+    # (_BOLD_END can only match where the stripped text ends with ** or __: look no further otherwise)
+    bold = stripped.endswith(("**", "__")) and _BOLD_END.search(stripped) is not None
+    if not label or bold or not stripped.endswith(label):
         return [Piece("text", before)]
     cut = len(stripped) - len(label)
     if cut > 0 and (stripped[cut - 1].isalnum() or stripped[cut - 1] == "*"):

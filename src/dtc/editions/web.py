@@ -13,6 +13,7 @@ import base64
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from html import escape
 from typing import cast
 
@@ -43,12 +44,28 @@ def _digest(script: str) -> str:
 
 def inline(text: str) -> str:
     """Escaped author text, with ``**bold**`` kept as bold."""
-    return _BOLD.sub(r"<strong>\1</strong>", escape(text))
+    text = escape(text)
+    # Bold opens with ** or __: a text with neither is kept as it is (no scan of it all).
+    return _BOLD.sub(r"<strong>\1</strong>", text) if "**" in text or "__" in text else text
 
 
 def link(target: int, body: str, cls: str = "") -> str:
     klass = f' class="{cls}"' if cls else ""
     return f'<a{klass} href="#entry-{target}">{body}</a>'
+
+
+@dataclass(frozen=True, slots=True)
+class _CheckCard:
+    """The part of a check card that depends only on its ability and difficulty."""
+
+    ability: str  # as the sheet names it ("" when the rules have no such ability)
+    badge: str  # markup
+    hint: str  # markup ("": none)
+    rolls: bool  # the page rolls it (else it is rolled by hand)
+    plans: list[tuple[str, str]]  # the ways to go about it (value, words as markup) when there are several
+    gear: bool  # a way uses gear
+    options: str  # the abilities to pick from (markup), when the ability is not the rules'
+    verb: str  # the roll button's words (markup)
 
 
 class WebEdition:
@@ -66,6 +83,7 @@ class WebEdition:
         self.hazards = {h["name"]: h for h in graph.get("hazards", [])}
         self.svg = flowchart_svg
         self.title = graph["title"] or "Untitled adventure"
+        self._checks: dict[tuple[str, int], _CheckCard] = {}
 
     # --- page ----------------------------------------------------------------------------
 
@@ -397,6 +415,44 @@ class WebEdition:
         return (f'<li data-needs="{escape(json.dumps(condition))}" ' + card[len("<li "):-len("</li>")] + needs
                 + "</li>")
 
+    def _check_card(self, written: str, d: int) -> _CheckCard:
+        """What a check card of ability ``written`` (as the author wrote it) and difficulty ``d``
+        shows that does not depend on the choice, worked out once per pair (the same few pairs
+        come back on every page)."""
+        key = (written, d)
+        got = self._checks.get(key)
+        if got is not None:
+            return got
+        play = self.play
+        ability = play.canonical(written) or ""
+        unknown = bool(written) and not ability and bool(play.abilities)
+        check = play.check(ability or None, d)
+        plans = play.plans(d)
+        dice_words = check.words(ability or "the ability") if check is not None else ""
+        needs = play.needs(d)
+        hint = ""
+        if needs:
+            hint = f"Needs {needs}" + (f" ({dice_words})" if dice_words else "") + "."
+        elif dice_words:
+            hint = f"Roll {dice_words}."
+        elif play.systems:
+            hint = f"D{d} is not a difficulty of {play.title}: decide with the book’s author’s intent."
+        if unknown:
+            hint += f" {written} is not an ability of {play.title}: choose one."
+        rolls = play.web is not None and check is not None
+        got = self._checks[key] = _CheckCard(
+            ability=ability,
+            badge=f"{escape(written)} · D{d}" if written else f"D{d}",
+            hint=escape(hint) if hint else "",
+            rolls=rolls,
+            plans=[("+".join(p), escape(plan_words(p))) for p in plans] if len(plans) > 1 else [],
+            gear=any("gear" in p for p in plans),
+            options="".join(f"<option>{escape(a)}</option>" for a in play.abilities) if not ability else "",
+            verb=("Attempt it" if len(plans) > 1 or plans[0] != ("check",) else f"Roll {escape(check.dice())}")
+            if rolls and check is not None else "",
+        )
+        return got
+
     def _plain_card(self, n: int, i: int, c: Choice) -> str:
         rid = f"e{n}c{i}"
         label = f"<strong>{escape(c['label'])}</strong>"
@@ -417,48 +473,28 @@ class WebEdition:
         d = c["difficulty"] or 0
         if d == 0 and f is None:
             return _go_card(s, label, rid) if s is not None else f'<li class="card go"><p>{label}</p></li>'
-        written = c["ability"] or ""
-        ability = self.play.canonical(written) or ""
-        unknown = bool(written) and not ability and bool(self.play.abilities)
-        badge = f"{escape(written)} · D{d}" if written else f"D{d}"
-        play = self.play
-        check = play.check(ability or None, d)
-        parts = [f'<li class="card check" data-card="{rid}" data-d="{d}" data-ability="{escape(ability)}"'
+        card = self._check_card(c["ability"] or "", d)
+        parts = [f'<li class="card check" data-card="{rid}" data-d="{d}" data-ability="{escape(card.ability)}"'
                  f' data-s="{s if s is not None else ""}" data-f="{f if f is not None else ""}">',
-                 f'<p class="card-title">{label} <span class="badge">{badge}</span></p>']
-        plans = play.plans(d)
-        dice_words = check.words(ability or "the ability") if check is not None else ""
-        needs = play.needs(d)
-        hint = ""
-        if needs:
-            hint = f"Needs {needs}" + (f" ({dice_words})" if dice_words else "") + "."
-        elif dice_words:
-            hint = f"Roll {dice_words}."
-        elif play.systems:
-            hint = f"D{d} is not a difficulty of {play.title}: decide with the book’s author’s intent."
-        if unknown:
-            hint += f" {written} is not an ability of {play.title}: choose one."
-        if hint:
-            parts.append(f'<p class="hint" id="{rid}-h">{escape(hint)}</p>')
-        if play.web is not None and check is not None:
+                 f'<p class="card-title">{label} <span class="badge">{card.badge}</span></p>']
+        if card.hint:
+            parts.append(f'<p class="hint" id="{rid}-h">{card.hint}</p>')
+        if card.rolls:
             controls = []
-            if len(plans) > 1:
-                radios = "".join(
-                    f'<label><input type="radio" name="{rid}-plan" value="{"+".join(p)}">'
-                    f" {escape(plan_words(p))}</label>" for p in plans)
+            if card.plans:
+                radios = "".join(f'<label><input type="radio" name="{rid}-plan" value="{value}"> {words}</label>'
+                                 for value, words in card.plans)
                 controls.append(f'<fieldset class="plan"><legend>How do you go about it?</legend>{radios}</fieldset>')
-            if any("gear" in p for p in plans):
-                hidden = " hidden" if len(plans) > 1 else ""  # shown once a way with gear is chosen
+            if card.gear:
+                hidden = " hidden" if card.plans else ""  # shown once a way with gear is chosen
                 controls.append(f'<div class="gear-pick"{hidden}><label for="{rid}-g">Gear you use</label>'
                                 f'<select id="{rid}-g" class="gear"><option value="">Choose…</option>'
                                 '<option value="-">Nothing suitable</option></select></div>')
-            if not ability:
-                options = "".join(f"<option>{escape(a)}</option>" for a in play.abilities)
-                hide = " hidden" if len(plans) > 1 else ""  # shown once a way with a check is chosen
+            if not card.ability:
+                hide = " hidden" if card.plans else ""  # shown once a way with a check is chosen
                 controls.append(f'<div class="ability-pick"{hide}><label for="{rid}-a">Ability</label>'
-                                f'<select id="{rid}-a" class="ability">{options}</select></div>')
-            verb = "Attempt it" if len(plans) > 1 or plans[0] != ("check",) else f"Roll {escape(check.dice())}"
-            controls.append(f'<button type="button" class="roll" aria-describedby="{rid}-h">{verb}'
+                                f'<select id="{rid}-a" class="ability">{card.options}</select></div>')
+            controls.append(f'<button type="button" class="roll" aria-describedby="{rid}-h">{card.verb}'
                             f'<span class="vh">: {escape(c["label"])}</span></button>'
                             '<p class="result" role="status" aria-live="polite"></p>')
             parts.append(f'<div class="roller">{"".join(controls)}</div>')
@@ -467,7 +503,7 @@ class WebEdition:
             outs.append(link(s, f"Success → {s}", "s"))
         if f is not None:
             outs.append(link(f, f"Failure → {f}", "f"))
-        rolled = " by-hand" if play.web is None or check is None else ""
+        rolled = "" if card.rolls else " by-hand"
         parts.append(f'<p class="outcomes{rolled}">{" ".join(outs)}</p></li>')
         return "".join(parts)
 
@@ -559,15 +595,21 @@ def _inline_svg(svg: str) -> str:
     svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
     svg = re.sub(r"<script\b.*?</script\s*>", "", svg.strip(), flags=re.S | re.I)
     # The chart's nodes are id="entry-N" like the entries themselves: keep the page's ids unique.
-    # Each id=" after a space (what ``\s`` matches): found by its letters, which is faster on a large chart.
-    out: list[str] = []
-    at = 0
-    for m in _ID.finditer(svg):
-        if m.start() and svg[m.start() - 1].isspace():
-            out += [svg[at : m.start()], 'id="chart-']
-            at = m.end()
-    out.append(svg[at:])
-    return re.sub(r"url\(#", "url(#chart-", "".join(out))
+    # Each id=" after a space (what ``\s`` matches). Graphviz puts a plain space before each of
+    # its attributes (and author text never holds a bare quote): when every id=" follows one,
+    # one replace does it all; else each is found by its letters and looked behind.
+    if svg.count(' id="') == svg.count('id="'):
+        svg = svg.replace(' id="', ' id="chart-')
+    else:
+        out: list[str] = []
+        at = 0
+        for m in _ID.finditer(svg):
+            if m.start() and svg[m.start() - 1].isspace():
+                out += [svg[at : m.start()], 'id="chart-']
+                at = m.end()
+        out.append(svg[at:])
+        svg = "".join(out)
+    return svg.replace("url(#", "url(#chart-")
 
 
 _XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")

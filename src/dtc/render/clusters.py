@@ -20,10 +20,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from dtc.render.model import Book
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: Books with more entries than this are drawn in clusters.
 CLUSTER_ABOVE = 60
@@ -52,6 +54,8 @@ def _by_labels(book: Book) -> dict[str, list[int]]:
 
 
 def _communities(book: Book, numbers: set[int]) -> list[list[int]]:
+    import networkx as nx  # (imported when used: it takes a few tenths of a second)
+
     plain: nx.Graph[int] = nx.Graph()
     plain.add_nodes_from(numbers)
     plain.add_edges_from((a, b) for a, b in book.digraph.edges() if a in numbers and b in numbers and a != b)

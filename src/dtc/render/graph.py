@@ -19,6 +19,7 @@ from typing import Any
 import graphviz
 
 from dtc.compiled.graphjson import CompiledGraph
+from dtc.lint.analysis import Analysis
 from dtc.outcomes import STUCK_WORDS, the_end
 from dtc.render.clusters import find_clusters, grid_columns
 from dtc.render.findings import Marks, worst
@@ -111,7 +112,23 @@ _DOT_ID = re.compile(r"([a-zA-Z_][a-zA-Z0-9_]*|-?(\.[0-9]+|[0-9]+(\.[0-9]*)?))$"
 _DOT_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
 
 
+#: Values already quoted by :func:`_q` (most come back: colours, styles, classes, attribute
+#: names); emptied when it grows past :data:`_QUOTED_MAX`.
+_QUOTED: dict[str, str] = {}
+_QUOTED_MAX = 50_000
+
+
 def _q(value: str) -> str:
+    """What ``graphviz.quoting.quote`` makes of ``value`` (remembered: see :data:`_QUOTED`)."""
+    got = _QUOTED.get(value)
+    if got is None:
+        if len(_QUOTED) >= _QUOTED_MAX:
+            _QUOTED.clear()
+        got = _QUOTED[value] = _quote(value)
+    return got
+
+
+def _quote(value: str) -> str:
     """What ``graphviz.quoting.quote`` makes of ``value``, without its costs where it can tell
     sooner (a 10,000-entry book has half a million values): an HTML-like label as it is, a plain
     name as it is, anything else in quotes. A value with a quote, a backslash or a line end
@@ -157,7 +174,7 @@ def _tooltip(node: Node, hidden: tuple[int, int] | None, compact: bool,
              found: list[dict[str, Any]] | None = None) -> str:
     lines = [f"{node.number}" + (f" ({node.label})" if node.label else "")
              + (" - " + ", ".join(node.tags()) if node.tags() else "")]
-    lines.append(shorten(node.text, 160 if compact else 400))
+    lines.append(node.lead(160 if compact else 400))
     for f in node.fighters[:MAX_ITEMS]:
         lines.append(f.short() + (f" Morale {f.morale}" if f.morale is not None else "")
                      + (f" | {f.attacks}" if f.attacks else ""))
@@ -363,7 +380,7 @@ def _hidden(book: Book, keep: set[int]) -> dict[int, tuple[int, int]]:
 def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | None = None,
               layout: str = "dot", odds: dict[str, Any] | None = None,
               edge_labels: bool = True, marks: Marks | None = None,
-              clusters: str = "auto") -> graphviz.Digraph:
+              clusters: str = "auto", facts: Analysis | None = None) -> graphviz.Digraph:
     """The whole book, or with ``focus`` the entries up to ``depth`` (default 2) exits from it.
 
     ``layout`` is ``dot``, ``sfdp`` or ``auto`` (sfdp above :data:`SFDP_ABOVE` entries). Raises
@@ -372,10 +389,11 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
     chance of being reached in a shaded band (the status colours stay). ``marks``
     (:func:`dtc.render.findings.place`) draws lint findings on their entries and exits.
     ``clusters`` is ``auto`` (see :func:`dtc.render.clusters.find_clusters`) or ``none``.
+    ``facts``: the graph's :meth:`Analysis.of_graph`, when the caller has it already.
     """
     from dtc.odds.overlay import edge_odds, node_odds
 
-    book = build_book(graph)
+    book = build_book(graph, facts)
     keep = set(book.nodes) if focus is None else book.neighbourhood(focus, 2 if depth is None else depth)
     if layout == "auto":
         layout = choose_layout(len(keep))
@@ -579,13 +597,13 @@ def _tidy(dot: graphviz.Digraph, fmt: str) -> bytes:
 
 def draw(graph: CompiledGraph, fmt: str, *, focus: int | None = None, depth: int | None = None,
          layout: str = "auto", odds: dict[str, Any] | None = None,
-         marks: Marks | None = None) -> tuple[bytes, list[str]]:
+         marks: Marks | None = None, facts: Analysis | None = None) -> tuple[bytes, list[str]]:
     """Build and render, with fallbacks; returns the drawing and warnings about any fallback.
 
     Should dot itself fail on a tangled book, the book is drawn again without edge labels,
     and then with sfdp. Raises :class:`GraphvizMissing`, or :class:`RenderError` if all fail.
     """
-    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks)
+    dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks, facts=facts)
     if dot.engine == "sfdp":
         with contextlib.suppress(graphviz.CalledProcessError, ValueError, OSError):
             return _tidy(dot, fmt), []
@@ -597,18 +615,19 @@ def draw(graph: CompiledGraph, fmt: str, *, focus: int | None = None, depth: int
         warnings = [f"{first}; drawn again without edge labels"]
     try:
         plain = build_dot(graph, focus=focus, depth=depth, layout="dot", odds=odds, edge_labels=False,
-                          marks=marks)
+                          marks=marks, facts=facts)
         return render(plain, fmt), warnings
     except RenderError as second:
         warnings.append(f"{second}; drawn again with sfdp")
-    return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds, marks=marks),
-                  fmt), warnings
+    return render(build_dot(graph, focus=focus, depth=depth, layout="sfdp", odds=odds, marks=marks,
+                            facts=facts), fmt), warnings
 
 
-def render_svg(graph: CompiledGraph) -> str:
+def render_svg(graph: CompiledGraph, facts: Analysis | None = None) -> str:
     """The whole book as SVG text (layout chosen by size); each node is ``id="entry-N"``.
+    ``facts``: the graph's :meth:`Analysis.of_graph`, when the caller has it already.
 
     Raises :class:`GraphvizMissing` without the Graphviz programs, :class:`RenderError` if
     Graphviz fails (both are :class:`RuntimeError`).
     """
-    return draw(graph, "svg")[0].decode("utf-8")
+    return draw(graph, "svg", facts=facts)[0].decode("utf-8")

@@ -19,7 +19,7 @@ from typing import Any
 
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.render.findings import Marks
-from dtc.render.model import build_book, shorten
+from dtc.render.model import build_book
 
 #: The page may load nothing: no network, no other file.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
@@ -54,7 +54,7 @@ def page_data(graph: CompiledGraph, marks: Marks | None) -> dict[str, Any]:
     book = build_book(graph)
     entries: dict[str, Any] = {}
     for number, node in book.nodes.items():
-        entries[str(number)] = {"label": node.label, "tags": node.tags(), "text": shorten(node.text, PREVIEW),
+        entries[str(number)] = {"label": node.label, "tags": node.tags(), "text": node.lead(PREVIEW),
                                 "creatures": [f.short() for f in node.fighters], "out": [], "in": [],
                                 "findings": [_finding(f) for f in (marks.entries.get(number, []) if marks else [])]}
     for edge in book.edges:

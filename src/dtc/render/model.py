@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Exit, Roll
 from dtc.lint.analysis import Analysis
 from dtc.outcomes import STUCK_WORDS, the_end
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: Edge kinds, in legend order. ``d0`` is a success exit whose choice has difficulty 0.
 EDGE_KINDS = ("success", "failure", "d0", "prose", "return")
@@ -33,7 +34,9 @@ def clean(text: str) -> str:
     """Author text without what no output format can carry: control characters (whitespace,
     newlines included, becomes single spaces), lone surrogates and non-characters."""
     text = _UNSAFE_BMP.sub("", text)
-    if text and max(text) > "\uffff":
+    # A character beyond the first plane takes four bytes in UTF-16, any other two (a lone
+    # surrogate too, with "surrogatepass"): encoding is a tenth of the cost of ``max(text)``.
+    if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text):
         text = _UNSAFE_ASTRAL.sub("", text)
     return " ".join(text.split())  # str.split() splits at what ``\s`` matches
 
@@ -80,10 +83,13 @@ class Fighter:
 
 @dataclass(slots=True)
 class Node:
-    """An entry; ``text`` and ``label`` are :func:`clean` (as are every string of Fighter and Edge)."""
+    """An entry; ``text`` and ``label`` are :func:`clean` (as are every string of Fighter and Edge).
+
+    ``raw`` is the entry's text as written; :attr:`text`, cleaned and without emphasis marks, is
+    worked out on first use (a large book's chart shows only the first words: :meth:`lead`)."""
 
     number: int
-    text: str
+    raw: str
     label: str | None = None
     start: bool = False
     ending: bool = False
@@ -93,6 +99,31 @@ class Node:
     fighters: list[Fighter] = field(default_factory=list)
     #: ``THE END (death)`` / ``(victory)``: the kind of ending, when the book says.
     ending_kind: str | None = None
+    _text: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The text, :func:`clean` and :func:`plain`."""
+        if self._text is None:
+            self._text = plain(clean(self.raw))
+        return self._text
+
+    def lead(self, limit: int) -> str:
+        """``shorten(self.text, limit)``, worked out from the start of the text alone when that
+        gives the same: cut at a space or line end, past which there is no ``*`` or ``_`` (so
+        no emphasis reaches across the cut), the start cleaned gives the clean text's own start
+        (cleaning goes word by word), and once it is longer than ``limit`` the rest is never read."""
+        raw = self.raw
+        if self._text is None and len(raw) > 2 * limit + 64:
+            at = limit + limit // 2 + 32
+            ends = [i for i in (raw.find(" ", at), raw.find("\n", at)) if i != -1]
+            if ends:
+                rest = raw[min(ends):]
+                if "*" not in rest and "_" not in rest:
+                    head = plain(clean(raw[: min(ends)]))
+                    if len(head) > limit:
+                        return shorten(head, limit)
+        return shorten(self.text, limit)
 
     @property
     def role(self) -> str:
@@ -141,7 +172,23 @@ class Book:
     nodes: dict[int, Node]
     edges: list[Edge]
     missing: list[str]  # the targets that name no entry, as written ("40", "@cellar")
-    digraph: nx.MultiDiGraph[int]
+    #: Built on first use (see :attr:`digraph`): a large book's chart needs no graph of it, and
+    #: importing networkx alone takes a few tenths of a second.
+    _digraph: nx.MultiDiGraph[int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def digraph(self) -> nx.MultiDiGraph[int]:
+        """Entries and the exits between them (one edge per exit to an entry, in order)."""
+        if self._digraph is None:
+            import networkx as nx
+
+            g: nx.MultiDiGraph[int] = nx.MultiDiGraph()
+            g.add_nodes_from(self.nodes)
+            for edge in self.edges:
+                if edge.target is not None:
+                    g.add_edge(edge.source, edge.target)
+            self._digraph = g
+        return self._digraph
 
     def counts(self) -> dict[str, int]:
         n = self.nodes.values()
@@ -164,12 +211,16 @@ class Book:
         """Fewest moves from the start to each reachable entry (the start is level 0)."""
         if self.start is None or self.start not in self.nodes:
             return {}
+        import networkx as nx
+
         return dict(nx.single_source_shortest_path_length(self.digraph, self.start))
 
     def depth_estimate(self) -> int:
         """About how many ranks Graphviz's own ranking needs: the longest path once the exits
         back (found by a depth-first search from the start, then from the other entries) are
         dropped."""
+        import networkx as nx
+
         dag: nx.DiGraph[int] = nx.DiGraph()
         dag.add_nodes_from(self.nodes)
         state: dict[int, int] = {}  # 1 on the search path, 2 done
@@ -196,6 +247,8 @@ class Book:
         """Entry ``focus`` with everything up to ``depth`` exits away, forwards and backwards."""
         if focus not in self.nodes:
             raise KeyError(focus)
+        import networkx as nx
+
         ahead = nx.single_source_shortest_path_length(self.digraph, focus, cutoff=depth)
         behind = nx.single_source_shortest_path_length(self.digraph.reverse(copy=False), focus, cutoff=depth)
         return set(ahead) | set(behind)
@@ -264,30 +317,29 @@ def _branch_words(roll: Roll, target: Any, index: int, entry: Entry) -> str:
     return f"{clean(roll['dice'])} {rng}: {p:.0%}"
 
 
-def build_book(graph: CompiledGraph) -> Book:
-    """Classify every entry and exit of a compiled graph (a dict satisfying the schema)."""
+def build_book(graph: CompiledGraph, facts: Analysis | None = None) -> Book:
+    """Classify every entry and exit of a compiled graph (a dict satisfying the schema).
+
+    ``facts``: the graph's :meth:`Analysis.of_graph`, when the caller has it already."""
     entries: dict[int, Entry] = {}
     for entry in graph["entries"]:
         entries.setdefault(entry["number"], entry)  # a duplicated number: the first one counts
-    nodes = {n: Node(n, plain(clean(e["text"])), clean(label) if (label := e["label"]) else None,
+    nodes = {n: Node(n, e["text"], clean(label) if (label := e["label"]) else None,
                      ending=bool(e["ending"]), ending_kind=e.get("ending_kind"))
              for n, e in entries.items()}
     blocks = list(graph.get("creatures", []))
     edges: list[Edge] = []
     missing: dict[str, None] = {}
-    g: nx.MultiDiGraph[int] = nx.MultiDiGraph()
-    g.add_nodes_from(nodes)
     for number, entry in entries.items():
         nodes[number].fighters = _fighters(entry, blocks)
         for index, exit_ in enumerate(entry["exits"]):
             edge = _edge(number, index, exit_, entry, nodes)
             edges.append(edge)
-            if edge.target is not None:
-                g.add_edge(number, edge.target)
-            elif edge.missing is not None:
+            if edge.target is None and edge.missing is not None:
                 missing.setdefault(edge.missing)
 
-    facts = Analysis.of_graph(graph)  # the same facts lint reports (DT201, DT202, DT203)
+    if facts is None:
+        facts = Analysis.of_graph(graph)  # the same facts lint reports (DT201, DT202, DT203)
     start = facts.start
     if start is not None:
         nodes[start].start = True
@@ -296,4 +348,4 @@ def build_book(graph: CompiledGraph) -> Book:
         node.unreachable = number in facts.unreachable
         node.trapped = number in facts.trapped
     title = clean(graph["title"] or "") or "Untitled adventure"
-    return Book(title, graph["start"], nodes, edges, list(missing), g)
+    return Book(title, graph["start"], nodes, edges, list(missing))
