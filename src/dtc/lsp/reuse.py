@@ -38,9 +38,10 @@ QUOTES_LINES = frozenset({"DT106", "DT107", "DT209", "DT301"})
 #: Rules that read nothing of an entry but its stat blocks, creatures named, zone, hazards, effects
 #: that do not parse and numbers too large to read (:func:`content`), and the document-level items
 #: (front matter, stat blocks, hazards, zones): kept also across an edit that changes the shape but
-#: none of those, the labels or which entries share a number (an entry deleted or pasted).
+#: none of those, the labels or which entries share a number (an entry deleted or pasted). Not
+#: DT209: whether a zone row covers an entry reads which entry numbers the book has.
 CONTENT_RULES = frozenset({"DT109", "DT111", "DT112", "DT113", "DT114", "DT115", "DT116", "DT117", "DT120",
-                           "DT121", "DT206", "DT207", "DT208", "DT209", "DT210"})
+                           "DT121", "DT206", "DT207", "DT208", "DT210"})
 
 #: (index of the first changed line, 0-based; how many lines it replaced; lines added or removed).
 Moved = tuple[int, int, int]
