@@ -109,6 +109,19 @@ class Engine:
                 event.update(fields)
             sink(event)
 
+    def skip(self, kind: str) -> bool:
+        """True when no sink reads ``kind``: the event is then counted (its number taken, as
+        :meth:`emit` would) and the caller need not build its fields. A hot call site reads
+        ``if not game.skip(kind): game.emit(kind, ...)``."""
+        sinks = self.sinks
+        routes = self._routes
+        if routes is None or routes[0] != len(sinks):
+            routes = self._route(sinks)
+        if routes[2] or kind in routes[1]:
+            return False
+        self.state.events += 1
+        return True
+
     def _route(self, sinks: list[Sink]) -> tuple[int, frozenset[str], bool]:
         """(how many sinks, the kinds some sink names, whether some sink reads every kind)."""
         named: set[str] = set()
@@ -127,14 +140,16 @@ class Engine:
         if not 0 <= n < len(question.options):
             raise RunEnded("stopped", f"no answer to '{question.prompt}'")
         option = question.options[n]
-        self.emit("decision", question=question.kind, choice=option.key, label=option.label)
+        if not self.skip("decision"):
+            self.emit("decision", question=question.kind, choice=option.key, label=option.label)
         return option
 
     def clock(self, why: str) -> None:
         """A turn passes (no encounter check: a fight's own turn)."""
         self.state.turn += 1
         self.clock_reason = why
-        self.emit("turn", why=why)
+        if not self.skip("turn"):
+            self.emit("turn", why=why)
         self.rules.turn_passed(self)
 
     def spend_turn(self, why: str) -> bool:
@@ -147,7 +162,8 @@ class Engine:
     def damage(self, amount: int, cause: str) -> None:
         before = self.pc.hp
         self.pc.hp = max(0, self.pc.hp - amount)
-        self.emit("damage", amount=amount, cause=cause, hp=self.pc.hp)
+        if not self.skip("damage"):
+            self.emit("damage", amount=amount, cause=cause, hp=self.pc.hp)
         if self.pc.hp <= 0:
             self.rules.down(self, cause, max(0, amount - before))
 
@@ -237,7 +253,8 @@ class Engine:
     def _arrive(self, target: int | str, how: str) -> None:
         number = self._resolve(target, how)
         self.state.arrive(number)
-        self.emit("move", to=number, how=how)
+        if not self.skip("move"):
+            self.emit("move", to=number, how=how)
         plan, self.last_plan = self.last_plan, None
         if how != "start" and self.rules.arrival_costs_turn(self, how, plan) and not self.spend_turn("move"):
             return
@@ -373,7 +390,7 @@ class Engine:
                 ok = self.rules.check(self, ability, c["difficulty"], label)
             if not ok:
                 break
-        if plan:
+        if plan and not self.skip("action"):
             self.emit("action", label=label, plan=list(plan), success=ok)
         target = c["success"] if ok else c["failure"]
         if target is None:

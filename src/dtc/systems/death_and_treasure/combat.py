@@ -121,7 +121,9 @@ def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bo
             continue
         pc_roll, pc_rolls = rules.pc_roll(game, "d6", high_is_bad=False)
         their = game.dice.die(6)
-        game.emit("round", round=rnd, initiative=pc_roll.total, rolls=rules.rolls(pc_rolls), enemy_initiative=their)
+        if not game.skip("round"):
+            game.emit("round", round=rnd, initiative=pc_roll.total, rolls=rules.rolls(pc_rolls),
+                      enemy_initiative=their)
         acting = [f for f in foes if f.active]
         if their > pc_roll.total:
             _creatures_act(rules, game, acting, melee)
@@ -243,8 +245,9 @@ def _attack(rules: DeathAndTreasure, game: Game, weapon: Item, mode: str, target
         assert weapon.damage is not None
         dmg, _ = rules.pc_roll(game, weapon.damage, high_is_bad=False)
         damage = max(0, dmg.total)
-    game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=rules.rolls(rolls),
-              total=roll.total + mod, needed=pc.score(ability), hit=hit, damage=damage)
+    if not game.skip("attack"):
+        game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=rules.rolls(rolls),
+                  total=roll.total + mod, needed=pc.score(ability), hit=hit, damage=damage)
     if hit and weapon is OIL_FLASK and melee is not None:
         melee.burning[id(target)] = (target, FIRE_ROUNDS)
         game.emit("effect", creature=target.name, text=f"The oil sets {target.name} on fire.")
@@ -282,8 +285,9 @@ def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe], melee
             roll, rolls = rules.pc_roll(game, "d20", high_is_bad=True)
             avoided = roll.total <= pc.defense
             damage = 0 if avoided else _creature_damage(game, foe, name, dice)
-            game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=rules.rolls(rolls),
-                      total=roll.total, needed=pc.defense, hit=not avoided, damage=damage)
+            if not game.skip("attack"):
+                game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=rules.rolls(rolls),
+                          total=roll.total, needed=pc.defense, hit=not avoided, damage=damage)
             if damage:
                 game.damage(damage, f"{foe.name}'s {name}")
             if (not avoided and melee is not None and swallow_terms(foe.special) is not None

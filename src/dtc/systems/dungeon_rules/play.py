@@ -408,7 +408,8 @@ class DungeonRules(Rules):
         top = self.danger(game)
         roll = game.dice.die(6)
         hit = roll <= top
-        game.emit("encounter_check", roll=roll, encounter=hit, zone=self.zone(game).key, range=top, why=why)
+        if not game.skip("encounter_check"):
+            game.emit("encounter_check", roll=roll, encounter=hit, zone=self.zone(game).key, range=top, why=why)
         st["bonus"] = 0
         st["steps"] = [dict(s, checks=s["checks"] - 1) if s["checks"] else s for s in st["steps"]
                        if s["checks"] != 1 and (s["until"] is None or s["until"] > st["minutes"])]

@@ -349,7 +349,8 @@ class MazeRats(Rules):
 
     def encounter_happens(self, game: Game) -> bool:
         roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
-        game.emit("encounter_check", roll=roll, encounter=hit)
+        if not game.skip("encounter_check"):
+            game.emit("encounter_check", roll=roll, encounter=hit)
         return hit
 
     def reaction(self, game: Game) -> str:
