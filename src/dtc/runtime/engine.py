@@ -280,8 +280,9 @@ class Engine:
                 held[name] = after
             else:
                 held.pop(name, None)
-            self.emit("possession", name=name, amount=amount, held=after,
-                      **({"short": -amount - before} if before + amount < 0 else {}))
+            if not self.skip("possession"):
+                self.emit("possession", name=name, amount=amount, held=after,
+                          **({"short": -amount - before} if before + amount < 0 else {}))
 
     def holds(self, condition: Mapping[str, Any]) -> bool:
         """Whether a choice's condition (the compiled graph's tree) holds for what is held now."""
@@ -319,7 +320,8 @@ class Engine:
             except DiceError:
                 count = 1
             foes.extend(foes_from(self.block(group["creature"]), group["name"], count))
-        self.emit("encounter", roll=roll, text=row["text"], foes=[f.name for f in foes])
+        if not self.skip("encounter"):
+            self.emit("encounter", roll=roll, text=row["text"], foes=[f.name for f in foes])
         known = [f for f in foes if f.creature is not None]
         if len(known) < len(foes):
             names = sorted({f.name.rstrip(" 0123456789") for f in foes if f.creature is None})

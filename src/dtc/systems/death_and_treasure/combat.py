@@ -88,7 +88,8 @@ def hit_chance(rules: DeathAndTreasure, game: Game, mode: str) -> Fraction:
 
 
 def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
-    game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
+    if not game.skip("fight"):
+        game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
     for creature, special in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         if swallow_terms(special) is not None:
             game.emit("effect", creature=creature, text=f"{creature} can swallow you (dtc plays it): {special}")

@@ -276,11 +276,13 @@ class DeathAndTreasure(Rules):
         chance = surprise_chance(pc.score("WIS"))
         roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
         surprised = roll.total <= chance
-        game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
+        if not game.skip("surprise"):
+            game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
         mod = reaction_modifier(pc.score("CHA"), self.rulings.get("cha-reaction", "as-written"))
         roll, rolls = self.pc_roll(game, "2d6", high_is_bad=False)
         band = reaction_band(roll.total + mod)
-        game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
+        if not game.skip("reaction"):
+            game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
         if band == "hostile":
             return self.fight(game, foes, surprised=surprised)
         talked = False

@@ -397,7 +397,9 @@ class DungeonRules(Rules):
             top = max(top + 1, 3)
         if st["alarm"] >= 3:
             top = max(top, 3)
-        top = max([top, *(c.danger for c in self.conditions(game))])  # a bell, ward or patrol here (2.2)
+        for c in self.conditions(game):  # a bell, ward or patrol here (2.2): the highest counts
+            if c.danger > top:
+                top = c.danger
         if st["alarm_high_until"] > now:
             top = 5
         return max(1, min(dr.DANGER_CAP, top))
@@ -411,8 +413,9 @@ class DungeonRules(Rules):
         if not game.skip("encounter_check"):
             game.emit("encounter_check", roll=roll, encounter=hit, zone=self.zone(game).key, range=top, why=why)
         st["bonus"] = 0
-        st["steps"] = [dict(s, checks=s["checks"] - 1) if s["checks"] else s for s in st["steps"]
-                       if s["checks"] != 1 and (s["until"] is None or s["until"] > st["minutes"])]
+        if st["steps"]:
+            st["steps"] = [dict(s, checks=s["checks"] - 1) if s["checks"] else s for s in st["steps"]
+                           if s["checks"] != 1 and (s["until"] is None or s["until"] > st["minutes"])]
         return hit
 
     def interval(self, game: Game) -> int:
