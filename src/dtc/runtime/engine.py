@@ -60,6 +60,8 @@ class Engine:
         self.blocks: dict[str, Creature] = {}
         for block in graph["creatures"]:
             self.blocks.setdefault(" ".join(block["name"].lower().split()), block)
+        #: The block each name as written found (a fight reads a creature's stats many times).
+        self._named: dict[str, Creature | None] = {}
         self.rules = rules
         self.pc = pc
         self.player = player
@@ -184,7 +186,13 @@ class Engine:
         return yes
 
     def block(self, name: str | None) -> Creature | None:
-        return None if name is None else self.blocks.get(" ".join(name.lower().split()))
+        if name is None:
+            return None
+        named = self._named
+        if name in named:
+            return named[name]
+        found = named[name] = self.blocks.get(" ".join(name.lower().split()))
+        return found
 
     def go(self, target: int | str, how: str) -> None:
         """Decide a move; it is made at the next step."""

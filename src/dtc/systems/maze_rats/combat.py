@@ -92,7 +92,20 @@ def stat(game: Game, foe: Foe, key: str) -> int:
     block = game.block(foe.creature)
     if block is None:
         return DEFAULTS[key]
-    return _block_stat(tuple(block["stats"].items()), key)
+    stats = block["stats"]
+    found = _STATS.get((id(stats), key))
+    if found is not None and found[0] is stats and found[1] == len(stats):
+        return found[2]
+    value = _block_stat(tuple(stats.items()), key)
+    if len(_STATS) >= 4096:
+        _STATS.clear()
+    _STATS[(id(stats), key)] = (stats, len(stats), value)
+    return value
+
+
+#: A block's stat per (its stats dict, key), the dict kept so its id is not reused while remembered
+#: (a compiled graph is not changed while it is played).
+_STATS: dict[tuple[int, str], tuple[dict[str, int], int, int]] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -239,9 +252,8 @@ def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool,
         where = ""
         if _in_pack(game, w) and id(w) not in (drawn or set()):
             where = ", in your backpack: 1d6 rounds to find"
-        opts.append(Option(f"attack:{n}", f"Attack with {w.name} ({cls}{where})", detail, chance=p))
-    opts.append(Option("escape", "Try to flee", f"opposed DEX {percent(escape_chance(game, foes))}",
-                       tags=frozenset({"escape"})))
+        opts.append(_attack_option(n, w.name, cls, where, detail, p))
+    opts.append(_escape_option(escape_chance(game, foes)))
     q = Question(COMBAT, "Your move", tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
     key = game.ask(q).key
     if key == "escape":
@@ -253,6 +265,17 @@ def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool,
             Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
         target = active[int(game.ask(tq).key.split(":")[1])]
     return weapon, target
+
+
+@lru_cache(maxsize=4096)
+def _attack_option(n: int, name: str, cls: str, where: str, detail: str, p: Fraction) -> Option:
+    """An attack's option, once per what it shows (options are immutable)."""
+    return Option(f"attack:{n}", f"Attack with {name} ({cls}{where})", detail, chance=p)
+
+
+@lru_cache(maxsize=256)
+def _escape_option(p: Fraction) -> Option:
+    return Option("escape", "Try to flee", f"opposed DEX {percent(p)}", tags=frozenset({"escape"}))
 
 
 def _attack(rules: MazeRats, game: Game, weapon: Item, target: Foe | None, foes: list[Foe], mode: str) -> None:
