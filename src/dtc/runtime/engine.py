@@ -324,7 +324,7 @@ class Engine:
         foes: list[Foe] = []
         for group in row["groups"]:
             try:
-                count = max(0, self.dice.roll(group["count"]).total)
+                count = max(0, self.dice.total(group["count"]))
             except DiceError:
                 count = 1
             foes.extend(foes_from(self.block(group["creature"]), group["name"], count))

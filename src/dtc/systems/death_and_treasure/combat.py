@@ -158,7 +158,7 @@ def _inside(rules: DeathAndTreasure, game: Game, foes: list[Foe], melee: Melee, 
         return
     digest, cut = swallow_terms(holder.special) or (DIGEST_DICE, CUT_OUT_DAMAGE)
     game.emit("round", round=rnd, swallowed=holder.name)
-    game.damage(max(0, game.dice.roll(digest).total), f"inside the {holder.name}")
+    game.damage(max(0, game.dice.total(digest)), f"inside the {holder.name}")
     weapon, mode, _ = _choose(rules, game, [holder], inside=True)
     assert weapon is not None
     dealt = _attack(rules, game, weapon, mode, holder, foes, melee)
@@ -300,7 +300,7 @@ def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe], melee
 
 def _creature_damage(game: Game, foe: Foe, attack: str, dice: str) -> int:
     try:
-        return max(0, game.dice.roll(dice).total)
+        return max(0, game.dice.total(dice))
     except DiceError:
         game.emit("manual", text=f"{foe.name}'s {attack} does '{dice}' damage, which cannot be rolled: "
                                  "adjudicate it (a to adjust).")

@@ -58,7 +58,7 @@ def overlay_scores(pc: Character, dice: Dice) -> list[str]:
         if shared.get(a) in pc.abilities:
             pc.stats[a] = pc.abilities[shared[a]]
             continue
-        pc.stats[a] = dice.roll("3d6").total
+        pc.stats[a] = dice.total("3d6")
         rolled.append(f"{a} {pc.stats[a]}")
     return rolled
 

@@ -144,7 +144,7 @@ def escape_chance(game: Game, foes: list[Foe]) -> Fraction:
 def escape(rules: MazeRats, game: Game, foes: list[Foe]) -> bool:
     fastest = max((stat(game, f, "dex") for f in foes if f.active), default=0)
     _, mine, _ = rules.roll(game, "DEX", mr.PLAIN)
-    theirs = game.dice.roll("2d6").total + fastest
+    theirs = game.dice.total("2d6") + fastest
     ok = mine > theirs
     game.emit("escape", success=ok, total=mine, against=theirs)
     return ok
