@@ -152,7 +152,8 @@ def escape(rules: MazeRats, game: Game, foes: list[Foe]) -> bool:
 
 def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = False, ambush: bool = False,
           text: str = "") -> str:
-    game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
+    if not game.skip("fight"):
+        game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
     for creature, special in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         game.emit("special", creature=creature, text=special)
     game.clock("combat")
@@ -174,7 +175,8 @@ def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = Fal
             while mine == theirs:
                 mine, theirs = game.dice.die(6), game.dice.die(6)
             pc_first = mine > theirs
-            game.emit("round", round=rnd, initiative=mine, rolls=[[mine]], enemy_initiative=theirs)
+            if not game.skip("round"):
+                game.emit("round", round=rnd, initiative=mine, rolls=[[mine]], enemy_initiative=theirs)
         their_mode = mr.ADVANTAGE if rnd == 1 and surprised else mr.PLAIN
         searching = finding is not None
         weapon, target = (None, None) if searching else _choose(game, foes, ranged_ok=rnd == 1 and pc_first,
@@ -289,8 +291,9 @@ def _attack(rules: MazeRats, game: Game, weapon: Item, target: Foe | None, foes:
     their_armor = stat(game, target, "armor")
     roll, total, crit = rules.roll(game, "AB", mode, bonus=game.pc.stats.get("AB", 0))
     damage = mr.attack_damage(total, their_armor, double_six=crit, heavy=cls == "heavy", unarmed=cls == "unarmed")
-    game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=[list(roll.dice)],
-              total=total, needed=their_armor, hit=damage > 0, damage=damage, critical=crit)
+    if not game.skip("attack"):
+        game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=[list(roll.dice)],
+                  total=total, needed=their_armor, hit=damage > 0, damage=damage, critical=crit)
     if damage <= 0:
         return
     target.hp -= damage
@@ -347,8 +350,9 @@ def _creatures_act(rules: MazeRats, game: Game, foes: list[Foe], mode: str, held
         a, b = mr.keep(roll.dice, mode)
         total = a + b + ab
         damage = mr.attack_damage(total, mine, double_six=a == b == 6)
-        game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[list(roll.dice)],
-                  total=total, needed=mine, hit=damage > 0, damage=damage, critical=a == b == 6)
+        if not game.skip("attack"):
+            game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[list(roll.dice)],
+                      total=total, needed=mine, hit=damage > 0, damage=damage, critical=a == b == 6)
         shield_in_hand = pc.find("Shield") is not None and (held is None or weapon_class(held) == "light")
         if damage and shield_in_hand and _shatter(rules, game, foe, damage):
             pc.use("Shield")

@@ -178,6 +178,12 @@ def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
     return pc
 
 
+#: The ways to recover, made once (options are immutable).
+_MEDICINE_WAY = Option("medicine", "Take a dose of medicine (1 health, once a day)")
+_NIGHT_WAY = Option("night", "Eat a meal and sleep the night (1 health; 8 hours)")
+_DAY_WAY = Option("day", "Rest a full day outside, where it is safe (all health)")
+
+
 class MazeRats(Rules):
     name = "maze-rats"
     title = "Maze Rats"
@@ -300,11 +306,11 @@ class MazeRats(Rules):
         pc, st = game.pc, game.state.rules
         ways = []
         if pc.count(MEDICINE) and st.get("medicine_day") != game.state.turn // DAY_TURNS:
-            ways.append(Option("medicine", "Take a dose of medicine (1 health, once a day)"))
+            ways.append(_MEDICINE_WAY)
         if pc.count(RATIONS):
-            ways.append(Option("night", "Eat a meal and sleep the night (1 health; 8 hours)"))
+            ways.append(_NIGHT_WAY)
         if game.state.entry == game.state.start:
-            ways.append(Option("day", "Rest a full day outside, where it is safe (all health)"))
+            ways.append(_DAY_WAY)
         return ways
 
     def rest_blocked(self, game: Game) -> str | None:
