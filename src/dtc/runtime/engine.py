@@ -12,6 +12,7 @@ the entry's effects apply) or a decision at the current entry (the menu).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from dtc.compiled.graphjson import Change, Choice, CompiledGraph, Creature, Entry
@@ -433,16 +434,25 @@ class Engine:
 
     def use_gear(self, why: str) -> bool:
         names = list(dict.fromkeys(i.name for i in self.pc.items if i.quantity > 0 and i.kind != "treasure"))
-        opts = (*(Option(f"gear:{n}", name) for n, name in enumerate(names)), Option("none", "Nothing suitable"))
+        opts = _gear_options(tuple(names))
         pick = self.ask(Question(GEAR, f"Which gear do you use for '{why}'?", opts, {"why": why}))
         if pick.key == "none":
             self.emit("gear", item=None, appropriate=False)
             return False
         item = pick.label
-        answer = self.ask(Question(GEAR_OK, f"Is the {item} appropriate for '{why}'?",
-                                   (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")),
+        answer = self.ask(Question(GEAR_OK, f"Is the {item} appropriate for '{why}'?", _YES_NO_ORACLE,
                                    {"why": why, "item": item}))
         ok = self.oracle(None, f"Is the {item} appropriate?") if answer.key == "oracle" else answer.key == "yes"
         self.emit("gear", item=item, appropriate=ok)
         self.rules.gear_used(self, item)
         return ok
+
+
+#: Yes, no, or the Oracle decides: made once (options are immutable).
+_YES_NO_ORACLE = (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle"))
+
+
+@lru_cache(maxsize=1024)
+def _gear_options(names: tuple[str, ...]) -> tuple[Option, ...]:
+    """The gear to choose from, once per list of names."""
+    return (*(Option(f"gear:{n}", name) for n, name in enumerate(names)), Option("none", "Nothing suitable"))

@@ -112,6 +112,10 @@ def meet_rivals(rules: Rules, game: Game, sides: tuple[list[Foe], list[Foe]], te
     return rules.fight(game, first if key == "fight" else second)
 
 
+#: Yes, no, or the Oracle decides: made once (options are immutable).
+_YES_NO_ORACLE = (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle"))
+
+
 class DeathAndTreasure(Rules):
     name = "death-and-treasure"
     title = "Death & Treasure"
@@ -331,7 +335,7 @@ class DeathAndTreasure(Rules):
                 continue
             if name not in known:
                 q = Question(LANGUAGE, f"Are the {name} intelligent (would treasure tempt them more than food)?",
-                             (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")))
+                             _YES_NO_ORACLE)
                 key = game.ask(q).key
                 known[name] = game.oracle(None, f"Are the {name} intelligent?") if key == "oracle" else key == "yes"
             verdicts.append(known[name])
@@ -339,7 +343,7 @@ class DeathAndTreasure(Rules):
 
     def _common_language(self, game: Game) -> bool:
         q = Question(LANGUAGE, "Do you speak their language?",
-                     (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")))
+                     _YES_NO_ORACLE)
         key = game.ask(q).key
         if key == "oracle":
             return game.oracle(None, "Do we share a language?")
