@@ -179,19 +179,28 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
     weapons = pc.weapons() or [(BAREHANDED, HAND)]
     if inside:
         weapons = [(w, m) for w, m in weapons if m == HAND] or [(BAREHANDED, HAND)]
-    opts = []
     encumbered = pc.encumbered
-    for n, (item, mode) in enumerate(weapons):
-        ability = pc.attack_ability(mode)
-        opts.append(_attack_option(n, item.name, item.damage, mode, ability, pc.score(ability),
-                                   pc.attack_modifier(mode), encumbered))
-    if pc.oil > 0 and not inside:
-        opts.append(_oil_option(hit_chance(rules, game, RANGED)))
-    if not inside:
-        opts.append(_ESCAPE)
+    oil = not inside and pc.oil > 0
+    # Everything the options show: the weapons, the scores the attacks read, encumbrance, oil.
+    shown = (tuple([(item.name, item.damage, mode) for item, mode in weapons]), pc.score("STR"), pc.score("DEX"),
+             encumbered, oil, inside)
+    options = _COMBAT_OPTIONS.get(shown)
+    if options is None:
+        opts = []
+        for n, (item, mode) in enumerate(weapons):
+            ability = pc.attack_ability(mode)
+            opts.append(_attack_option(n, item.name, item.damage, mode, ability, pc.score(ability),
+                                       pc.attack_modifier(mode), encumbered))
+        if oil:
+            opts.append(_oil_option(hit_chance(rules, game, RANGED)))
+        if not inside:
+            opts.append(_ESCAPE)
+        if len(_COMBAT_OPTIONS) >= 4096:
+            _COMBAT_OPTIONS.clear()
+        options = _COMBAT_OPTIONS[shown] = tuple(opts)
     active = [f for f in foes if f.active]
     prompt = f"Inside the {active[0].name}: cut your way out" if inside else "Your move"
-    q = Question(COMBAT, prompt, tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
+    q = Question(COMBAT, prompt, options, {"foes": [f.brief() for f in active], "hp": pc.hp})
     key = game.ask(q).key
     if key == "escape":
         return None, "", None
@@ -208,6 +217,8 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
 
 
 _ESCAPE = Option("escape", "Try to escape", tags=frozenset({"escape"}))  # made once: options are immutable
+#: A move's options per what they show (the key made in :func:`_choose`).
+_COMBAT_OPTIONS: dict[tuple[object, ...], tuple[Option, ...]] = {}
 
 
 @lru_cache(maxsize=4096)
