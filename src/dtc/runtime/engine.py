@@ -39,6 +39,29 @@ from dtc.runtime.state import GameState
 DEFAULT_MAX_TURNS = 1000
 
 
+#: The entries by number and the stat blocks by name of the graphs played last (a simulation makes
+#: an engine per run): (the entries' list, its length, the creatures' list, its length, the indexes).
+_INDEXES: list[tuple[list[Entry], int, list[Creature], int, dict[int, Entry], dict[str, Creature]]] = []
+
+
+def _indexes(graph: CompiledGraph) -> tuple[dict[int, Entry], dict[str, Creature]]:
+    """A graph's entries by number (the first of a number) and stat blocks by name, made once per
+    graph while it is not changed (the lists are kept, so their ids are not reused meanwhile)."""
+    listed, creatures = graph["entries"], graph["creatures"]
+    for known in _INDEXES:
+        if known[0] is listed and known[1] == len(listed) and known[2] is creatures and known[3] == len(creatures):
+            return known[4], known[5]
+    entries: dict[int, Entry] = {}
+    for entry in listed:
+        entries.setdefault(entry["number"], entry)
+    blocks: dict[str, Creature] = {}
+    for block in creatures:
+        blocks.setdefault(" ".join(block["name"].lower().split()), block)
+    _INDEXES.insert(0, (listed, len(listed), creatures, len(creatures), entries, blocks))
+    del _INDEXES[4:]
+    return entries, blocks
+
+
 class Engine:
     def __init__(
         self,
@@ -55,12 +78,7 @@ class Engine:
         checkpoint: Callable[[Engine], None] | None = None,
     ) -> None:
         self.graph = graph
-        self.entries: dict[int, Entry] = {}
-        for entry in graph["entries"]:
-            self.entries.setdefault(entry["number"], entry)
-        self.blocks: dict[str, Creature] = {}
-        for block in graph["creatures"]:
-            self.blocks.setdefault(" ".join(block["name"].lower().split()), block)
+        self.entries, self.blocks = _indexes(graph)
         #: The block each name as written found (a fight reads a creature's stats many times).
         self._named: dict[str, Creature | None] = {}
         self.rules = rules
