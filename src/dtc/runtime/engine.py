@@ -248,9 +248,10 @@ class Engine:
         self.state.pending = None
         outcome = Outcome(end.kind, self.state.entry if self.state.entry in self.entries else None,
                           self.state.turn, end.reason, self.pc.treasure_value, end.ending_kind)
-        extra = {"ending_kind": end.ending_kind} if end.ending_kind else {}
         self.rules.session_end(self, end.kind)
-        self.emit("end", outcome=end.kind, reason=end.reason, treasure=outcome.treasure, hp=self.pc.hp, **extra)
+        if not self.skip("end"):
+            extra = {"ending_kind": end.ending_kind} if end.ending_kind else {}
+            self.emit("end", outcome=end.kind, reason=end.reason, treasure=outcome.treasure, hp=self.pc.hp, **extra)
         self.outcome = outcome
         if end.kind != "stopped":
             self.state.outcome = outcome
@@ -264,8 +265,9 @@ class Engine:
             self.pc = self.rules.new_character(self.dice)
             self.emit("manual", text=f"A {made_for} adventurer cannot play {self.rules.title}: "
                                      f"playing {self.pc.name}, made for it, instead.")
-        self.emit("start", title=self.graph.get("title"), rules=self.rules.name, seed=self.dice.seed,
-                  character=self.pc.summary(), start=start)
+        if not self.skip("start"):
+            self.emit("start", title=self.graph.get("title"), rules=self.rules.name, seed=self.dice.seed,
+                      character=self.pc.summary(), start=start)
         if not self.entries:
             raise RunEnded("cannot-continue", "the adventure has no entries")
         self.rules.begin(self)
