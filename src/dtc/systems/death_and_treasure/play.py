@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -110,6 +111,18 @@ def meet_rivals(rules: Rules, game: Game, sides: tuple[list[Foe], list[Foe]], te
         game.emit("encounter_end", result="slipped past")
         return OVER
     return rules.fight(game, first if key == "fight" else second)
+
+
+@lru_cache(maxsize=1024)
+def _encounter_options(band: str, talk: Fraction | None, flee: Fraction) -> tuple[Option, ...]:
+    """What to do when creatures are not hostile (``talk`` None: talking was tried), once per what
+    the options show."""
+    opts = [Option("carry-on", "Carry on (they are " + band + ")")]
+    if talk is not None:
+        opts.append(Option("talk", "Talk", f"CHA check {percent(talk)}", chance=talk))
+    opts.append(Option("fight", "Fight", tags=frozenset({"fight"})))
+    opts.append(Option("flee", "Flee", f"DEX check {percent(flee)}"))
+    return tuple(opts)
 
 
 #: Yes, no, or the Oracle decides: made once (options are immutable).
@@ -291,14 +304,12 @@ class DeathAndTreasure(Rules):
             return self.fight(game, foes, surprised=surprised)
         talked = False
         while True:
-            opts = [Option("carry-on", "Carry on (they are " + band + ")")]
+            talk: Fraction | None = None
             if not talked:
                 talk_mod = 1 if pc.score("INT") < 8 else 0
-                p = self.check_chance(pc, "CHA", PROSE_DIFFICULTY, talk_mod)
-                opts.append(Option("talk", "Talk", f"CHA check {percent(p)}", chance=p))
-            opts.append(Option("fight", "Fight", tags=frozenset({"fight"})))
-            opts.append(Option("flee", "Flee", f"DEX check {percent(self.check_chance(pc, 'DEX', 1))}"))
-            q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", tuple(opts),
+                talk = self.check_chance(pc, "CHA", PROSE_DIFFICULTY, talk_mod)
+            opts = _encounter_options(band, talk, self.check_chance(pc, "DEX", 1))
+            q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", opts,
                          {"reaction": band, "foes": [f.name for f in foes]})
             key = game.ask(q).key
             if key == "carry-on":
