@@ -226,13 +226,15 @@ class Engine:
             if self._new:
                 self._new = False
                 self._begin()
+            state, checkpoint = self.state, self.checkpoint
             while True:
-                self.save_point()
-                if self.state.turn >= self.max_turns:
+                if checkpoint is not None:
+                    self.save_point()
+                if state.turn >= self.max_turns:
                     raise RunEnded("stopped", f"turn limit {self.max_turns} reached")
-                pending = self.state.pending
+                pending = state.pending
                 if pending is not None:
-                    self.state.pending = None
+                    state.pending = None
                     self._arrive(pending["target"], pending["how"])
                 else:
                     self._decide()
