@@ -209,7 +209,8 @@ class DeathAndTreasure(Rules):
         if pc.find(LANTERN) is None or not pc.use(OIL):
             return False
         game.state.rules.update(light=LANTERN_TURNS, dark=0)
-        game.emit("light", action=action, turns=LANTERN_TURNS, flasks=pc.oil)
+        if not game.skip("light"):
+            game.emit("light", action=action, turns=LANTERN_TURNS, flasks=pc.oil)
         return True
 
     def turn_passed(self, game: Game) -> None:

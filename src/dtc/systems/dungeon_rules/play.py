@@ -518,7 +518,8 @@ class DungeonRules(Rules):
                            "Your pace?", opts, {"zone": zone.key})
         pace = game.ask(q).key.split(":")[1]
         st["pace"] = pace
-        game.emit("pace", pace=pace, minutes=dr.PACES[pace].minutes, why=zone.key)
+        if not game.skip("pace"):
+            game.emit("pace", pace=pace, minutes=dr.PACES[pace].minutes, why=zone.key)
 
     # --- rest -------------------------------------------------------------------------------
 
