@@ -193,8 +193,9 @@ class DeathAndTreasure(Rules):
         roll, rolls = self.pc_roll(game, CHECK_DICE[d], high_is_bad=True)
         score = game.pc.score(ability)
         ok = roll.total + modifier <= score
-        game.emit("check", ability=ability, difficulty=d, dice=CHECK_DICE[d], rolls=self.rolls(rolls),
-                  total=roll.total + modifier, target=score, success=ok, why=why)
+        if not game.skip("check"):
+            game.emit("check", ability=ability, difficulty=d, dice=CHECK_DICE[d], rolls=self.rolls(rolls),
+                      total=roll.total + modifier, target=score, success=ok, why=why)
         return ok
 
     # --- time, light, rest ----------------------------------------------------------------

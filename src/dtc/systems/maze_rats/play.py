@@ -237,8 +237,9 @@ class MazeRats(Rules):
         mode = self.mode(game.pc, ability, d, why)
         roll, total, _ = self.roll(game, ability, mode)
         ok = total >= mr.TARGET
-        game.emit("check", ability=ability, difficulty=d, dice=mr.DICE_TEXT[mode], rolls=[list(roll.dice)],
-                  total=total, target=mr.TARGET, success=ok, why=why, compare="≥")
+        if not game.skip("check"):
+            game.emit("check", ability=ability, difficulty=d, dice=mr.DICE_TEXT[mode], rolls=[list(roll.dice)],
+                      total=total, target=mr.TARGET, success=ok, why=why, compare="≥")
         if ok and d >= 2:
             chance = mr.p_danger(game.pc.score(ability), mode)
             if chance < IMPRESSIVE_CHANCE:
