@@ -125,6 +125,17 @@ def _encounter_options(band: str, talk: Fraction | None, flee: Fraction) -> tupl
     return tuple(opts)
 
 
+@lru_cache(maxsize=256)
+def _escape_options(run: Fraction, food: bool, treasure: bool) -> tuple[Option, ...]:
+    """The ways to get away, once per what they show."""
+    opts = [Option("run", "Run", f"DEX check {percent(run)}")]
+    if food:
+        opts.append(Option("food", "Drop food (a ration; distracts unintelligent creatures 3-in-6)"))
+    if treasure:
+        opts.append(Option("treasure", "Drop treasure (distracts intelligent creatures 3-in-6)"))
+    return tuple(opts)
+
+
 #: Yes, no, or the Oracle decides: made once (options are immutable).
 _YES_NO_ORACLE = (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle"))
 
@@ -365,12 +376,8 @@ class DeathAndTreasure(Rules):
     def escape(self, game: Game, foes: list[Foe]) -> bool:
         """Run: a DEX check, after a 3-in-6 chance that dropped food or treasure distracts them."""
         pc = game.pc
-        opts = [Option("run", "Run", f"DEX check {percent(self.check_chance(pc, 'DEX', PROSE_DIFFICULTY))}")]
-        if pc.count(RATIONS) > 0:
-            opts.append(Option("food", "Drop food (a ration; distracts unintelligent creatures 3-in-6)"))
-        if pc.has_treasure:
-            opts.append(Option("treasure", "Drop treasure (distracts intelligent creatures 3-in-6)"))
-        key = game.ask(Question(ESCAPE, "How do you get away?", tuple(opts))).key
+        opts = _escape_options(self.check_chance(pc, "DEX", PROSE_DIFFICULTY), pc.count(RATIONS) > 0, pc.has_treasure)
+        key = game.ask(Question(ESCAPE, "How do you get away?", opts)).key
         if key != "run":
             self._drop(game, key)
             if (key == "treasure") == self.intelligent(game, foes):
