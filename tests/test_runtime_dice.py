@@ -135,3 +135,12 @@ def test_oracle_odds(odds: int) -> None:
     game, _ = _check_game()
     yes = sum(game.oracle(odds, "?") for _ in range(N))
     assert within(yes / N, Fraction(odds, 6), N)
+
+
+def test_total_draws_what_roll_draws() -> None:
+    """``Dice.total`` is ``roll(...).total``: the same numbers, in the same order, left the same state."""
+    for expr in ("3d6", "d20", "2d4+1", "d8-2", "7"):
+        a, b = Dice(11), Dice(11)
+        for _ in range(200):
+            assert a.total(expr) == b.roll(expr).total
+        assert a.get_state() == b.get_state()

@@ -147,6 +147,18 @@ class Dice:
             dice = tuple(self._rng.randint(1, sides) for _ in range(e.count)) if sides else ()
         return Roll(_text(e), dice, e.modifier, sum(dice) + e.modifier)
 
+    def total(self, expr: str | DiceExpr) -> int:
+        """``roll(expr).total``: the same numbers drawn, in the same order, without building the roll."""
+        e = parse_dice(expr) if isinstance(expr, str) else expr
+        sides = e.sides
+        below = self._below
+        if below is not None and sides > 0:
+            total = e.modifier
+            for _ in range(e.count):
+                total += 1 + below(sides)
+            return total
+        return self.roll(e).total
+
     def in_six(self, chance: int) -> tuple[int, bool]:
         """Roll a d6: true on 1..chance (``1-in-6`` is chance 1)."""
         r = self.die(6)

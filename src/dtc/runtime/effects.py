@@ -143,7 +143,7 @@ def _count(game: Engine, text: str) -> int:
     if text.isdigit():
         return min(bounded(text, COUNT), COUNT)
     try:
-        return max(0, game.dice.roll(text).total)
+        return max(0, game.dice.total(text))
     except DiceError:
         return 1
 

@@ -12,6 +12,7 @@ the entry's effects apply) or a decision at the current entry (the menu).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from dtc.compiled.graphjson import Change, Choice, CompiledGraph, Creature, Entry
@@ -38,6 +39,29 @@ from dtc.runtime.state import GameState
 DEFAULT_MAX_TURNS = 1000
 
 
+#: The entries by number and the stat blocks by name of the graphs played last (a simulation makes
+#: an engine per run): (the entries' list, its length, the creatures' list, its length, the indexes).
+_INDEXES: list[tuple[list[Entry], int, list[Creature], int, dict[int, Entry], dict[str, Creature]]] = []
+
+
+def _indexes(graph: CompiledGraph) -> tuple[dict[int, Entry], dict[str, Creature]]:
+    """A graph's entries by number (the first of a number) and stat blocks by name, made once per
+    graph while it is not changed (the lists are kept, so their ids are not reused meanwhile)."""
+    listed, creatures = graph["entries"], graph["creatures"]
+    for known in _INDEXES:
+        if known[0] is listed and known[1] == len(listed) and known[2] is creatures and known[3] == len(creatures):
+            return known[4], known[5]
+    entries: dict[int, Entry] = {}
+    for entry in listed:
+        entries.setdefault(entry["number"], entry)
+    blocks: dict[str, Creature] = {}
+    for block in creatures:
+        blocks.setdefault(" ".join(block["name"].lower().split()), block)
+    _INDEXES.insert(0, (listed, len(listed), creatures, len(creatures), entries, blocks))
+    del _INDEXES[4:]
+    return entries, blocks
+
+
 class Engine:
     def __init__(
         self,
@@ -54,12 +78,9 @@ class Engine:
         checkpoint: Callable[[Engine], None] | None = None,
     ) -> None:
         self.graph = graph
-        self.entries: dict[int, Entry] = {}
-        for entry in graph["entries"]:
-            self.entries.setdefault(entry["number"], entry)
-        self.blocks: dict[str, Creature] = {}
-        for block in graph["creatures"]:
-            self.blocks.setdefault(" ".join(block["name"].lower().split()), block)
+        self.entries, self.blocks = _indexes(graph)
+        #: The block each name as written found (a fight reads a creature's stats many times).
+        self._named: dict[str, Creature | None] = {}
         self.rules = rules
         self.pc = pc
         self.player = player
@@ -109,6 +130,19 @@ class Engine:
                 event.update(fields)
             sink(event)
 
+    def skip(self, kind: str) -> bool:
+        """True when no sink reads ``kind``: the event is then counted (its number taken, as
+        :meth:`emit` would) and the caller need not build its fields. A hot call site reads
+        ``if not game.skip(kind): game.emit(kind, ...)``."""
+        sinks = self.sinks
+        routes = self._routes
+        if routes is None or routes[0] != len(sinks):
+            routes = self._route(sinks)
+        if routes[2] or kind in routes[1]:
+            return False
+        self.state.events += 1
+        return True
+
     def _route(self, sinks: list[Sink]) -> tuple[int, frozenset[str], bool]:
         """(how many sinks, the kinds some sink names, whether some sink reads every kind)."""
         named: set[str] = set()
@@ -127,14 +161,16 @@ class Engine:
         if not 0 <= n < len(question.options):
             raise RunEnded("stopped", f"no answer to '{question.prompt}'")
         option = question.options[n]
-        self.emit("decision", question=question.kind, choice=option.key, label=option.label)
+        if not self.skip("decision"):
+            self.emit("decision", question=question.kind, choice=option.key, label=option.label)
         return option
 
     def clock(self, why: str) -> None:
         """A turn passes (no encounter check: a fight's own turn)."""
         self.state.turn += 1
         self.clock_reason = why
-        self.emit("turn", why=why)
+        if not self.skip("turn"):
+            self.emit("turn", why=why)
         self.rules.turn_passed(self)
 
     def spend_turn(self, why: str) -> bool:
@@ -147,7 +183,8 @@ class Engine:
     def damage(self, amount: int, cause: str) -> None:
         before = self.pc.hp
         self.pc.hp = max(0, self.pc.hp - amount)
-        self.emit("damage", amount=amount, cause=cause, hp=self.pc.hp)
+        if not self.skip("damage"):
+            self.emit("damage", amount=amount, cause=cause, hp=self.pc.hp)
         if self.pc.hp <= 0:
             self.rules.down(self, cause, max(0, amount - before))
 
@@ -168,7 +205,13 @@ class Engine:
         return yes
 
     def block(self, name: str | None) -> Creature | None:
-        return None if name is None else self.blocks.get(" ".join(name.lower().split()))
+        if name is None:
+            return None
+        named = self._named
+        if name in named:
+            return named[name]
+        found = named[name] = self.blocks.get(" ".join(name.lower().split()))
+        return found
 
     def go(self, target: int | str, how: str) -> None:
         """Decide a move; it is made at the next step."""
@@ -183,13 +226,15 @@ class Engine:
             if self._new:
                 self._new = False
                 self._begin()
+            state, checkpoint = self.state, self.checkpoint
             while True:
-                self.save_point()
-                if self.state.turn >= self.max_turns:
+                if checkpoint is not None:
+                    self.save_point()
+                if state.turn >= self.max_turns:
                     raise RunEnded("stopped", f"turn limit {self.max_turns} reached")
-                pending = self.state.pending
+                pending = state.pending
                 if pending is not None:
-                    self.state.pending = None
+                    state.pending = None
                     self._arrive(pending["target"], pending["how"])
                 else:
                     self._decide()
@@ -205,9 +250,10 @@ class Engine:
         self.state.pending = None
         outcome = Outcome(end.kind, self.state.entry if self.state.entry in self.entries else None,
                           self.state.turn, end.reason, self.pc.treasure_value, end.ending_kind)
-        extra = {"ending_kind": end.ending_kind} if end.ending_kind else {}
         self.rules.session_end(self, end.kind)
-        self.emit("end", outcome=end.kind, reason=end.reason, treasure=outcome.treasure, hp=self.pc.hp, **extra)
+        if not self.skip("end"):
+            extra = {"ending_kind": end.ending_kind} if end.ending_kind else {}
+            self.emit("end", outcome=end.kind, reason=end.reason, treasure=outcome.treasure, hp=self.pc.hp, **extra)
         self.outcome = outcome
         if end.kind != "stopped":
             self.state.outcome = outcome
@@ -221,8 +267,9 @@ class Engine:
             self.pc = self.rules.new_character(self.dice)
             self.emit("manual", text=f"A {made_for} adventurer cannot play {self.rules.title}: "
                                      f"playing {self.pc.name}, made for it, instead.")
-        self.emit("start", title=self.graph.get("title"), rules=self.rules.name, seed=self.dice.seed,
-                  character=self.pc.summary(), start=start)
+        if not self.skip("start"):
+            self.emit("start", title=self.graph.get("title"), rules=self.rules.name, seed=self.dice.seed,
+                      character=self.pc.summary(), start=start)
         if not self.entries:
             raise RunEnded("cannot-continue", "the adventure has no entries")
         self.rules.begin(self)
@@ -237,7 +284,8 @@ class Engine:
     def _arrive(self, target: int | str, how: str) -> None:
         number = self._resolve(target, how)
         self.state.arrive(number)
-        self.emit("move", to=number, how=how)
+        if not self.skip("move"):
+            self.emit("move", to=number, how=how)
         plan, self.last_plan = self.last_plan, None
         if how != "start" and self.rules.arrival_costs_turn(self, how, plan) and not self.spend_turn("move"):
             return
@@ -263,8 +311,9 @@ class Engine:
                 held[name] = after
             else:
                 held.pop(name, None)
-            self.emit("possession", name=name, amount=amount, held=after,
-                      **({"short": -amount - before} if before + amount < 0 else {}))
+            if not self.skip("possession"):
+                self.emit("possession", name=name, amount=amount, held=after,
+                          **({"short": -amount - before} if before + amount < 0 else {}))
 
     def holds(self, condition: Mapping[str, Any]) -> bool:
         """Whether a choice's condition (the compiled graph's tree) holds for what is held now."""
@@ -298,11 +347,12 @@ class Engine:
         foes: list[Foe] = []
         for group in row["groups"]:
             try:
-                count = max(0, self.dice.roll(group["count"]).total)
+                count = max(0, self.dice.total(group["count"]))
             except DiceError:
                 count = 1
             foes.extend(foes_from(self.block(group["creature"]), group["name"], count))
-        self.emit("encounter", roll=roll, text=row["text"], foes=[f.name for f in foes])
+        if not self.skip("encounter"):
+            self.emit("encounter", roll=roll, text=row["text"], foes=[f.name for f in foes])
         known = [f for f in foes if f.creature is not None]
         if len(known) < len(foes):
             names = sorted({f.name.rstrip(" 0123456789") for f in foes if f.creature is None})
@@ -373,7 +423,7 @@ class Engine:
                 ok = self.rules.check(self, ability, c["difficulty"], label)
             if not ok:
                 break
-        if plan:
+        if plan and not self.skip("action"):
             self.emit("action", label=label, plan=list(plan), success=ok)
         target = c["success"] if ok else c["failure"]
         if target is None:
@@ -406,16 +456,25 @@ class Engine:
 
     def use_gear(self, why: str) -> bool:
         names = list(dict.fromkeys(i.name for i in self.pc.items if i.quantity > 0 and i.kind != "treasure"))
-        opts = (*(Option(f"gear:{n}", name) for n, name in enumerate(names)), Option("none", "Nothing suitable"))
+        opts = _gear_options(tuple(names))
         pick = self.ask(Question(GEAR, f"Which gear do you use for '{why}'?", opts, {"why": why}))
         if pick.key == "none":
             self.emit("gear", item=None, appropriate=False)
             return False
         item = pick.label
-        answer = self.ask(Question(GEAR_OK, f"Is the {item} appropriate for '{why}'?",
-                                   (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")),
+        answer = self.ask(Question(GEAR_OK, f"Is the {item} appropriate for '{why}'?", _YES_NO_ORACLE,
                                    {"why": why, "item": item}))
         ok = self.oracle(None, f"Is the {item} appropriate?") if answer.key == "oracle" else answer.key == "yes"
         self.emit("gear", item=item, appropriate=ok)
         self.rules.gear_used(self, item)
         return ok
+
+
+#: Yes, no, or the Oracle decides: made once (options are immutable).
+_YES_NO_ORACLE = (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle"))
+
+
+@lru_cache(maxsize=1024)
+def _gear_options(names: tuple[str, ...]) -> tuple[Option, ...]:
+    """The gear to choose from, once per list of names."""
+    return (*(Option(f"gear:{n}", name) for n, name in enumerate(names)), Option("none", "Nothing suitable"))

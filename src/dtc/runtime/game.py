@@ -39,6 +39,10 @@ class Game(Protocol):
     def emit(self, kind: str, **fields: Any) -> None:
         """Report an event to the run's sinks (log, terminal, statistics)."""
 
+    def skip(self, kind: str) -> bool:
+        """True when no sink reads events of ``kind`` (the event is counted as sent): a hot call
+        site then builds no fields, ``if not game.skip(kind): game.emit(kind, ...)``."""
+
     def ask(self, question: Question) -> Option:
         """Ask the player; the option chosen."""
 

@@ -258,7 +258,17 @@ class RandomPolicy(Policy):
     def pick(self, question: Question, game: Engine) -> int:
         opts = question.options
         if question.kind == MENU:
-            allowed = _navigation(question) + [n for n, o in enumerate(opts) if o.key in ("leave", "rest")]
+            # _navigation(question), then the leave and rest options, in one pass over the options
+            allowed: list[int] = []
+            extra: list[int] = []
+            for n, o in enumerate(opts):
+                tags = o.tags
+                if "command" not in tags and "broken" not in tags and "closed" not in tags:
+                    allowed.append(n)
+                if o.key in ("leave", "rest"):
+                    extra.append(n)
+            if extra:
+                allowed += extra
             if not allowed:
                 allowed = [question.index("wait") or 0]
             self.why = f"at random, one of {len(allowed)}"

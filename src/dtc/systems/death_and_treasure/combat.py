@@ -88,7 +88,8 @@ def hit_chance(rules: DeathAndTreasure, game: Game, mode: str) -> Fraction:
 
 
 def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
-    game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
+    if not game.skip("fight"):
+        game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
     for creature, special in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         if swallow_terms(special) is not None:
             game.emit("effect", creature=creature, text=f"{creature} can swallow you (dtc plays it): {special}")
@@ -121,7 +122,9 @@ def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bo
             continue
         pc_roll, pc_rolls = rules.pc_roll(game, "d6", high_is_bad=False)
         their = game.dice.die(6)
-        game.emit("round", round=rnd, initiative=pc_roll.total, rolls=rules.rolls(pc_rolls), enemy_initiative=their)
+        if not game.skip("round"):
+            game.emit("round", round=rnd, initiative=pc_roll.total, rolls=rules.rolls(pc_rolls),
+                      enemy_initiative=their)
         acting = [f for f in foes if f.active]
         if their > pc_roll.total:
             _creatures_act(rules, game, acting, melee)
@@ -155,7 +158,7 @@ def _inside(rules: DeathAndTreasure, game: Game, foes: list[Foe], melee: Melee, 
         return
     digest, cut = swallow_terms(holder.special) or (DIGEST_DICE, CUT_OUT_DAMAGE)
     game.emit("round", round=rnd, swallowed=holder.name)
-    game.damage(max(0, game.dice.roll(digest).total), f"inside the {holder.name}")
+    game.damage(max(0, game.dice.total(digest)), f"inside the {holder.name}")
     weapon, mode, _ = _choose(rules, game, [holder], inside=True)
     assert weapon is not None
     dealt = _attack(rules, game, weapon, mode, holder, foes, melee)
@@ -176,19 +179,28 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
     weapons = pc.weapons() or [(BAREHANDED, HAND)]
     if inside:
         weapons = [(w, m) for w, m in weapons if m == HAND] or [(BAREHANDED, HAND)]
-    opts = []
     encumbered = pc.encumbered
-    for n, (item, mode) in enumerate(weapons):
-        ability = pc.attack_ability(mode)
-        opts.append(_attack_option(n, item.name, item.damage, mode, ability, pc.score(ability),
-                                   pc.attack_modifier(mode), encumbered))
-    if pc.oil > 0 and not inside:
-        opts.append(_oil_option(hit_chance(rules, game, RANGED)))
-    if not inside:
-        opts.append(_ESCAPE)
+    oil = not inside and pc.oil > 0
+    # Everything the options show: the weapons, the scores the attacks read, encumbrance, oil.
+    shown = (tuple([(item.name, item.damage, mode) for item, mode in weapons]), pc.score("STR"), pc.score("DEX"),
+             encumbered, oil, inside)
+    options = _COMBAT_OPTIONS.get(shown)
+    if options is None:
+        opts = []
+        for n, (item, mode) in enumerate(weapons):
+            ability = pc.attack_ability(mode)
+            opts.append(_attack_option(n, item.name, item.damage, mode, ability, pc.score(ability),
+                                       pc.attack_modifier(mode), encumbered))
+        if oil:
+            opts.append(_oil_option(hit_chance(rules, game, RANGED)))
+        if not inside:
+            opts.append(_ESCAPE)
+        if len(_COMBAT_OPTIONS) >= 4096:
+            _COMBAT_OPTIONS.clear()
+        options = _COMBAT_OPTIONS[shown] = tuple(opts)
     active = [f for f in foes if f.active]
     prompt = f"Inside the {active[0].name}: cut your way out" if inside else "Your move"
-    q = Question(COMBAT, prompt, tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
+    q = Question(COMBAT, prompt, options, {"foes": [f.brief() for f in active], "hp": pc.hp})
     key = game.ask(q).key
     if key == "escape":
         return None, "", None
@@ -205,6 +217,8 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
 
 
 _ESCAPE = Option("escape", "Try to escape", tags=frozenset({"escape"}))  # made once: options are immutable
+#: A move's options per what they show (the key made in :func:`_choose`).
+_COMBAT_OPTIONS: dict[tuple[object, ...], tuple[Option, ...]] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -243,8 +257,9 @@ def _attack(rules: DeathAndTreasure, game: Game, weapon: Item, mode: str, target
         assert weapon.damage is not None
         dmg, _ = rules.pc_roll(game, weapon.damage, high_is_bad=False)
         damage = max(0, dmg.total)
-    game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=rules.rolls(rolls),
-              total=roll.total + mod, needed=pc.score(ability), hit=hit, damage=damage)
+    if not game.skip("attack"):
+        game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=rules.rolls(rolls),
+                  total=roll.total + mod, needed=pc.score(ability), hit=hit, damage=damage)
     if hit and weapon is OIL_FLASK and melee is not None:
         melee.burning[id(target)] = (target, FIRE_ROUNDS)
         game.emit("effect", creature=target.name, text=f"The oil sets {target.name} on fire.")
@@ -282,8 +297,9 @@ def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe], melee
             roll, rolls = rules.pc_roll(game, "d20", high_is_bad=True)
             avoided = roll.total <= pc.defense
             damage = 0 if avoided else _creature_damage(game, foe, name, dice)
-            game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=rules.rolls(rolls),
-                      total=roll.total, needed=pc.defense, hit=not avoided, damage=damage)
+            if not game.skip("attack"):
+                game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=rules.rolls(rolls),
+                          total=roll.total, needed=pc.defense, hit=not avoided, damage=damage)
             if damage:
                 game.damage(damage, f"{foe.name}'s {name}")
             if (not avoided and melee is not None and swallow_terms(foe.special) is not None
@@ -295,7 +311,7 @@ def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe], melee
 
 def _creature_damage(game: Game, foe: Foe, attack: str, dice: str) -> int:
     try:
-        return max(0, game.dice.roll(dice).total)
+        return max(0, game.dice.total(dice))
     except DiceError:
         game.emit("manual", text=f"{foe.name}'s {attack} does '{dice}' damage, which cannot be rolled: "
                                  "adjudicate it (a to adjust).")

@@ -6,11 +6,12 @@ terminal asks a person; :class:`RandomChooser` picks a sensible kit with the run
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from dtc.runtime.character import ABILITIES, Character, high_low
 from dtc.runtime.core import Chooser
-from dtc.runtime.dice import Dice
+from dtc.runtime.dice import Dice, parse_dice
 from dtc.runtime.equipment import ARMOUR, GEAR, HAND, RANGED, WEAPONS, Offer, standard_gear, weight_text
 
 LARGE_SACK = "Sack (large)"
@@ -18,7 +19,10 @@ _SYLLABLES = ("bran", "mor", "ela", "tik", "ros", "vel", "dun", "ka", "lis", "or
 
 
 def roll_abilities(dice: Dice) -> list[int]:
-    return [dice.roll("3d6").total for _ in ABILITIES]
+    return [dice.total(_3D6) for _ in ABILITIES]
+
+
+_3D6 = parse_dice("3d6")
 
 
 def hit_points(dice: Dice, con: int) -> int:
@@ -142,6 +146,9 @@ def _quarters(offers: tuple[Offer, ...]) -> tuple[int, ...]:
 
 
 _WEAPON_Q, _ARMOUR_Q, _GEAR_Q = _quarters(WEAPONS), _quarters(ARMOUR), _quarters(GEAR)
+#: The least whole number at or above three times each weapon's weight: for a whole number ``m``,
+#: ``3 * weight <= m`` exactly when ``m`` reaches it (no fractions multiplied per adventurer).
+_WEAPON_LIGHT_AT = tuple(math.ceil(3 * o.item.weight) for o in WEAPONS)
 #: What the standard kit holds (``pc.find`` finds it: a shop's gear of the same name is not bought).
 _KIT = frozenset(i.name.lower() for i in standard_gear() if i.quantity > 0)
 
@@ -163,7 +170,7 @@ def _random_character(dice: Dice) -> Character:
     limit = 4 * strength
     # Weapons: one, among those that fit and suit the fighting mode (the light ones first).
     wanted = [n for n, o in enumerate(WEAPONS) if _WEAPON_Q[n] <= limit and chooser.mode in o.item.ranges]
-    light = [n for n in wanted if 3 * WEAPONS[n].item.weight <= max(3, strength)]
+    light = [n for n in wanted if _WEAPON_LIGHT_AT[n] <= max(3, strength)]
     pool = light or wanted
     load = 0
     found = set(_KIT)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -112,6 +113,33 @@ def meet_rivals(rules: Rules, game: Game, sides: tuple[list[Foe], list[Foe]], te
     return rules.fight(game, first if key == "fight" else second)
 
 
+@lru_cache(maxsize=1024)
+def _encounter_options(band: str, talk: Fraction | None, flee: Fraction) -> tuple[Option, ...]:
+    """What to do when creatures are not hostile (``talk`` None: talking was tried), once per what
+    the options show."""
+    opts = [Option("carry-on", "Carry on (they are " + band + ")")]
+    if talk is not None:
+        opts.append(Option("talk", "Talk", f"CHA check {percent(talk)}", chance=talk))
+    opts.append(Option("fight", "Fight", tags=frozenset({"fight"})))
+    opts.append(Option("flee", "Flee", f"DEX check {percent(flee)}"))
+    return tuple(opts)
+
+
+@lru_cache(maxsize=256)
+def _escape_options(run: Fraction, food: bool, treasure: bool) -> tuple[Option, ...]:
+    """The ways to get away, once per what they show."""
+    opts = [Option("run", "Run", f"DEX check {percent(run)}")]
+    if food:
+        opts.append(Option("food", "Drop food (a ration; distracts unintelligent creatures 3-in-6)"))
+    if treasure:
+        opts.append(Option("treasure", "Drop treasure (distracts intelligent creatures 3-in-6)"))
+    return tuple(opts)
+
+
+#: Yes, no, or the Oracle decides: made once (options are immutable).
+_YES_NO_ORACLE = (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle"))
+
+
 class DeathAndTreasure(Rules):
     name = "death-and-treasure"
     title = "Death & Treasure"
@@ -176,8 +204,9 @@ class DeathAndTreasure(Rules):
         roll, rolls = self.pc_roll(game, CHECK_DICE[d], high_is_bad=True)
         score = game.pc.score(ability)
         ok = roll.total + modifier <= score
-        game.emit("check", ability=ability, difficulty=d, dice=CHECK_DICE[d], rolls=self.rolls(rolls),
-                  total=roll.total + modifier, target=score, success=ok, why=why)
+        if not game.skip("check"):
+            game.emit("check", ability=ability, difficulty=d, dice=CHECK_DICE[d], rolls=self.rolls(rolls),
+                      total=roll.total + modifier, target=score, success=ok, why=why)
         return ok
 
     # --- time, light, rest ----------------------------------------------------------------
@@ -192,7 +221,8 @@ class DeathAndTreasure(Rules):
         if pc.find(LANTERN) is None or not pc.use(OIL):
             return False
         game.state.rules.update(light=LANTERN_TURNS, dark=0)
-        game.emit("light", action=action, turns=LANTERN_TURNS, flasks=pc.oil)
+        if not game.skip("light"):
+            game.emit("light", action=action, turns=LANTERN_TURNS, flasks=pc.oil)
         return True
 
     def turn_passed(self, game: Game) -> None:
@@ -276,23 +306,23 @@ class DeathAndTreasure(Rules):
         chance = surprise_chance(pc.score("WIS"))
         roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
         surprised = roll.total <= chance
-        game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
+        if not game.skip("surprise"):
+            game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
         mod = reaction_modifier(pc.score("CHA"), self.rulings.get("cha-reaction", "as-written"))
         roll, rolls = self.pc_roll(game, "2d6", high_is_bad=False)
         band = reaction_band(roll.total + mod)
-        game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
+        if not game.skip("reaction"):
+            game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
         if band == "hostile":
             return self.fight(game, foes, surprised=surprised)
         talked = False
         while True:
-            opts = [Option("carry-on", "Carry on (they are " + band + ")")]
+            talk: Fraction | None = None
             if not talked:
                 talk_mod = 1 if pc.score("INT") < 8 else 0
-                p = self.check_chance(pc, "CHA", PROSE_DIFFICULTY, talk_mod)
-                opts.append(Option("talk", "Talk", f"CHA check {percent(p)}", chance=p))
-            opts.append(Option("fight", "Fight", tags=frozenset({"fight"})))
-            opts.append(Option("flee", "Flee", f"DEX check {percent(self.check_chance(pc, 'DEX', 1))}"))
-            q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", tuple(opts),
+                talk = self.check_chance(pc, "CHA", PROSE_DIFFICULTY, talk_mod)
+            opts = _encounter_options(band, talk, self.check_chance(pc, "DEX", 1))
+            q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", opts,
                          {"reaction": band, "foes": [f.name for f in foes]})
             key = game.ask(q).key
             if key == "carry-on":
@@ -329,7 +359,7 @@ class DeathAndTreasure(Rules):
                 continue
             if name not in known:
                 q = Question(LANGUAGE, f"Are the {name} intelligent (would treasure tempt them more than food)?",
-                             (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")))
+                             _YES_NO_ORACLE)
                 key = game.ask(q).key
                 known[name] = game.oracle(None, f"Are the {name} intelligent?") if key == "oracle" else key == "yes"
             verdicts.append(known[name])
@@ -337,7 +367,7 @@ class DeathAndTreasure(Rules):
 
     def _common_language(self, game: Game) -> bool:
         q = Question(LANGUAGE, "Do you speak their language?",
-                     (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle")))
+                     _YES_NO_ORACLE)
         key = game.ask(q).key
         if key == "oracle":
             return game.oracle(None, "Do we share a language?")
@@ -346,12 +376,8 @@ class DeathAndTreasure(Rules):
     def escape(self, game: Game, foes: list[Foe]) -> bool:
         """Run: a DEX check, after a 3-in-6 chance that dropped food or treasure distracts them."""
         pc = game.pc
-        opts = [Option("run", "Run", f"DEX check {percent(self.check_chance(pc, 'DEX', PROSE_DIFFICULTY))}")]
-        if pc.count(RATIONS) > 0:
-            opts.append(Option("food", "Drop food (a ration; distracts unintelligent creatures 3-in-6)"))
-        if pc.has_treasure:
-            opts.append(Option("treasure", "Drop treasure (distracts intelligent creatures 3-in-6)"))
-        key = game.ask(Question(ESCAPE, "How do you get away?", tuple(opts))).key
+        opts = _escape_options(self.check_chance(pc, "DEX", PROSE_DIFFICULTY), pc.count(RATIONS) > 0, pc.has_treasure)
+        key = game.ask(Question(ESCAPE, "How do you get away?", opts)).key
         if key != "run":
             self._drop(game, key)
             if (key == "treasure") == self.intelligent(game, foes):

@@ -58,7 +58,7 @@ def overlay_scores(pc: Character, dice: Dice) -> list[str]:
         if shared.get(a) in pc.abilities:
             pc.stats[a] = pc.abilities[shared[a]]
             continue
-        pc.stats[a] = dice.roll("3d6").total
+        pc.stats[a] = dice.total("3d6")
         rolled.append(f"{a} {pc.stats[a]}")
     return rolled
 
@@ -397,7 +397,9 @@ class DungeonRules(Rules):
             top = max(top + 1, 3)
         if st["alarm"] >= 3:
             top = max(top, 3)
-        top = max([top, *(c.danger for c in self.conditions(game))])  # a bell, ward or patrol here (2.2)
+        for c in self.conditions(game):  # a bell, ward or patrol here (2.2): the highest counts
+            if c.danger > top:
+                top = c.danger
         if st["alarm_high_until"] > now:
             top = 5
         return max(1, min(dr.DANGER_CAP, top))
@@ -408,10 +410,12 @@ class DungeonRules(Rules):
         top = self.danger(game)
         roll = game.dice.die(6)
         hit = roll <= top
-        game.emit("encounter_check", roll=roll, encounter=hit, zone=self.zone(game).key, range=top, why=why)
+        if not game.skip("encounter_check"):
+            game.emit("encounter_check", roll=roll, encounter=hit, zone=self.zone(game).key, range=top, why=why)
         st["bonus"] = 0
-        st["steps"] = [dict(s, checks=s["checks"] - 1) if s["checks"] else s for s in st["steps"]
-                       if s["checks"] != 1 and (s["until"] is None or s["until"] > st["minutes"])]
+        if st["steps"]:
+            st["steps"] = [dict(s, checks=s["checks"] - 1) if s["checks"] else s for s in st["steps"]
+                           if s["checks"] != 1 and (s["until"] is None or s["until"] > st["minutes"])]
         return hit
 
     def interval(self, game: Game) -> int:
@@ -514,7 +518,8 @@ class DungeonRules(Rules):
                            "Your pace?", opts, {"zone": zone.key})
         pace = game.ask(q).key.split(":")[1]
         st["pace"] = pace
-        game.emit("pace", pace=pace, minutes=dr.PACES[pace].minutes, why=zone.key)
+        if not game.skip("pace"):
+            game.emit("pace", pace=pace, minutes=dr.PACES[pace].minutes, why=zone.key)
 
     # --- rest -------------------------------------------------------------------------------
 

@@ -92,7 +92,20 @@ def stat(game: Game, foe: Foe, key: str) -> int:
     block = game.block(foe.creature)
     if block is None:
         return DEFAULTS[key]
-    return _block_stat(tuple(block["stats"].items()), key)
+    stats = block["stats"]
+    found = _STATS.get((id(stats), key))
+    if found is not None and found[0] is stats and found[1] == len(stats):
+        return found[2]
+    value = _block_stat(tuple(stats.items()), key)
+    if len(_STATS) >= 4096:
+        _STATS.clear()
+    _STATS[(id(stats), key)] = (stats, len(stats), value)
+    return value
+
+
+#: A block's stat per (its stats dict, key), the dict kept so its id is not reused while remembered
+#: (a compiled graph is not changed while it is played).
+_STATS: dict[tuple[int, str], tuple[dict[str, int], int, int]] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -131,7 +144,7 @@ def escape_chance(game: Game, foes: list[Foe]) -> Fraction:
 def escape(rules: MazeRats, game: Game, foes: list[Foe]) -> bool:
     fastest = max((stat(game, f, "dex") for f in foes if f.active), default=0)
     _, mine, _ = rules.roll(game, "DEX", mr.PLAIN)
-    theirs = game.dice.roll("2d6").total + fastest
+    theirs = game.dice.total("2d6") + fastest
     ok = mine > theirs
     game.emit("escape", success=ok, total=mine, against=theirs)
     return ok
@@ -139,7 +152,8 @@ def escape(rules: MazeRats, game: Game, foes: list[Foe]) -> bool:
 
 def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = False, ambush: bool = False,
           text: str = "") -> str:
-    game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
+    if not game.skip("fight"):
+        game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
     for creature, special in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         game.emit("special", creature=creature, text=special)
     game.clock("combat")
@@ -161,7 +175,8 @@ def fight(rules: MazeRats, game: Game, foes: list[Foe], *, surprised: bool = Fal
             while mine == theirs:
                 mine, theirs = game.dice.die(6), game.dice.die(6)
             pc_first = mine > theirs
-            game.emit("round", round=rnd, initiative=mine, rolls=[[mine]], enemy_initiative=theirs)
+            if not game.skip("round"):
+                game.emit("round", round=rnd, initiative=mine, rolls=[[mine]], enemy_initiative=theirs)
         their_mode = mr.ADVANTAGE if rnd == 1 and surprised else mr.PLAIN
         searching = finding is not None
         weapon, target = (None, None) if searching else _choose(game, foes, ranged_ok=rnd == 1 and pc_first,
@@ -239,9 +254,8 @@ def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool,
         where = ""
         if _in_pack(game, w) and id(w) not in (drawn or set()):
             where = ", in your backpack: 1d6 rounds to find"
-        opts.append(Option(f"attack:{n}", f"Attack with {w.name} ({cls}{where})", detail, chance=p))
-    opts.append(Option("escape", "Try to flee", f"opposed DEX {percent(escape_chance(game, foes))}",
-                       tags=frozenset({"escape"})))
+        opts.append(_attack_option(n, w.name, cls, where, detail, p))
+    opts.append(_escape_option(escape_chance(game, foes)))
     q = Question(COMBAT, "Your move", tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
     key = game.ask(q).key
     if key == "escape":
@@ -255,6 +269,17 @@ def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool,
     return weapon, target
 
 
+@lru_cache(maxsize=4096)
+def _attack_option(n: int, name: str, cls: str, where: str, detail: str, p: Fraction) -> Option:
+    """An attack's option, once per what it shows (options are immutable)."""
+    return Option(f"attack:{n}", f"Attack with {name} ({cls}{where})", detail, chance=p)
+
+
+@lru_cache(maxsize=256)
+def _escape_option(p: Fraction) -> Option:
+    return Option("escape", "Try to flee", f"opposed DEX {percent(p)}", tags=frozenset({"escape"}))
+
+
 def _attack(rules: MazeRats, game: Game, weapon: Item, target: Foe | None, foes: list[Foe], mode: str) -> None:
     from dtc.systems.maze_rats.play import weapon_class
 
@@ -266,8 +291,9 @@ def _attack(rules: MazeRats, game: Game, weapon: Item, target: Foe | None, foes:
     their_armor = stat(game, target, "armor")
     roll, total, crit = rules.roll(game, "AB", mode, bonus=game.pc.stats.get("AB", 0))
     damage = mr.attack_damage(total, their_armor, double_six=crit, heavy=cls == "heavy", unarmed=cls == "unarmed")
-    game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=[list(roll.dice)],
-              total=total, needed=their_armor, hit=damage > 0, damage=damage, critical=crit)
+    if not game.skip("attack"):
+        game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=[list(roll.dice)],
+                  total=total, needed=their_armor, hit=damage > 0, damage=damage, critical=crit)
     if damage <= 0:
         return
     target.hp -= damage
@@ -324,8 +350,9 @@ def _creatures_act(rules: MazeRats, game: Game, foes: list[Foe], mode: str, held
         a, b = mr.keep(roll.dice, mode)
         total = a + b + ab
         damage = mr.attack_damage(total, mine, double_six=a == b == 6)
-        game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[list(roll.dice)],
-                  total=total, needed=mine, hit=damage > 0, damage=damage, critical=a == b == 6)
+        if not game.skip("attack"):
+            game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[list(roll.dice)],
+                      total=total, needed=mine, hit=damage > 0, damage=damage, critical=a == b == 6)
         shield_in_hand = pc.find("Shield") is not None and (held is None or weapon_class(held) == "light")
         if damage and shield_in_hand and _shatter(rules, game, foe, damage):
             pc.use("Shield")

@@ -178,6 +178,12 @@ def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
     return pc
 
 
+#: The ways to recover, made once (options are immutable).
+_MEDICINE_WAY = Option("medicine", "Take a dose of medicine (1 health, once a day)")
+_NIGHT_WAY = Option("night", "Eat a meal and sleep the night (1 health; 8 hours)")
+_DAY_WAY = Option("day", "Rest a full day outside, where it is safe (all health)")
+
+
 class MazeRats(Rules):
     name = "maze-rats"
     title = "Maze Rats"
@@ -231,8 +237,9 @@ class MazeRats(Rules):
         mode = self.mode(game.pc, ability, d, why)
         roll, total, _ = self.roll(game, ability, mode)
         ok = total >= mr.TARGET
-        game.emit("check", ability=ability, difficulty=d, dice=mr.DICE_TEXT[mode], rolls=[list(roll.dice)],
-                  total=total, target=mr.TARGET, success=ok, why=why, compare="≥")
+        if not game.skip("check"):
+            game.emit("check", ability=ability, difficulty=d, dice=mr.DICE_TEXT[mode], rolls=[list(roll.dice)],
+                      total=total, target=mr.TARGET, success=ok, why=why, compare="≥")
         if ok and d >= 2:
             chance = mr.p_danger(game.pc.score(ability), mode)
             if chance < IMPRESSIVE_CHANCE:
@@ -300,11 +307,11 @@ class MazeRats(Rules):
         pc, st = game.pc, game.state.rules
         ways = []
         if pc.count(MEDICINE) and st.get("medicine_day") != game.state.turn // DAY_TURNS:
-            ways.append(Option("medicine", "Take a dose of medicine (1 health, once a day)"))
+            ways.append(_MEDICINE_WAY)
         if pc.count(RATIONS):
-            ways.append(Option("night", "Eat a meal and sleep the night (1 health; 8 hours)"))
+            ways.append(_NIGHT_WAY)
         if game.state.entry == game.state.start:
-            ways.append(Option("day", "Rest a full day outside, where it is safe (all health)"))
+            ways.append(_DAY_WAY)
         return ways
 
     def rest_blocked(self, game: Game) -> str | None:
@@ -349,7 +356,8 @@ class MazeRats(Rules):
 
     def encounter_happens(self, game: Game) -> bool:
         roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
-        game.emit("encounter_check", roll=roll, encounter=hit)
+        if not game.skip("encounter_check"):
+            game.emit("encounter_check", roll=roll, encounter=hit)
         return hit
 
     def reaction(self, game: Game) -> str:
