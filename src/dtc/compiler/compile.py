@@ -249,7 +249,7 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
 
     index = creature_index(doc)
     names = list(index)
-    numbers, labels, all_exits, exit_span = res.numbers, res.labels, res.exits, res.exit_span
+    numbers, labels, all_exits = res.numbers, res.labels, res.exits
     span_json = _span
     # Zones and hazards (Dungeon Rules): only in books that write them (optional in the schema).
     zones = bool(doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries))
@@ -276,12 +276,14 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
                         "success": None if c.success is None else labels.get(str(c.success), c.success),
                         "failure": None if c.failure is None else labels.get(str(c.failure), c.failure),
                         "error": c.error,
-                        "span": span_json(c.span),
+                        "span": span_json(c.located()[0]),  # c.span, without the property's call
                     })
                     for c in entry.choices
                 ],
                 "exits": [
-                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(exit_span(i, x))}
+                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(
+                        x.span if x.choice is None or x.kind == "random"  # as Resolved.exit_span finds it
+                        else entry.choices[x.choice].located()[4 if x.kind == "success" else 5])}
                     for x in all_exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
