@@ -349,7 +349,15 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
         from json.encoder import encode_basestring as string  # what json.dumps writes a str as
 
         encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-        value = partial(_json_value, encoder, string)
+
+        def value(item: Any) -> str:  # _json_value, its commonest cases first, without a call
+            kind = type(item)
+            if kind is int:
+                return int.__repr__(item)
+            if item is None:
+                return "null"
+            return string(item) if kind is str else _json_value(encoder, string, item)
+
         out: list[str] = []
         for i in range(lo, hi):
             entry = doc.entries[i]
@@ -382,7 +390,7 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
                 f'{{"number":{value(numbers[i])},"label":{string(number) if isinstance(number, str) else "null"},'
                 f'"line":{value(entry.span.line)},"end_line":{value(entry.end_line)},"text":{string(entry.text)},'
                 f'"ending":{value(entry.ending)},"choices":[{",".join(choices)}],"exits":[{",".join(exits)}],'
-                f'"creatures":{encoder(entry_creatures(entry, index))},'
+                f'"creatures":[{",".join(map(string, entry_creatures(entry, index)))}],'
                 '"effects":' + encoder(extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names)
                                        if effects else [])
             )
