@@ -189,6 +189,29 @@ def _span(span: Span | None) -> dict[str, int] | None:
     return {"line": span.line, "column": span.column, "end_line": span.end_line, "end_column": span.end_column}
 
 
+def _span_text(span: Span | None) -> str:
+    """``json.dumps(_span(span))``, compact (a span's four numbers are plain ints)."""
+    if span is None:
+        return "null"
+    return (f'{{"line":{int.__repr__(span.line)},"column":{int.__repr__(span.column)},'
+            f'"end_line":{int.__repr__(span.end_line)},"end_column":{int.__repr__(span.end_column)}}}')
+
+
+def _json_value(encoder: Callable[[Any], str], string: Callable[[str], str], value: Any) -> str:
+    """``value`` as compact JSON: a plain ``str`` (by ``string``, ``json``'s own), ``int``, bool
+    or ``None`` written here, anything else by ``encoder`` (the same text as ``json.dumps``)."""
+    kind = type(value)
+    if kind is str:
+        return string(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return int.__repr__(value)
+    return encoder(value)
+
+
 def compile_document(doc: Document, text: str, resolved: Resolved | None = None, *,
                      effects: bool = True) -> CompiledGraph:
     """The compiled graph of ``doc`` as a dict that satisfies ``schemas/adventure.schema.json``.
@@ -249,12 +272,36 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
 
     index = creature_index(doc)
     names = list(index)
-    numbers, labels, all_exits, exit_span = res.numbers, res.labels, res.exits, res.exit_span
+    numbers, labels, all_exits = res.numbers, res.labels, res.exits
     span_json = _span
     # Zones and hazards (Dungeon Rules): only in books that write them (optional in the schema).
     zones = bool(doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries))
     if zones:
         from dtc.systems.dungeon_rules.ruleset import merge_conditions, zone_parts
+
+    def optional(i: int, entry: Entry) -> dict[str, Any]:
+        """The keys only some entries have, in their order: zone, conditions and hazards in
+        books with zones; changes and ending_kind where the entry has them."""
+        out: dict[str, Any] = {}
+        if zones:
+            number = numbers[i]
+            row = next((z.text for z in doc.zones if z.low <= number <= z.high), None)
+            zone, conditions, _ = zone_parts(row) if row is not None else (None, [], [])
+            if entry.zone is not None:  # the entry's own line: what it names wins, kind by kind
+                own, over, _ = zone_parts(entry.zone)
+                if own is not None or not over:  # conditions alone keep the table's zone
+                    zone = own
+                conditions = merge_conditions(conditions, over)
+            out["zone"] = zone
+            if conditions:
+                out["conditions"] = conditions
+            out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))
+        # State (see "State" in docs/format.md): only on the entries that have it.
+        if entry.changes:
+            out["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
+        if entry.ending_kind is not None:
+            out["ending_kind"] = entry.ending_kind
+        return out
 
     def build(lo: int, hi: int) -> Iterator[dict[str, Any]]:
         """The JSON of entries ``lo`` to ``hi``, one at a time: each entry on its own (a large
@@ -276,44 +323,82 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
                         "success": None if c.success is None else labels.get(str(c.success), c.success),
                         "failure": None if c.failure is None else labels.get(str(c.failure), c.failure),
                         "error": c.error,
-                        "span": span_json(c.span),
+                        "span": span_json(c.located()[0]),  # c.span, without the property's call
                     })
                     for c in entry.choices
                 ],
                 "exits": [
-                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(exit_span(i, x))}
+                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(
+                        x.span if x.choice is None or x.kind == "random"  # as Resolved.exit_span finds it
+                        else entry.choices[x.choice].located()[4 if x.kind == "success" else 5])}
                     for x in all_exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
                 "effects": (extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names)
                             if effects else []),
             }
-            if zones:
-                number = numbers[i]
-                row = next((z.text for z in doc.zones if z.low <= number <= z.high), None)
-                zone, conditions, _ = zone_parts(row) if row is not None else (None, [], [])
-                if entry.zone is not None:  # the entry's own line: what it names wins, kind by kind
-                    own, over, _ = zone_parts(entry.zone)
-                    if own is not None or not over:  # conditions alone keep the table's zone
-                        zone = own
-                    conditions = merge_conditions(conditions, over)
-                item["zone"] = zone
-                if conditions:
-                    item["conditions"] = conditions
-                item["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))
-            # State (see "State" in docs/format.md): only on the entries that have it.
-            if entry.changes:
-                item["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
-            if entry.ending_kind is not None:
-                item["ending_kind"] = entry.ending_kind
+            if zones or entry.changes or entry.ending_kind is not None:
+                item.update(optional(i, entry))
             yield item
 
     def build_json(lo: int, hi: int) -> list[str]:
-        """Each entry encoded as soon as it is built: only its text is kept."""
+        """Each entry's JSON text, written as it is built (only its text is kept): what
+        ``json.dumps`` of :func:`build`'s dict gives, compact, byte for byte, without building
+        the dicts of its choices and exits (see :func:`_json_value`)."""
         import json
+        from json.encoder import encode_basestring as string  # what json.dumps writes a str as
 
         encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-        return [encoder(item) for item in build(lo, hi)]
+
+        def value(item: Any) -> str:  # _json_value, its commonest cases first, without a call
+            kind = type(item)
+            if kind is int:
+                return int.__repr__(item)
+            if item is None:
+                return "null"
+            return string(item) if kind is str else _json_value(encoder, string, item)
+
+        out: list[str] = []
+        for i in range(lo, hi):
+            entry = doc.entries[i]
+            choices = []
+            for c in entry.choices:
+                spans = c.located()
+                ability = c.ability
+                if ability is not None:
+                    ability = canonical(ability) or ability
+                success, failure = c.success, c.failure
+                choice = (
+                    f'{{"label":{string(c.label)},"text":{string(c.text)},"ability":{value(ability)},'
+                    f'"difficulty":{value(c.difficulty)},'
+                    f'"success":{value(None if success is None else labels.get(str(success), success))},'
+                    f'"failure":{value(None if failure is None else labels.get(str(failure), failure))},'
+                    f'"error":{value(c.error)},"span":{_span_text(spans[0])}'
+                )
+                if c.condition is not None or c.roll is not None:
+                    for key, part in _state_choice(c, res, {}).items():
+                        choice += f',"{key}":{encoder(part)}'
+                choices.append(choice + "}")
+            exits = [
+                f'{{"target":{value(x.target)},"kind":{string(x.kind)},"choice":{value(x.choice)},"span":'
+                + _span_text(x.span if x.choice is None or x.kind == "random"
+                             else entry.choices[x.choice].located()[4 if x.kind == "success" else 5]) + "}"
+                for x in all_exits[i]
+            ]
+            number = entry.number
+            text = (
+                f'{{"number":{value(numbers[i])},"label":{string(number) if isinstance(number, str) else "null"},'
+                f'"line":{value(entry.span.line)},"end_line":{value(entry.end_line)},"text":{string(entry.text)},'
+                f'"ending":{value(entry.ending)},"choices":[{",".join(choices)}],"exits":[{",".join(exits)}],'
+                f'"creatures":[{",".join(map(string, entry_creatures(entry, index)))}],'
+                '"effects":' + encoder(extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names)
+                                       if effects else [])
+            )
+            if zones or entry.changes or entry.ending_kind is not None:
+                for key, part in optional(i, entry).items():
+                    text += f',"{key}":{encoder(part)}'
+            out.append(text + "}")
+        return out
 
     encoded: list[str] | None = None
     if encode:
