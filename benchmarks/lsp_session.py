@@ -45,6 +45,8 @@ def _wait(pipe: IO[bytes], *, request: int | None = None, version: int | None = 
     """The answer to ``request``, or the diagnostics published for ``version``."""
     while True:
         message = _receive(pipe)
+        if "error" in message and message.get("id") is None:  # a frame the server could not read
+            raise ValueError(f"the server answered {message['error'].get('message')!r}")
         if request is not None and message.get("id") == request and "method" not in message:
             return message
         if (version is not None and message.get("method") == "textDocument/publishDiagnostics"

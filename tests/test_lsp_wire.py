@@ -153,3 +153,12 @@ async def test_a_client_gets_an_error_for_invalid_params(client: LanguageClient)
         text_document=types.TextDocumentIdentifier(uri=URI), position=types.Position(0, 14)))
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "no odds" in hover.contents.value
+
+
+def test_a_book_as_large_as_dtc_reads_fits_in_one_message() -> None:
+    """didOpen carries the whole book: the frame limit leaves room for the largest source dtc
+    reads from a file (a 100,000-entry book is about 85 MB), with its JSON escapes."""
+    from dtc.fileread import LIMITS
+    from dtc.lsp.wire import MAX_MESSAGE
+
+    assert 2 * LIMITS["source"] <= MAX_MESSAGE

@@ -28,12 +28,14 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
+from dtc.fileread import LIMITS
 from dtc.numbers import bounded
 
 log = logging.getLogger("dtc.lsp.wire")
 
-#: The largest message read (a book of 64 MiB is larger than dtc reads anyway).
-MAX_MESSAGE = 64 * 1024 * 1024
+#: The largest message read: room for the largest book dtc reads from a file (512 MiB), with
+#: as much again for JSON's escapes. A 100,000-entry book is about 85 MB.
+MAX_MESSAGE = 2 * LIMITS["source"]
 #: The longest header line read; the rest of a longer line is read and dropped.
 MAX_HEADER_LINE = 4096
 
