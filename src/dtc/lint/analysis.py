@@ -54,6 +54,13 @@ def search(adjacency: Adjacency, sources: Iterable[int]) -> set[int]:
 def reverse(adjacency: Adjacency) -> dict[int, list[int]]:
     """The same graph with every edge turned around."""
     back: dict[int, list[int]] = {n: [] for n in adjacency}
+    try:  # every target a node (as the entry graphs are built): no check per edge
+        for node, succs in adjacency.items():
+            for succ in succs:
+                back[succ].append(node)
+        return back
+    except KeyError:
+        back = {n: [] for n in adjacency}
     for node, succs in adjacency.items():
         for succ in succs:
             into = back.get(succ)

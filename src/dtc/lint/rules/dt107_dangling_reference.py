@@ -69,9 +69,10 @@ def _fix(ctx: Context, target: Target) -> Fix | None:
     title = f"Create entry {target}"
     after: int | None = None  # index of the entry to insert after
     if isinstance(target, int):
-        lower = [(n, i) for i, n in enumerate(res.numbers) if n < target]
-        if lower:
-            after = max(lower)[1]
+        numbers = res.numbers
+        lower = [n for n in numbers if n < target]
+        if lower:  # the last entry of the largest number below the target
+            after = len(numbers) - 1 - numbers[::-1].index(max(lower))
         elif doc.entries:
             edit = Edit.insert(doc.entries[0].span.line, 1, f"{stub}\n\n")
             return Fix(title, (edit,), Applicability.UNSAFE)
