@@ -81,8 +81,10 @@ class Analysis:
     """
 
     def __init__(self, successors: Mapping[int, list[int]], endings: Iterable[int], start: int | None,
-                 written: Iterable[int]) -> None:
+                 written: Iterable[int], predecessors: Adjacency | None = None) -> None:
         self.successors = successors
+        #: :func:`reverse` of ``successors`` when the caller has it (the language server keeps it).
+        self.predecessors = predecessors
         self.endings: set[int] = set(endings)
         self.start: int | None = start if start is not None and start in successors else None
         self.written: set[int] = set(written)
@@ -151,7 +153,8 @@ class Analysis:
             goals.add(self.start)
         if not goals:
             return set()
-        return search(reverse(self.successors), goals)
+        back = self.predecessors if self.predecessors is not None else reverse(self.successors)
+        return search(back, goals)
 
     @cached_property
     def dead_ends(self) -> set[int]:
