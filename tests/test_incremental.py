@@ -284,14 +284,15 @@ def test_random_entry_edits_give_what_a_full_lint_gives(book: int, seeds: list[i
 # --- the entry graph patched after an entry is deleted or pasted ------------------------------
 
 def _plain_book(rng: random.Random, size: int) -> str:
-    """A book with no labels, returns or malformed choices (whose graph the server patches):
-    choices, prose exits, endings, dead ends, exits to missing numbers, a start."""
+    """A book with no labels or malformed choices (whose graph the server patches): choices,
+    prose exits, returns, endings, dead ends, exits to missing numbers, a start."""
     lines = ["# Plain", "", "## Entries"]
     for n in range(1, size + 1):
         t, u = rng.randint(1, size + 3), rng.randint(1, size + 3)
         lines += ["", rng.choice([f"{n} A room (D1, S{t}, F{u}).", f"{n} A hall. Go to {t}.",
                                   f"{n} The end. THE END", f"{n} A dead end.", f"{n} A loop (D0, S{n}).",
-                                  f"{n} A fork (D0, S{t}) or (D0, S{u})."])]
+                                  f"{n} A fork (D0, S{t}) or (D0, S{u}).",
+                                  f"{n} Back. Return to your most recent entry."])]
     return "\n".join(lines)
 
 
@@ -301,7 +302,8 @@ def _plain_edit(rng: random.Random, lines: list[str], size: int) -> list[str]:
         a = blocks[rng.randrange(len(blocks))][0] if blocks else len(lines)
         n, t = rng.randint(1, size + 3), rng.randint(1, size + 3)
         piece = rng.choice([f"{n} A pasted room. Leave (D0, S{t}).", f"{n} A pasted room. THE END",
-                            f"{n} A pasted dead end.", f"{n} A hall. Go to {t}."])
+                            f"{n} A pasted dead end.", f"{n} A hall. Go to {t}.",
+                            f"{n} Back. Return to your most recent entry."])
         return [*lines[:a], piece, "", *lines[a:]] if blocks else [*lines, "", piece]
     a, b = blocks[rng.randrange(len(blocks))]
     return lines[:a] + lines[b:]

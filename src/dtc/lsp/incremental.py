@@ -232,8 +232,9 @@ class IncrementalParser:
         #: is deleted or pasted (see :class:`_Graph`).
         self._graph: _Graph | None = None
         #: What :meth:`_resolve_changed` replaced: (the previous resolution, index of the first
-        #: entry replaced, how many it replaced, how many came, (ending, writes a way on) of each).
-        self._changed: tuple[Resolved, int, int, int, list[tuple[bool, bool]]] | None = None
+        #: entry replaced, how many it replaced, how many came, (ending, writes a way on) of each, the
+        #: entries whose returns lead elsewhere now).
+        self._changed: tuple[Resolved, int, int, int, list[tuple[bool, bool]], list[int]] | None = None
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>", unchanged: tuple[int, int] | None = None) -> Document:
@@ -637,11 +638,13 @@ class IncrementalParser:
                 if part is None or part.spanned or chunk.resolved_for is None:
                     exits[offset : offset + n] = chunk.resolved(firsts[k] - 1, {}, ()).exits
                 offset += n
+        rerouted: list[int] = []  # entries whose returns lead elsewhere now
         for i in returning:  # the same preceding entries, at the returns' places
             was = i if i < at else i - diff
             preds = dict.fromkeys(x.target for x in res.exits[was] if x.kind == "return")
             number = numbers[i]
             if number in lost or number in won:
+                rerouted.append(number)
                 preds = dict.fromkeys(sorted((set(preds) - lost[number] | won[number]) - {number}))
             base = [x for x in exits[i] if x.kind != "return"]
             extra = [Exit(pred, "return", None, span) for span in doc.entries[i].returns for pred in preds]
@@ -653,7 +656,7 @@ class IncrementalParser:
         keys = [*keys[: edit.at], *(p.key for p in after), *keys[edit.at + len(edit.removed) :]]
         flags = [(k[1], k[4]) for p in after for k in typing.cast("tuple[tuple[Any, ...], ...]", p.key)]
         if len(flags) == new:  # see _Part.of
-            self._changed = (res, at, old, new, flags)
+            self._changed = (res, at, old, new, flags, rerouted)
         return found, (found.start, (), keys)
 
     def _resolve_all(self, doc: Document) -> tuple[Resolved, object]:
@@ -718,8 +721,7 @@ class IncrementalParser:
         if layout is None or last is None or last[0] is not res or res.doc is not self._doc:
             return None
         changed = self._changed
-        if (graph is not None and changed is not None and graph.res is changed[0] and not res.malformed
-                and not self._returning):
+        if graph is not None and changed is not None and graph.res is changed[0] and not res.malformed:
             self._graph = graph.patched(res, *changed[1:])
             return self._graph.analysis()
         ending: list[bool] = []
@@ -744,7 +746,7 @@ class IncrementalParser:
         endings = {n for n, i in by_number.items() if ending[i]}
         writes = {n for n, i in by_number.items() if written[i]}
         back = reverse(out)
-        if not res.malformed and not self._returning:  # kept to be patched (see _Graph)
+        if not res.malformed:  # kept to be patched (see _Graph)
             dangling: dict[object, list[int]] = {}
             for number, i in by_number.items():
                 if len(out[number]) != len(exits[i]):
@@ -1020,7 +1022,7 @@ _target = itemgetter(0)
 
 class _Graph:
     """The entry graph of one resolution, as :meth:`IncrementalParser.analysis` put it together
-    (in a book with no labels, malformed choices or returns): successors and predecessors by
+    (in a book with no malformed choices): successors and predecessors by
     entry number, the targets that name no entry with the entries naming them, the endings and
     the entries that write a way on. After an entry is deleted or pasted (the other entries'
     exits the same) it is patched (:meth:`patched`) rather than built again: only the entries
@@ -1039,9 +1041,11 @@ class _Graph:
     def analysis(self) -> Analysis:
         return Analysis(self.out, self.endings, self.res.start, self.written, self.back)
 
-    def patched(self, res: Resolved, at: int, old: int, new: int, flags: list[tuple[bool, bool]]) -> _Graph:
+    def patched(self, res: Resolved, at: int, old: int, new: int, flags: list[tuple[bool, bool]],
+                rerouted: list[int]) -> _Graph:
         """The graph of ``res``, whose entries ``at .. at + new`` replaced this one's ``at ..
-        at + old`` (flags: ending, writes a way on, of each new entry), the others' exits the same."""
+        at + old`` (flags: ending, writes a way on, of each new entry), the others' exits the same
+        but the returns of the entries ``rerouted`` (by number)."""
         prev = self.res
         prev_by, prev_exits = prev.by_number, prev.exits
         by_number, exits = res.by_number, res.exits
@@ -1078,7 +1082,7 @@ class _Graph:
             written.discard(n)
         gone = set(removed).difference(added)
         came = set(added).difference(removed)
-        touched: set[int] = set()
+        touched: set[int] = set(rerouted)
         for n in gone:
             touched.update(back.pop(n))
         for n in came:
