@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, pairwise
+from itertools import pairwise
 
 from dtc.diagnostics import Diagnostic, Edit, Fix, Span
 
@@ -25,10 +25,11 @@ class Lines:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # Each line starts one past the end of the one before: running sums of (length + 1),
-        # the last of which (one past the text's end) opens no line.
-        self.starts = list(accumulate(map((1).__add__, map(len, text.split("\n"))), initial=0))
-        self.starts.pop()
+        self.starts = [0]
+        at = text.find("\n")
+        while at != -1:
+            self.starts.append(at + 1)
+            at = text.find("\n", at + 1)
 
     @property
     def count(self) -> int:
