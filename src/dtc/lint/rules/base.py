@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -89,6 +89,12 @@ class Context:
         """(index, number) of each entry that stands for its number."""
         for number, i in self.res.by_number.items():
             yield i, number
+
+    def entries_of(self, numbers: Iterable[int]) -> list[tuple[int, int]]:
+        """(index, number) of the entries that stand for ``numbers`` (entry numbers), in file
+        order: for a rule that finds its entries with set operations over the graph facts."""
+        by_number = self.res.by_number
+        return sorted([(by_number[n], n) for n in numbers])
 
     def judged_gates(self) -> Iterator[tuple[int, int, Choice, tuple[bool, bool]]]:
         """(entry number, choice index, choice, (may open, may stay closed)) of every gated choice
