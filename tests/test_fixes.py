@@ -224,3 +224,13 @@ def test_json_and_sarif_carry_the_fix(tmp_path: Path) -> None:
 def test_line_starts(text: str) -> None:
     """Each line starts just after a line feed (and the first at 0)."""
     assert Lines(text).starts == [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\n\r ", max_size=40), st.lists(st.text(alphabet="ab\n", max_size=4), max_size=5))
+def test_line_starts_from_lines_held(text: str, other: list[str]) -> None:
+    """Built from the text's lines (the language server holds them): the same starts; from
+    lines whose lengths do not add up to the text's, the text is looked at again."""
+    assert Lines.of_lines(text, text.split("\n")).starts == Lines(text).starts
+    if sum(map(len, other)) + len(other) != len(text) + 1:
+        assert Lines.of_lines(text, other).starts == Lines(text).starts
