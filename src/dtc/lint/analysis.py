@@ -51,6 +51,18 @@ def search(adjacency: Adjacency, sources: Iterable[int]) -> set[int]:
     return seen
 
 
+def extend(adjacency: Adjacency, known: set[int], sources: Iterable[int]) -> set[int]:
+    """``known`` (a set closed under ``adjacency``: every successor of a member a member) with
+    every node reachable from ``sources`` added, searching only past ``known``."""
+    frontier = set(sources) - known
+    seen = known | frontier  # a new set: ``known`` may be another version's
+    get = adjacency.get
+    while frontier:
+        frontier = set(chain.from_iterable(map(get, frontier, repeat(())))) - seen
+        seen |= frontier
+    return seen
+
+
 def reverse(adjacency: Adjacency) -> dict[int, list[int]]:
     """The same graph with every edge turned around."""
     back: dict[int, list[int]] = {n: [] for n in adjacency}

@@ -36,7 +36,7 @@ from dtc.compiler.compile import Exit, Resolved, resolve
 from dtc.compiler.model import Choice, Directive, Document, Entry, Target
 from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
 from dtc.diagnostics import Diagnostic, Span
-from dtc.lint.analysis import SALVAGE, Analysis, reverse
+from dtc.lint.analysis import SALVAGE, Analysis, extend, reverse
 from dtc.lint.rules import Context, Rule
 from dtc.lint.state import book_has_state
 from dtc.numbers import ENTRY, bounded
@@ -1020,6 +1020,9 @@ def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule],
 _target = itemgetter(0)
 
 
+_Edges = Counter[tuple[int, int]]
+
+
 class _Graph:
     """The entry graph of one resolution, as :meth:`IncrementalParser.analysis` put it together
     (in a book with no malformed choices): successors and predecessors by
@@ -1037,9 +1040,39 @@ class _Graph:
         self.dangling = dangling
         self.endings = endings
         self.written = written
+        #: The facts last handed out for this graph (their reach searches, once made, may be
+        #: carried over to the next version's: see :meth:`analysis`).
+        self.facts: Analysis | None = None
+        #: (the previous version's facts and endings, the entries gone, the edges taken out and
+        #: put in) when this graph was patched from it.
+        self.since: tuple[Analysis, set[int], set[int], _Edges, _Edges] | None = None
 
     def analysis(self) -> Analysis:
-        return Analysis(self.out, self.endings, self.res.start, self.written, self.back)
+        """The facts of this graph. When it was patched, what the start reaches and what reaches
+        an ending or the entrance are carried over from the previous version's searches when the
+        edit provably left them as they were but for what the new edges add (searched from
+        there): no edge taken out leaves an entry the start reached (for the first) or joins two
+        entries that reached a goal (for the second), no entry that went was reached, no ending
+        was lost, the start is the same."""
+        facts = Analysis(self.out, self.endings, self.res.start, self.written, self.back)
+        self.facts = facts
+        if self.since is None:
+            return facts
+        prev, prev_endings, gone, taken, put = self.since
+        self.since = None
+        if prev.start != facts.start:
+            return facts
+        known = prev.__dict__.get("reachable")  # a cached_property, if it was computed
+        if known is not None and all(u not in known for u, _ in taken) and known.isdisjoint(gone):
+            seeds = {v for u, v in put if u in known and v not in known}
+            facts.__dict__["reachable"] = extend(self.out, known, seeds)
+        known = prev.__dict__.get("escapable")
+        if (known is not None and all(u not in known or v not in known for u, v in taken)
+                and known.isdisjoint(gone) and prev_endings <= self.endings):
+            seeds = {u for u, v in put if v in known and u not in known}
+            seeds.update(n for n in self.endings - prev_endings if n not in known)
+            facts.__dict__["escapable"] = extend(self.back, known, seeds)
+        return facts
 
     def patched(self, res: Resolved, at: int, old: int, new: int, flags: list[tuple[bool, bool]],
                 rerouted: list[int]) -> _Graph:
@@ -1054,8 +1087,12 @@ class _Graph:
         removed = prev.numbers[at : at + old]
         added = res.numbers[at : at + new]
 
+        taken: _Edges = Counter()
+        put: _Edges = Counter()
+
         def take_out(n: int) -> None:  # n's edges, as the previous version had them
             for t in out.pop(n):
+                taken[n, t] += 1
                 if t in back:
                     back[t] = [x for x in back[t] if x != n]
             for t in map(_target, prev_exits[prev_by[n]]):
@@ -1071,6 +1108,7 @@ class _Graph:
             out[n] = succ
             for t in succ:
                 back[t] = [*back[t], n]
+                put[n, t] += 1
             if len(succ) != len(exits[by_number[n]]):
                 for t in map(_target, exits[by_number[n]]):
                     if t not in by_number:
@@ -1100,7 +1138,10 @@ class _Graph:
                 written.add(n)
         for n in (*touched, *added):
             put_in(n)
-        return _Graph(res, out, back, dangling, endings, written)
+        found = _Graph(res, out, back, dangling, endings, written)
+        if self.facts is not None:
+            found.since = (self.facts, self.endings, gone, taken - put, put - taken)
+        return found
 _new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)
 
 
