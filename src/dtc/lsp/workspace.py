@@ -14,7 +14,6 @@ from dtc.compiler.api import Compilation, no_gc_pauses
 from dtc.compiler.compile import Resolved
 from dtc.compiler.model import Document, Entry
 from dtc.diagnostics import Diagnostic
-from dtc.fixes import Lines as FixLines
 from dtc.lint.analysis import Analysis
 from dtc.lint.configuration import Config, ConfigError, Settings, config_for
 from dtc.lint.engine import lint_compilation, pick_rules
@@ -143,7 +142,7 @@ class Documents:
             lines = Lines.edited(previous.lines, *changed)  # the previous version's lines, edited
         else:
             lines = Lines(text, encoding)
-        context.lines = FixLines.of_lines(text, lines.lines)  # for the fixes: the text not split again
+        context.text_lines = lines.lines  # for the fixes' line index: the text not split again
         kept = self._kept.setdefault(uri, Kept())
         if local is None:  # not parsed in chunks: no edit to move findings by
             kept.clear()

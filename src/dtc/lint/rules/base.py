@@ -29,6 +29,9 @@ class Context:
     #: The source text as dtc read it, for rules that build fixes (None: fixes that need the
     #: text's lines are not built).
     text: str | None = None
+    #: ``text.split("\\n")`` when the caller already holds it (the language server): the fixes'
+    #: line index is then built from it, on first use, without reading the text again.
+    text_lines: list[str] | None = field(default=None, repr=False)
     #: What the summary of a lint should say about this book (the state analysis approximated).
     notes: list[str] = field(init=False, default_factory=list)
 
@@ -39,7 +42,9 @@ class Context:
 
     @cached_property
     def lines(self) -> Lines | None:
-        return None if self.text is None else Lines(self.text)
+        if self.text is None:
+            return None
+        return Lines(self.text) if self.text_lines is None else Lines.of_lines(self.text, self.text_lines)
 
     @cached_property
     def state(self) -> StateAnalysis:
