@@ -234,3 +234,17 @@ def test_line_starts_from_lines_held(text: str, other: list[str]) -> None:
     assert Lines.of_lines(text, text.split("\n")).starts == Lines(text).starts
     if sum(map(len, other)) + len(other) != len(text) + 1:
         assert Lines.of_lines(text, other).starts == Lines(text).starts
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 12), max_size=3), max_size=8), st.sets(st.integers(1, 12), min_size=1))
+def test_dangling_reference_finds_every_entry_naming_a_missing_target(targets: list[list[int]],
+                                                                       missing: set[int]) -> None:
+    """The entries dangling-reference looks at (searched in the flat list of targets when the
+    missing ones are few, entry by entry when many) are exactly those naming one."""
+    from dtc.compiler.compile import Exit
+    from dtc.lint.rules.dt107_dangling_reference import _naming
+
+    exits = [[Exit(t, "success", None, None) for t in out] for out in targets]
+    flat = [t for out in targets for t in out]
+    assert _naming(exits, flat, missing) == [i for i, out in enumerate(targets) if not missing.isdisjoint(out)]

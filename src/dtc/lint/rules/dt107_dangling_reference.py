@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
-from itertools import chain
+from itertools import accumulate, chain
 from operator import itemgetter
 
+from dtc.compiler.compile import Exit
 from dtc.compiler.model import Target
 from dtc.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity
 from dtc.lint.rules.base import Context, Rule, forgotten_blank_line, rule
@@ -44,12 +46,12 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     res = ctx.res
     by_number = res.by_number  # exits hold numbers; a label no entry has stays a string, never a key
     # The targets no entry has, found without a Python step per exit: most books have none.
-    missing = set(map(_target, chain.from_iterable(res.exits))).difference(by_number)
+    flat = list(map(_target, chain.from_iterable(res.exits)))
+    missing = set(flat).difference(by_number)
     if not missing:
         return
-    for i, out in enumerate(res.exits):
-        if missing.isdisjoint(map(_target, out)):
-            continue
+    for i in _naming(res.exits, flat, missing):
+        out = res.exits[i]
         for x in out:
             if x.target not in by_number and x.kind in _KIND and not too_large(x.target):
                 entry = ctx.doc.entries[i]
@@ -61,6 +63,24 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
                     res.numbers[i],
                     _fix(ctx, x.target),
                 )
+
+
+def _naming(exits: list[list[Exit]], flat: list[Target], missing: set[Target]) -> list[int]:
+    """Indexes of the entries with an exit to one of ``missing`` (``flat``: every exit's target,
+    in order), found by searching ``flat`` for each when they are few."""
+    if len(missing) > 8:
+        return [i for i, out in enumerate(exits) if not missing.isdisjoint(map(_target, out))]
+    ends = list(accumulate(map(len, exits)))  # past the last exit of each entry, in ``flat``
+    found: set[int] = set()
+    for target in missing:
+        at = -1
+        try:
+            while True:
+                at = flat.index(target, at + 1)
+                found.add(bisect_right(ends, at))
+        except ValueError:
+            pass
+    return sorted(found)
 
 
 def _fix(ctx: Context, target: Target) -> Fix | None:
