@@ -35,3 +35,16 @@ def test_search_matches_networkx(n: int, edges: list[tuple[int, int]], sources: 
         backward |= nx.ancestors(g, s)
     assert search(adj, sources) == forward
     assert search(reverse(adj), sources) == backward
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=31), edge_lists)
+def test_reverse_turns_every_edge_around(n: int, edges: list[tuple[int, int]]) -> None:
+    """Targets that are not nodes (kept here, unlike :func:`_adjacency`) still get their edges."""
+    adj: dict[int, list[int]] = {i: [] for i in range(n)}
+    for a, b in edges:
+        adj.setdefault(a, []).append(b)  # b may be no node of adj
+    back = reverse(adj)
+    assert set(back) == set(adj) | {b for succ in adj.values() for b in succ}
+    assert sorted((a, b) for b, preds in back.items() for a in preds) == sorted(
+        (a, b) for a, succ in adj.items() for b in succ)

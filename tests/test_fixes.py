@@ -54,6 +54,13 @@ def test_dangling_reference_gets_an_unsafe_stub() -> None:
     assert not [d for d in lint_text(fixed) if d.code == "DT107"]
 
 
+def test_dangling_reference_stub_follows_the_last_entry_of_the_number_below() -> None:
+    src = "1 Start (D1, S2, F40).\n\n2 End. THE END\n\n2 Again. THE END\n\n1 Late. THE END\n\n78 Far. THE END\n"
+    (fix,) = [f for f in fixes_of(src, "DT107") if f.title == "Create entry 40"]
+    fixed, _ = apply_fixes(src, [("DT107", fix)])
+    assert fixed.index("\n2 Again") < fixed.index("\n40 TODO") < fixed.index("\n1 Late")
+
+
 def test_dangling_reference_read_as_prose_gets_a_blank_line() -> None:
     src = "1 Start (D1, S2, F3).\n\n2 Mid (D0, S4).\n\n4 More (D0, S5).\n\n5 End. THE END\nYou fall.\n3 Out. THE END\n"
     (fix,) = fixes_of(src, "DT107")
@@ -210,3 +217,34 @@ def test_json_and_sarif_carry_the_fix(tmp_path: Path) -> None:
     (change,) = result["fixes"][0]["artifactChanges"]
     assert change["replacements"][0]["insertedContent"]["text"] == "(DEX D1, S4, F5)"
     assert change["replacements"][0]["deletedRegion"]["startColumn"] == 8
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\n\r ", max_size=40))
+def test_line_starts(text: str) -> None:
+    """Each line starts just after a line feed (and the first at 0)."""
+    assert Lines(text).starts == [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\n\r ", max_size=40), st.lists(st.text(alphabet="ab\n", max_size=4), max_size=5))
+def test_line_starts_from_lines_held(text: str, other: list[str]) -> None:
+    """Built from the text's lines (the language server holds them): the same starts; from
+    lines whose lengths do not add up to the text's, the text is looked at again."""
+    assert Lines.of_lines(text, text.split("\n")).starts == Lines(text).starts
+    if sum(map(len, other)) + len(other) != len(text) + 1:
+        assert Lines.of_lines(text, other).starts == Lines(text).starts
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 12), max_size=3), max_size=8), st.sets(st.integers(1, 12), min_size=1))
+def test_dangling_reference_finds_every_entry_naming_a_missing_target(targets: list[list[int]],
+                                                                       missing: set[int]) -> None:
+    """The entries dangling-reference looks at (searched in the flat list of targets when the
+    missing ones are few, entry by entry when many) are exactly those naming one."""
+    from dtc.compiler.compile import Exit
+    from dtc.lint.rules.dt107_dangling_reference import _naming
+
+    exits = [[Exit(t, "success", None, None) for t in out] for out in targets]
+    flat = [t for out in targets for t in out]
+    assert _naming(exits, flat, missing) == [i for i, out in enumerate(targets) if not missing.isdisjoint(out)]

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import random
 import re
+from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+import dtc.lsp.incremental as inc
 from dtc.compiler.api import compile_text
 from dtc.compiler.compile import resolve
 from dtc.compiler.parse import parse
+from dtc.lint.analysis import Analysis, reverse
 from dtc.lint.engine import lint_compilation
 from dtc.lsp.incremental import IncrementalParser
 from dtc.lsp.workspace import Documents
@@ -276,3 +279,73 @@ def test_random_entry_edits_give_what_a_full_lint_gives(book: int, seeds: list[i
         text = "\n".join(lines)
         snap = docs.update("untitled:book", text, version)
         assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
+
+
+# --- the entry graph patched after an entry is deleted or pasted ------------------------------
+
+def _plain_book(rng: random.Random, size: int) -> str:
+    """A book with no labels or malformed choices (whose graph the server patches): choices,
+    prose exits, returns, endings, dead ends, exits to missing numbers, a start."""
+    lines = ["# Plain", "", "## Entries"]
+    for n in range(1, size + 1):
+        t, u = rng.randint(1, size + 3), rng.randint(1, size + 3)
+        lines += ["", rng.choice([f"{n} A room (D1, S{t}, F{u}).", f"{n} A hall. Go to {t}.",
+                                  f"{n} The end. THE END", f"{n} A dead end.", f"{n} A loop (D0, S{n}).",
+                                  f"{n} A fork (D0, S{t}) or (D0, S{u}).",
+                                  f"{n} Back. Return to your most recent entry."])]
+    return "\n".join(lines)
+
+
+def _plain_edit(rng: random.Random, lines: list[str], size: int) -> list[str]:
+    blocks = _entry_blocks(lines)
+    if not blocks or rng.random() < 0.4:  # paste an entry (a number new, or one deleted before)
+        a = blocks[rng.randrange(len(blocks))][0] if blocks else len(lines)
+        n, t = rng.randint(1, size + 3), rng.randint(1, size + 3)
+        piece = rng.choice([f"{n} A pasted room. Leave (D0, S{t}).", f"{n} A pasted room. THE END",
+                            f"{n} A pasted dead end.", f"{n} A hall. Go to {t}.",
+                            f"{n} Back. Return to your most recent entry."])
+        return [*lines[:a], piece, "", *lines[a:]] if blocks else [*lines, "", piece]
+    a, b = blocks[rng.randrange(len(blocks))]
+    return lines[:a] + lines[b:]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(1, 25), st.integers(1, 12))
+def test_patched_entry_graph_is_the_graph_built_anew(seed: int, size: int, steps: int) -> None:
+    """After each entry deleted or pasted, the graph facts the parser patched are those built
+    from the resolution anew: successors, predecessors, endings, ways on, reach, traps."""
+    rng = random.Random(seed)
+    lines = _plain_book(rng, size).split("\n")
+    parser = IncrementalParser()
+    with mock.patch.object(inc._Graph, "patched", autospec=True, side_effect=inc._Graph.patched) as patched:
+        for _ in range(steps + 1):
+            doc = parser.parse("\n".join(lines), "book")
+            res, _key = parser.resolve(doc)
+            got = parser.analysis(res)
+            assert got is not None
+            want = Analysis.of_resolved(res)
+            assert {n: sorted(s) for n, s in got.successors.items()} == {
+                n: sorted(s) for n, s in want.successors.items()}
+            assert got.predecessors is not None
+            assert {n: sorted(p) for n, p in got.predecessors.items()} == {
+                n: sorted(p) for n, p in reverse(want.successors).items()}
+            assert (got.endings, got.written, got.start) == (want.endings, want.written, want.start)
+            assert (got.reachable, got.escapable, got.trapped, got.dead_ends) == (
+                want.reachable, want.escapable, want.trapped, want.dead_ends)
+            lines = _plain_edit(rng, lines, size)
+    note(f"patched {patched.call_count} times")
+
+
+def test_deleting_and_pasting_an_entry_patches_the_graph() -> None:
+    """The path the test above checks is the one a delete or a paste takes."""
+    patched = mock.patch.object(inc._Graph, "patched", autospec=True, side_effect=inc._Graph.patched)
+    lines = _plain_book(random.Random(3), 12).split("\n")
+    a, b = _entry_blocks(lines)[5]
+    docs = Documents()
+    texts = ["\n".join(lines), "\n".join(lines[:a] + lines[b:]), "\n".join(lines),
+             "\n".join([*lines[:a], "40 A pasted room. Leave (D0, S6).", "", *lines[a:]])]
+    with patched as calls:
+        for version, text in enumerate(texts):
+            snap = docs.update("untitled:book", text, version)
+            assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book"))
+    assert calls.call_count == 3

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 from dtc.diagnostics import Diagnostic, Edit, Fix, Span
 
@@ -30,6 +30,19 @@ class Lines:
         while at != -1:
             self.starts.append(at + 1)
             at = text.find("\n", at + 1)
+
+    @classmethod
+    def of_lines(cls, text: str, lines: list[str]) -> Lines:
+        """``Lines(text)`` from ``lines``, which must be ``text.split("\\n")`` (a caller may
+        already hold them), without looking at the text again; lines whose lengths do not add
+        up to the text's are refused (``Lines(text)`` then)."""
+        starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+        if starts[-1] != len(text) + 1:  # not the text's lines
+            return cls(text)
+        starts.pop()
+        found = cls.__new__(cls)
+        found.text, found.starts = text, starts
+        return found
 
     @property
     def count(self) -> int:

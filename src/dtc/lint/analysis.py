@@ -51,9 +51,28 @@ def search(adjacency: Adjacency, sources: Iterable[int]) -> set[int]:
     return seen
 
 
+def extend(adjacency: Adjacency, known: set[int], sources: Iterable[int]) -> set[int]:
+    """``known`` (a set closed under ``adjacency``: every successor of a member a member) with
+    every node reachable from ``sources`` added, searching only past ``known``."""
+    frontier = set(sources) - known
+    seen = known | frontier  # a new set: ``known`` may be another version's
+    get = adjacency.get
+    while frontier:
+        frontier = set(chain.from_iterable(map(get, frontier, repeat(())))) - seen
+        seen |= frontier
+    return seen
+
+
 def reverse(adjacency: Adjacency) -> dict[int, list[int]]:
     """The same graph with every edge turned around."""
     back: dict[int, list[int]] = {n: [] for n in adjacency}
+    try:  # every target a node (as the entry graphs are built): no check per edge
+        for node, succs in adjacency.items():
+            for succ in succs:
+                back[succ].append(node)
+        return back
+    except KeyError:
+        back = {n: [] for n in adjacency}
     for node, succs in adjacency.items():
         for succ in succs:
             into = back.get(succ)
@@ -74,8 +93,10 @@ class Analysis:
     """
 
     def __init__(self, successors: Mapping[int, list[int]], endings: Iterable[int], start: int | None,
-                 written: Iterable[int]) -> None:
+                 written: Iterable[int], predecessors: Adjacency | None = None) -> None:
         self.successors = successors
+        #: :func:`reverse` of ``successors`` when the caller has it (the language server keeps it).
+        self.predecessors = predecessors
         self.endings: set[int] = set(endings)
         self.start: int | None = start if start is not None and start in successors else None
         self.written: set[int] = set(written)
@@ -144,7 +165,8 @@ class Analysis:
             goals.add(self.start)
         if not goals:
             return set()
-        return search(reverse(self.successors), goals)
+        back = self.predecessors if self.predecessors is not None else reverse(self.successors)
+        return search(back, goals)
 
     @cached_property
     def dead_ends(self) -> set[int]:

@@ -36,7 +36,7 @@ from dtc.compiler.compile import Exit, Resolved, resolve
 from dtc.compiler.model import Choice, Directive, Document, Entry, Target
 from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
 from dtc.diagnostics import Diagnostic, Span
-from dtc.lint.analysis import SALVAGE, Analysis
+from dtc.lint.analysis import SALVAGE, Analysis, extend, reverse
 from dtc.lint.rules import Context, Rule
 from dtc.lint.state import book_has_state
 from dtc.numbers import ENTRY, bounded
@@ -228,6 +228,13 @@ class IncrementalParser:
         self._numbers_epoch = 0
         self._parses = 0
         self._resolved_at = -1  # the parse the last resolution was of
+        #: The entry graph :meth:`analysis` last put together, kept to be patched after an entry
+        #: is deleted or pasted (see :class:`_Graph`).
+        self._graph: _Graph | None = None
+        #: What :meth:`_resolve_changed` replaced: (the previous resolution, index of the first
+        #: entry replaced, how many it replaced, how many came, (ending, writes a way on) of each, the
+        #: entries whose returns lead elsewhere now).
+        self._changed: tuple[Resolved, int, int, int, list[tuple[bool, bool]], list[int]] | None = None
         self.stats = Stats()
 
     def parse(self, text: str, path: str = "<input>", unchanged: tuple[int, int] | None = None) -> Document:
@@ -482,14 +489,24 @@ class IncrementalParser:
         if layout is None or doc is not self._doc:
             return resolve(doc), None
         found = None
+        prev, graph = self._resolved, self._graph
+        self._changed = None
+        same = False  # the same entry graph as the previous resolution's
         if self._resolved_at == self._parses - 1:  # the last resolution was of the version before
             found = self._resolve_splice(doc)
             if found is None:
                 found = self._resolve_moved(doc)
+            same = found is not None
             if found is None:
                 found = self._resolve_changed(doc)
         if found is None:
             found = self._resolve_all(doc)
+        if graph is None or prev is None or graph.res is not prev[0]:
+            self._graph = None
+        elif same:
+            graph.res = found[0]
+        elif self._changed is None:
+            self._graph = None
         self._resolved_at = self._parses
         self._resolved = found
         return found
@@ -621,11 +638,13 @@ class IncrementalParser:
                 if part is None or part.spanned or chunk.resolved_for is None:
                     exits[offset : offset + n] = chunk.resolved(firsts[k] - 1, {}, ()).exits
                 offset += n
+        rerouted: list[int] = []  # entries whose returns lead elsewhere now
         for i in returning:  # the same preceding entries, at the returns' places
             was = i if i < at else i - diff
             preds = dict.fromkeys(x.target for x in res.exits[was] if x.kind == "return")
             number = numbers[i]
             if number in lost or number in won:
+                rerouted.append(number)
                 preds = dict.fromkeys(sorted((set(preds) - lost[number] | won[number]) - {number}))
             base = [x for x in exits[i] if x.kind != "return"]
             extra = [Exit(pred, "return", None, span) for span in doc.entries[i].returns for pred in preds]
@@ -635,6 +654,9 @@ class IncrementalParser:
         self._returning = returning
         keys = key[2]
         keys = [*keys[: edit.at], *(p.key for p in after), *keys[edit.at + len(edit.removed) :]]
+        flags = [(k[1], k[4]) for p in after for k in typing.cast("tuple[tuple[Any, ...], ...]", p.key)]
+        if len(flags) == new:  # see _Part.of
+            self._changed = (res, at, old, new, flags, rerouted)
         return found, (found.start, (), keys)
 
     def _resolve_all(self, doc: Document) -> tuple[Resolved, object]:
@@ -695,8 +717,13 @@ class IncrementalParser:
         together from each chunk's part without looking at the entries (only at the choices of
         those whose notation does not parse); None when the last parse was not made of chunks."""
         layout, last = self._layout, self._resolved
+        graph, self._graph = self._graph, None
         if layout is None or last is None or last[0] is not res or res.doc is not self._doc:
             return None
+        changed = self._changed
+        if graph is not None and changed is not None and graph.res is changed[0] and not res.malformed:
+            self._graph = graph.patched(res, *changed[1:])
+            return self._graph.analysis()
         ending: list[bool] = []
         written: list[bool] = []
         for chunk in layout.chunks:
@@ -716,8 +743,18 @@ class IncrementalParser:
                 for c in res.doc.entries[i].choices:
                     if c.error is not None:
                         out[number].extend(int(m) for m in SALVAGE.findall(c.text) if int(m) in by_number)
-        return Analysis(out, [n for n, i in by_number.items() if ending[i]], res.start,
-                        [n for n, i in by_number.items() if written[i]])
+        endings = {n for n, i in by_number.items() if ending[i]}
+        writes = {n for n, i in by_number.items() if written[i]}
+        back = reverse(out)
+        if not res.malformed:  # kept to be patched (see _Graph)
+            dangling: dict[object, list[int]] = {}
+            for number, i in by_number.items():
+                if len(out[number]) != len(exits[i]):
+                    for t in map(_target, exits[i]):
+                        if t not in by_number:
+                            dangling.setdefault(t, []).append(number)
+            self._graph = _Graph(res, out, back, dangling, endings, writes)
+        return Analysis(out, endings, res.start, writes, back)
 
     # -- the entry-local rules --------------------------------------------------------------
 
@@ -981,6 +1018,130 @@ def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule],
 
 
 _target = itemgetter(0)
+
+
+_Edges = Counter[tuple[int, int]]
+
+
+class _Graph:
+    """The entry graph of one resolution, as :meth:`IncrementalParser.analysis` put it together
+    (in a book with no malformed choices): successors and predecessors by
+    entry number, the targets that name no entry with the entries naming them, the endings and
+    the entries that write a way on. After an entry is deleted or pasted (the other entries'
+    exits the same) it is patched (:meth:`patched`) rather than built again: only the entries
+    replaced, and those with an exit to a number that went or came, are looked at. The lists
+    are never changed in place (an earlier version's facts may still hold them)."""
+
+    def __init__(self, res: Resolved, out: dict[int, list[int]], back: dict[int, list[int]],
+                 dangling: dict[object, list[int]], endings: set[int], written: set[int]) -> None:
+        self.res = res
+        self.out = out
+        self.back = back
+        self.dangling = dangling
+        self.endings = endings
+        self.written = written
+        #: The facts last handed out for this graph (their reach searches, once made, may be
+        #: carried over to the next version's: see :meth:`analysis`).
+        self.facts: Analysis | None = None
+        #: (the previous version's facts and endings, the entries gone, the edges taken out and
+        #: put in) when this graph was patched from it.
+        self.since: tuple[Analysis, set[int], set[int], _Edges, _Edges] | None = None
+
+    def analysis(self) -> Analysis:
+        """The facts of this graph. When it was patched, what the start reaches and what reaches
+        an ending or the entrance are carried over from the previous version's searches when the
+        edit provably left them as they were but for what the new edges add (searched from
+        there): no edge taken out leaves an entry the start reached (for the first) or joins two
+        entries that reached a goal (for the second), no entry that went was reached, no ending
+        was lost, the start is the same."""
+        facts = Analysis(self.out, self.endings, self.res.start, self.written, self.back)
+        self.facts = facts
+        if self.since is None:
+            return facts
+        prev, prev_endings, gone, taken, put = self.since
+        self.since = None
+        if prev.start != facts.start:
+            return facts
+        known = prev.__dict__.get("reachable")  # a cached_property, if it was computed
+        if known is not None and all(u not in known for u, _ in taken) and known.isdisjoint(gone):
+            seeds = {v for u, v in put if u in known and v not in known}
+            facts.__dict__["reachable"] = extend(self.out, known, seeds)
+        known = prev.__dict__.get("escapable")
+        if (known is not None and all(u not in known or v not in known for u, v in taken)
+                and known.isdisjoint(gone) and prev_endings <= self.endings):
+            seeds = {u for u, v in put if v in known and u not in known}
+            seeds.update(n for n in self.endings - prev_endings if n not in known)
+            facts.__dict__["escapable"] = extend(self.back, known, seeds)
+        return facts
+
+    def patched(self, res: Resolved, at: int, old: int, new: int, flags: list[tuple[bool, bool]],
+                rerouted: list[int]) -> _Graph:
+        """The graph of ``res``, whose entries ``at .. at + new`` replaced this one's ``at ..
+        at + old`` (flags: ending, writes a way on, of each new entry), the others' exits the same
+        but the returns of the entries ``rerouted`` (by number)."""
+        prev = self.res
+        prev_by, prev_exits = prev.by_number, prev.exits
+        by_number, exits = res.by_number, res.exits
+        out, back, dangling = dict(self.out), dict(self.back), dict(self.dangling)
+        endings, written = set(self.endings), set(self.written)
+        removed = prev.numbers[at : at + old]
+        added = res.numbers[at : at + new]
+
+        taken: _Edges = Counter()
+        put: _Edges = Counter()
+
+        def take_out(n: int) -> None:  # n's edges, as the previous version had them
+            for t in out.pop(n):
+                taken[n, t] += 1
+                if t in back:
+                    back[t] = [x for x in back[t] if x != n]
+            for t in map(_target, prev_exits[prev_by[n]]):
+                if t not in prev_by and t in dangling:
+                    rest = [x for x in dangling[t] if x != n]
+                    if rest:
+                        dangling[t] = rest
+                    else:
+                        del dangling[t]
+
+        def put_in(n: int) -> None:  # n's edges, as this version has them
+            succ = [t for t in map(_target, exits[by_number[n]]) if t in by_number]
+            out[n] = succ
+            for t in succ:
+                back[t] = [*back[t], n]
+                put[n, t] += 1
+            if len(succ) != len(exits[by_number[n]]):
+                for t in map(_target, exits[by_number[n]]):
+                    if t not in by_number:
+                        dangling[t] = [*dangling.get(t, ()), n]
+
+        for n in removed:
+            take_out(n)
+            endings.discard(n)
+            written.discard(n)
+        gone = set(removed).difference(added)
+        came = set(added).difference(removed)
+        touched: set[int] = set(rerouted)
+        for n in gone:
+            touched.update(back.pop(n))
+        for n in came:
+            touched.update(dangling.get(n, ()))
+            back[n] = []
+        touched.difference_update(added)
+        for n in touched:
+            take_out(n)
+        for n in came:
+            dangling.pop(n, None)
+        for n, (ending, writes) in zip(added, flags, strict=True):
+            if ending:
+                endings.add(n)
+            if writes:
+                written.add(n)
+        for n in (*touched, *added):
+            put_in(n)
+        found = _Graph(res, out, back, dangling, endings, written)
+        if self.facts is not None:
+            found.since = (self.facts, self.endings, gone, taken - put, put - taken)
+        return found
 _new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)
 
 

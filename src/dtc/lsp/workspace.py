@@ -137,6 +137,12 @@ class Documents:
         chosen = pick_rules() if rules is None else rules
         local = parser.local_findings(resolved, chosen)
         context.text = text  # as lint_compilation sets it, before any rule runs
+        previous, changed = self.snapshots.get(uri), parser.changed_lines()
+        if previous is not None and changed is not None and previous.lines.encoding == str(encoding):
+            lines = Lines.edited(previous.lines, *changed)  # the previous version's lines, edited
+        else:
+            lines = Lines(text, encoding)
+        context.text_lines = lines.lines  # for the fixes' line index: the text not split again
         kept = self._kept.setdefault(uri, Kept())
         if local is None:  # not parsed in chunks: no edit to move findings by
             kept.clear()
@@ -145,11 +151,6 @@ class Documents:
                 local = kept.findings(context, chosen, (path or uri, doc.rules, tuple(r.code for r in chosen)),
                                       parser.edited(), skip=local) | local
         diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
-        previous, changed = self.snapshots.get(uri), parser.changed_lines()
-        if previous is not None and changed is not None and previous.lines.encoding == str(encoding):
-            lines = Lines.edited(previous.lines, *changed)  # the previous version's lines, edited
-        else:
-            lines = Lines(text, encoding)
         snap = Snapshot(uri, version, text, lines, comp, diagnostics, settings, error)
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
         snap.reparsed = parser.stats.reparsed if not parser.stats.full else -1

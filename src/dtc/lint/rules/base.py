@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -29,6 +29,9 @@ class Context:
     #: The source text as dtc read it, for rules that build fixes (None: fixes that need the
     #: text's lines are not built).
     text: str | None = None
+    #: ``text.split("\\n")`` when the caller already holds it (the language server): the fixes'
+    #: line index is then built from it, on first use, without reading the text again.
+    text_lines: list[str] | None = field(default=None, repr=False)
     #: What the summary of a lint should say about this book (the state analysis approximated).
     notes: list[str] = field(init=False, default_factory=list)
 
@@ -39,7 +42,9 @@ class Context:
 
     @cached_property
     def lines(self) -> Lines | None:
-        return None if self.text is None else Lines(self.text)
+        if self.text is None:
+            return None
+        return Lines(self.text) if self.text_lines is None else Lines.of_lines(self.text, self.text_lines)
 
     @cached_property
     def state(self) -> StateAnalysis:
@@ -89,6 +94,12 @@ class Context:
         """(index, number) of each entry that stands for its number."""
         for number, i in self.res.by_number.items():
             yield i, number
+
+    def entries_of(self, numbers: Iterable[int]) -> list[tuple[int, int]]:
+        """(index, number) of the entries that stand for ``numbers`` (entry numbers), in file
+        order: for a rule that finds its entries with set operations over the graph facts."""
+        by_number = self.res.by_number
+        return sorted([(by_number[n], n) for n in numbers])
 
     def judged_gates(self) -> Iterator[tuple[int, int, Choice, tuple[bool, bool]]]:
         """(entry number, choice index, choice, (may open, may stay closed)) of every gated choice

@@ -29,6 +29,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     doc, res = ctx.doc, ctx.res
     by_number = res.by_number
+    if len(by_number) == len(res.numbers):  # every number once
+        return
     for i, number in enumerate(res.numbers):
         first = by_number[number]
         if first != i:

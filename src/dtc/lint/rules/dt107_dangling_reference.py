@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import accumulate, chain
+from operator import itemgetter
 
+from dtc.compiler.compile import Exit
 from dtc.compiler.model import Target
 from dtc.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity
 from dtc.lint.rules.base import Context, Rule, forgotten_blank_line, rule
@@ -11,6 +15,7 @@ from dtc.numbers import ENTRY
 STUB = "{number} TODO: write this entry."
 
 _KIND = {"success": "success", "failure": "failure", "prose": "prose"}
+_target = itemgetter(0)  # an Exit's target
 
 
 @rule("DT107", "dangling-reference", Severity.ERROR)
@@ -40,7 +45,13 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     res = ctx.res
     by_number = res.by_number  # exits hold numbers; a label no entry has stays a string, never a key
-    for i, out in enumerate(res.exits):
+    # The targets no entry has, found without a Python step per exit: most books have none.
+    flat = list(map(_target, chain.from_iterable(res.exits)))
+    missing = set(flat).difference(by_number)
+    if not missing:
+        return
+    for i in _naming(res.exits, flat, missing):
+        out = res.exits[i]
         for x in out:
             if x.target not in by_number and x.kind in _KIND and not too_large(x.target):
                 entry = ctx.doc.entries[i]
@@ -52,6 +63,24 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
                     res.numbers[i],
                     _fix(ctx, x.target),
                 )
+
+
+def _naming(exits: list[list[Exit]], flat: list[Target], missing: set[Target]) -> list[int]:
+    """Indexes of the entries with an exit to one of ``missing`` (``flat``: every exit's target,
+    in order), found by searching ``flat`` for each when they are few."""
+    if len(missing) > 8:
+        return [i for i, out in enumerate(exits) if not missing.isdisjoint(map(_target, out))]
+    ends = list(accumulate(map(len, exits)))  # past the last exit of each entry, in ``flat``
+    found: set[int] = set()
+    for target in missing:
+        at = -1
+        try:
+            while True:
+                at = flat.index(target, at + 1)
+                found.add(bisect_right(ends, at))
+        except ValueError:
+            pass
+    return sorted(found)
 
 
 def _fix(ctx: Context, target: Target) -> Fix | None:
@@ -69,9 +98,10 @@ def _fix(ctx: Context, target: Target) -> Fix | None:
     title = f"Create entry {target}"
     after: int | None = None  # index of the entry to insert after
     if isinstance(target, int):
-        lower = [(n, i) for i, n in enumerate(res.numbers) if n < target]
-        if lower:
-            after = max(lower)[1]
+        numbers = res.numbers
+        lower = [n for n in numbers if n < target]
+        if lower:  # the last entry of the largest number below the target
+            after = len(numbers) - 1 - numbers[::-1].index(max(lower))
         elif doc.entries:
             edit = Edit.insert(doc.entries[0].span.line, 1, f"{stub}\n\n")
             return Fix(title, (edit,), Applicability.UNSAFE)

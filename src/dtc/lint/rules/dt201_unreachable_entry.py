@@ -27,10 +27,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Add an exit into the entry from where the reader should find it, or delete it.
     """
-    reachable = ctx.analysis.reachable
     if not ctx.analysis.start_exists:
         return
-    for i, number in ctx.first_entries():
-        if number not in reachable:
-            yield self.diag(ctx, f"entry {number} cannot be reached from the start ({ctx.res.start})",
-                            ctx.doc.entries[i].span, number)
+    for i, number in ctx.entries_of(ctx.analysis.unreachable):
+        yield self.diag(ctx, f"entry {number} cannot be reached from the start ({ctx.res.start})",
+                        ctx.doc.entries[i].span, number)

@@ -25,8 +25,6 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Give the entry a way on (`Return to 17.` or `(D0, S17)`), or end it with THE END.
     """
-    dead_ends = ctx.analysis.dead_ends
-    for i, number in ctx.first_entries():
-        if number in dead_ends:
-            yield self.diag(ctx, f"entry {number} has no exits and is not an ending", ctx.doc.entries[i].span,
-                            number)
+    for i, number in ctx.entries_of(ctx.analysis.dead_ends):
+        yield self.diag(ctx, f"entry {number} has no exits and is not an ending", ctx.doc.entries[i].span,
+                        number)

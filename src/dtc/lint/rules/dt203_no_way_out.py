@@ -30,12 +30,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Fix
     Give one entry of the loop an exit back out, or an ending.
     """
-    trapped = ctx.analysis.trapped
-    for i, number in ctx.first_entries():
-        if number in trapped:
-            yield self.diag(
-                ctx,
-                f"from entry {number} no ending and no way back to the entrance ({ctx.res.start}) can be reached",
-                ctx.doc.entries[i].span,
-                number,
-            )
+    for i, number in ctx.entries_of(ctx.analysis.trapped):
+        yield self.diag(
+            ctx,
+            f"from entry {number} no ending and no way back to the entrance ({ctx.res.start}) can be reached",
+            ctx.doc.entries[i].span,
+            number,
+        )

@@ -35,7 +35,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     doc = ctx.doc
     swallowed = sorted(n for n in ctx.prose_heads if isinstance(n, int))  # read as prose: see the message
     labelled = set(ctx.res.labels.values())  # numbers given to labels, above every entry number
-    numbered = sorted((n, i) for n, i in ctx.res.by_number.items() if n not in labelled)
+    numbered = sorted((n, i) for n, i in ctx.res.by_number.items() if n not in labelled) if labelled else (
+        sorted(ctx.res.by_number.items()))
     for (a, _), (b, i) in pairwise(numbered):
         if b - a > 1:
             missing = f"{a + 1}" if b - a == 2 else f"{a + 1}–{b - 1}"
