@@ -298,7 +298,39 @@ def _blank(m: re.Match[str]) -> str:
     return " " * (m.end() - m.start())
 
 
-class _Reader:
+class _Found:
+    """The effects found so far in one entry, and how an ability's word is named: what the fast
+    reader and the reference (:mod:`dtc.compiler.read_effects_reference`) share."""
+
+    raw: str
+    effects: list[Effect]
+    open_fights: list[Effect]
+    any_fight: bool
+    abilities: dict[str, str]
+
+    def add(self, kind: str, start: int, end: int, when: dict[str, Any] | None, **fields: Any) -> int:
+        if when is not None:
+            when = dict(when)
+            when.setdefault("_ref", self.effects[when["check"]])
+        effect: Effect = {"kind": kind, "text": self.raw[start:end].strip(), "start": start, "end": end,
+                          "when": when}
+        effect.update(fields)
+        if kind == "fight":
+            self.any_fight = True
+            self.open_fights.append(effect)
+        self.effects.append(effect)
+        return len(self.effects) - 1
+
+    def ability(self, word: str | None) -> str | None:
+        if word is None or word.lower() in {"ability", "a", "an", "the"}:
+            return None
+        canonical = self.abilities.get(word.upper())
+        if canonical is not None:
+            return canonical
+        return word.upper() if word.isupper() else None
+
+
+class _Reader(_Found):
     """One entry's effects, read sentence by sentence as :mod:`dtc.compiler.read_effects_reference`
     reads them, with the shortcuts described above."""
 
@@ -321,27 +353,6 @@ class _Reader:
         self.abilities = _default_abilities()
         #: The masked text lower-cased (the same offsets).
         self.low = ""
-
-    def add(self, kind: str, start: int, end: int, when: dict[str, Any] | None, **fields: Any) -> int:
-        if when is not None:
-            when = dict(when)
-            when.setdefault("_ref", self.effects[when["check"]])
-        effect: Effect = {"kind": kind, "text": self.raw[start:end].strip(), "start": start, "end": end,
-                          "when": when}
-        effect.update(fields)
-        if kind == "fight":
-            self.any_fight = True
-            self.open_fights.append(effect)
-        self.effects.append(effect)
-        return len(self.effects) - 1
-
-    def ability(self, word: str | None) -> str | None:
-        if word is None or word.lower() in {"ability", "a", "an", "the"}:
-            return None
-        canonical = self.abilities.get(word.upper())
-        if canonical is not None:
-            return canonical
-        return word.upper() if word.isupper() else None
 
     def read(self) -> list[Effect] | None:
         """The effects; ``None`` when the text is one the shortcuts do not cover (see above)."""

@@ -17,7 +17,7 @@ import dtc.compiler.read_effects as rx
 from dtc import numbers
 
 
-class Reader:
+class Reader(rx._Found):
     def __init__(self, text: str, creatures: Iterable[str] | None) -> None:
         self.raw = text
         self.text = rx.NOTATION.sub(lambda m: " " * len(m.group()), text)
@@ -28,27 +28,6 @@ class Reader:
         self.stat_spans: list[tuple[int, int]] = []
         self.creatures = rx._normalized(creatures)
         self.abilities = rx._default_abilities()
-
-    def add(self, kind: str, start: int, end: int, when: dict[str, Any] | None, **fields: Any) -> int:
-        if when is not None:
-            when = dict(when)
-            when.setdefault("_ref", self.effects[when["check"]])
-        effect: rx.Effect = {"kind": kind, "text": self.raw[start:end].strip(), "start": start, "end": end,
-                          "when": when}
-        effect.update(fields)
-        if kind == "fight":
-            self.any_fight = True
-            self.open_fights.append(effect)
-        self.effects.append(effect)
-        return len(self.effects) - 1
-
-    def ability(self, word: str | None) -> str | None:
-        if word is None or word.lower() in {"ability", "a", "an", "the"}:
-            return None
-        canonical = self.abilities.get(word.upper())
-        if canonical is not None:
-            return canonical
-        return word.upper() if word.isupper() else None
 
     def read(self) -> list[rx.Effect]:
         self.stat_spans = [m.span(1) for m in rx.STAT_INLINE.finditer(self.raw)]
