@@ -113,29 +113,64 @@ def test_progress_counts_every_run() -> None:
 
 
 def _failing_in_children(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
-    """Make play_block fail in any process but this one (a forked worker inherits the patch)."""
+    """Make play_block fail in any process but this one (a forked worker inherits the patch).
+
+    This process dawdles over its first batches after the first, so that the workers surely take
+    some (a worker that takes none has nothing to fail on)."""
     here = os.getpid()
     real = parallel.play_block
+    calls = [0]
 
     def play(*args: Any, **kwargs: Any) -> Tally:
         if os.getpid() != here:
             if how == "die":
                 os._exit(3)
+            if how == "kill":
+                os.kill(os.getpid(), signal.SIGKILL)
             raise RuntimeError("the rules broke")
+        calls[0] += 1
+        if 1 < calls[0] <= 4:
+            time.sleep(0.3)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(parallel, "play_block", play)
 
 
 @FORK
-@pytest.mark.parametrize(("how", "message"), [("die", "worker 1 stopped without a result (exit code 3)"),
-                                              ("raise", "worker 1 failed: RuntimeError: the rules broke")])
-def test_a_failing_worker_stops_the_simulation(monkeypatch: pytest.MonkeyPatch, how: str, message: str) -> None:
-    _failing_in_children(monkeypatch, how)
+def test_a_failing_worker_stops_the_simulation(monkeypatch: pytest.MonkeyPatch) -> None:
+    _failing_in_children(monkeypatch, "raise")
     before = _children(os.getpid())
-    with pytest.raises(WorkerFailed, match=re.escape(message)):
+    with pytest.raises(WorkerFailed, match=re.escape("worker 1 failed: RuntimeError: the rules broke")):
         simulate(job(), 2000, 2, method="fork")
     assert _children(os.getpid()) == before  # the workers were stopped and waited for
+
+
+@FORK
+@pytest.mark.parametrize("workers", [2, 3])
+def test_a_dead_workers_batches_are_played_again(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """A worker killed mid-batch (here: every worker, at its first batch) loses nothing: this
+    process plays its batches again, and the report is the one of a single process."""
+    alone = simulate(job(seed=5), 2000, 1)
+    _failing_in_children(monkeypatch, "die")
+    before = _children(os.getpid())
+    seen: list[int] = []
+    result = simulate(job(seed=5), 2000, workers, method="fork", progress=seen.append)
+    _same(result.tally, alone.tally)
+    assert result.notes and all("stopped without a result (exit code 3)" in n and "played again" in n
+                                for n in result.notes)
+    assert sum(seen) <= 2000
+    assert _children(os.getpid()) == before
+
+
+@FORK
+def test_a_worker_killed_by_a_signal_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same with a real SIGKILL in the middle of a batch (as the out-of-memory killer sends)."""
+    alone = simulate(job(seed=6), 2000, 1)
+    _failing_in_children(monkeypatch, "kill")
+    result = simulate(job(seed=6), 2000, 2, method="fork")
+    _same(result.tally, alone.tally)
+    assert result.notes == [f"worker 1 stopped without a result (exit code {-signal.SIGKILL}): its batch was "
+                            "played again by the main process; the report is unchanged"]
 
 
 def test_cli_workers_option(tmp_path: Path) -> None:

@@ -128,6 +128,8 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     except KeyboardInterrupt:
         click.echo("stopped: interrupted (no report)", err=True)
         sys.exit(130)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
     entries = list(dict.fromkeys(int(e["number"]) for e in graph["entries"]))
     meta = Meta(file, str(graph.get("title") or "Untitled adventure"), policy, master, result.workers, runs,
                 result.seconds, turns, reader, character_path, entries, rulings)

@@ -15,6 +15,11 @@ process runs) and pay their own start-up. Each batch's :class:`~dtc.simulate.sta
 merged in batch order, so the totals depend on the seed and the number of runs only: the same
 for any number of workers, whoever finished first.
 
+A worker that dies without reporting (killed, out of memory) loses nothing: the batches it had
+taken and not sent back (a shared table says whose each batch is) are played again by this process,
+which gives the same tallies, so the report is unchanged; a note says so. A worker whose rules
+raised an error fails the run (:class:`WorkerFailed`): that error would recur in any process.
+
 Progress messages go through a queue; the bar (rich, on stderr) is drawn only when asked for
 (a TTY). Ctrl-C reaches every process of the terminal's group: the workers ignore it, and this
 process stops them (terminate, then wait for each) before the ``KeyboardInterrupt`` goes on, so
@@ -32,8 +37,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from dtc.runtime.ruleset import Rules
@@ -57,7 +62,7 @@ _POLL = 0.1  # seconds between checks on the workers
 
 
 class WorkerFailed(RuntimeError):
-    """A worker process failed or died without reporting (killed, out of memory)."""
+    """A worker process failed: its rules raised an error."""
 
 
 @dataclass(slots=True)
@@ -65,6 +70,7 @@ class Result:
     tally: Tally
     seconds: float
     workers: int
+    notes: list[str] = field(default_factory=list)  # e.g. a worker that died, its batches played again
 
 
 def chunks(runs: int, policy: str) -> list[range]:
@@ -102,12 +108,14 @@ def _rules(job: Job) -> Rules:
     return play_rules(job.graph.get("rules"))
 
 
-def _take(counter: Any, count: int) -> int | None:
-    """The next batch nobody has taken (``None`` when all are)."""
+def _take(counter: Any, count: int, owner: Any = None, slot: int = 0) -> int | None:
+    """The next batch nobody has taken (``None`` when all are), marked in ``owner`` as ``slot``'s."""
     with counter.get_lock():
         k = int(counter.value)
         if k >= count:
             return None
+        if owner is not None:
+            owner[k] = slot  # shared memory, set before the batch is played: known even if the taker dies
         counter.value = k + 1
         return k
 
@@ -133,7 +141,8 @@ class _Reporter:
             self.pending = 0
 
 
-def _worker(job: Job, plan: list[range], counter: Any, out: Any, parent: int, slot: int, report: bool) -> None:
+def _worker(job: Job, plan: list[range], counter: Any, owner: Any, out: Any, parent: int, slot: int,
+            report: bool) -> None:
     """A worker: plays the batches nobody has taken until none is left (or its parent is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops every worker
     if hasattr(signal, "pthread_sigmask"):
@@ -141,7 +150,7 @@ def _worker(job: Job, plan: list[range], counter: Any, out: Any, parent: int, sl
     try:
         rules = _rules(job)
         progress = _Reporter(out) if report else None
-        while os.getppid() == parent and (k := _take(counter, len(plan))) is not None:
+        while os.getppid() == parent and (k := _take(counter, len(plan), owner, slot)) is not None:
             tally = play_block(job, plan[k], progress, rules=rules)
             if progress is not None:
                 progress.flush()
@@ -181,13 +190,14 @@ def simulate(job: Job, runs: int, workers: Workers = 1, *, progress: Callable[[i
     if count <= 1:
         for k in range(1, len(plan)):
             tallies[k] = play_block(job, plan[k], progress, rules=rules)
-    else:
-        count = _play_beside(job, plan, rules, tallies, count - 1, progress, method)
+    notes: list[str] = []
+    if count > 1:
+        count = _play_beside(job, plan, rules, tallies, count - 1, progress, method, notes)
     total = Tally()
     for tally in tallies:
         assert tally is not None
         total.merge(tally)
-    return Result(total, time.perf_counter() - start, count)
+    return Result(total, time.perf_counter() - start, count, notes)
 
 
 @contextmanager
@@ -206,16 +216,23 @@ def _sigint_held() -> Iterator[None]:
 
 
 def _play_beside(job: Job, plan: list[range], rules: Rules, tallies: list[Tally | None], extra: int,
-                 progress: Callable[[int], None] | None, method: str) -> int:
-    """Start ``extra`` workers and play the batches left beside them; fills ``tallies``. Returns
-    how many processes played (this one included: fewer when a worker could not be started)."""
+                 progress: Callable[[int], None] | None, method: str, notes: list[str]) -> int:
+    """Start ``extra`` workers and play the batches left beside them; fills ``tallies`` (and
+    ``notes``, when a worker died). Returns how many processes played (this one included: fewer
+    when a worker could not be started)."""
     ctx: Any = mp.get_context(method)
     counter = ctx.Value("i", 1)  # batch 0 is played
+    owner = ctx.Array("i", len(plan), lock=False)  # who took each batch (0: this process); under counter's lock
     out = ctx.Queue()
-    procs = [ctx.Process(target=_worker, args=(job, plan, counter, out, os.getpid(), slot, progress is not None),
+    procs = [ctx.Process(target=_worker, args=(job, plan, counter, owner, out, os.getpid(), slot,
+                                               progress is not None),
                          daemon=True) for slot in range(1, extra + 1)]  # this process is worker 0
     started: list[Any] = []
-    waiting = _Waiting(out, started, tallies, progress)
+
+    def replay(k: int) -> None:  # a dead worker's batch, played here: the same tally
+        tallies[k] = play_block(job, plan[k], None, rules=rules)
+
+    waiting = _Waiting(out, started, tallies, progress, owner, replay, notes)
     try:
         forked = method == "fork"
         if forked:
@@ -234,7 +251,7 @@ def _play_beside(job: Job, plan: list[range], rules: Rules, tallies: list[Tally 
             if forked:
                 gc.unfreeze()
         mine = waiting.checking(progress)
-        while (k := _take(counter, len(plan))) is not None:
+        while (k := _take(counter, len(plan), owner, 0)) is not None:
             tallies[k] = play_block(job, plan[k], mine, rules=rules)
             waiting.check()
         waiting.wait()
@@ -249,11 +266,15 @@ class _Waiting:
     notices a worker that failed or died."""
 
     def __init__(self, out: Any, procs: list[Any], tallies: list[Tally | None],
-                 progress: Callable[[int], None] | None) -> None:
+                 progress: Callable[[int], None] | None, owner: Any, replay: Callable[[int], None],
+                 notes: list[str]) -> None:
         self.out = out
         self.procs = procs
         self.tallies = tallies
         self.progress = progress
+        self.owner = owner
+        self.replay = replay
+        self.notes = notes
         self.checked = time.monotonic()
 
     def complete(self) -> bool:
@@ -289,27 +310,40 @@ class _Waiting:
         return step
 
     def wait(self) -> None:
-        """Wait for the batches the workers still play."""
+        """Wait for the batches the workers still play (and play those a dead worker lost)."""
+        noticed = time.monotonic()
         while not self.complete():
-            try:
-                message = self.out.get(timeout=_POLL)
-            except queue.Empty:
+            with suppress(queue.Empty):
+                self._handle(self.out.get(timeout=_POLL))
+            if time.monotonic() - noticed >= _POLL:  # even while progress keeps arriving
+                noticed = time.monotonic()
                 self._notice_dead()
-                continue
-            self._handle(message)
+
+    def _orphans(self, slots: set[int]) -> list[int]:
+        """The batches the workers in ``slots`` took and never sent back."""
+        return [k for k, t in enumerate(self.tallies) if t is None and self.owner[k] in slots]
 
     def _notice_dead(self) -> None:
-        gone = [p for p in self.procs if p.exitcode is not None]
-        bad = [p for p in gone if p.exitcode != 0]
-        if not bad and len(gone) < len(self.procs):
+        """Batches a worker that stopped had taken and not sent back are played again here."""
+        slots = {i + 1: p for i, p in enumerate(self.procs) if p.exitcode is not None}
+        if not slots or not self._orphans(set(slots)):
             return
         time.sleep(_POLL)  # a result may still be in flight
         self.check()
-        if self.complete():
+        lost = self._orphans(set(slots))
+        if not lost:
             return
-        p = bad[0] if bad else gone[0]
-        slot = self.procs.index(p) + 1
-        raise WorkerFailed(f"worker {slot} stopped without a result (exit code {p.exitcode})")
+        for slot in sorted({self.owner[k] for k in lost}):
+            mine = [k for k in lost if self.owner[k] == slot]
+            self.notes.append(f"worker {slot} stopped without a result (exit code {slots[slot].exitcode}): "
+                              f"its {_batches(len(mine))} played again by the main process; the report is unchanged")
+            for k in mine:
+                self.replay(k)
+                self.check()
+
+
+def _batches(count: int) -> str:
+    return "batch was" if count == 1 else f"{count} batches were"
 
 
 def _stop(procs: list[Any], *, clean: bool) -> None:
