@@ -165,6 +165,7 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     except ValueError as exc:
         fail(f"error: {file}: {exc}")
         raise  # unreachable
+    del graph  # the report needs only the odds: the parsed book (most of the memory) goes before it is written
     if chosen:
         odds.assumptions.append("rulings " + ", ".join(f"{k}: {v}" for k, v in chosen.items())
                                 + " (they change fights, reactions and encounters, which these odds do not model)")
