@@ -110,6 +110,57 @@ def test_one_reading_of_an_exchange_equals_each_count_on_its_own() -> None:
                 assert alone[3] == total
 
 
+def test_the_blocks_of_an_exchange_counted_at_once_equal_each_block_on_its_own() -> None:
+    """:func:`dom.group_odds` (two multiplications for every stance) against :func:`dom.odds` per block."""
+    rng = random.Random(23)
+    asked = 0
+    for _ in range(600):
+        remaining = rng.sample(dom.SET, rng.randint(0, 21))
+        them, foe = rng.choice(dom.STANCES), rng.choice(dom.STANCES)
+        unseen = dom.Unseen(remaining)
+        read = unseen.exchange_packed(them, foe)
+        if len(remaining) < 2:
+            assert read is None
+            continue
+        assert read is not None
+        mine, theirs, total = read
+        by_stance = unseen.exchange(them, foe)
+        scale = rng.choice((1, 1, Fraction(1, 4), Fraction(1, 2), 2, 8))
+        base, weapon, armour = rng.randint(-20, 20), rng.choice((0, 1, 2, 3, 4, 9, 400)), rng.randint(0, 4)
+        for packed, blocks, rows in ((mine, 3, [(a, them) for a in dom.STANCES[:3]]),
+                                     (theirs, 4, [(foe, d) for d in dom.STANCES])):
+            together = dom.group_odds(packed, blocks, total, base, weapon, armour, scale)
+            alone = [dom.odds(by_stance[row], base, weapon, armour, scale)[:2] for row in rows]
+            if together is None:  # a product that could overflow: the caller counts block by block
+                most = max(dom.blow(m, 0, weapon, armour, scale) for m in range(base - 12, base + 13))
+                assert 2 * total * most >= 1 << 16
+                continue
+            asked += 1
+            assert together == alone
+            one = dom.group_odds(packed >> dom.BLOCK_BITS * (blocks - 1), 1, total, base, weapon, armour, scale)
+            assert one == alone[-1:]
+    assert asked > 500
+
+
+def test_the_stance_counts_at_once_equal_each_blow_on_its_own() -> None:
+    """:func:`zc._stance_numbers` (the fast reading) against :func:`zc._stance_numbers_by_one`."""
+    rng = random.Random(31)
+    for _ in range(500):
+        remaining = rng.sample(dom.SET, rng.randint(0, 21)) if rng.random() < 0.9 else [
+            rng.choice(dom.SET) for _ in range(rng.randint(0, 8))]
+        foe_stance = rng.choice((dom.BOLD, dom.CAUTIOUS))
+        attackers: zc.Attackers = {}
+        for _ in range(rng.randint(1, 4)):
+            kind = (rng.randint(3, 14), foe_stance if rng.random() < 0.8 else rng.choice(dom.STANCES),
+                    rng.choice((1, 1, Fraction(1, 2), 2, Fraction(8))), rng.choice((1, 2, 3, 4, 300)))
+            attackers[kind] = attackers.get(kind, 0) + rng.randint(1, 3)
+        question = (rng.choice(dom.STANCES), rng.randint(-12, 12), rng.choice((1, 2, 3, 4)), rng.randint(0, 3),
+                    rng.randint(3, 14), rng.choice((0, 0, 1, 2)), rng.randint(0, 4))
+        fast = zc._stance_numbers(dom.Unseen(remaining), *question, attackers)
+        slow = zc._stance_numbers_by_one(dom.Unseen(remaining), *question, attackers)
+        assert fast == slow
+
+
 def test_a_set_of_tiles_read_through_the_tables_sums_each_tile() -> None:
     rng = random.Random(11)
     values = tuple(rng.randrange(1 << 40) for _ in dom.SET)

@@ -463,28 +463,17 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     them_stance = known.stance[target]
     them = known.profile(game, aim)
     # Creatures alike (the same block, stance and attack) strike alike: each kind is counted once.
-    attackers: dict[tuple[int, str, Fraction | int, int], int] = {}
+    attackers: Attackers = {}
     for n in active:
         profile = known.profile(game, foes[n])
         kind = (profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n]))
         attackers[kind] = attackers.get(kind, 0) + 1
-    counted = unseen.exchange(them_stance, next(iter(attackers))[1])  # every count of the round at once
     weight = 3 if careful(game) else 1  # halves
     guard = shield(game)
+    numbers = _stance_numbers(unseen, them_stance, clubs - them.spades, weapon, them.dr, spades, guard, armour,
+                              attackers)
     rows = []
-    for stance in dom.STANCES:
-        dealt = hits = 0
-        total = 1
-        if stance != dom.GUARDED:
-            ways = counted.get((stance, them_stance)) or unseen.ways(stance, None, False, them_stance, None, False)
-            dealt, hits, total = dom.odds(ways, clubs - them.spades, weapon, them.dr)
-        defence = spades + (guard if stance == dom.GUARDED else 0)
-        taken = worst = 0
-        for (foe_clubs, foe_stance, scale, damage), alike in attackers.items():
-            ways = counted.get((foe_stance, stance)) or unseen.ways(foe_stance, None, False, stance, None, False)
-            d, h, total = dom.odds(ways, foe_clubs - defence, damage, armour, scale)
-            taken += d * alike
-            worst = max(worst, h)
+    for stance, (dealt, hits, taken, worst, total) in zip(dom.STANCES, numbers, strict=True):
         detail = (f"you hit {aim.name} {_share(hits, total)}, {dealt / total:.1f} damage expected; "
                   f"hit on you {_share(worst, total)}, {taken / total:.1f} damage expected")
         rows.append((2 * dealt - weight * taken, Option(f"stance:{stance}", dom.STANCE_TEXT[stance], detail)))
@@ -492,6 +481,68 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     q = Question(STANCE, "Your stance this round (the creatures: " + ", ".join(
         f"{foes[n].name} {known.stance[n]}" for n in active) + ")", tuple(o for _, o in rows))
     return game.ask(q).key.split(":")[1]
+
+
+#: The creatures that attack this round, by kind: (♣, stance, size modifier, mean damage) -> how many.
+Attackers = dict[tuple[int, str, Fraction | int, int], int]
+#: Per stance (in ``dom.STANCES`` order): (your damage summed, your ways that hit, their damage summed, the
+#: most ways one kind of them hits, the total the sums are over).
+StanceNumbers = list[tuple[int, int, int, int, int]]
+
+
+def _stance_numbers(unseen: dom.Unseen, them_stance: str, base: int, weapon: int, dr: int, spades: int,
+                    guard: int, armour: int, attackers: Attackers) -> StanceNumbers:
+    """The counts behind the stance question: your attack on the target (``base``: your ♣ less its ♠)
+    in each stance, and every kind of attacker's blow on you. One reading of the unseen tiles and one
+    multiplication per question for all the stances (:func:`dom.group_odds`) when every attacker stands
+    alike; else, or when a product could overflow, :func:`_stance_numbers_by_one`, the same counts."""
+    kinds = list(attackers.items())
+    foe_stance = kinds[0][0][1]
+    read = unseen.exchange_packed(them_stance, foe_stance) if all(k[1] == foe_stance for k, _ in kinds) else None
+    if read is None:
+        return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour, attackers)
+    mine, theirs, total = read
+    yours = dom.group_odds(mine, 3, total, base, weapon, dr)
+    if yours is None:
+        return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour, attackers)
+    taken = [0, 0, 0, 0]
+    worst = [0, 0, 0, 0]
+    for (foe_clubs, _, scale, damage), alike in kinds:
+        blows = dom.group_odds(theirs, 4, total, foe_clubs - spades, damage, armour, scale)
+        if guard and blows is not None:
+            guarded = dom.group_odds(theirs >> dom.BLOCK_BITS * 3, 1, total, foe_clubs - spades - guard, damage,
+                                     armour, scale)
+            blows = None if guarded is None else [*blows[:3], guarded[0]]
+        if blows is None:
+            return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour, attackers)
+        for n, (d, h) in enumerate(blows):
+            taken[n] += d * alike
+            if h > worst[n]:
+                worst[n] = h
+    return [(*yours[n], taken[n], worst[n], total) if n < 3 else (0, 0, taken[n], worst[n], total)
+            for n in range(4)]
+
+
+def _stance_numbers_by_one(unseen: dom.Unseen, them_stance: str, base: int, weapon: int, dr: int, spades: int,
+                           guard: int, armour: int, attackers: Attackers) -> StanceNumbers:
+    """:func:`_stance_numbers` one blow at a time, each counted by :meth:`dom.Unseen.ways`."""
+    counted = unseen.exchange(them_stance, next(iter(attackers))[1])  # every count of the round at once
+    out = []
+    for stance in dom.STANCES:
+        dealt = hits = 0
+        total = 1
+        if stance != dom.GUARDED:
+            ways = counted.get((stance, them_stance)) or unseen.ways(stance, None, False, them_stance, None, False)
+            dealt, hits, total = dom.odds(ways, base, weapon, dr)
+        defence = spades + (guard if stance == dom.GUARDED else 0)
+        taken = worst = 0
+        for (foe_clubs, foe_stance, scale, damage), alike in attackers.items():
+            ways = counted.get((foe_stance, stance)) or unseen.ways(foe_stance, None, False, stance, None, False)
+            d, h, total = dom.odds(ways, foe_clubs - defence, damage, armour, scale)
+            taken += d * alike
+            worst = max(worst, h)
+        out.append((dealt, hits, taken, worst, total))
+    return out
 
 
 def _their_defence(profile: _Profile, tile: dom.Domino | None, stance: str, *, special: bool = False) -> int:
