@@ -337,3 +337,59 @@ def test_the_questions_of_seeded_fights_equal_the_fraction_arithmetic(policy: st
     for expected_attacks, question in attacks:
         offered = [(o.key, o.detail, o.chance) for o in question.options if o.key.startswith("attack:")]
         assert offered == expected_attacks
+
+
+@pytest.mark.parametrize("policy", ["random", "cautious"])
+def test_the_kit_read_once_a_fight_is_the_kit_of_every_round(policy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The adventurer's kit (weapons, pairs, armour, shield, class, temperament) is read when a fight starts;
+    read again at every stance question and turn of seeded fights, it is the same."""
+    graph = compile_file(BOOK).graph()
+    real_stance, real_turn = zc._stance, zc._your_turn
+    seen = [0]
+
+    def check(game: Any, known: zc._Round) -> None:
+        assert known.kit is not None and known.kit == zc._Kit.read(game)
+        seen[0] += 1
+
+    def spy_stance(game: Any, foes: list[Any], known: zc._Round) -> str:
+        check(game, known)
+        return real_stance(game, foes, known)
+
+    def spy_turn(rules: Zilch, game: Any, foes: list[Any], known: zc._Round, tile: dom.Domino, stance: str) -> str:
+        check(game, known)
+        return real_turn(rules, game, foes, known, tile, stance)
+
+    monkeypatch.setattr(zc, "_stance", spy_stance)
+    monkeypatch.setattr(zc, "_your_turn", spy_turn)
+    play_block(Job(graph, policy, seed=5, max_turns=150), range(12))
+    assert seen[0] > 40
+
+
+def test_an_attack_name_read_once_says_what_its_words_say() -> None:
+    from dtc.runtime.foes import Foe
+
+    names = ["Sword d6", "Boat Hook or Cudgel d6", "Fists", "Bite", "Claws", "Kick d4", zc.DISARMED, "Rusty Blade",
+             "Punch and Sword", "Headbutt d3", "Tail Whip", "Shears d6", "bare hands"]
+    for _ in range(2):  # the second time from the memo
+        for name in names:
+            assert zc.unarmed_attack(name) == (name == zc.DISARMED or zc._says(name, zc.UNARMED_WORDS))
+            foe = Foe(name="Thing", creature=None, hp=3, max_hp=3, morale=None, attacks=[(name, "d6")])
+            slow = name != zc.DISARMED and zc._says(name, zc.HELD_WORDS) and not zc._says(name, zc.UNARMED_WORDS)
+            assert zc.holds_weapon(foe) == slow
+
+
+def test_the_options_made_once_equal_the_options_made_each_turn() -> None:
+    from dtc.runtime.core import Option
+
+    for _ in range(2):
+        for clubs in range(3, 12):
+            for offensive in range(0, 7):
+                assert zc._ready_option(clubs, offensive) == Option(
+                    "ready", "Ready an attack: strike just before a creature attacks you",
+                    f"♣ {clubs} + {offensive} pips = {clubs + offensive}, once its tile is face up")
+            for fastest in range(0, 14):
+                assert zc._escape_option(clubs, fastest) == Option(
+                    "escape", "Flee", f"♠ contest {percent(zc._escape_odds(clubs, fastest))}",
+                    tags=frozenset({"escape"}))
+        for part, whole in ((0, 1), (3, 420), (210, 420), (7, 9)):
+            assert zc._fraction(part, whole) == Fraction(part, whole)

@@ -129,7 +129,12 @@ def _says(name: str, words: tuple[str, ...]) -> bool:
 
 
 def unarmed_attack(name: str) -> bool:
-    return name == DISARMED or _says(name, UNARMED_WORDS)
+    found = _UNARMED.get(name)
+    if found is None:
+        if len(_UNARMED) >= _NAMES_MOST:
+            _UNARMED.clear()
+        found = _UNARMED[name] = name == DISARMED or _says(name, UNARMED_WORDS)
+    return found
 
 
 def holds_weapon(foe: Foe) -> bool:
@@ -137,7 +142,19 @@ def holds_weapon(foe: Foe) -> bool:
     if not foe.attacks or foe.attacks[0][0] == DISARMED:
         return False
     name = foe.attacks[0][0]
-    return _says(name, HELD_WORDS) and not unarmed_attack(name)
+    found = _HOLDS.get(name)
+    if found is None:
+        if len(_HOLDS) >= _NAMES_MOST:
+            _HOLDS.clear()
+        found = _HOLDS[name] = _says(name, HELD_WORDS) and not unarmed_attack(name)
+    return found
+
+
+#: :func:`unarmed_attack` and :func:`holds_weapon` by attack name, worked out once a name (the words
+#: tuples are long to hash on every blow).
+_UNARMED: dict[str, bool] = {}
+_HOLDS: dict[str, bool] = {}
+_NAMES_MOST = 4096
 
 
 def hand_weapons(pc_items: list[Item]) -> list[tuple[str, int]]:
@@ -316,18 +333,59 @@ class _Profile:
                    scale.numerator if scale.denominator == 1 else scale, fixed if fixed >= 0 else None)
 
 
+@dataclass(frozen=True, slots=True)
+class _Kit:
+    """What the adventurer brings to a fight, read once when it starts: nothing in a fight changes the
+    adventurer's items, class or temperament (blows change HP, ♥ and chips, which are read live).
+    ``weapons``: those to attack with (else bare hands); ``best``: the heaviest of them (a readied attack,
+    a Disarm); ``stance_weapon``: the damage the stance question counts; ``pairs``: the two-weapon pairs
+    a Fighter or Rogue may use; ``armour`` and ``guard``: :func:`resistance` and :func:`shield`;
+    ``weight``: the halves of the damage taken the stance question weighs (:func:`careful`)."""
+
+    klass: str
+    weapons: tuple[Item, ...]
+    best: Item
+    stance_weapon: int
+    pairs: tuple[tuple[tuple[str, int], tuple[str, int]], ...]
+    armour: int
+    guard: int
+    weight: int
+
+    @classmethod
+    def read(cls, game: Game) -> _Kit:
+        from dtc.systems.zilch.play import class_of
+
+        pc = game.pc
+        klass = class_of(pc)
+        weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
+        stance_weapon = max((weapon_damage(i) for i in pc.items if i.kind == "weapon" and i.quantity), default=1)
+        pairs = two_weapon_pairs(pc.items) if klass in ("Fighter", "Rogue") else []
+        return cls(klass, tuple(weapons), max(weapons, key=weapon_damage), stance_weapon, tuple(pairs),
+                   resistance(game), shield(game), 3 if careful(game) else 1)
+
+
 class _Round:
     """What is known in a round: each foe's stance and tile, which tiles are still unseen, and an
     attack the adventurer readied (seed, *Ready*): the foe it waits for, its total, the weapon.
-    ``profiles``: the creatures' stat blocks as read so far this fight, shared by its rounds."""
+    ``profiles``: the creatures' stat blocks as read so far this fight, shared by its rounds; ``kit``:
+    the adventurer's, read once a fight (:meth:`kit_of`)."""
 
-    def __init__(self, pile: dom.Pile, profiles: dict[str | None, _Profile] | None = None) -> None:
+    def __init__(self, pile: dom.Pile, profiles: dict[str | None, _Profile] | None = None,
+                 kit: _Kit | None = None) -> None:
         self.pile = pile
         self.stance: dict[int, str] = {}
         self.tile: dict[int, dom.Domino | None] = {}
         self.shown: set[int] = set()
         self.ready: tuple[int, int, Item] | None = None
         self.profiles: dict[str | None, _Profile] = {} if profiles is None else profiles
+        self.kit = kit
+
+    def kit_of(self, game: Game) -> _Kit:
+        """The adventurer's kit for this fight (read now when the fight did not pass it)."""
+        kit = self.kit
+        if kit is None:
+            kit = self.kit = _Kit.read(game)
+        return kit
 
     def profile(self, game: Game, foe: Foe) -> _Profile:
         found = self.profiles.get(foe.creature)
@@ -349,6 +407,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
     pile = dom.Pile.shuffled(game.dice)
     pc = game.pc
     profiles: dict[str | None, _Profile] = {}
+    kit = _Kit.read(game)
     mine = pc.score("♠") + game.dice.die(6)
     best = max(_Round(pile, profiles).profile(game, f).spades for f in foes)
     theirs = best + game.dice.die(6)
@@ -362,7 +421,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
             return FLED
         active = [f for f in foes if f.active]
         pile.ensure(len(active) + 1, game.dice)
-        known = _Round(pile, profiles)
+        known = _Round(pile, profiles, kit)
         known.ready = readied
         for n, f in enumerate(foes):
             if f.active:
@@ -376,8 +435,9 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
             continue
         stance = _stance(game, foes, known)
         tile = pile.draw(game.dice)
-        game.emit("round", round=rnd, initiative=mine, rolls=[], enemy_initiative=theirs, stance=stance,
-                  domino=list(tile))
+        if not game.skip("round"):
+            game.emit("round", round=rnd, initiative=mine, rolls=[], enemy_initiative=theirs, stance=stance,
+                      domino=list(tile))
         if not pc_first:
             _foes_act(rules, game, foes, known, tile, stance)
             if _out_cold(game):
@@ -430,11 +490,6 @@ def left_for_dead(rules: Zilch, game: Game, foes: list[Foe], text: str) -> str:
     return OVER
 
 
-def _defence(game: Game, tile: dom.Domino | None, stance: str) -> int:
-    extra = shield(game) if stance == dom.GUARDED else 0
-    return game.pc.score("♠") + dom.pips(tile, stance)[1] + extra
-
-
 def _rounded(part: int, whole: int) -> int:
     """``round(Fraction(part, whole))`` for a positive ``whole``: to the nearest, a half to the even."""
     low, rest = divmod(part, whole)
@@ -456,9 +511,9 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     active = [n for n, f in enumerate(foes) if f.active]
     target = min(active, key=lambda n: (foes[n].hp, n))
     unseen = dom.Unseen(known.unseen())
-    weapon = max((weapon_damage(i) for i in pc.items if i.kind == "weapon" and i.quantity), default=1)
+    kit = known.kit_of(game)
     # What no stance changes, read once: the suits, the armour, each creature's attack.
-    clubs, spades, armour = pc.score("♣"), pc.score("♠"), resistance(game)
+    clubs, spades = pc.score("♣"), pc.score("♠")
     aim = foes[target]
     them_stance = known.stance[target]
     them = known.profile(game, aim)
@@ -468,10 +523,9 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
         profile = known.profile(game, foes[n])
         kind = (profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n]))
         attackers[kind] = attackers.get(kind, 0) + 1
-    weight = 3 if careful(game) else 1  # halves
-    guard = shield(game)
-    numbers = _stance_numbers(unseen, them_stance, clubs - them.spades, weapon, them.dr, spades, guard, armour,
-                              attackers)
+    weight = kit.weight  # halves
+    numbers = _stance_numbers(unseen, them_stance, clubs - them.spades, kit.stance_weapon, them.dr, spades,
+                              kit.guard, kit.armour, attackers)
     rows = []
     for stance, (dealt, hits, taken, worst, total) in zip(dom.STANCES, numbers, strict=True):
         detail = (f"you hit {aim.name} {_share(hits, total)}, {dealt / total:.1f} damage expected; "
@@ -562,11 +616,10 @@ _NO_TILE: dom.Domino = (0, 0)  # a tile of no pips: one whose pips are already c
 
 
 def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino, stance: str) -> str:
-    from dtc.systems.zilch.play import class_of
-
     pc = game.pc
     active = [n for n, f in enumerate(foes) if f.active]
-    weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
+    kit = known.kit_of(game)
+    weapons = kit.weapons
     offensive = dom.pips(tile, stance)[0]
     offence = pc.score("♣") + offensive
     counted = dom.Unseen(known.unseen())
@@ -581,8 +634,8 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
         per_hit = _rounded(dealt, damaging) if damaging else 0  # the mean over the chance
         detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {_share(damaging, total)}, "
                   f"{per_hit} damage a hit")
-        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=Fraction(damaging, total)))
-    pairs = two_weapon_pairs(pc.items) if offensive >= 2 and class_of(pc) in ("Fighter", "Rogue") else []
+        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=_fraction(damaging, total)))
+    pairs = kit.pairs if offensive >= 2 else ()
     for n, (first, second) in enumerate(pairs):
         split, p, mean = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
         per_hit = round(mean / p) if p else 0
@@ -601,16 +654,14 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
         opts.append(Option("disarm", f"Disarm {foes[aim].name}: no damage; it drops its {foes[aim].attacks[0][0]}",
                            f"against its better of ♠ and ♣: succeeds {percent(hit)}"))
     if stance == dom.CAUTIOUS:
-        opts.append(Option("ready", "Ready an attack: strike just before a creature attacks you",
-                           f"♣ {pc.score('♣')} + {offensive} pips = {offence}, once its tile is face up"))
+        opts.append(_ready_option(pc.score("♣"), offensive))
     fastest = max((known.profile(game, f).spades for f in foes if f.active), default=0)
-    opts.append(Option("escape", "Flee", f"♠ contest {percent(_escape_odds(pc.score('♠'), fastest))}",
-                       tags=_ESCAPE_TAGS))
+    opts.append(_escape_option(pc.score("♠"), fastest))
     key = game.ask(Question(COMBAT, "Your move", tuple(opts),
                             {"foes": [foes[n].brief() for n in active], "hp": pc.hp})).key
     if key == "escape":
         return FLED if escape(rules, game, foes) else ""
-    best = max(weapons, key=weapon_damage)
+    best = kit.best
     if key == "ready":
         known.ready = (_pick(game, foes, active, "Wait for which creature's attack?"), offence, best)
         return ""
@@ -634,6 +685,21 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     weapon = weapons[int(key.split(":")[1])]
     _strike(game, foes, known, _pick(game, foes, active, "Attack which?"), offence, weapon)
     return ""
+
+
+#: ``Fraction(part, whole)``, made once per pair (the chance of an attack option).
+_fraction = lru_cache(maxsize=8192)(Fraction)
+
+
+@lru_cache(maxsize=1024)
+def _ready_option(clubs: int, offensive: int) -> Option:
+    return Option("ready", "Ready an attack: strike just before a creature attacks you",
+                  f"♣ {clubs} + {offensive} pips = {clubs + offensive}, once its tile is face up")
+
+
+@lru_cache(maxsize=1024)
+def _escape_option(mine: int, fastest: int) -> Option:
+    return Option("escape", "Flee", f"♠ contest {percent(_escape_odds(mine, fastest))}", tags=_ESCAPE_TAGS)
 
 
 def _pick(game: Game, foes: list[Foe], choices: list[int], prompt: str) -> int:
@@ -695,7 +761,8 @@ def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: in
     defence = _their_defence(profile, known.tile[target], known.stance[target], special=special)
     dr = 0 if special else profile.dr
     weapon_dmg = weapon_damage(weapon) if damage is None else damage
-    spent = _fighter_chips(game, foe, offence, defence, weapon_dmg, dr, special=special)
+    spent = _fighter_chips(game, foe, offence, defence, weapon_dmg, dr, special=special,
+                           klass=known.kit_of(game).klass)
     total = offence + spent
     hit = total >= defence
     dealt = 0 if special else dom.blow(total, defence, weapon_dmg, dr)
@@ -706,8 +773,9 @@ def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: in
         if hit:  # it fights on with bare hands: 1 damage, temporary
             foe.attacks = [(DISARMED, "1"), *foe.attacks[1:]]
         return
-    game.emit("attack", attacker="you", target=foe.name, weapon=weapon.name + why, rolls=[], total=total,
-              needed=defence, hit=hit, damage=dealt, chips=spent)
+    if not game.skip("attack"):
+        game.emit("attack", attacker="you", target=foe.name, weapon=weapon.name + why, rolls=[], total=total,
+                  needed=defence, hit=hit, damage=dealt, chips=spent)
     if dealt:
         foe.hp -= dealt
         if foe.hp <= 0:
@@ -715,15 +783,20 @@ def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: in
 
 
 def _fighter_chips(game: Game, foe: Foe, attack: int, defence: int, weapon: int, dr: int, *,
-                   special: bool = False) -> int:
+                   special: bool = False, klass: str | None = None) -> int:
     """A Fighter spends ♣ chips to add offensive pips to one attack (seed, *Clubs*): enough to hit, or to
     reach a further +1 damage (every 5 points of margin). Offered once both tiles are face up; the first
-    option is the cheapest that fells the creature, else the cheapest hit, else keeping the chips."""
-    from dtc.systems.zilch.play import class_of
-
+    option is the cheapest that fells the creature, else the cheapest hit, else keeping the chips.
+    ``klass``: the adventurer's class when the caller knows it."""
     pc = game.pc
     chips = pc.stats.get("chips", 0)
-    if chips <= 0 or class_of(pc) != "Fighter":
+    if chips <= 0:
+        return 0
+    if klass is None:
+        from dtc.systems.zilch.play import class_of
+
+        klass = class_of(pc)
+    if klass != "Fighter":
         return 0
     now = 0 if attack < defence or special else dom.blow(attack, defence, weapon, dr)
     offers: list[tuple[int, int, str]] = []  # (cost, damage, label)
@@ -753,15 +826,20 @@ def _fighter_chips(game: Game, foe: Foe, attack: int, defence: int, weapon: int,
 
 
 def _rogue_chips(game: Game, foe: Foe, attack: int, defence: int, damage: int, blow: Callable[[int], int],
-                 name: str) -> int:
+                 name: str, klass: str | None = None) -> int:
     """A Rogue spends ♠ chips to add defensive pips against one attack (seed, *Spades*): enough to be
     missed, or to bring the margin under a 5-point step (1 damage less). The first option is the dodge,
-    else the cheapest blow that leaves you standing, else keeping the chips."""
-    from dtc.systems.zilch.play import class_of
-
+    else the cheapest blow that leaves you standing, else keeping the chips. ``klass``: the adventurer's
+    class when the caller knows it."""
     pc = game.pc
     chips = pc.stats.get("chips", 0)
-    if attack < defence or damage <= 0 or chips <= 0 or class_of(pc) != "Rogue":
+    if attack < defence or damage <= 0 or chips <= 0:
+        return 0
+    if klass is None:
+        from dtc.systems.zilch.play import class_of
+
+        klass = class_of(pc)
+    if klass != "Rogue":
         return 0
     offers: list[tuple[int, int, str]] = []
     dodge = attack - defence + 1
@@ -801,7 +879,8 @@ def _spend(game: Game, options: tuple[Option, ...], suit_symbol: str) -> int:
 def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino | None,
               stance: str) -> None:
     pc = game.pc
-    armour = resistance(game)
+    kit = known.kit_of(game)
+    armour = kit.armour
     for n, foe in enumerate(foes):
         if not foe.active:
             continue
@@ -817,17 +896,19 @@ def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: do
         profile = known.profile(game, foe)
         attack = profile.clubs + dom.pips(known.tile[n], known.stance[n])[0]
         out = game.state.rules.get("unconscious")  # Defenseless: no domino, no shield
-        defence = _defence(game, tile, stance) if tile is not None and not out else pc.score("♠")
+        defence = (pc.score("♠") + dom.pips(tile, stance)[1] + (kit.guard if stance == dom.GUARDED else 0)
+                   if tile is not None and not out else pc.score("♠"))
         scale = profile.scale
         base = _damage_roll(game, profile, foe) if attack >= defence else 0  # dice only for a blow that lands
 
         def strike(against: int, base: int = base, scale: Fraction | int = scale, attack: int = attack) -> int:
             return dom.blow(attack, against, base, armour, scale) if attack >= against else 0
 
-        spent = 0 if out else _rogue_chips(game, foe, attack, defence, strike(defence), strike, name)
+        spent = 0 if out else _rogue_chips(game, foe, attack, defence, strike(defence), strike, name, kit.klass)
         defence += spent
         damage = strike(defence)
-        game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[], total=attack, needed=defence,
-                  hit=attack >= defence, damage=damage, chips=spent)
+        if not game.skip("attack"):
+            game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[], total=attack,
+                      needed=defence, hit=attack >= defence, damage=damage, chips=spent)
         if damage:
             rules.hurt(game, damage, f"{foe.name}'s {name}", temporary=unarmed_attack(name))
