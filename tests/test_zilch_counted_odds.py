@@ -12,6 +12,7 @@ word, over states taken from seeded fights of the bundled Zilch book.
 from __future__ import annotations
 
 import copy
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -393,3 +394,28 @@ def test_the_options_made_once_equal_the_options_made_each_turn() -> None:
                     tags=frozenset({"escape"}))
         for part, whole in ((0, 1), (3, 420), (210, 420), (7, 9)):
             assert zc._fraction(part, whole) == Fraction(part, whole)
+
+
+def test_the_flee_contest_counted_in_integers_equals_the_fractions() -> None:
+    dist = z.test_distribution()
+    assert all(p * 216 == int(p * 216) for p in dist.values())
+    for mine in range(-3, 20):
+        for fastest in range(-3, 20):
+            slow = sum((pa * pb for ra, pa in dist.items() for rb, pb in dist.items()
+                        if ra <= mine and (rb > fastest or ra <= rb)), Fraction(0))
+            assert zc._escape_odds(mine, fastest) == slow
+
+
+def test_a_blow_scaled_in_integers_equals_the_fraction_rounding() -> None:
+    for scale in (1, 2, 8, Fraction(1), Fraction(1, 4), Fraction(1, 2), Fraction(2), Fraction(3, 2), Fraction(8)):
+        for attack in range(-5, 40):
+            for defence in range(0, 30, 3):
+                for weapon in (0, 1, 2, 3, 4):
+                    for armour in (0, 1, 3):
+                        expected = 0
+                        if attack >= defence:
+                            total = weapon + (attack - defence) // dom.MARGIN_STEP
+                            if scale != 1:
+                                total = math.floor(total * Fraction(scale) + Fraction(1, 2))
+                            expected = max(0, total - armour)
+                        assert dom.blow(attack, defence, weapon, armour, scale) == expected

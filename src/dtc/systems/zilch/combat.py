@@ -296,11 +296,16 @@ def escape_chance(game: Game, foes: list[Foe]) -> Fraction:
 
 @lru_cache(maxsize=1024)
 def _escape_odds(mine: int, fastest: int) -> Fraction:
-    """The chance of winning the ♠ contest, worked out once per (your ♠, the fastest creature's ♠)."""
-    dist = z.test_distribution()
-    won = sum((pa * pb for ra, pa in dist.items() for rb, pb in dist.items()
-               if ra <= mine and (rb > fastest or ra <= rb)), Fraction(0))
-    return won
+    """The chance of winning the ♠ contest, worked out once per (your ♠, the fastest creature's ♠): the
+    ways of both rolls counted in integers (each roll's chance is its ways over 216), then one fraction."""
+    ways = _TEST_WAYS
+    won = sum(na * nb for ra, na in ways for rb, nb in ways if ra <= mine and (rb > fastest or ra <= rb))
+    return Fraction(won, _TEST_WHOLE * _TEST_WHOLE)
+
+
+#: A suit test's rolls and their ways of 216 (``z.test_distribution`` in integers).
+_TEST_WHOLE = 216
+_TEST_WAYS = tuple((roll, int(p * _TEST_WHOLE)) for roll, p in z.test_distribution().items())
 
 
 def escape(rules: Zilch, game: Game, foes: list[Foe]) -> bool:

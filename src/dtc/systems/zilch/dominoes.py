@@ -67,7 +67,12 @@ def blow(attack: int, defence: int, weapon: int, resistance: int, scale: Fractio
         return 0
     total = weapon + (attack - defence) // MARGIN_STEP
     if scale != 1:
-        total = math.floor(total * Fraction(scale) + Fraction(1, 2))
+        if type(scale) is int:
+            total *= scale
+        elif type(scale) is Fraction:  # floor(total × n/d + 1/2) in integers
+            total = (2 * total * scale.numerator + scale.denominator) // (2 * scale.denominator)
+        else:
+            total = math.floor(total * Fraction(scale) + Fraction(1, 2))
     return max(0, total - resistance)
 
 
