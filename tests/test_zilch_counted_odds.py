@@ -419,3 +419,105 @@ def test_a_blow_scaled_in_integers_equals_the_fraction_rounding() -> None:
                                 total = math.floor(total * Fraction(scale) + Fraction(1, 2))
                             expected = max(0, total - armour)
                         assert dom.blow(attack, defence, weapon, armour, scale) == expected
+
+
+def turn_options_by_hand(game: Any, foes: list[Any], known: zc._Round, tile: dom.Domino,
+                         stance: str) -> list[tuple[str, str, str, Fraction | None]]:
+    """Every option of your turn but fleeing, worked out as the game did before it made them once per question."""
+    from dtc.runtime.core import Option
+
+    pc = game.pc
+    active = [n for n, f in enumerate(foes) if f.active]
+    weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [zc.UNARMED]
+    offensive = dom.pips(tile, stance)[0]
+    offence = pc.score("♣") + offensive
+    counted = dom.Unseen(known.unseen())
+    target = min(active, key=lambda n: (foes[n].hp, n))
+
+    def side(n: int, special: bool = False) -> dom.Side:
+        profile = zc._Profile.read(game, foes[n])
+        return dom.Side(profile.special if special else profile.spades, known.stance[n], known.tile[n],
+                        known=n in known.shown, resistance=0 if special else profile.dr)
+
+    them = side(target)
+    ways = counted.ways(dom.BOLD, (0, 0), True, them.stance, them.tile, them.known)
+    opts = []
+    for n, w in enumerate(weapons):
+        dealt, damaging, total = dom.odds(ways, offence - them.suit, zc.weapon_damage(w), them.resistance,
+                                          second=dom.HARM)
+        per_hit = round(Fraction(dealt, damaging)) if damaging else 0
+        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", f"♣ {pc.score('♣')} + {offensive} pips = "
+                           f"{offence}: damages {percent(Fraction(damaging, total))}, {per_hit} damage a hit",
+                           chance=Fraction(damaging, total)))
+    from dtc.systems.zilch.play import class_of
+
+    pairs = zc.two_weapon_pairs(pc.items) if offensive >= 2 and class_of(pc) in ("Fighter", "Rogue") else []
+    for n, (first, second) in enumerate(pairs):
+        split, p, mean = zc._split_for(pc.score("♣"), offensive, first[1], second[1], them.suit, them.resistance,
+                                       tuple((-(ways[0] + k), c) for k, c in enumerate(dom.counts(ways)) if c))
+        per_hit = round(mean / p) if p else 0
+        label = (f"Two weapons: {zc.DOUBLE[first[0].lower()]}" if first[0] == second[0]
+                 and first[0].lower() in zc.DOUBLE else f"Two weapons: {first[0]} and {second[0]}")
+        opts.append(Option(f"two:{n}", label, f"{offensive} pips split {split}+{offensive - split}: damages "
+                                              f"{percent(p)}, {per_hit} damage a hit", chance=p))
+    held = [n for n in active if zc.holds_weapon(foes[n])]
+    if held:
+        aim = min(held, key=lambda n: (foes[n].hp, n))
+        other = side(aim, special=True)
+        _, hits, total = dom.odds(counted.ways(dom.BOLD, (0, 0), True, other.stance, other.tile, other.known),
+                                  offence - other.suit, 0, 0)
+        opts.append(Option("disarm", f"Disarm {foes[aim].name}: no damage; it drops its {foes[aim].attacks[0][0]}",
+                           f"against its better of ♠ and ♣: succeeds {percent(Fraction(hits, total))}"))
+    return [(o.key, o.label, o.detail, o.chance) for o in opts]
+
+
+@pytest.mark.parametrize("policy", ["random", "cautious", "bold"])
+def test_the_turn_options_made_once_per_question_equal_those_made_by_hand(policy: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    graph = compile_file(BOOK).graph()
+    turns: list[tuple[list[tuple[str, str, str, Fraction | None]], Question]] = []
+    real_turn = zc._your_turn
+
+    def spy_turn(rules: Zilch, game: Any, foes: list[Any], known: zc._Round, tile: dom.Domino, stance: str) -> str:
+        expected = turn_options_by_hand(game, foes, copy.copy(known), tile, stance)
+        asked: list[Question] = []
+        ask = game.ask
+
+        def record(q: Question) -> Any:
+            asked.append(q)
+            return ask(q)
+
+        monkeypatch.setattr(game, "ask", record)
+        try:
+            return real_turn(rules, game, foes, known, tile, stance)
+        finally:
+            monkeypatch.setattr(game, "ask", ask)
+            turns.append((expected, asked[0]))
+
+    monkeypatch.setattr(zc, "_your_turn", spy_turn)
+    play_block(Job(graph, policy, seed=77, max_turns=150), range(16))
+    assert len(turns) > 20
+    kinds = Counter(o.key.split(":")[0] for _, q in turns for o in q.options)
+    assert kinds["two"] and kinds["attack"]
+    for expected, question in turns:
+        offered = [(o.key, o.label, o.detail, o.chance) for o in question.options
+                   if o.key.split(":")[0] in ("attack", "two", "disarm")]
+        assert offered == expected
+
+
+def test_the_disarm_option_made_once_per_question_equals_the_one_made_by_hand() -> None:
+    from dtc.runtime.core import Option
+
+    rng = random.Random(41)
+    for _ in range(300):
+        remaining = rng.sample(dom.SET, rng.randint(0, 21))
+        stance, tile, known = rng.choice(dom.STANCES), rng.choice(dom.SET), rng.random() < 0.4
+        ways = dom.Unseen(remaining).ways(dom.BOLD, (0, 0), True, stance, tile, known)
+        offence, special = rng.randint(3, 20), rng.randint(3, 14)
+        pairs, total = dom._pairs(dom.Side(offence, dom.BOLD, (0, 0)), dom.Side(special, stance, tile, known=known),
+                                  remaining)
+        hits = sum(w for _, d_tile, w in pairs if offence >= special + dom.pips(d_tile, stance)[1])
+        for _ in range(2):  # the second from the memo
+            assert zc._disarm_option("Bandit", "Sword", offence - special, ways) == Option(
+                "disarm", "Disarm Bandit: no damage; it drops its Sword",
+                f"against its better of ♠ and ♣: succeeds {percent(Fraction(hits, total))}")

@@ -610,12 +610,6 @@ def _their_defence(profile: _Profile, tile: dom.Domino | None, stance: str, *, s
     return (profile.special if special else profile.spades) + dom.pips(tile, stance)[1]
 
 
-def _them(game: Game, foes: list[Foe], known: _Round, target: int, *, special: bool = False) -> dom.Side:
-    profile = known.profile(game, foes[target])
-    return dom.Side(profile.special if special else profile.spades, known.stance[target], known.tile[target],
-                    known=target in known.shown, resistance=0 if special else profile.dr)
-
-
 _ESCAPE_TAGS = frozenset({"escape"})
 _NO_TILE: dom.Domino = (0, 0)  # a tile of no pips: one whose pips are already counted
 
@@ -629,35 +623,23 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     offence = pc.score("♣") + offensive
     counted = dom.Unseen(known.unseen())
     target = min(active, key=lambda n: (foes[n].hp, n))
-    them = _them(game, foes, known, target)
+    profile = known.profile(game, foes[target])
+    clubs = pc.score("♣")
+    base = offence - profile.spades  # the margin before the target's tile
     # Your tile is face up and its pips are in ``offence``: a known tile of no pips.
-    ways = counted.ways(dom.BOLD, _NO_TILE, True, them.stance, them.tile, them.known)
-    opts = []
-    for n, w in enumerate(weapons):
-        dealt, damaging, total = dom.odds(ways, offence - them.suit - them.extra, weapon_damage(w), them.resistance,
-                                          second=dom.HARM)
-        per_hit = _rounded(dealt, damaging) if damaging else 0  # the mean over the chance
-        detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {_share(damaging, total)}, "
-                  f"{per_hit} damage a hit")
-        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=_fraction(damaging, total)))
+    ways = counted.ways(dom.BOLD, _NO_TILE, True, known.stance[target], known.tile[target], target in known.shown)
+    opts = [_attack_option(n, w.name, weapon_damage(w), clubs, offensive, base, profile.dr, ways)
+            for n, w in enumerate(weapons)]
     pairs = kit.pairs if offensive >= 2 else ()
     for n, (first, second) in enumerate(pairs):
-        split, p, mean = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
-        per_hit = round(mean / p) if p else 0
-        label = (f"Two weapons: {DOUBLE[first[0].lower()]}" if first[0] == second[0] and first[0].lower() in DOUBLE
-                 else f"Two weapons: {first[0]} and {second[0]}")
-        detail = (f"{offensive} pips split {split}+{offensive - split}: damages {percent(p)}, "
-                  f"{per_hit} damage a hit")
-        opts.append(Option(f"two:{n}", label, detail, chance=p))
+        opts.append(_pair_option(n, first, second, clubs, offensive, profile.spades, profile.dr, ways))
     held = [n for n in active if holds_weapon(foes[n])]
     if held:
         aim = min(held, key=lambda n: (foes[n].hp, n))
-        other = _them(game, foes, known, aim, special=True)
-        _, hits, total = dom.odds(counted.ways(dom.BOLD, _NO_TILE, True, other.stance, other.tile, other.known),
-                                  offence - other.suit - other.extra, 0, 0)
-        hit = Fraction(hits, total)
-        opts.append(Option("disarm", f"Disarm {foes[aim].name}: no damage; it drops its {foes[aim].attacks[0][0]}",
-                           f"against its better of ♠ and ♣: succeeds {percent(hit)}"))
+        guard = known.profile(game, foes[aim])
+        opts.append(_disarm_option(foes[aim].name, foes[aim].attacks[0][0], offence - guard.special,
+                                   counted.ways(dom.BOLD, _NO_TILE, True, known.stance[aim], known.tile[aim],
+                                                aim in known.shown)))
     if stance == dom.CAUTIOUS:
         opts.append(_ready_option(pc.score("♣"), offensive))
     fastest = max((known.profile(game, f).spades for f in foes if f.active), default=0)
@@ -675,7 +657,7 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
         return ""
     if key.startswith("two:"):
         first, second = pairs[int(key.split(":")[1])]
-        split, _, _ = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
+        split, _, _ = _split_by_ways(clubs, offensive, first[1], second[1], profile.spades, profile.dr, ways)
         if offensive > 2:
             split = int(game.ask(Question(SPLIT, f"Split your {offensive} offensive pips: how many for "
                                                  f"{first[0]}?", _split_options(offensive, split, first, second)))
@@ -694,6 +676,39 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
 
 #: ``Fraction(part, whole)``, made once per pair (the chance of an attack option).
 _fraction = lru_cache(maxsize=8192)(Fraction)
+
+
+@lru_cache(maxsize=8192)
+def _attack_option(n: int, name: str, damage: int, clubs: int, offensive: int, base: int, dr: int,
+                   ways: dom.Ways) -> Option:
+    """The option to attack with a weapon, made once per question: ``base`` is your ♣ and offensive pips
+    less the target's ♠, ``ways`` the counts of its defensive pips (:meth:`dom.Unseen.ways`)."""
+    dealt, damaging, total = dom.odds(ways, base, damage, dr, second=dom.HARM)
+    per_hit = _rounded(dealt, damaging) if damaging else 0  # the mean over the chance
+    detail = (f"♣ {clubs} + {offensive} pips = {clubs + offensive}: damages {_share(damaging, total)}, "
+              f"{per_hit} damage a hit")
+    return Option(f"attack:{n}", f"Attack with {name}", detail, chance=_fraction(damaging, total))
+
+
+@lru_cache(maxsize=8192)
+def _pair_option(n: int, first: tuple[str, int], second: tuple[str, int], clubs: int, offensive: int, spades: int,
+                 dr: int, ways: dom.Ways) -> Option:
+    """The option to fight with two weapons, made once per question (the best split's odds)."""
+    split, p, mean = _split_by_ways(clubs, offensive, first[1], second[1], spades, dr, ways)
+    per_hit = round(mean / p) if p else 0
+    label = (f"Two weapons: {DOUBLE[first[0].lower()]}" if first[0] == second[0] and first[0].lower() in DOUBLE
+             else f"Two weapons: {first[0]} and {second[0]}")
+    detail = f"{offensive} pips split {split}+{offensive - split}: damages {percent(p)}, {per_hit} damage a hit"
+    return Option(f"two:{n}", label, detail, chance=p)
+
+
+@lru_cache(maxsize=4096)
+def _disarm_option(name: str, weapon: str, base: int, ways: dom.Ways) -> Option:
+    """The option to disarm a creature, made once per question: ``base`` is your ♣ and offensive pips
+    less its better of ♠ and ♣, ``ways`` the counts of its defensive pips."""
+    _, hits, total = dom.odds(ways, base, 0, 0)
+    return Option("disarm", f"Disarm {name}: no damage; it drops its {weapon}",
+                  f"against its better of ♠ and ♣: succeeds {percent(Fraction(hits, total))}")
 
 
 @lru_cache(maxsize=1024)
@@ -722,8 +737,15 @@ def _best_split(clubs: int, pips: int, first: int, second: int, them: dom.Side,
     (pips for the first weapon, P(at least one blow damages), expected damage), exactly over the target's
     tile (known, or one of the unseen: the same tile meets both blows). ``guards``: the ways of a blow
     of no pips against its tile, which count its defensive pips (margin -y: y pips)."""
+    return _split_by_ways(clubs, pips, first, second, them.suit + them.extra, them.resistance, guards)
+
+
+@lru_cache(maxsize=8192)
+def _split_by_ways(clubs: int, pips: int, first: int, second: int, base: int, armour: int,
+                   guards: dom.Ways) -> tuple[int, Fraction, Fraction]:
+    """:func:`_best_split` once per question (``base``: the target's ♠ and extra pips)."""
     low = guards[0]
-    return _split_for(clubs, pips, first, second, them.suit + them.extra, them.resistance,
+    return _split_for(clubs, pips, first, second, base, armour,
                       tuple((-(low + n), count) for n, count in enumerate(dom.counts(guards)) if count))
 
 
