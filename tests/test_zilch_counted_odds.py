@@ -521,3 +521,19 @@ def test_the_disarm_option_made_once_per_question_equals_the_one_made_by_hand() 
             assert zc._disarm_option("Bandit", "Sword", offence - special, ways) == Option(
                 "disarm", "Disarm Bandit: no damage; it drops its Sword",
                 f"against its better of ♠ and ♣: succeeds {percent(Fraction(hits, total))}")
+
+
+def test_a_stat_block_read_once_gives_the_profile_of_every_fight(monkeypatch: pytest.MonkeyPatch) -> None:
+    graph = compile_file(BOOK).graph()
+    real = zc._Profile.read.__func__  # type: ignore[attr-defined]
+    checked = [0]
+
+    def spy(cls: type[zc._Profile], game: Any, foe: Any) -> zc._Profile:
+        found = real(cls, game, foe)
+        assert found == cls.reading(game, foe)
+        checked[0] += 1
+        return found
+
+    monkeypatch.setattr(zc._Profile, "read", classmethod(spy))
+    play_block(Job(graph, "random", seed=9, max_turns=150), range(12))
+    assert checked[0] > 20

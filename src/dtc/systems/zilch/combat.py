@@ -313,7 +313,8 @@ def escape(rules: Zilch, game: Game, foes: list[Foe]) -> bool:
     degree, mine = rules.test(game, "♠", 2, "flee")
     theirs = sum(z.die_value(d) for d in game.dice.roll("3d6").dice)
     ok = degree in (z.CS, z.S) and (theirs > fastest or mine <= theirs)
-    game.emit("escape", success=ok, total=mine, against=theirs)
+    if not game.skip("escape"):
+        game.emit("escape", success=ok, total=mine, against=theirs)
     return ok
 
 
@@ -331,11 +332,31 @@ class _Profile:
 
     @classmethod
     def read(cls, game: Game, foe: Foe) -> _Profile:
+        """The profile of a creature's stat block: everything in it comes from the block's stats alone
+        (:func:`foe_stat`), so it is worked out once per block and kept while the block is."""
+        block = game.block(foe.creature)
+        stats = None if block is None else block["stats"]
+        found = _PROFILES.get(id(stats))
+        if found is not None and found[0] is stats:
+            return found[1]
+        profile = cls.reading(game, foe)
+        if len(_PROFILES) >= _STAT_MEMO_MOST:
+            _PROFILES.clear()
+        _PROFILES[id(stats)] = (stats, profile)
+        return profile
+
+    @classmethod
+    def reading(cls, game: Game, foe: Foe) -> _Profile:
+        """:meth:`read`, from the block itself."""
         spades, clubs = suit(game, foe, "spades"), suit(game, foe, "clubs")
         scale = size_of(game, foe)[1]
         fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
         return cls(spades, clubs, max(spades, clubs), foe_stat(game, foe, "dr", "armor", "armour", default=0),
                    scale.numerator if scale.denominator == 1 else scale, fixed if fixed >= 0 else None)
+
+
+#: :meth:`_Profile.read` per stat block (its ``stats``, by id; None: no block): the stats and the profile.
+_PROFILES: dict[int, tuple[object, _Profile]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,7 +425,8 @@ class _Round:
 
 
 def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
-    game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
+    if not game.skip("fight"):
+        game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
     for text in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         game.emit("special", creature=text[0], text=text[1])
     game.clock("combat")
