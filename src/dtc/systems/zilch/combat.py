@@ -574,21 +574,29 @@ StanceNumbers = list[tuple[int, int, int, int, int]]
 def _stance_numbers(unseen: dom.Unseen, them_stance: str, base: int, weapon: int, dr: int, spades: int,
                     guard: int, armour: int, attackers: Attackers) -> StanceNumbers:
     """The counts behind the stance question: your attack on the target (``base``: your ♣ less its ♠)
-    in each stance, and every kind of attacker's blow on you. One reading of the unseen tiles and one
-    multiplication per question for all the stances (:func:`dom.group_odds`) when every attacker stands
-    alike; else, or when a product could overflow, :func:`_stance_numbers_by_one`, the same counts."""
+    in each stance, and every kind of attacker's blow on you. One reading of the unseen tiles per stance
+    the attackers stand in, and one multiplication per question for all the stances
+    (:func:`dom.group_odds`); when a product could overflow (or the tiles are not a set of the set's),
+    :func:`_stance_numbers_by_one`, the same counts."""
     kinds = list(attackers.items())
-    foe_stance = kinds[0][0][1]
-    read = unseen.exchange_packed(them_stance, foe_stance) if all(k[1] == foe_stance for k, _ in kinds) else None
+    read = unseen.exchange_packed(them_stance, kinds[0][0][1])
     if read is None:
         return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour, attackers)
     mine, theirs, total = read
     yours = dom.group_odds(mine, 3, total, base, weapon, dr)
     if yours is None:
         return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour, attackers)
+    blocks = {kinds[0][0][1]: theirs}  # the creatures' blows on you, by their stance
     taken = [0, 0, 0, 0]
     worst = [0, 0, 0, 0]
-    for (foe_clubs, _, scale, damage), alike in kinds:
+    for (foe_clubs, foe_stance, scale, damage), alike in kinds:
+        theirs = blocks.get(foe_stance, -1)
+        if theirs < 0:
+            other = unseen.exchange_packed(them_stance, foe_stance)
+            if other is None:
+                return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour,
+                                              attackers)
+            theirs = blocks[foe_stance] = other[1]
         blows = dom.group_odds(theirs, 4, total, foe_clubs - spades, damage, armour, scale)
         if guard and blows is not None:
             guarded = dom.group_odds(theirs >> dom.BLOCK_BITS * 3, 1, total, foe_clubs - spades - guard, damage,
