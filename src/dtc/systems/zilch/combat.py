@@ -540,28 +540,39 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     unseen = dom.Unseen(known.unseen())
     kit = known.kit_of(game)
     # What no stance changes, read once: the suits, the armour, each creature's attack.
-    clubs, spades = pc.score("♣"), pc.score("♠")
+    spades = pc.score("♠")
     aim = foes[target]
     them_stance = known.stance[target]
-    them = known.profile(game, aim)
+    profile = known.profile
+    them = profile(game, aim)
     # Creatures alike (the same block, stance and attack) strike alike: each kind is counted once.
     attackers: Attackers = {}
+    stances = known.stance
     for n in active:
-        profile = known.profile(game, foes[n])
-        kind = (profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n]))
+        foe = foes[n]
+        block = profile(game, foe)
+        kind = (block.clubs, stances[n], block.scale, _mean_damage(block, foe))
         attackers[kind] = attackers.get(kind, 0) + 1
+    numbers = _stance_numbers(unseen, them_stance, pc.score("♣") - them.spades, kit.stance_weapon, them.dr,
+                              spades, kit.guard, kit.armour, attackers)
     weight = kit.weight  # halves
-    numbers = _stance_numbers(unseen, them_stance, clubs - them.spades, kit.stance_weapon, them.dr, spades,
-                              kit.guard, kit.armour, attackers)
+    name = aim.name
     rows = []
-    for stance, (dealt, hits, taken, worst, total) in zip(dom.STANCES, numbers, strict=True):
-        detail = (f"you hit {aim.name} {_share(hits, total)}, {dealt / total:.1f} damage expected; "
-                  f"hit on you {_share(worst, total)}, {taken / total:.1f} damage expected")
-        rows.append((2 * dealt - weight * taken, Option(f"stance:{stance}", dom.STANCE_TEXT[stance], detail)))
-    rows.sort(key=lambda r: -r[0])
+    for n, (dealt, hits, taken, worst, total) in enumerate(numbers):
+        # _share's words for hits and worst: the float of the quotient, as percent(Fraction) writes it
+        detail = (f"you hit {name} {hits / total * 100:.1f}%, {dealt / total:.1f} damage expected; "
+                  f"hit on you {worst / total * 100:.1f}%, {taken / total:.1f} damage expected")
+        rows.append((weight * taken - 2 * dealt, n, detail))
+    rows.sort()  # the greatest score first, then the order of dom.STANCES (the sort is stable on n)
     q = Question(STANCE, "Your stance this round (the creatures: " + ", ".join(
-        f"{foes[n].name} {known.stance[n]}" for n in active) + ")", tuple(o for _, o in rows))
-    return game.ask(q).key.split(":")[1]
+        [f"{foes[n].name} {stances[n]}" for n in active]) + ")",
+        tuple([Option(_STANCE_KEYS[n], _STANCE_LABELS[n], detail) for _, n, detail in rows]))
+    return _STANCE_OF_KEY[game.ask(q).key]
+
+
+_STANCE_KEYS = tuple(f"stance:{s}" for s in dom.STANCES)
+_STANCE_LABELS = tuple(dom.STANCE_TEXT[s] for s in dom.STANCES)
+_STANCE_OF_KEY = {f"stance:{s}": s for s in dom.STANCES}
 
 
 #: The creatures that attack this round, by kind: (♣, stance, size modifier, mean damage) -> how many.
@@ -956,14 +967,18 @@ def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: do
         defence = (pc.score("♠") + dom.pips(tile, stance)[1] + (kit.guard if stance == dom.GUARDED else 0)
                    if tile is not None and not out else pc.score("♠"))
         scale = profile.scale
-        base = _damage_roll(game, profile, foe) if attack >= defence else 0  # dice only for a blow that lands
+        spent = damage = 0
+        if attack >= defence:  # dice only for a blow that lands
+            base = _damage_roll(game, profile, foe)
+            damage = dom.blow(attack, defence, base, armour, scale)
+            if damage > 0 and not out and kit.klass == "Rogue" and pc.stats.get("chips", 0) > 0:
 
-        def strike(against: int, base: int = base, scale: Fraction | int = scale, attack: int = attack) -> int:
-            return dom.blow(attack, against, base, armour, scale) if attack >= against else 0
+                def strike(against: int, base: int = base, scale: Fraction | int = scale, attack: int = attack) -> int:
+                    return dom.blow(attack, against, base, armour, scale) if attack >= against else 0
 
-        spent = 0 if out else _rogue_chips(game, foe, attack, defence, strike(defence), strike, name, kit.klass)
-        defence += spent
-        damage = strike(defence)
+                spent = _rogue_chips(game, foe, attack, defence, damage, strike, name, kit.klass)
+                defence += spent
+                damage = strike(defence)
         if not game.skip("attack"):
             game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[], total=attack,
                       needed=defence, hit=attack >= defence, damage=damage, chips=spent)
