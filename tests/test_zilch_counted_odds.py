@@ -349,7 +349,7 @@ def test_the_kit_read_once_a_fight_is_the_kit_of_every_round(policy: str, monkey
     seen = [0]
 
     def check(game: Any, known: zc._Round) -> None:
-        assert known.kit is not None and known.kit == zc._Kit.read(game)
+        assert known.kit is not None and known.kit == zc._Kit.read(game) == zc._Kit.reading(game)
         seen[0] += 1
 
     def spy_stance(game: Any, foes: list[Any], known: zc._Round) -> str:

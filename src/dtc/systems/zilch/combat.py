@@ -379,15 +379,36 @@ class _Kit:
 
     @classmethod
     def read(cls, game: Game) -> _Kit:
+        """:meth:`reading`, once per what it reads: each item's name, kind, quantity, slot and defense, the
+        notes (the class) and the temperament."""
+        pc = game.pc
+        key = (tuple([(i.name, i.kind, i.quantity, i.slot, i.defense) for i in pc.items]), tuple(pc.notes),
+               careful(game))
+        found = _KITS.get(key)
+        if found is None:
+            if len(_KITS) >= _KITS_MOST:
+                _KITS.clear()
+            found = _KITS[key] = cls.reading(game)
+        return found
+
+    @classmethod
+    def reading(cls, game: Game) -> _Kit:
+        """The kit from the adventurer's items. A weapon is kept by its name alone (a blow reads nothing
+        else of it), so a kit is the same for every adventurer who carries the same."""
         from dtc.systems.zilch.play import class_of
 
         pc = game.pc
         klass = class_of(pc)
-        weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
+        weapons = [Item(i.name, "weapon") for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
         stance_weapon = max((weapon_damage(i) for i in pc.items if i.kind == "weapon" and i.quantity), default=1)
         pairs = two_weapon_pairs(pc.items) if klass in ("Fighter", "Rogue") else []
         return cls(klass, tuple(weapons), max(weapons, key=weapon_damage), stance_weapon, tuple(pairs),
                    resistance(game), shield(game), 3 if careful(game) else 1)
+
+
+#: :meth:`_Kit.read`'s kits by what they read.
+_KITS: dict[tuple[object, ...], _Kit] = {}
+_KITS_MOST = 1024
 
 
 class _Round:
