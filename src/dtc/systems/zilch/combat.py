@@ -258,7 +258,7 @@ def _damage_roll(game: Game, profile: _Profile, foe: Foe) -> int:
 def _roll_attack(game: Game, foe: Foe) -> int:
     for _, dice in foe.attacks:
         try:
-            return max(0, game.dice.roll(dice).total)
+            return max(0, game.dice.total(dice))
         except DiceError:
             continue
     return 2
@@ -311,7 +311,7 @@ _TEST_WAYS = tuple((roll, int(p * _TEST_WHOLE)) for roll, p in z.test_distributi
 def escape(rules: Zilch, game: Game, foes: list[Foe]) -> bool:
     fastest = max((suit(game, f, "spades") for f in foes if f.active), default=0)
     degree, mine = rules.test(game, "♠", 2, "flee")
-    theirs = sum(z.die_value(d) for d in game.dice.roll("3d6").dice)
+    theirs = sum([0 if d == 6 else d for d in game.dice.roll("3d6").dice])  # z.die_value: a 6 counts 0
     ok = degree in (z.CS, z.S) and (theirs > fastest or mine <= theirs)
     if not game.skip("escape"):
         game.emit("escape", success=ok, total=mine, against=theirs)

@@ -148,7 +148,7 @@ class Zilch(Rules):
         """Roll a suit test: its degree and the roll."""
         d = difficulty if difficulty in z.MODIFIERS else 2
         roll = game.dice.roll("3d6")
-        total = sum(z.die_value(x) for x in roll.dice)
+        total = sum([0 if x == 6 else x for x in roll.dice])  # z.die_value: a 6 counts 0
         skill = self.skill(game.pc, suit, d)
         degree = z.degree(total, skill)
         if not game.skip("check"):
