@@ -537,3 +537,16 @@ def test_a_stat_block_read_once_gives_the_profile_of_every_fight(monkeypatch: py
     monkeypatch.setattr(zc._Profile, "read", classmethod(spy))
     play_block(Job(graph, "random", seed=9, max_turns=150), range(12))
     assert checked[0] > 20
+
+
+def test_the_split_question_and_the_weapons_named_once_equal_those_made_each_time() -> None:
+    from dtc.runtime.equipment import Item
+
+    for _ in range(2):  # the second from the memo
+        for pips in range(2, 13):
+            for best in range(1, pips):
+                first, second = ("Short sword", 2), ("Shield bash", 1)
+                assert zc._split_options(pips, best, first, second) == zc._split_options.__wrapped__(
+                    pips, best, first, second)
+        for name in ("Short sword", "Shortbow", "Shield bash", "Dagger"):
+            assert zc._weapon_named(name) == Item(name, "weapon")

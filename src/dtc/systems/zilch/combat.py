@@ -729,11 +729,18 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
             if not alive:
                 break
             _strike(game, foes, known, _pick(game, foes, alive, "Attack which?"), pc.score("♣") + share,
-                    Item(name, "weapon"), damage=damage)
+                    _weapon_named(name), damage=damage)
         return ""
     weapon = weapons[int(key.split(":")[1])]
     _strike(game, foes, known, _pick(game, foes, active, "Attack which?"), offence, weapon)
     return ""
+
+
+@lru_cache(maxsize=256)
+def _weapon_named(name: str) -> Item:
+    """A weapon by its name alone, as a blow of two-weapon fighting names it (:func:`_strike` reads only
+    its name); made once per name."""
+    return Item(name, "weapon")
 
 
 #: ``Fraction(part, whole)``, made once per pair (the chance of an attack option).
@@ -834,7 +841,9 @@ def _split_for(clubs: int, pips: int, first: int, second: int, base: int, armour
     return best[1], Fraction(best[2], whole), Fraction(best[0], whole)
 
 
+@lru_cache(maxsize=1024)
 def _split_options(pips: int, best: int, first: tuple[str, int], second: tuple[str, int]) -> tuple[Option, ...]:
+    """The ways to split offensive pips between two weapons, the best first (made once per question)."""
     order = [best, *[k for k in range(1, pips) if k != best]]
     return tuple(Option(f"split:{k}", f"{k} for {first[0]}, {pips - k} for {second[0]}",
                         "the most damage to expect" if k == best else "") for k in order)
