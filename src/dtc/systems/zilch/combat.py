@@ -719,7 +719,7 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
         return ""
     if key.startswith("two:"):
         first, second = pairs[int(key.split(":")[1])]
-        split, _, _ = _split_by_ways(clubs, offensive, first[1], second[1], profile.spades, profile.dr, ways)
+        split = _split_by_ways(clubs, offensive, first[1], second[1], profile.spades, profile.dr, ways)[0]
         if offensive > 2:
             split = int(game.ask(Question(SPLIT, f"Split your {offensive} offensive pips: how many for "
                                                  f"{first[0]}?", _split_options(offensive, split, first, second)))
@@ -763,12 +763,13 @@ def _attack_option(n: int, name: str, damage: int, clubs: int, offensive: int, b
 def _pair_option(n: int, first: tuple[str, int], second: tuple[str, int], clubs: int, offensive: int, spades: int,
                  dr: int, ways: dom.Ways) -> Option:
     """The option to fight with two weapons, made once per question (the best split's odds)."""
-    split, p, mean = _split_by_ways(clubs, offensive, first[1], second[1], spades, dr, ways)
-    per_hit = round(mean / p) if p else 0
+    split, harm, dealt, whole = _split_by_ways(clubs, offensive, first[1], second[1], spades, dr, ways)
+    per_hit = _rounded(dealt, harm) if harm else 0  # round(mean / chance): the damage over the ways that harm
     label = (f"Two weapons: {DOUBLE[first[0].lower()]}" if first[0] == second[0] and first[0].lower() in DOUBLE
              else f"Two weapons: {first[0]} and {second[0]}")
-    detail = f"{offensive} pips split {split}+{offensive - split}: damages {percent(p)}, {per_hit} damage a hit"
-    return Option(f"two:{n}", label, detail, chance=p)
+    detail = (f"{offensive} pips split {split}+{offensive - split}: damages {_share(harm, whole)}, "
+              f"{per_hit} damage a hit")
+    return Option(f"two:{n}", label, detail, chance=_fraction(harm, whole))
 
 
 @lru_cache(maxsize=4096)
@@ -806,22 +807,33 @@ def _best_split(clubs: int, pips: int, first: int, second: int, them: dom.Side,
     (pips for the first weapon, P(at least one blow damages), expected damage), exactly over the target's
     tile (known, or one of the unseen: the same tile meets both blows). ``guards``: the ways of a blow
     of no pips against its tile, which count its defensive pips (margin -y: y pips)."""
-    return _split_by_ways(clubs, pips, first, second, them.suit + them.extra, them.resistance, guards)
+    split, harm, dealt, whole = _split_by_ways(clubs, pips, first, second, them.suit + them.extra, them.resistance,
+                                               guards)
+    return split, Fraction(harm, whole), Fraction(dealt, whole)
 
 
 @lru_cache(maxsize=8192)
 def _split_by_ways(clubs: int, pips: int, first: int, second: int, base: int, armour: int,
-                   guards: dom.Ways) -> tuple[int, Fraction, Fraction]:
-    """:func:`_best_split` once per question (``base``: the target's ♠ and extra pips)."""
+                   guards: dom.Ways) -> tuple[int, int, int, int]:
+    """:func:`_best_split` once per question (``base``: the target's ♠ and extra pips), counted:
+    (pips for the first weapon, tiles where a blow harms, damage summed over the tiles, tiles)."""
     low = guards[0]
-    return _split_for(clubs, pips, first, second, base, armour,
-                      tuple((-(low + n), count) for n, count in enumerate(dom.counts(guards)) if count))
+    return _split_counts(clubs, pips, first, second, base, armour,
+                         tuple((-(low + n), count) for n, count in enumerate(dom.counts(guards)) if count))
 
 
-@lru_cache(maxsize=4096)
 def _split_for(clubs: int, pips: int, first: int, second: int, base: int, armour: int,
                guards: tuple[tuple[int, int], ...]) -> tuple[int, Fraction, Fraction]:
     """:func:`_best_split` over the target's defensive pips and how many of its possible tiles give each."""
+    split, harm, dealt, whole = _split_counts(clubs, pips, first, second, base, armour, guards)
+    return split, Fraction(harm, whole), Fraction(dealt, whole)
+
+
+@lru_cache(maxsize=4096)
+def _split_counts(clubs: int, pips: int, first: int, second: int, base: int, armour: int,
+                  guards: tuple[tuple[int, int], ...]) -> tuple[int, int, int, int]:
+    """:func:`_split_for` in integers: (pips for the first weapon, tiles where a blow harms, damage summed
+    over the tiles, tiles)."""
     whole = sum(n for _, n in guards)
     step = dom.MARGIN_STEP
     best: tuple[int, int, int] | None = None  # (damage summed over the tiles, share, tiles where a blow harms)
@@ -838,7 +850,7 @@ def _split_for(clubs: int, pips: int, first: int, second: int, base: int, armour
         if best is None or dealt > best[0]:  # one denominator: the greater sum, the greater mean
             best = (dealt, share, any_hit)
     assert best is not None
-    return best[1], Fraction(best[2], whole), Fraction(best[0], whole)
+    return best[1], best[2], best[0], whole
 
 
 @lru_cache(maxsize=1024)
