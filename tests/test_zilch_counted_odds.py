@@ -12,6 +12,7 @@ word, over states taken from seeded fights of the bundled Zilch book.
 from __future__ import annotations
 
 import copy
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -108,6 +109,57 @@ def test_one_reading_of_an_exchange_equals_each_count_on_its_own() -> None:
                     by_margin[dom.pips(a_tile, a)[0] - dom.pips(d_tile, d)[1]] += w
                 assert {alone[0] + n: c for n, c in enumerate(dom.counts(alone)) if c} == +by_margin
                 assert alone[3] == total
+
+
+def test_the_blocks_of_an_exchange_counted_at_once_equal_each_block_on_its_own() -> None:
+    """:func:`dom.group_odds` (two multiplications for every stance) against :func:`dom.odds` per block."""
+    rng = random.Random(23)
+    asked = 0
+    for _ in range(600):
+        remaining = rng.sample(dom.SET, rng.randint(0, 21))
+        them, foe = rng.choice(dom.STANCES), rng.choice(dom.STANCES)
+        unseen = dom.Unseen(remaining)
+        read = unseen.exchange_packed(them, foe)
+        if len(remaining) < 2:
+            assert read is None
+            continue
+        assert read is not None
+        mine, theirs, total = read
+        by_stance = unseen.exchange(them, foe)
+        scale = rng.choice((1, 1, Fraction(1, 4), Fraction(1, 2), 2, 8))
+        base, weapon, armour = rng.randint(-20, 20), rng.choice((0, 1, 2, 3, 4, 9, 400)), rng.randint(0, 4)
+        for packed, blocks, rows in ((mine, 3, [(a, them) for a in dom.STANCES[:3]]),
+                                     (theirs, 4, [(foe, d) for d in dom.STANCES])):
+            together = dom.group_odds(packed, blocks, total, base, weapon, armour, scale)
+            alone = [dom.odds(by_stance[row], base, weapon, armour, scale)[:2] for row in rows]
+            if together is None:  # a product that could overflow: the caller counts block by block
+                most = max(dom.blow(m, 0, weapon, armour, scale) for m in range(base - 12, base + 13))
+                assert 2 * total * most >= 1 << 16
+                continue
+            asked += 1
+            assert together == alone
+            one = dom.group_odds(packed >> dom.BLOCK_BITS * (blocks - 1), 1, total, base, weapon, armour, scale)
+            assert one == alone[-1:]
+    assert asked > 500
+
+
+def test_the_stance_counts_at_once_equal_each_blow_on_its_own() -> None:
+    """:func:`zc._stance_numbers` (the fast reading) against :func:`zc._stance_numbers_by_one`."""
+    rng = random.Random(31)
+    for _ in range(500):
+        remaining = rng.sample(dom.SET, rng.randint(0, 21)) if rng.random() < 0.9 else [
+            rng.choice(dom.SET) for _ in range(rng.randint(0, 8))]
+        foe_stance = rng.choice((dom.BOLD, dom.CAUTIOUS))
+        attackers: zc.Attackers = {}
+        for _ in range(rng.randint(1, 4)):
+            kind = (rng.randint(3, 14), foe_stance if rng.random() < 0.8 else rng.choice(dom.STANCES),
+                    rng.choice((1, 1, Fraction(1, 2), 2, Fraction(8))), rng.choice((1, 2, 3, 4, 300)))
+            attackers[kind] = attackers.get(kind, 0) + rng.randint(1, 3)
+        question = (rng.choice(dom.STANCES), rng.randint(-12, 12), rng.choice((1, 2, 3, 4)), rng.randint(0, 3),
+                    rng.randint(3, 14), rng.choice((0, 0, 1, 2)), rng.randint(0, 4))
+        fast = zc._stance_numbers(dom.Unseen(remaining), *question, attackers)
+        slow = zc._stance_numbers_by_one(dom.Unseen(remaining), *question, attackers)
+        assert fast == slow
 
 
 def test_a_set_of_tiles_read_through_the_tables_sums_each_tile() -> None:
@@ -286,3 +338,215 @@ def test_the_questions_of_seeded_fights_equal_the_fraction_arithmetic(policy: st
     for expected_attacks, question in attacks:
         offered = [(o.key, o.detail, o.chance) for o in question.options if o.key.startswith("attack:")]
         assert offered == expected_attacks
+
+
+@pytest.mark.parametrize("policy", ["random", "cautious"])
+def test_the_kit_read_once_a_fight_is_the_kit_of_every_round(policy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The adventurer's kit (weapons, pairs, armour, shield, class, temperament) is read when a fight starts;
+    read again at every stance question and turn of seeded fights, it is the same."""
+    graph = compile_file(BOOK).graph()
+    real_stance, real_turn = zc._stance, zc._your_turn
+    seen = [0]
+
+    def check(game: Any, known: zc._Round) -> None:
+        assert known.kit is not None and known.kit == zc._Kit.read(game) == zc._Kit.reading(game)
+        seen[0] += 1
+
+    def spy_stance(game: Any, foes: list[Any], known: zc._Round) -> str:
+        check(game, known)
+        return real_stance(game, foes, known)
+
+    def spy_turn(rules: Zilch, game: Any, foes: list[Any], known: zc._Round, tile: dom.Domino, stance: str) -> str:
+        check(game, known)
+        return real_turn(rules, game, foes, known, tile, stance)
+
+    monkeypatch.setattr(zc, "_stance", spy_stance)
+    monkeypatch.setattr(zc, "_your_turn", spy_turn)
+    play_block(Job(graph, policy, seed=5, max_turns=150), range(12))
+    assert seen[0] > 40
+
+
+def test_an_attack_name_read_once_says_what_its_words_say() -> None:
+    from dtc.runtime.foes import Foe
+
+    names = ["Sword d6", "Boat Hook or Cudgel d6", "Fists", "Bite", "Claws", "Kick d4", zc.DISARMED, "Rusty Blade",
+             "Punch and Sword", "Headbutt d3", "Tail Whip", "Shears d6", "bare hands"]
+    for _ in range(2):  # the second time from the memo
+        for name in names:
+            assert zc.unarmed_attack(name) == (name == zc.DISARMED or zc._says(name, zc.UNARMED_WORDS))
+            foe = Foe(name="Thing", creature=None, hp=3, max_hp=3, morale=None, attacks=[(name, "d6")])
+            slow = name != zc.DISARMED and zc._says(name, zc.HELD_WORDS) and not zc._says(name, zc.UNARMED_WORDS)
+            assert zc.holds_weapon(foe) == slow
+
+
+def test_the_options_made_once_equal_the_options_made_each_turn() -> None:
+    from dtc.runtime.core import Option
+
+    for _ in range(2):
+        for clubs in range(3, 12):
+            for offensive in range(0, 7):
+                assert zc._ready_option(clubs, offensive) == Option(
+                    "ready", "Ready an attack: strike just before a creature attacks you",
+                    f"♣ {clubs} + {offensive} pips = {clubs + offensive}, once its tile is face up")
+            for fastest in range(0, 14):
+                assert zc._escape_option(clubs, fastest) == Option(
+                    "escape", "Flee", f"♠ contest {percent(zc._escape_odds(clubs, fastest))}",
+                    tags=frozenset({"escape"}))
+        for part, whole in ((0, 1), (3, 420), (210, 420), (7, 9)):
+            assert zc._fraction(part, whole) == Fraction(part, whole)
+
+
+def test_the_flee_contest_counted_in_integers_equals_the_fractions() -> None:
+    dist = z.test_distribution()
+    assert all(p * 216 == int(p * 216) for p in dist.values())
+    for mine in range(-3, 20):
+        for fastest in range(-3, 20):
+            slow = sum((pa * pb for ra, pa in dist.items() for rb, pb in dist.items()
+                        if ra <= mine and (rb > fastest or ra <= rb)), Fraction(0))
+            assert zc._escape_odds(mine, fastest) == slow
+
+
+def test_a_blow_scaled_in_integers_equals_the_fraction_rounding() -> None:
+    for scale in (1, 2, 8, Fraction(1), Fraction(1, 4), Fraction(1, 2), Fraction(2), Fraction(3, 2), Fraction(8)):
+        for attack in range(-5, 40):
+            for defence in range(0, 30, 3):
+                for weapon in (0, 1, 2, 3, 4):
+                    for armour in (0, 1, 3):
+                        expected = 0
+                        if attack >= defence:
+                            total = weapon + (attack - defence) // dom.MARGIN_STEP
+                            if scale != 1:
+                                total = math.floor(total * Fraction(scale) + Fraction(1, 2))
+                            expected = max(0, total - armour)
+                        assert dom.blow(attack, defence, weapon, armour, scale) == expected
+
+
+def turn_options_by_hand(game: Any, foes: list[Any], known: zc._Round, tile: dom.Domino,
+                         stance: str) -> list[tuple[str, str, str, Fraction | None]]:
+    """Every option of your turn but fleeing, worked out as the game did before it made them once per question."""
+    from dtc.runtime.core import Option
+
+    pc = game.pc
+    active = [n for n, f in enumerate(foes) if f.active]
+    weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [zc.UNARMED]
+    offensive = dom.pips(tile, stance)[0]
+    offence = pc.score("♣") + offensive
+    counted = dom.Unseen(known.unseen())
+    target = min(active, key=lambda n: (foes[n].hp, n))
+
+    def side(n: int, special: bool = False) -> dom.Side:
+        profile = zc._Profile.read(game, foes[n])
+        return dom.Side(profile.special if special else profile.spades, known.stance[n], known.tile[n],
+                        known=n in known.shown, resistance=0 if special else profile.dr)
+
+    them = side(target)
+    ways = counted.ways(dom.BOLD, (0, 0), True, them.stance, them.tile, them.known)
+    opts = []
+    for n, w in enumerate(weapons):
+        dealt, damaging, total = dom.odds(ways, offence - them.suit, zc.weapon_damage(w), them.resistance,
+                                          second=dom.HARM)
+        per_hit = round(Fraction(dealt, damaging)) if damaging else 0
+        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", f"♣ {pc.score('♣')} + {offensive} pips = "
+                           f"{offence}: damages {percent(Fraction(damaging, total))}, {per_hit} damage a hit",
+                           chance=Fraction(damaging, total)))
+    from dtc.systems.zilch.play import class_of
+
+    pairs = zc.two_weapon_pairs(pc.items) if offensive >= 2 and class_of(pc) in ("Fighter", "Rogue") else []
+    for n, (first, second) in enumerate(pairs):
+        split, p, mean = zc._split_for(pc.score("♣"), offensive, first[1], second[1], them.suit, them.resistance,
+                                       tuple((-(ways[0] + k), c) for k, c in enumerate(dom.counts(ways)) if c))
+        per_hit = round(mean / p) if p else 0
+        label = (f"Two weapons: {zc.DOUBLE[first[0].lower()]}" if first[0] == second[0]
+                 and first[0].lower() in zc.DOUBLE else f"Two weapons: {first[0]} and {second[0]}")
+        opts.append(Option(f"two:{n}", label, f"{offensive} pips split {split}+{offensive - split}: damages "
+                                              f"{percent(p)}, {per_hit} damage a hit", chance=p))
+    held = [n for n in active if zc.holds_weapon(foes[n])]
+    if held:
+        aim = min(held, key=lambda n: (foes[n].hp, n))
+        other = side(aim, special=True)
+        _, hits, total = dom.odds(counted.ways(dom.BOLD, (0, 0), True, other.stance, other.tile, other.known),
+                                  offence - other.suit, 0, 0)
+        opts.append(Option("disarm", f"Disarm {foes[aim].name}: no damage; it drops its {foes[aim].attacks[0][0]}",
+                           f"against its better of ♠ and ♣: succeeds {percent(Fraction(hits, total))}"))
+    return [(o.key, o.label, o.detail, o.chance) for o in opts]
+
+
+@pytest.mark.parametrize("policy", ["random", "cautious", "bold"])
+def test_the_turn_options_made_once_per_question_equal_those_made_by_hand(policy: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    graph = compile_file(BOOK).graph()
+    turns: list[tuple[list[tuple[str, str, str, Fraction | None]], Question]] = []
+    real_turn = zc._your_turn
+
+    def spy_turn(rules: Zilch, game: Any, foes: list[Any], known: zc._Round, tile: dom.Domino, stance: str) -> str:
+        expected = turn_options_by_hand(game, foes, copy.copy(known), tile, stance)
+        asked: list[Question] = []
+        ask = game.ask
+
+        def record(q: Question) -> Any:
+            asked.append(q)
+            return ask(q)
+
+        monkeypatch.setattr(game, "ask", record)
+        try:
+            return real_turn(rules, game, foes, known, tile, stance)
+        finally:
+            monkeypatch.setattr(game, "ask", ask)
+            turns.append((expected, asked[0]))
+
+    monkeypatch.setattr(zc, "_your_turn", spy_turn)
+    play_block(Job(graph, policy, seed=77, max_turns=150), range(16))
+    assert len(turns) > 20
+    kinds = Counter(o.key.split(":")[0] for _, q in turns for o in q.options)
+    assert kinds["two"] and kinds["attack"]
+    for expected, question in turns:
+        offered = [(o.key, o.label, o.detail, o.chance) for o in question.options
+                   if o.key.split(":")[0] in ("attack", "two", "disarm")]
+        assert offered == expected
+
+
+def test_the_disarm_option_made_once_per_question_equals_the_one_made_by_hand() -> None:
+    from dtc.runtime.core import Option
+
+    rng = random.Random(41)
+    for _ in range(300):
+        remaining = rng.sample(dom.SET, rng.randint(0, 21))
+        stance, tile, known = rng.choice(dom.STANCES), rng.choice(dom.SET), rng.random() < 0.4
+        ways = dom.Unseen(remaining).ways(dom.BOLD, (0, 0), True, stance, tile, known)
+        offence, special = rng.randint(3, 20), rng.randint(3, 14)
+        pairs, total = dom._pairs(dom.Side(offence, dom.BOLD, (0, 0)), dom.Side(special, stance, tile, known=known),
+                                  remaining)
+        hits = sum(w for _, d_tile, w in pairs if offence >= special + dom.pips(d_tile, stance)[1])
+        for _ in range(2):  # the second from the memo
+            assert zc._disarm_option("Bandit", "Sword", offence - special, ways) == Option(
+                "disarm", "Disarm Bandit: no damage; it drops its Sword",
+                f"against its better of ♠ and ♣: succeeds {percent(Fraction(hits, total))}")
+
+
+def test_a_stat_block_read_once_gives_the_profile_of_every_fight(monkeypatch: pytest.MonkeyPatch) -> None:
+    graph = compile_file(BOOK).graph()
+    real = zc._Profile.read.__func__  # type: ignore[attr-defined]
+    checked = [0]
+
+    def spy(cls: type[zc._Profile], game: Any, foe: Any) -> zc._Profile:
+        found = real(cls, game, foe)
+        assert found == cls.reading(game, foe)
+        checked[0] += 1
+        return found
+
+    monkeypatch.setattr(zc._Profile, "read", classmethod(spy))
+    play_block(Job(graph, "random", seed=9, max_turns=150), range(12))
+    assert checked[0] > 20
+
+
+def test_the_split_question_and_the_weapons_named_once_equal_those_made_each_time() -> None:
+    from dtc.runtime.equipment import Item
+
+    for _ in range(2):  # the second from the memo
+        for pips in range(2, 13):
+            for best in range(1, pips):
+                first, second = ("Short sword", 2), ("Shield bash", 1)
+                assert zc._split_options(pips, best, first, second) == zc._split_options.__wrapped__(
+                    pips, best, first, second)
+        for name in ("Short sword", "Shortbow", "Shield bash", "Dagger"):
+            assert zc._weapon_named(name) == Item(name, "weapon")

@@ -129,7 +129,12 @@ def _says(name: str, words: tuple[str, ...]) -> bool:
 
 
 def unarmed_attack(name: str) -> bool:
-    return name == DISARMED or _says(name, UNARMED_WORDS)
+    found = _UNARMED.get(name)
+    if found is None:
+        if len(_UNARMED) >= _NAMES_MOST:
+            _UNARMED.clear()
+        found = _UNARMED[name] = name == DISARMED or _says(name, UNARMED_WORDS)
+    return found
 
 
 def holds_weapon(foe: Foe) -> bool:
@@ -137,7 +142,19 @@ def holds_weapon(foe: Foe) -> bool:
     if not foe.attacks or foe.attacks[0][0] == DISARMED:
         return False
     name = foe.attacks[0][0]
-    return _says(name, HELD_WORDS) and not unarmed_attack(name)
+    found = _HOLDS.get(name)
+    if found is None:
+        if len(_HOLDS) >= _NAMES_MOST:
+            _HOLDS.clear()
+        found = _HOLDS[name] = _says(name, HELD_WORDS) and not unarmed_attack(name)
+    return found
+
+
+#: :func:`unarmed_attack` and :func:`holds_weapon` by attack name, worked out once a name (the words
+#: tuples are long to hash on every blow).
+_UNARMED: dict[str, bool] = {}
+_HOLDS: dict[str, bool] = {}
+_NAMES_MOST = 4096
 
 
 def hand_weapons(pc_items: list[Item]) -> list[tuple[str, int]]:
@@ -241,7 +258,7 @@ def _damage_roll(game: Game, profile: _Profile, foe: Foe) -> int:
 def _roll_attack(game: Game, foe: Foe) -> int:
     for _, dice in foe.attacks:
         try:
-            return max(0, game.dice.roll(dice).total)
+            return max(0, game.dice.total(dice))
         except DiceError:
             continue
     return 2
@@ -279,19 +296,25 @@ def escape_chance(game: Game, foes: list[Foe]) -> Fraction:
 
 @lru_cache(maxsize=1024)
 def _escape_odds(mine: int, fastest: int) -> Fraction:
-    """The chance of winning the ♠ contest, worked out once per (your ♠, the fastest creature's ♠)."""
-    dist = z.test_distribution()
-    won = sum((pa * pb for ra, pa in dist.items() for rb, pb in dist.items()
-               if ra <= mine and (rb > fastest or ra <= rb)), Fraction(0))
-    return won
+    """The chance of winning the ♠ contest, worked out once per (your ♠, the fastest creature's ♠): the
+    ways of both rolls counted in integers (each roll's chance is its ways over 216), then one fraction."""
+    ways = _TEST_WAYS
+    won = sum(na * nb for ra, na in ways for rb, nb in ways if ra <= mine and (rb > fastest or ra <= rb))
+    return Fraction(won, _TEST_WHOLE * _TEST_WHOLE)
+
+
+#: A suit test's rolls and their ways of 216 (``z.test_distribution`` in integers).
+_TEST_WHOLE = 216
+_TEST_WAYS = tuple((roll, int(p * _TEST_WHOLE)) for roll, p in z.test_distribution().items())
 
 
 def escape(rules: Zilch, game: Game, foes: list[Foe]) -> bool:
     fastest = max((suit(game, f, "spades") for f in foes if f.active), default=0)
     degree, mine = rules.test(game, "♠", 2, "flee")
-    theirs = sum(z.die_value(d) for d in game.dice.roll("3d6").dice)
+    theirs = sum([0 if d == 6 else d for d in game.dice.roll("3d6").dice])  # z.die_value: a 6 counts 0
     ok = degree in (z.CS, z.S) and (theirs > fastest or mine <= theirs)
-    game.emit("escape", success=ok, total=mine, against=theirs)
+    if not game.skip("escape"):
+        game.emit("escape", success=ok, total=mine, against=theirs)
     return ok
 
 
@@ -309,6 +332,22 @@ class _Profile:
 
     @classmethod
     def read(cls, game: Game, foe: Foe) -> _Profile:
+        """The profile of a creature's stat block: everything in it comes from the block's stats alone
+        (:func:`foe_stat`), so it is worked out once per block and kept while the block is."""
+        block = game.block(foe.creature)
+        stats = None if block is None else block["stats"]
+        found = _PROFILES.get(id(stats))
+        if found is not None and found[0] is stats:
+            return found[1]
+        profile = cls.reading(game, foe)
+        if len(_PROFILES) >= _STAT_MEMO_MOST:
+            _PROFILES.clear()
+        _PROFILES[id(stats)] = (stats, profile)
+        return profile
+
+    @classmethod
+    def reading(cls, game: Game, foe: Foe) -> _Profile:
+        """:meth:`read`, from the block itself."""
         spades, clubs = suit(game, foe, "spades"), suit(game, foe, "clubs")
         scale = size_of(game, foe)[1]
         fixed = foe_stat(game, foe, "damage", "dmg", default=-1)
@@ -316,18 +355,84 @@ class _Profile:
                    scale.numerator if scale.denominator == 1 else scale, fixed if fixed >= 0 else None)
 
 
+#: :meth:`_Profile.read` per stat block (its ``stats``, by id; None: no block): the stats and the profile.
+_PROFILES: dict[int, tuple[object, _Profile]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class _Kit:
+    """What the adventurer brings to a fight, read once when it starts: nothing in a fight changes the
+    adventurer's items, class or temperament (blows change HP, ♥ and chips, which are read live).
+    ``weapons``: those to attack with (else bare hands); ``best``: the heaviest of them (a readied attack,
+    a Disarm); ``stance_weapon``: the damage the stance question counts; ``pairs``: the two-weapon pairs
+    a Fighter or Rogue may use; ``armour`` and ``guard``: :func:`resistance` and :func:`shield`;
+    ``weight``: the halves of the damage taken the stance question weighs (:func:`careful`)."""
+
+    klass: str
+    weapons: tuple[Item, ...]
+    best: Item
+    stance_weapon: int
+    pairs: tuple[tuple[tuple[str, int], tuple[str, int]], ...]
+    armour: int
+    guard: int
+    weight: int
+
+    @classmethod
+    def read(cls, game: Game) -> _Kit:
+        """:meth:`reading`, once per what it reads: each item's name, kind, quantity, slot and defense, the
+        notes (the class) and the temperament."""
+        pc = game.pc
+        key = (tuple([(i.name, i.kind, i.quantity, i.slot, i.defense) for i in pc.items]), tuple(pc.notes),
+               careful(game))
+        found = _KITS.get(key)
+        if found is None:
+            if len(_KITS) >= _KITS_MOST:
+                _KITS.clear()
+            found = _KITS[key] = cls.reading(game)
+        return found
+
+    @classmethod
+    def reading(cls, game: Game) -> _Kit:
+        """The kit from the adventurer's items. A weapon is kept by its name alone (a blow reads nothing
+        else of it), so a kit is the same for every adventurer who carries the same."""
+        from dtc.systems.zilch.play import class_of
+
+        pc = game.pc
+        klass = class_of(pc)
+        weapons = [Item(i.name, "weapon") for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
+        stance_weapon = max((weapon_damage(i) for i in pc.items if i.kind == "weapon" and i.quantity), default=1)
+        pairs = two_weapon_pairs(pc.items) if klass in ("Fighter", "Rogue") else []
+        return cls(klass, tuple(weapons), max(weapons, key=weapon_damage), stance_weapon, tuple(pairs),
+                   resistance(game), shield(game), 3 if careful(game) else 1)
+
+
+#: :meth:`_Kit.read`'s kits by what they read.
+_KITS: dict[tuple[object, ...], _Kit] = {}
+_KITS_MOST = 1024
+
+
 class _Round:
     """What is known in a round: each foe's stance and tile, which tiles are still unseen, and an
     attack the adventurer readied (seed, *Ready*): the foe it waits for, its total, the weapon.
-    ``profiles``: the creatures' stat blocks as read so far this fight, shared by its rounds."""
+    ``profiles``: the creatures' stat blocks as read so far this fight, shared by its rounds; ``kit``:
+    the adventurer's, read once a fight (:meth:`kit_of`)."""
 
-    def __init__(self, pile: dom.Pile, profiles: dict[str | None, _Profile] | None = None) -> None:
+    def __init__(self, pile: dom.Pile, profiles: dict[str | None, _Profile] | None = None,
+                 kit: _Kit | None = None) -> None:
         self.pile = pile
         self.stance: dict[int, str] = {}
         self.tile: dict[int, dom.Domino | None] = {}
         self.shown: set[int] = set()
         self.ready: tuple[int, int, Item] | None = None
         self.profiles: dict[str | None, _Profile] = {} if profiles is None else profiles
+        self.kit = kit
+
+    def kit_of(self, game: Game) -> _Kit:
+        """The adventurer's kit for this fight (read now when the fight did not pass it)."""
+        kit = self.kit
+        if kit is None:
+            kit = self.kit = _Kit.read(game)
+        return kit
 
     def profile(self, game: Game, foe: Foe) -> _Profile:
         found = self.profiles.get(foe.creature)
@@ -341,7 +446,8 @@ class _Round:
 
 
 def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False) -> str:
-    game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
+    if not game.skip("fight"):
+        game.emit("fight", foes=[f.brief() for f in foes], surprised=surprised)
     for text in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         game.emit("special", creature=text[0], text=text[1])
     game.clock("combat")
@@ -349,6 +455,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
     pile = dom.Pile.shuffled(game.dice)
     pc = game.pc
     profiles: dict[str | None, _Profile] = {}
+    kit = _Kit.read(game)
     mine = pc.score("♠") + game.dice.die(6)
     best = max(_Round(pile, profiles).profile(game, f).spades for f in foes)
     theirs = best + game.dice.die(6)
@@ -362,7 +469,7 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
             return FLED
         active = [f for f in foes if f.active]
         pile.ensure(len(active) + 1, game.dice)
-        known = _Round(pile, profiles)
+        known = _Round(pile, profiles, kit)
         known.ready = readied
         for n, f in enumerate(foes):
             if f.active:
@@ -376,8 +483,9 @@ def fight(rules: Zilch, game: Game, foes: list[Foe], *, surprised: bool = False)
             continue
         stance = _stance(game, foes, known)
         tile = pile.draw(game.dice)
-        game.emit("round", round=rnd, initiative=mine, rolls=[], enemy_initiative=theirs, stance=stance,
-                  domino=list(tile))
+        if not game.skip("round"):
+            game.emit("round", round=rnd, initiative=mine, rolls=[], enemy_initiative=theirs, stance=stance,
+                      domino=list(tile))
         if not pc_first:
             _foes_act(rules, game, foes, known, tile, stance)
             if _out_cold(game):
@@ -430,11 +538,6 @@ def left_for_dead(rules: Zilch, game: Game, foes: list[Foe], text: str) -> str:
     return OVER
 
 
-def _defence(game: Game, tile: dom.Domino | None, stance: str) -> int:
-    extra = shield(game) if stance == dom.GUARDED else 0
-    return game.pc.score("♠") + dom.pips(tile, stance)[1] + extra
-
-
 def _rounded(part: int, whole: int) -> int:
     """``round(Fraction(part, whole))`` for a positive ``whole``: to the nearest, a half to the even."""
     low, rest = divmod(part, whole)
@@ -456,28 +559,102 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     active = [n for n, f in enumerate(foes) if f.active]
     target = min(active, key=lambda n: (foes[n].hp, n))
     unseen = dom.Unseen(known.unseen())
-    weapon = max((weapon_damage(i) for i in pc.items if i.kind == "weapon" and i.quantity), default=1)
+    kit = known.kit_of(game)
     # What no stance changes, read once: the suits, the armour, each creature's attack.
-    clubs, spades, armour = pc.score("♣"), pc.score("♠"), resistance(game)
+    spades = pc.score("♠")
     aim = foes[target]
     them_stance = known.stance[target]
-    them = known.profile(game, aim)
+    profile = known.profile
+    them = profile(game, aim)
     # Creatures alike (the same block, stance and attack) strike alike: each kind is counted once.
-    attackers: dict[tuple[int, str, Fraction | int, int], int] = {}
+    attackers: Attackers = {}
+    stances = known.stance
     for n in active:
-        profile = known.profile(game, foes[n])
-        kind = (profile.clubs, known.stance[n], profile.scale, _mean_damage(profile, foes[n]))
+        foe = foes[n]
+        block = profile(game, foe)
+        kind = (block.clubs, stances[n], block.scale, _mean_damage(block, foe))
         attackers[kind] = attackers.get(kind, 0) + 1
-    counted = unseen.exchange(them_stance, next(iter(attackers))[1])  # every count of the round at once
-    weight = 3 if careful(game) else 1  # halves
-    guard = shield(game)
+    numbers = _stance_numbers(unseen, them_stance, pc.score("♣") - them.spades, kit.stance_weapon, them.dr,
+                              spades, kit.guard, kit.armour, attackers)
+    weight = kit.weight  # halves
+    name = aim.name
     rows = []
+    for n, (dealt, hits, taken, worst, total) in enumerate(numbers):
+        # _share's words for hits and worst: the float of the quotient, as percent(Fraction) writes it
+        detail = (f"you hit {name} {hits / total * 100:.1f}%, {dealt / total:.1f} damage expected; "
+                  f"hit on you {worst / total * 100:.1f}%, {taken / total:.1f} damage expected")
+        rows.append((weight * taken - 2 * dealt, n, detail))
+    rows.sort()  # the greatest score first, then the order of dom.STANCES (the sort is stable on n)
+    q = Question(STANCE, "Your stance this round (the creatures: " + ", ".join(
+        [f"{foes[n].name} {stances[n]}" for n in active]) + ")",
+        tuple([Option(_STANCE_KEYS[n], _STANCE_LABELS[n], detail) for _, n, detail in rows]))
+    return _STANCE_OF_KEY[game.ask(q).key]
+
+
+_STANCE_KEYS = tuple(f"stance:{s}" for s in dom.STANCES)
+_STANCE_LABELS = tuple(dom.STANCE_TEXT[s] for s in dom.STANCES)
+_STANCE_OF_KEY = {f"stance:{s}": s for s in dom.STANCES}
+
+
+#: The creatures that attack this round, by kind: (♣, stance, size modifier, mean damage) -> how many.
+Attackers = dict[tuple[int, str, Fraction | int, int], int]
+#: Per stance (in ``dom.STANCES`` order): (your damage summed, your ways that hit, their damage summed, the
+#: most ways one kind of them hits, the total the sums are over).
+StanceNumbers = list[tuple[int, int, int, int, int]]
+
+
+def _stance_numbers(unseen: dom.Unseen, them_stance: str, base: int, weapon: int, dr: int, spades: int,
+                    guard: int, armour: int, attackers: Attackers) -> StanceNumbers:
+    """The counts behind the stance question: your attack on the target (``base``: your ♣ less its ♠)
+    in each stance, and every kind of attacker's blow on you. One reading of the unseen tiles per stance
+    the attackers stand in, and one multiplication per question for all the stances
+    (:func:`dom.group_odds`); when a product could overflow (or the tiles are not a set of the set's),
+    :func:`_stance_numbers_by_one`, the same counts."""
+    kinds = list(attackers.items())
+    read = unseen.exchange_packed(them_stance, kinds[0][0][1])
+    if read is None:
+        return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour, attackers)
+    mine, theirs, total = read
+    yours = dom.group_odds(mine, 3, total, base, weapon, dr)
+    if yours is None:
+        return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour, attackers)
+    blocks = {kinds[0][0][1]: theirs}  # the creatures' blows on you, by their stance
+    taken = [0, 0, 0, 0]
+    worst = [0, 0, 0, 0]
+    for (foe_clubs, foe_stance, scale, damage), alike in kinds:
+        theirs = blocks.get(foe_stance, -1)
+        if theirs < 0:
+            other = unseen.exchange_packed(them_stance, foe_stance)
+            if other is None:
+                return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour,
+                                              attackers)
+            theirs = blocks[foe_stance] = other[1]
+        blows = dom.group_odds(theirs, 4, total, foe_clubs - spades, damage, armour, scale)
+        if guard and blows is not None:
+            guarded = dom.group_odds(theirs >> dom.BLOCK_BITS * 3, 1, total, foe_clubs - spades - guard, damage,
+                                     armour, scale)
+            blows = None if guarded is None else [*blows[:3], guarded[0]]
+        if blows is None:
+            return _stance_numbers_by_one(unseen, them_stance, base, weapon, dr, spades, guard, armour, attackers)
+        for n, (d, h) in enumerate(blows):
+            taken[n] += d * alike
+            if h > worst[n]:
+                worst[n] = h
+    return [(*yours[n], taken[n], worst[n], total) if n < 3 else (0, 0, taken[n], worst[n], total)
+            for n in range(4)]
+
+
+def _stance_numbers_by_one(unseen: dom.Unseen, them_stance: str, base: int, weapon: int, dr: int, spades: int,
+                           guard: int, armour: int, attackers: Attackers) -> StanceNumbers:
+    """:func:`_stance_numbers` one blow at a time, each counted by :meth:`dom.Unseen.ways`."""
+    counted = unseen.exchange(them_stance, next(iter(attackers))[1])  # every count of the round at once
+    out = []
     for stance in dom.STANCES:
         dealt = hits = 0
         total = 1
         if stance != dom.GUARDED:
             ways = counted.get((stance, them_stance)) or unseen.ways(stance, None, False, them_stance, None, False)
-            dealt, hits, total = dom.odds(ways, clubs - them.spades, weapon, them.dr)
+            dealt, hits, total = dom.odds(ways, base, weapon, dr)
         defence = spades + (guard if stance == dom.GUARDED else 0)
         taken = worst = 0
         for (foe_clubs, foe_stance, scale, damage), alike in attackers.items():
@@ -485,13 +662,8 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
             d, h, total = dom.odds(ways, foe_clubs - defence, damage, armour, scale)
             taken += d * alike
             worst = max(worst, h)
-        detail = (f"you hit {aim.name} {_share(hits, total)}, {dealt / total:.1f} damage expected; "
-                  f"hit on you {_share(worst, total)}, {taken / total:.1f} damage expected")
-        rows.append((2 * dealt - weight * taken, Option(f"stance:{stance}", dom.STANCE_TEXT[stance], detail)))
-    rows.sort(key=lambda r: -r[0])
-    q = Question(STANCE, "Your stance this round (the creatures: " + ", ".join(
-        f"{foes[n].name} {known.stance[n]}" for n in active) + ")", tuple(o for _, o in rows))
-    return game.ask(q).key.split(":")[1]
+        out.append((dealt, hits, taken, worst, total))
+    return out
 
 
 def _their_defence(profile: _Profile, tile: dom.Domino | None, stance: str, *, special: bool = False) -> int:
@@ -500,66 +672,45 @@ def _their_defence(profile: _Profile, tile: dom.Domino | None, stance: str, *, s
     return (profile.special if special else profile.spades) + dom.pips(tile, stance)[1]
 
 
-def _them(game: Game, foes: list[Foe], known: _Round, target: int, *, special: bool = False) -> dom.Side:
-    profile = known.profile(game, foes[target])
-    return dom.Side(profile.special if special else profile.spades, known.stance[target], known.tile[target],
-                    known=target in known.shown, resistance=0 if special else profile.dr)
-
-
 _ESCAPE_TAGS = frozenset({"escape"})
 _NO_TILE: dom.Domino = (0, 0)  # a tile of no pips: one whose pips are already counted
 
 
 def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino, stance: str) -> str:
-    from dtc.systems.zilch.play import class_of
-
     pc = game.pc
     active = [n for n, f in enumerate(foes) if f.active]
-    weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0] or [UNARMED]
+    kit = known.kit_of(game)
+    weapons = kit.weapons
     offensive = dom.pips(tile, stance)[0]
     offence = pc.score("♣") + offensive
     counted = dom.Unseen(known.unseen())
     target = min(active, key=lambda n: (foes[n].hp, n))
-    them = _them(game, foes, known, target)
+    profile = known.profile(game, foes[target])
+    clubs = pc.score("♣")
+    base = offence - profile.spades  # the margin before the target's tile
     # Your tile is face up and its pips are in ``offence``: a known tile of no pips.
-    ways = counted.ways(dom.BOLD, _NO_TILE, True, them.stance, them.tile, them.known)
-    opts = []
-    for n, w in enumerate(weapons):
-        dealt, damaging, total = dom.odds(ways, offence - them.suit - them.extra, weapon_damage(w), them.resistance,
-                                          second=dom.HARM)
-        per_hit = _rounded(dealt, damaging) if damaging else 0  # the mean over the chance
-        detail = (f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {_share(damaging, total)}, "
-                  f"{per_hit} damage a hit")
-        opts.append(Option(f"attack:{n}", f"Attack with {w.name}", detail, chance=Fraction(damaging, total)))
-    pairs = two_weapon_pairs(pc.items) if offensive >= 2 and class_of(pc) in ("Fighter", "Rogue") else []
+    ways = counted.ways(dom.BOLD, _NO_TILE, True, known.stance[target], known.tile[target], target in known.shown)
+    opts = [_attack_option(n, w.name, weapon_damage(w), clubs, offensive, base, profile.dr, ways)
+            for n, w in enumerate(weapons)]
+    pairs = kit.pairs if offensive >= 2 else ()
     for n, (first, second) in enumerate(pairs):
-        split, p, mean = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
-        per_hit = round(mean / p) if p else 0
-        label = (f"Two weapons: {DOUBLE[first[0].lower()]}" if first[0] == second[0] and first[0].lower() in DOUBLE
-                 else f"Two weapons: {first[0]} and {second[0]}")
-        detail = (f"{offensive} pips split {split}+{offensive - split}: damages {percent(p)}, "
-                  f"{per_hit} damage a hit")
-        opts.append(Option(f"two:{n}", label, detail, chance=p))
+        opts.append(_pair_option(n, first, second, clubs, offensive, profile.spades, profile.dr, ways))
     held = [n for n in active if holds_weapon(foes[n])]
     if held:
         aim = min(held, key=lambda n: (foes[n].hp, n))
-        other = _them(game, foes, known, aim, special=True)
-        _, hits, total = dom.odds(counted.ways(dom.BOLD, _NO_TILE, True, other.stance, other.tile, other.known),
-                                  offence - other.suit - other.extra, 0, 0)
-        hit = Fraction(hits, total)
-        opts.append(Option("disarm", f"Disarm {foes[aim].name}: no damage; it drops its {foes[aim].attacks[0][0]}",
-                           f"against its better of ♠ and ♣: succeeds {percent(hit)}"))
+        guard = known.profile(game, foes[aim])
+        opts.append(_disarm_option(foes[aim].name, foes[aim].attacks[0][0], offence - guard.special,
+                                   counted.ways(dom.BOLD, _NO_TILE, True, known.stance[aim], known.tile[aim],
+                                                aim in known.shown)))
     if stance == dom.CAUTIOUS:
-        opts.append(Option("ready", "Ready an attack: strike just before a creature attacks you",
-                           f"♣ {pc.score('♣')} + {offensive} pips = {offence}, once its tile is face up"))
+        opts.append(_ready_option(pc.score("♣"), offensive))
     fastest = max((known.profile(game, f).spades for f in foes if f.active), default=0)
-    opts.append(Option("escape", "Flee", f"♠ contest {percent(_escape_odds(pc.score('♠'), fastest))}",
-                       tags=_ESCAPE_TAGS))
+    opts.append(_escape_option(pc.score("♠"), fastest))
     key = game.ask(Question(COMBAT, "Your move", tuple(opts),
                             {"foes": [foes[n].brief() for n in active], "hp": pc.hp})).key
     if key == "escape":
         return FLED if escape(rules, game, foes) else ""
-    best = max(weapons, key=weapon_damage)
+    best = kit.best
     if key == "ready":
         known.ready = (_pick(game, foes, active, "Wait for which creature's attack?"), offence, best)
         return ""
@@ -568,7 +719,7 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
         return ""
     if key.startswith("two:"):
         first, second = pairs[int(key.split(":")[1])]
-        split, _, _ = _best_split(pc.score("♣"), offensive, first[1], second[1], them, ways)
+        split = _split_by_ways(clubs, offensive, first[1], second[1], profile.spades, profile.dr, ways)[0]
         if offensive > 2:
             split = int(game.ask(Question(SPLIT, f"Split your {offensive} offensive pips: how many for "
                                                  f"{first[0]}?", _split_options(offensive, split, first, second)))
@@ -578,11 +729,67 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
             if not alive:
                 break
             _strike(game, foes, known, _pick(game, foes, alive, "Attack which?"), pc.score("♣") + share,
-                    Item(name, "weapon"), damage=damage)
+                    _weapon_named(name), damage=damage)
         return ""
     weapon = weapons[int(key.split(":")[1])]
     _strike(game, foes, known, _pick(game, foes, active, "Attack which?"), offence, weapon)
     return ""
+
+
+@lru_cache(maxsize=256)
+def _weapon_named(name: str) -> Item:
+    """A weapon by its name alone, as a blow of two-weapon fighting names it (:func:`_strike` reads only
+    its name); made once per name."""
+    return Item(name, "weapon")
+
+
+#: ``Fraction(part, whole)``, made once per pair (the chance of an attack option).
+_fraction = lru_cache(maxsize=8192)(Fraction)
+
+
+@lru_cache(maxsize=8192)
+def _attack_option(n: int, name: str, damage: int, clubs: int, offensive: int, base: int, dr: int,
+                   ways: dom.Ways) -> Option:
+    """The option to attack with a weapon, made once per question: ``base`` is your ♣ and offensive pips
+    less the target's ♠, ``ways`` the counts of its defensive pips (:meth:`dom.Unseen.ways`)."""
+    dealt, damaging, total = dom.odds(ways, base, damage, dr, second=dom.HARM)
+    per_hit = _rounded(dealt, damaging) if damaging else 0  # the mean over the chance
+    detail = (f"♣ {clubs} + {offensive} pips = {clubs + offensive}: damages {_share(damaging, total)}, "
+              f"{per_hit} damage a hit")
+    return Option(f"attack:{n}", f"Attack with {name}", detail, chance=_fraction(damaging, total))
+
+
+@lru_cache(maxsize=8192)
+def _pair_option(n: int, first: tuple[str, int], second: tuple[str, int], clubs: int, offensive: int, spades: int,
+                 dr: int, ways: dom.Ways) -> Option:
+    """The option to fight with two weapons, made once per question (the best split's odds)."""
+    split, harm, dealt, whole = _split_by_ways(clubs, offensive, first[1], second[1], spades, dr, ways)
+    per_hit = _rounded(dealt, harm) if harm else 0  # round(mean / chance): the damage over the ways that harm
+    label = (f"Two weapons: {DOUBLE[first[0].lower()]}" if first[0] == second[0] and first[0].lower() in DOUBLE
+             else f"Two weapons: {first[0]} and {second[0]}")
+    detail = (f"{offensive} pips split {split}+{offensive - split}: damages {_share(harm, whole)}, "
+              f"{per_hit} damage a hit")
+    return Option(f"two:{n}", label, detail, chance=_fraction(harm, whole))
+
+
+@lru_cache(maxsize=4096)
+def _disarm_option(name: str, weapon: str, base: int, ways: dom.Ways) -> Option:
+    """The option to disarm a creature, made once per question: ``base`` is your ♣ and offensive pips
+    less its better of ♠ and ♣, ``ways`` the counts of its defensive pips."""
+    _, hits, total = dom.odds(ways, base, 0, 0)
+    return Option("disarm", f"Disarm {name}: no damage; it drops its {weapon}",
+                  f"against its better of ♠ and ♣: succeeds {percent(Fraction(hits, total))}")
+
+
+@lru_cache(maxsize=1024)
+def _ready_option(clubs: int, offensive: int) -> Option:
+    return Option("ready", "Ready an attack: strike just before a creature attacks you",
+                  f"♣ {clubs} + {offensive} pips = {clubs + offensive}, once its tile is face up")
+
+
+@lru_cache(maxsize=1024)
+def _escape_option(mine: int, fastest: int) -> Option:
+    return Option("escape", "Flee", f"♠ contest {percent(_escape_odds(mine, fastest))}", tags=_ESCAPE_TAGS)
 
 
 def _pick(game: Game, foes: list[Foe], choices: list[int], prompt: str) -> int:
@@ -600,15 +807,33 @@ def _best_split(clubs: int, pips: int, first: int, second: int, them: dom.Side,
     (pips for the first weapon, P(at least one blow damages), expected damage), exactly over the target's
     tile (known, or one of the unseen: the same tile meets both blows). ``guards``: the ways of a blow
     of no pips against its tile, which count its defensive pips (margin -y: y pips)."""
+    split, harm, dealt, whole = _split_by_ways(clubs, pips, first, second, them.suit + them.extra, them.resistance,
+                                               guards)
+    return split, Fraction(harm, whole), Fraction(dealt, whole)
+
+
+@lru_cache(maxsize=8192)
+def _split_by_ways(clubs: int, pips: int, first: int, second: int, base: int, armour: int,
+                   guards: dom.Ways) -> tuple[int, int, int, int]:
+    """:func:`_best_split` once per question (``base``: the target's ♠ and extra pips), counted:
+    (pips for the first weapon, tiles where a blow harms, damage summed over the tiles, tiles)."""
     low = guards[0]
-    return _split_for(clubs, pips, first, second, them.suit + them.extra, them.resistance,
-                      tuple((-(low + n), count) for n, count in enumerate(dom.counts(guards)) if count))
+    return _split_counts(clubs, pips, first, second, base, armour,
+                         tuple((-(low + n), count) for n, count in enumerate(dom.counts(guards)) if count))
 
 
-@lru_cache(maxsize=4096)
 def _split_for(clubs: int, pips: int, first: int, second: int, base: int, armour: int,
                guards: tuple[tuple[int, int], ...]) -> tuple[int, Fraction, Fraction]:
     """:func:`_best_split` over the target's defensive pips and how many of its possible tiles give each."""
+    split, harm, dealt, whole = _split_counts(clubs, pips, first, second, base, armour, guards)
+    return split, Fraction(harm, whole), Fraction(dealt, whole)
+
+
+@lru_cache(maxsize=4096)
+def _split_counts(clubs: int, pips: int, first: int, second: int, base: int, armour: int,
+                  guards: tuple[tuple[int, int], ...]) -> tuple[int, int, int, int]:
+    """:func:`_split_for` in integers: (pips for the first weapon, tiles where a blow harms, damage summed
+    over the tiles, tiles)."""
     whole = sum(n for _, n in guards)
     step = dom.MARGIN_STEP
     best: tuple[int, int, int] | None = None  # (damage summed over the tiles, share, tiles where a blow harms)
@@ -625,10 +850,12 @@ def _split_for(clubs: int, pips: int, first: int, second: int, base: int, armour
         if best is None or dealt > best[0]:  # one denominator: the greater sum, the greater mean
             best = (dealt, share, any_hit)
     assert best is not None
-    return best[1], Fraction(best[2], whole), Fraction(best[0], whole)
+    return best[1], best[2], best[0], whole
 
 
+@lru_cache(maxsize=1024)
 def _split_options(pips: int, best: int, first: tuple[str, int], second: tuple[str, int]) -> tuple[Option, ...]:
+    """The ways to split offensive pips between two weapons, the best first (made once per question)."""
     order = [best, *[k for k in range(1, pips) if k != best]]
     return tuple(Option(f"split:{k}", f"{k} for {first[0]}, {pips - k} for {second[0]}",
                         "the most damage to expect" if k == best else "") for k in order)
@@ -644,7 +871,8 @@ def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: in
     defence = _their_defence(profile, known.tile[target], known.stance[target], special=special)
     dr = 0 if special else profile.dr
     weapon_dmg = weapon_damage(weapon) if damage is None else damage
-    spent = _fighter_chips(game, foe, offence, defence, weapon_dmg, dr, special=special)
+    spent = _fighter_chips(game, foe, offence, defence, weapon_dmg, dr, special=special,
+                           klass=known.kit_of(game).klass)
     total = offence + spent
     hit = total >= defence
     dealt = 0 if special else dom.blow(total, defence, weapon_dmg, dr)
@@ -655,8 +883,9 @@ def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: in
         if hit:  # it fights on with bare hands: 1 damage, temporary
             foe.attacks = [(DISARMED, "1"), *foe.attacks[1:]]
         return
-    game.emit("attack", attacker="you", target=foe.name, weapon=weapon.name + why, rolls=[], total=total,
-              needed=defence, hit=hit, damage=dealt, chips=spent)
+    if not game.skip("attack"):
+        game.emit("attack", attacker="you", target=foe.name, weapon=weapon.name + why, rolls=[], total=total,
+                  needed=defence, hit=hit, damage=dealt, chips=spent)
     if dealt:
         foe.hp -= dealt
         if foe.hp <= 0:
@@ -664,15 +893,20 @@ def _strike(game: Game, foes: list[Foe], known: _Round, target: int, offence: in
 
 
 def _fighter_chips(game: Game, foe: Foe, attack: int, defence: int, weapon: int, dr: int, *,
-                   special: bool = False) -> int:
+                   special: bool = False, klass: str | None = None) -> int:
     """A Fighter spends ♣ chips to add offensive pips to one attack (seed, *Clubs*): enough to hit, or to
     reach a further +1 damage (every 5 points of margin). Offered once both tiles are face up; the first
-    option is the cheapest that fells the creature, else the cheapest hit, else keeping the chips."""
-    from dtc.systems.zilch.play import class_of
-
+    option is the cheapest that fells the creature, else the cheapest hit, else keeping the chips.
+    ``klass``: the adventurer's class when the caller knows it."""
     pc = game.pc
     chips = pc.stats.get("chips", 0)
-    if chips <= 0 or class_of(pc) != "Fighter":
+    if chips <= 0:
+        return 0
+    if klass is None:
+        from dtc.systems.zilch.play import class_of
+
+        klass = class_of(pc)
+    if klass != "Fighter":
         return 0
     now = 0 if attack < defence or special else dom.blow(attack, defence, weapon, dr)
     offers: list[tuple[int, int, str]] = []  # (cost, damage, label)
@@ -702,15 +936,20 @@ def _fighter_chips(game: Game, foe: Foe, attack: int, defence: int, weapon: int,
 
 
 def _rogue_chips(game: Game, foe: Foe, attack: int, defence: int, damage: int, blow: Callable[[int], int],
-                 name: str) -> int:
+                 name: str, klass: str | None = None) -> int:
     """A Rogue spends ♠ chips to add defensive pips against one attack (seed, *Spades*): enough to be
     missed, or to bring the margin under a 5-point step (1 damage less). The first option is the dodge,
-    else the cheapest blow that leaves you standing, else keeping the chips."""
-    from dtc.systems.zilch.play import class_of
-
+    else the cheapest blow that leaves you standing, else keeping the chips. ``klass``: the adventurer's
+    class when the caller knows it."""
     pc = game.pc
     chips = pc.stats.get("chips", 0)
-    if attack < defence or damage <= 0 or chips <= 0 or class_of(pc) != "Rogue":
+    if attack < defence or damage <= 0 or chips <= 0:
+        return 0
+    if klass is None:
+        from dtc.systems.zilch.play import class_of
+
+        klass = class_of(pc)
+    if klass != "Rogue":
         return 0
     offers: list[tuple[int, int, str]] = []
     dodge = attack - defence + 1
@@ -750,7 +989,8 @@ def _spend(game: Game, options: tuple[Option, ...], suit_symbol: str) -> int:
 def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: dom.Domino | None,
               stance: str) -> None:
     pc = game.pc
-    armour = resistance(game)
+    kit = known.kit_of(game)
+    armour = kit.armour
     for n, foe in enumerate(foes):
         if not foe.active:
             continue
@@ -766,17 +1006,23 @@ def _foes_act(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: do
         profile = known.profile(game, foe)
         attack = profile.clubs + dom.pips(known.tile[n], known.stance[n])[0]
         out = game.state.rules.get("unconscious")  # Defenseless: no domino, no shield
-        defence = _defence(game, tile, stance) if tile is not None and not out else pc.score("♠")
+        defence = (pc.score("♠") + dom.pips(tile, stance)[1] + (kit.guard if stance == dom.GUARDED else 0)
+                   if tile is not None and not out else pc.score("♠"))
         scale = profile.scale
-        base = _damage_roll(game, profile, foe) if attack >= defence else 0  # dice only for a blow that lands
+        spent = damage = 0
+        if attack >= defence:  # dice only for a blow that lands
+            base = _damage_roll(game, profile, foe)
+            damage = dom.blow(attack, defence, base, armour, scale)
+            if damage > 0 and not out and kit.klass == "Rogue" and pc.stats.get("chips", 0) > 0:
 
-        def strike(against: int, base: int = base, scale: Fraction | int = scale, attack: int = attack) -> int:
-            return dom.blow(attack, against, base, armour, scale) if attack >= against else 0
+                def strike(against: int, base: int = base, scale: Fraction | int = scale, attack: int = attack) -> int:
+                    return dom.blow(attack, against, base, armour, scale) if attack >= against else 0
 
-        spent = 0 if out else _rogue_chips(game, foe, attack, defence, strike(defence), strike, name)
-        defence += spent
-        damage = strike(defence)
-        game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[], total=attack, needed=defence,
-                  hit=attack >= defence, damage=damage, chips=spent)
+                spent = _rogue_chips(game, foe, attack, defence, damage, strike, name, kit.klass)
+                defence += spent
+                damage = strike(defence)
+        if not game.skip("attack"):
+            game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[], total=attack,
+                      needed=defence, hit=attack >= defence, damage=damage, chips=spent)
         if damage:
             rules.hurt(game, damage, f"{foe.name}'s {name}", temporary=unarmed_attack(name))

@@ -67,7 +67,12 @@ def blow(attack: int, defence: int, weapon: int, resistance: int, scale: Fractio
         return 0
     total = weapon + (attack - defence) // MARGIN_STEP
     if scale != 1:
-        total = math.floor(total * Fraction(scale) + Fraction(1, 2))
+        if type(scale) is int:
+            total *= scale
+        elif type(scale) is Fraction:  # floor(total × n/d + 1/2) in integers
+            total = (2 * total * scale.numerator + scale.denominator) // (2 * scale.denominator)
+        else:
+            total = math.floor(total * Fraction(scale) + Fraction(1, 2))
     return max(0, total - resistance)
 
 
@@ -244,6 +249,7 @@ def _over(key: object, values: tuple[int, ...], tiles: int) -> int:
 
 
 _ATTACKING = (RECKLESS, BOLD, CAUTIOUS)  # the stances that attack
+BLOCK_BITS = _SLOT * _WIDTH  # the bits of one block of counts by margin (:meth:`Unseen.exchange_packed`)
 #: The fields of :func:`_exchange_values`: (first slot, slots). 0: the adventurer's offensive pips in
 #: each attacking stance, a block of 25 slots apart; 1: the target's defensive pips; 2: the tiles drawn
 #: twice of those pairs, block by block; 3: the creature's offensive pips; 4: the adventurer's
@@ -252,6 +258,9 @@ _ATTACKING = (RECKLESS, BOLD, CAUTIOUS)  # the stances that attack
 _EXCHANGE = ((0, 3 * _WIDTH), (3 * _WIDTH, _TOP + 1), (3 * _WIDTH + _TOP + 1, 3 * _WIDTH),
              (6 * _WIDTH + _TOP + 1, _TOP + 1), (6 * _WIDTH + 2 * _TOP + 2, 4 * _WIDTH),
              (10 * _WIDTH + 2 * _TOP + 2, 4 * _WIDTH))
+
+#: :data:`_EXCHANGE` as (shift in bits, mask) pairs.
+_EXCHANGE_MASKS = tuple((_SLOT * at, (1 << _SLOT * size) - 1) for at, size in _EXCHANGE)
 
 
 def _exchange_values(them: str, foe: str) -> tuple[int, ...]:
@@ -310,17 +319,10 @@ class Unseen:
         of them sit side by side in one integer (:func:`_exchange_values`), so three table look-ups
         read every one, and two multiplications make the seven counts. Returned by (attacker's stance,
         defender's stance) too; empty when these tiles are not a set of the set's tiles or fewer than 2."""
-        tiles = self._set
-        whole = len(self.tiles)
-        if tiles < 0 or whole < 2 or them not in _OFFENCE or foe not in _OFFENCE:
+        read = self.exchange_packed(them, foe)
+        if read is None:
             return {}
-        low, mid, high = _TABLES.get(("exchange", them, foe)) or _table(("exchange", them, foe),
-                                                                        _exchange_values(them, foe))
-        packed = low[tiles & 127] + mid[(tiles >> 7) & 127] + high[tiles >> 14]
-        fields = [(packed >> _SLOT * at) & ((1 << _SLOT * size) - 1) for at, size in _EXCHANGE]
-        mine = fields[0] * fields[1] - fields[2]
-        theirs = fields[3] * fields[4] - fields[5]
-        total = whole * (whole - 1)
+        mine, theirs, total = read
         block = (1 << _SLOT * _WIDTH) - 1
         memo = self._memo
         out: dict[tuple[str, str], Ways] = {}
@@ -331,6 +333,24 @@ class Unseen:
             out[foe, stance] = memo[foe, None, False, stance, None, False] = (
                 -_TOP, _WIDTH, (theirs >> _SLOT * _WIDTH * n) & block, total, _SLOT)
         return out
+
+    def exchange_packed(self, them: str, foe: str) -> tuple[int, int, int] | None:
+        """:meth:`exchange`'s counts as read, before they are split by stance: ``(mine, theirs, total)``,
+        ``mine`` the adventurer's attacks in each stance of ``_ATTACKING`` and ``theirs`` the creature's
+        attack against each stance of ``STANCES``, one block of ``_WIDTH`` 16-bit slots a stance (margins
+        from -12), blocks ``_WIDTH`` slots apart, in that order (:func:`group_odds` reads them at once).
+        None when these tiles are not a set of the set's tiles or fewer than 2."""
+        tiles = self._set
+        whole = len(self.tiles)
+        if tiles < 0 or whole < 2 or them not in _OFFENCE or foe not in _OFFENCE:
+            return None
+        low, mid, high = _TABLES.get(("exchange", them, foe)) or _table(("exchange", them, foe),
+                                                                        _exchange_values(them, foe))
+        packed = low[tiles & 127] + mid[(tiles >> 7) & 127] + high[tiles >> 14]
+        (a0, a1), (b0, b1), (c0, c1), (d0, d1), (e0, e1), (f0, f1) = _EXCHANGE_MASKS
+        mine = (packed >> a0 & a1) * (packed >> b0 & b1) - (packed >> c0 & c1)
+        theirs = (packed >> d0 & d1) * (packed >> e0 & e1) - (packed >> f0 & f1)
+        return mine, theirs, whole * (whole - 1)
 
     def _count(self, a_stance: str, a_tile: Domino | None, a_known: bool, d_stance: str, d_tile: Domino | None,
                d_known: bool) -> Ways:
@@ -426,6 +446,45 @@ def odds(ways: Ways, base: int, weapon: int, resistance: int, scale: Fraction | 
     product = packed * multiplier >> bits * (width - 1)
     full = (1 << bits) - 1
     return product & full, (product >> bits * gap) & full, total
+
+
+@lru_cache(maxsize=8192)
+def _group_question(start: int, weapon: int, resistance: int, scale: Fraction | int) -> tuple[int, int, int]:
+    """:func:`_question` for blocks of counts side by side (``_WIDTH`` 16-bit slots each, ``_WIDTH``
+    apart): two numbers to multiply them by, and the greatest total the products are exact for.
+
+    The first has margin n's damage in slot ``_WIDTH - 1 - n``, so slot ``_WIDTH * k + _WIDTH - 1`` of
+    its product holds block k's damage summed over every way; the second has 1 where margin n hits, so
+    the same slot of its product holds block k's ways that hit. A slot of a product adds up the terms
+    of two blocks at most (block k's and the tail of block k - 1's), so it is exact while twice the
+    total times the greatest damage stays below ``2**16``."""
+    top = _WIDTH - 1
+    damage = [blow(m, 0, weapon, resistance, scale) for m in range(start, start + _WIDTH)]
+    dealt = hits = 0
+    for n, d in enumerate(damage):
+        dealt |= d << _SLOT * (top - n)
+        hits |= int(start + n >= 0) << _SLOT * (top - n)
+    return dealt, hits, ((1 << _SLOT) - 1) // (2 * max([1, *damage]))
+
+
+def group_odds(packed: int, blocks: int, total: int, base: int, weapon: int, resistance: int,
+               scale: Fraction | int = 1) -> list[tuple[int, int]] | None:
+    """:func:`odds` (with :data:`HIT`) of ``blocks`` blocks of counts at once, as
+    :meth:`Unseen.exchange_packed` reads them (each from margin -12, ``_WIDTH`` 16-bit slots, ``_WIDTH``
+    apart), all of one question: ``(damage summed, ways that hit)`` per block, each over ``total``; two
+    multiplications for them all. None when a slot of a product could overflow (then ask :func:`odds`
+    block by block)."""
+    dealt, hits, most = _group_question(base - _TOP, weapon, resistance, scale)
+    if total > most:
+        return None
+    damage = packed * dealt
+    hit = packed * hits
+    full = (1 << _SLOT) - 1
+    return [(damage >> at & full, hit >> at & full) for at in _CENTRES[:blocks]]
+
+
+#: The slot of block k's sums in a product of :func:`group_odds`, in bits.
+_CENTRES = tuple(_SLOT * (_WIDTH * k + _WIDTH - 1) for k in range(4))
 
 
 def blow_distribution(attacker: Side, defender: Side, weapon: int,

@@ -148,11 +148,12 @@ class Zilch(Rules):
         """Roll a suit test: its degree and the roll."""
         d = difficulty if difficulty in z.MODIFIERS else 2
         roll = game.dice.roll("3d6")
-        total = sum(z.die_value(x) for x in roll.dice)
+        total = sum([0 if x == 6 else x for x in roll.dice])  # z.die_value: a 6 counts 0
         skill = self.skill(game.pc, suit, d)
         degree = z.degree(total, skill)
-        game.emit("check", ability=suit, difficulty=d, dice="3d6 (6=0)", rolls=[list(roll.dice)], total=total,
-                  target=skill, success=degree in (z.CS, z.S), why=why, degree=degree)
+        if not game.skip("check"):
+            game.emit("check", ability=suit, difficulty=d, dice="3d6 (6=0)", rolls=[list(roll.dice)], total=total,
+                      target=skill, success=degree in (z.CS, z.S), why=why, degree=degree)
         return degree, total
 
     def check(self, game: Game, ability: str, difficulty: int | None, why: str) -> bool:
@@ -326,7 +327,8 @@ class Zilch(Rules):
 
     def encounter_happens(self, game: Game) -> bool:
         roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
-        game.emit("encounter_check", roll=roll, encounter=hit)
+        if not game.skip("encounter_check"):
+            game.emit("encounter_check", roll=roll, encounter=hit)
         return hit
 
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
@@ -338,7 +340,8 @@ class Zilch(Rules):
         if sides is not None:
             return meet_rivals(self, game, sides, text)
         noticed = self.check(game, "♠", 2, "notice them coming")
-        game.emit("surprise", rolls=[], chance=0, surprised=not noticed)
+        if not game.skip("surprise"):
+            game.emit("surprise", rolls=[], chance=0, surprised=not noticed)
         if not noticed:
             return self.fight(game, foes, surprised=True)
         p_talk = self.check_chance(game.pc, "♥", 2)
