@@ -88,6 +88,12 @@ class WebEdition:
     # --- page ----------------------------------------------------------------------------
 
     def render(self) -> str:
+        before, after = self.render_around_chart()
+        return before + chart_block(self.svg) + after
+
+    def render_around_chart(self) -> tuple[str, str]:
+        """The page in two halves, the flowchart (:func:`chart_block`) to go between them; the
+        page never depends on the chart otherwise, so it can be written while Graphviz draws."""
         script = asset("web.js")
         hashes = " ".join(f"'sha256-{_digest(s)}'" for s in (EARLY, script))
         csp = (
@@ -114,13 +120,18 @@ class WebEdition:
                                       "stats": {k.lower(): v for k, v in c.get("stats", {}).items()}}
                           for c in self.creatures.values()},
         }
-        body = "\n".join(
+        before_chart = "\n".join(
             [
                 self._masthead(),
                 '<div class="layout">',
                 '<main id="main" tabindex="-1">',
                 '<p id="notice" class="notice" role="status" hidden></p>',
-                self._cover(),
+                self._cover_before_chart(),
+            ]
+        )
+        after_chart = "\n".join(
+            [
+                "</section>",
                 *(self._entry(e) for e in self.entries),
                 "</main>",
                 self._sheet(),
@@ -138,8 +149,8 @@ class WebEdition:
             f'<meta name="generator" content="dtc {escape(str(self.graph.get("dtc_version", "")))}">\n'
             f"<title>{escape(self.title)}</title>\n<style>{asset('web.css')}</style>\n"
             f"<script>{EARLY}</script>\n</head>\n"
-            f"<body>\n{body}\n</body>\n</html>\n"
-        )
+            f"<body>\n{before_chart}"
+        ), f"\n{after_chart}\n</body>\n</html>\n"
 
     def _masthead(self) -> str:
         start = self.start
@@ -154,7 +165,8 @@ class WebEdition:
 
     # --- cover ---------------------------------------------------------------------------
 
-    def _cover(self) -> str:
+    def _cover_before_chart(self) -> str:
+        """The cover up to where the flowchart goes (its ``</section>`` comes after it)."""
         g = self.graph
         parts = ['<section id="cover" class="page cover" aria-labelledby="cover-h">']
         parts.append(f'<h1 id="cover-h" tabindex="-1">{escape(self.title)}</h1>')
@@ -177,14 +189,6 @@ class WebEdition:
             # Wandering creatures are fought from here (an entry's own creatures have the helper there too).
             parts += [self._stat_table(c, self._fight(f"cover-f{k}", c)) for k, c in enumerate(self.creatures.values())]
             parts.append("</div>")
-        if self.svg:
-            parts.append(
-                '<details class="flowchart"><summary>Flowchart of every entry (spoilers)</summary>'
-                '<p class="chart-hint">Drawn at full size: scroll the chart to see all of it.</p>'
-                '<div class="chart" tabindex="0" role="region" aria-label="Flowchart">'
-                f'{_inline_svg(self.svg)}</div></details>'
-            )
-        parts.append("</section>")
         return "\n".join(parts)
 
     def _how_to_play(self) -> str:
@@ -614,6 +618,23 @@ def _inline_svg(svg: str) -> str:
 
 _XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
 _ID = re.compile('id="')
+
+
+def chart_block(svg: str | None) -> str:
+    """The web edition's flowchart, as it goes between the halves of
+    :meth:`WebEdition.render_around_chart` ("" without one)."""
+    if not svg:
+        return ""
+    return ('\n<details class="flowchart"><summary>Flowchart of every entry (spoilers)</summary>'
+            '<p class="chart-hint">Drawn at full size: scroll the chart to see all of it.</p>'
+            '<div class="chart" tabindex="0" role="region" aria-label="Flowchart">'
+            f'{_inline_svg(svg)}</div></details>')
+
+
+def render_web_around_chart(graph: CompiledGraph, *, prepared: Prepared | None = None) -> tuple[str, str]:
+    """The web edition in two halves, its flowchart to go between them: :func:`render_web` of
+    ``graph`` and ``svg`` is ``before + chart_block(svg) + after``."""
+    return WebEdition(graph, None, prepared).render_around_chart()
 
 
 def render_web(graph: CompiledGraph, flowchart_svg: str | None = None, *, prepared: Prepared | None = None) -> str:

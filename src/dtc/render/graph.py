@@ -11,9 +11,13 @@ Graphviz keeps the references as they are, so the SVG stays well-formed XML.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import itertools
 import math
 import re
+import subprocess
+import tempfile
+import threading
 from typing import Any
 
 import graphviz
@@ -498,20 +502,92 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
     return dot
 
 
+class Stopped(RuntimeError):
+    """The drawing was stopped (:meth:`Processes.stop`) before Graphviz finished."""
+
+
+class Processes:
+    """Runs the Graphviz programs, each as its own process, and can stop them from another thread.
+
+    The DOT text is handed over in an unnamed temporary file (Graphviz reads it as its standard
+    input), so that no thread of ours has to feed a pipe while the layout runs; the drawing
+    comes back on a pipe, its complaints on another. :meth:`stop` kills every program still
+    running and refuses to start another: nothing is left running behind ``dtc``.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set[subprocess.Popen[bytes]] = set()
+        self._stopped = False
+
+    def pipe(self, dot: graphviz.Digraph, fmt: str, *, engine: str | None = None,
+             neato_no_op: int | None = None) -> bytes:
+        """What ``dot.pipe(format=fmt, quiet=True, engine=engine, neato_no_op=neato_no_op)`` gives:
+        the same program, arguments and input, the same exceptions (``graphviz.ExecutableNotFound``,
+        ``graphviz.CalledProcessError``); :class:`Stopped` once :meth:`stop` was called."""
+        cmd = ["dot", f"-K{engine or dot.engine}", f"-T{fmt}"] + ([f"-n{neato_no_op:d}"] if neato_no_op else [])
+        with tempfile.TemporaryFile(prefix="dtc-graph-") as source:
+            source.write(dot.source.encode(dot.encoding))
+            source.seek(0)
+            with self._lock:
+                if self._stopped:
+                    raise Stopped("the flowchart was stopped")
+                try:
+                    proc = subprocess.Popen(cmd, stdin=source, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                except FileNotFoundError:
+                    raise graphviz.ExecutableNotFound(cmd) from None
+                self._running.add(proc)
+            try:
+                out, err = proc.communicate()
+            finally:
+                if proc.returncode is None:  # interrupted while waiting: never leave it running
+                    proc.kill()
+                    proc.wait()
+                with self._lock:
+                    self._running.discard(proc)
+        if self._stopped:
+            raise Stopped("the flowchart was stopped")
+        if proc.returncode:
+            raise graphviz.CalledProcessError(proc.returncode, cmd, output=out, stderr=err)
+        return out
+
+    def stop(self) -> None:
+        """Kill every program still running (and wait for it); start no other."""
+        with self._lock:
+            self._stopped = True
+            running = list(self._running)
+        for proc in running:
+            with contextlib.suppress(OSError):
+                proc.kill()
+        for proc in running:
+            with contextlib.suppress(OSError):
+                proc.wait()
+
+
+#: The :class:`Processes` a thread's drawing runs its programs with (a new one per call if unset).
+_PROCESSES: contextvars.ContextVar[Processes | None] = contextvars.ContextVar("_PROCESSES", default=None)
+
+
+def _pipe(dot: graphviz.Digraph, fmt: str, *, engine: str | None = None, neato_no_op: int | None = None) -> bytes:
+    return (_PROCESSES.get() or Processes()).pipe(dot, fmt, engine=engine, neato_no_op=neato_no_op)
+
+
 def render(dot: graphviz.Digraph, fmt: str) -> bytes:
     """Run Graphviz on ``dot`` and return the drawing (``svg``, ``png``, ``pdf``, ...)."""
     try:
-        data: bytes = dot.pipe(format=fmt, quiet=True)
+        data: bytes = _pipe(dot, fmt)
     except graphviz.ExecutableNotFound:
         raise GraphvizMissing(INSTALL_HINT) from None
-    except BrokenPipeError:  # it stopped reading what it was given (and said nothing we could read)
-        raise RenderError(f"Graphviz ({dot.engine}) stopped reading the graph before its end") from None
     except graphviz.CalledProcessError as exc:
         err = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
-        first = next((line for line in err.splitlines() if line.strip()), f"exit status {exc.returncode}")
+        status = (f"stopped by signal {-exc.returncode}" if exc.returncode < 0
+                  else f"exit status {exc.returncode}")
+        first = next((line for line in err.splitlines() if line.strip()), status)
         # Graphviz quotes the text it choked on, the author's: cut, control characters made visible.
         said = visible(cut(first.strip(), 200), newlines=False)
         raise RenderError(f"Graphviz ({dot.engine}) failed: {said}") from None
+    if not data:
+        raise RenderError(f"Graphviz ({dot.engine}) stopped without drawing anything")
     return data
 
 
@@ -583,13 +659,13 @@ def _tidy(dot: graphviz.Digraph, fmt: str) -> bytes:
     try:
         dot.body.append("\tgraph [overlap=true]\n")
         try:
-            plain = dot.pipe(format="plain", quiet=True, encoding="utf-8")
+            plain = _pipe(dot, "plain").decode("utf-8")
         except graphviz.ExecutableNotFound:
             raise GraphvizMissing(INSTALL_HINT) from None
         boxes = {m.group(1): (float(m.group(2)), float(m.group(3)), float(m.group(4)), float(m.group(5)))
                  for m in _PLAIN_NODE.finditer(plain)}
         dot.body.extend(f'\t{name} [pos="{x:.1f},{y:.1f}!"]\n' for name, (x, y) in grid_places(boxes).items())
-        data: bytes = dot.pipe(format=fmt, quiet=True, engine="neato", neato_no_op=2)
+        data: bytes = _pipe(dot, fmt, engine="neato", neato_no_op=2)
     finally:
         dot.body[:] = body
     return data
@@ -604,6 +680,12 @@ def draw(graph: CompiledGraph, fmt: str, *, focus: int | None = None, depth: int
     and then with sfdp. Raises :class:`GraphvizMissing`, or :class:`RenderError` if all fail.
     """
     dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks, facts=facts)
+    return _draw(dot, graph, fmt, focus=focus, depth=depth, odds=odds, marks=marks, facts=facts)
+
+
+def _draw(dot: graphviz.Digraph, graph: CompiledGraph, fmt: str, *, focus: int | None, depth: int | None,
+          odds: dict[str, Any] | None, marks: Marks | None, facts: Analysis | None) -> tuple[bytes, list[str]]:
+    """:func:`draw` of the DOT it built first."""
     if dot.engine == "sfdp":
         with contextlib.suppress(graphviz.CalledProcessError, ValueError, OSError):
             return _tidy(dot, fmt), []
@@ -631,3 +713,58 @@ def render_svg(graph: CompiledGraph, facts: Analysis | None = None) -> str:
     Graphviz fails (both are :class:`RuntimeError`).
     """
     return draw(graph, "svg", facts=facts)[0].decode("utf-8")
+
+
+class Drawing:
+    """The whole book's SVG (as :func:`render_svg` draws it) being drawn while the caller does
+    other work: the DOT is built at once, in the caller's thread; Graphviz then runs as its own
+    process, watched by a thread of ours that does only what lies between its runs.
+
+    :meth:`svg` waits for the drawing; :meth:`stop` kills whatever of Graphviz still runs. Use
+    it as a context manager, so that leaving early (an error, Ctrl-C) stops the drawing::
+
+        with Drawing(graph, facts) as drawing:
+            ...  # other work
+            svg = drawing.svg()
+    """
+
+    def __init__(self, graph: CompiledGraph, facts: Analysis | None = None) -> None:
+        dot = build_dot(graph, layout="auto", facts=facts)
+        self._processes = Processes()
+        self._svg: str | None = None
+        self._error: BaseException | None = None
+        context = contextvars.copy_context()
+        context.run(_PROCESSES.set, self._processes)
+        self._thread = threading.Thread(target=context.run, args=(self._draw, dot, graph, facts),
+                                        name="dtc-flowchart", daemon=True)
+        self._thread.start()
+
+    def _draw(self, dot: graphviz.Digraph, graph: CompiledGraph, facts: Analysis | None) -> None:
+        try:
+            data = _draw(dot, graph, "svg", focus=None, depth=None, odds=None, marks=None, facts=facts)[0]
+            self._svg = data.decode("utf-8")
+        except BaseException as exc:  # handed to the caller by svg()
+            self._error = exc
+
+    def done(self) -> bool:
+        """Whether the drawing has ended (drawn or failed)."""
+        return not self._thread.is_alive()
+
+    def svg(self) -> str:
+        """The SVG text, once Graphviz has drawn it; raises what :func:`render_svg` would."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._svg is not None
+        return self._svg
+
+    def stop(self) -> None:
+        """Kill Graphviz if it still runs, and wait for the drawing's thread to end."""
+        self._processes.stop()
+        self._thread.join()
+
+    def __enter__(self) -> Drawing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
