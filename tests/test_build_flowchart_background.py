@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 import dtc.editions as editions
 from dtc.cli import main
@@ -166,3 +168,41 @@ def test_a_graphviz_that_draws_nothing_is_one_line(tmp_path: Path, monkeypatch: 
     on_path(monkeypatch, fake_graphviz(tmp_path, "exit 0\n"))
     with pytest.raises(RenderError, match=r"^Graphviz \(dot\) stopped without drawing anything$"):
         render(graphviz.Digraph(), "svg")
+
+
+def _inline_svg_by_patterns(svg: str) -> str:
+    """The chart's markup as the web edition made it before it searched for each pattern's start."""
+    import re
+
+    from dtc.editions.web import _ID, _XML_DECLARATION
+
+    if (declaration := _XML_DECLARATION.match(svg)) is not None:
+        svg = svg[declaration.end() :]
+    svg = re.sub(r"<!DOCTYPE[^>[]*(\[[^\]]*\])?>", "", svg)
+    svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
+    svg = re.sub(r"<script\b.*?</script\s*>", "", svg.strip(), flags=re.S | re.I)
+    if svg.count(' id="') == svg.count('id="'):
+        svg = svg.replace(' id="', ' id="chart-')
+    else:
+        out: list[str] = []
+        at = 0
+        for m in _ID.finditer(svg):
+            if m.start() and svg[m.start() - 1].isspace():
+                out += [svg[at : m.start()], 'id="chart-']
+                at = m.end()
+        out.append(svg[at:])
+        svg = "".join(out)
+    return svg.replace("url(#", "url(#chart-")
+
+
+PIECES = ["<!--", "-->", "-", ">", "<", "!", "<!DOCTYPE svg", "[", "]", "<script", "<SCRIPT", "<\u017fcript",
+          "<sCript", "</script>", "</script >", "script", " ", "\n", "x", ' id="a"', 'id="b"', "url(#c)",
+          '<?xml version="1.0"?>', "<svg>", "</svg>", "\u212a", "\u0130"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=30))
+def test_the_chart_markup_is_the_same_as_by_patterns(pieces: list[str]) -> None:
+    from dtc.editions.web import _inline_svg
+
+    svg = "".join(pieces)
+    assert _inline_svg(svg) == _inline_svg_by_patterns(svg)
