@@ -18,6 +18,7 @@ import re
 import subprocess
 import tempfile
 import threading
+from operator import indexOf
 from typing import Any
 
 import graphviz
@@ -617,7 +618,13 @@ def grid_places(boxes: dict[str, tuple[float, float, float, float]]) -> dict[str
     area = max(max(xs) - x0, cw) * max(max(ys) - y0, ch)  # a row or a column is one cell deep
     k = math.sqrt(ROOM * len(boxes) * cw * ch / area)
     mx, my = (x0 + max(xs)) / 2, (y0 + max(ys)) / 2
+    order = sorted(boxes, key=lambda n: ((boxes[n][0] - mx) ** 2 + (boxes[n][1] - my) ** 2, n))
+    cells = [(round((boxes[n][0] - x0) * k / cw), round((boxes[n][1] - y0) * k / ch)) for n in order]
+    # A cell (x, y) is the one number x * wide + y: a ring's radius never passes the number of
+    # boxes (a ring is searched past only when all of it is taken), so no two cells share one.
+    wide = 1 << (max(max(abs(x), abs(y)) for x, y in cells) + len(boxes) + 8).bit_length() + 2
     offsets: list[tuple[int, int]] = []
+    steps: list[int] = []  # the offsets as numbers
     radius = 0
 
     def grow() -> None:  # the cells up to the next ring, nearest first
@@ -626,28 +633,28 @@ def grid_places(boxes: dict[str, tuple[float, float, float, float]]) -> dict[str
         ring = [(dx, dy) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)]
         ring.sort(key=lambda d: ((d[0] * cw) ** 2 + (d[1] * ch) ** 2, d))
         offsets[:] = ring
+        steps[:] = [dx * wide + dy for dx, dy in ring]
 
     grow()
-    taken: set[tuple[int, int]] = set()
+    taken: set[int] = set()
+    is_taken = taken.__contains__
     places: dict[str, tuple[float, float]] = {}
     # Where the last search from a cell ended: every offset before it is taken, and stays taken.
     resume: dict[tuple[int, int], int] = {}
-    for name in sorted(boxes, key=lambda n: ((boxes[n][0] - mx) ** 2 + (boxes[n][1] - my) ** 2, n)):
-        gx, gy = round((boxes[name][0] - x0) * k / cw), round((boxes[name][1] - y0) * k / ch)
-        cell = None
-        while cell is None:
+    for name, (gx, gy) in zip(order, cells, strict=True):
+        base = gx * wide + gy
+        while True:
             first = resume.get((gx, gy), 0)
-            for i in range(first, len(offsets)):
-                dx, dy = offsets[i]
-                if (gx + dx, gy + dy) not in taken:
-                    cell = (gx + dx, gy + dy)
-                    resume[(gx, gy)] = i
-                    break
-            else:
+            try:  # the first offset from ``first`` on whose cell is free (the scan runs in C)
+                i = first + indexOf(map(is_taken, map(base.__add__, itertools.islice(steps, first, None))), False)
+                break
+            except ValueError:
                 grow()
                 resume.clear()  # the wider ring is in another order
-        taken.add(cell)
-        places[name] = (cell[0] * cw * 72, cell[1] * ch * 72)
+        resume[(gx, gy)] = i
+        dx, dy = offsets[i]
+        taken.add(base + steps[i])
+        places[name] = ((gx + dx) * cw * 72, (gy + dy) * ch * 72)
     return places
 
 
