@@ -206,3 +206,12 @@ def test_the_chart_markup_is_the_same_as_by_patterns(pieces: list[str]) -> None:
 
     svg = "".join(pieces)
     assert _inline_svg(svg) == _inline_svg_by_patterns(svg)
+
+
+@given(st.text(alphabet=st.sampled_from(list("&<>\"'\\\n a;#é\u2028")), max_size=40))
+def test_the_escapes_are_the_tables(text: str) -> None:
+    from dtc.render.graph import _HTML, _TOOLTIP, cut, esc, esc_tooltip
+
+    assert esc(text) == cut(text).translate(_HTML)
+    tip = cut(text).translate(_TOOLTIP)
+    assert esc_tooltip(text) == (tip + " " if tip.endswith("\\") else tip)

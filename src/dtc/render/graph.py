@@ -103,13 +103,18 @@ def cut(text: str, limit: int = MAX_TEXT) -> str:
 
 def esc(text: str) -> str:
     """Author text made safe for an HTML-like label (``label=<...>``), cut to :data:`MAX_TEXT`."""
-    return cut(text).translate(_HTML)
+    # What ``cut(text).translate(_HTML)`` gives: each replacement writes none of the characters
+    # replaced after it ("&" goes first), and a few replaces cost less than a translate.
+    return (cut(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+            .replace("'", "&#39;").replace("\\", "&#92;").replace("\n", "&#10;"))
 
 
 def esc_tooltip(text: str) -> str:
     """Author text made safe for a ``tooltip`` (a quoted escString) that shows it as written,
     cut to :data:`MAX_TEXT`."""
-    out = cut(text).translate(_TOOLTIP)
+    # ``cut(text).translate(_TOOLTIP)``, as replaces (see esc)
+    out = (cut(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+           .replace("'", "&#39;").replace("\\", "\\" * 4).replace("\n", "&#10;"))
     return out + " " if out.endswith("\\") else out  # never let a backslash touch the closing quote
 
 
@@ -148,8 +153,12 @@ def _quote(value: str) -> str:
 
 
 def _a_list(label: str | None, attrs: dict[str, str]) -> str:
-    items = [f"label={_q(label)}"] if label is not None else []
-    items += [f"{_q(k)}={_q(v)}" for k, v in sorted(attrs.items()) if v is not None]
+    known = _QUOTED.get  # (a value met before costs one look-up, not a call of _q)
+    items = [f"label={known(label) or _q(label)}"] if label is not None else []
+    for k in sorted(attrs):
+        v = attrs[k]
+        if v is not None:
+            items.append(f"{known(k) or _q(k)}={known(v) or _q(v)}")
     return f" [{' '.join(items)}]" if items else ""
 
 
