@@ -215,3 +215,24 @@ def test_the_escapes_are_the_tables(text: str) -> None:
     assert esc(text) == cut(text).translate(_HTML)
     tip = cut(text).translate(_TOOLTIP)
     assert esc_tooltip(text) == (tip + " " if tip.endswith("\\") else tip)
+
+
+def test_a_chart_that_cannot_be_saved_stops_the_build(tower: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chart is saved beside the page being made: its error is still the build's, and the
+    page that would show it is not written."""
+    from dtc.fileio import OutputError
+
+    on_path(monkeypatch, fake_graphviz(tmp_path, f"cat >/dev/null; printf '%s' '{SVG}'\n"))
+    real = editions.write_text
+
+    def full_disk(path: Any, text: str, **kwargs: Any) -> Any:
+        if str(path).endswith(".svg"):
+            raise OutputError(str(path), "no space left on device", 28)
+        return real(path, text, **kwargs)
+
+    monkeypatch.setattr(editions, "write_text", full_disk)
+    out = tmp_path / "out"
+    with pytest.raises(OutputError, match="no space left"):
+        build(compile_text(TOWER).graph(), out, "tower", pdf=False)
+    assert sorted(p.name for p in out.iterdir()) == ["tower.json", "tower.md", "tower.print.html"]

@@ -12,6 +12,7 @@ import contextlib
 import gc
 import json
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -116,11 +117,28 @@ def _editions(graph: CompiledGraph, name: str, epub: bool, notation: bool, step:
                 svg = drawing.svg()
             except (RuntimeError, OSError, ValueError) as exc:
                 why = _why(exc)
-        if svg is not None:
-            write(f"{name}.svg", svg)
-        else:
+        if svg is None:
             result.warnings.append(f"flowchart skipped: {why}")
-        write(f"{name}.html", before + chart_block(svg) + after)
+            write(f"{name}.html", before + after)
+        else:
+            # The chart is saved (most of that is waiting for the disk) while the page takes it in.
+            failed: list[BaseException] = []
+
+            def save(text: str = svg) -> None:
+                try:
+                    write(f"{name}.svg", text)
+                except BaseException as exc:  # handed to the build below
+                    failed.append(exc)
+
+            saving = threading.Thread(target=save, name="dtc-save-chart")
+            saving.start()
+            try:
+                page = before + chart_block(svg) + after
+            finally:
+                saving.join()
+            if failed:
+                raise failed[0]
+            write(f"{name}.html", page)
     # Listed in the order a reader looks for them (the chart was written late, to wait less).
     order = {suffix: i for i, suffix in enumerate((".json", ".svg", ".html", ".md", ".print.html", ".epub"))}
     result.written.sort(key=lambda path: order.get(path.name[len(name):], len(order)))
