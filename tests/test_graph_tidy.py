@@ -66,3 +66,63 @@ def test_a_force_directed_chart_has_every_entry_and_exit_and_no_overlap() -> Non
             found[p[1]] = (float(p[2]), float(p[3]), float(p[4]), float(p[5]))
     assert len(found) == 60
     assert overlaps(found, {n: (b[0] * 72, b[1] * 72) for n, b in found.items()}) == 0
+
+
+def _grid_places_by_tuples(boxes: dict[str, tuple[float, float, float, float]]) -> dict[str, tuple[float, float]]:
+    """``grid_places`` as first written: cells as pairs, each offset tried in a Python loop."""
+    import math
+
+    from dtc.render.graph import ROOM
+
+    if not boxes:
+        return {}
+    cw = max(b[2] for b in boxes.values()) + GAP
+    ch = max(b[3] for b in boxes.values()) + GAP
+    xs = [b[0] for b in boxes.values()]
+    ys = [b[1] for b in boxes.values()]
+    x0, y0 = min(xs), min(ys)
+    area = max(max(xs) - x0, cw) * max(max(ys) - y0, ch)
+    k = math.sqrt(ROOM * len(boxes) * cw * ch / area)
+    mx, my = (x0 + max(xs)) / 2, (y0 + max(ys)) / 2
+    offsets: list[tuple[int, int]] = []
+    radius = 0
+
+    def grow() -> None:
+        nonlocal radius
+        radius = max(4, radius * 2)
+        ring = [(dx, dy) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)]
+        ring.sort(key=lambda d: ((d[0] * cw) ** 2 + (d[1] * ch) ** 2, d))
+        offsets[:] = ring
+
+    grow()
+    taken: set[tuple[int, int]] = set()
+    places: dict[str, tuple[float, float]] = {}
+    resume: dict[tuple[int, int], int] = {}
+    for name in sorted(boxes, key=lambda n: ((boxes[n][0] - mx) ** 2 + (boxes[n][1] - my) ** 2, n)):
+        gx, gy = round((boxes[name][0] - x0) * k / cw), round((boxes[name][1] - y0) * k / ch)
+        cell = None
+        while cell is None:
+            for i in range(resume.get((gx, gy), 0), len(offsets)):
+                dx, dy = offsets[i]
+                if (gx + dx, gy + dy) not in taken:
+                    cell = (gx + dx, gy + dy)
+                    resume[(gx, gy)] = i
+                    break
+            else:
+                grow()
+                resume.clear()
+        taken.add(cell)
+        places[name] = (cell[0] * cw * 72, cell[1] * ch * 72)
+    return places
+
+
+@given(st.lists(st.tuples(st.floats(-500, 500), st.floats(-500, 500), st.floats(0.1, 3), st.floats(0.1, 3)),
+                max_size=120), st.booleans())
+@settings(max_examples=200)
+def test_cells_as_numbers_place_every_box_as_pairs_did(items: list[tuple[float, float, float, float]],
+                                                       clumped: bool) -> None:
+    """A crowd of boxes on one spot (rings outgrown) and spread ones: the same places."""
+    if clumped:
+        items = [(x / 1000, y / 1000, w, h) for x, y, w, h in items]
+    boxes = {f"e{i}": box for i, box in enumerate(items)}
+    assert grid_places(boxes) == _grid_places_by_tuples(boxes)

@@ -3,6 +3,7 @@ exit status, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -73,16 +74,19 @@ def test_graph_draws_a_book_with_enormous_text(tmp_path: Path, text: str) -> Non
     assert (tmp_path / "book.svg").read_text(encoding="utf-8").rstrip().endswith("</svg>")
 
 
-def test_a_graphviz_that_stops_reading_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_graphviz_that_stops_reading_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Graphviz that ends without reading the graph nor drawing anything (the graph is handed
+    over in a file, so it cannot break a pipe)."""
     import graphviz
 
     from dtc.render.graph import RenderError, render
 
-    def broken(*args: object, **kwargs: object) -> bytes:
-        raise BrokenPipeError(32, "Broken pipe")
-
-    monkeypatch.setattr(graphviz.Digraph, "pipe", broken)
-    with pytest.raises(RenderError, match="stopped reading"):
+    program = tmp_path / "bin" / "dot"
+    program.parent.mkdir()
+    program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{program.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    with pytest.raises(RenderError, match="stopped without drawing"):
         render(graphviz.Digraph(), "svg")
 
 

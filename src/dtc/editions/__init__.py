@@ -8,20 +8,26 @@ PDF when WeasyPrint is importable). Every file is written atomically.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.editions.prepared import Prepared
 from dtc.editions.print import render_markdown, render_print_html, write_pdf
-from dtc.editions.web import render_web
+from dtc.editions.web import chart_block, render_web, render_web_around_chart
 from dtc.fileio import preflight, write_bytes, write_text
 from dtc.lint.analysis import Analysis
+
+if TYPE_CHECKING:
+    from dtc.render.graph import Drawing
 
 #: The files :func:`build` may write, by suffix after the book's name.
 SUFFIXES = (".json", ".svg", ".html", ".md", ".print.html", ".pdf", ".epub")
@@ -60,31 +66,82 @@ def _no_collector() -> Iterator[None]:
             gc.enable()
 
 
+def _start_flowchart(graph: CompiledGraph, facts: Analysis) -> tuple[Drawing | None, str | None]:
+    """The flowchart being drawn in the background (its DOT built at once), or (None, why not)."""
+    try:
+        from dtc.render.graph import Drawing
+    except ImportError:
+        return None, "the flowchart renderer (dtc.render.graph) is not available"
+    try:
+        return Drawing(graph, facts), None
+    except (RuntimeError, OSError, ValueError) as exc:
+        return None, _why(exc)
+
+
+def _why(exc: BaseException) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
 def _editions(graph: CompiledGraph, name: str, epub: bool, notation: bool, step: Callable[[str], None],
               write: Callable[[str, str | bytes], None], result: BuildResult) -> str:
     """Write the JSON, the flowchart, the web, Markdown and paper editions (and the ebook);
-    returns the paper edition's HTML (for the PDF)."""
-    # Compact: a file for programs (Python's encoder is three times slower with indentation).
-    write(f"{name}.json", json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n")
-    step("drawing the flowchart (Graphviz lays it out)")
-    facts = Analysis.of_graph(graph)  # the entries' facts, worked out once for the chart and the editions
-    svg, why = flowchart(graph, facts)
-    if svg is not None:
-        write(f"{name}.svg", svg)
-    else:
-        result.warnings.append(f"flowchart skipped: {why}")
-    book = Prepared(graph, facts)  # each entry's pieces and sentences, worked out once for every edition
-    step("writing the web edition")
-    write(f"{name}.html", render_web(graph, svg, prepared=book))
-    step("writing the print edition")
-    write(f"{name}.md", render_markdown(graph, notation=notation, prepared=book))
-    print_html = render_print_html(graph, notation=notation, prepared=book)
-    write(f"{name}.print.html", print_html)
-    if epub:
-        from dtc.editions.epub import render_epub
+    returns the paper edition's HTML (for the PDF).
 
-        step("writing the ebook")
-        write(f"{name}.epub", render_epub(graph, prepared=book))
+    Graphviz lays the flowchart out in its own process while the editions that do not show it
+    are written (on two cores the build then takes about as long as the longer of the two); the
+    web edition, which does, is written last. Leaving early (an error, Ctrl-C) kills Graphviz.
+    """
+    facts = Analysis.of_graph(graph)  # the entries' facts, worked out once for the chart and the editions
+    step("drawing the flowchart (Graphviz lays it out)")
+    drawing, why = _start_flowchart(graph, facts)
+    with drawing or contextlib.nullcontext():
+        # Compact: a file for programs (Python's encoder is three times slower with indentation).
+        write(f"{name}.json", json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n")
+        book = Prepared(graph, facts)  # each entry's pieces and sentences, worked out once for every edition
+        step("writing the print edition")
+        write(f"{name}.md", render_markdown(graph, notation=notation, prepared=book))
+        print_html = render_print_html(graph, notation=notation, prepared=book)
+        write(f"{name}.print.html", print_html)
+        if epub:
+            from dtc.editions.epub import render_epub
+
+            step("writing the ebook")
+            write(f"{name}.epub", render_epub(graph, prepared=book))
+        step("writing the web edition")
+        before, after = render_web_around_chart(graph, prepared=book)
+        svg: str | None = None
+        if drawing is not None:
+            if not drawing.done():
+                step("waiting for Graphviz to finish the flowchart")
+            try:
+                svg = drawing.svg()
+            except (RuntimeError, OSError, ValueError) as exc:
+                why = _why(exc)
+        if svg is None:
+            result.warnings.append(f"flowchart skipped: {why}")
+            write(f"{name}.html", before + after)
+        else:
+            # The chart is saved (most of that is waiting for the disk) while the page takes it in.
+            failed: list[BaseException] = []
+
+            def save(text: str = svg) -> None:
+                try:
+                    write(f"{name}.svg", text)
+                except BaseException as exc:  # handed to the build below
+                    failed.append(exc)
+
+            saving = threading.Thread(target=save, name="dtc-save-chart")
+            saving.start()
+            try:
+                page = before + chart_block(svg) + after
+            finally:
+                saving.join()
+            if failed:
+                raise failed[0]
+            write(f"{name}.html", page)
+    # Listed in the order a reader looks for them (the chart was written late, to wait less).
+    order = {suffix: i for i, suffix in enumerate((".json", ".svg", ".html", ".md", ".print.html", ".epub"))}
+    result.written.sort(key=lambda path: order.get(path.name[len(name):], len(order)))
     return print_html
 
 

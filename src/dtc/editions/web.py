@@ -88,6 +88,12 @@ class WebEdition:
     # --- page ----------------------------------------------------------------------------
 
     def render(self) -> str:
+        before, after = self.render_around_chart()
+        return before + chart_block(self.svg) + after
+
+    def render_around_chart(self) -> tuple[str, str]:
+        """The page in two halves, the flowchart (:func:`chart_block`) to go between them; the
+        page never depends on the chart otherwise, so it can be written while Graphviz draws."""
         script = asset("web.js")
         hashes = " ".join(f"'sha256-{_digest(s)}'" for s in (EARLY, script))
         csp = (
@@ -114,13 +120,18 @@ class WebEdition:
                                       "stats": {k.lower(): v for k, v in c.get("stats", {}).items()}}
                           for c in self.creatures.values()},
         }
-        body = "\n".join(
+        before_chart = "\n".join(
             [
                 self._masthead(),
                 '<div class="layout">',
                 '<main id="main" tabindex="-1">',
                 '<p id="notice" class="notice" role="status" hidden></p>',
-                self._cover(),
+                self._cover_before_chart(),
+            ]
+        )
+        after_chart = "\n".join(
+            [
+                "</section>",
                 *(self._entry(e) for e in self.entries),
                 "</main>",
                 self._sheet(),
@@ -138,8 +149,8 @@ class WebEdition:
             f'<meta name="generator" content="dtc {escape(str(self.graph.get("dtc_version", "")))}">\n'
             f"<title>{escape(self.title)}</title>\n<style>{asset('web.css')}</style>\n"
             f"<script>{EARLY}</script>\n</head>\n"
-            f"<body>\n{body}\n</body>\n</html>\n"
-        )
+            f"<body>\n{before_chart}"
+        ), f"\n{after_chart}\n</body>\n</html>\n"
 
     def _masthead(self) -> str:
         start = self.start
@@ -154,7 +165,8 @@ class WebEdition:
 
     # --- cover ---------------------------------------------------------------------------
 
-    def _cover(self) -> str:
+    def _cover_before_chart(self) -> str:
+        """The cover up to where the flowchart goes (its ``</section>`` comes after it)."""
         g = self.graph
         parts = ['<section id="cover" class="page cover" aria-labelledby="cover-h">']
         parts.append(f'<h1 id="cover-h" tabindex="-1">{escape(self.title)}</h1>')
@@ -177,14 +189,6 @@ class WebEdition:
             # Wandering creatures are fought from here (an entry's own creatures have the helper there too).
             parts += [self._stat_table(c, self._fight(f"cover-f{k}", c)) for k, c in enumerate(self.creatures.values())]
             parts.append("</div>")
-        if self.svg:
-            parts.append(
-                '<details class="flowchart"><summary>Flowchart of every entry (spoilers)</summary>'
-                '<p class="chart-hint">Drawn at full size: scroll the chart to see all of it.</p>'
-                '<div class="chart" tabindex="0" role="region" aria-label="Flowchart">'
-                f'{_inline_svg(self.svg)}</div></details>'
-            )
-        parts.append("</section>")
         return "\n".join(parts)
 
     def _how_to_play(self) -> str:
@@ -591,9 +595,13 @@ def _inline_svg(svg: str) -> str:
     """An SVG document as markup to place inside HTML (no XML declaration or DOCTYPE)."""
     if (declaration := _XML_DECLARATION.match(svg)) is not None:  # (a match: a search would try every place)
         svg = svg[declaration.end() :]
-    svg = re.sub(r"<!DOCTYPE[^>[]*(\[[^\]]*\])?>", "", svg)
-    svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
-    svg = re.sub(r"<script\b.*?</script\s*>", "", svg.strip(), flags=re.S | re.I)
+    # A chart is tens of megabytes at 10,000 entries: each pattern is run only where it can match.
+    if "<!DOCTYPE" in svg:
+        svg = _DOCTYPE.sub("", svg)
+    svg = _without_comments(svg).strip()
+    # "<script" in any case ("s" also matches the long s, U+017F, under re.I; "c" only itself).
+    if any(start in svg for start in _SCRIPT_STARTS):
+        svg = _SCRIPT.sub("", svg)
     # The chart's nodes are id="entry-N" like the entries themselves: keep the page's ids unique.
     # Each id=" after a space (what ``\s`` matches). Graphviz puts a plain space before each of
     # its attributes (and author text never holds a bare quote): when every id=" follows one,
@@ -612,8 +620,41 @@ def _inline_svg(svg: str) -> str:
     return svg.replace("url(#", "url(#chart-")
 
 
+def _without_comments(svg: str) -> str:
+    """What ``re.sub(r"<!--.*?-->", "", svg, flags=re.S)`` gives, found with ``str.find``."""
+    out: list[str] = []
+    at = 0
+    while (start := svg.find("<!--", at)) >= 0 and (end := svg.find("-->", start + 4)) >= 0:
+        out.append(svg[at:start])
+        at = end + 3
+    if not out:
+        return svg
+    out.append(svg[at:])
+    return "".join(out)
+
+
 _XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
+_DOCTYPE = re.compile(r"<!DOCTYPE[^>[]*(\[[^\]]*\])?>")
+_SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.S | re.I)
+_SCRIPT_STARTS = tuple(f"<{s}{c}" for s in "sS\u017f" for c in "cC")
 _ID = re.compile('id="')
+
+
+def chart_block(svg: str | None) -> str:
+    """The web edition's flowchart, as it goes between the halves of
+    :meth:`WebEdition.render_around_chart` ("" without one)."""
+    if not svg:
+        return ""
+    return ('\n<details class="flowchart"><summary>Flowchart of every entry (spoilers)</summary>'
+            '<p class="chart-hint">Drawn at full size: scroll the chart to see all of it.</p>'
+            '<div class="chart" tabindex="0" role="region" aria-label="Flowchart">'
+            f'{_inline_svg(svg)}</div></details>')
+
+
+def render_web_around_chart(graph: CompiledGraph, *, prepared: Prepared | None = None) -> tuple[str, str]:
+    """The web edition in two halves, its flowchart to go between them: :func:`render_web` of
+    ``graph`` and ``svg`` is ``before + chart_block(svg) + after``."""
+    return WebEdition(graph, None, prepared).render_around_chart()
 
 
 def render_web(graph: CompiledGraph, flowchart_svg: str | None = None, *, prepared: Prepared | None = None) -> str:

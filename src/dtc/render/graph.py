@@ -11,9 +11,14 @@ Graphviz keeps the references as they are, so the SVG stays well-formed XML.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import itertools
 import math
 import re
+import subprocess
+import tempfile
+import threading
+from operator import indexOf
 from typing import Any
 
 import graphviz
@@ -98,13 +103,18 @@ def cut(text: str, limit: int = MAX_TEXT) -> str:
 
 def esc(text: str) -> str:
     """Author text made safe for an HTML-like label (``label=<...>``), cut to :data:`MAX_TEXT`."""
-    return cut(text).translate(_HTML)
+    # What ``cut(text).translate(_HTML)`` gives: each replacement writes none of the characters
+    # replaced after it ("&" goes first), and a few replaces cost less than a translate.
+    return (cut(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+            .replace("'", "&#39;").replace("\\", "&#92;").replace("\n", "&#10;"))
 
 
 def esc_tooltip(text: str) -> str:
     """Author text made safe for a ``tooltip`` (a quoted escString) that shows it as written,
     cut to :data:`MAX_TEXT`."""
-    out = cut(text).translate(_TOOLTIP)
+    # ``cut(text).translate(_TOOLTIP)``, as replaces (see esc)
+    out = (cut(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+           .replace("'", "&#39;").replace("\\", "\\" * 4).replace("\n", "&#10;"))
     return out + " " if out.endswith("\\") else out  # never let a backslash touch the closing quote
 
 
@@ -143,8 +153,12 @@ def _quote(value: str) -> str:
 
 
 def _a_list(label: str | None, attrs: dict[str, str]) -> str:
-    items = [f"label={_q(label)}"] if label is not None else []
-    items += [f"{_q(k)}={_q(v)}" for k, v in sorted(attrs.items()) if v is not None]
+    known = _QUOTED.get  # (a value met before costs one look-up, not a call of _q)
+    items = [f"label={known(label) or _q(label)}"] if label is not None else []
+    for k in sorted(attrs):
+        v = attrs[k]
+        if v is not None:
+            items.append(f"{known(k) or _q(k)}={known(v) or _q(v)}")
     return f" [{' '.join(items)}]" if items else ""
 
 
@@ -498,20 +512,92 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
     return dot
 
 
+class Stopped(RuntimeError):
+    """The drawing was stopped (:meth:`Processes.stop`) before Graphviz finished."""
+
+
+class Processes:
+    """Runs the Graphviz programs, each as its own process, and can stop them from another thread.
+
+    The DOT text is handed over in an unnamed temporary file (Graphviz reads it as its standard
+    input), so that no thread of ours has to feed a pipe while the layout runs; the drawing
+    comes back on a pipe, its complaints on another. :meth:`stop` kills every program still
+    running and refuses to start another: nothing is left running behind ``dtc``.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set[subprocess.Popen[bytes]] = set()
+        self._stopped = False
+
+    def pipe(self, dot: graphviz.Digraph, fmt: str, *, engine: str | None = None,
+             neato_no_op: int | None = None) -> bytes:
+        """What ``dot.pipe(format=fmt, quiet=True, engine=engine, neato_no_op=neato_no_op)`` gives:
+        the same program, arguments and input, the same exceptions (``graphviz.ExecutableNotFound``,
+        ``graphviz.CalledProcessError``); :class:`Stopped` once :meth:`stop` was called."""
+        cmd = ["dot", f"-K{engine or dot.engine}", f"-T{fmt}"] + ([f"-n{neato_no_op:d}"] if neato_no_op else [])
+        with tempfile.TemporaryFile(prefix="dtc-graph-") as source:
+            source.write(dot.source.encode(dot.encoding))
+            source.seek(0)
+            with self._lock:
+                if self._stopped:
+                    raise Stopped("the flowchart was stopped")
+                try:
+                    proc = subprocess.Popen(cmd, stdin=source, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                except FileNotFoundError:
+                    raise graphviz.ExecutableNotFound(cmd) from None
+                self._running.add(proc)
+            try:
+                out, err = proc.communicate()
+            finally:
+                if proc.returncode is None:  # interrupted while waiting: never leave it running
+                    proc.kill()
+                    proc.wait()
+                with self._lock:
+                    self._running.discard(proc)
+        if self._stopped:
+            raise Stopped("the flowchart was stopped")
+        if proc.returncode:
+            raise graphviz.CalledProcessError(proc.returncode, cmd, output=out, stderr=err)
+        return out
+
+    def stop(self) -> None:
+        """Kill every program still running (and wait for it); start no other."""
+        with self._lock:
+            self._stopped = True
+            running = list(self._running)
+        for proc in running:
+            with contextlib.suppress(OSError):
+                proc.kill()
+        for proc in running:
+            with contextlib.suppress(OSError):
+                proc.wait()
+
+
+#: The :class:`Processes` a thread's drawing runs its programs with (a new one per call if unset).
+_PROCESSES: contextvars.ContextVar[Processes | None] = contextvars.ContextVar("_PROCESSES", default=None)
+
+
+def _pipe(dot: graphviz.Digraph, fmt: str, *, engine: str | None = None, neato_no_op: int | None = None) -> bytes:
+    return (_PROCESSES.get() or Processes()).pipe(dot, fmt, engine=engine, neato_no_op=neato_no_op)
+
+
 def render(dot: graphviz.Digraph, fmt: str) -> bytes:
     """Run Graphviz on ``dot`` and return the drawing (``svg``, ``png``, ``pdf``, ...)."""
     try:
-        data: bytes = dot.pipe(format=fmt, quiet=True)
+        data: bytes = _pipe(dot, fmt)
     except graphviz.ExecutableNotFound:
         raise GraphvizMissing(INSTALL_HINT) from None
-    except BrokenPipeError:  # it stopped reading what it was given (and said nothing we could read)
-        raise RenderError(f"Graphviz ({dot.engine}) stopped reading the graph before its end") from None
     except graphviz.CalledProcessError as exc:
         err = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
-        first = next((line for line in err.splitlines() if line.strip()), f"exit status {exc.returncode}")
+        status = (f"stopped by signal {-exc.returncode}" if exc.returncode < 0
+                  else f"exit status {exc.returncode}")
+        first = next((line for line in err.splitlines() if line.strip()), status)
         # Graphviz quotes the text it choked on, the author's: cut, control characters made visible.
         said = visible(cut(first.strip(), 200), newlines=False)
         raise RenderError(f"Graphviz ({dot.engine}) failed: {said}") from None
+    if not data:
+        raise RenderError(f"Graphviz ({dot.engine}) stopped without drawing anything")
     return data
 
 
@@ -541,7 +627,13 @@ def grid_places(boxes: dict[str, tuple[float, float, float, float]]) -> dict[str
     area = max(max(xs) - x0, cw) * max(max(ys) - y0, ch)  # a row or a column is one cell deep
     k = math.sqrt(ROOM * len(boxes) * cw * ch / area)
     mx, my = (x0 + max(xs)) / 2, (y0 + max(ys)) / 2
+    order = sorted(boxes, key=lambda n: ((boxes[n][0] - mx) ** 2 + (boxes[n][1] - my) ** 2, n))
+    cells = [(round((boxes[n][0] - x0) * k / cw), round((boxes[n][1] - y0) * k / ch)) for n in order]
+    # A cell (x, y) is the one number x * wide + y: a ring's radius never passes the number of
+    # boxes (a ring is searched past only when all of it is taken), so no two cells share one.
+    wide = 1 << (max(max(abs(x), abs(y)) for x, y in cells) + len(boxes) + 8).bit_length() + 2
     offsets: list[tuple[int, int]] = []
+    steps: list[int] = []  # the offsets as numbers
     radius = 0
 
     def grow() -> None:  # the cells up to the next ring, nearest first
@@ -550,28 +642,28 @@ def grid_places(boxes: dict[str, tuple[float, float, float, float]]) -> dict[str
         ring = [(dx, dy) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)]
         ring.sort(key=lambda d: ((d[0] * cw) ** 2 + (d[1] * ch) ** 2, d))
         offsets[:] = ring
+        steps[:] = [dx * wide + dy for dx, dy in ring]
 
     grow()
-    taken: set[tuple[int, int]] = set()
+    taken: set[int] = set()
+    is_taken = taken.__contains__
     places: dict[str, tuple[float, float]] = {}
     # Where the last search from a cell ended: every offset before it is taken, and stays taken.
     resume: dict[tuple[int, int], int] = {}
-    for name in sorted(boxes, key=lambda n: ((boxes[n][0] - mx) ** 2 + (boxes[n][1] - my) ** 2, n)):
-        gx, gy = round((boxes[name][0] - x0) * k / cw), round((boxes[name][1] - y0) * k / ch)
-        cell = None
-        while cell is None:
+    for name, (gx, gy) in zip(order, cells, strict=True):
+        base = gx * wide + gy
+        while True:
             first = resume.get((gx, gy), 0)
-            for i in range(first, len(offsets)):
-                dx, dy = offsets[i]
-                if (gx + dx, gy + dy) not in taken:
-                    cell = (gx + dx, gy + dy)
-                    resume[(gx, gy)] = i
-                    break
-            else:
+            try:  # the first offset from ``first`` on whose cell is free (the scan runs in C)
+                i = first + indexOf(map(is_taken, map(base.__add__, itertools.islice(steps, first, None))), False)
+                break
+            except ValueError:
                 grow()
                 resume.clear()  # the wider ring is in another order
-        taken.add(cell)
-        places[name] = (cell[0] * cw * 72, cell[1] * ch * 72)
+        resume[(gx, gy)] = i
+        dx, dy = offsets[i]
+        taken.add(base + steps[i])
+        places[name] = ((gx + dx) * cw * 72, (gy + dy) * ch * 72)
     return places
 
 
@@ -583,13 +675,13 @@ def _tidy(dot: graphviz.Digraph, fmt: str) -> bytes:
     try:
         dot.body.append("\tgraph [overlap=true]\n")
         try:
-            plain = dot.pipe(format="plain", quiet=True, encoding="utf-8")
+            plain = _pipe(dot, "plain").decode("utf-8")
         except graphviz.ExecutableNotFound:
             raise GraphvizMissing(INSTALL_HINT) from None
         boxes = {m.group(1): (float(m.group(2)), float(m.group(3)), float(m.group(4)), float(m.group(5)))
                  for m in _PLAIN_NODE.finditer(plain)}
         dot.body.extend(f'\t{name} [pos="{x:.1f},{y:.1f}!"]\n' for name, (x, y) in grid_places(boxes).items())
-        data: bytes = dot.pipe(format=fmt, quiet=True, engine="neato", neato_no_op=2)
+        data: bytes = _pipe(dot, fmt, engine="neato", neato_no_op=2)
     finally:
         dot.body[:] = body
     return data
@@ -604,6 +696,12 @@ def draw(graph: CompiledGraph, fmt: str, *, focus: int | None = None, depth: int
     and then with sfdp. Raises :class:`GraphvizMissing`, or :class:`RenderError` if all fail.
     """
     dot = build_dot(graph, focus=focus, depth=depth, layout=layout, odds=odds, marks=marks, facts=facts)
+    return _draw(dot, graph, fmt, focus=focus, depth=depth, odds=odds, marks=marks, facts=facts)
+
+
+def _draw(dot: graphviz.Digraph, graph: CompiledGraph, fmt: str, *, focus: int | None, depth: int | None,
+          odds: dict[str, Any] | None, marks: Marks | None, facts: Analysis | None) -> tuple[bytes, list[str]]:
+    """:func:`draw` of the DOT it built first."""
     if dot.engine == "sfdp":
         with contextlib.suppress(graphviz.CalledProcessError, ValueError, OSError):
             return _tidy(dot, fmt), []
@@ -631,3 +729,58 @@ def render_svg(graph: CompiledGraph, facts: Analysis | None = None) -> str:
     Graphviz fails (both are :class:`RuntimeError`).
     """
     return draw(graph, "svg", facts=facts)[0].decode("utf-8")
+
+
+class Drawing:
+    """The whole book's SVG (as :func:`render_svg` draws it) being drawn while the caller does
+    other work: the DOT is built at once, in the caller's thread; Graphviz then runs as its own
+    process, watched by a thread of ours that does only what lies between its runs.
+
+    :meth:`svg` waits for the drawing; :meth:`stop` kills whatever of Graphviz still runs. Use
+    it as a context manager, so that leaving early (an error, Ctrl-C) stops the drawing::
+
+        with Drawing(graph, facts) as drawing:
+            ...  # other work
+            svg = drawing.svg()
+    """
+
+    def __init__(self, graph: CompiledGraph, facts: Analysis | None = None) -> None:
+        dot = build_dot(graph, layout="auto", facts=facts)
+        self._processes = Processes()
+        self._svg: str | None = None
+        self._error: BaseException | None = None
+        context = contextvars.copy_context()
+        context.run(_PROCESSES.set, self._processes)
+        self._thread = threading.Thread(target=context.run, args=(self._draw, dot, graph, facts),
+                                        name="dtc-flowchart", daemon=True)
+        self._thread.start()
+
+    def _draw(self, dot: graphviz.Digraph, graph: CompiledGraph, facts: Analysis | None) -> None:
+        try:
+            data = _draw(dot, graph, "svg", focus=None, depth=None, odds=None, marks=None, facts=facts)[0]
+            self._svg = data.decode("utf-8")
+        except BaseException as exc:  # handed to the caller by svg()
+            self._error = exc
+
+    def done(self) -> bool:
+        """Whether the drawing has ended (drawn or failed)."""
+        return not self._thread.is_alive()
+
+    def svg(self) -> str:
+        """The SVG text, once Graphviz has drawn it; raises what :func:`render_svg` would."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._svg is not None
+        return self._svg
+
+    def stop(self) -> None:
+        """Kill Graphviz if it still runs, and wait for the drawing's thread to end."""
+        self._processes.stop()
+        self._thread.join()
+
+    def __enter__(self) -> Drawing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
