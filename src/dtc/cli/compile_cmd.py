@@ -56,7 +56,7 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             # Compact: Python's encoder is three times slower with indentation on a large book.
             data = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
         else:
-            data = comp.graph_json() + "\n"  # the same text, each entry encoded where it is built
+            data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
     if output == "-":
         click.echo(data, nl=False)
     else:

@@ -28,10 +28,11 @@ class Compilation:
         with no_gc_pauses():  # hundreds of thousands of dicts and lists, no cycles
             return compile_document(self.doc, self.text, self.resolved, effects=effects)
 
-    def graph_json(self) -> str:
-        """The graph as compact JSON text (what ``dtc compile`` writes), encoded as it is built."""
+    def graph_json(self, end: str = "") -> str:
+        """The graph as compact JSON text (what ``dtc compile`` writes), encoded as it is built,
+        then ``end`` (a final newline, without copying the text again)."""
         with no_gc_pauses():
-            return compile_json(self.doc, self.text, self.resolved)
+            return compile_json(self.doc, self.text, self.resolved, end=end)
 
 
 #: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic
