@@ -113,3 +113,13 @@ def test_a_generated_book_reads_alike(tmp_path: Path) -> None:
     book.write_text(generate.generate(300, shape="cross"), encoding="utf-8")
     for text, names in _effects_of_book(book):
         assert fast.extract_effects(text, names) == reference(text, names)
+
+
+@MANY
+@given(st.lists(st.sampled_from(["(", ")", ".", ". ", "! ", "?\n", " ", "a", "1.5", "take d4 damage", "you find 5 coins",
+                                 "4 Goblins", "If you win, go to 3", "make a DEX check", "\t", "x."]), max_size=30)
+       .map("".join), creatures)
+def test_sentences_around_the_keys_are_the_plain_ones(text: str, names: list[str] | None) -> None:
+    """Where no end lies inside parentheses the fast reader finds each sentence from its key
+    outwards instead of splitting the whole text: the same sentences, so the same effects."""
+    assert fast.extract_effects(text, names) == reference(text, names)

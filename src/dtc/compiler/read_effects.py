@@ -192,9 +192,22 @@ _END_SPLIT = re.compile(r"[.!?](?=\s|\Z)")
 _PAREN_TROUBLE = re.compile(r"\([^()]*(?:\(|[.!?]\s|\Z)")
 
 
+def _ends_in_parentheses(text: str) -> bool:
+    """Whether a sentence of ``text`` may end inside parentheses (see :data:`_PAREN_TROUBLE`),
+    or a parenthesis is left open or closes none: where :func:`_ends_by_depth` must find the ends."""
+    return ("(" in text or ")" in text) and (
+        text.count("(") != text.count(")") or _PAREN_TROUBLE.search(text) is not None)
+
+
+#: The last end of a sentence before ``endpos`` (greedy, so one match finds the last one; the
+#: white space after it lies before ``endpos``, where the one that matters always does: see
+#: :meth:`_Reader.read`).
+_LAST_END = re.compile(r".*[.!?](?=\s)", re.S)
+
+
 def _sentence_ends(text: str) -> list[int]:
     """Where each sentence of :func:`_sentences` ends but the last, which ends with the text."""
-    if ("(" in text or ")" in text) and (text.count("(") != text.count(")") or _PAREN_TROUBLE.search(text)):
+    if _ends_in_parentheses(text):
         ends = _ends_by_depth(text)
     else:  # no end inside parentheses: each split's length, and its end, summed
         ends = list(accumulate(map(_PLUS_ONE, map(len, _END_SPLIT.split(text)))))
@@ -374,15 +387,27 @@ class _Reader(_Found):
         self.low = low
         # One pass: find the next key word, digit or "@", read the sentence that holds it with
         # the expressions its keys allow, go on after that sentence.
-        ends = _sentence_ends(masked)
-        size, count, search, keys, key_bits = len(masked), len(ends), _KEYS.search, _KEYS.findall, _KEY_BITS
+        # Where no end lies inside parentheses, the sentence around a key is found where it is:
+        # it ends at the first end after the key (or with the text), and begins after the last
+        # end from where the previous sentence read ends (``pos``, itself an end, or 0) to the
+        # key. That end is followed by white space before the key, which is no white space.
+        # Elsewhere every end is found first, counting parentheses.
+        ends = _sentence_ends(masked) if _ends_in_parentheses(masked) else None
+        size, search, keys, key_bits = len(masked), _KEYS.search, _KEYS.findall, _KEY_BITS
+        next_end, last_end = _END_SPLIT.search, _LAST_END.match
         last_check: int | None = None
         pos = 0
         while (m := search(low, pos)) is not None:
             at = m.start()
-            k = bisect_right(ends, at)
-            start = ends[k - 1] if k else 0
-            pos = ends[k] if k < count else size
+            if ends is None:
+                before = last_end(masked, pos, at)
+                start = before.end() if before is not None else pos
+                after = next_end(masked, at)
+                pos = after.end() if after is not None else size
+            else:
+                k = bisect_right(ends, at)
+                start = ends[k - 1] if k else 0
+                pos = ends[k] if k < len(ends) else size
             bits = 0
             for key in keys(low, at, pos):
                 bits |= key_bits[key]
