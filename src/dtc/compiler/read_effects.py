@@ -118,9 +118,15 @@ NOT_ITEM = frozenset((
 _PUNCT = re.compile(r"[().!?]")
 
 
+#: Letters by how often English prose holds them, then digits and "@".
+_COMMONEST = "etaoinshrdlcumwfgypbvkjxqz0123456789@"
+
+
 def _trie(words: Iterable[str]) -> str:
     """An alternation of ``words`` as a trie (``c(?:heck|o(?:in|ntain))``): the regex engine then
-    compares one letter per level instead of trying every word at every position."""
+    compares one letter per level instead of trying every word at every position. The branches
+    go commonest letter first: the engine tries them in order at every place whose letter opens
+    one, and at most one can match there (they open with different letters)."""
     tree: dict[str, Any] = {}
     for word in words:
         node = tree
@@ -129,7 +135,8 @@ def _trie(words: Iterable[str]) -> str:
         node[""] = {}
 
     def alternation(node: dict[str, Any]) -> str:
-        parts = [re.escape(ch) + alternation(child) if ch else "" for ch, child in sorted(node.items())]
+        parts = [re.escape(ch) + alternation(child) if ch else ""
+                 for ch, child in sorted(node.items(), key=_by_commonness)]
         if parts == [""]:
             return ""
         optional = "" in parts
@@ -138,6 +145,11 @@ def _trie(words: Iterable[str]) -> str:
         return body + "?" if optional else body
 
     return alternation(tree)
+
+
+def _by_commonness(item: tuple[str, Any]) -> tuple[int, str]:
+    letter = item[0]
+    return _COMMONEST.find(letter) if letter in _COMMONEST else len(_COMMONEST), letter
 
 
 def _sentences(text: str) -> Iterable[tuple[int, int]]:
