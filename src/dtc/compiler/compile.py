@@ -278,6 +278,25 @@ def compile_json(doc: Document, text: str, resolved: Resolved | None = None, *, 
     return ",".join(entries)
 
 
+def compile_json_utf8(doc: Document, text: str, resolved: Resolved | None = None, *, end: str = "") -> bytes:
+    """:func:`compile_json`'s text encoded as UTF-8, what ``dtc compile`` writes.
+
+    Each entry is encoded to bytes where it is built, and the bytes are joined once: a large
+    book's text never exists whole as a ``str`` (which, with a dash or a curly quote in it,
+    takes two bytes a letter), and the child process that builds the second half sends bytes,
+    which need no decoding."""
+    graph, entries = _graph(doc, text, resolved, encode=True, utf8=True)
+    assert entries is not None
+    head, found, tail = _dumps(graph).partition(_dumps(_ENTRIES))
+    if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
+        return compile_json(doc, text, resolved, end=end).encode("utf-8")
+    if not entries:
+        return (head + "[]" + tail + end).encode("utf-8")
+    entries[0] = (head + "[").encode("utf-8") + entries[0]
+    entries[-1] = entries[-1] + ("]" + tail + end).encode("utf-8")
+    return b",".join(entries)
+
+
 def _dumps(data: Any) -> str:
     import json
 
@@ -285,9 +304,9 @@ def _dumps(data: Any) -> str:
 
 
 def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
-           effects: bool = True) -> tuple[CompiledGraph, list[str] | None]:
+           effects: bool = True, utf8: bool = False) -> tuple[CompiledGraph, list[Any] | None]:
     """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
-    apart, each as JSON text."""
+    apart, each as JSON text (``utf8``: as that text's UTF-8 bytes)."""
     import hashlib
 
     import dtc.compiler.parallel as parallel
@@ -446,9 +465,12 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
             out.append(text + "}")
         return out
 
-    encoded: list[str] | None = None
+    def build_utf8(lo: int, hi: int) -> list[bytes]:
+        return [part.encode("utf-8") for part in build_json(lo, hi)]
+
+    encoded: list[Any] | None = None
     if encode:
-        encoded = parallel.halves(len(doc.entries), build_json)
+        encoded = parallel.halves(len(doc.entries), build_utf8 if utf8 else build_json)
         entries: Any = _ENTRIES
     else:
         entries = parallel.halves(len(doc.entries), lambda lo, hi: list(build(lo, hi)))
