@@ -181,7 +181,8 @@ def _sentences(text: str) -> Iterable[tuple[int, int]]:
 # does not overlap its matches, misses none that matters. The regex engine folds "ſ" to "s" and
 # "ı" to "i" when it ignores case, and lower-casing does not: a text with either is read by the
 # reference reader (:mod:`dtc.compiler.read_effects_reference`), as is one whose offsets
-# lower-casing moves ("İ" becomes two letters).
+# lower-casing moves ("İ" becomes two letters) and one with the Kelvin sign (which the engine
+# folds to "k": the scan reads the text's bytes, where it is no letter; see :meth:`_Reader.read`).
 
 _FIGHT, _CHECK, _DAMAGE, _HEAL, _FIND, _RULE, _DIGIT, _AT = 1, 2, 4, 8, 16, 32, 64, 128
 _KEY_BITS: dict[str, int] = {
@@ -197,6 +198,14 @@ _KEY_BITS: dict[str, int] = {
 #: Any key word, a digit or "@". (Every branch opens with a literal: the engine skips, in C,
 #: every character none of them opens with.)
 _KEYS = re.compile(_trie(_KEY_BITS))
+#: The same, over the text's bytes (see :meth:`_Reader.read`).
+_KEYS_ASCII = re.compile(_KEYS.pattern.encode("ascii"))
+_ASCII_BITS = {key.encode("ascii"): bits for key, bits in _KEY_BITS.items()}
+#: The letters the shortcuts leave to the reference: "ſ" and "ı" (the regex engine folds them to
+#: "s" and "i" when it ignores case, lower-casing does not), "İ" (lower-casing makes it two
+#: letters, moving the offsets) and the Kelvin sign (the one other letter that lower-cases to a
+#: letter of ASCII, "k"; the engine folds it to "k" too).
+_LEFT_TO_THE_REFERENCE = ("ſ", "ı", "İ", "\u212a")
 #: What splits the text into sentences where no end lies inside parentheses.
 _END_SPLIT = re.compile(r"[.!?](?=\s|\Z)")
 #: Parentheses inside which an end may lie: one that opens before another closes it (nesting,
@@ -376,8 +385,8 @@ class _Reader(_Found):
         self.stat_ends: list[int] = []
         self.creatures = _normalized(creatures)
         self.abilities = _default_abilities()
-        #: The masked text lower-cased (the same offsets).
-        self.low = ""
+        #: The masked text's bytes, lower-cased (the same offsets; see :meth:`read`).
+        self.low = b""
 
     def read(self) -> list[Effect] | None:
         """The effects; ``None`` when the text is one the shortcuts do not cover (see above)."""
@@ -393,9 +402,14 @@ class _Reader(_Found):
             pieces.append(self.text[at:])
             self.text = "".join(pieces)
         masked = self.text
-        low = masked.lower()
-        if len(low) != len(masked) or "ſ" in low or "ı" in low:
-            return None
+        for letter in _LEFT_TO_THE_REFERENCE:
+            if letter in masked:
+                return None
+        # Every key is ASCII, and so is every word the reader looks for in ``low``; no other
+        # letter lower-cases to one (checked over every code point by a test). So the text's
+        # bytes lower-cased stand for it, each letter outside Latin-1 written "?" (one byte:
+        # the offsets stay put): a tenth of lower-casing a text with a dash or a curly quote.
+        low = masked.encode("latin-1", "replace").lower()
         self.low = low
         # One pass: find the next key word, digit or "@", read the sentence that holds it with
         # the expressions its keys allow, go on after that sentence.
@@ -405,7 +419,7 @@ class _Reader(_Found):
         # key. That end is followed by white space before the key, which is no white space.
         # Elsewhere every end is found first, counting parentheses.
         ends = _sentence_ends(masked) if _ends_in_parentheses(masked) else None
-        size, search, keys, key_bits = len(masked), _KEYS.search, _KEYS.findall, _KEY_BITS
+        size, search, keys, key_bits = len(masked), _KEYS_ASCII.search, _KEYS_ASCII.findall, _ASCII_BITS
         next_end, last_end = _END_SPLIT.search, _LAST_END.match
         last_check: int | None = None
         pos = 0
@@ -444,7 +458,7 @@ class _Reader(_Found):
         before = self.sentence_first = len(effects)
         if bits & _FIGHT and (fight := FIGHT.search(text)):
             self.add("fight", start + fight.start(), start + fight.end(), when, target=None)
-        if bits & (_DIGIT | _AT) and (self.low.find("to", start, end) >= 0 or self.low.find("read", start, end) >= 0):
+        if bits & (_DIGIT | _AT) and (self.low.find(b"to", start, end) >= 0 or self.low.find(b"read", start, end) >= 0):
             # (every exit verb is followed by "to", but "read")
             win = self.any_fight and WIN.match(text) is not None
             if win or IF.match(text):
@@ -532,10 +546,10 @@ class _Reader(_Found):
                      value=_number(m.group("v")), weight=weight)
         if m is not None:
             return
-        if low.find("ration", offset, end) >= 0 and (m := RATIONS.search(piece)):
+        if low.find(b"ration", offset, end) >= 0 and (m := RATIONS.search(piece)):
             self.add("item", offset + m.start(), offset + m.end(), when, name="Rations",
                      quantity=numbers.bounded(m.group("n") or m.group("m"), numbers.AMOUNT), weight=None)
-        elif low.find("oil", offset, end) >= 0 and (m := OIL.search(piece)):
+        elif low.find(b"oil", offset, end) >= 0 and (m := OIL.search(piece)):
             count = _number(m.group("n")) if m.group("n") else 1
             self.add("item", offset + m.start(), offset + m.end(), when, name="Lantern Oil", quantity=count,
                      weight=None)
