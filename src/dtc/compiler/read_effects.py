@@ -106,6 +106,12 @@ OIL = re.compile(rf"\b(?:(?P<n>{_NUM})\s+)?flasks?\s+of\s+(?:lantern\s+)?oil\b|\
 WEIGHT = re.compile(r"\(\s*weight\s+(?P<w>[0-9]+(?:\.[0-9]+)?)\s*\)", re.I)
 #: What COINS, JEWELRY, GEMS and UNIQUE all open with: an amount, then white space.
 _AMOUNT = re.compile(rf"(?:{_NUM})\s", re.I)
+#: COINS, JEWELRY, GEMS and UNIQUE as one expression, each its own group (``coins``...), their
+#: groups prefixed with its name: one call tries the four in that order, and the first that
+#: matches wins, as the four tried in turn.
+_TREASURE = re.compile("|".join(
+    f"(?P<{kind}>{p.pattern.replace('(?P<', f'(?P<{kind}_')})"
+    for kind, p in (("coins", COINS), ("jewelry", JEWELRY), ("gems", GEMS), ("unique", UNIQUE))), re.I)
 ITEM = re.compile(r"^(?:an?)\s+(?P<name>[^\W\d_][\w'’ -]*)$", re.I)
 NOT_ITEM = frozenset((
     "to", "in", "on", "at", "from", "with", "that", "which", "who", "where", "hidden", "lying", "way", "nothing",
@@ -529,22 +535,23 @@ class _Reader(_Found):
         weight_m = WEIGHT.search(piece) if "(" in piece else None
         weight = min(float(weight_m.group("w")), numbers.WEIGHT) if weight_m else None
         low = self.low
-        if _AMOUNT.match(piece) is None:  # none of coins, jewelry, gems or a unique treasure
-            m = None
-        elif m := COINS.match(piece):
-            self.add("treasure", offset, end, when, category="coins", name="coins", quantity=_number(m.group("n")),
-                     value=1, weight=None)
-        elif m := JEWELRY.match(piece):
-            self.add("treasure", offset, end, when, category="jewelry", name="jewelry",
-                     quantity=_number(m.group("n")), value=None, weight=weight)
-        elif m := GEMS.match(piece):
-            value = _number(m.group("v")) if m.group("v") else None
-            self.add("treasure", offset, end, when, category="gems", name="gems", quantity=_number(m.group("n")),
-                     value=value, weight=weight)
-        elif m := UNIQUE.match(piece):
-            self.add("treasure", offset, end, when, category="unique", name=m.group("name").strip(), quantity=1,
-                     value=_number(m.group("v")), weight=weight)
+        # (_AMOUNT: what all four open with, cheaper to try first)
+        m = _TREASURE.match(piece) if _AMOUNT.match(piece) is not None else None
         if m is not None:
+            kind = m.lastgroup  # the outer group: it closes last
+            if kind == "coins":
+                self.add("treasure", offset, end, when, category="coins", name="coins",
+                         quantity=_number(m.group("coins_n")), value=1, weight=None)
+            elif kind == "jewelry":
+                self.add("treasure", offset, end, when, category="jewelry", name="jewelry",
+                         quantity=_number(m.group("jewelry_n")), value=None, weight=weight)
+            elif kind == "gems":
+                value = _number(m.group("gems_v")) if m.group("gems_v") else None
+                self.add("treasure", offset, end, when, category="gems", name="gems",
+                         quantity=_number(m.group("gems_n")), value=value, weight=weight)
+            else:
+                self.add("treasure", offset, end, when, category="unique", name=m.group("unique_name").strip(),
+                         quantity=1, value=_number(m.group("unique_v")), weight=weight)
             return
         if low.find(b"ration", offset, end) >= 0 and (m := RATIONS.search(piece)):
             self.add("item", offset + m.start(), offset + m.end(), when, name="Rations",
