@@ -54,7 +54,7 @@ PIECES = [
     "twelve", "(", ")", "(see above. Then go on)", "((", "))", ".", ". ", "! ", "? ", ":", "\n", "\n\n", " ",
     "  ", "\t", "—", "’", "1.5", "3.",
     # letters the shortcuts leave to the reference (case folding, lower-casing that moves offsets)
-    "ſ", "ı", "İ", "K", "Save", "FIND", "Damage",
+    "ſ", "ı", "İ", "K", "Save", "FIND", "Damage", "\u212a", "chec\u212a", "ta\u212ae d4 damage", "Ä", "é", "😀",
 ]
 sentences = st.lists(st.sampled_from(PIECES), min_size=1, max_size=6).map(" ".join)
 texts = st.lists(st.one_of(sentences, st.sampled_from(PIECES).map(lambda p: p + ".")), max_size=6).map(
@@ -113,3 +113,22 @@ def test_a_generated_book_reads_alike(tmp_path: Path) -> None:
     book.write_text(generate.generate(300, shape="cross"), encoding="utf-8")
     for text, names in _effects_of_book(book):
         assert fast.extract_effects(text, names) == reference(text, names)
+
+
+@MANY
+@given(st.lists(st.sampled_from(["(", ")", ".", ". ", "! ", "?\n", " ", "a", "1.5", "take d4 damage",
+                                 "you find 5 coins", "4 Goblins", "If you win, go to 3", "make a DEX check", "\t",
+                                 "x."]), max_size=30).map("".join), creatures)
+def test_sentences_around_the_keys_are_the_plain_ones(text: str, names: list[str] | None) -> None:
+    """Where no end lies inside parentheses the fast reader finds each sentence from its key
+    outwards instead of splitting the whole text: the same sentences, so the same effects."""
+    assert fast.extract_effects(text, names) == reference(text, names)
+
+
+def test_only_the_letters_left_to_the_reference_lower_case_to_ascii_or_change_length() -> None:
+    """The scan reads the text's bytes lower-cased (a letter outside Latin-1 as "?"), not the
+    text lower-cased: the two hold the same ASCII letters at the same places for every text
+    without the letters it leaves to the reference."""
+    odd = [chr(c) for c in range(128, sys.maxunicode + 1)
+           if len(chr(c).lower()) != 1 or any(ord(x) < 128 for x in chr(c).lower())]
+    assert set(odd) <= set(fast._LEFT_TO_THE_REFERENCE), odd

@@ -9,7 +9,7 @@ import click
 
 from dtc.cli.base import Exit, fail, finish, guard, load_source, output_option
 from dtc.cli.progress import Working
-from dtc.fileio import preflight, write_text
+from dtc.fileio import preflight, write_bytes, write_text
 from dtc.lint.configuration import ConfigError, config_for
 from dtc.lint.engine import lint_compilation
 from dtc.lint.reporters import finding_line
@@ -54,13 +54,18 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             except SchemaError as exc:
                 fail(f"error: {file}: the compiled graph does not satisfy the schema: {exc}", Exit.FINDINGS)
             # Compact: Python's encoder is three times slower with indentation on a large book.
-            data = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
+            data: str | bytes = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
+        elif output == "-":
+            data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
         else:
-            data = comp.graph_json() + "\n"  # the same text, each entry encoded where it is built
+            data = comp.graph_utf8("\n")  # the same text as UTF-8, encoded entry by entry
     if output == "-":
         click.echo(data, nl=False)
     else:
-        write_text(target, data, inputs=[file])
+        if isinstance(data, str):
+            write_text(target, data, inputs=[file])
+        else:
+            write_bytes(target, data, inputs=[file])
         click.echo(f"wrote {target}", err=True)
     with Working("linting"):
         errors = [d for d in lint_compilation(comp, settings=settings) if d.severity.name == "ERROR"]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.compiler.compile import Resolved, compile_document, compile_json, resolve
+from dtc.compiler.compile import Resolved, compile_document, compile_json, compile_json_utf8, resolve
 from dtc.compiler.model import Document
 from dtc.compiler.parse import parse
 from dtc.compiler.source import read_source
@@ -28,10 +28,17 @@ class Compilation:
         with no_gc_pauses():  # hundreds of thousands of dicts and lists, no cycles
             return compile_document(self.doc, self.text, self.resolved, effects=effects)
 
-    def graph_json(self) -> str:
-        """The graph as compact JSON text (what ``dtc compile`` writes), encoded as it is built."""
+    def graph_json(self, end: str = "") -> str:
+        """The graph as compact JSON text (what ``dtc compile`` writes), encoded as it is built,
+        then ``end`` (a final newline, without copying the text again)."""
         with no_gc_pauses():
-            return compile_json(self.doc, self.text, self.resolved)
+            return compile_json(self.doc, self.text, self.resolved, end=end)
+
+    def graph_utf8(self, end: str = "") -> bytes:
+        """:meth:`graph_json` encoded as UTF-8 (what ``dtc compile`` writes to a file), without
+        the whole text ever being one ``str`` (see :func:`dtc.compiler.compile.compile_json_utf8`)."""
+        with no_gc_pauses():
+            return compile_json_utf8(self.doc, self.text, self.resolved, end=end)
 
 
 #: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic

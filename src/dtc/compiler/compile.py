@@ -189,12 +189,37 @@ def _span(span: Span | None) -> dict[str, int] | None:
     return {"line": span.line, "column": span.column, "end_line": span.end_line, "end_column": span.end_column}
 
 
+#: A span as compact JSON, from its four numbers (``%d`` writes an int as ``int.__repr__`` does).
+_SPAN_TEXT = '{"line":%d,"column":%d,"end_line":%d,"end_column":%d}'
+
+
 def _span_text(span: Span | None) -> str:
     """``json.dumps(_span(span))``, compact (a span's four numbers are plain ints)."""
     if span is None:
         return "null"
     return (f'{{"line":{int.__repr__(span.line)},"column":{int.__repr__(span.column)},'
             f'"end_line":{int.__repr__(span.end_line)},"end_column":{int.__repr__(span.end_column)}}}')
+
+
+def _compact_encoder() -> Callable[[Any], str]:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` as one reusable function:
+    ``json``'s own C encoder made once (``JSONEncoder.encode`` makes one on every call), without
+    the circular-reference check, which plain data never needs (and whose absence cannot
+    change a text that encodes)."""
+    import json
+    import json.encoder as impl
+
+    make = getattr(impl, "c_make_encoder", None)
+    plain = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+    if make is None:  # pragma: no cover - CPython has the C encoder
+        return plain.encode
+    encode = make(None, plain.default, impl.encode_basestring, None, ":", ",", False, False, True)
+    join = "".join
+
+    def dumps(value: Any) -> str:
+        return join(encode(value, 0))
+
+    return dumps
 
 
 def _json_value(encoder: Callable[[Any], str], string: Callable[[str], str], value: Any) -> str:
@@ -227,12 +252,14 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None,
 _ENTRIES = "\x00entries\x00"
 
 
-def compile_json(doc: Document, text: str, resolved: Resolved | None = None) -> str:
-    """``json.dumps`` of :func:`compile_document`'s graph, compact, without ASCII escapes.
+def compile_json(doc: Document, text: str, resolved: Resolved | None = None, *, end: str = "") -> str:
+    """``json.dumps`` of :func:`compile_document`'s graph, compact, without ASCII escapes, then ``end``.
 
     Each entry is encoded where it is built, so a large book's second half is encoded on the
     second core too and only its text comes back (see :func:`dtc.compiler.parallel.halves`);
-    encoding is compositional, so the text is the same, byte for byte.
+    encoding is compositional, so the text is the same, byte for byte. The whole text is put
+    together by one join (a large book's is tens of megabytes: each further copy costs a pass
+    over it and a page fault every 4 KiB).
     """
     import json
 
@@ -242,8 +269,32 @@ def compile_json(doc: Document, text: str, resolved: Resolved | None = None) -> 
     head, found, tail = whole.partition(_dumps(_ENTRIES))
     if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
         graph["entries"] = [json.loads(e) for e in entries]
-        return _dumps(graph)
-    return head + "[" + ",".join(entries) + "]" + tail
+        return _dumps(graph) + end
+    if not entries:
+        return head + "[]" + tail + end
+    # head[e0,e1,...,en]tail as one join: the first and last entries carry the ends.
+    entries[0] = head + "[" + entries[0]
+    entries[-1] = entries[-1] + "]" + tail + end
+    return ",".join(entries)
+
+
+def compile_json_utf8(doc: Document, text: str, resolved: Resolved | None = None, *, end: str = "") -> bytes:
+    """:func:`compile_json`'s text encoded as UTF-8, what ``dtc compile`` writes.
+
+    Each entry is encoded to bytes where it is built, and the bytes are joined once: a large
+    book's text never exists whole as a ``str`` (which, with a dash or a curly quote in it,
+    takes two bytes a letter), and the child process that builds the second half sends bytes,
+    which need no decoding."""
+    graph, entries = _graph(doc, text, resolved, encode=True, utf8=True)
+    assert entries is not None
+    head, found, tail = _dumps(graph).partition(_dumps(_ENTRIES))
+    if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
+        return compile_json(doc, text, resolved, end=end).encode("utf-8")
+    if not entries:
+        return (head + "[]" + tail + end).encode("utf-8")
+    entries[0] = (head + "[").encode("utf-8") + entries[0]
+    entries[-1] = entries[-1] + ("]" + tail + end).encode("utf-8")
+    return b",".join(entries)
 
 
 def _dumps(data: Any) -> str:
@@ -253,9 +304,9 @@ def _dumps(data: Any) -> str:
 
 
 def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
-           effects: bool = True) -> tuple[CompiledGraph, list[str] | None]:
+           effects: bool = True, utf8: bool = False) -> tuple[CompiledGraph, list[Any] | None]:
     """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
-    apart, each as JSON text."""
+    apart, each as JSON text (``utf8``: as that text's UTF-8 bytes)."""
     import hashlib
 
     import dtc.compiler.parallel as parallel
@@ -345,10 +396,9 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
         """Each entry's JSON text, written as it is built (only its text is kept): what
         ``json.dumps`` of :func:`build`'s dict gives, compact, byte for byte, without building
         the dicts of its choices and exits (see :func:`_json_value`)."""
-        import json
         from json.encoder import encode_basestring as string  # what json.dumps writes a str as
 
-        encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        encoder = _compact_encoder()
 
         def value(item: Any) -> str:  # _json_value, its commonest cases first, without a call
             kind = type(item)
@@ -359,32 +409,47 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
             return string(item) if kind is str else _json_value(encoder, string, item)
 
         out: list[str] = []
+        span_text = _SPAN_TEXT
+        canonical_of: dict[str, str] = {}  # each ability as written -> as the graph names it
+        digit_labels = any(key.isdigit() for key in labels)  # else no number's text is a label
         for i in range(lo, hi):
             entry = doc.entries[i]
             choices = []
-            for c in entry.choices:
+            entry_choices = entry.choices
+            for c in entry_choices:
                 spans = c.located()
                 ability = c.ability
                 if ability is not None:
-                    ability = canonical(ability) or ability
+                    named = canonical_of.get(ability)
+                    if named is None:
+                        named = canonical_of[ability] = canonical(ability) or ability
+                    ability = named
                 success, failure = c.success, c.failure
+                if success is not None and (digit_labels or type(success) is not int):
+                    success = labels.get(str(success), success)
+                if failure is not None and (digit_labels or type(failure) is not int):
+                    failure = labels.get(str(failure), failure)
+                span = spans[0]
                 choice = (
-                    f'{{"label":{string(c.label)},"text":{string(c.text)},"ability":{value(ability)},'
-                    f'"difficulty":{value(c.difficulty)},'
-                    f'"success":{value(None if success is None else labels.get(str(success), success))},'
-                    f'"failure":{value(None if failure is None else labels.get(str(failure), failure))},'
-                    f'"error":{value(c.error)},"span":{_span_text(spans[0])}'
+                    f'{{"label":{string(c.label)},"text":{string(c.text)},'
+                    f'"ability":{"null" if ability is None else value(ability)},'
+                    f'"difficulty":{value(c.difficulty)},"success":{value(success)},"failure":{value(failure)},'
+                    f'"error":{"null" if c.error is None else value(c.error)},'
+                    f'"span":{"null" if span is None else span_text % span}'
                 )
                 if c.condition is not None or c.roll is not None:
                     for key, part in _state_choice(c, res, {}).items():
                         choice += f',"{key}":{encoder(part)}'
                 choices.append(choice + "}")
-            exits = [
-                f'{{"target":{value(x.target)},"kind":{string(x.kind)},"choice":{value(x.choice)},"span":'
-                + _span_text(x.span if x.choice is None or x.kind == "random"
-                             else entry.choices[x.choice].located()[4 if x.kind == "success" else 5]) + "}"
-                for x in all_exits[i]
-            ]
+            exits = []
+            for target, kind, at, span in all_exits[i]:
+                if at is not None and kind != "random":  # as Resolved.exit_span finds it
+                    span = entry_choices[at].located()[4 if kind == "success" else 5]
+                exits.append(
+                    f'{{"target":{int.__repr__(target) if type(target) is int else value(target)},'
+                    f'"kind":{string(kind)},"choice":{"null" if at is None else value(at)},'
+                    f'"span":{"null" if span is None else span_text % span}}}'
+                )
             number = entry.number
             text = (
                 f'{{"number":{value(numbers[i])},"label":{string(number) if isinstance(number, str) else "null"},'
@@ -400,9 +465,12 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
             out.append(text + "}")
         return out
 
-    encoded: list[str] | None = None
+    def build_utf8(lo: int, hi: int) -> list[bytes]:
+        return [part.encode("utf-8") for part in build_json(lo, hi)]
+
+    encoded: list[Any] | None = None
     if encode:
-        encoded = parallel.halves(len(doc.entries), build_json)
+        encoded = parallel.halves(len(doc.entries), build_utf8 if utf8 else build_json)
         entries: Any = _ENTRIES
     else:
         entries = parallel.halves(len(doc.entries), lambda lo, hi: list(build(lo, hi)))

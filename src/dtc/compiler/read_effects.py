@@ -106,6 +106,12 @@ OIL = re.compile(rf"\b(?:(?P<n>{_NUM})\s+)?flasks?\s+of\s+(?:lantern\s+)?oil\b|\
 WEIGHT = re.compile(r"\(\s*weight\s+(?P<w>[0-9]+(?:\.[0-9]+)?)\s*\)", re.I)
 #: What COINS, JEWELRY, GEMS and UNIQUE all open with: an amount, then white space.
 _AMOUNT = re.compile(rf"(?:{_NUM})\s", re.I)
+#: COINS, JEWELRY, GEMS and UNIQUE as one expression, each its own group (``coins``...), their
+#: groups prefixed with its name: one call tries the four in that order, and the first that
+#: matches wins, as the four tried in turn.
+_TREASURE = re.compile("|".join(
+    f"(?P<{kind}>{p.pattern.replace('(?P<', f'(?P<{kind}_')})"
+    for kind, p in (("coins", COINS), ("jewelry", JEWELRY), ("gems", GEMS), ("unique", UNIQUE))), re.I)
 ITEM = re.compile(r"^(?:an?)\s+(?P<name>[^\W\d_][\w'’ -]*)$", re.I)
 NOT_ITEM = frozenset((
     "to", "in", "on", "at", "from", "with", "that", "which", "who", "where", "hidden", "lying", "way", "nothing",
@@ -118,9 +124,15 @@ NOT_ITEM = frozenset((
 _PUNCT = re.compile(r"[().!?]")
 
 
+#: Letters by how often English prose holds them, then digits and "@".
+_COMMONEST = "etaoinshrdlcumwfgypbvkjxqz0123456789@"
+
+
 def _trie(words: Iterable[str]) -> str:
     """An alternation of ``words`` as a trie (``c(?:heck|o(?:in|ntain))``): the regex engine then
-    compares one letter per level instead of trying every word at every position."""
+    compares one letter per level instead of trying every word at every position. The branches
+    go commonest letter first: the engine tries them in order at every place whose letter opens
+    one, and at most one can match there (they open with different letters)."""
     tree: dict[str, Any] = {}
     for word in words:
         node = tree
@@ -129,7 +141,8 @@ def _trie(words: Iterable[str]) -> str:
         node[""] = {}
 
     def alternation(node: dict[str, Any]) -> str:
-        parts = [re.escape(ch) + alternation(child) if ch else "" for ch, child in sorted(node.items())]
+        parts = [re.escape(ch) + alternation(child) if ch else ""
+                 for ch, child in sorted(node.items(), key=_by_commonness)]
         if parts == [""]:
             return ""
         optional = "" in parts
@@ -138,6 +151,11 @@ def _trie(words: Iterable[str]) -> str:
         return body + "?" if optional else body
 
     return alternation(tree)
+
+
+def _by_commonness(item: tuple[str, Any]) -> tuple[int, str]:
+    letter = item[0]
+    return _COMMONEST.find(letter) if letter in _COMMONEST else len(_COMMONEST), letter
 
 
 def _sentences(text: str) -> Iterable[tuple[int, int]]:
@@ -169,7 +187,8 @@ def _sentences(text: str) -> Iterable[tuple[int, int]]:
 # does not overlap its matches, misses none that matters. The regex engine folds "ſ" to "s" and
 # "ı" to "i" when it ignores case, and lower-casing does not: a text with either is read by the
 # reference reader (:mod:`dtc.compiler.read_effects_reference`), as is one whose offsets
-# lower-casing moves ("İ" becomes two letters).
+# lower-casing moves ("İ" becomes two letters) and one with the Kelvin sign (which the engine
+# folds to "k": the scan reads the text's bytes, where it is no letter; see :meth:`_Reader.read`).
 
 _FIGHT, _CHECK, _DAMAGE, _HEAL, _FIND, _RULE, _DIGIT, _AT = 1, 2, 4, 8, 16, 32, 64, 128
 _KEY_BITS: dict[str, int] = {
@@ -185,6 +204,14 @@ _KEY_BITS: dict[str, int] = {
 #: Any key word, a digit or "@". (Every branch opens with a literal: the engine skips, in C,
 #: every character none of them opens with.)
 _KEYS = re.compile(_trie(_KEY_BITS))
+#: The same, over the text's bytes (see :meth:`_Reader.read`).
+_KEYS_ASCII = re.compile(_KEYS.pattern.encode("ascii"))
+_ASCII_BITS = {key.encode("ascii"): bits for key, bits in _KEY_BITS.items()}
+#: The letters the shortcuts leave to the reference: "ſ" and "ı" (the regex engine folds them to
+#: "s" and "i" when it ignores case, lower-casing does not), "İ" (lower-casing makes it two
+#: letters, moving the offsets) and the Kelvin sign (the one other letter that lower-cases to a
+#: letter of ASCII, "k"; the engine folds it to "k" too).
+_LEFT_TO_THE_REFERENCE = ("ſ", "ı", "İ", "\u212a")
 #: What splits the text into sentences where no end lies inside parentheses.
 _END_SPLIT = re.compile(r"[.!?](?=\s|\Z)")
 #: Parentheses inside which an end may lie: one that opens before another closes it (nesting,
@@ -192,9 +219,22 @@ _END_SPLIT = re.compile(r"[.!?](?=\s|\Z)")
 _PAREN_TROUBLE = re.compile(r"\([^()]*(?:\(|[.!?]\s|\Z)")
 
 
+def _ends_in_parentheses(text: str) -> bool:
+    """Whether a sentence of ``text`` may end inside parentheses (see :data:`_PAREN_TROUBLE`),
+    or a parenthesis is left open or closes none: where :func:`_ends_by_depth` must find the ends."""
+    return ("(" in text or ")" in text) and (
+        text.count("(") != text.count(")") or _PAREN_TROUBLE.search(text) is not None)
+
+
+#: The last end of a sentence before ``endpos`` (greedy, so one match finds the last one; the
+#: white space after it lies before ``endpos``, where the one that matters always does: see
+#: :meth:`_Reader.read`).
+_LAST_END = re.compile(r".*[.!?](?=\s)", re.S)
+
+
 def _sentence_ends(text: str) -> list[int]:
     """Where each sentence of :func:`_sentences` ends but the last, which ends with the text."""
-    if ("(" in text or ")" in text) and (text.count("(") != text.count(")") or _PAREN_TROUBLE.search(text)):
+    if _ends_in_parentheses(text):
         ends = _ends_by_depth(text)
     else:  # no end inside parentheses: each split's length, and its end, summed
         ends = list(accumulate(map(_PLUS_ONE, map(len, _END_SPLIT.split(text)))))
@@ -351,8 +391,8 @@ class _Reader(_Found):
         self.stat_ends: list[int] = []
         self.creatures = _normalized(creatures)
         self.abilities = _default_abilities()
-        #: The masked text lower-cased (the same offsets).
-        self.low = ""
+        #: The masked text's bytes, lower-cased (the same offsets; see :meth:`read`).
+        self.low = b""
 
     def read(self) -> list[Effect] | None:
         """The effects; ``None`` when the text is one the shortcuts do not cover (see above)."""
@@ -368,21 +408,38 @@ class _Reader(_Found):
             pieces.append(self.text[at:])
             self.text = "".join(pieces)
         masked = self.text
-        low = masked.lower()
-        if len(low) != len(masked) or "ſ" in low or "ı" in low:
-            return None
+        for letter in _LEFT_TO_THE_REFERENCE:
+            if letter in masked:
+                return None
+        # Every key is ASCII, and so is every word the reader looks for in ``low``; no other
+        # letter lower-cases to one (checked over every code point by a test). So the text's
+        # bytes lower-cased stand for it, each letter outside Latin-1 written "?" (one byte:
+        # the offsets stay put): a tenth of lower-casing a text with a dash or a curly quote.
+        low = masked.encode("latin-1", "replace").lower()
         self.low = low
         # One pass: find the next key word, digit or "@", read the sentence that holds it with
         # the expressions its keys allow, go on after that sentence.
-        ends = _sentence_ends(masked)
-        size, count, search, keys, key_bits = len(masked), len(ends), _KEYS.search, _KEYS.findall, _KEY_BITS
+        # Where no end lies inside parentheses, the sentence around a key is found where it is:
+        # it ends at the first end after the key (or with the text), and begins after the last
+        # end from where the previous sentence read ends (``pos``, itself an end, or 0) to the
+        # key. That end is followed by white space before the key, which is no white space.
+        # Elsewhere every end is found first, counting parentheses.
+        ends = _sentence_ends(masked) if _ends_in_parentheses(masked) else None
+        size, search, keys, key_bits = len(masked), _KEYS_ASCII.search, _KEYS_ASCII.findall, _ASCII_BITS
+        next_end, last_end = _END_SPLIT.search, _LAST_END.match
         last_check: int | None = None
         pos = 0
         while (m := search(low, pos)) is not None:
             at = m.start()
-            k = bisect_right(ends, at)
-            start = ends[k - 1] if k else 0
-            pos = ends[k] if k < count else size
+            if ends is None:
+                before = last_end(masked, pos, at)
+                start = before.end() if before is not None else pos
+                after = next_end(masked, at)
+                pos = after.end() if after is not None else size
+            else:
+                k = bisect_right(ends, at)
+                start = ends[k - 1] if k else 0
+                pos = ends[k] if k < len(ends) else size
             bits = 0
             for key in keys(low, at, pos):
                 bits |= key_bits[key]
@@ -407,7 +464,7 @@ class _Reader(_Found):
         before = self.sentence_first = len(effects)
         if bits & _FIGHT and (fight := FIGHT.search(text)):
             self.add("fight", start + fight.start(), start + fight.end(), when, target=None)
-        if bits & (_DIGIT | _AT) and (self.low.find("to", start, end) >= 0 or self.low.find("read", start, end) >= 0):
+        if bits & (_DIGIT | _AT) and (self.low.find(b"to", start, end) >= 0 or self.low.find(b"read", start, end) >= 0):
             # (every exit verb is followed by "to", but "read")
             win = self.any_fight and WIN.match(text) is not None
             if win or IF.match(text):
@@ -478,27 +535,28 @@ class _Reader(_Found):
         weight_m = WEIGHT.search(piece) if "(" in piece else None
         weight = min(float(weight_m.group("w")), numbers.WEIGHT) if weight_m else None
         low = self.low
-        if _AMOUNT.match(piece) is None:  # none of coins, jewelry, gems or a unique treasure
-            m = None
-        elif m := COINS.match(piece):
-            self.add("treasure", offset, end, when, category="coins", name="coins", quantity=_number(m.group("n")),
-                     value=1, weight=None)
-        elif m := JEWELRY.match(piece):
-            self.add("treasure", offset, end, when, category="jewelry", name="jewelry",
-                     quantity=_number(m.group("n")), value=None, weight=weight)
-        elif m := GEMS.match(piece):
-            value = _number(m.group("v")) if m.group("v") else None
-            self.add("treasure", offset, end, when, category="gems", name="gems", quantity=_number(m.group("n")),
-                     value=value, weight=weight)
-        elif m := UNIQUE.match(piece):
-            self.add("treasure", offset, end, when, category="unique", name=m.group("name").strip(), quantity=1,
-                     value=_number(m.group("v")), weight=weight)
+        # (_AMOUNT: what all four open with, cheaper to try first)
+        m = _TREASURE.match(piece) if _AMOUNT.match(piece) is not None else None
         if m is not None:
+            kind = m.lastgroup  # the outer group: it closes last
+            if kind == "coins":
+                self.add("treasure", offset, end, when, category="coins", name="coins",
+                         quantity=_number(m.group("coins_n")), value=1, weight=None)
+            elif kind == "jewelry":
+                self.add("treasure", offset, end, when, category="jewelry", name="jewelry",
+                         quantity=_number(m.group("jewelry_n")), value=None, weight=weight)
+            elif kind == "gems":
+                value = _number(m.group("gems_v")) if m.group("gems_v") else None
+                self.add("treasure", offset, end, when, category="gems", name="gems",
+                         quantity=_number(m.group("gems_n")), value=value, weight=weight)
+            else:
+                self.add("treasure", offset, end, when, category="unique", name=m.group("unique_name").strip(),
+                         quantity=1, value=_number(m.group("unique_v")), weight=weight)
             return
-        if low.find("ration", offset, end) >= 0 and (m := RATIONS.search(piece)):
+        if low.find(b"ration", offset, end) >= 0 and (m := RATIONS.search(piece)):
             self.add("item", offset + m.start(), offset + m.end(), when, name="Rations",
                      quantity=numbers.bounded(m.group("n") or m.group("m"), numbers.AMOUNT), weight=None)
-        elif low.find("oil", offset, end) >= 0 and (m := OIL.search(piece)):
+        elif low.find(b"oil", offset, end) >= 0 and (m := OIL.search(piece)):
             count = _number(m.group("n")) if m.group("n") else 1
             self.add("item", offset + m.start(), offset + m.end(), when, name="Lantern Oil", quantity=count,
                      weight=None)
