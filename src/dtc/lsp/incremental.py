@@ -65,21 +65,15 @@ class _Chunk:
     part: _Part | None = None
 
     has_labels: bool | None = None
-    #: Findings of the entry-local rules (:data:`LOCAL_RULES`) with spans relative to the chunk,
-    #: for one (path, ruleset, label numbers), and the copy moved to ``found_at``.
-    found_for: tuple[object, ...] | None = None
-    found: dict[str, list[Diagnostic]] | None = None
-    found_any: bool = False
-    found_at: int = 0
-    found_moved: dict[str, list[Diagnostic]] | None = None
-    #: Findings of :data:`TARGET_RULES` (None: none), for one key, and the copy moved to ``targeted_at``.
-    targeted_for: tuple[object, ...] | None = None
-    targeted: dict[str, list[Diagnostic]] | None = None
-    targeted_at: int = 0
-    targeted_moved: dict[str, list[Diagnostic]] | None = None
+    #: Findings of the entry-local rules (:data:`LOCAL_RULES`), for one (path, ruleset, label numbers).
+    local: _Found | None = None
+    #: Findings of :data:`TARGET_RULES`, for one key (which also says which targets name an entry).
+    targeted: _Found | None = None
+    #: What the two were last checked for (see :meth:`IncrementalParser.local_findings`), and
+    #: whether either holds a finding.
+    checked: object = None
+    finds: bool = False
     prose_targets_of: tuple[Target, ...] | None = None
-    targeted_epoch: int = -1
-    targeted_base: object = None
     has_state_of: bool | None = None
     #: What the chunk says apart from its prose and its place (see :func:`without_places`), when asked.
     shape_of: tuple[list[object], list[object], dict[str, list[object]]] | None = None
@@ -134,6 +128,30 @@ class _Chunk:
             else:
                 self.moved = ([_shift(e, delta) for e in self.entries], [_shift(d, delta) for d in self.directives],
                               {name: _shift_any(items, delta) for name, items in self.extras.items()})
+            self.at = delta
+        return self.moved
+
+
+@dataclass(slots=True, eq=False)
+class _Found:
+    """Findings of some rules in one chunk, with spans relative to the chunk (never rewritten),
+    for one key (what they depend on besides the chunk's text); and the copy moved to where the
+    chunk stood last (``at``), kept while the chunk does not move."""
+
+    key: object
+    found: dict[str, list[Diagnostic]]
+    #: Whether any rule found anything.
+    some: bool = False
+    at: int = 0
+    moved: dict[str, list[Diagnostic]] | None = None
+
+    def __post_init__(self) -> None:
+        self.some = any(self.found.values())
+
+    def placed(self, delta: int) -> dict[str, list[Diagnostic]]:
+        """The findings with spans ``delta`` lines further down."""
+        if self.moved is None or self.at != delta:
+            self.moved = {code: [_shift(d, delta) for d in found] for code, found in self.found.items()}
             self.at = delta
         return self.moved
 
@@ -222,6 +240,7 @@ class IncrementalParser:
         self._edit: _Edit | None = None
         self._resolved: tuple[Resolved, object] | None = None
         self._local_key: tuple[object, ...] | None = None
+        self._stamp: object = None
         self._returning: list[int] = []
         self._edited: tuple[_Edit, Edited] | None = None
         #: Counts the versions whose entry numbers or labels may differ from the version before.
@@ -768,12 +787,12 @@ class IncrementalParser:
         if layout is None or doc is not self._doc:
             return None
         chosen = [r for r in rules if r.code in LOCAL_RULES]
-        targeted = [r for r in rules if r.code in TARGET_RULES]
-        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen + targeted}
-        if not chosen and not targeted:
+        targeted_rules = [r for r in rules if r.code in TARGET_RULES]
+        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen + targeted_rules}
+        if not chosen and not targeted_rules:
             return out
         labels_key = tuple(res.labels.items())
-        common = (doc.path, doc.rules, tuple(r.code for r in chosen + targeted), None)
+        common = (doc.path, doc.rules, tuple(r.code for r in chosen + targeted_rules), None)
         if self._local_key == common:
             common = self._local_key  # the same object: chunks compare it by identity first
         self._local_key = common
@@ -783,45 +802,39 @@ class IncrementalParser:
         if edited is None or not edited.same_shape:
             self._numbers_epoch += 1
         epoch = self._numbers_epoch
+        # The rules, the label numbers and the epoch: a chunk checked for the same is not again.
+        stamp = (common, labelled, epoch)
+        if self._stamp == stamp:
+            stamp = self._stamp  # the same object: compared by identity
+        self._stamp = stamp
         for chunk, first in zip(layout.chunks, layout.lines, strict=True):
-            key = common if not chunk.has_labels and chunk.has_labels is not None else (
-                labelled if chunk.labelled else common)
-            if chosen and chunk.found_for is not key and chunk.found_for != key:
-                chunk.found = _find(chunk, doc, res, chosen) if chunk.entries else {}
-                chunk.found_any = any(chunk.found.values())
-                chunk.found_for = key
-                chunk.found_moved = None
-            if targeted and not (chunk.targeted_epoch == epoch
-                                 and (chunk.targeted_base is key or chunk.targeted_base == key)):
-                targets = chunk.prose_targets
-                tkey: tuple[object, ...] = key
-                if targets:  # which of them name an entry (a rule there may say so)
-                    tkey = (key, tuple([target_number(t) is None for t in targets]))
-                if chunk.targeted_for != tkey:
-                    found = _find(chunk, doc, res, targeted, whole_book=True) if targets else {}
-                    chunk.targeted = found if any(found.values()) else None
-                    chunk.targeted_for = tkey
-                    chunk.targeted_moved = None
-                chunk.targeted_base = key  # checked for these numbers (no need while they stay)
-                chunk.targeted_epoch = epoch
-            if not chunk.found_any and chunk.targeted is None:
-                continue
-            delta = first - 1
-            if chunk.found_any:
-                assert chunk.found is not None
-                if chunk.found_moved is None or chunk.found_at != delta:
-                    chunk.found_moved = {code: [_shift(d, delta) for d in found]
-                                         for code, found in chunk.found.items()}
-                    chunk.found_at = delta
-                for code, moved in chunk.found_moved.items():
-                    out[code].extend(moved)
-            if chunk.targeted is not None:
-                if chunk.targeted_moved is None or chunk.targeted_at != delta:
-                    chunk.targeted_moved = {code: [_shift(d, delta) for d in found]
-                                            for code, found in chunk.targeted.items()}
-                    chunk.targeted_at = delta
-                for code, moved in chunk.targeted_moved.items():
-                    out[code].extend(moved)
+            if chunk.checked is not stamp:
+                key = common if not chunk.has_labels and chunk.has_labels is not None else (
+                    labelled if chunk.labelled else common)
+                local = chunk.local
+                if chosen and (local is None or (local.key is not key and local.key != key)):
+                    local = chunk.local = _Found(key, _find(chunk, doc, res, chosen) if chunk.entries else {})
+                targeted = chunk.targeted
+                if targeted_rules:
+                    targets = chunk.prose_targets
+                    tkey: tuple[object, ...] = key
+                    if targets:  # which of them name an entry (a rule there may say so)
+                        tkey = (key, tuple([target_number(t) is None for t in targets]))
+                    if targeted is None or targeted.key != tkey:
+                        found = _find(chunk, doc, res, targeted_rules, whole_book=True) if targets else {}
+                        targeted = chunk.targeted = _Found(tkey, found)
+                chunk.finds = bool((chosen and local is not None and local.some)
+                                   or (targeted_rules and targeted is not None and targeted.some))
+                chunk.checked = stamp
+            if chunk.finds:
+                delta = first - 1
+                local, targeted = chunk.local, chunk.targeted
+                if chosen and local is not None and local.some:
+                    for code, moved in local.placed(delta).items():
+                        out[code].extend(moved)
+                if targeted_rules and targeted is not None and targeted.some:
+                    for code, moved in targeted.placed(delta).items():
+                        out[code].extend(moved)
         return out
 
 
