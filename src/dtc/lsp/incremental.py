@@ -34,7 +34,15 @@ from typing import Any
 
 from dtc.compiler.compile import Exit, Resolved, resolve
 from dtc.compiler.model import Choice, Directive, Document, Entry, Target
-from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
+from dtc.compiler.parse import (
+    DIRECTIVE,
+    ENTRIES_HEADER,
+    ENTRY_HEAD,
+    find_heads,
+    head_layout,
+    parse,
+    separates_with_blank_lines,
+)
 from dtc.diagnostics import Diagnostic, Span
 from dtc.lint.analysis import SALVAGE, Analysis, extend, reverse
 from dtc.lint.rules import Context, Rule
@@ -47,9 +55,11 @@ _PROBE = "\n1 X"
 
 @dataclass(slots=True, eq=False)
 class _Chunk:
-    """One chunk's text and what parsing it alone gave, with spans relative to the chunk (as
-    parsed behind a header line: the chunk's first line is line 2), never rewritten; plus the
-    copy moved to where the chunk stood last (``at``), kept while the chunk does not move."""
+    """One chunk's text and what parsing it gave, with spans ``base`` lines further down than
+    the chunk parsed alone (behind a header line, where its first line is line 2): 0 when it
+    was parsed alone, where it stood when it was cut from a parse of the whole book (see
+    :meth:`IncrementalParser._parse_all`); never rewritten. Plus the copy moved to where the
+    chunk stood last (``at``), kept while the chunk does not move."""
 
     text: str
     #: (entry heads after a blank line, entry heads): the chunk's part of the book's layout.
@@ -58,6 +68,7 @@ class _Chunk:
     directives: list[Directive]
     #: Other document-level lists the chunk's entries added to (such as unreadable stat blocks).
     extras: dict[str, list[Any]]
+    base: int = 0
     at: int = 0
     moved: tuple[list[Entry], list[Directive], dict[str, list[Any]]] | None = None
     #: The chunk's part of the resolution, for one (line shift, label numbers).
@@ -104,8 +115,9 @@ class _Chunk:
         """Whether an entry here is named by a label, or an exit names one (the part then
         depends on the numbers the book gives its labels)."""
         if self.has_labels is None:
-            self.has_labels = any(isinstance(e.number, str) for e in self.entries) or any(
-                isinstance(t, str) for e in self.entries for t in _targets(e))
+            # A label, as an entry's name or a target, is written with an @.
+            self.has_labels = "@" in self.text and (any(isinstance(e.number, str) for e in self.entries) or any(
+                isinstance(t, str) for e in self.entries for t in _targets(e)))
         return self.has_labels
 
     def resolved(self, delta: int, labels: dict[str, int], labels_key: object) -> _Part:
@@ -123,20 +135,21 @@ class _Chunk:
     def placed(self, delta: int) -> tuple[list[Entry], list[Directive], dict[str, list[Any]]]:
         """Entries, comment lines and extras with spans ``delta`` lines further down."""
         if self.moved is None or self.at != delta:
-            if delta == 0:
+            by = delta - self.base
+            if by == 0:
                 self.moved = (self.entries, self.directives, self.extras)
             else:
-                self.moved = ([_shift(e, delta) for e in self.entries], [_shift(d, delta) for d in self.directives],
-                              {name: _shift_any(items, delta) for name, items in self.extras.items()})
+                self.moved = ([_shift(e, by) for e in self.entries], [_shift(d, by) for d in self.directives],
+                              {name: _shift_any(items, by) for name, items in self.extras.items()})
             self.at = delta
         return self.moved
 
 
 @dataclass(slots=True, eq=False)
 class _Found:
-    """Findings of some rules in one chunk, with spans relative to the chunk (never rewritten),
-    for one key (what they depend on besides the chunk's text); and the copy moved to where the
-    chunk stood last (``at``), kept while the chunk does not move."""
+    """Findings of some rules in one chunk, with spans where the chunk's entries are (its
+    ``base``; never rewritten), for one key (what they depend on besides the chunk's text); and
+    the copy moved ``at`` lines further down, for where the chunk stood last."""
 
     key: object
     found: dict[str, list[Diagnostic]]
@@ -148,11 +161,12 @@ class _Found:
     def __post_init__(self) -> None:
         self.some = any(self.found.values())
 
-    def placed(self, delta: int) -> dict[str, list[Diagnostic]]:
-        """The findings with spans ``delta`` lines further down."""
-        if self.moved is None or self.at != delta:
-            self.moved = {code: [_shift(d, delta) for d in found] for code, found in self.found.items()}
-            self.at = delta
+    def placed(self, by: int) -> dict[str, list[Diagnostic]]:
+        """The findings with spans ``by`` lines further down."""
+        if self.moved is None or self.at != by:
+            self.moved = self.found if by == 0 else {code: [_shift(d, by) for d in found]
+                                                     for code, found in self.found.items()}
+            self.at = by
         return self.moved
 
 
@@ -327,15 +341,28 @@ class IncrementalParser:
         if header + 1 >= len(lines):  # a header and no line after it
             self.stats = Stats(full=True)
             return parse(text, path)
-        bounds = _chunk_starts(lines, header + 1)
+        comments = {i for i in range(header + 1, len(lines))
+                    if "<!--" in lines[i] and DIRECTIVE.match(lines[i])} if "<!--" in text else set()
+        heads, after_blank = find_heads(lines, header + 1, comments)
+        bounds = _starts_of(lines, header + 1, comments, heads, after_blank)
         texts = ["\n".join(lines[first : bounds[n + 1] if n + 1 < len(bounds) else len(lines)])
                  for n, first in enumerate(bounds)]
-        blank_separated = separates_with_blank_lines(head_layout(lines, header + 1))
+        blank_separated = separates_with_blank_lines(after_blank)
         if blank_separated != self._blank_separated:
             self._cache.clear()
             self._blank_separated = blank_separated
         self.stats = Stats()
-        chunks = [self._chunk(t) for t in texts]
+        cache = self._cache
+        new = sum(1 for t in texts if t not in cache)
+        cut: list[_Chunk] | None = None
+        if new * 2 > len(texts):  # most of the book is new (it was opened): one parse of it all
+            cut = _cut(parse(text, path, blank_separated=blank_separated), header, bounds, texts,
+                       [(i, blank) for (i, _), blank in zip(heads, after_blank, strict=True)], blank_separated)
+        if cut is not None:
+            chunks = [cache.get(t) or c for t, c in zip(texts, cut, strict=True)]
+            self.stats.reparsed = new
+        else:
+            chunks = [self._chunk(t) for t in texts]
         offset = len(front[0]) + 1
         starts = []
         for t in texts:
@@ -802,18 +829,31 @@ class IncrementalParser:
         if edited is None or not edited.same_shape:
             self._numbers_epoch += 1
         epoch = self._numbers_epoch
+        chunks = layout.chunks
+        # Most chunks never checked (the book was opened): the rules run once over the whole
+        # book, as `dtc lint` runs them, and what they find is shared out to the chunks.
+        bulk: list[dict[str, list[Diagnostic]] | None] | None = None
+        bulk_targeted: list[dict[str, list[Diagnostic]] | None] | None = None
+        if (sum(1 for c in chunks if c.local is None) * 2 > len(chunks)
+                or sum(1 for c in chunks if c.targeted is None) * 2 > len(chunks)):
+            both = self._find_all(res, [chosen, targeted_rules])
+            if both is not None:
+                bulk, bulk_targeted = both
         # The rules, the label numbers and the epoch: a chunk checked for the same is not again.
         stamp = (common, labelled, epoch)
         if self._stamp == stamp:
             stamp = self._stamp  # the same object: compared by identity
         self._stamp = stamp
-        for chunk, first in zip(layout.chunks, layout.lines, strict=True):
+        for k, (chunk, first) in enumerate(zip(chunks, layout.lines, strict=True)):
             if chunk.checked is not stamp:
                 key = common if not chunk.has_labels and chunk.has_labels is not None else (
                     labelled if chunk.labelled else common)
                 local = chunk.local
                 if chosen and (local is None or (local.key is not key and local.key != key)):
-                    local = chunk.local = _Found(key, _find(chunk, doc, res, chosen) if chunk.entries else {})
+                    found = bulk[k] if bulk is not None else None
+                    if found is None:
+                        found = _find(chunk, doc, res, chosen) if chunk.entries else {}
+                    local = chunk.local = _Found(key, found)
                 targeted = chunk.targeted
                 if targeted_rules:
                     targets = chunk.prose_targets
@@ -821,22 +861,70 @@ class IncrementalParser:
                     if targets:  # which of them name an entry (a rule there may say so)
                         tkey = (key, tuple([target_number(t) is None for t in targets]))
                     if targeted is None or targeted.key != tkey:
-                        found = _find(chunk, doc, res, targeted_rules, whole_book=True) if targets else {}
+                        found = bulk_targeted[k] if bulk_targeted is not None and targets else None
+                        if found is None:
+                            found = _find(chunk, doc, res, targeted_rules, whole_book=True) if targets else {}
                         targeted = chunk.targeted = _Found(tkey, found)
                 chunk.finds = bool((chosen and local is not None and local.some)
                                    or (targeted_rules and targeted is not None and targeted.some))
                 chunk.checked = stamp
             if chunk.finds:
-                delta = first - 1
+                by = first - 1 - chunk.base
                 local, targeted = chunk.local, chunk.targeted
                 if chosen and local is not None and local.some:
-                    for code, moved in local.placed(delta).items():
+                    for code, moved in local.placed(by).items():
                         out[code].extend(moved)
                 if targeted_rules and targeted is not None and targeted.some:
-                    for code, moved in targeted.placed(delta).items():
+                    for code, moved in targeted.placed(by).items():
                         out[code].extend(moved)
         return out
 
+    def _find_all(self, res: Resolved, rule_sets: list[list[Rule]]
+                  ) -> list[list[dict[str, list[Diagnostic]] | None]] | None:
+        """For each set of rules, what :func:`_find` finds in each chunk (spans at the chunk's
+        ``base``; None for a chunk with no entries), from one run of the rules over the whole
+        book, each chunk's part as it stands now; None when a finding lies outside every chunk.
+        (The entries a target names are looked up in the whole book, as :data:`TARGET_RULES`
+        need: the others read no other entry.)"""
+        layout = self._layout
+        assert layout is not None
+        chunks, firsts = layout.chunks, layout.lines
+        parts: list[_Part] = []
+        for chunk, first in zip(chunks, firsts, strict=True):
+            part = chunk.part
+            if part is None or chunk.resolved_for is None or chunk.resolved_for[0] != first - 1:
+                return None  # not resolved where it stands (cannot happen after resolve())
+            parts.append(part)
+        doc = res.doc
+        sub = copy.copy(doc)
+        sub.directives = []
+        resolved = Resolved(sub, res.numbers, by_number=res.by_number, labels=res.labels,
+                            exits=[x for p in parts for x in p.exits], malformed=res.malformed)
+        ctx = Context(sub, resolved)
+        found_sets = []
+        for rules in rule_sets:
+            codes = [r.code for r in rules]
+            empty: dict[str, list[Diagnostic]] = {code: [] for code in codes}  # shared, never changed
+            out: list[dict[str, list[Diagnostic]] | None] = [empty if c.entries else None for c in chunks]
+            for r in rules:
+                for d in r.run(ctx):
+                    k = bisect_right(firsts, d.span.line - 1) - 1
+                    if k < 0 or out[k] is None:
+                        return None
+                    found = out[k]
+                    if found is empty:
+                        found = out[k] = {code: [] for code in codes}
+                    assert found is not None
+                    found[r.code].append(d)
+            for k, (chunk, first) in enumerate(zip(chunks, firsts, strict=True)):
+                found = out[k]
+                by = chunk.base - (first - 1)
+                if found is None:
+                    out[k] = {}
+                elif by and found is not empty:
+                    out[k] = {code: [_shift(d, by) for d in ds] for code, ds in found.items()}
+            found_sets.append(out)
+        return found_sets
 
     # -- the document -----------------------------------------------------------------------
 
@@ -859,7 +947,7 @@ class IncrementalParser:
         pending: dict[int, tuple[_Chunk, int]] = {}
         for chunk, first in zip(layout.chunks, layout.lines, strict=True):
             delta = first - 1  # chunk line 2 is document line first + 1
-            if (delta and not chunk.directives and not chunk.extras and chunk.entries
+            if (delta != chunk.base and not chunk.directives and not chunk.extras and chunk.entries
                     and (chunk.moved is None or chunk.at != delta)):
                 pending[len(entries)] = (chunk, delta)  # moved when first looked at
                 extend(chunk.entries)
@@ -1199,33 +1287,44 @@ class _Part:
         numbers = [labels[e.number] if isinstance(e.number, str) else e.number for e in entries]
         exits: list[list[Exit]] = []
         malformed: list[int] = []
+        returning: list[int] = []
         keys = []
         new_exit = _new_exit
+        spanned = False
+        target = _target
         for i, entry in enumerate(entries):  # as resolve() does, entry by entry
             out: list[Exit] = []
-            for ci, c in enumerate(entry.choices):
-                if c.error is not None and (not malformed or malformed[-1] != i):
-                    malformed.append(i)
+            choices = entry.choices
+            errors: tuple[str, ...] = ()
+            for ci, c in enumerate(choices):
+                if c.error is not None:
+                    if not malformed or malformed[-1] != i:
+                        malformed.append(i)
+                    errors = (*errors, c.text)
                 t = c.success
                 if t is not None:
-                    out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, None)))
+                    out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "success", ci, None)))
                 t = c.failure
                 if t is not None:
-                    out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
+                    out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "failure", ci, None)))
                 if c.roll is not None:
                     for b in c.roll.branches:
+                        spanned = True
                         t = b.target
-                        out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "random", ci, b.span)))
-            for p in entry.prose_exits:
-                t = p.target
-                out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
+                        out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "random", ci, b.span)))
+            prose = entry.prose_exits
+            if prose:
+                spanned = True
+                for p in prose:
+                    t = p.target
+                    out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "prose", None, p.span)))
             exits.append(out)
-            keys.append((numbers[i], entry.ending, tuple(x.target for x in out),
-                         tuple(c.text for c in entry.choices if c.error is not None),
-                         bool(entry.choices or entry.prose_exits or entry.returns), bool(entry.returns)))
-        returning = [i for i, e in enumerate(entries) if e.returns]
-        targets = frozenset(x.target for out in exits for x in out)
-        spanned = any(x.span is not None for out in exits for x in out)
+            returns = entry.returns
+            if returns:
+                returning.append(i)
+            keys.append((numbers[i], entry.ending, tuple(map(target, out)), errors,
+                         bool(choices or prose or returns), bool(returns)))
+        targets = frozenset([x[0] for out in exits for x in out])
         return cls(numbers, exits, malformed, returning, targets, tuple(keys), spanned)
 
 
@@ -1328,12 +1427,114 @@ def _extras(doc: Document) -> dict[str, list[Any]]:
     return out
 
 
+def _cut(doc: Document, header: int, bounds: list[int], texts: list[str],
+         heads: list[tuple[int, bool]], blank_separated: bool) -> list[_Chunk] | None:
+    """The chunks starting at lines ``bounds`` (0-based; their texts ``texts``), cut from
+    ``doc``, the parse of the whole book whose entries header is line ``header``: what parsing
+    each alone gives (see the module doc), each left where it stands (its ``base``). ``heads``:
+    the line of each entry head of the book and whether a blank line comes before it. None when
+    the parse does not fall into the chunks as it should."""
+    count = len(bounds)
+    layouts = [[0, 0] for _ in range(count)]
+    for i, blank in heads:
+        k = bisect_right(bounds, i) - 1
+        layouts[k][1] += 1
+        if blank:
+            layouts[k][0] += 1
+    ends = [*bounds[1:], sys.maxsize]
+    entries: list[list[Entry]] = [[] for _ in range(count)]
+    firsts = [0] * count  # index of each chunk's first entry in the book
+    entry_list = list.__iter__(doc.entries)
+    k = 0
+    for n, entry in enumerate(entry_list):
+        line = entry.span.line - 1
+        if line < bounds[0]:
+            return None
+        while line >= ends[k]:
+            k += 1
+            firsts[k] = n
+        entries[k].append(entry)
+    if any(len(found) != layout[0 if blank_separated else 1] for found, layout in zip(entries, layouts, strict=True)):
+        return None
+    directives: list[list[Directive]] = [[] for _ in range(count)]
+    for d in doc.directives:
+        line = d.span.line - 1
+        if line <= header:
+            continue  # the front part's
+        k = bisect_right(bounds, line) - 1
+        if k < 0:
+            return None
+        if d.entry_index is not None:
+            index = d.entry_index - firsts[k]
+            if index < 0 or not entries[k]:
+                return None
+            if index != d.entry_index:
+                d = Directive(d.text, d.span, index)
+        directives[k].append(d)
+    extras: list[dict[str, list[Any]]] = [{} for _ in range(count)]
+    for f in dataclasses.fields(doc):
+        if f.name in ("entries", "directives"):
+            continue
+        value = getattr(doc, f.name)
+        if not isinstance(value, list) or not value:
+            continue
+        for item in value:
+            span = _span_in(item)
+            if span is None:
+                if f.name in _FRONT_ONLY:
+                    continue
+                return None  # a list this does not know where to put
+            line = span.line - 1
+            if line <= header:
+                continue
+            k = bisect_right(bounds, line) - 1
+            extras[k].setdefault(f.name, []).append(item)
+    chunks = []
+    for k, first in enumerate(bounds):
+        layout = layouts[k]
+        chunks.append(_Chunk(texts[k], (layout[0], layout[1]), entries[k], directives[k], extras[k], base=first - 1))
+    return chunks
+
+
+#: Document-level lists whose items carry no span, filled only from the front part.
+_FRONT_ONLY = frozenset({"introduction"})
+
+
+def _span_in(item: object) -> Span | None:
+    """Where a document-level item stands: its ``span``, or the first span in a tuple."""
+    span = getattr(item, "span", None)
+    if isinstance(span, Span):
+        return span
+    if isinstance(item, tuple):
+        return next((x for x in item if isinstance(x, Span)), None)
+    return None
+
+
 def _entries_header(lines: list[str]) -> int | None:
     """Index of the first line that is an entries header (as the parser reads it), if any."""
     for i, line in enumerate(lines):
         if len(line) < 40 and ENTRIES_HEADER.fullmatch(line) and not DIRECTIVE.match(line):
             return i
     return None
+
+
+def _starts_of(lines: list[str], first: int, comments: set[int], heads: list[tuple[int, re.Match[str]]],
+               after_blank: list[bool]) -> list[int]:
+    """What :func:`_chunk_starts` gives, from :func:`dtc.compiler.parse.find_heads`'s reading of
+    the same lines (``comments``: the comment lines among them): ``first``, then each head after
+    a blank line. The first head counts as after one there, blank or not: it is one only if the
+    last line before it (comments passed over) is blank, or there is none after ``first``."""
+    starts = [first]
+    for (i, _), blank in zip(heads, after_blank, strict=True):
+        if blank and i != first:
+            starts.append(i)
+    if len(starts) > 1 and heads and starts[1] == heads[0][0]:
+        j = starts[1] - 1
+        while j >= first and j in comments:
+            j -= 1
+        if j >= first and lines[j].strip():
+            del starts[1]
+    return starts
 
 
 def _chunk_starts(lines: list[str], first: int) -> list[int]:

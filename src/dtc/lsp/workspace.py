@@ -116,7 +116,14 @@ class Documents:
                unchanged: tuple[int, int] | None = None) -> Snapshot:
         """Analyse a new version of a document. ``unchanged`` may say how many of its lines at
         the start and at the end are as they were in the previous version (what the editor's
-        changes left alone), so that the text there is not compared again."""
+        changes left alone), so that the text there is not compared again. The cyclic garbage
+        collector waits meanwhile, as while a command builds a book (see
+        :func:`~dtc.compiler.api.no_gc_pauses`)."""
+        with no_gc_pauses():
+            return self._update(uri, text, version, encoding, unchanged)
+
+    def _update(self, uri: str, text: str, version: int | None, encoding: str,
+                unchanged: tuple[int, int] | None) -> Snapshot:
         started = time.perf_counter()
         text = normalise(text)
         path = uri_to_path(uri)
@@ -147,9 +154,8 @@ class Documents:
         if local is None:  # not parsed in chunks: no edit to move findings by
             kept.clear()
         else:
-            with no_gc_pauses():
-                local = kept.findings(context, chosen, (path or uri, doc.rules, tuple(r.code for r in chosen)),
-                                      parser.edited(), skip=local) | local
+            local = kept.findings(context, chosen, (path or uri, doc.rules, tuple(r.code for r in chosen)),
+                                  parser.edited(), skip=local) | local
         diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
         snap = Snapshot(uri, version, text, lines, comp, diagnostics, settings, error)
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
