@@ -22,6 +22,19 @@ from helpers import BUNDLED, bundled_and_sample
 from test_lsp import BOOK
 
 
+def _untouched(old: list[str], new: list[str]) -> tuple[int, int]:
+    """How many lines at the start and at the end an edit left alone: what `dtc lsp` works out
+    from an editor's changes and passes on (the benchmarks, which also run older checkouts'
+    code, keep their own copy: `benchmarks/lsp_edits.py`)."""
+    lead = 0
+    while lead < min(len(old), len(new)) and old[lead] == new[lead]:
+        lead += 1
+    trail = 0
+    while trail < min(len(old), len(new)) - lead and old[-1 - trail] == new[-1 - trail]:
+        trail += 1
+    return lead, trail
+
+
 def _edit_lines(rng: random.Random, lines: list[str]) -> list[str]:
     lines = list(lines)
     i = rng.randrange(len(lines))
@@ -255,14 +268,8 @@ def test_entry_edits_give_what_a_full_lint_gives(told: bool, name: str, source: 
     docs.update("untitled:book", source, 0)
     for version in range(1, 41):
         edited = _entry_edit(rng, lines)
-        lead = 0
-        while lead < min(len(lines), len(edited)) and lines[lead] == edited[lead]:
-            lead += 1
-        trail = 0
-        while trail < min(len(lines), len(edited)) - lead and lines[-1 - trail] == edited[-1 - trail]:
-            trail += 1
         text = "\n".join(edited)
-        snap = docs.update("untitled:book", text, version, unchanged=(lead, trail) if told else None)
+        snap = docs.update("untitled:book", text, version, unchanged=_untouched(lines, edited) if told else None)
         assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
         lines = edited
 
@@ -463,3 +470,38 @@ def _local_findings_equal_each_chunk_checked_alone(source: str) -> None:
         assert chunk.local.found == (inc._find(chunk, snap.doc, res, chosen) if chunk.entries else {})
         want = inc._find(chunk, snap.doc, res, targeted, whole_book=True) if chunk.prose_targets else {}
         assert chunk.targeted.found == want
+
+
+# --- looking something up after a line was added near the top ---------------------------------
+
+def test_a_hover_after_a_line_insert_moves_only_the_entries_it_reads() -> None:
+    """A line added at the top leaves the entries below where their chunks were parsed (see
+    `Placed`); a hover or a go-to-definition far below moves only the chunks it reads, and
+    answers what it answers on the book opened afresh."""
+    from lsprotocol import types
+
+    from dtc.lsp import hover, navigation
+
+    size = 300
+    lines = ["# Deep", "", "Adventure Entries"]
+    for n in range(1, size + 1):
+        lines += ["", f"{n} Room {n}. Onward (DEX D2, S{n % size + 1}, F{(n * 7) % size + 1}). Or go to {n}."]
+    text = "\n".join(lines)
+    docs = Documents()
+    docs.update("untitled:book", text, 0)
+    edited = [*lines[:5], "A new line of prose.", *lines[5:]]
+    text = "\n".join(edited)
+    snap = docs.update("untitled:book", text, 1, unchanged=_untouched(lines, edited))
+    entries = snap.doc.entries
+    assert isinstance(entries, inc.Placed) and len(entries._pending) > size // 2
+    waiting = len(entries._pending)
+    fresh = Documents().update("untitled:fresh", text, 0)
+    row = next(i for i, line in enumerate(edited) if line.startswith(f"{size - 20} Room"))
+    column = edited[row].index("S") + 1  # the success target
+    for line, col in ((row + 1, column), (row + 1, 1), (row + 1, edited[row].index("go to") + 1)):
+        got = hover.hover(snap, line, col)
+        want = hover.hover(fresh, line, col)
+        assert got is not None and got == want
+        assert navigation.definition(snap, line, col) == [
+            types.Location(uri="untitled:book", range=x.range) for x in navigation.definition(fresh, line, col)]
+    assert waiting - len(entries._pending) <= 4  # the entry looked at, and the entries its targets name

@@ -134,13 +134,12 @@ class _Chunk:
 
     def placed(self, delta: int) -> tuple[list[Entry], list[Directive], dict[str, list[Any]]]:
         """Entries, comment lines and extras with spans ``delta`` lines further down."""
+        if delta == self.base:  # where it was parsed (a copy moved elsewhere is kept)
+            return self.entries, self.directives, self.extras
         if self.moved is None or self.at != delta:
             by = delta - self.base
-            if by == 0:
-                self.moved = (self.entries, self.directives, self.extras)
-            else:
-                self.moved = ([_shift(e, by) for e in self.entries], [_shift(d, by) for d in self.directives],
-                              {name: _shift_any(items, by) for name, items in self.extras.items()})
+            self.moved = ([_shift(e, by) for e in self.entries], [_shift(d, by) for d in self.directives],
+                          {name: _shift_any(items, by) for name, items in self.extras.items()})
             self.at = delta
         return self.moved
 
@@ -163,9 +162,10 @@ class _Found:
 
     def placed(self, by: int) -> dict[str, list[Diagnostic]]:
         """The findings with spans ``by`` lines further down."""
+        if by == 0:  # where they were found (a copy moved elsewhere is kept)
+            return self.found
         if self.moved is None or self.at != by:
-            self.moved = self.found if by == 0 else {code: [_shift(d, by) for d in found]
-                                                     for code, found in self.found.items()}
+            self.moved = {code: [_shift(d, by) for d in found] for code, found in self.found.items()}
             self.at = by
         return self.moved
 
@@ -1017,6 +1017,23 @@ class Placed(list[Entry]):
         out[at : at + count] = new
         return cls(out, {k: v for k, v in entries._pending.items() if not at <= k < at + count})
 
+    def line_of(self, i: int) -> int:
+        """The line entry ``i``'s head is on, its chunk moved or not (it is not moved here)."""
+        entry = list.__getitem__(self, i)
+        if self._pending:
+            k = bisect_right(self._firsts, i) - 1
+            if k >= 0:
+                first = self._firsts[k]
+                chunk, delta = self._pending[first]
+                if i < first + len(chunk.entries):
+                    return entry.span.line + delta - chunk.base
+        return entry.span.line
+
+    def head_lines(self) -> Sequence[int]:
+        """The line of each entry's head, file order, read without moving any chunk (to look an
+        entry up by line with :func:`bisect.bisect_right`)."""
+        return _HeadLines(self)
+
     def _place(self, i: int) -> None:
         k = bisect_right(self._firsts, i) - 1
         if k < 0:
@@ -1102,6 +1119,31 @@ class Placed(list[Entry]):
     def __radd__(self, other: list[Entry]) -> list[Entry]:
         self._place_all()
         return other + list.__getitem__(self, slice(None))
+
+
+class _HeadLines(Sequence[int]):
+    """The lines of a :class:`Placed` list's entry heads, each read when asked for."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: Placed) -> None:
+        self.entries = entries
+
+    def __len__(self) -> int:
+        return list.__len__(self.entries)
+
+    @typing.overload
+    def __getitem__(self, i: int) -> int: ...
+    @typing.overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.entries.line_of(i)
 
 
 def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule],

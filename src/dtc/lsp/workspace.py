@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -18,7 +19,7 @@ from dtc.lint.analysis import Analysis
 from dtc.lint.configuration import Config, ConfigError, Settings, config_for
 from dtc.lint.engine import lint_compilation, pick_rules
 from dtc.lint.rules import Context
-from dtc.lsp.incremental import IncrementalParser
+from dtc.lsp.incremental import IncrementalParser, Placed
 from dtc.lsp.positions import UTF16, Lines
 from dtc.lsp.reuse import Kept
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
@@ -57,14 +58,22 @@ class Snapshot:
         return self.comp.doc
 
     def entry_at(self, line: int) -> int | None:
-        """Index of the entry whose text holds 1-based ``line``."""
-        if not self._heads:
-            self._heads = [e.span.line for e in self.doc.entries]
-        i = bisect_right(self._heads, line) - 1
+        """Index of the entry whose text holds 1-based ``line``. Entries the incremental parser
+        has not moved to their places yet (see :class:`~dtc.lsp.incremental.Placed`) are looked
+        up where they will be, and only the one found is moved."""
+        entries = self.doc.entries
+        heads: Sequence[int]
+        if isinstance(entries, Placed):
+            heads = entries.head_lines()
+        else:
+            if not self._heads:
+                self._heads = [e.span.line for e in entries]
+            heads = self._heads
+        i = bisect_right(heads, line) - 1
         if i < 0:
             return None
-        entry = self.doc.entries[i]
-        last = self.doc.entries[i + 1].span.line - 1 if i + 1 < len(self.doc.entries) else len(self.lines.lines)
+        entry = entries[i]
+        last = heads[i + 1] - 1 if i + 1 < len(entries) else len(self.lines.lines)
         return i if line <= max(entry.end_line, last) else None
 
     def entry_for(self, target: int | str) -> Entry | None:
