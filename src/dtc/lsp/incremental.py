@@ -756,7 +756,12 @@ class IncrementalParser:
         layout, last = self._layout, self._resolved
         if layout is None or last is None or last[0] is not res or res.doc is not self._doc:
             return None
-        return any(c.has_state for c in layout.chunks), self._returning
+        chunks = layout.chunks
+        unknown = [c for c in chunks if c.has_state_of is None]
+        if len(unknown) > 64 and not book_has_state([e for c in unknown for e in c.entries]):
+            for c in unknown:  # none of them has any (one look over all, as for an opened book)
+                c.has_state_of = False
+        return any(c.has_state for c in chunks), self._returning
 
     def analysis(self, res: Resolved) -> Analysis | None:
         """:meth:`Analysis.of_resolved` of ``res`` (what the last :meth:`resolve` returned), put
@@ -1477,26 +1482,30 @@ def _cut(doc: Document, header: int, bounds: list[int], texts: list[str],
     the line of each entry head of the book and whether a blank line comes before it. None when
     the parse does not fall into the chunks as it should."""
     count = len(bounds)
-    layouts = [[0, 0] for _ in range(count)]
-    for i, blank in heads:
-        k = bisect_right(bounds, i) - 1
-        layouts[k][1] += 1
-        if blank:
-            layouts[k][0] += 1
     ends = [*bounds[1:], sys.maxsize]
-    entries: list[list[Entry]] = [[] for _ in range(count)]
-    firsts = [0] * count  # index of each chunk's first entry in the book
-    entry_list = list.__iter__(doc.entries)
+    after = [0] * count  # each chunk's heads after a blank line, and all its heads
+    total = [0] * count
     k = 0
-    for n, entry in enumerate(entry_list):
-        line = entry.span.line - 1
-        if line < bounds[0]:
-            return None
-        while line >= ends[k]:
+    for i, blank in heads:  # in line order, all below the header
+        while i >= ends[k]:
             k += 1
-            firsts[k] = n
-        entries[k].append(entry)
-    if any(len(found) != layout[0 if blank_separated else 1] for found, layout in zip(entries, layouts, strict=True)):
+        total[k] += 1
+        if blank:
+            after[k] += 1
+    # The entries, one per head (after a blank line, in a book that puts one before each).
+    book = list.__getitem__(doc.entries, slice(None))
+    entries: list[list[Entry]] = []
+    firsts: list[int] = []  # index of each chunk's first entry in the book
+    n = 0
+    for k in range(count):
+        part = book[n : n + (after[k] if blank_separated else total[k])]
+        if part and (part[0].span.line - 1 < bounds[k] or (k and part[0].span.line - 1 != bounds[k])
+                     or part[-1].span.line - 1 >= ends[k]):
+            return None
+        firsts.append(n)
+        entries.append(part)
+        n += len(part)
+    if n != len(book):
         return None
     directives: list[list[Directive]] = [[] for _ in range(count)]
     for d in doc.directives:
@@ -1533,8 +1542,7 @@ def _cut(doc: Document, header: int, bounds: list[int], texts: list[str],
             extras[k].setdefault(f.name, []).append(item)
     chunks = []
     for k, first in enumerate(bounds):
-        layout = layouts[k]
-        chunks.append(_Chunk(texts[k], (layout[0], layout[1]), entries[k], directives[k], extras[k], base=first - 1))
+        chunks.append(_Chunk(texts[k], (after[k], total[k]), entries[k], directives[k], extras[k], base=first - 1))
     return chunks
 
 
