@@ -7,7 +7,9 @@
 Two measurements, both on a book from ``generate.py``:
 
 * **in process** — :class:`dtc.lsp.workspace.Documents` (what the server calls on every change):
-  incremental parse, resolve, all rules, suppressions; with the cost of a full parse beside it;
+  incremental parse, resolve, all rules, suppressions; told how many lines each edit left alone
+  at either end, as ``dtc lsp`` tells it (``untouched`` from ``lsp_edits.py``); with the cost of
+  a full parse beside it;
 * **over stdio** — a real ``dtc lsp`` child driven by a pygls client: the time from sending
   ``textDocument/didChange`` (the changed lines, as editors send them) to receiving the
   ``publishDiagnostics`` for that version, i.e. what an author waits for in the editor (JSON
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import statistics
 import sys
 import time
@@ -33,6 +36,7 @@ from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import generate
+from lsp_edits import untouched
 
 from dtc.compiler.parse import parse
 from dtc.lsp.server import tune_gc
@@ -77,12 +81,7 @@ def edits(lines: list[str]) -> dict[str, Callable[[int], list[str]]]:
 
 def line_change(old: list[str], new: list[str]) -> types.TextDocumentContentChangePartial:
     """The edit as an editor sends it: the changed lines only (positions are ASCII here)."""
-    prefix = 0
-    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < min(len(old), len(new)) - prefix and old[-1 - suffix] == new[-1 - suffix]:
-        suffix += 1
+    prefix, suffix = untouched(old, new)
     if suffix:
         rng = types.Range(types.Position(prefix, 0), types.Position(len(old) - suffix, 0))
         return types.TextDocumentContentChangePartial(
@@ -112,11 +111,16 @@ def in_process(text: str, runs: int) -> tuple[dict[str, list[float]], dict[str, 
         timed("full parse only (baseline)", lambda: parse(text))
     lines = text.split("\n")
     version = 1
+    told = "unchanged" in inspect.signature(docs.update).parameters  # as `dtc lsp` tells it
+    current = lines
     for name, edit in edits(lines).items():
         for k in range(runs):
             version += 1
-            new_text = "\n".join(edit(k))
-            timed(name, lambda: docs.update(uri, new_text, version))  # noqa: B023 - called at once
+            new_lines = edit(k)
+            extra = {"unchanged": untouched(current, new_lines)} if told else {}
+            new_text = "\n".join(new_lines)
+            timed(name, lambda: docs.update(uri, new_text, version, **extra))  # noqa: B023 - called at once
+            current = new_lines
     return wall, cpu
 
 

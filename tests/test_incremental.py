@@ -13,13 +13,26 @@ from hypothesis import strategies as st
 import dtc.lsp.incremental as inc
 from dtc.compiler.api import compile_text
 from dtc.compiler.compile import resolve
-from dtc.compiler.parse import parse
+from dtc.compiler.parse import DIRECTIVE, find_heads, parse
 from dtc.lint.analysis import Analysis, reverse
 from dtc.lint.engine import lint_compilation
 from dtc.lsp.incremental import IncrementalParser
 from dtc.lsp.workspace import Documents
 from helpers import BUNDLED, bundled_and_sample
 from test_lsp import BOOK
+
+
+def _untouched(old: list[str], new: list[str]) -> tuple[int, int]:
+    """How many lines at the start and at the end an edit left alone: what `dtc lsp` works out
+    from an editor's changes and passes on (the benchmarks, which also run older checkouts'
+    code, keep their own copy: `benchmarks/lsp_edits.py`)."""
+    lead = 0
+    while lead < min(len(old), len(new)) and old[lead] == new[lead]:
+        lead += 1
+    trail = 0
+    while trail < min(len(old), len(new)) - lead and old[-1 - trail] == new[-1 - trail]:
+        trail += 1
+    return lead, trail
 
 
 def _edit_lines(rng: random.Random, lines: list[str]) -> list[str]:
@@ -255,14 +268,8 @@ def test_entry_edits_give_what_a_full_lint_gives(told: bool, name: str, source: 
     docs.update("untitled:book", source, 0)
     for version in range(1, 41):
         edited = _entry_edit(rng, lines)
-        lead = 0
-        while lead < min(len(lines), len(edited)) and lines[lead] == edited[lead]:
-            lead += 1
-        trail = 0
-        while trail < min(len(lines), len(edited)) - lead and lines[-1 - trail] == edited[-1 - trail]:
-            trail += 1
         text = "\n".join(edited)
-        snap = docs.update("untitled:book", text, version, unchanged=(lead, trail) if told else None)
+        snap = docs.update("untitled:book", text, version, unchanged=_untouched(lines, edited) if told else None)
         assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
         lines = edited
 
@@ -349,3 +356,152 @@ def test_deleting_and_pasting_an_entry_patches_the_graph() -> None:
             snap = docs.update("untitled:book", text, version)
             assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book"))
     assert calls.call_count == 3
+
+
+# --- a book opened: one parse of the whole, cut into chunks -----------------------------------
+
+def _cut_chunks_equal_chunks_parsed_alone(source: str) -> int:
+    """How many chunks opening ``source`` cut from one parse (each checked against its own parse)."""
+    parser = IncrementalParser()
+    doc = parser.parse(source, "x.txt")
+    assert doc == parse(source, "x.txt")
+    layout = parser._layout
+    if layout is None:
+        return 0
+    for chunk, first in zip(layout.chunks, layout.lines, strict=True):
+        alone = parse(inc._HEADER + chunk.text, "<chunk>", blank_separated=parser._blank_separated)
+        by = first - 1
+        assert chunk.base in (0, by)
+        assert chunk.entries == [inc._shift(e, chunk.base) for e in alone.entries]
+        assert chunk.directives == [inc._shift(d, chunk.base) for d in alone.directives]
+        assert chunk.extras == {name: inc._shift_any(items, chunk.base) for name, items in inc._extras(alone).items()}
+        assert chunk.placed(by) == ([inc._shift(e, by) for e in alone.entries],
+                                    [inc._shift(d, by) for d in alone.directives],
+                                    {name: inc._shift_any(items, by) for name, items in inc._extras(alone).items()})
+        assert chunk.layout == inc._layout_of(chunk.text)
+    return sum(1 for chunk, first in zip(layout.chunks, layout.lines, strict=True) if chunk.base == first - 1)
+
+
+@pytest.mark.parametrize(("name", "source"), SOURCES)
+def test_a_book_opened_is_cut_into_the_chunks_each_parse_gives(name: str, source: str) -> None:
+    """Opening a book parses it once, as `dtc lint` does, and cuts the parse into chunks: each
+    holds what parsing it alone gives (at its place), so later edits may reuse it."""
+    parser = IncrementalParser()
+    parser.parse(source)
+    assert parser._layout is not None
+    assert _cut_chunks_equal_chunks_parsed_alone(source) == len(parser._layout.chunks) > 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(BUNDLED) + 1)), _edits())
+def test_any_book_opened_is_cut_into_the_chunks_each_parse_gives(book: int,
+                                                                 edits: list[tuple[float, int, str]]) -> None:
+    """The same for books an author is halfway through writing (random edits of the bundled ones)."""
+    text = _books()[book]
+    for where, length, piece in edits:
+        at = int(where * len(text))
+        text = text[:at] + piece + text[min(at + length, len(text)):]
+    _cut_chunks_equal_chunks_parsed_alone(text)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(BUNDLED) + 1)), _edits())
+def test_chunk_starts_read_from_the_entry_heads_are_the_chunk_starts(book: int,
+                                                                      edits: list[tuple[float, int, str]]) -> None:
+    """Opening a book finds where its chunks start from the parser's reading of the entry heads."""
+    text = _books()[book]
+    for where, length, piece in edits:
+        at = int(where * len(text))
+        text = text[:at] + piece + text[min(at + length, len(text)):]
+    lines = text.split("\n")
+    header = inc._entries_header(lines)
+    if header is None:
+        return
+    comments = {i for i in range(header + 1, len(lines)) if "<!--" in lines[i] and DIRECTIVE.match(lines[i])}
+    heads, after_blank = find_heads(lines, header + 1, comments)
+    assert inc._starts_of(lines, header + 1, comments, heads, after_blank) == inc._chunk_starts(lines, header + 1)
+
+
+@pytest.mark.parametrize("after_header", [
+    ["1 A hall."], ["", "1 A hall."], ["Some prose.", "1 A hall."], ["<!-- dtc: ignore[dead-end] -->", "1 A hall."],
+    ["Prose.", "<!-- dtc: ignore[dead-end] -->", "1 A hall."], ["", "<!-- dtc: ignore[dead-end] -->", "1 A hall."],
+    ["2 you walk in.", "1 A hall."], ["Prose.", "", "1 A hall."], [],
+])
+def test_chunk_starts_read_from_the_entry_heads_where_the_entries_begin(after_header: list[str]) -> None:
+    lines = ["Title", "", "Adventure Entries", *after_header, "", "2 A room.", "3 Prose? 4 No.", "", "5 End."]
+    comments = {i for i, line in enumerate(lines) if DIRECTIVE.match(line)}
+    heads, after_blank = find_heads(lines, 3, comments)
+    assert inc._starts_of(lines, 3, comments, heads, after_blank) == inc._chunk_starts(lines, 3)
+
+
+@pytest.mark.parametrize(("name", "source"), SOURCES)
+def test_a_book_opened_shares_out_one_run_of_the_local_rules(name: str, source: str) -> None:
+    """Opening a book runs the entry-local rules once over it all; what each chunk is given is
+    what the rules find in the chunk checked alone (what later edits keep and move)."""
+    _local_findings_equal_each_chunk_checked_alone(source)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(BUNDLED) + 1)), _edits())
+def test_any_book_opened_shares_out_one_run_of_the_local_rules(book: int,
+                                                               edits: list[tuple[float, int, str]]) -> None:
+    text = _books()[book]
+    for where, length, piece in edits:
+        at = int(where * len(text))
+        text = text[:at] + piece + text[min(at + length, len(text)):]
+    _local_findings_equal_each_chunk_checked_alone(text)
+
+
+def _local_findings_equal_each_chunk_checked_alone(source: str) -> None:
+    from dtc.lint.engine import pick_rules
+
+    docs = Documents()
+    snap = docs.update("untitled:book", source, 0)
+    parser = docs._parsers["untitled:book"]
+    layout = parser._layout
+    if layout is None:
+        return
+    rules = pick_rules()
+    chosen = [r for r in rules if r.code in inc.LOCAL_RULES]
+    targeted = [r for r in rules if r.code in inc.TARGET_RULES]
+    res = snap.comp.resolved
+    for chunk in layout.chunks:
+        assert chunk.local is not None and chunk.targeted is not None
+        assert chunk.local.found == (inc._find(chunk, snap.doc, res, chosen) if chunk.entries else {})
+        want = inc._find(chunk, snap.doc, res, targeted, whole_book=True) if chunk.prose_targets else {}
+        assert chunk.targeted.found == want
+
+
+# --- looking something up after a line was added near the top ---------------------------------
+
+def test_a_hover_after_a_line_insert_moves_only_the_entries_it_reads() -> None:
+    """A line added at the top leaves the entries below where their chunks were parsed (see
+    `Placed`); a hover or a go-to-definition far below moves only the chunks it reads, and
+    answers what it answers on the book opened afresh."""
+    from lsprotocol import types
+
+    from dtc.lsp import hover, navigation
+
+    size = 300
+    lines = ["# Deep", "", "Adventure Entries"]
+    for n in range(1, size + 1):
+        lines += ["", f"{n} Room {n}. Onward (DEX D2, S{n % size + 1}, F{(n * 7) % size + 1}). Or go to {n}."]
+    text = "\n".join(lines)
+    docs = Documents()
+    docs.update("untitled:book", text, 0)
+    edited = [*lines[:5], "A new line of prose.", *lines[5:]]
+    text = "\n".join(edited)
+    snap = docs.update("untitled:book", text, 1, unchanged=_untouched(lines, edited))
+    entries = snap.doc.entries
+    assert isinstance(entries, inc.Placed) and len(entries._pending) > size // 2
+    waiting = len(entries._pending)
+    fresh = Documents().update("untitled:fresh", text, 0)
+    row = next(i for i, line in enumerate(edited) if line.startswith(f"{size - 20} Room"))
+    column = edited[row].index("S") + 1  # the success target
+    for line, col in ((row + 1, column), (row + 1, 1), (row + 1, edited[row].index("go to") + 1)):
+        got = hover.hover(snap, line, col)
+        want = hover.hover(fresh, line, col)
+        assert got is not None and got == want
+        assert navigation.definition(snap, line, col) == [
+            types.Location(uri="untitled:book", range=x.range) for x in navigation.definition(fresh, line, col)]
+    assert waiting - len(entries._pending) <= 4  # the entry looked at, and the entries its targets name

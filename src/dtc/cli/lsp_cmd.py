@@ -6,6 +6,7 @@ import logging
 
 import click
 
+import dtc.cli.base as base
 import dtc.compiler.api as api
 import dtc.compiler.parallel as parallel
 
@@ -28,4 +29,11 @@ def lsp_cmd(stdio: bool, log_file: str | None, verbose: int) -> None:
     if log_file:
         level = logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING
         logging.basicConfig(filename=log_file, level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    serve()
+    code = 0
+    try:
+        serve()
+    except SystemExit as exc:  # the client's `exit`: 0 after `shutdown`, else 1
+        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+    if base.QUICK_EXIT:  # the open books' objects are not torn down one by one (see finish):
+        logging.shutdown()  # at 10,000 entries that took as long as opening the book
+    base.finish(code)

@@ -95,8 +95,9 @@ def _choice_hover(snap: Snapshot, c: Choice) -> str:
 def _entry_hover(snap: Snapshot, index: int) -> str:
     res = snap.comp.resolved
     number = res.numbers[index]
-    sources = sorted({res.numbers[i] for i, exits in enumerate(res.exits)
-                      for x in exits if res.target_number(x.target) == number})
+    # An exit's target is resolved already (a label it names is a number), so the exits into
+    # this entry, which stands for its number, are those whose target is that number.
+    sources = sorted({res.numbers[i] for i, exits in enumerate(res.exits) for x in exits if x[0] == number})
     exits = sorted({t for x in res.exits[index] if (t := res.target_number(x.target)) is not None})
     entry = snap.doc.entries[index]
     lines = [f"**Entry {number}**" + (" — an ending" if entry.ending else "")]

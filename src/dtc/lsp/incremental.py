@@ -34,7 +34,15 @@ from typing import Any
 
 from dtc.compiler.compile import Exit, Resolved, resolve
 from dtc.compiler.model import Choice, Directive, Document, Entry, Target
-from dtc.compiler.parse import DIRECTIVE, ENTRIES_HEADER, ENTRY_HEAD, head_layout, parse, separates_with_blank_lines
+from dtc.compiler.parse import (
+    DIRECTIVE,
+    ENTRIES_HEADER,
+    ENTRY_HEAD,
+    find_heads,
+    head_layout,
+    parse,
+    separates_with_blank_lines,
+)
 from dtc.diagnostics import Diagnostic, Span
 from dtc.lint.analysis import SALVAGE, Analysis, extend, reverse
 from dtc.lint.rules import Context, Rule
@@ -47,9 +55,11 @@ _PROBE = "\n1 X"
 
 @dataclass(slots=True, eq=False)
 class _Chunk:
-    """One chunk's text and what parsing it alone gave, with spans relative to the chunk (as
-    parsed behind a header line: the chunk's first line is line 2), never rewritten; plus the
-    copy moved to where the chunk stood last (``at``), kept while the chunk does not move."""
+    """One chunk's text and what parsing it gave, with spans ``base`` lines further down than
+    the chunk parsed alone (behind a header line, where its first line is line 2): 0 when it
+    was parsed alone, where it stood when it was cut from a parse of the whole book (see
+    :meth:`IncrementalParser._parse_all`); never rewritten. Plus the copy moved to where the
+    chunk stood last (``at``), kept while the chunk does not move."""
 
     text: str
     #: (entry heads after a blank line, entry heads): the chunk's part of the book's layout.
@@ -58,6 +68,7 @@ class _Chunk:
     directives: list[Directive]
     #: Other document-level lists the chunk's entries added to (such as unreadable stat blocks).
     extras: dict[str, list[Any]]
+    base: int = 0
     at: int = 0
     moved: tuple[list[Entry], list[Directive], dict[str, list[Any]]] | None = None
     #: The chunk's part of the resolution, for one (line shift, label numbers).
@@ -65,21 +76,15 @@ class _Chunk:
     part: _Part | None = None
 
     has_labels: bool | None = None
-    #: Findings of the entry-local rules (:data:`LOCAL_RULES`) with spans relative to the chunk,
-    #: for one (path, ruleset, label numbers), and the copy moved to ``found_at``.
-    found_for: tuple[object, ...] | None = None
-    found: dict[str, list[Diagnostic]] | None = None
-    found_any: bool = False
-    found_at: int = 0
-    found_moved: dict[str, list[Diagnostic]] | None = None
-    #: Findings of :data:`TARGET_RULES` (None: none), for one key, and the copy moved to ``targeted_at``.
-    targeted_for: tuple[object, ...] | None = None
-    targeted: dict[str, list[Diagnostic]] | None = None
-    targeted_at: int = 0
-    targeted_moved: dict[str, list[Diagnostic]] | None = None
+    #: Findings of the entry-local rules (:data:`LOCAL_RULES`), for one (path, ruleset, label numbers).
+    local: _Found | None = None
+    #: Findings of :data:`TARGET_RULES`, for one key (which also says which targets name an entry).
+    targeted: _Found | None = None
+    #: What the two were last checked for (see :meth:`IncrementalParser.local_findings`), and
+    #: whether either holds a finding.
+    checked: object = None
+    finds: bool = False
     prose_targets_of: tuple[Target, ...] | None = None
-    targeted_epoch: int = -1
-    targeted_base: object = None
     has_state_of: bool | None = None
     #: What the chunk says apart from its prose and its place (see :func:`without_places`), when asked.
     shape_of: tuple[list[object], list[object], dict[str, list[object]]] | None = None
@@ -110,8 +115,9 @@ class _Chunk:
         """Whether an entry here is named by a label, or an exit names one (the part then
         depends on the numbers the book gives its labels)."""
         if self.has_labels is None:
-            self.has_labels = any(isinstance(e.number, str) for e in self.entries) or any(
-                isinstance(t, str) for e in self.entries for t in _targets(e))
+            # A label, as an entry's name or a target, is written with an @.
+            self.has_labels = "@" in self.text and (any(isinstance(e.number, str) for e in self.entries) or any(
+                isinstance(t, str) for e in self.entries for t in _targets(e)))
         return self.has_labels
 
     def resolved(self, delta: int, labels: dict[str, int], labels_key: object) -> _Part:
@@ -128,13 +134,39 @@ class _Chunk:
 
     def placed(self, delta: int) -> tuple[list[Entry], list[Directive], dict[str, list[Any]]]:
         """Entries, comment lines and extras with spans ``delta`` lines further down."""
+        if delta == self.base:  # where it was parsed (a copy moved elsewhere is kept)
+            return self.entries, self.directives, self.extras
         if self.moved is None or self.at != delta:
-            if delta == 0:
-                self.moved = (self.entries, self.directives, self.extras)
-            else:
-                self.moved = ([_shift(e, delta) for e in self.entries], [_shift(d, delta) for d in self.directives],
-                              {name: _shift_any(items, delta) for name, items in self.extras.items()})
+            by = delta - self.base
+            self.moved = ([_shift(e, by) for e in self.entries], [_shift(d, by) for d in self.directives],
+                          {name: _shift_any(items, by) for name, items in self.extras.items()})
             self.at = delta
+        return self.moved
+
+
+@dataclass(slots=True, eq=False)
+class _Found:
+    """Findings of some rules in one chunk, with spans where the chunk's entries are (its
+    ``base``; never rewritten), for one key (what they depend on besides the chunk's text); and
+    the copy moved ``at`` lines further down, for where the chunk stood last."""
+
+    key: object
+    found: dict[str, list[Diagnostic]]
+    #: Whether any rule found anything.
+    some: bool = False
+    at: int = 0
+    moved: dict[str, list[Diagnostic]] | None = None
+
+    def __post_init__(self) -> None:
+        self.some = any(self.found.values())
+
+    def placed(self, by: int) -> dict[str, list[Diagnostic]]:
+        """The findings with spans ``by`` lines further down."""
+        if by == 0:  # where they were found (a copy moved elsewhere is kept)
+            return self.found
+        if self.moved is None or self.at != by:
+            self.moved = {code: [_shift(d, by) for d in found] for code, found in self.found.items()}
+            self.at = by
         return self.moved
 
 
@@ -222,6 +254,7 @@ class IncrementalParser:
         self._edit: _Edit | None = None
         self._resolved: tuple[Resolved, object] | None = None
         self._local_key: tuple[object, ...] | None = None
+        self._stamp: object = None
         self._returning: list[int] = []
         self._edited: tuple[_Edit, Edited] | None = None
         #: Counts the versions whose entry numbers or labels may differ from the version before.
@@ -308,15 +341,28 @@ class IncrementalParser:
         if header + 1 >= len(lines):  # a header and no line after it
             self.stats = Stats(full=True)
             return parse(text, path)
-        bounds = _chunk_starts(lines, header + 1)
+        comments = {i for i in range(header + 1, len(lines))
+                    if "<!--" in lines[i] and DIRECTIVE.match(lines[i])} if "<!--" in text else set()
+        heads, after_blank = find_heads(lines, header + 1, comments)
+        bounds = _starts_of(lines, header + 1, comments, heads, after_blank)
         texts = ["\n".join(lines[first : bounds[n + 1] if n + 1 < len(bounds) else len(lines)])
                  for n, first in enumerate(bounds)]
-        blank_separated = separates_with_blank_lines(head_layout(lines, header + 1))
+        blank_separated = separates_with_blank_lines(after_blank)
         if blank_separated != self._blank_separated:
             self._cache.clear()
             self._blank_separated = blank_separated
         self.stats = Stats()
-        chunks = [self._chunk(t) for t in texts]
+        cache = self._cache
+        new = sum(1 for t in texts if t not in cache)
+        cut: list[_Chunk] | None = None
+        if new * 2 > len(texts):  # most of the book is new (it was opened): one parse of it all
+            cut = _cut(parse(text, path, blank_separated=blank_separated), header, bounds, texts,
+                       [(i, blank) for (i, _), blank in zip(heads, after_blank, strict=True)], blank_separated)
+        if cut is not None:
+            chunks = [cache.get(t) or c for t, c in zip(texts, cut, strict=True)]
+            self.stats.reparsed = new
+        else:
+            chunks = [self._chunk(t) for t in texts]
         offset = len(front[0]) + 1
         starts = []
         for t in texts:
@@ -710,7 +756,12 @@ class IncrementalParser:
         layout, last = self._layout, self._resolved
         if layout is None or last is None or last[0] is not res or res.doc is not self._doc:
             return None
-        return any(c.has_state for c in layout.chunks), self._returning
+        chunks = layout.chunks
+        unknown = [c for c in chunks if c.has_state_of is None]
+        if len(unknown) > 64 and not book_has_state([e for c in unknown for e in c.entries]):
+            for c in unknown:  # none of them has any (one look over all, as for an opened book)
+                c.has_state_of = False
+        return any(c.has_state for c in chunks), self._returning
 
     def analysis(self, res: Resolved) -> Analysis | None:
         """:meth:`Analysis.of_resolved` of ``res`` (what the last :meth:`resolve` returned), put
@@ -768,12 +819,12 @@ class IncrementalParser:
         if layout is None or doc is not self._doc:
             return None
         chosen = [r for r in rules if r.code in LOCAL_RULES]
-        targeted = [r for r in rules if r.code in TARGET_RULES]
-        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen + targeted}
-        if not chosen and not targeted:
+        targeted_rules = [r for r in rules if r.code in TARGET_RULES]
+        out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen + targeted_rules}
+        if not chosen and not targeted_rules:
             return out
         labels_key = tuple(res.labels.items())
-        common = (doc.path, doc.rules, tuple(r.code for r in chosen + targeted), None)
+        common = (doc.path, doc.rules, tuple(r.code for r in chosen + targeted_rules), None)
         if self._local_key == common:
             common = self._local_key  # the same object: chunks compare it by identity first
         self._local_key = common
@@ -783,47 +834,102 @@ class IncrementalParser:
         if edited is None or not edited.same_shape:
             self._numbers_epoch += 1
         epoch = self._numbers_epoch
-        for chunk, first in zip(layout.chunks, layout.lines, strict=True):
-            key = common if not chunk.has_labels and chunk.has_labels is not None else (
-                labelled if chunk.labelled else common)
-            if chosen and chunk.found_for is not key and chunk.found_for != key:
-                chunk.found = _find(chunk, doc, res, chosen) if chunk.entries else {}
-                chunk.found_any = any(chunk.found.values())
-                chunk.found_for = key
-                chunk.found_moved = None
-            if targeted and not (chunk.targeted_epoch == epoch
-                                 and (chunk.targeted_base is key or chunk.targeted_base == key)):
-                targets = chunk.prose_targets
-                tkey: tuple[object, ...] = key
-                if targets:  # which of them name an entry (a rule there may say so)
-                    tkey = (key, tuple([target_number(t) is None for t in targets]))
-                if chunk.targeted_for != tkey:
-                    found = _find(chunk, doc, res, targeted, whole_book=True) if targets else {}
-                    chunk.targeted = found if any(found.values()) else None
-                    chunk.targeted_for = tkey
-                    chunk.targeted_moved = None
-                chunk.targeted_base = key  # checked for these numbers (no need while they stay)
-                chunk.targeted_epoch = epoch
-            if not chunk.found_any and chunk.targeted is None:
-                continue
-            delta = first - 1
-            if chunk.found_any:
-                assert chunk.found is not None
-                if chunk.found_moved is None or chunk.found_at != delta:
-                    chunk.found_moved = {code: [_shift(d, delta) for d in found]
-                                         for code, found in chunk.found.items()}
-                    chunk.found_at = delta
-                for code, moved in chunk.found_moved.items():
-                    out[code].extend(moved)
-            if chunk.targeted is not None:
-                if chunk.targeted_moved is None or chunk.targeted_at != delta:
-                    chunk.targeted_moved = {code: [_shift(d, delta) for d in found]
-                                            for code, found in chunk.targeted.items()}
-                    chunk.targeted_at = delta
-                for code, moved in chunk.targeted_moved.items():
-                    out[code].extend(moved)
+        chunks = layout.chunks
+        # Most chunks never checked (the book was opened): the rules run once over the whole
+        # book, as `dtc lint` runs them, and what they find is shared out to the chunks.
+        bulk: list[dict[str, list[Diagnostic]] | None] | None = None
+        bulk_targeted: list[dict[str, list[Diagnostic]] | None] | None = None
+        if (sum(1 for c in chunks if c.local is None) * 2 > len(chunks)
+                or sum(1 for c in chunks if c.targeted is None) * 2 > len(chunks)):
+            both = self._find_all(res, [chosen, targeted_rules])
+            if both is not None:
+                bulk, bulk_targeted = both
+        # The rules, the label numbers and the epoch: a chunk checked for the same is not again.
+        stamp = (common, labelled, epoch)
+        if self._stamp == stamp:
+            stamp = self._stamp  # the same object: compared by identity
+        self._stamp = stamp
+        for k, (chunk, first) in enumerate(zip(chunks, layout.lines, strict=True)):
+            if chunk.checked is not stamp:
+                key = common if not chunk.has_labels and chunk.has_labels is not None else (
+                    labelled if chunk.labelled else common)
+                local = chunk.local
+                if chosen and (local is None or (local.key is not key and local.key != key)):
+                    found = bulk[k] if bulk is not None else None
+                    if found is None:
+                        found = _find(chunk, doc, res, chosen) if chunk.entries else {}
+                    local = chunk.local = _Found(key, found)
+                targeted = chunk.targeted
+                if targeted_rules:
+                    targets = chunk.prose_targets
+                    tkey: tuple[object, ...] = key
+                    if targets:  # which of them name an entry (a rule there may say so)
+                        tkey = (key, tuple([target_number(t) is None for t in targets]))
+                    if targeted is None or targeted.key != tkey:
+                        found = bulk_targeted[k] if bulk_targeted is not None and targets else None
+                        if found is None:
+                            found = _find(chunk, doc, res, targeted_rules, whole_book=True) if targets else {}
+                        targeted = chunk.targeted = _Found(tkey, found)
+                chunk.finds = bool((chosen and local is not None and local.some)
+                                   or (targeted_rules and targeted is not None and targeted.some))
+                chunk.checked = stamp
+            if chunk.finds:
+                by = first - 1 - chunk.base
+                local, targeted = chunk.local, chunk.targeted
+                if chosen and local is not None and local.some:
+                    for code, moved in local.placed(by).items():
+                        out[code].extend(moved)
+                if targeted_rules and targeted is not None and targeted.some:
+                    for code, moved in targeted.placed(by).items():
+                        out[code].extend(moved)
         return out
 
+    def _find_all(self, res: Resolved, rule_sets: list[list[Rule]]
+                  ) -> list[list[dict[str, list[Diagnostic]] | None]] | None:
+        """For each set of rules, what :func:`_find` finds in each chunk (spans at the chunk's
+        ``base``; None for a chunk with no entries), from one run of the rules over the whole
+        book, each chunk's part as it stands now; None when a finding lies outside every chunk.
+        (The entries a target names are looked up in the whole book, as :data:`TARGET_RULES`
+        need: the others read no other entry.)"""
+        layout = self._layout
+        assert layout is not None
+        chunks, firsts = layout.chunks, layout.lines
+        parts: list[_Part] = []
+        for chunk, first in zip(chunks, firsts, strict=True):
+            part = chunk.part
+            if part is None or chunk.resolved_for is None or chunk.resolved_for[0] != first - 1:
+                return None  # not resolved where it stands (cannot happen after resolve())
+            parts.append(part)
+        doc = res.doc
+        sub = copy.copy(doc)
+        sub.directives = []
+        resolved = Resolved(sub, res.numbers, by_number=res.by_number, labels=res.labels,
+                            exits=[x for p in parts for x in p.exits], malformed=res.malformed)
+        ctx = Context(sub, resolved)
+        found_sets = []
+        for rules in rule_sets:
+            codes = [r.code for r in rules]
+            empty: dict[str, list[Diagnostic]] = {code: [] for code in codes}  # shared, never changed
+            out: list[dict[str, list[Diagnostic]] | None] = [empty if c.entries else None for c in chunks]
+            for r in rules:
+                for d in r.run(ctx):
+                    k = bisect_right(firsts, d.span.line - 1) - 1
+                    if k < 0 or out[k] is None:
+                        return None
+                    found = out[k]
+                    if found is empty:
+                        found = out[k] = {code: [] for code in codes}
+                    assert found is not None
+                    found[r.code].append(d)
+            for k, (chunk, first) in enumerate(zip(chunks, firsts, strict=True)):
+                found = out[k]
+                by = chunk.base - (first - 1)
+                if found is None:
+                    out[k] = {}
+                elif by and found is not empty:
+                    out[k] = {code: [_shift(d, by) for d in ds] for code, ds in found.items()}
+            found_sets.append(out)
+        return found_sets
 
     # -- the document -----------------------------------------------------------------------
 
@@ -846,7 +952,7 @@ class IncrementalParser:
         pending: dict[int, tuple[_Chunk, int]] = {}
         for chunk, first in zip(layout.chunks, layout.lines, strict=True):
             delta = first - 1  # chunk line 2 is document line first + 1
-            if (delta and not chunk.directives and not chunk.extras and chunk.entries
+            if (delta != chunk.base and not chunk.directives and not chunk.extras and chunk.entries
                     and (chunk.moved is None or chunk.at != delta)):
                 pending[len(entries)] = (chunk, delta)  # moved when first looked at
                 extend(chunk.entries)
@@ -915,6 +1021,23 @@ class Placed(list[Entry]):
         out = list.__getitem__(entries, slice(None))
         out[at : at + count] = new
         return cls(out, {k: v for k, v in entries._pending.items() if not at <= k < at + count})
+
+    def line_of(self, i: int) -> int:
+        """The line entry ``i``'s head is on, its chunk moved or not (it is not moved here)."""
+        entry = list.__getitem__(self, i)
+        if self._pending:
+            k = bisect_right(self._firsts, i) - 1
+            if k >= 0:
+                first = self._firsts[k]
+                chunk, delta = self._pending[first]
+                if i < first + len(chunk.entries):
+                    return entry.span.line + delta - chunk.base
+        return entry.span.line
+
+    def head_lines(self) -> Sequence[int]:
+        """The line of each entry's head, file order, read without moving any chunk (to look an
+        entry up by line with :func:`bisect.bisect_right`)."""
+        return _HeadLines(self)
 
     def _place(self, i: int) -> None:
         k = bisect_right(self._firsts, i) - 1
@@ -1001,6 +1124,31 @@ class Placed(list[Entry]):
     def __radd__(self, other: list[Entry]) -> list[Entry]:
         self._place_all()
         return other + list.__getitem__(self, slice(None))
+
+
+class _HeadLines(Sequence[int]):
+    """The lines of a :class:`Placed` list's entry heads, each read when asked for."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: Placed) -> None:
+        self.entries = entries
+
+    def __len__(self) -> int:
+        return list.__len__(self.entries)
+
+    @typing.overload
+    def __getitem__(self, i: int) -> int: ...
+    @typing.overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.entries.line_of(i)
 
 
 def _find(chunk: _Chunk, doc: Document, res: Resolved, rules: list[Rule],
@@ -1186,33 +1334,44 @@ class _Part:
         numbers = [labels[e.number] if isinstance(e.number, str) else e.number for e in entries]
         exits: list[list[Exit]] = []
         malformed: list[int] = []
+        returning: list[int] = []
         keys = []
         new_exit = _new_exit
+        spanned = False
+        target = _target
         for i, entry in enumerate(entries):  # as resolve() does, entry by entry
             out: list[Exit] = []
-            for ci, c in enumerate(entry.choices):
-                if c.error is not None and (not malformed or malformed[-1] != i):
-                    malformed.append(i)
+            choices = entry.choices
+            errors: tuple[str, ...] = ()
+            for ci, c in enumerate(choices):
+                if c.error is not None:
+                    if not malformed or malformed[-1] != i:
+                        malformed.append(i)
+                    errors = (*errors, c.text)
                 t = c.success
                 if t is not None:
-                    out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, None)))
+                    out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "success", ci, None)))
                 t = c.failure
                 if t is not None:
-                    out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
+                    out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "failure", ci, None)))
                 if c.roll is not None:
                     for b in c.roll.branches:
+                        spanned = True
                         t = b.target
-                        out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "random", ci, b.span)))
-            for p in entry.prose_exits:
-                t = p.target
-                out.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
+                        out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "random", ci, b.span)))
+            prose = entry.prose_exits
+            if prose:
+                spanned = True
+                for p in prose:
+                    t = p.target
+                    out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "prose", None, p.span)))
             exits.append(out)
-            keys.append((numbers[i], entry.ending, tuple(x.target for x in out),
-                         tuple(c.text for c in entry.choices if c.error is not None),
-                         bool(entry.choices or entry.prose_exits or entry.returns), bool(entry.returns)))
-        returning = [i for i, e in enumerate(entries) if e.returns]
-        targets = frozenset(x.target for out in exits for x in out)
-        spanned = any(x.span is not None for out in exits for x in out)
+            returns = entry.returns
+            if returns:
+                returning.append(i)
+            keys.append((numbers[i], entry.ending, tuple(map(target, out)), errors,
+                         bool(choices or prose or returns), bool(returns)))
+        targets = frozenset([x[0] for out in exits for x in out])
         return cls(numbers, exits, malformed, returning, targets, tuple(keys), spanned)
 
 
@@ -1315,12 +1474,117 @@ def _extras(doc: Document) -> dict[str, list[Any]]:
     return out
 
 
+def _cut(doc: Document, header: int, bounds: list[int], texts: list[str],
+         heads: list[tuple[int, bool]], blank_separated: bool) -> list[_Chunk] | None:
+    """The chunks starting at lines ``bounds`` (0-based; their texts ``texts``), cut from
+    ``doc``, the parse of the whole book whose entries header is line ``header``: what parsing
+    each alone gives (see the module doc), each left where it stands (its ``base``). ``heads``:
+    the line of each entry head of the book and whether a blank line comes before it. None when
+    the parse does not fall into the chunks as it should."""
+    count = len(bounds)
+    ends = [*bounds[1:], sys.maxsize]
+    after = [0] * count  # each chunk's heads after a blank line, and all its heads
+    total = [0] * count
+    k = 0
+    for i, blank in heads:  # in line order, all below the header
+        while i >= ends[k]:
+            k += 1
+        total[k] += 1
+        if blank:
+            after[k] += 1
+    # The entries, one per head (after a blank line, in a book that puts one before each).
+    book = list.__getitem__(doc.entries, slice(None))
+    entries: list[list[Entry]] = []
+    firsts: list[int] = []  # index of each chunk's first entry in the book
+    n = 0
+    for k in range(count):
+        part = book[n : n + (after[k] if blank_separated else total[k])]
+        if part and (part[0].span.line - 1 < bounds[k] or (k and part[0].span.line - 1 != bounds[k])
+                     or part[-1].span.line - 1 >= ends[k]):
+            return None
+        firsts.append(n)
+        entries.append(part)
+        n += len(part)
+    if n != len(book):
+        return None
+    directives: list[list[Directive]] = [[] for _ in range(count)]
+    for d in doc.directives:
+        line = d.span.line - 1
+        if line <= header:
+            continue  # the front part's
+        k = bisect_right(bounds, line) - 1
+        if k < 0:
+            return None
+        if d.entry_index is not None:
+            index = d.entry_index - firsts[k]
+            if index < 0 or not entries[k]:
+                return None
+            if index != d.entry_index:
+                d = Directive(d.text, d.span, index)
+        directives[k].append(d)
+    extras: list[dict[str, list[Any]]] = [{} for _ in range(count)]
+    for f in dataclasses.fields(doc):
+        if f.name in ("entries", "directives"):
+            continue
+        value = getattr(doc, f.name)
+        if not isinstance(value, list) or not value:
+            continue
+        for item in value:
+            span = _span_in(item)
+            if span is None:
+                if f.name in _FRONT_ONLY:
+                    continue
+                return None  # a list this does not know where to put
+            line = span.line - 1
+            if line <= header:
+                continue
+            k = bisect_right(bounds, line) - 1
+            extras[k].setdefault(f.name, []).append(item)
+    chunks = []
+    for k, first in enumerate(bounds):
+        chunks.append(_Chunk(texts[k], (after[k], total[k]), entries[k], directives[k], extras[k], base=first - 1))
+    return chunks
+
+
+#: Document-level lists whose items carry no span, filled only from the front part.
+_FRONT_ONLY = frozenset({"introduction"})
+
+
+def _span_in(item: object) -> Span | None:
+    """Where a document-level item stands: its ``span``, or the first span in a tuple."""
+    span = getattr(item, "span", None)
+    if isinstance(span, Span):
+        return span
+    if isinstance(item, tuple):
+        return next((x for x in item if isinstance(x, Span)), None)
+    return None
+
+
 def _entries_header(lines: list[str]) -> int | None:
     """Index of the first line that is an entries header (as the parser reads it), if any."""
     for i, line in enumerate(lines):
         if len(line) < 40 and ENTRIES_HEADER.fullmatch(line) and not DIRECTIVE.match(line):
             return i
     return None
+
+
+def _starts_of(lines: list[str], first: int, comments: set[int], heads: list[tuple[int, re.Match[str]]],
+               after_blank: list[bool]) -> list[int]:
+    """What :func:`_chunk_starts` gives, from :func:`dtc.compiler.parse.find_heads`'s reading of
+    the same lines (``comments``: the comment lines among them): ``first``, then each head after
+    a blank line. The first head counts as after one there, blank or not: it is one only if the
+    last line before it (comments passed over) is blank, or there is none after ``first``."""
+    starts = [first]
+    for (i, _), blank in zip(heads, after_blank, strict=True):
+        if blank and i != first:
+            starts.append(i)
+    if len(starts) > 1 and heads and starts[1] == heads[0][0]:
+        j = starts[1] - 1
+        while j >= first and j in comments:
+            j -= 1
+        if j >= first and lines[j].strip():
+            del starts[1]
+    return starts
 
 
 def _chunk_starts(lines: list[str], first: int) -> list[int]:

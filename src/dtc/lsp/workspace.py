@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -18,7 +19,7 @@ from dtc.lint.analysis import Analysis
 from dtc.lint.configuration import Config, ConfigError, Settings, config_for
 from dtc.lint.engine import lint_compilation, pick_rules
 from dtc.lint.rules import Context
-from dtc.lsp.incremental import IncrementalParser
+from dtc.lsp.incremental import IncrementalParser, Placed
 from dtc.lsp.positions import UTF16, Lines
 from dtc.lsp.reuse import Kept
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
@@ -57,14 +58,22 @@ class Snapshot:
         return self.comp.doc
 
     def entry_at(self, line: int) -> int | None:
-        """Index of the entry whose text holds 1-based ``line``."""
-        if not self._heads:
-            self._heads = [e.span.line for e in self.doc.entries]
-        i = bisect_right(self._heads, line) - 1
+        """Index of the entry whose text holds 1-based ``line``. Entries the incremental parser
+        has not moved to their places yet (see :class:`~dtc.lsp.incremental.Placed`) are looked
+        up where they will be, and only the one found is moved."""
+        entries = self.doc.entries
+        heads: Sequence[int]
+        if isinstance(entries, Placed):
+            heads = entries.head_lines()
+        else:
+            if not self._heads:
+                self._heads = [e.span.line for e in entries]
+            heads = self._heads
+        i = bisect_right(heads, line) - 1
         if i < 0:
             return None
-        entry = self.doc.entries[i]
-        last = self.doc.entries[i + 1].span.line - 1 if i + 1 < len(self.doc.entries) else len(self.lines.lines)
+        entry = entries[i]
+        last = heads[i + 1] - 1 if i + 1 < len(entries) else len(self.lines.lines)
         return i if line <= max(entry.end_line, last) else None
 
     def entry_for(self, target: int | str) -> Entry | None:
@@ -116,7 +125,14 @@ class Documents:
                unchanged: tuple[int, int] | None = None) -> Snapshot:
         """Analyse a new version of a document. ``unchanged`` may say how many of its lines at
         the start and at the end are as they were in the previous version (what the editor's
-        changes left alone), so that the text there is not compared again."""
+        changes left alone), so that the text there is not compared again. The cyclic garbage
+        collector waits meanwhile, as while a command builds a book (see
+        :func:`~dtc.compiler.api.no_gc_pauses`)."""
+        with no_gc_pauses():
+            return self._update(uri, text, version, encoding, unchanged)
+
+    def _update(self, uri: str, text: str, version: int | None, encoding: str,
+                unchanged: tuple[int, int] | None) -> Snapshot:
         started = time.perf_counter()
         text = normalise(text)
         path = uri_to_path(uri)
@@ -147,9 +163,8 @@ class Documents:
         if local is None:  # not parsed in chunks: no edit to move findings by
             kept.clear()
         else:
-            with no_gc_pauses():
-                local = kept.findings(context, chosen, (path or uri, doc.rules, tuple(r.code for r in chosen)),
-                                      parser.edited(), skip=local) | local
+            local = kept.findings(context, chosen, (path or uri, doc.rules, tuple(r.code for r in chosen)),
+                                  parser.edited(), skip=local) | local
         diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
         snap = Snapshot(uri, version, text, lines, comp, diagnostics, settings, error)
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
