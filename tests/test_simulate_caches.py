@@ -154,3 +154,58 @@ def test_one_die_rolls_what_randint_rolls() -> None:
             face = rng.randint(1, sides)
             assert (roll.dice, roll.modifier, roll.total) == ((face,), modifier, face + modifier)
             assert roll.expr == str(Dice(0).roll(expr).expr)
+
+
+class _Entries:
+    """A sink that keeps the entry and end events (it reads those kinds alone, so every shortcut
+    taken when nobody reads an event stays on)."""
+
+    kinds = frozenset({"entry", "end"})
+
+    def __init__(self, out: list[dict[str, object]]) -> None:
+        self.out = out
+
+    def __call__(self, event: dict[str, object]) -> None:
+        self.out.append(dict(event))
+
+
+class _Everything(_Entries):
+    """The same events, from a sink that reads every kind: every event is built, no shortcut taken."""
+
+    kinds = None  # type: ignore[assignment]
+
+    def __call__(self, event: dict[str, object]) -> None:
+        if event["event"] in ("entry", "end"):
+            self.out.append(dict(event))
+
+
+@pytest.mark.parametrize("path", [p for p in BUNDLED if "glass-orchard" not in p.name], ids=lambda p: p.stem)
+@pytest.mark.parametrize("policy", ["random", "cautious", "bold", "least-used"])
+def test_runs_nobody_watches_play_as_runs_everyone_watches(path: Path, policy: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcuts taken when no sink reads an event (totals drawn without building rolls,
+    questions answered from their number of options) draw the same dice and count the same
+    events: every entry and end event, numbered, and every tally, are those of runs whose
+    every event is built and read."""
+    from dtc.simulate import runner
+    from dtc.simulate.runner import Job, play_block
+    from test_simulate_pinned import tally_digest
+
+    graph = compile_file(path).graph()
+    seen: dict[str, list[dict[str, object]]] = {}
+    digests = {}
+    real = runner.Engine
+    for name, sink in (("fast", _Entries), ("slow", _Everything)):
+        out: list[dict[str, object]] = []
+        seen[name] = out
+
+        class Watched(real):  # type: ignore[misc, valid-type]
+            def __init__(self, *args: object, sinks: list[object] = (), **kwargs: object) -> None:  # type: ignore[assignment]
+                super().__init__(*args, sinks=[*sinks, sink(out)], **kwargs)  # noqa: B023
+
+        monkeypatch.setattr(runner, "Engine", Watched)
+        digests[name] = tally_digest(play_block(Job(graph, policy, seed=5, max_turns=200), range(40)))
+        monkeypatch.setattr(runner, "Engine", real)
+    assert len(seen["fast"]) > 80
+    assert seen["fast"] == seen["slow"]
+    assert digests["fast"] == digests["slow"]

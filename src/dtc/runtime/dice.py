@@ -98,6 +98,14 @@ def _text(expr: DiceExpr) -> str:
     return str(expr)
 
 
+@cache
+def _parsed(text: str) -> tuple[DiceExpr, str]:
+    """A dice expression as written and its canonical text, once per text (a string's hash is
+    kept by the string: no dataclass hashed per roll)."""
+    e = parse_dice(text)
+    return e, str(e)
+
+
 class Dice:
     """The run's random source: a seeded :class:`random.Random` with a JSON-able state."""
 
@@ -135,21 +143,24 @@ class Dice:
         return self._rng.randint(low, high)
 
     def roll(self, expr: str | DiceExpr) -> Roll:
-        e = parse_dice(expr) if isinstance(expr, str) else expr
+        if isinstance(expr, str):
+            e, text = _parsed(expr)
+        else:
+            e, text = expr, _text(expr)
         sides = e.sides
         below = self._below
         if below is not None and sides > 0:
             if e.count == 1:  # one die (d6, d20): no list to build
                 face = 1 + below(sides)
-                return Roll(_text(e), (face,), e.modifier, face + e.modifier)
+                return Roll(text, (face,), e.modifier, face + e.modifier)
             dice = tuple([1 + below(sides) for _ in range(e.count)])
         else:
             dice = tuple(self._rng.randint(1, sides) for _ in range(e.count)) if sides else ()
-        return Roll(_text(e), dice, e.modifier, sum(dice) + e.modifier)
+        return Roll(text, dice, e.modifier, sum(dice) + e.modifier)
 
     def total(self, expr: str | DiceExpr) -> int:
         """``roll(expr).total``: the same numbers drawn, in the same order, without building the roll."""
-        e = parse_dice(expr) if isinstance(expr, str) else expr
+        e = _parsed(expr)[0] if isinstance(expr, str) else expr
         sides = e.sides
         below = self._below
         if below is not None and sides > 0:
@@ -208,7 +219,15 @@ def distribution(expr: DiceExpr) -> dict[int, Fraction]:
 
 def prob_at_most(expr: str | DiceExpr, target: int) -> Fraction:
     """P(roll <= target): the chance of a roll-under check."""
-    return _at_most(parse_dice(expr) if isinstance(expr, str) else expr, target)
+    if isinstance(expr, str):
+        return _at_most_text(expr, target)
+    return _at_most(expr, target)
+
+
+@cache
+def _at_most_text(expr: str, target: int) -> Fraction:
+    """:func:`_at_most` of an expression as written, once per text and target (no dataclass hashed)."""
+    return _at_most(parse_dice(expr), target)
 
 
 @cache

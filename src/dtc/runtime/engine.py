@@ -143,6 +143,16 @@ class Engine:
         self.state.events += 1
         return True
 
+    def reads(self, kind: str) -> bool:
+        """Whether some sink reads events of ``kind`` (nothing is counted: :meth:`skip` still is,
+        where the event would be sent). A rule that would draw its dice only to show them in the
+        event draws the same numbers more cheaply when nobody reads it."""
+        sinks = self.sinks
+        routes = self._routes
+        if routes is None or routes[0] != len(sinks):
+            routes = self._route(sinks)
+        return routes[2] or kind in routes[1]
+
     def _route(self, sinks: list[Sink]) -> tuple[int, frozenset[str], bool]:
         """(how many sinks, the kinds some sink names, whether some sink reads every kind)."""
         named: set[str] = set()
@@ -164,6 +174,22 @@ class Engine:
         if not self.skip("decision"):
             self.emit("decision", question=question.kind, choice=option.key, label=option.label)
         return option
+
+    def pick(self, kind: str, count: int) -> int | None:
+        """The answer to a question of ``kind`` with ``count`` options, from a player that answers
+        such questions from their number alone (the random policy: ``blind``), when no sink reads
+        the decision: the question need not be built. None: build it and :meth:`ask`. The decision
+        is counted as :meth:`ask` counts it."""
+        blind = getattr(self.player, "blind", None)
+        if blind is None or self.reads("decision"):
+            return None
+        n: int | None = blind(kind, count, self)
+        if n is None:
+            return None
+        if not 0 <= n < count:
+            raise RunEnded("stopped", f"no answer to a question of {kind}")
+        self.state.events += 1  # the decision event, which no sink reads
+        return n
 
     def clock(self, why: str) -> None:
         """A turn passes (no encounter check: a fight's own turn)."""

@@ -279,6 +279,14 @@ class RandomPolicy(Policy):
         self.why = f"at random, one of {len(opts)}"
         return game.dice.pick(len(opts))
 
+    def blind(self, kind: str, count: int, game: Engine) -> int | None:
+        """:meth:`pick` of a question of ``kind`` with ``count`` options, from their number alone
+        (the same draw); None for the questions whose options it reads (menus, the Oracle's)."""
+        if kind in (MENU, GEAR_OK, LANGUAGE):
+            return None
+        self._last = None
+        return game.dice.pick(count)
+
 
 POLICIES: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, CautiousPolicy, BoldPolicy)}
 

@@ -74,6 +74,11 @@ class Rules(ABC):
         roll = game.dice.roll(expr)
         return roll, [roll]
 
+    def pc_total(self, game: Game, expr: str, *, high_is_bad: bool) -> int:
+        """``pc_roll(...)[0].total``: the same dice drawn in the same order, for a caller that shows
+        no rolls (no sink reads the event they would go in)."""
+        return self.pc_roll(game, expr, high_is_bad=high_is_bad)[0].total
+
     def difficulty_text(self, difficulty: int) -> str:
         """What a difficulty asks, for the menu: read from :meth:`plans` (``two of turn / gear / check``)."""
         plans = self.plans(difficulty) or []

@@ -98,6 +98,20 @@ class _Budget:
             raise RunEnded("stopped", f"stuck: {self.limit} decisions without the run ending")
         return self.inner.decide(question, game)
 
+    def blind(self, kind: str, count: int, game: Engine) -> int | None:
+        """The inner player's answer from the number of options alone (None: it needs the
+        question), counted like :meth:`decide` counts."""
+        inner = getattr(self.inner, "blind", None)
+        if inner is None:
+            return None
+        self.used += 1
+        if self.used > self.limit:
+            raise RunEnded("stopped", f"stuck: {self.limit} decisions without the run ending")
+        n: int | None = inner(kind, count, game)
+        if n is None:
+            self.used -= 1  # it will be asked, and counted, as a question
+        return n
+
     def text(self, prompt: str, game: Engine) -> str:
         return self.inner.text(prompt, game)
 

@@ -70,12 +70,20 @@ RIVALS = re.compile(r"\s(fighting|chasing|hunting|versus|vs\.?|against)\s", re.I
 INTELLIGENT_AT = 3
 
 
+@lru_cache(maxsize=1024)
+def _rivals_at(text: str) -> tuple[int, int] | None:
+    """Where the words setting a row's groups at odds stand in it (None: they do not), once per text."""
+    found = RIVALS.search(text)
+    return None if found is None else (found.start(), found.end())
+
+
 def rival_sides(foes: list[Foe], text: str) -> tuple[list[Foe], list[Foe]] | None:
     """The two groups of a row like ``1d4 Goblins fighting 1d4 Giant Frogs``, else None."""
-    found = RIVALS.search(text)
+    found = _rivals_at(text)
     if found is None:
         return None
-    left, right = text[:found.start()].lower(), text[found.end():].lower()
+    start, end = found
+    left, right = text[:start].lower(), text[end:].lower()
 
     def side(f: Foe) -> str:
         name = (f.creature or f.name).lower()
@@ -168,6 +176,17 @@ class DeathAndTreasure(Rules):
         pick = max if high_is_bad else min
         return pick(first, second, key=lambda r: r.total), [first, second]
 
+    def pc_total(self, game: Game, expr: str, *, high_is_bad: bool) -> int:
+        """The total :meth:`pc_roll` keeps, the same dice drawn, no roll built."""
+        dice = game.dice
+        first = dice.total(expr)
+        if not game.pc.encumbered:
+            return first
+        second = dice.total(expr)
+        if high_is_bad:
+            return first if first >= second else second
+        return first if first <= second else second
+
     @staticmethod
     def rolls(rolls: list[Roll]) -> list[list[int]]:
         return [list(r.dice) for r in rolls]
@@ -201,6 +220,10 @@ class DeathAndTreasure(Rules):
     def check(self, game: Game, ability: str, difficulty: int | None, why: str, modifier: int = 0) -> bool:
         d = difficulty if difficulty in CHECK_DICE else PROSE_DIFFICULTY
         assert d is not None
+        if not game.reads("check"):  # the same dice, drawn without building the rolls nobody reads
+            ok = self.pc_total(game, CHECK_DICE[d], high_is_bad=True) + modifier <= game.pc.score(ability)
+            game.skip("check")
+            return ok
         roll, rolls = self.pc_roll(game, CHECK_DICE[d], high_is_bad=True)
         score = game.pc.score(ability)
         ok = roll.total + modifier <= score
@@ -304,27 +327,35 @@ class DeathAndTreasure(Rules):
             return meet_rivals(self, game, sides, text)
         pc = game.pc
         chance = surprise_chance(pc.score("WIS"))
-        roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
-        surprised = roll.total <= chance
-        if not game.skip("surprise"):
-            game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
+        if game.reads("surprise"):
+            roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
+            surprised = roll.total <= chance
+            if not game.skip("surprise"):
+                game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
+        else:  # the same dice, drawn without building the rolls nobody reads
+            surprised = self.pc_total(game, "d6", high_is_bad=False) <= chance
+            game.skip("surprise")
         mod = reaction_modifier(pc.score("CHA"), self.rulings.get("cha-reaction", "as-written"))
-        roll, rolls = self.pc_roll(game, "2d6", high_is_bad=False)
-        band = reaction_band(roll.total + mod)
-        if not game.skip("reaction"):
-            game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
+        if game.reads("reaction"):
+            roll, rolls = self.pc_roll(game, "2d6", high_is_bad=False)
+            band = reaction_band(roll.total + mod)
+            if not game.skip("reaction"):
+                game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
+        else:
+            band = reaction_band(self.pc_total(game, "2d6", high_is_bad=False) + mod)
+            game.skip("reaction")
         if band == "hostile":
             return self.fight(game, foes, surprised=surprised)
         talked = False
         while True:
-            talk: Fraction | None = None
-            if not talked:
-                talk_mod = 1 if pc.score("INT") < 8 else 0
-                talk = self.check_chance(pc, "CHA", PROSE_DIFFICULTY, talk_mod)
-            opts = _encounter_options(band, talk, self.check_chance(pc, "DEX", 1))
-            q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", opts,
-                         {"reaction": band, "foes": [f.name for f in foes]})
-            key = game.ask(q).key
+            opts = self._encounter_choices(pc, band, talked)
+            n = game.pick(ENCOUNTER, len(opts))
+            if n is None:
+                q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", opts,
+                             {"reaction": band, "foes": [f.name for f in foes]})
+                key = game.ask(q).key
+            else:
+                key = opts[n].key
             if key == "carry-on":
                 game.emit("encounter_end", result="left alone")
                 return OVER
@@ -345,6 +376,23 @@ class DeathAndTreasure(Rules):
             game.emit("talk", success=False, reaction=band)
             if band == "hostile":
                 return self.fight(game, foes)
+
+    def _encounter_choices(self, pc: Character, band: str, talked: bool) -> tuple[Option, ...]:
+        """:func:`_encounter_options` for this adventurer, once per the numbers their odds read
+        (CHA less the talking penalty, DEX, encumbrance): no fractions hashed."""
+        key = (band, talked, pc.score("CHA"), pc.score("INT"), pc.score("DEX"), pc.encumbered)
+        known: dict[tuple[object, ...], tuple[Option, ...]] = self.__dict__.setdefault("_encounter_choices_kept", {})
+        opts = known.get(key)
+        if opts is None:
+            talk: Fraction | None = None
+            if not talked:
+                talk_mod = 1 if pc.score("INT") < 8 else 0
+                talk = self.check_chance(pc, "CHA", PROSE_DIFFICULTY, talk_mod)
+            opts = _encounter_options(band, talk, self.check_chance(pc, "DEX", 1))
+            if len(known) >= 4096:
+                known.clear()
+            known[key] = opts
+        return opts
 
     def intelligent(self, game: Game, foes: list[Foe]) -> bool:
         """Whether the creatures are intelligent: their blocks' INT, else the player's word (asked once)."""
@@ -376,8 +424,17 @@ class DeathAndTreasure(Rules):
     def escape(self, game: Game, foes: list[Foe]) -> bool:
         """Run: a DEX check, after a 3-in-6 chance that dropped food or treasure distracts them."""
         pc = game.pc
-        opts = _escape_options(self.check_chance(pc, "DEX", PROSE_DIFFICULTY), pc.count(RATIONS) > 0, pc.has_treasure)
-        key = game.ask(Question(ESCAPE, "How do you get away?", opts)).key
+        food, treasure = pc.count(RATIONS) > 0, pc.has_treasure
+        key_of = (pc.score("DEX"), pc.encumbered, food, treasure)
+        known: dict[tuple[object, ...], tuple[Option, ...]] = self.__dict__.setdefault("_escape_choices_kept", {})
+        opts = known.get(key_of)
+        if opts is None:  # once per what the options read (DEX, encumbrance, food, treasure): no fraction hashed
+            opts = _escape_options(self.check_chance(pc, "DEX", PROSE_DIFFICULTY), food, treasure)
+            if len(known) >= 4096:
+                known.clear()
+            known[key_of] = opts
+        n = game.pick(ESCAPE, len(opts))
+        key = game.ask(Question(ESCAPE, "How do you get away?", opts)).key if n is None else opts[n].key
         if key != "run":
             self._drop(game, key)
             if (key == "treasure") == self.intelligent(game, foes):

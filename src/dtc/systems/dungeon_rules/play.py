@@ -194,6 +194,9 @@ class DungeonRules(Rules):
     def pc_roll(self, game: Game, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
         return self.base.pc_roll(game, expr, high_is_bad=high_is_bad)
 
+    def pc_total(self, game: Game, expr: str, *, high_is_bad: bool) -> int:
+        return self.base.pc_total(game, expr, high_is_bad=high_is_bad)
+
     # --- the adventurer --------------------------------------------------------------------
 
     def fits(self, pc: Character) -> bool:
