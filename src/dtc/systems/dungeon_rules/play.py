@@ -63,6 +63,18 @@ def overlay_scores(pc: Character, dice: Dice) -> list[str]:
     return rolled
 
 
+@lru_cache(maxsize=256)
+def _zone_named(name: str | None) -> dr.Zone:
+    """The zone an entry's ``zone`` names (the default zone when it names none or an unknown one)."""
+    zone = dr.ZONES.get(name or dr.DEFAULT_ZONE)
+    return zone if zone is not None else dr.ZONES[dr.DEFAULT_ZONE]
+
+
+def _every(zone: dr.Zone) -> int:
+    """Minutes between the zone's encounter checks (inside a lair, at most 10: 2.1)."""
+    return min(zone.interval, LAIR_INTERVAL) if "lair" in zone.key else zone.interval
+
+
 def darksight(pc: Character) -> bool:
     """Darksight (8.6), written on the character sheet (a note or an item naming it)."""
     return any("darksight" in text.lower() for text in (*pc.notes, *(i.name for i in pc.items)))
@@ -223,9 +235,11 @@ class DungeonRules(Rules):
     # --- time --------------------------------------------------------------------------------
 
     def st(self, game: Game) -> dict[str, Any]:
-        state: dict[str, Any] | None = game.state.rules.get(KEY)
-        if state is None:
-            state = game.state.rules[KEY] = {}
+        rules = game.state.rules
+        if KEY in rules:
+            state: dict[str, Any] = rules[KEY]
+            return state
+        state = rules[KEY] = {}
         return state
 
     def begin(self, game: Game) -> None:
@@ -238,8 +252,7 @@ class DungeonRules(Rules):
         }
 
     def zone(self, game: Game) -> dr.Zone:
-        zone = dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE)
-        return zone if zone is not None else dr.ZONES[dr.DEFAULT_ZONE]
+        return _zone_named(game.entry.get("zone"))
 
     def conditions(self, game: Game) -> list[dr.Condition]:
         """The entry's conditions as the adventurer meets them (8.1, 8.6): a dark entry is dim
@@ -273,21 +286,28 @@ class DungeonRules(Rules):
 
     def turn_passed(self, game: Game) -> None:
         why = game.clock_reason
-        minutes = self._move_minutes(game) if why == "move" else MINUTES.get(why, 10)
-        if why == "move":
+        if why != "move":
+            self.pass_minutes(game, MINUTES.get(why, 10))
+            return
+        st = self.st(game)
+        pace = st["pace"]
+        minutes = dr.PACES[pace].minutes if pace != "forced" else self._move_minutes(game)
+        if game.entry.get("conditions"):
             minutes *= max((c.slow for c in self.conditions(game)), default=1)  # wading (8.3)
         self.pass_minutes(game, minutes)
-        if why == "move":
-            if self.st(game)["pace"] == "forced":
-                self._forced_hours(game, minutes)
+        pace = st["pace"]
+        if pace == "forced":
+            self._forced_hours(game, minutes)
+            pace = st["pace"]
+        if pace in ("fast", "stealth"):  # the only paces with something to do after the move
             self._paced_move(game)
 
     def pass_minutes(self, game: Game, minutes: int, *, base_turns: bool = True) -> None:
         """The clock moves on; the base's turn passes for every 10 minutes (its light burns)."""
         st = self.st(game)
-        st["minutes"] += minutes
+        now = st["minutes"] = st["minutes"] + minutes
         if not base_turns:
-            st["base_minutes"] = st["minutes"] - st["minutes"] % 10
+            st["base_minutes"] = now - now % 10
             return
         while st["minutes"] - st["base_minutes"] >= 10:
             st["base_minutes"] += 10
@@ -391,21 +411,23 @@ class DungeonRules(Rules):
         """The top of the current danger range (1 to 5)."""
         st = self.st(game)
         now = st["minutes"]
-        top: int = self.zone(game).top
+        entry = game.entry
+        top: int = _zone_named(entry.get("zone")).top
         for step in st["steps"]:
             if (step["until"] is None or step["until"] > now) and step["checks"] != 0:
                 top += step["amount"]
         top += (1 if st["blood"] else 0) + st["bonus"]
         if st["alarm_until"] > now:
             top = max(top + 1, 3)
-        if st["alarm"] >= 3:
-            top = max(top, 3)
-        for c in self.conditions(game):  # a bell, ward or patrol here (2.2): the highest counts
-            if c.danger > top:
-                top = c.danger
+        if st["alarm"] >= 3 and top < 3:
+            top = 3
+        if entry.get("conditions"):
+            for c in self.conditions(game):  # a bell, ward or patrol here (2.2): the highest counts
+                if c.danger > top:
+                    top = c.danger
         if st["alarm_high_until"] > now:
             top = 5
-        return max(1, min(dr.DANGER_CAP, top))
+        return 1 if top < 1 else dr.DANGER_CAP if top > dr.DANGER_CAP else top
 
     def roll_check(self, game: Game, why: str) -> bool:
         """One roll of the encounter die against the current range; spends one-shot steps."""
@@ -424,16 +446,19 @@ class DungeonRules(Rules):
     def interval(self, game: Game) -> int:
         st = self.st(game)
         zone = self.zone(game)
-        every = min(zone.interval, LAIR_INTERVAL) if in_lair(zone) else zone.interval
+        every = _every(zone)
         return min(every, dr.ALARM_INTERVAL) if st["alarm_until"] > st["minutes"] else every
 
     def due_checks(self, game: Game) -> int:
         """How many interval checks fall due now (the clock may have crossed several)."""
         st = self.st(game)
-        every = self.interval(game)
+        zone = self.zone(game)
+        every = _every(zone)
+        if st["alarm_until"] > st["minutes"]:
+            every = min(every, dr.ALARM_INTERVAL)
         due: int = (st["minutes"] - st["last_check"]) // every
         st["last_check"] += due * every
-        if in_lair(self.zone(game)):
+        if in_lair(zone):
             due *= 2  # at the start and at the end of each 10 minutes
         if st["loud"]:
             st["loud"] = False
@@ -443,9 +468,10 @@ class DungeonRules(Rules):
     def encounter_happens(self, game: Game) -> bool:
         st = self.st(game)
         hit = False
-        for noise in st.pop("immediate", []):  # door noise (4): rolled at once, some steps up
-            self.add_step(game, noise["amount"], checks=1, why=noise["why"])
-            hit = self.roll_check(game, noise["why"]) or hit
+        if "immediate" in st:
+            for noise in st.pop("immediate"):  # door noise (4): rolled at once, some steps up
+                self.add_step(game, noise["amount"], checks=1, why=noise["why"])
+                hit = self.roll_check(game, noise["why"]) or hit
         for _ in range(self.due_checks(game)):
             hit = self.roll_check(game, "interval") or hit
         if hit and st["pace"] == "stealth" and st["slip"]:
