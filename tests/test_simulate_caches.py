@@ -46,6 +46,8 @@ class _Checking(RandomPolicy):
             fresh = menu.build(game)
             caches.update(kept)
             assert fresh == question, (game.state.entry, fresh, question)
+            # The menu's quick test of resting is the rules' full one.
+            assert game.rules.can_rest_now(game) == (game.rules.rest_blocked(game) is None)
             _Checking.checked += 1
         if question.kind == PLAN:
             label = question.prompt[1:question.prompt.rindex("' (D")]

@@ -319,7 +319,8 @@ class Engine:
         self.emit("entry", number=number, ending=entry["ending"])
         if "changes" in entry:
             self._possessions(entry["changes"])
-        effects.apply(self, entry)
+        if entry["effects"]:
+            effects.apply(self, entry)
         if self.state.pending is None and not entry["ending"]:
             self.rules.on_entry(self, entry)
         if entry["ending"] and self.state.pending is None:
@@ -364,7 +365,7 @@ class Engine:
 
     def _wandering(self) -> str:
         rows = self.graph["encounters"]
-        low, high = min(r["low"] for r in rows), max(r["high"] for r in rows)
+        low, high = _table_range(rows)
         roll = self.dice.between(low, high)
         row = next((r for r in rows if r["low"] <= roll <= r["high"]), None)
         if row is None:
@@ -494,6 +495,21 @@ class Engine:
         self.emit("gear", item=item, appropriate=ok)
         self.rules.gear_used(self, item)
         return ok
+
+
+#: The lowest and highest roll of the encounter tables played last: (the rows, their number, low, high).
+_RANGES: list[tuple[list[Any], int, int, int]] = []
+
+
+def _table_range(rows: list[Any]) -> tuple[int, int]:
+    """The lowest and highest roll on an encounter table, once per table while it is not changed."""
+    for known in _RANGES:
+        if known[0] is rows and known[1] == len(rows):
+            return known[2], known[3]
+    low, high = min(r["low"] for r in rows), max(r["high"] for r in rows)
+    _RANGES.insert(0, (rows, len(rows), low, high))
+    del _RANGES[4:]
+    return low, high
 
 
 #: Yes, no, or the Oracle decides: made once (options are immutable).

@@ -230,7 +230,7 @@ def _build(game: Engine) -> Question:
                                Fraction(1), back, frozenset({"exit", "dead-end"})))
     pc = game.pc
     opts.append(_WAIT if seeing else _WAIT_DARK)
-    if rules.rest_blocked(game) is None:
+    if rules.can_rest_now(game):
         opts.append(_rest_option(rules.rest_label(game)))
     opts.append(_ORACLE)
     opts.append(_ADJUST)

@@ -262,10 +262,9 @@ class RandomPolicy(Policy):
             allowed: list[int] = []
             extra: list[int] = []
             for n, o in enumerate(opts):
-                tags = o.tags
-                if "command" not in tags and "broken" not in tags and "closed" not in tags:
+                if o.tags.isdisjoint(_NOT_A_WAY):
                     allowed.append(n)
-                if o.key in ("leave", "rest"):
+                elif o.key in ("leave", "rest"):  # commands: never a way on as well
                     extra.append(n)
             if extra:
                 allowed += extra
@@ -287,6 +286,9 @@ class RandomPolicy(Policy):
         self._last = None
         return game.dice.pick(count)
 
+
+#: Tags of the menu options that are no way on (a command, a broken or a closed choice).
+_NOT_A_WAY = frozenset({"command", "broken", "closed"})
 
 POLICIES: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, CautiousPolicy, BoldPolicy)}
 

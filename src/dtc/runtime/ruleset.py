@@ -198,6 +198,10 @@ class Rules(ABC):
     def rest_blocked(self, game: Game) -> str | None:
         """Why the adventurer cannot rest now, or None when they can."""
 
+    def can_rest_now(self, game: Game) -> bool:
+        """``rest_blocked(game) is None`` (the menu asks only whether; rules may answer sooner)."""
+        return self.rest_blocked(game) is None
+
     @abstractmethod
     def rest(self, game: Game) -> str | None:
         """Rest for a turn; None when done, else why it is not possible."""

@@ -291,6 +291,14 @@ class DeathAndTreasure(Rules):
             return f"you have rested {RESTS_PER_DAY} times today"
         return None
 
+    def can_rest_now(self, game: Game) -> bool:
+        """Whether :meth:`rest_blocked` finds nothing, the cheapest test first (an unhurt adventurer)."""
+        pc = game.pc
+        if pc.hp >= pc.max_hp or not pc.can_rest:
+            return False
+        st = game.state.rules
+        return not (st.get("rest_day") == game.state.turn // TURNS_PER_DAY and st.get("rests", 0) >= RESTS_PER_DAY)
+
     def rest(self, game: Game) -> str | None:
         why = self.rest_blocked(game)
         if why is not None:
@@ -314,7 +322,8 @@ class DeathAndTreasure(Rules):
 
     def encounter_happens(self, game: Game) -> bool:
         roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
-        game.emit("encounter_check", roll=roll, encounter=hit)
+        if not game.skip("encounter_check"):
+            game.emit("encounter_check", roll=roll, encounter=hit)
         return hit
 
     def arrival_costs_turn(self, game: Game, how: str, plan: tuple[str, ...] | None) -> bool:

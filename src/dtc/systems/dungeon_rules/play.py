@@ -558,6 +558,9 @@ class DungeonRules(Rules):
     def rest_blocked(self, game: Game) -> str | None:
         return None
 
+    def can_rest_now(self, game: Game) -> bool:
+        return True
+
     def rest(self, game: Game) -> str | None:
         from dtc.systems.dungeon_rules.hazards import rest
 

@@ -319,6 +319,10 @@ class MazeRats(Rules):
             return "you are not hurt"
         return None if self._ways(game) else "resting needs a meal (a ration) or medicine"
 
+    def can_rest_now(self, game: Game) -> bool:
+        """Whether :meth:`rest_blocked` finds nothing, the cheapest test first (an unhurt adventurer)."""
+        return game.pc.hp < game.pc.max_hp and bool(self._ways(game))
+
     def rest(self, game: Game) -> str | None:
         why = self.rest_blocked(game)
         if why is not None:
