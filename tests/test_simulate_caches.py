@@ -38,6 +38,7 @@ class _Checking(RandomPolicy):
 
     checked = 0
     plans = 0
+    blind = None  # every question is built and asked (the plans' too)
 
     def decide(self, question: Question, game: Engine) -> int:
         caches = game.rules.__dict__

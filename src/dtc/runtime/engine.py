@@ -222,12 +222,17 @@ class Engine:
     def oracle(self, odds: int | None, question: str) -> bool:
         """Ask the Oracle a yes/no question (``odds`` in six; None: the player sets them)."""
         if odds is None:
-            prompt = f"Oracle: {question} How likely is yes?" if question.endswith("?") else (
-                f"Oracle ({question}): How likely is yes?")
-            odds = int(self.ask(Question(ORACLE, prompt,
-                                         oracle_options())).key.split(":")[1])
+            options = oracle_options()
+            n = self.pick(ORACLE, len(options))
+            if n is None:
+                prompt = f"Oracle: {question} How likely is yes?" if question.endswith("?") else (
+                    f"Oracle ({question}): How likely is yes?")
+                odds = int(self.ask(Question(ORACLE, prompt, options)).key.split(":")[1])
+            else:
+                odds = int(options[n].key.split(":")[1])
         roll, yes = self.dice.in_six(odds)
-        self.emit("oracle", question=question, odds=odds, roll=roll, answer="yes" if yes else "no")
+        if not self.skip("oracle"):
+            self.emit("oracle", question=question, odds=odds, roll=roll, answer="yes" if yes else "no")
         return yes
 
     def block(self, name: str | None) -> Creature | None:
@@ -482,9 +487,11 @@ class Engine:
         return self.ask(Question(ABILITY, f"Which ability for '{why}'?", opts)).key
 
     def use_gear(self, why: str) -> bool:
-        names = list(dict.fromkeys(i.name for i in self.pc.items if i.quantity > 0 and i.kind != "treasure"))
-        opts = _gear_options(tuple(names))
-        pick = self.ask(Question(GEAR, f"Which gear do you use for '{why}'?", opts, {"why": why}))
+        names = tuple(dict.fromkeys([i.name for i in self.pc.items if i.quantity > 0 and i.kind != "treasure"]))
+        opts = _gear_options(names)
+        n = self.pick(GEAR, len(opts))
+        pick = self.ask(Question(GEAR, f"Which gear do you use for '{why}'?", opts, {"why": why})) if n is None else (
+            opts[n])
         if pick.key == "none":
             self.emit("gear", item=None, appropriate=False)
             return False

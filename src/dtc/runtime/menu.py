@@ -258,6 +258,9 @@ def _rest_option(label: str) -> Option:
 
 
 def ask_plan(game: Engine, choice: Choice, plans: list[tuple[str, ...]]) -> tuple[str, ...]:
+    n = game.pick(PLAN, len(plans))
+    if n is not None:  # the plan the option ``plan:turn+check`` stands for
+        return tuple("+".join(plans[n]).split("+"))
     words, p = check_odds(game, choice["ability"], choice["difficulty"] or 0, choice["label"])
     opts = _plan_options(tuple(plans), words, p)
     q = Question(PLAN, f"'{choice['label']}' (D{choice['difficulty']}): how do you go about it?", opts,

@@ -138,6 +138,11 @@ class DungeonRules(Rules):
     def d20_check(self, game: Game, ability: str, difficulty: int | None, why: str, mod: int = 0) -> bool:
         """A d20 at or under the score, the difficulty's modifier and ``mod`` (light, water: 8)."""
         d = difficulty if difficulty in dr.MODIFIERS else 2
+        if not game.reads("check"):  # the same dice, drawn without building the rolls nobody reads
+            total = self.base.pc_total(game, "d20", high_is_bad=True)
+            ok = total <= self.score(game.pc, ability) + dr.MODIFIERS[d] + mod
+            game.skip("check")
+            return ok
         roll, rolls = self.base.pc_roll(game, "d20", high_is_bad=True)
         target = self.score(game.pc, ability) + dr.MODIFIERS[d] + mod
         ok = roll.total <= target
@@ -397,7 +402,7 @@ class DungeonRules(Rules):
         st["alarm"] = max(0, min(5, before + amount))
         if st["alarm"] >= 5 > before:
             st["alarm_high_until"] = st["minutes"] + HOUR
-        if st["alarm"] != before:
+        if st["alarm"] != before and not game.skip("alarm"):
             game.emit("alarm", level=st["alarm"], why=why)
 
     def trip_alarm(self, game: Game, why: str) -> None:
@@ -541,11 +546,15 @@ class DungeonRules(Rules):
             order = ["standard", "careful", "stealth", "fast"]
         if not st.get("spent"):
             order.append("forced")
-        opts = _pace_options(tuple(order))
-        top = self.danger(game)
-        q = Question(PACE, f"{zone.title} (a check every {zone.interval} minutes, danger {danger_text(top)}). "
-                           "Your pace?", opts, {"zone": zone.key})
-        pace = game.ask(q).key.split(":")[1]
+        n = game.pick(PACE, len(order))
+        if n is not None:
+            pace = order[n]
+        else:
+            opts = _pace_options(tuple(order))
+            top = self.danger(game)
+            q = Question(PACE, f"{zone.title} (a check every {zone.interval} minutes, danger {danger_text(top)}). "
+                               "Your pace?", opts, {"zone": zone.key})
+            pace = game.ask(q).key.split(":")[1]
         st["pace"] = pace
         if not game.skip("pace"):
             game.emit("pace", pace=pace, minutes=dr.PACES[pace].minutes, why=zone.key)
