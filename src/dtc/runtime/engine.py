@@ -396,7 +396,20 @@ class Engine:
     # --- decisions at an entry ------------------------------------------------------------------
 
     def _decide(self) -> None:
-        option = self.ask(menu.build(self))
+        option: Option | None = None
+        blind = getattr(self.player, "blind_menu", None)
+        if blind is not None and not self.reads("decision"):
+            # A player that answers a menu from its options alone (the random policy), and nobody
+            # reads the decision: no question built.
+            opts, _ = menu.options(self)
+            n: int | None = blind(opts, self)
+            if n is not None:
+                if not 0 <= n < len(opts):
+                    raise RunEnded("stopped", f"no answer to 'Entry {self.state.entry}'")
+                self.state.events += 1  # the decision event, which no sink reads
+                option = opts[n]
+        if option is None:
+            option = self.ask(menu.build(self))
         kind, _, arg = option.key.partition(":")
         if kind == "choice":
             self._choice(int(arg))

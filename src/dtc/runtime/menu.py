@@ -188,6 +188,14 @@ def build(game: Engine) -> Question:
 
 
 def _build(game: Engine) -> Question:
+    opts, seeing = options(game)
+    prompt = f"Entry {game.state.entry}" + ("" if seeing else " (in the dark: find light)")
+    return Question(MENU, prompt, opts, {"dark": not seeing})
+
+
+def options(game: Engine) -> tuple[tuple[Option, ...], bool]:
+    """The options of the menu at the current entry (:func:`build`'s), and whether the adventurer
+    sees (False: in the dark)."""
     entry = game.entry
     state = game.state
     visits = state.visits
@@ -238,8 +246,7 @@ def _build(game: Engine) -> Question:
         # Back at the entrance after going in: leaving is escaping (dtc.outcomes), treasure or not.
         opts.append(_LEAVE_WITH if pc.has_treasure else _LEAVE_EMPTY)
     opts.append(_QUIT)
-    prompt = f"Entry {state.entry}" + ("" if seeing else " (in the dark: find light)")
-    return Question(MENU, prompt, tuple(opts), {"dark": not seeing})
+    return tuple(opts), seeing
 
 
 #: Options kept per choice (its variants: visited or not, closed or not, the odds keys met).
