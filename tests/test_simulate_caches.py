@@ -159,6 +159,27 @@ def test_one_die_rolls_what_randint_rolls() -> None:
             assert roll.expr == str(Dice(0).roll(expr).expr)
 
 
+def test_dice_drawing_bits_draw_what_randint_and_randrange_draw() -> None:
+    """A die, a total and a pick drawn from the generator's bits (the fast path) are the numbers
+    randint and randrange draw, in the same order, for every size up to 100 and some larger."""
+    import random
+
+    from dtc.runtime import dice as dice_module
+
+    assert dice_module._SAME_DRAWS
+    for seed in range(40):
+        dice, rng = Dice(seed), random.Random(seed)
+        assert dice._bits is not None
+        for n in (*range(1, 101), 1000, 4096, 2**31):
+            assert dice.die(n) == rng.randint(1, n)
+            assert dice.pick(n) == rng.randrange(n)
+        for expr, count, sides, modifier in (("3d6", 3, 6, 0), ("2d6+1", 2, 6, 1), ("d20", 1, 20, 0),
+                                             ("4d4-2", 4, 4, -2)):
+            assert dice.total(expr) == sum(rng.randint(1, sides) for _ in range(count)) + modifier
+        assert dice.get_state() == Dice.from_state({"seed": seed, "version": rng.getstate()[0],
+                                                   "state": list(rng.getstate()[1]), "gauss": None}).get_state()
+
+
 class _Entries:
     """A sink that keeps the entry and end events (it reads those kinds alone, so every shortcut
     taken when nobody reads an event stays on)."""

@@ -106,6 +106,29 @@ def _parsed(text: str) -> tuple[DiceExpr, str]:
     return e, str(e)
 
 
+_STANDARD_BELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def _same_draws() -> bool:
+    """Whether drawing ``getrandbits(n.bit_length())`` until it is below ``n`` gives what the
+    standard ``_randbelow`` gives (it does in the Pythons dtc supports; checked, not assumed)."""
+    if _STANDARD_BELOW is None or random.Random._randbelow is not _STANDARD_BELOW:  # type: ignore[attr-defined]
+        return False
+    mine, theirs = random.Random(20261201), random.Random(20261201)
+    for n in (*range(1, 70), 100, 1000, 2**31):
+        for _ in range(8):
+            k = n.bit_length()
+            r = mine.getrandbits(k)
+            while r >= n:
+                r = mine.getrandbits(k)
+            if r != theirs._randbelow(n):  # type: ignore[attr-defined]
+                return False
+    return True
+
+
+_SAME_DRAWS = _same_draws()
+
+
 class Dice:
     """The run's random source: a seeded :class:`random.Random` with a JSON-able state."""
 
@@ -129,8 +152,20 @@ class Dice:
         plain = (isinstance(rng, random.Random) and kind.randint is random.Random.randint
                  and kind.randrange is random.Random.randrange)
         self._below: Callable[[int], int] | None = getattr(rng, "_randbelow", None) if plain else None
+        # Where ``_randbelow`` is the standard one, which draws ``getrandbits(n.bit_length())`` until
+        # it is below ``n`` (checked against it once: :data:`_SAME_DRAWS`), the hottest draws (a die,
+        # an index) take the bits themselves, the same numbers without a call to it.
+        self._bits: Callable[[int], int] | None = (
+            rng.getrandbits if plain and _SAME_DRAWS and getattr(kind, "_randbelow", None) is _STANDARD_BELOW else None)
 
     def die(self, sides: int) -> int:
+        bits = self._bits
+        if bits is not None and sides > 0:
+            k = sides.bit_length()
+            r = bits(k)
+            while r >= sides:
+                r = bits(k)
+            return 1 + r
         below = self._below
         if below is not None and sides > 0:
             return 1 + below(sides)
@@ -162,6 +197,16 @@ class Dice:
         """``roll(expr).total``: the same numbers drawn, in the same order, without building the roll."""
         e = _parsed(expr)[0] if isinstance(expr, str) else expr
         sides = e.sides
+        bits = self._bits
+        if bits is not None and sides > 0:
+            k = sides.bit_length()
+            total = e.modifier + e.count
+            for _ in range(e.count):
+                r = bits(k)
+                while r >= sides:
+                    r = bits(k)
+                total += r
+            return total
         below = self._below
         if below is not None and sides > 0:
             total = e.modifier
@@ -177,6 +222,13 @@ class Dice:
 
     def pick(self, n: int) -> int:
         """A uniform index below ``n`` (for auto players)."""
+        bits = self._bits
+        if bits is not None and n > 0:
+            k = n.bit_length()
+            r = bits(k)
+            while r >= n:
+                r = bits(k)
+            return r
         below = self._below
         if below is not None and n > 0:
             return below(n)
