@@ -101,7 +101,7 @@ def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bo
     for creature, special in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         if swallow_terms(special) is not None:
             game.emit("effect", creature=creature, text=f"{creature} can swallow you (dtc plays it): {special}")
-        else:
+        elif not game.skip("special"):
             game.emit("special", creature=creature, text=special)
     game.clock("combat")
     melee = Melee()
@@ -203,35 +203,19 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
     if inside:
         weapons = [(w, m) for w, m in weapons if m == HAND] or [(BAREHANDED, HAND)]
         names = tuple([(item.name, item.damage, mode) for item, mode in weapons])
-    encumbered = pc.encumbered
     oil = not inside and pc.oil > 0
-    # Everything the options show: the weapons, the scores the attacks read, encumbrance, oil.
-    abilities = pc.abilities
-    shown = (names, abilities["STR"] if "STR" in abilities else pc.score("STR"),
-             abilities["DEX"] if "DEX" in abilities else pc.score("DEX"), encumbered, oil, inside)
-    options = _COMBAT_OPTIONS.get(shown)
-    if options is None:
-        opts = []
-        for n, (item, mode) in enumerate(weapons):
-            ability = pc.attack_ability(mode)
-            opts.append(_attack_option(n, item.name, item.damage, mode, ability, pc.score(ability),
-                                       pc.attack_modifier(mode), encumbered))
-        if oil:
-            opts.append(_oil_option(hit_chance(rules, game, RANGED)))
-        if not inside:
-            opts.append(_ESCAPE)
-        if len(_COMBAT_OPTIONS) >= 4096:
-            _COMBAT_OPTIONS.clear()
-        options = _COMBAT_OPTIONS[shown] = tuple(opts)
     if active is None:
         active = [f for f in foes if f.active]
-    picked = game.pick(COMBAT, len(options))
-    if picked is None:
+    # The options, in order: an attack per weapon, the oil, the escape (not inside).
+    picked = game.pick(COMBAT, len(weapons) + oil + (not inside))
+    if picked is not None:
+        key = (f"attack:{picked}" if picked < len(weapons) else "oil" if oil and picked == len(weapons)
+               else "escape")
+    else:
+        options = _combat_options(rules, game, weapons, names, oil, inside)
         prompt = f"Inside the {active[0].name}: cut your way out" if inside else "Your move"
         q = Question(COMBAT, prompt, options, {"foes": [f.brief() for f in active], "hp": pc.hp})
         key = game.ask(q).key
-    else:
-        key = options[picked].key
     if key == "escape":
         return None, "", None
     if key == "oil":
@@ -252,6 +236,32 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
 #: Bare hands, when the adventurer has no weapon (and what its option shows).
 _BARE: list[tuple[Item, str]] = [(BAREHANDED, HAND)]
 _BARE_SHOWN: tuple[tuple[str, str | None, str], ...] = ((BAREHANDED.name, BAREHANDED.damage, HAND),)
+
+
+def _combat_options(rules: DeathAndTreasure, game: Game, weapons: list[tuple[Item, str]],
+                    names: tuple[tuple[str, str | None, str], ...], oil: bool, inside: bool) -> tuple[Option, ...]:
+    """A move's options, once per what they show: the weapons, the scores the attacks read,
+    encumbrance, oil."""
+    pc = game.pc
+    encumbered = pc.encumbered
+    abilities = pc.abilities
+    shown = (names, abilities["STR"] if "STR" in abilities else pc.score("STR"),
+             abilities["DEX"] if "DEX" in abilities else pc.score("DEX"), encumbered, oil, inside)
+    options = _COMBAT_OPTIONS.get(shown)
+    if options is None:
+        opts = []
+        for n, (item, mode) in enumerate(weapons):
+            ability = pc.attack_ability(mode)
+            opts.append(_attack_option(n, item.name, item.damage, mode, ability, pc.score(ability),
+                                       pc.attack_modifier(mode), encumbered))
+        if oil:
+            opts.append(_oil_option(hit_chance(rules, game, RANGED)))
+        if not inside:
+            opts.append(_ESCAPE)
+        if len(_COMBAT_OPTIONS) >= 4096:
+            _COMBAT_OPTIONS.clear()
+        options = _COMBAT_OPTIONS[shown] = tuple(opts)
+    return options
 
 
 _ESCAPE = Option("escape", "Try to escape", tags=frozenset({"escape"}))  # made once: options are immutable

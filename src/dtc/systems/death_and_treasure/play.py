@@ -146,6 +146,12 @@ def _escape_options(run: Fraction, food: bool, treasure: bool) -> tuple[Option, 
 
 #: Yes, no, or the Oracle decides: made once (options are immutable).
 _YES_NO_ORACLE = (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle"))
+#: The keys of :func:`_encounter_options`, in order, before and after talking.
+_NOT_TALKED = ("carry-on", "talk", "fight", "flee")
+_TALKED = ("carry-on", "fight", "flee")
+#: The keys of :func:`_escape_options`, in order, per (food to drop, treasure to drop).
+_ESCAPE_WAYS = {(food, treasure): ("run", *(("food",) if food else ()), *(("treasure",) if treasure else ()))
+                for food in (False, True) for treasure in (False, True)}
 
 
 class DeathAndTreasure(Rules):
@@ -357,14 +363,15 @@ class DeathAndTreasure(Rules):
             return self.fight(game, foes, surprised=surprised)
         talked = False
         while True:
-            opts = self._encounter_choices(pc, band, talked)
-            n = game.pick(ENCOUNTER, len(opts))
+            keys = _TALKED if talked else _NOT_TALKED  # the options' keys, in order
+            n = game.pick(ENCOUNTER, len(keys))
             if n is None:
+                opts = self._encounter_choices(pc, band, talked)
                 q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", opts,
                              {"reaction": band, "foes": [f.name for f in foes]})
                 key = game.ask(q).key
             else:
-                key = opts[n].key
+                key = keys[n]
             if key == "carry-on":
                 game.emit("encounter_end", result="left alone")
                 return OVER
@@ -434,16 +441,20 @@ class DeathAndTreasure(Rules):
         """Run: a DEX check, after a 3-in-6 chance that dropped food or treasure distracts them."""
         pc = game.pc
         food, treasure = pc.count(RATIONS) > 0, pc.has_treasure
-        key_of = (pc.score("DEX"), pc.encumbered, food, treasure)
-        known: dict[tuple[object, ...], tuple[Option, ...]] = self.__dict__.setdefault("_escape_choices_kept", {})
-        opts = known.get(key_of)
-        if opts is None:  # once per what the options read (DEX, encumbrance, food, treasure): no fraction hashed
-            opts = _escape_options(self.check_chance(pc, "DEX", PROSE_DIFFICULTY), food, treasure)
-            if len(known) >= 4096:
-                known.clear()
-            known[key_of] = opts
-        n = game.pick(ESCAPE, len(opts))
-        key = game.ask(Question(ESCAPE, "How do you get away?", opts)).key if n is None else opts[n].key
+        ways = _ESCAPE_WAYS[food, treasure]  # the options' keys, in order
+        n = game.pick(ESCAPE, len(ways))
+        if n is not None:
+            key = ways[n]
+        else:
+            key_of = (pc.score("DEX"), pc.encumbered, food, treasure)
+            known: dict[tuple[object, ...], tuple[Option, ...]] = self.__dict__.setdefault("_escape_choices_kept", {})
+            opts = known.get(key_of)
+            if opts is None:  # once per what the options read (DEX, encumbrance, food, treasure): no fraction hashed
+                opts = _escape_options(self.check_chance(pc, "DEX", PROSE_DIFFICULTY), food, treasure)
+                if len(known) >= 4096:
+                    known.clear()
+                known[key_of] = opts
+            key = game.ask(Question(ESCAPE, "How do you get away?", opts)).key
         if key != "run":
             self._drop(game, key)
             if (key == "treasure") == self.intelligent(game, foes):
