@@ -12,7 +12,7 @@ from dtc.runtime import menu
 from dtc.runtime.core import MENU, PLAN, Question
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
-from dtc.runtime.policies import RandomPolicy
+from dtc.runtime.policies import RandomPolicy, _ways_or_wait
 from dtc.simulate.runner import Job, play_block
 from dtc.systems.death_and_treasure.creation import GEAR, LARGE_SACK, RandomChooser, make_character, random_character
 from helpers import BUNDLED
@@ -49,6 +49,11 @@ class _Checking(RandomPolicy):
             assert fresh == question, (game.state.entry, fresh, question)
             # The menu's quick test of resting is the rules' full one.
             assert game.rules.can_rest_now(game) == (game.rules.rest_blocked(game) is None)
+            # The moves the menu lists as it builds are those the random policy finds in its options.
+            moves: list[int] = []
+            opts, _ = menu.options(game, moves)
+            assert opts == question.options
+            assert (moves or [question.index("wait") or 0]) == _ways_or_wait(opts)
             _Checking.checked += 1
         if question.kind == PLAN:
             label = question.prompt[1:question.prompt.rindex("' (D")]

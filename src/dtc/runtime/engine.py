@@ -401,8 +401,9 @@ class Engine:
         if blind is not None and not self.reads("decision"):
             # A player that answers a menu from its options alone (the random policy), and nobody
             # reads the decision: no question built.
-            opts, _ = menu.options(self)
-            n: int | None = blind(opts, self)
+            moves: list[int] = []
+            opts, _ = menu.options(self, moves)
+            n: int | None = blind(opts, moves, self)
             if n is not None:
                 if not 0 <= n < len(opts):
                     raise RunEnded("stopped", f"no answer to 'Entry {self.state.entry}'")

@@ -138,9 +138,10 @@ class _EntryMenu:
 
     def __init__(self, game: Engine, entry: Entry) -> None:
         self.entry = entry
-        #: Per choice: (index, the choice, its target, whether it shows a check, its options so far,
-        #: the condition that may close it).
-        self.choices: list[tuple[int, Choice, int | None, bool, dict[object, Option], Condition | None]] = [
+        #: Per choice: (index, the choice, its target, whether it shows a check, its options so far
+        #: with whether each is a way on, the condition that may close it).
+        self.choices: list[tuple[int, Choice, int | None, bool, dict[object, tuple[Option, bool]],
+                                 Condition | None]] = [
             (i, c, c["success"] if isinstance(c["success"], int) else None, _is_check(game, c), {},
              c.get("condition") if c["error"] is None else None)
             for i, c in enumerate(entry["choices"])]
@@ -193,9 +194,11 @@ def _build(game: Engine) -> Question:
     return Question(MENU, prompt, opts, {"dark": not seeing})
 
 
-def options(game: Engine) -> tuple[tuple[Option, ...], bool]:
+def options(game: Engine, moves: list[int] | None = None) -> tuple[tuple[Option, ...], bool]:
     """The options of the menu at the current entry (:func:`build`'s), and whether the adventurer
-    sees (False: in the dark)."""
+    sees (False: in the dark). ``moves``, when given, gets the indexes of the options that are
+    ways on (not a command, nor a broken or closed choice), then those of resting and leaving:
+    what the random policy picks among."""
     entry = game.entry
     state = game.state
     visits = state.visits
@@ -212,17 +215,24 @@ def options(game: Engine) -> tuple[tuple[Option, ...], bool]:
             if is_check and not closed:
                 odds = rules.odds_key(game.pc, c["ability"])
                 if odds is None:  # these rules do not say what their odds depend on: work them out
-                    opts.append(_choice_option(game, i, c))
+                    fresh = _choice_option(game, i, c)
+                    if moves is not None and fresh.tags.isdisjoint(_NOT_A_WAY):
+                        moves.append(len(opts))
+                    opts.append(fresh)
                     continue
                 key = (visited, odds)
             else:
                 key = visited + 2 * closed
-            option = known.get(key)
-            if option is None:
+            found = known.get(key)
+            if found is None:
                 if len(known) >= _VARIANTS_KEPT:
                     known.clear()
-                option = known[key] = _choice_option(game, i, c)
-            opts.append(option)
+                made = _choice_option(game, i, c)
+                found = known[key] = (made, made.tags.isdisjoint(_NOT_A_WAY))
+            if moves is not None and found[1]:
+                moves.append(len(opts))
+            opts.append(found[0])
+        first = len(opts)  # every option from here to the commands is a way on
         for target, unvisited, visited_option in plan.exits:
             opts.append(visited_option if target is not None and visits.get(target) else unvisited)
         if plan.seen:
@@ -236,17 +246,27 @@ def options(game: Engine) -> tuple[tuple[Option, ...], bool]:
             back = state.previous
             opts.append(Option(f"back:{back}", f"Go back to {back}", "dead end: the book gives no way on",
                                Fraction(1), back, frozenset({"exit", "dead-end"})))
+        if moves is not None:
+            moves.extend(range(first, len(opts)))
     pc = game.pc
     opts.append(_WAIT if seeing else _WAIT_DARK)
     if rules.can_rest_now(game):
+        if moves is not None:
+            moves.append(len(opts))
         opts.append(_rest_option(rules.rest_label(game)))
     opts.append(_ORACLE)
     opts.append(_ADJUST)
     if state.entry == state.start and (len(visits) > 1 or visits.get(state.start, 0) > 1):
         # Back at the entrance after going in: leaving is escaping (dtc.outcomes), treasure or not.
+        if moves is not None:
+            moves.append(len(opts))
         opts.append(_LEAVE_WITH if pc.has_treasure else _LEAVE_EMPTY)
     opts.append(_QUIT)
     return tuple(opts), seeing
+
+
+#: Tags of the options that are no way on (a command, a broken or a closed choice).
+_NOT_A_WAY = frozenset({"command", "broken", "closed"})
 
 
 #: Options kept per choice (its variants: visited or not, closed or not, the odds keys met).

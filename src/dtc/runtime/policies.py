@@ -282,12 +282,13 @@ class RandomPolicy(Policy):
         self._last = None
         return game.dice.pick(count)
 
-    def blind_menu(self, options: tuple[Option, ...], game: Engine) -> int | None:
-        """:meth:`pick` of a menu of these ``options`` (the same draw), without its question."""
+    def blind_menu(self, options: tuple[Option, ...], moves: list[int], game: Engine) -> int | None:
+        """:meth:`pick` of a menu of these ``options`` (the same draw), without its question;
+        ``moves``: the options it picks among (:func:`_ways_or_wait`'s, as the menu found them)."""
         if not self._plain:
             return None
         self._last = None
-        allowed = _ways_or_wait(options)
+        allowed = moves or [next((n for n, o in enumerate(options) if o.key == "wait"), None) or 0]
         return allowed[game.dice.pick(len(allowed))]
 
 

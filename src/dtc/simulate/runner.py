@@ -112,15 +112,16 @@ class _Budget:
             self.used -= 1  # it will be asked, and counted, as a question
         return n
 
-    def blind_menu(self, options: tuple[Option, ...], game: Engine) -> int | None:
-        """The inner player's answer to a menu from its options alone, counted like :meth:`decide`."""
+    def blind_menu(self, options: tuple[Option, ...], moves: list[int], game: Engine) -> int | None:
+        """The inner player's answer to a menu from its options alone (and ``moves``: the ways on,
+        then resting and leaving: :func:`dtc.runtime.menu.options`), counted like :meth:`decide`."""
         inner = getattr(self.inner, "blind_menu", None)
         if inner is None:
             return None
         self.used += 1
         if self.used > self.limit:
             raise RunEnded("stopped", f"stuck: {self.limit} decisions without the run ending")
-        n: int | None = inner(options, game)
+        n: int | None = inner(options, moves, game)
         if n is None:
             self.used -= 1  # it will be asked, and counted, as a question
         return n
