@@ -49,11 +49,10 @@ class _Checking(RandomPolicy):
             assert fresh == question, (game.state.entry, fresh, question)
             # The menu's quick test of resting is the rules' full one.
             assert game.rules.can_rest_now(game) == (game.rules.rest_blocked(game) is None)
-            # The moves the menu lists as it builds are those the random policy finds in its options.
-            moves: list[int] = []
-            opts, _ = menu.options(game, moves)
-            assert opts == question.options
-            assert (moves or [question.index("wait") or 0]) == _ways_or_wait(opts)
+            # The moves listed without making the options are those the random policy finds in them.
+            moves = menu.moves(game)
+            opts = question.options
+            assert [opts[n].key for n in _ways_or_wait(opts)] == (moves or ["wait"]), (game.state.entry, moves)
             _Checking.checked += 1
         if question.kind == PLAN:
             label = question.prompt[1:question.prompt.rindex("' (D")]

@@ -396,22 +396,21 @@ class Engine:
     # --- decisions at an entry ------------------------------------------------------------------
 
     def _decide(self) -> None:
-        option: Option | None = None
+        key: str | None = None
         blind = getattr(self.player, "blind_menu", None)
         if blind is not None and not self.reads("decision"):
-            # A player that answers a menu from its options alone (the random policy), and nobody
-            # reads the decision: no question built.
-            moves: list[int] = []
-            opts, _ = menu.options(self, moves)
-            n: int | None = blind(opts, moves, self)
+            # A player that answers a menu by picking among its ways on (the random policy), and
+            # nobody reads the decision: no option or question made, only the ways' keys.
+            moves = menu.moves(self)
+            n: int | None = blind(max(1, len(moves)), self)
             if n is not None:
-                if not 0 <= n < len(opts):
+                if not 0 <= n < max(1, len(moves)):
                     raise RunEnded("stopped", f"no answer to 'Entry {self.state.entry}'")
                 self.state.events += 1  # the decision event, which no sink reads
-                option = opts[n]
-        if option is None:
-            option = self.ask(menu.build(self))
-        kind, _, arg = option.key.partition(":")
+                key = moves[n] if moves else "wait"
+        if key is None:
+            key = self.ask(menu.build(self)).key
+        kind, _, arg = key.partition(":")
         if kind == "choice":
             self._choice(int(arg))
         elif kind == "exit":

@@ -134,14 +134,13 @@ class _EntryMenu:
     the entry can show, kept per what it depends on (whether its target was visited, whether its
     condition holds, and for a check the adventurer's odds key: :meth:`Rules.odds_key`)."""
 
-    __slots__ = ("choices", "entry", "exits", "returns", "seen")
+    __slots__ = ("choices", "entry", "exit_keys", "exits", "returns", "seen", "ways")
 
     def __init__(self, game: Engine, entry: Entry) -> None:
         self.entry = entry
-        #: Per choice: (index, the choice, its target, whether it shows a check, its options so far
-        #: with whether each is a way on, the condition that may close it).
-        self.choices: list[tuple[int, Choice, int | None, bool, dict[object, tuple[Option, bool]],
-                                 Condition | None]] = [
+        #: Per choice: (index, the choice, its target, whether it shows a check, its options so far,
+        #: the condition that may close it).
+        self.choices: list[tuple[int, Choice, int | None, bool, dict[object, Option], Condition | None]] = [
             (i, c, c["success"] if isinstance(c["success"], int) else None, _is_check(game, c), {},
              c.get("condition") if c["error"] is None else None)
             for i, c in enumerate(entry["choices"])]
@@ -164,6 +163,50 @@ class _EntryMenu:
         #: The entries the return exits lead to, in order, once each.
         self.returns = [t for x in entry["exits"] if x["kind"] == "return" and isinstance(t := x["target"], int)]
         self.seen = any(x["kind"] == "return" for x in entry["exits"])
+        #: For :func:`moves`: the choices that are ways on unless a condition closes them (not those
+        #: these rules call broken), as (option key, the condition); the prose exits' keys.
+        self.ways: list[tuple[str, Condition | None]] = [
+            (f"choice:{i}", condition) for i, c, _, _, _, condition in self.choices if not _broken(game, c)]
+        self.exit_keys = [unvisited.key for _, unvisited, _ in self.exits]
+
+
+def _broken(game: Engine, c: Choice) -> bool:
+    """Whether a choice's option is tagged broken (:func:`_choice_option`: a difficulty these
+    rules do not have), whatever the state."""
+    return (c["error"] is None and c.get("roll") is None and c["difficulty"] is not None
+            and game.rules.plans(c["difficulty"]) is None)
+
+
+def moves(game: Engine) -> list[str]:
+    """The keys of the menu's options that are ways on (not a command, nor a broken or closed
+    choice), then of resting and leaving where offered, in the menu's order: what the random
+    policy picks among (:func:`dtc.runtime.policies._ways_or_wait`), without making the options."""
+    entry = game.entry
+    state = game.state
+    visits = state.visits
+    rules = game.rules
+    keys: list[str] = []
+    if rules.can_see(game):
+        plan = _entry_menu(game, entry)
+        held = state.possessions
+        for key, condition in plan.ways:
+            if condition is None or conditions.holds(condition, held):
+                keys.append(key)
+        keys += plan.exit_keys
+        if plan.seen:
+            recent = state.previous
+            targets = plan.returns
+            if recent in targets:
+                targets = [recent]
+            for t in dict.fromkeys(targets):
+                keys.append(f"return:{t}")
+        if not entry["choices"] and not entry["exits"] and not entry["ending"] and state.previous is not None:
+            keys.append(f"back:{state.previous}")
+    if rules.can_rest_now(game):
+        keys.append("rest")
+    if state.entry == state.start and (len(visits) > 1 or visits.get(state.start, 0) > 1):
+        keys.append("leave")
+    return keys
 
 
 #: Entries' menus per rules object are kept until this many, then forgotten (a long-lived process).
@@ -194,11 +237,9 @@ def _build(game: Engine) -> Question:
     return Question(MENU, prompt, opts, {"dark": not seeing})
 
 
-def options(game: Engine, moves: list[int] | None = None) -> tuple[tuple[Option, ...], bool]:
+def options(game: Engine) -> tuple[tuple[Option, ...], bool]:
     """The options of the menu at the current entry (:func:`build`'s), and whether the adventurer
-    sees (False: in the dark). ``moves``, when given, gets the indexes of the options that are
-    ways on (not a command, nor a broken or closed choice), then those of resting and leaving:
-    what the random policy picks among."""
+    sees (False: in the dark)."""
     entry = game.entry
     state = game.state
     visits = state.visits
@@ -215,24 +256,17 @@ def options(game: Engine, moves: list[int] | None = None) -> tuple[tuple[Option,
             if is_check and not closed:
                 odds = rules.odds_key(game.pc, c["ability"])
                 if odds is None:  # these rules do not say what their odds depend on: work them out
-                    fresh = _choice_option(game, i, c)
-                    if moves is not None and fresh.tags.isdisjoint(_NOT_A_WAY):
-                        moves.append(len(opts))
-                    opts.append(fresh)
+                    opts.append(_choice_option(game, i, c))
                     continue
                 key = (visited, odds)
             else:
                 key = visited + 2 * closed
-            found = known.get(key)
-            if found is None:
+            option = known.get(key)
+            if option is None:
                 if len(known) >= _VARIANTS_KEPT:
                     known.clear()
-                made = _choice_option(game, i, c)
-                found = known[key] = (made, made.tags.isdisjoint(_NOT_A_WAY))
-            if moves is not None and found[1]:
-                moves.append(len(opts))
-            opts.append(found[0])
-        first = len(opts)  # every option from here to the commands is a way on
+                option = known[key] = _choice_option(game, i, c)
+            opts.append(option)
         for target, unvisited, visited_option in plan.exits:
             opts.append(visited_option if target is not None and visits.get(target) else unvisited)
         if plan.seen:
@@ -246,27 +280,17 @@ def options(game: Engine, moves: list[int] | None = None) -> tuple[tuple[Option,
             back = state.previous
             opts.append(Option(f"back:{back}", f"Go back to {back}", "dead end: the book gives no way on",
                                Fraction(1), back, frozenset({"exit", "dead-end"})))
-        if moves is not None:
-            moves.extend(range(first, len(opts)))
     pc = game.pc
     opts.append(_WAIT if seeing else _WAIT_DARK)
     if rules.can_rest_now(game):
-        if moves is not None:
-            moves.append(len(opts))
         opts.append(_rest_option(rules.rest_label(game)))
     opts.append(_ORACLE)
     opts.append(_ADJUST)
     if state.entry == state.start and (len(visits) > 1 or visits.get(state.start, 0) > 1):
         # Back at the entrance after going in: leaving is escaping (dtc.outcomes), treasure or not.
-        if moves is not None:
-            moves.append(len(opts))
         opts.append(_LEAVE_WITH if pc.has_treasure else _LEAVE_EMPTY)
     opts.append(_QUIT)
     return tuple(opts), seeing
-
-
-#: Tags of the options that are no way on (a command, a broken or a closed choice).
-_NOT_A_WAY = frozenset({"command", "broken", "closed"})
 
 
 #: Options kept per choice (its variants: visited or not, closed or not, the odds keys met).

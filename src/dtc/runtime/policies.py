@@ -282,14 +282,13 @@ class RandomPolicy(Policy):
         self._last = None
         return game.dice.pick(count)
 
-    def blind_menu(self, options: tuple[Option, ...], moves: list[int], game: Engine) -> int | None:
-        """:meth:`pick` of a menu of these ``options`` (the same draw), without its question;
-        ``moves``: the options it picks among (:func:`_ways_or_wait`'s, as the menu found them)."""
+    def blind_menu(self, count: int, game: Engine) -> int | None:
+        """:meth:`pick` of a menu whose options it picks among (:func:`_ways_or_wait`'s: the ways on,
+        then resting and leaving; else waiting) are ``count``: the same draw, the index among them."""
         if not self._plain:
             return None
         self._last = None
-        allowed = moves or [next((n for n, o in enumerate(options) if o.key == "wait"), None) or 0]
-        return allowed[game.dice.pick(len(allowed))]
+        return game.dice.pick(count)
 
 
 def _ways_or_wait(opts: tuple[Option, ...]) -> list[int]:

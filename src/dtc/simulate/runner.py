@@ -22,7 +22,7 @@ from typing import Any
 
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.runtime.character import Character
-from dtc.runtime.core import MENU, Option, Player, Question, RunEnded
+from dtc.runtime.core import MENU, Player, Question, RunEnded
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
 from dtc.runtime.policies import POLICIES, RandomPolicy
@@ -112,16 +112,16 @@ class _Budget:
             self.used -= 1  # it will be asked, and counted, as a question
         return n
 
-    def blind_menu(self, options: tuple[Option, ...], moves: list[int], game: Engine) -> int | None:
-        """The inner player's answer to a menu from its options alone (and ``moves``: the ways on,
-        then resting and leaving: :func:`dtc.runtime.menu.options`), counted like :meth:`decide`."""
+    def blind_menu(self, count: int, game: Engine) -> int | None:
+        """The inner player's answer to a menu as the index of one of its ``count`` ways on (then
+        resting and leaving: :func:`dtc.runtime.menu.moves`), counted like :meth:`decide`."""
         inner = getattr(self.inner, "blind_menu", None)
         if inner is None:
             return None
         self.used += 1
         if self.used > self.limit:
             raise RunEnded("stopped", f"stuck: {self.limit} decisions without the run ending")
-        n: int | None = inner(options, moves, game)
+        n: int | None = inner(count, game)
         if n is None:
             self.used -= 1  # it will be asked, and counted, as a question
         return n
