@@ -91,6 +91,8 @@ class _Budget:
         self.inner = inner
         self.limit = limit
         self.used = 0
+        self._blind = getattr(inner, "blind", None)
+        self._blind_menu = getattr(inner, "blind_menu", None)
 
     def decide(self, question: Question, game: Engine) -> int:
         self.used += 1
@@ -101,7 +103,7 @@ class _Budget:
     def blind(self, kind: str, count: int, game: Engine) -> int | None:
         """The inner player's answer from the number of options alone (None: it needs the
         question), counted like :meth:`decide` counts."""
-        inner = getattr(self.inner, "blind", None)
+        inner = self._blind
         if inner is None:
             return None
         self.used += 1
@@ -115,7 +117,7 @@ class _Budget:
     def blind_menu(self, count: int, game: Engine) -> int | None:
         """The inner player's answer to a menu as the index of one of its ``count`` ways on (then
         resting and leaving: :func:`dtc.runtime.menu.moves`), counted like :meth:`decide`."""
-        inner = getattr(self.inner, "blind_menu", None)
+        inner = self._blind_menu
         if inner is None:
             return None
         self.used += 1

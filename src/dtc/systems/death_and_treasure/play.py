@@ -154,6 +154,10 @@ _ESCAPE_WAYS = {(food, treasure): ("run", *(("food",) if food else ()), *(("trea
                 for food in (False, True) for treasure in (False, True)}
 
 
+#: The ways to meet each difficulty: none for D0, then one, two or all three of turn, gear, check.
+_PLANS: dict[int, list[tuple[str, ...]]] = {0: [()], **{d: list(combinations(REQUIREMENTS, d)) for d in CHECK_DICE}}
+
+
 class DeathAndTreasure(Rules):
     name = "death-and-treasure"
     title = "Death & Treasure"
@@ -200,11 +204,8 @@ class DeathAndTreasure(Rules):
     # --- taking action -------------------------------------------------------------------
 
     def plans(self, difficulty: int) -> list[tuple[str, ...]] | None:
-        if difficulty == 0:
-            return [()]
-        if difficulty not in CHECK_DICE:
-            return None
-        return list(combinations(REQUIREMENTS, difficulty))
+        """The ways per difficulty, made once (a list the caller reads, never changes)."""
+        return _PLANS.get(difficulty)
 
     def check_chance(self, pc: Character, ability: str, difficulty: int, modifier: int = 0) -> Fraction:
         dice = CHECK_DICE.get(difficulty, CHECK_DICE[PROSE_DIFFICULTY])
