@@ -237,3 +237,30 @@ def test_runs_nobody_watches_play_as_runs_everyone_watches(path: Path, policy: s
     assert len(seen["fast"]) > 80
     assert seen["fast"] == seen["slow"]
     assert digests["fast"] == digests["slow"]
+
+
+def test_a_hazard_found_once_per_entry_and_name_is_the_hazard_looked_up_afresh() -> None:
+    """Dungeon Rules' hazard definitions, kept per entry and name, are those a search of the
+    book's hazards finds, in every bundled book, and again after the list grows."""
+    from types import SimpleNamespace
+
+    from dtc.systems.dungeon_rules.hazards import definition
+
+    def afresh(graph: dict[str, object], entry: dict[str, object], name: str) -> object:
+        found = [h for h in graph.get("hazards", []) if h["name"].lower() == name.lower()]  # type: ignore[attr-defined]
+        own = [h for h in found if h["entry"] == entry["number"]]
+        return own[0] if own else found[0] if found else None
+
+    checked = 0
+    for path in BUNDLED:
+        graph = compile_file(path).graph()
+        game = SimpleNamespace(graph=graph)
+        names = {h["name"] for h in graph.get("hazards", [])} | {"Nothing Here", "sour gas pocket"}
+        for _ in range(2):
+            for entry in graph["entries"]:
+                for name in [*entry.get("hazards", []), *names]:
+                    assert definition(game, entry, name) is afresh(graph, entry, name)  # type: ignore[arg-type]
+                    checked += 1
+            if graph.get("hazards"):
+                graph["hazards"].append({**graph["hazards"][0], "entry": graph["entries"][0]["number"]})
+    assert checked > 100

@@ -106,6 +106,19 @@ def _parsed(text: str) -> tuple[DiceExpr, str]:
     return e, str(e)
 
 
+#: Per dice expression as written: (count, sides, modifier, the bits a die's draw takes).
+_SPECS: dict[str, tuple[int, int, int, int]] = {}
+
+
+def _spec(text: str) -> tuple[int, int, int, int]:
+    """The numbers :meth:`Dice.total` reads of an expression, kept per text (raises DiceError)."""
+    e = _parsed(text)[0]
+    found = _SPECS[text] = (e.count, e.sides, e.modifier, e.sides.bit_length())
+    if len(_SPECS) > 4096:
+        _SPECS.clear()
+    return found
+
+
 _STANDARD_BELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
@@ -195,6 +208,17 @@ class Dice:
 
     def total(self, expr: str | DiceExpr) -> int:
         """``roll(expr).total``: the same numbers drawn, in the same order, without building the roll."""
+        bits = self._bits
+        if bits is not None and expr.__class__ is str:
+            spec = _SPECS.get(expr)
+            if spec is None:
+                spec = _spec(expr)
+            count, sides, modifier, k = spec
+            if count == 1 and sides > 0:  # one die: no loop
+                r = bits(k)
+                while r >= sides:
+                    r = bits(k)
+                return r + 1 + modifier
         e = _parsed(expr)[0] if isinstance(expr, str) else expr
         sides = e.sides
         bits = self._bits

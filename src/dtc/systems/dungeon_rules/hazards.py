@@ -43,10 +43,26 @@ WATCHES = 4
 
 
 def definition(game: Game, entry: Entry, name: str) -> Hazard | None:
-    """The hazard a name places: the one defined in this entry, else the first of that name."""
-    found = [h for h in game.graph.get("hazards", []) if h["name"].lower() == name.lower()]
+    """The hazard a name places: the one defined in this entry, else the first of that name (found
+    once per entry and name while the graph's hazards are not changed)."""
+    hazards = game.graph.get("hazards", [])
+    known = _DEFINITIONS.get(id(hazards))
+    if known is None or known[0] is not hazards or known[1] != len(hazards):
+        if len(_DEFINITIONS) >= 8:
+            _DEFINITIONS.clear()
+        known = _DEFINITIONS[id(hazards)] = (hazards, len(hazards), {})
+    key = (entry["number"], name)
+    if key in known[2]:
+        return known[2][key]
+    found = [h for h in hazards if h["name"].lower() == name.lower()]
     own = [h for h in found if h["entry"] == entry["number"]]
-    return own[0] if own else found[0] if found else None
+    result = known[2][key] = own[0] if own else found[0] if found else None
+    return result
+
+
+#: Per list of hazards (by id, the list kept so the id is not reused): its length and what
+#: :func:`definition` found per (entry, name).
+_DEFINITIONS: dict[int, tuple[list[Hazard], int, dict[tuple[int, str], Hazard | None]]] = {}
 
 
 def gear_for(game: Game, hazard: Hazard) -> str | None:
