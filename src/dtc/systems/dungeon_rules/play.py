@@ -128,7 +128,7 @@ class DungeonRules(Rules):
         """Give the adventurer the overlay's scores it lacks: Death & Treasure's own where it has
         them (AGI is DEX), else 3d6 each, rolled now."""
         rolled = overlay_scores(game.pc, game.dice)
-        if rolled:
+        if rolled and not game.skip("manual"):
             game.emit("manual", text="Dungeon Rules scores rolled (3d6 each): " + ", ".join(rolled))
 
     def d20(self, pc: Character, ability: str, difficulty: int | None, mod: int = 0) -> Fraction:
@@ -294,7 +294,7 @@ class DungeonRules(Rules):
         if why != "move":
             self.pass_minutes(game, MINUTES.get(why, 10))
             return
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         pace = st["pace"]
         minutes = dr.PACES[pace].minutes if pace != "forced" else self._move_minutes(game)
         if game.entry.get("conditions"):
@@ -309,7 +309,7 @@ class DungeonRules(Rules):
 
     def pass_minutes(self, game: Game, minutes: int, *, base_turns: bool = True) -> None:
         """The clock moves on; the base's turn passes for every 10 minutes (its light burns)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         now = st["minutes"] = st["minutes"] + minutes
         if not base_turns:
             st["base_minutes"] = now - now % 10
@@ -321,7 +321,7 @@ class DungeonRules(Rules):
     def _move_minutes(self, game: Game) -> int:
         """A room at the current pace; a forced march goes 50% farther in the time (1), so its
         rooms take 20 minutes for every 3 (6, 7, 7 minutes)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         if st["pace"] != "forced":
             return dr.PACES[st["pace"]].minutes
         rooms: int = st.get("forced_rooms", 0) + 1
@@ -332,7 +332,7 @@ class DungeonRules(Rules):
         """Each hour of forced march (1): a CON check, and +1 danger step until a short rest; a
         failed check leaves the adventurer too spent to keep it up (the pace drops to standard
         until a short rest)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         st["forced_minutes"] = st.get("forced_minutes", 0) + minutes
         while st["forced_minutes"] >= HOUR and st["pace"] == "forced":
             st["forced_minutes"] -= HOUR
@@ -343,7 +343,7 @@ class DungeonRules(Rules):
                           why="too spent to force the march")
 
     def _paced_move(self, game: Game) -> None:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         if st["pace"] == "fast":
             st["bonus"] = max(st["bonus"], 4)
         elif st["pace"] == "stealth":
@@ -360,7 +360,7 @@ class DungeonRules(Rules):
         return self.base.can_see(game)
 
     def status(self, game: Game) -> str:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         zone = self.zone(game)
         top = self.danger(game)
         clock = f"{st['minutes'] // HOUR}:{st['minutes'] % HOUR:02d}"
@@ -371,7 +371,7 @@ class DungeonRules(Rules):
 
     def adjust(self, game: Game, words: list[str]) -> str | None:
         """``pace careful|stealth|fast|standard|forced``, ``map`` (a mapping halt), ``alarm N``."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         if len(words) == 2 and words[0] == "pace" and words[1] in dr.PACES:
             if words[1] == "forced" and st.get("spent"):
                 return None  # too spent until a short rest
@@ -392,12 +392,12 @@ class DungeonRules(Rules):
 
     def add_step(self, game: Game, amount: int, *, minutes: int | None = None, checks: int | None = None,
                  why: str = "") -> None:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         until = None if minutes is None else st["minutes"] + minutes
         st["steps"].append({"amount": amount, "until": until, "checks": checks, "why": why})
 
     def raise_alarm(self, game: Game, amount: int, why: str) -> None:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         before = st["alarm"]
         st["alarm"] = max(0, min(5, before + amount))
         if st["alarm"] >= 5 > before:
@@ -407,14 +407,14 @@ class DungeonRules(Rules):
 
     def trip_alarm(self, game: Game, why: str) -> None:
         """A tripped alarm: +5 steps and an active alarm for an hour, +2 on the track."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         self.add_step(game, 5, minutes=HOUR, why=why)
         st["alarm_until"] = st["minutes"] + HOUR
         self.raise_alarm(game, 2, why)
 
     def danger(self, game: Game) -> int:
         """The top of the current danger range (1 to 5)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         now = st["minutes"]
         entry = game.entry
         top: int = _zone_named(entry.get("zone")).top
@@ -436,7 +436,7 @@ class DungeonRules(Rules):
 
     def roll_check(self, game: Game, why: str) -> bool:
         """One roll of the encounter die against the current range; spends one-shot steps."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         top = self.danger(game)
         roll = game.dice.die(6)
         hit = roll <= top
@@ -449,14 +449,14 @@ class DungeonRules(Rules):
         return hit
 
     def interval(self, game: Game) -> int:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         zone = self.zone(game)
         every = _every(zone)
         return min(every, dr.ALARM_INTERVAL) if st["alarm_until"] > st["minutes"] else every
 
     def due_checks(self, game: Game) -> int:
         """How many interval checks fall due now (the clock may have crossed several)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         zone = self.zone(game)
         every = _every(zone)
         if st["alarm_until"] > st["minutes"]:
@@ -471,7 +471,7 @@ class DungeonRules(Rules):
         return due
 
     def encounter_happens(self, game: Game) -> bool:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         hit = False
         if "immediate" in st:
             for noise in st.pop("immediate"):  # door noise (4): rolled at once, some steps up
@@ -485,7 +485,7 @@ class DungeonRules(Rules):
         return hit
 
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         st["ran"] = False
         if st.pop("ambush", False):  # a watch that missed them (7): no reaction, no warning
             game.emit("surprise", rolls=[], chance=6, surprised=True)  # ambushed in your sleep
@@ -506,7 +506,7 @@ class DungeonRules(Rules):
 
     def _after_fight(self, game: Game, foes: list[Foe], result: str) -> str:
         """A fight is loud: combat noise for 20 minutes, a check, +1 alarm; the dead leave a trail."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         self.add_step(game, 1, minutes=20, why="combat noise")
         st["loud"] = True
         self.raise_alarm(game, 1, "a loud fight")
@@ -528,7 +528,7 @@ class DungeonRules(Rules):
 
     def on_entry(self, game: Game, entry: Entry) -> None:
         self.base.on_entry(game, entry)
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         zone = self.zone(game)
         if st["pace_zone"] != zone.key:
             st["pace_zone"] = zone.key
@@ -539,7 +539,7 @@ class DungeonRules(Rules):
             meet_hazards(self, game, entry)
 
     def choose_pace(self, game: Game, zone: dr.Zone) -> None:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         order = ["careful", "standard", "stealth", "fast"] if careful(game) else ["standard", "fast", "careful",
                                                                                    "stealth"]
         if careful(game) and zone.top <= 1:
@@ -578,7 +578,7 @@ class DungeonRules(Rules):
 
     def short_rested(self, game: Game) -> None:
         """A short rest ends a forced march's danger steps and its exhaustion (1, 2.2)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         st["steps"] = [s for s in st["steps"] if s["why"] != "forced march"]
         st["spent"] = False
         st["forced_minutes"] = 0
