@@ -112,17 +112,21 @@ def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bo
     # Whether the round's initiative rolls are shown (else only their totals are drawn).
     shown = game.reads("round")
     dice = game.dice
-    while any(f.active for f in foes):
+    pc = game.pc
+    while True:
+        acting = [f for f in foes if f.hp > 0 and not f.fled]  # Foe.active
+        if not acting:
+            break
         rnd += 1
         if rnd > MAX_ROUNDS:
             game.emit("fight_end", result="stalemate")
             return FLED
         if melee.burning:
             _burn(rules, game, melee)
+            acting = [f for f in foes if f.active]
         if melee.inside is not None:
             _inside(rules, game, foes, melee, rnd)
             continue
-        acting = [f for f in foes if f.active]
         if not acting:
             break
         weapon, mode, target = _choose(rules, game, foes, active=acting)
@@ -140,8 +144,11 @@ def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bo
             if not game.skip("round"):
                 game.emit("round", round=rnd, initiative=mine, rolls=rules.rolls(pc_rolls),
                           enemy_initiative=their)
-        else:
-            mine = rules.pc_total(game, "d6", high_is_bad=False)
+        else:  # rules.pc_total(game, "d6", high_is_bad=False), in place
+            mine = dice.total("d6")
+            if pc.encumbered:
+                again = dice.total("d6")
+                mine = mine if mine <= again else again
             their = dice.die(6)
             game.skip("round")
         if their > mine:
@@ -353,6 +360,8 @@ def _wound(rules: DeathAndTreasure, game: Game, target: Foe, damage: int, melee:
 def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe], melee: Melee | None = None) -> None:
     pc = game.pc
     shown = game.reads("attack")
+    if not shown:  # nothing in the blows changes the items: Defense and encumbrance hold
+        draw, defense, encumbered = game.dice.total, pc.defense, pc.encumbered
     for foe in acting:
         if melee is not None and melee.inside is not None:
             return  # ruling: swallowed, you are out of everyone's reach
@@ -364,8 +373,12 @@ def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe], melee
                 if not game.skip("attack"):
                     game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=rules.rolls(rolls),
                               total=roll.total, needed=pc.defense, hit=not avoided, damage=damage)
-            else:  # the same dice, drawn without building the rolls nobody reads
-                avoided = rules.pc_total(game, "d20", high_is_bad=True) <= pc.defense
+            else:  # the same dice, drawn without building the rolls nobody reads (pc_total, in place)
+                total = draw("d20")
+                if encumbered:
+                    again = draw("d20")
+                    total = total if total >= again else again
+                avoided = total <= defense
                 damage = 0 if avoided else _creature_damage(game, foe, name, dice)
                 game.skip("attack")
             if damage:
