@@ -289,8 +289,9 @@ class Character:
             return False
         self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = None
         key = name.lower()
-        piles = sorted((i for i in self.items if i.name.lower() == key and i.quantity > 0),
-                       key=lambda i: (i.standard, -i.weight))
+        piles = [i for i in self.items if i.name.lower() == key and i.quantity > 0]
+        if len(piles) > 1:
+            piles.sort(key=lambda i: (i.standard, -i.weight))
         for pile in piles:
             take = min(pile.quantity, quantity)
             pile.quantity -= take
