@@ -100,19 +100,19 @@ def _meet(rules: DungeonRules, game: Game, hazard: Hazard, key: str) -> None:
     abilities = [a for a in check["abilities"] if _has(rules, game, a)] or ["LUCK"]
     best = max(abilities, key=lambda a: rules.score(game.pc, a) + rules.perception(game, a))
     mod = rules.perception(game, best)  # light and water (8.1, 8.3) on a WIS (Perception) roll
-    p = rules.d20(game.pc, best, d, mod)
     name = hazard["name"]
     unseen = pace == "fast" or rules.blind(game)  # a fast push, or key details impossible (8.1)
-    seen = f" ({hazard['telltales']})" if hazard["telltales"] and not unseen else ""
     if not game.skip("hazard"):
         game.emit("hazard", name=name, stage="met", difficulty=d, pace=pace, telltales=hazard["telltales"])
     gear = gear_for(game, hazard) if not unseen else None
     if gear is not None:
+        p = rules.d20(game.pc, best, d, mod)
         first = careful(game) or p < 1
         n = game.pick(HAZARD, 3)
         if n is not None:
             answer = (_MITIGATE_FIRST if first else _FACE_FIRST)[n]
         else:
+            seen = f" ({hazard['telltales']})" if hazard["telltales"] and not unseen else ""
             face = Option("face", f"Face it: d20 ≤ {best} {rules.score(game.pc, best)}{dr.MODIFIERS[d] + mod:+d}",
                           f"{percent(p)}; on a failure: {hazard['fail'] or 'the book does not say'}", chance=p)
             use = Option("mitigate", f"Deal with it using your {gear} ({MITIGATE_MINUTES} minutes, noisy)",
