@@ -103,6 +103,9 @@ class Engine:
         self.clock_reason = ""
         #: What the action that chose the pending move needed (``("turn", "check")``; None: no action).
         self.last_plan: tuple[str, ...] | None = None
+        #: The player whose ``blind`` answer :meth:`pick` looked up last, and that answer (or None).
+        self._blind_of: object = None
+        self._blind: Callable[[str, int, Engine], int | None] | None = None
 
     # --- services for rules, effects and players ------------------------------------------
 
@@ -180,8 +183,16 @@ class Engine:
         such questions from their number alone (the random policy: ``blind``), when no sink reads
         the decision: the question need not be built. None: build it and :meth:`ask`. The decision
         is counted as :meth:`ask` counts it."""
-        blind = getattr(self.player, "blind", None)
-        if blind is None or self.reads("decision"):
+        player = self.player
+        if player is not self._blind_of:  # the player's blind answer, looked up once per player
+            self._blind_of, self._blind = player, getattr(player, "blind", None)
+        blind = self._blind
+        if blind is None:
+            return None
+        routes = self._routes  # self.reads("decision"), in place
+        if routes is None or routes[0] != len(self.sinks):
+            routes = self._route(self.sinks)
+        if routes[2] or "decision" in routes[1]:
             return None
         n: int | None = blind(kind, count, self)
         if n is None:
