@@ -264,3 +264,21 @@ def test_a_hazard_found_once_per_entry_and_name_is_the_hazard_looked_up_afresh()
             if graph.get("hazards"):
                 graph["hazards"].append({**graph["hazards"][0], "entry": graph["entries"][0]["number"]})
     assert checked > 100
+
+
+def test_a_blocks_intelligence_read_once_is_the_intelligence_read_afresh() -> None:
+    """Death & Treasure's INT of a stat block, kept per block, is what its stats say, in every
+    bundled book, for either spelling and none, and after a block gains the stat."""
+    from dtc.systems.death_and_treasure.play import _intelligence
+
+    def afresh(stats: dict[str, int]) -> int | None:
+        lowered = {k.lower(): v for k, v in stats.items()}
+        return lowered.get("int", lowered.get("intelligence"))
+
+    blocks = [dict(b["stats"]) for path in BUNDLED for b in compile_file(path).graph()["creatures"]]
+    blocks += [{"INT": 2}, {"Intelligence": 9}, {"int": 4, "Intelligence": 12}, {}, {"STR": 3}]
+    for stats in blocks:
+        for _ in range(2):
+            assert _intelligence(stats) == afresh(stats)
+        stats["Intelligence"] = 7
+        assert _intelligence(stats) == afresh(stats)

@@ -158,6 +158,24 @@ _ESCAPE_WAYS = {(food, treasure): ("run", *(("food",) if food else ()), *(("trea
 _PLANS: dict[int, list[tuple[str, ...]]] = {0: [()], **{d: list(combinations(REQUIREMENTS, d)) for d in CHECK_DICE}}
 
 
+def _intelligence(stats: dict[str, int]) -> int | None:
+    """A stat block's INT (or Intelligence), None when it gives none: read once per block's stats
+    (kept with the dict, so its id is not reused while remembered, and a copy of it: a dict
+    changed since is read again)."""
+    found = _INTELLIGENCE.get(id(stats))
+    if found is not None and found[0] is stats and found[1] == stats:
+        return found[2]
+    lowered = {k.lower(): v for k, v in stats.items()}
+    score = lowered.get("int", lowered.get("intelligence"))
+    if len(_INTELLIGENCE) >= 1024:
+        _INTELLIGENCE.clear()
+    _INTELLIGENCE[id(stats)] = (stats, dict(stats), score)
+    return score
+
+
+_INTELLIGENCE: dict[int, tuple[dict[str, int], dict[str, int], int | None]] = {}
+
+
 class DeathAndTreasure(Rules):
     name = "death-and-treasure"
     title = "Death & Treasure"
@@ -417,8 +435,7 @@ class DeathAndTreasure(Rules):
         verdicts = []
         for name in dict.fromkeys(f.creature or f.name for f in foes):
             block = game.block(name)
-            stats = {k.lower(): v for k, v in (block["stats"] if block is not None else {}).items()}
-            score = stats.get("int", stats.get("intelligence"))
+            score = _intelligence(block["stats"]) if block is not None else None
             if score is not None:
                 verdicts.append(int(score) >= INTELLIGENT_AT)
                 continue
