@@ -104,7 +104,7 @@ def test_the_remembered_load_counts_and_defense_are_those_after_every_change() -
             assert pc.load == pc._load()
             assert pc.encumbered == (pc._load() > pc.abilities["STR"])
             pc.abilities["DEX"] = rng.randint(3, 18) if step == 4 else pc.abilities.get("DEX", 10)
-            assert pc.defense == pc._defense()
+            assert pc.defense == pc._defense() == pc._defense_reference()
             for name in ("Rations", "lantern oil", "Stone", "Sword", "Plate", "nothing"):
                 assert pc.count(name) == sum(i.quantity for i in pc.items if i.name.lower() == name.lower())
 
