@@ -219,6 +219,14 @@ class Dice:
                 while r >= sides:
                     r = bits(k)
                 return r + 1 + modifier
+            if sides > 0:
+                total = modifier + count
+                for _ in range(count):
+                    r = bits(k)
+                    while r >= sides:
+                        r = bits(k)
+                    total += r
+                return total
         e = _parsed(expr)[0] if isinstance(expr, str) else expr
         sides = e.sides
         bits = self._bits

@@ -20,7 +20,8 @@ _SYLLABLES = ("bran", "mor", "ela", "tik", "ros", "vel", "dun", "ka", "lis", "or
 
 
 def roll_abilities(dice: Dice) -> list[int]:
-    return [dice.total(_3D6) for _ in ABILITIES]
+    total = dice.total
+    return [total("3d6") for _ in ABILITIES]
 
 
 _3D6 = parse_dice("3d6")
@@ -191,7 +192,7 @@ def _random_character(dice: Dice) -> Character:
         n = pool[dice.pick(len(pool))]
         load += _WEAPON_Q[n]
         found.add(WEAPONS[n].item.name.lower())
-        pc.add(WEAPONS[n].take())
+        pc.items.append(WEAPONS[n].take())  # a new sheet holds nothing it would merge with
     # Armour: up to two pieces (one a slot), while the load is under three quarters of STR.
     slots: set[str | None] = set()
     bought = 0
@@ -207,12 +208,12 @@ def _random_character(dice: Dice) -> Character:
         slots.add(ARMOUR[n].item.slot)
         found.add(ARMOUR[n].item.name.lower())
         bought += 1
-        pc.add(ARMOUR[n].take())
+        pc.items.append(ARMOUR[n].take())  # a slot of its own: nothing to merge with
     # Gear: on a coin toss, one piece that fits and is not in the kit already.
     if dice.random() >= 0.5:
         pool = [n for n in range(len(GEAR)) if _GEAR_Q[n] <= limit - load and _GEAR_NAMES[n] not in found]
         if pool:
-            pc.add(GEAR[pool[dice.pick(len(pool))]].take())
+            pc.items.append(GEAR[pool[dice.pick(len(pool))]].take())  # not in the kit: nothing to merge with
     pc.max_hp = pc.hp = hit_points(dice, scores["CON"])
     if scores["INT"] > 13:
         pc.languages = dice.die(4)
