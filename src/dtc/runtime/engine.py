@@ -228,7 +228,8 @@ class Engine:
     def heal(self, amount: int, cause: str) -> None:
         gained = max(0, min(amount, self.pc.max_hp - self.pc.hp))
         self.pc.hp += gained
-        self.emit("heal", amount=gained, cause=cause, hp=self.pc.hp)
+        if not self.skip("heal"):
+            self.emit("heal", amount=gained, cause=cause, hp=self.pc.hp)
 
     def oracle(self, odds: int | None, question: str) -> bool:
         """Ask the Oracle a yes/no question (``odds`` in six; None: the player sets them)."""

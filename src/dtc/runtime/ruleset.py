@@ -165,6 +165,11 @@ class Rules(ABC):
                 game.emit("item", action="used", name=RATIONS, quantity=1, why="a night's ration")
             game.heal(pc.max_hp - pc.hp, "a long rest")
         elif kind == "short" and pc.can_rest:
+            if not game.reads("rest"):  # the same dice, no rolls built for an event nobody reads
+                total = self.pc_total(game, "d4", high_is_bad=False)
+                game.skip("rest")
+                game.heal(total, "a short rest")
+                return
             roll, rolls = self.pc_roll(game, "d4", high_is_bad=False)
             game.emit("rest", rolls=[list(r.dice) for r in rolls], rests_today=0)
             game.heal(roll.total, "a short rest")
