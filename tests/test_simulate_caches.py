@@ -12,7 +12,7 @@ from dtc.runtime import menu
 from dtc.runtime.core import MENU, PLAN, Question
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
-from dtc.runtime.policies import RandomPolicy
+from dtc.runtime.policies import RandomPolicy, _ways_or_wait
 from dtc.simulate.runner import Job, play_block
 from dtc.systems.death_and_treasure.creation import GEAR, LARGE_SACK, RandomChooser, make_character, random_character
 from helpers import BUNDLED
@@ -38,6 +38,7 @@ class _Checking(RandomPolicy):
 
     checked = 0
     plans = 0
+    blind = None  # every question is built and asked (the plans' too)
 
     def decide(self, question: Question, game: Engine) -> int:
         caches = game.rules.__dict__
@@ -46,6 +47,12 @@ class _Checking(RandomPolicy):
             fresh = menu.build(game)
             caches.update(kept)
             assert fresh == question, (game.state.entry, fresh, question)
+            # The menu's quick test of resting is the rules' full one.
+            assert game.rules.can_rest_now(game) == (game.rules.rest_blocked(game) is None)
+            # The moves listed without making the options are those the random policy finds in them.
+            moves = menu.moves(game)
+            opts = question.options
+            assert [opts[n].key for n in _ways_or_wait(opts)] == (moves or ["wait"]), (game.state.entry, moves)
             _Checking.checked += 1
         if question.kind == PLAN:
             label = question.prompt[1:question.prompt.rindex("' (D")]
@@ -97,7 +104,7 @@ def test_the_remembered_load_counts_and_defense_are_those_after_every_change() -
             assert pc.load == pc._load()
             assert pc.encumbered == (pc._load() > pc.abilities["STR"])
             pc.abilities["DEX"] = rng.randint(3, 18) if step == 4 else pc.abilities.get("DEX", 10)
-            assert pc.defense == pc._defense()
+            assert pc.defense == pc._defense() == pc._defense_reference()
             for name in ("Rations", "lantern oil", "Stone", "Sword", "Plate", "nothing"):
                 assert pc.count(name) == sum(i.quantity for i in pc.items if i.name.lower() == name.lower())
 
@@ -154,3 +161,124 @@ def test_one_die_rolls_what_randint_rolls() -> None:
             face = rng.randint(1, sides)
             assert (roll.dice, roll.modifier, roll.total) == ((face,), modifier, face + modifier)
             assert roll.expr == str(Dice(0).roll(expr).expr)
+
+
+def test_dice_drawing_bits_draw_what_randint_and_randrange_draw() -> None:
+    """A die, a total and a pick drawn from the generator's bits (the fast path) are the numbers
+    randint and randrange draw, in the same order, for every size up to 100 and some larger."""
+    import random
+
+    from dtc.runtime import dice as dice_module
+
+    assert dice_module._SAME_DRAWS
+    for seed in range(40):
+        dice, rng = Dice(seed), random.Random(seed)
+        assert dice._bits is not None
+        for n in (*range(1, 101), 1000, 4096, 2**31):
+            assert dice.die(n) == rng.randint(1, n)
+            assert dice.pick(n) == rng.randrange(n)
+        for expr, count, sides, modifier in (("3d6", 3, 6, 0), ("2d6+1", 2, 6, 1), ("d20", 1, 20, 0),
+                                             ("4d4-2", 4, 4, -2)):
+            assert dice.total(expr) == sum(rng.randint(1, sides) for _ in range(count)) + modifier
+        assert dice.get_state() == Dice.from_state({"seed": seed, "version": rng.getstate()[0],
+                                                   "state": list(rng.getstate()[1]), "gauss": None}).get_state()
+
+
+class _Entries:
+    """A sink that keeps the entry and end events (it reads those kinds alone, so every shortcut
+    taken when nobody reads an event stays on)."""
+
+    kinds = frozenset({"entry", "end"})
+
+    def __init__(self, out: list[dict[str, object]]) -> None:
+        self.out = out
+
+    def __call__(self, event: dict[str, object]) -> None:
+        self.out.append(dict(event))
+
+
+class _Everything(_Entries):
+    """The same events, from a sink that reads every kind: every event is built, no shortcut taken."""
+
+    kinds = None  # type: ignore[assignment]
+
+    def __call__(self, event: dict[str, object]) -> None:
+        if event["event"] in ("entry", "end"):
+            self.out.append(dict(event))
+
+
+@pytest.mark.parametrize("path", [p for p in BUNDLED if "glass-orchard" not in p.name], ids=lambda p: p.stem)
+@pytest.mark.parametrize("policy", ["random", "cautious", "bold", "least-used"])
+def test_runs_nobody_watches_play_as_runs_everyone_watches(path: Path, policy: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcuts taken when no sink reads an event (totals drawn without building rolls,
+    questions answered from their number of options) draw the same dice and count the same
+    events: every entry and end event, numbered, and every tally, are those of runs whose
+    every event is built and read."""
+    from dtc.simulate import runner
+    from dtc.simulate.runner import Job, play_block
+    from test_simulate_pinned import tally_digest
+
+    graph = compile_file(path).graph()
+    seen: dict[str, list[dict[str, object]]] = {}
+    digests = {}
+    real = runner.Engine
+    for name, sink in (("fast", _Entries), ("slow", _Everything)):
+        out: list[dict[str, object]] = []
+        seen[name] = out
+
+        class Watched(real):  # type: ignore[misc, valid-type]
+            def __init__(self, *args: object, sinks: list[object] = (), **kwargs: object) -> None:  # type: ignore[assignment]
+                super().__init__(*args, sinks=[*sinks, sink(out)], **kwargs)  # noqa: B023
+
+        monkeypatch.setattr(runner, "Engine", Watched)
+        digests[name] = tally_digest(play_block(Job(graph, policy, seed=5, max_turns=200), range(40)))
+        monkeypatch.setattr(runner, "Engine", real)
+    assert len(seen["fast"]) > 80
+    assert seen["fast"] == seen["slow"]
+    assert digests["fast"] == digests["slow"]
+
+
+def test_a_hazard_found_once_per_entry_and_name_is_the_hazard_looked_up_afresh() -> None:
+    """Dungeon Rules' hazard definitions, kept per entry and name, are those a search of the
+    book's hazards finds, in every bundled book, and again after the list grows."""
+    from types import SimpleNamespace
+
+    from dtc.systems.dungeon_rules.hazards import definition
+
+    def afresh(graph: dict[str, object], entry: dict[str, object], name: str) -> object:
+        found = [h for h in graph.get("hazards", []) if h["name"].lower() == name.lower()]  # type: ignore[attr-defined]
+        own = [h for h in found if h["entry"] == entry["number"]]
+        return own[0] if own else found[0] if found else None
+
+    checked = 0
+    for path in BUNDLED:
+        graph = compile_file(path).graph()
+        game = SimpleNamespace(graph=graph)
+        names = {h["name"] for h in graph.get("hazards", [])} | {"Nothing Here", "sour gas pocket"}
+        for _ in range(2):
+            for entry in graph["entries"]:
+                for name in [*entry.get("hazards", []), *names]:
+                    assert definition(game, entry, name) is afresh(graph, entry, name)  # type: ignore[arg-type]
+                    checked += 1
+            if graph.get("hazards"):
+                graph["hazards"].append({**graph["hazards"][0], "entry": graph["entries"][0]["number"]})
+    assert checked > 100
+
+
+def test_a_blocks_intelligence_read_once_is_the_intelligence_read_afresh() -> None:
+    """Death & Treasure's INT of a stat block, kept per block, is what its stats say, in every
+    bundled book, for either spelling and none, and after a block gains the stat."""
+    from dtc.systems.death_and_treasure.play import _intelligence
+
+    def afresh(stats: dict[str, int]) -> int | None:
+        lowered = {k.lower(): v for k, v in stats.items()}
+        return lowered.get("int", lowered.get("intelligence"))
+
+    blocks = [dict(b["stats"]) for path in BUNDLED for b in compile_file(path).graph()["creatures"]]
+    blocks += [{"INT": 2}, {"Intelligence": 9}, {"int": 4, "Intelligence": 12}, {}, {"STR": 3}]
+    for stats in blocks:
+        for _ in range(2):
+            assert _intelligence(stats) == afresh(stats)
+        stats["Intelligence"] = 7
+        assert _intelligence(stats) == afresh(stats)

@@ -84,6 +84,9 @@ class Character:
     #: How many of each name (lower-cased) are carried, remembered the same way as the load.
     _count_memo: tuple[list[Item], int, dict[str, int]] | None = field(
         default=None, init=False, repr=False, compare=False)
+    #: The weapons and what they show (name, damage, mode), remembered the same way as the load.
+    _weapons_memo: tuple[list[Item], int, list[tuple[Item, str]], tuple[tuple[str, str | None, str], ...]] | None = (
+        field(default=None, init=False, repr=False, compare=False))
 
     # --- abilities and derived numbers --------------------------------------------------
 
@@ -107,10 +110,21 @@ class Character:
         return memo[3]
 
     def _defense(self) -> int:
+        # The best piece in each slot (body, shield, head; 0 for an empty slot), in one pass.
+        best: dict[str, int] = {}
+        for i in self.items:
+            slot = i.slot
+            if slot == "body" or slot == "shield" or slot == "head":
+                d = i.defense
+                if slot not in best or d > best[slot]:
+                    best[slot] = d
+        armour = best.get("body", 0) + best.get("shield", 0) + best.get("head", 0)
+        return BASE_DEFENSE + armour + high_low(self.abilities["STR"]) + high_low(self.abilities["DEX"])
+
+    def _defense_reference(self) -> int:
+        """:meth:`_defense` as three searches, one per slot (the tests hold the one to the other)."""
         armour = 0
-        best_body = max((i.defense for i in self.items if i.slot == "body"), default=0)
-        armour += best_body
-        for slot in ("shield", "head"):
+        for slot in ("body", "shield", "head"):
             armour += max((i.defense for i in self.items if i.slot == slot), default=0)
         return BASE_DEFENSE + armour + high_low(self.abilities["STR"]) + high_low(self.abilities["DEX"])
 
@@ -204,7 +218,7 @@ class Character:
         """Leave the backpack's standard kit behind (the lit lantern and the knife stay): the backpack
         then holds items up to weight 6. Returns what was left."""
         left = [i for i in self.items if i.standard and i.name.lower() not in KEPT_WHEN_DUMPED]
-        self._load_memo = self._count_memo = self._defense_memo = None
+        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = None
         self.items = [i for i in self.items if i not in left]
         self.notes.append(KIT_DUMPED)
         return left
@@ -249,15 +263,28 @@ class Character:
         return None
 
     def weapons(self) -> list[tuple[Item, str]]:
-        """(weapon, mode) pairs the adventurer can attack with."""
-        return [(i, mode) for i in self.items if i.kind == "weapon" and i.quantity > 0 and i.damage
-                for mode in i.ranges]
+        """(weapon, mode) pairs the adventurer can attack with (a list kept while the items do not
+        change: read it, do not change it)."""
+        return self._weapons()[2]
+
+    def weapons_shown(self) -> tuple[tuple[str, str | None, str], ...]:
+        """Each of :meth:`weapons` as an attack option shows it: (name, damage, mode)."""
+        return self._weapons()[3]
+
+    def _weapons(self) -> tuple[list[Item], int, list[tuple[Item, str]], tuple[tuple[str, str | None, str], ...]]:
+        memo = self._weapons_memo
+        items = self.items
+        if memo is None or memo[0] is not items or memo[1] != len(items):
+            pairs = [(i, mode) for i in items if i.kind == "weapon" and i.quantity > 0 and i.damage
+                     for mode in i.ranges]
+            memo = self._weapons_memo = (items, len(items), pairs, tuple([(i.name, i.damage, m) for i, m in pairs]))
+        return memo
 
     # --- changes ---------------------------------------------------------------------------
 
     def add(self, item: Item) -> None:
         """Add an item, merging with an identical pile (same name, kind, weight, value, standard)."""
-        self._load_memo = self._count_memo = self._defense_memo = None
+        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = None
         name, kind, standard = item.name.lower(), item.kind, item.standard
         for have in self.items:
             if (have.kind == kind and have.standard == standard and have.name.lower() == name
@@ -271,10 +298,11 @@ class Character:
         """Remove ``quantity`` of ``name``, heaviest piles first; False (nothing removed) if short."""
         if self.count(name) < quantity:
             return False
-        self._load_memo = self._count_memo = self._defense_memo = None
+        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = None
         key = name.lower()
-        piles = sorted((i for i in self.items if i.name.lower() == key and i.quantity > 0),
-                       key=lambda i: (i.standard, -i.weight))
+        piles = [i for i in self.items if i.name.lower() == key and i.quantity > 0]
+        if len(piles) > 1:
+            piles.sort(key=lambda i: (i.standard, -i.weight))
         for pile in piles:
             take = min(pile.quantity, quantity)
             pile.quantity -= take

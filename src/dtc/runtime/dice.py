@@ -98,6 +98,50 @@ def _text(expr: DiceExpr) -> str:
     return str(expr)
 
 
+@cache
+def _parsed(text: str) -> tuple[DiceExpr, str]:
+    """A dice expression as written and its canonical text, once per text (a string's hash is
+    kept by the string: no dataclass hashed per roll)."""
+    e = parse_dice(text)
+    return e, str(e)
+
+
+#: Per dice expression as written: (count, sides, modifier, the bits a die's draw takes).
+_SPECS: dict[str, tuple[int, int, int, int]] = {}
+
+
+def _spec(text: str) -> tuple[int, int, int, int]:
+    """The numbers :meth:`Dice.total` reads of an expression, kept per text (raises DiceError)."""
+    e = _parsed(text)[0]
+    found = _SPECS[text] = (e.count, e.sides, e.modifier, e.sides.bit_length())
+    if len(_SPECS) > 4096:
+        _SPECS.clear()
+    return found
+
+
+_STANDARD_BELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def _same_draws() -> bool:
+    """Whether drawing ``getrandbits(n.bit_length())`` until it is below ``n`` gives what the
+    standard ``_randbelow`` gives (it does in the Pythons dtc supports; checked, not assumed)."""
+    if _STANDARD_BELOW is None or random.Random._randbelow is not _STANDARD_BELOW:  # type: ignore[attr-defined]
+        return False
+    mine, theirs = random.Random(20261201), random.Random(20261201)
+    for n in (*range(1, 70), 100, 1000, 2**31):
+        for _ in range(8):
+            k = n.bit_length()
+            r = mine.getrandbits(k)
+            while r >= n:
+                r = mine.getrandbits(k)
+            if r != theirs._randbelow(n):  # type: ignore[attr-defined]
+                return False
+    return True
+
+
+_SAME_DRAWS = _same_draws()
+
+
 class Dice:
     """The run's random source: a seeded :class:`random.Random` with a JSON-able state."""
 
@@ -121,8 +165,20 @@ class Dice:
         plain = (isinstance(rng, random.Random) and kind.randint is random.Random.randint
                  and kind.randrange is random.Random.randrange)
         self._below: Callable[[int], int] | None = getattr(rng, "_randbelow", None) if plain else None
+        # Where ``_randbelow`` is the standard one, which draws ``getrandbits(n.bit_length())`` until
+        # it is below ``n`` (checked against it once: :data:`_SAME_DRAWS`), the hottest draws (a die,
+        # an index) take the bits themselves, the same numbers without a call to it.
+        self._bits: Callable[[int], int] | None = (
+            rng.getrandbits if plain and _SAME_DRAWS and getattr(kind, "_randbelow", None) is _STANDARD_BELOW else None)
 
     def die(self, sides: int) -> int:
+        bits = self._bits
+        if bits is not None and sides > 0:
+            k = sides.bit_length()
+            r = bits(k)
+            while r >= sides:
+                r = bits(k)
+            return 1 + r
         below = self._below
         if below is not None and sides > 0:
             return 1 + below(sides)
@@ -135,22 +191,54 @@ class Dice:
         return self._rng.randint(low, high)
 
     def roll(self, expr: str | DiceExpr) -> Roll:
-        e = parse_dice(expr) if isinstance(expr, str) else expr
+        if isinstance(expr, str):
+            e, text = _parsed(expr)
+        else:
+            e, text = expr, _text(expr)
         sides = e.sides
         below = self._below
         if below is not None and sides > 0:
             if e.count == 1:  # one die (d6, d20): no list to build
                 face = 1 + below(sides)
-                return Roll(_text(e), (face,), e.modifier, face + e.modifier)
+                return Roll(text, (face,), e.modifier, face + e.modifier)
             dice = tuple([1 + below(sides) for _ in range(e.count)])
         else:
             dice = tuple(self._rng.randint(1, sides) for _ in range(e.count)) if sides else ()
-        return Roll(_text(e), dice, e.modifier, sum(dice) + e.modifier)
+        return Roll(text, dice, e.modifier, sum(dice) + e.modifier)
 
     def total(self, expr: str | DiceExpr) -> int:
         """``roll(expr).total``: the same numbers drawn, in the same order, without building the roll."""
-        e = parse_dice(expr) if isinstance(expr, str) else expr
+        bits = self._bits
+        if bits is not None and expr.__class__ is str:
+            spec = _SPECS.get(expr)
+            if spec is None:
+                spec = _spec(expr)
+            count, sides, modifier, k = spec
+            if count == 1 and sides > 0:  # one die: no loop
+                r = bits(k)
+                while r >= sides:
+                    r = bits(k)
+                return r + 1 + modifier
+            if sides > 0:
+                total = modifier + count
+                for _ in range(count):
+                    r = bits(k)
+                    while r >= sides:
+                        r = bits(k)
+                    total += r
+                return total
+        e = _parsed(expr)[0] if isinstance(expr, str) else expr
         sides = e.sides
+        bits = self._bits
+        if bits is not None and sides > 0:
+            k = sides.bit_length()
+            total = e.modifier + e.count
+            for _ in range(e.count):
+                r = bits(k)
+                while r >= sides:
+                    r = bits(k)
+                total += r
+            return total
         below = self._below
         if below is not None and sides > 0:
             total = e.modifier
@@ -166,6 +254,13 @@ class Dice:
 
     def pick(self, n: int) -> int:
         """A uniform index below ``n`` (for auto players)."""
+        bits = self._bits
+        if bits is not None and n > 0:
+            k = n.bit_length()
+            r = bits(k)
+            while r >= n:
+                r = bits(k)
+            return r
         below = self._below
         if below is not None and n > 0:
             return below(n)
@@ -208,7 +303,15 @@ def distribution(expr: DiceExpr) -> dict[int, Fraction]:
 
 def prob_at_most(expr: str | DiceExpr, target: int) -> Fraction:
     """P(roll <= target): the chance of a roll-under check."""
-    return _at_most(parse_dice(expr) if isinstance(expr, str) else expr, target)
+    if isinstance(expr, str):
+        return _at_most_text(expr, target)
+    return _at_most(expr, target)
+
+
+@cache
+def _at_most_text(expr: str, target: int) -> Fraction:
+    """:func:`_at_most` of an expression as written, once per text and target (no dataclass hashed)."""
+    return _at_most(parse_dice(expr), target)
 
 
 @cache

@@ -97,19 +97,28 @@ def _find(game: Engine, e: Effect) -> None:
     while True:
         fits = pc.fitting(item)
         part = replace(item, quantity=fits)
-        worth = f", worth {part.worth:,}" if part.value else ""
-        detail = f"weight {weight_text(part.weight * part.quantity)}{worth}"
-        take = Option("take", "Take it" if fits == item.quantity else f"Take {fits} of {item.quantity} "
-                      "(all your sacks hold)", detail)
-        opts = [take] if fits else []
-        if fits < item.quantity and pc.can_dump_kit():
-            opts.append(Option("dump", "Dump your backpack's standard kit (rope, rations, water, oil...) "
-                                       "to make room for weight 6"))
-        opts.insert(len(opts) if fits else 0, Option("leave", "Leave it" if fits else
-                                                     "Leave it (no room: treasure is carried in sacks)"))
-        q = Question(TAKE, f"You find {e['text']}. Take it?", tuple(opts),
-                     {"item": item.name, "weight": str(part.weight * part.quantity), "value": part.worth})
-        key = game.ask(q).key
+        dump = fits < item.quantity and pc.can_dump_kit()
+        # The options' keys, in order: take (when some fits), dump, with leave last, or first when
+        # nothing fits.
+        keys = ("take", "dump", "leave") if fits and dump else ("take", "leave") if fits else (
+            ("leave", "dump") if dump else ("leave",))
+        n = game.pick(TAKE, len(keys))
+        if n is not None:
+            key = keys[n]
+        else:
+            worth = f", worth {part.worth:,}" if part.value else ""
+            detail = f"weight {weight_text(part.weight * part.quantity)}{worth}"
+            take = Option("take", "Take it" if fits == item.quantity else f"Take {fits} of {item.quantity} "
+                          "(all your sacks hold)", detail)
+            opts = [take] if fits else []
+            if dump:
+                opts.append(Option("dump", "Dump your backpack's standard kit (rope, rations, water, oil...) "
+                                           "to make room for weight 6"))
+            opts.insert(len(opts) if fits else 0, Option("leave", "Leave it" if fits else
+                                                         "Leave it (no room: treasure is carried in sacks)"))
+            q = Question(TAKE, f"You find {e['text']}. Take it?", tuple(opts),
+                         {"item": item.name, "weight": str(part.weight * part.quantity), "value": part.worth})
+            key = game.ask(q).key
         if key == "dump":
             left = pc.dump_kit()
             game.emit("item", action="dropped", name="standard kit", quantity=len(left),

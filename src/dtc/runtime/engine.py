@@ -103,6 +103,9 @@ class Engine:
         self.clock_reason = ""
         #: What the action that chose the pending move needed (``("turn", "check")``; None: no action).
         self.last_plan: tuple[str, ...] | None = None
+        #: The player whose ``blind`` answer :meth:`pick` looked up last, and that answer (or None).
+        self._blind_of: object = None
+        self._blind: Callable[[str, int, Engine], int | None] | None = None
 
     # --- services for rules, effects and players ------------------------------------------
 
@@ -143,6 +146,16 @@ class Engine:
         self.state.events += 1
         return True
 
+    def reads(self, kind: str) -> bool:
+        """Whether some sink reads events of ``kind`` (nothing is counted: :meth:`skip` still is,
+        where the event would be sent). A rule that would draw its dice only to show them in the
+        event draws the same numbers more cheaply when nobody reads it."""
+        sinks = self.sinks
+        routes = self._routes
+        if routes is None or routes[0] != len(sinks):
+            routes = self._route(sinks)
+        return routes[2] or kind in routes[1]
+
     def _route(self, sinks: list[Sink]) -> tuple[int, frozenset[str], bool]:
         """(how many sinks, the kinds some sink names, whether some sink reads every kind)."""
         named: set[str] = set()
@@ -164,6 +177,30 @@ class Engine:
         if not self.skip("decision"):
             self.emit("decision", question=question.kind, choice=option.key, label=option.label)
         return option
+
+    def pick(self, kind: str, count: int) -> int | None:
+        """The answer to a question of ``kind`` with ``count`` options, from a player that answers
+        such questions from their number alone (the random policy: ``blind``), when no sink reads
+        the decision: the question need not be built. None: build it and :meth:`ask`. The decision
+        is counted as :meth:`ask` counts it."""
+        player = self.player
+        if player is not self._blind_of:  # the player's blind answer, looked up once per player
+            self._blind_of, self._blind = player, getattr(player, "blind", None)
+        blind = self._blind
+        if blind is None:
+            return None
+        routes = self._routes  # self.reads("decision"), in place
+        if routes is None or routes[0] != len(self.sinks):
+            routes = self._route(self.sinks)
+        if routes[2] or "decision" in routes[1]:
+            return None
+        n: int | None = blind(kind, count, self)
+        if n is None:
+            return None
+        if not 0 <= n < count:
+            raise RunEnded("stopped", f"no answer to a question of {kind}")
+        self.state.events += 1  # the decision event, which no sink reads
+        return n
 
     def clock(self, why: str) -> None:
         """A turn passes (no encounter check: a fight's own turn)."""
@@ -191,17 +228,23 @@ class Engine:
     def heal(self, amount: int, cause: str) -> None:
         gained = max(0, min(amount, self.pc.max_hp - self.pc.hp))
         self.pc.hp += gained
-        self.emit("heal", amount=gained, cause=cause, hp=self.pc.hp)
+        if not self.skip("heal"):
+            self.emit("heal", amount=gained, cause=cause, hp=self.pc.hp)
 
     def oracle(self, odds: int | None, question: str) -> bool:
         """Ask the Oracle a yes/no question (``odds`` in six; None: the player sets them)."""
         if odds is None:
-            prompt = f"Oracle: {question} How likely is yes?" if question.endswith("?") else (
-                f"Oracle ({question}): How likely is yes?")
-            odds = int(self.ask(Question(ORACLE, prompt,
-                                         oracle_options())).key.split(":")[1])
+            options = oracle_options()
+            n = self.pick(ORACLE, len(options))
+            if n is None:
+                prompt = f"Oracle: {question} How likely is yes?" if question.endswith("?") else (
+                    f"Oracle ({question}): How likely is yes?")
+                odds = int(self.ask(Question(ORACLE, prompt, options)).key.split(":")[1])
+            else:
+                odds = int(options[n].key.split(":")[1])
         roll, yes = self.dice.in_six(odds)
-        self.emit("oracle", question=question, odds=odds, roll=roll, answer="yes" if yes else "no")
+        if not self.skip("oracle"):
+            self.emit("oracle", question=question, odds=odds, roll=roll, answer="yes" if yes else "no")
         return yes
 
     def block(self, name: str | None) -> Creature | None:
@@ -293,7 +336,8 @@ class Engine:
         self.emit("entry", number=number, ending=entry["ending"])
         if "changes" in entry:
             self._possessions(entry["changes"])
-        effects.apply(self, entry)
+        if entry["effects"]:
+            effects.apply(self, entry)
         if self.state.pending is None and not entry["ending"]:
             self.rules.on_entry(self, entry)
         if entry["ending"] and self.state.pending is None:
@@ -338,7 +382,7 @@ class Engine:
 
     def _wandering(self) -> str:
         rows = self.graph["encounters"]
-        low, high = min(r["low"] for r in rows), max(r["high"] for r in rows)
+        low, high = _table_range(rows)
         roll = self.dice.between(low, high)
         row = next((r for r in rows if r["low"] <= roll <= r["high"]), None)
         if row is None:
@@ -364,8 +408,21 @@ class Engine:
     # --- decisions at an entry ------------------------------------------------------------------
 
     def _decide(self) -> None:
-        option = self.ask(menu.build(self))
-        kind, _, arg = option.key.partition(":")
+        key: str | None = None
+        blind = getattr(self.player, "blind_menu", None)
+        if blind is not None and not self.reads("decision"):
+            # A player that answers a menu by picking among its ways on (the random policy), and
+            # nobody reads the decision: no option or question made, only the ways' keys.
+            moves = menu.moves(self)
+            n: int | None = blind(max(1, len(moves)), self)
+            if n is not None:
+                if not 0 <= n < max(1, len(moves)):
+                    raise RunEnded("stopped", f"no answer to 'Entry {self.state.entry}'")
+                self.state.events += 1  # the decision event, which no sink reads
+                key = moves[n] if moves else "wait"
+        if key is None:
+            key = self.ask(menu.build(self)).key
+        kind, _, arg = key.partition(":")
         if kind == "choice":
             self._choice(int(arg))
         elif kind == "exit":
@@ -455,9 +512,11 @@ class Engine:
         return self.ask(Question(ABILITY, f"Which ability for '{why}'?", opts)).key
 
     def use_gear(self, why: str) -> bool:
-        names = list(dict.fromkeys(i.name for i in self.pc.items if i.quantity > 0 and i.kind != "treasure"))
-        opts = _gear_options(tuple(names))
-        pick = self.ask(Question(GEAR, f"Which gear do you use for '{why}'?", opts, {"why": why}))
+        names = tuple(dict.fromkeys([i.name for i in self.pc.items if i.quantity > 0 and i.kind != "treasure"]))
+        opts = _gear_options(names)
+        n = self.pick(GEAR, len(opts))
+        pick = self.ask(Question(GEAR, f"Which gear do you use for '{why}'?", opts, {"why": why})) if n is None else (
+            opts[n])
         if pick.key == "none":
             self.emit("gear", item=None, appropriate=False)
             return False
@@ -468,6 +527,21 @@ class Engine:
         self.emit("gear", item=item, appropriate=ok)
         self.rules.gear_used(self, item)
         return ok
+
+
+#: The lowest and highest roll of the encounter tables played last: (the rows, their number, low, high).
+_RANGES: list[tuple[list[Any], int, int, int]] = []
+
+
+def _table_range(rows: list[Any]) -> tuple[int, int]:
+    """The lowest and highest roll on an encounter table, once per table while it is not changed."""
+    for known in _RANGES:
+        if known[0] is rows and known[1] == len(rows):
+            return known[2], known[3]
+    low, high = min(r["low"] for r in rows), max(r["high"] for r in rows)
+    _RANGES.insert(0, (rows, len(rows), low, high))
+    del _RANGES[4:]
+    return low, high
 
 
 #: Yes, no, or the Oracle decides: made once (options are immutable).

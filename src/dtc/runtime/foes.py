@@ -43,11 +43,13 @@ class Foe:
 def foes_from(block: Creature | None, name: str, count: int) -> list[Foe]:
     """``count`` creatures of a stat block (``block`` None: creatures the runtime knows no stats for)."""
     out = []
+    if block is None:
+        for n in range(min(count, MAX_GROUP)):
+            out.append(Foe(f"{name}{f' {n + 1}' if count > 1 else ''}", None, 0, 0, None))
+        return out
+    title, hp, morale, special = block["name"], block["hp"], block["morale"], block["special"]
+    attacks = [(a["name"], a["damage"]) for a in block["attacks"]] or [("attack", "d4")]
     for n in range(min(count, MAX_GROUP)):
-        label = f"{block['name'] if block else name}{f' {n + 1}' if count > 1 else ''}"
-        if block is None:
-            out.append(Foe(label, None, 0, 0, None))
-            continue
-        attacks = [(a["name"], a["damage"]) for a in block["attacks"]] or [("attack", "d4")]
-        out.append(Foe(label, block["name"], block["hp"], block["hp"], block["morale"], attacks, block["special"]))
+        label = f"{title} {n + 1}" if count > 1 else title
+        out.append(Foe(label, title, hp, hp, morale, list(attacks), special))  # a list of its own each
     return out

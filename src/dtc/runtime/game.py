@@ -43,6 +43,14 @@ class Game(Protocol):
         """True when no sink reads events of ``kind`` (the event is counted as sent): a hot call
         site then builds no fields, ``if not game.skip(kind): game.emit(kind, ...)``."""
 
+    def reads(self, kind: str) -> bool:
+        """Whether some sink reads events of ``kind`` (counts nothing): when none does, a rule may
+        draw the same dice without building what only the event would show."""
+
+    def pick(self, kind: str, count: int) -> int | None:
+        """The index a player answers a question of ``kind`` with ``count`` options by, when it
+        needs only their number and nobody reads the decision; None: build the question and ask."""
+
     def ask(self, question: Question) -> Option:
         """Ask the player; the option chosen."""
 

@@ -134,7 +134,7 @@ class _EntryMenu:
     the entry can show, kept per what it depends on (whether its target was visited, whether its
     condition holds, and for a check the adventurer's odds key: :meth:`Rules.odds_key`)."""
 
-    __slots__ = ("choices", "entry", "exits", "returns", "seen")
+    __slots__ = ("choices", "entry", "exit_keys", "exits", "returns", "seen", "ways")
 
     def __init__(self, game: Engine, entry: Entry) -> None:
         self.entry = entry
@@ -163,6 +163,50 @@ class _EntryMenu:
         #: The entries the return exits lead to, in order, once each.
         self.returns = [t for x in entry["exits"] if x["kind"] == "return" and isinstance(t := x["target"], int)]
         self.seen = any(x["kind"] == "return" for x in entry["exits"])
+        #: For :func:`moves`: the choices that are ways on unless a condition closes them (not those
+        #: these rules call broken), as (option key, the condition); the prose exits' keys.
+        self.ways: list[tuple[str, Condition | None]] = [
+            (f"choice:{i}", condition) for i, c, _, _, _, condition in self.choices if not _broken(game, c)]
+        self.exit_keys = [unvisited.key for _, unvisited, _ in self.exits]
+
+
+def _broken(game: Engine, c: Choice) -> bool:
+    """Whether a choice's option is tagged broken (:func:`_choice_option`: a difficulty these
+    rules do not have), whatever the state."""
+    return (c["error"] is None and c.get("roll") is None and c["difficulty"] is not None
+            and game.rules.plans(c["difficulty"]) is None)
+
+
+def moves(game: Engine) -> list[str]:
+    """The keys of the menu's options that are ways on (not a command, nor a broken or closed
+    choice), then of resting and leaving where offered, in the menu's order: what the random
+    policy picks among (:func:`dtc.runtime.policies._ways_or_wait`), without making the options."""
+    entry = game.entry
+    state = game.state
+    visits = state.visits
+    rules = game.rules
+    keys: list[str] = []
+    if rules.can_see(game):
+        plan = _entry_menu(game, entry)
+        held = state.possessions
+        for key, condition in plan.ways:
+            if condition is None or conditions.holds(condition, held):
+                keys.append(key)
+        keys += plan.exit_keys
+        if plan.seen:
+            recent = state.previous
+            targets = plan.returns
+            if recent in targets:
+                targets = [recent]
+            for t in dict.fromkeys(targets):
+                keys.append(f"return:{t}")
+        if not entry["choices"] and not entry["exits"] and not entry["ending"] and state.previous is not None:
+            keys.append(f"back:{state.previous}")
+    if rules.can_rest_now(game):
+        keys.append("rest")
+    if state.entry == state.start and (len(visits) > 1 or visits.get(state.start, 0) > 1):
+        keys.append("leave")
+    return keys
 
 
 #: Entries' menus per rules object are kept until this many, then forgotten (a long-lived process).
@@ -188,6 +232,14 @@ def build(game: Engine) -> Question:
 
 
 def _build(game: Engine) -> Question:
+    opts, seeing = options(game)
+    prompt = f"Entry {game.state.entry}" + ("" if seeing else " (in the dark: find light)")
+    return Question(MENU, prompt, opts, {"dark": not seeing})
+
+
+def options(game: Engine) -> tuple[tuple[Option, ...], bool]:
+    """The options of the menu at the current entry (:func:`build`'s), and whether the adventurer
+    sees (False: in the dark)."""
     entry = game.entry
     state = game.state
     visits = state.visits
@@ -230,7 +282,7 @@ def _build(game: Engine) -> Question:
                                Fraction(1), back, frozenset({"exit", "dead-end"})))
     pc = game.pc
     opts.append(_WAIT if seeing else _WAIT_DARK)
-    if rules.rest_blocked(game) is None:
+    if rules.can_rest_now(game):
         opts.append(_rest_option(rules.rest_label(game)))
     opts.append(_ORACLE)
     opts.append(_ADJUST)
@@ -238,8 +290,7 @@ def _build(game: Engine) -> Question:
         # Back at the entrance after going in: leaving is escaping (dtc.outcomes), treasure or not.
         opts.append(_LEAVE_WITH if pc.has_treasure else _LEAVE_EMPTY)
     opts.append(_QUIT)
-    prompt = f"Entry {state.entry}" + ("" if seeing else " (in the dark: find light)")
-    return Question(MENU, prompt, tuple(opts), {"dark": not seeing})
+    return tuple(opts), seeing
 
 
 #: Options kept per choice (its variants: visited or not, closed or not, the odds keys met).
@@ -258,6 +309,9 @@ def _rest_option(label: str) -> Option:
 
 
 def ask_plan(game: Engine, choice: Choice, plans: list[tuple[str, ...]]) -> tuple[str, ...]:
+    n = game.pick(PLAN, len(plans))
+    if n is not None:  # the plan the option ``plan:turn+check`` stands for
+        return tuple("+".join(plans[n]).split("+"))
     words, p = check_odds(game, choice["ability"], choice["difficulty"] or 0, choice["label"])
     opts = _plan_options(tuple(plans), words, p)
     q = Question(PLAN, f"'{choice['label']}' (D{choice['difficulty']}): how do you go about it?", opts,

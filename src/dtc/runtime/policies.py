@@ -255,22 +255,17 @@ class RandomPolicy(Policy):
     name = "random"
     careful = False
 
+    def __init__(self) -> None:
+        super().__init__()
+        cls = type(self)
+        #: Whether this policy answers as the random policy does (a subclass may decide otherwise):
+        #: only then from the number of options alone (:meth:`blind`, :meth:`blind_menu`).
+        self._plain = cls.decide is Policy.decide and cls.pick is RandomPolicy.pick
+
     def pick(self, question: Question, game: Engine) -> int:
         opts = question.options
         if question.kind == MENU:
-            # _navigation(question), then the leave and rest options, in one pass over the options
-            allowed: list[int] = []
-            extra: list[int] = []
-            for n, o in enumerate(opts):
-                tags = o.tags
-                if "command" not in tags and "broken" not in tags and "closed" not in tags:
-                    allowed.append(n)
-                if o.key in ("leave", "rest"):
-                    extra.append(n)
-            if extra:
-                allowed += extra
-            if not allowed:
-                allowed = [question.index("wait") or 0]
+            allowed = _ways_or_wait(opts)
             self.why = f"at random, one of {len(allowed)}"
             return allowed[game.dice.pick(len(allowed))]
         if question.kind in (GEAR_OK, LANGUAGE):
@@ -279,6 +274,42 @@ class RandomPolicy(Policy):
         self.why = f"at random, one of {len(opts)}"
         return game.dice.pick(len(opts))
 
+    def blind(self, kind: str, count: int, game: Engine) -> int | None:
+        """:meth:`pick` of a question of ``kind`` with ``count`` options, from their number alone
+        (the same draw); None for the questions whose options it reads (menus, the Oracle's)."""
+        if kind in (MENU, GEAR_OK, LANGUAGE) or not self._plain:
+            return None
+        self._last = None
+        return game.dice.pick(count)
+
+    def blind_menu(self, count: int, game: Engine) -> int | None:
+        """:meth:`pick` of a menu whose options it picks among (:func:`_ways_or_wait`'s: the ways on,
+        then resting and leaving; else waiting) are ``count``: the same draw, the index among them."""
+        if not self._plain:
+            return None
+        self._last = None
+        return game.dice.pick(count)
+
+
+def _ways_or_wait(opts: tuple[Option, ...]) -> list[int]:
+    """The menu options the random policy picks among: :func:`_navigation`'s, then the leave and
+    rest commands (in one pass over the options); when there are none, waiting."""
+    allowed: list[int] = []
+    extra: list[int] = []
+    for n, o in enumerate(opts):
+        if o.tags.isdisjoint(_NOT_A_WAY):
+            allowed.append(n)
+        elif o.key in ("leave", "rest"):  # commands: never a way on as well
+            extra.append(n)
+    if extra:
+        allowed += extra
+    if not allowed:
+        allowed = [next((n for n, o in enumerate(opts) if o.key == "wait"), None) or 0]
+    return allowed
+
+
+#: Tags of the menu options that are no way on (a command, a broken or a closed choice).
+_NOT_A_WAY = frozenset({"command", "broken", "closed"})
 
 POLICIES: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, CautiousPolicy, BoldPolicy)}
 

@@ -74,6 +74,11 @@ class Rules(ABC):
         roll = game.dice.roll(expr)
         return roll, [roll]
 
+    def pc_total(self, game: Game, expr: str, *, high_is_bad: bool) -> int:
+        """``pc_roll(...)[0].total``: the same dice drawn in the same order, for a caller that shows
+        no rolls (no sink reads the event they would go in)."""
+        return self.pc_roll(game, expr, high_is_bad=high_is_bad)[0].total
+
     def difficulty_text(self, difficulty: int) -> str:
         """What a difficulty asks, for the menu: read from :meth:`plans` (``two of turn / gear / check``)."""
         plans = self.plans(difficulty) or []
@@ -160,6 +165,11 @@ class Rules(ABC):
                 game.emit("item", action="used", name=RATIONS, quantity=1, why="a night's ration")
             game.heal(pc.max_hp - pc.hp, "a long rest")
         elif kind == "short" and pc.can_rest:
+            if not game.reads("rest"):  # the same dice, no rolls built for an event nobody reads
+                total = self.pc_total(game, "d4", high_is_bad=False)
+                game.skip("rest")
+                game.heal(total, "a short rest")
+                return
             roll, rolls = self.pc_roll(game, "d4", high_is_bad=False)
             game.emit("rest", rolls=[list(r.dice) for r in rolls], rests_today=0)
             game.heal(roll.total, "a short rest")
@@ -192,6 +202,10 @@ class Rules(ABC):
     @abstractmethod
     def rest_blocked(self, game: Game) -> str | None:
         """Why the adventurer cannot rest now, or None when they can."""
+
+    def can_rest_now(self, game: Game) -> bool:
+        """``rest_blocked(game) is None`` (the menu asks only whether; rules may answer sooner)."""
+        return self.rest_blocked(game) is None
 
     @abstractmethod
     def rest(self, game: Game) -> str | None:

@@ -91,12 +91,42 @@ class _Budget:
         self.inner = inner
         self.limit = limit
         self.used = 0
+        self._blind = getattr(inner, "blind", None)
+        self._blind_menu = getattr(inner, "blind_menu", None)
 
     def decide(self, question: Question, game: Engine) -> int:
         self.used += 1
         if self.used > self.limit:
             raise RunEnded("stopped", f"stuck: {self.limit} decisions without the run ending")
         return self.inner.decide(question, game)
+
+    def blind(self, kind: str, count: int, game: Engine) -> int | None:
+        """The inner player's answer from the number of options alone (None: it needs the
+        question), counted like :meth:`decide` counts."""
+        inner = self._blind
+        if inner is None:
+            return None
+        self.used += 1
+        if self.used > self.limit:
+            raise RunEnded("stopped", f"stuck: {self.limit} decisions without the run ending")
+        n: int | None = inner(kind, count, game)
+        if n is None:
+            self.used -= 1  # it will be asked, and counted, as a question
+        return n
+
+    def blind_menu(self, count: int, game: Engine) -> int | None:
+        """The inner player's answer to a menu as the index of one of its ``count`` ways on (then
+        resting and leaving: :func:`dtc.runtime.menu.moves`), counted like :meth:`decide`."""
+        inner = self._blind_menu
+        if inner is None:
+            return None
+        self.used += 1
+        if self.used > self.limit:
+            raise RunEnded("stopped", f"stuck: {self.limit} decisions without the run ending")
+        n: int | None = inner(count, game)
+        if n is None:
+            self.used -= 1  # it will be asked, and counted, as a question
+        return n
 
     def text(self, prompt: str, game: Engine) -> str:
         return self.inner.text(prompt, game)

@@ -55,7 +55,15 @@ DIGEST_DICE, CUT_OUT_DAMAGE = "1d4", 4
 
 def swallow_terms(special: str | None) -> tuple[str, int] | None:
     """(damage each round inside, damage that cuts you out) of a swallowing creature, else None."""
-    if not special or not SWALLOWS.search(special):
+    if not special:
+        return None
+    return _swallow_terms(special)
+
+
+@lru_cache(maxsize=1024)
+def _swallow_terms(special: str) -> tuple[str, int] | None:
+    """:func:`swallow_terms` of a Special's text, once per text."""
+    if not SWALLOWS.search(special):
         return None
     digest, cut = DIGEST.search(special), CUT_OUT.search(special)
     return (digest.group(1) if digest else DIGEST_DICE, int(cut.group(1)) if cut else CUT_OUT_DAMAGE)
@@ -93,7 +101,7 @@ def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bo
     for creature, special in dict.fromkeys((f.creature, f.special) for f in foes if f.special):
         if swallow_terms(special) is not None:
             game.emit("effect", creature=creature, text=f"{creature} can swallow you (dtc plays it): {special}")
-        else:
+        elif not game.skip("special"):
             game.emit("special", creature=creature, text=special)
     game.clock("combat")
     melee = Melee()
@@ -101,18 +109,27 @@ def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bo
         game.emit("round", round=0, surprised=True)
         _creatures_act(rules, game, [f for f in foes if f.active], melee)
     rnd = 0
-    while any(f.active for f in foes):
+    # Whether the round's initiative rolls are shown (else only their totals are drawn).
+    shown = game.reads("round")
+    dice = game.dice
+    pc = game.pc
+    while True:
+        acting = [f for f in foes if f.hp > 0 and not f.fled]  # Foe.active
+        if not acting:
+            break
         rnd += 1
         if rnd > MAX_ROUNDS:
             game.emit("fight_end", result="stalemate")
             return FLED
-        _burn(rules, game, melee)
+        if melee.burning:
+            _burn(rules, game, melee)
+            acting = [f for f in foes if f.active]
         if melee.inside is not None:
             _inside(rules, game, foes, melee, rnd)
             continue
-        if not any(f.active for f in foes):
+        if not acting:
             break
-        weapon, mode, target = _choose(rules, game, foes)
+        weapon, mode, target = _choose(rules, game, foes, active=acting)
         if weapon is None:
             if rules.escape(game, foes):
                 game.emit("fight_end", result="fled")
@@ -120,19 +137,27 @@ def fight(rules: DeathAndTreasure, game: Game, foes: list[Foe], *, surprised: bo
             game.emit("round", round=rnd, escaping=True)
             _creatures_act(rules, game, [f for f in foes if f.active], melee)
             continue
-        pc_roll, pc_rolls = rules.pc_roll(game, "d6", high_is_bad=False)
-        their = game.dice.die(6)
-        if not game.skip("round"):
-            game.emit("round", round=rnd, initiative=pc_roll.total, rolls=rules.rolls(pc_rolls),
-                      enemy_initiative=their)
-        acting = [f for f in foes if f.active]
-        if their > pc_roll.total:
+        if shown:
+            pc_roll, pc_rolls = rules.pc_roll(game, "d6", high_is_bad=False)
+            mine = pc_roll.total
+            their = dice.die(6)
+            if not game.skip("round"):
+                game.emit("round", round=rnd, initiative=mine, rolls=rules.rolls(pc_rolls),
+                          enemy_initiative=their)
+        else:  # rules.pc_total(game, "d6", high_is_bad=False), in place
+            mine = dice.total("d6")
+            if pc.encumbered:
+                again = dice.total("d6")
+                mine = mine if mine <= again else again
+            their = dice.die(6)
+            game.skip("round")
+        if their > mine:
             _creatures_act(rules, game, acting, melee)
             if melee.inside is None:  # swallowed before your blow: you strike from inside next round
                 _attack(rules, game, weapon, mode, target, foes, melee)
         else:
             _attack(rules, game, weapon, mode, target, foes, melee)
-            _creatures_act(rules, game, acting if their == pc_roll.total else [f for f in acting if f.active], melee)
+            _creatures_act(rules, game, acting if their == mine else [f for f in acting if f.active], melee)
     game.emit("fight_end", result="won")
     return WON
 
@@ -172,18 +197,63 @@ def _inside(rules: DeathAndTreasure, game: Game, foes: list[Foe], melee: Melee, 
 
 
 def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
-            inside: bool = False) -> tuple[Item | None, str, Foe | None]:
+            inside: bool = False, active: list[Foe] | None = None) -> tuple[Item | None, str, Foe | None]:
     """Your move: a weapon and a target, or (weapon None) an escape. ``inside`` a creature that
-    swallowed you, only a hand-to-hand blow at it."""
+    swallowed you, only a hand-to-hand blow at it. ``active``: the foes still fighting, when the
+    caller has them."""
     pc = game.pc
-    weapons = pc.weapons() or [(BAREHANDED, HAND)]
+    weapons = pc.weapons()
+    if not weapons:
+        weapons, names = _BARE, _BARE_SHOWN
+    else:
+        names = pc.weapons_shown()
     if inside:
         weapons = [(w, m) for w, m in weapons if m == HAND] or [(BAREHANDED, HAND)]
-    encumbered = pc.encumbered
+        names = tuple([(item.name, item.damage, mode) for item, mode in weapons])
     oil = not inside and pc.oil > 0
-    # Everything the options show: the weapons, the scores the attacks read, encumbrance, oil.
-    shown = (tuple([(item.name, item.damage, mode) for item, mode in weapons]), pc.score("STR"), pc.score("DEX"),
-             encumbered, oil, inside)
+    if active is None:
+        active = [f for f in foes if f.active]
+    # The options, in order: an attack per weapon, the oil, the escape (not inside).
+    picked = game.pick(COMBAT, len(weapons) + oil + (not inside))
+    if picked is not None:
+        key = (f"attack:{picked}" if picked < len(weapons) else "oil" if oil and picked == len(weapons)
+               else "escape")
+    else:
+        options = _combat_options(rules, game, weapons, names, oil, inside)
+        prompt = f"Inside the {active[0].name}: cut your way out" if inside else "Your move"
+        q = Question(COMBAT, prompt, options, {"foes": [f.brief() for f in active], "hp": pc.hp})
+        key = game.ask(q).key
+    if key == "escape":
+        return None, "", None
+    if key == "oil":
+        weapon, mode = OIL_FLASK, RANGED
+    else:
+        weapon, mode = weapons[int(key[7:])]  # attack:N
+    target = active[0]
+    if len(active) > 1:
+        chosen = game.pick(TARGET, len(active))
+        if chosen is None:
+            tq = Question(TARGET, "Attack which?", tuple(
+                Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
+            chosen = int(game.ask(tq).key.split(":")[1])
+        target = active[chosen]
+    return weapon, mode, target
+
+
+#: Bare hands, when the adventurer has no weapon (and what its option shows).
+_BARE: list[tuple[Item, str]] = [(BAREHANDED, HAND)]
+_BARE_SHOWN: tuple[tuple[str, str | None, str], ...] = ((BAREHANDED.name, BAREHANDED.damage, HAND),)
+
+
+def _combat_options(rules: DeathAndTreasure, game: Game, weapons: list[tuple[Item, str]],
+                    names: tuple[tuple[str, str | None, str], ...], oil: bool, inside: bool) -> tuple[Option, ...]:
+    """A move's options, once per what they show: the weapons, the scores the attacks read,
+    encumbrance, oil."""
+    pc = game.pc
+    encumbered = pc.encumbered
+    abilities = pc.abilities
+    shown = (names, abilities["STR"] if "STR" in abilities else pc.score("STR"),
+             abilities["DEX"] if "DEX" in abilities else pc.score("DEX"), encumbered, oil, inside)
     options = _COMBAT_OPTIONS.get(shown)
     if options is None:
         opts = []
@@ -198,22 +268,7 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
         if len(_COMBAT_OPTIONS) >= 4096:
             _COMBAT_OPTIONS.clear()
         options = _COMBAT_OPTIONS[shown] = tuple(opts)
-    active = [f for f in foes if f.active]
-    prompt = f"Inside the {active[0].name}: cut your way out" if inside else "Your move"
-    q = Question(COMBAT, prompt, options, {"foes": [f.brief() for f in active], "hp": pc.hp})
-    key = game.ask(q).key
-    if key == "escape":
-        return None, "", None
-    if key == "oil":
-        weapon, mode = OIL_FLASK, RANGED
-    else:
-        weapon, mode = weapons[int(key.split(":")[1])]
-    target = active[0]
-    if len(active) > 1:
-        tq = Question(TARGET, "Attack which?", tuple(
-            Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
-        target = active[int(game.ask(tq).key.split(":")[1])]
-    return weapon, mode, target
+    return options
 
 
 _ESCAPE = Option("escape", "Try to escape", tags=frozenset({"escape"}))  # made once: options are immutable
@@ -250,16 +305,24 @@ def _attack(rules: DeathAndTreasure, game: Game, weapon: Item, mode: str, target
         game.emit("item", action="thrown", name=OIL, quantity=1, why="thrown at " + target.name)
     ability = pc.attack_ability(mode)
     mod = pc.attack_modifier(mode)
-    roll, rolls = rules.pc_roll(game, "d20", high_is_bad=True)
-    hit = roll.total + mod <= pc.score(ability)
-    damage = 0
-    if hit:
-        assert weapon.damage is not None
-        dmg, _ = rules.pc_roll(game, weapon.damage, high_is_bad=False)
-        damage = max(0, dmg.total)
-    if not game.skip("attack"):
-        game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=rules.rolls(rolls),
-                  total=roll.total + mod, needed=pc.score(ability), hit=hit, damage=damage)
+    if not game.reads("attack"):  # the same dice, drawn without building the rolls nobody reads
+        hit = rules.pc_total(game, "d20", high_is_bad=True) + mod <= pc.score(ability)
+        damage = 0
+        if hit:
+            assert weapon.damage is not None
+            damage = max(0, rules.pc_total(game, weapon.damage, high_is_bad=False))
+        game.skip("attack")
+    else:
+        roll, rolls = rules.pc_roll(game, "d20", high_is_bad=True)
+        hit = roll.total + mod <= pc.score(ability)
+        damage = 0
+        if hit:
+            assert weapon.damage is not None
+            dmg, _ = rules.pc_roll(game, weapon.damage, high_is_bad=False)
+            damage = max(0, dmg.total)
+        if not game.skip("attack"):
+            game.emit("attack", attacker="you", target=target.name, weapon=weapon.name, rolls=rules.rolls(rolls),
+                      total=roll.total + mod, needed=pc.score(ability), hit=hit, damage=damage)
     if hit and weapon is OIL_FLASK and melee is not None:
         melee.burning[id(target)] = (target, FIRE_ROUNDS)
         game.emit("effect", creature=target.name, text=f"The oil sets {target.name} on fire.")
@@ -273,7 +336,8 @@ def _wound(rules: DeathAndTreasure, game: Game, target: Foe, damage: int, melee:
     """``damage`` to a creature, and the morale roll when it is first hurt or falls below half HP."""
     target.hp -= damage
     if target.hp <= 0:
-        game.emit("defeated", name=target.name)
+        if not game.skip("defeated"):
+            game.emit("defeated", name=target.name)
         return
     if melee is not None and melee.inside is target:
         return  # ruling: the creature that holds you does not run off with you
@@ -282,24 +346,41 @@ def _wound(rules: DeathAndTreasure, game: Game, target: Foe, damage: int, melee:
     target.hurt = True
     target.halved = target.halved or target.hp * 2 < target.max_hp
     if (first or below_half) and target.morale is not None:
-        m = game.dice.roll("2d6")
-        flees = morale_breaks(m.total, target.morale, rules.rulings.get("morale", "below"))
-        game.emit("morale", name=target.name, rolls=list(m.dice), total=m.total, morale=target.morale, flees=flees)
+        if not game.reads("morale"):
+            flees = morale_breaks(game.dice.total("2d6"), target.morale, rules.rulings.get("morale", "below"))
+            game.skip("morale")
+        else:
+            m = game.dice.roll("2d6")
+            flees = morale_breaks(m.total, target.morale, rules.rulings.get("morale", "below"))
+            game.emit("morale", name=target.name, rolls=list(m.dice), total=m.total, morale=target.morale,
+                      flees=flees)
         target.fled = flees
 
 
 def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe], melee: Melee | None = None) -> None:
     pc = game.pc
+    shown = game.reads("attack")
+    if not shown:  # nothing in the blows changes the items: Defense and encumbrance hold
+        draw, defense, encumbered = game.dice.total, pc.defense, pc.encumbered
     for foe in acting:
         if melee is not None and melee.inside is not None:
             return  # ruling: swallowed, you are out of everyone's reach
         for name, dice in foe.attacks:
-            roll, rolls = rules.pc_roll(game, "d20", high_is_bad=True)
-            avoided = roll.total <= pc.defense
-            damage = 0 if avoided else _creature_damage(game, foe, name, dice)
-            if not game.skip("attack"):
-                game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=rules.rolls(rolls),
-                          total=roll.total, needed=pc.defense, hit=not avoided, damage=damage)
+            if shown:
+                roll, rolls = rules.pc_roll(game, "d20", high_is_bad=True)
+                avoided = roll.total <= pc.defense
+                damage = 0 if avoided else _creature_damage(game, foe, name, dice)
+                if not game.skip("attack"):
+                    game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=rules.rolls(rolls),
+                              total=roll.total, needed=pc.defense, hit=not avoided, damage=damage)
+            else:  # the same dice, drawn without building the rolls nobody reads (pc_total, in place)
+                total = draw("d20")
+                if encumbered:
+                    again = draw("d20")
+                    total = total if total >= again else again
+                avoided = total <= defense
+                damage = 0 if avoided else _creature_damage(game, foe, name, dice)
+                game.skip("attack")
             if damage:
                 game.damage(damage, f"{foe.name}'s {name}")
             if (not avoided and melee is not None and swallow_terms(foe.special) is not None

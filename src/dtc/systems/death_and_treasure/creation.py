@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 from dtc.runtime.character import ABILITIES, Character, high_low
 from dtc.runtime.core import Chooser
@@ -19,7 +20,8 @@ _SYLLABLES = ("bran", "mor", "ela", "tik", "ros", "vel", "dun", "ka", "lis", "or
 
 
 def roll_abilities(dice: Dice) -> list[int]:
-    return [dice.total(_3D6) for _ in ABILITIES]
+    total = dice.total
+    return [total("3d6") for _ in ABILITIES]
 
 
 _3D6 = parse_dice("3d6")
@@ -153,6 +155,20 @@ _WEAPON_LIGHT_AT = tuple(math.ceil(3 * o.item.weight) for o in WEAPONS)
 _KIT = frozenset(i.name.lower() for i in standard_gear() if i.quantity > 0)
 
 
+#: Each gear offer's name, lower-cased (what ``found`` holds).
+_GEAR_NAMES = tuple(o.item.name.lower() for o in GEAR)
+
+
+@lru_cache(maxsize=64)
+def _weapon_pool(strength: int, mode: str) -> tuple[int, ...]:
+    """The weapons an adventurer of this STR who fights this way picks among: those that fit and
+    suit the mode, the light ones when there are any."""
+    limit = 4 * strength
+    wanted = [n for n, o in enumerate(WEAPONS) if _WEAPON_Q[n] <= limit and mode in o.item.ranges]
+    light = [n for n in wanted if _WEAPON_LIGHT_AT[n] <= max(3, strength)]
+    return tuple(light or wanted)
+
+
 def _random_character(dice: Dice) -> Character:
     """:func:`make_character` with a :class:`RandomChooser`: the same dice drawn in the same order and
     the same adventurer made (the chooser's lines, which nobody reads, are not written). The shops
@@ -169,16 +185,14 @@ def _random_character(dice: Dice) -> Character:
     strength = scores["STR"]
     limit = 4 * strength
     # Weapons: one, among those that fit and suit the fighting mode (the light ones first).
-    wanted = [n for n, o in enumerate(WEAPONS) if _WEAPON_Q[n] <= limit and chooser.mode in o.item.ranges]
-    light = [n for n in wanted if _WEAPON_LIGHT_AT[n] <= max(3, strength)]
-    pool = light or wanted
+    pool: tuple[int, ...] | list[int] = _weapon_pool(strength, chooser.mode)
     load = 0
     found = set(_KIT)
     if pool:
         n = pool[dice.pick(len(pool))]
         load += _WEAPON_Q[n]
         found.add(WEAPONS[n].item.name.lower())
-        pc.add(WEAPONS[n].take())
+        pc.items.append(WEAPONS[n].take())  # a new sheet holds nothing it would merge with
     # Armour: up to two pieces (one a slot), while the load is under three quarters of STR.
     slots: set[str | None] = set()
     bought = 0
@@ -194,12 +208,12 @@ def _random_character(dice: Dice) -> Character:
         slots.add(ARMOUR[n].item.slot)
         found.add(ARMOUR[n].item.name.lower())
         bought += 1
-        pc.add(ARMOUR[n].take())
+        pc.items.append(ARMOUR[n].take())  # a slot of its own: nothing to merge with
     # Gear: on a coin toss, one piece that fits and is not in the kit already.
     if dice.random() >= 0.5:
-        pool = [n for n, o in enumerate(GEAR) if _GEAR_Q[n] <= limit - load and o.item.name.lower() not in found]
+        pool = [n for n in range(len(GEAR)) if _GEAR_Q[n] <= limit - load and _GEAR_NAMES[n] not in found]
         if pool:
-            pc.add(GEAR[pool[dice.pick(len(pool))]].take())
+            pc.items.append(GEAR[pool[dice.pick(len(pool))]].take())  # not in the kit: nothing to merge with
     pc.max_hp = pc.hp = hit_points(dice, scores["CON"])
     if scores["INT"] > 13:
         pc.languages = dice.die(4)
@@ -211,5 +225,8 @@ def random_character(dice: Dice) -> Character:
     """A random adventurer; it also carries a large sack (weight 0: treasure is carried in sacks)."""
     pc = _random_character(dice)
     if pc.find(LARGE_SACK) is None:
-        pc.add(next(o for o in GEAR if o.item.name == LARGE_SACK).take())
+        pc.add(_LARGE_SACK_OFFER.take())
     return pc
+
+
+_LARGE_SACK_OFFER = next(o for o in GEAR if o.item.name == LARGE_SACK)

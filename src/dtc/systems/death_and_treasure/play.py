@@ -70,12 +70,20 @@ RIVALS = re.compile(r"\s(fighting|chasing|hunting|versus|vs\.?|against)\s", re.I
 INTELLIGENT_AT = 3
 
 
+@lru_cache(maxsize=1024)
+def _rivals_at(text: str) -> tuple[int, int] | None:
+    """Where the words setting a row's groups at odds stand in it (None: they do not), once per text."""
+    found = RIVALS.search(text)
+    return None if found is None else (found.start(), found.end())
+
+
 def rival_sides(foes: list[Foe], text: str) -> tuple[list[Foe], list[Foe]] | None:
     """The two groups of a row like ``1d4 Goblins fighting 1d4 Giant Frogs``, else None."""
-    found = RIVALS.search(text)
+    found = _rivals_at(text)
     if found is None:
         return None
-    left, right = text[:found.start()].lower(), text[found.end():].lower()
+    start, end = found
+    left, right = text[:start].lower(), text[end:].lower()
 
     def side(f: Foe) -> str:
         name = (f.creature or f.name).lower()
@@ -138,6 +146,34 @@ def _escape_options(run: Fraction, food: bool, treasure: bool) -> tuple[Option, 
 
 #: Yes, no, or the Oracle decides: made once (options are immutable).
 _YES_NO_ORACLE = (Option("yes", "Yes"), Option("no", "No"), Option("oracle", "Ask the Oracle"))
+#: The keys of :func:`_encounter_options`, in order, before and after talking.
+_NOT_TALKED = ("carry-on", "talk", "fight", "flee")
+_TALKED = ("carry-on", "fight", "flee")
+#: The keys of :func:`_escape_options`, in order, per (food to drop, treasure to drop).
+_ESCAPE_WAYS = {(food, treasure): ("run", *(("food",) if food else ()), *(("treasure",) if treasure else ()))
+                for food in (False, True) for treasure in (False, True)}
+
+
+#: The ways to meet each difficulty: none for D0, then one, two or all three of turn, gear, check.
+_PLANS: dict[int, list[tuple[str, ...]]] = {0: [()], **{d: list(combinations(REQUIREMENTS, d)) for d in CHECK_DICE}}
+
+
+def _intelligence(stats: dict[str, int]) -> int | None:
+    """A stat block's INT (or Intelligence), None when it gives none: read once per block's stats
+    (kept with the dict, so its id is not reused while remembered, and a copy of it: a dict
+    changed since is read again)."""
+    found = _INTELLIGENCE.get(id(stats))
+    if found is not None and found[0] is stats and found[1] == stats:
+        return found[2]
+    lowered = {k.lower(): v for k, v in stats.items()}
+    score = lowered.get("int", lowered.get("intelligence"))
+    if len(_INTELLIGENCE) >= 1024:
+        _INTELLIGENCE.clear()
+    _INTELLIGENCE[id(stats)] = (stats, dict(stats), score)
+    return score
+
+
+_INTELLIGENCE: dict[int, tuple[dict[str, int], dict[str, int], int | None]] = {}
 
 
 class DeathAndTreasure(Rules):
@@ -168,6 +204,17 @@ class DeathAndTreasure(Rules):
         pick = max if high_is_bad else min
         return pick(first, second, key=lambda r: r.total), [first, second]
 
+    def pc_total(self, game: Game, expr: str, *, high_is_bad: bool) -> int:
+        """The total :meth:`pc_roll` keeps, the same dice drawn, no roll built."""
+        dice = game.dice
+        first = dice.total(expr)
+        if not game.pc.encumbered:
+            return first
+        second = dice.total(expr)
+        if high_is_bad:
+            return first if first >= second else second
+        return first if first <= second else second
+
     @staticmethod
     def rolls(rolls: list[Roll]) -> list[list[int]]:
         return [list(r.dice) for r in rolls]
@@ -175,11 +222,8 @@ class DeathAndTreasure(Rules):
     # --- taking action -------------------------------------------------------------------
 
     def plans(self, difficulty: int) -> list[tuple[str, ...]] | None:
-        if difficulty == 0:
-            return [()]
-        if difficulty not in CHECK_DICE:
-            return None
-        return list(combinations(REQUIREMENTS, difficulty))
+        """The ways per difficulty, made once (a list the caller reads, never changes)."""
+        return _PLANS.get(difficulty)
 
     def check_chance(self, pc: Character, ability: str, difficulty: int, modifier: int = 0) -> Fraction:
         dice = CHECK_DICE.get(difficulty, CHECK_DICE[PROSE_DIFFICULTY])
@@ -201,6 +245,10 @@ class DeathAndTreasure(Rules):
     def check(self, game: Game, ability: str, difficulty: int | None, why: str, modifier: int = 0) -> bool:
         d = difficulty if difficulty in CHECK_DICE else PROSE_DIFFICULTY
         assert d is not None
+        if not game.reads("check"):  # the same dice, drawn without building the rolls nobody reads
+            ok = self.pc_total(game, CHECK_DICE[d], high_is_bad=True) + modifier <= game.pc.score(ability)
+            game.skip("check")
+            return ok
         roll, rolls = self.pc_roll(game, CHECK_DICE[d], high_is_bad=True)
         score = game.pc.score(ability)
         ok = roll.total + modifier <= score
@@ -268,6 +316,14 @@ class DeathAndTreasure(Rules):
             return f"you have rested {RESTS_PER_DAY} times today"
         return None
 
+    def can_rest_now(self, game: Game) -> bool:
+        """Whether :meth:`rest_blocked` finds nothing, the cheapest test first (an unhurt adventurer)."""
+        pc = game.pc
+        if pc.hp >= pc.max_hp or not pc.can_rest:
+            return False
+        st = game.state.rules
+        return not (st.get("rest_day") == game.state.turn // TURNS_PER_DAY and st.get("rests", 0) >= RESTS_PER_DAY)
+
     def rest(self, game: Game) -> str | None:
         why = self.rest_blocked(game)
         if why is not None:
@@ -291,7 +347,8 @@ class DeathAndTreasure(Rules):
 
     def encounter_happens(self, game: Game) -> bool:
         roll, hit = game.dice.in_six(ENCOUNTER_IN_SIX)
-        game.emit("encounter_check", roll=roll, encounter=hit)
+        if not game.skip("encounter_check"):
+            game.emit("encounter_check", roll=roll, encounter=hit)
         return hit
 
     def arrival_costs_turn(self, game: Game, how: str, plan: tuple[str, ...] | None) -> bool:
@@ -304,27 +361,36 @@ class DeathAndTreasure(Rules):
             return meet_rivals(self, game, sides, text)
         pc = game.pc
         chance = surprise_chance(pc.score("WIS"))
-        roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
-        surprised = roll.total <= chance
-        if not game.skip("surprise"):
-            game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
+        if game.reads("surprise"):
+            roll, rolls = self.pc_roll(game, "d6", high_is_bad=False)
+            surprised = roll.total <= chance
+            if not game.skip("surprise"):
+                game.emit("surprise", rolls=self.rolls(rolls), chance=chance, surprised=surprised)
+        else:  # the same dice, drawn without building the rolls nobody reads
+            surprised = self.pc_total(game, "d6", high_is_bad=False) <= chance
+            game.skip("surprise")
         mod = reaction_modifier(pc.score("CHA"), self.rulings.get("cha-reaction", "as-written"))
-        roll, rolls = self.pc_roll(game, "2d6", high_is_bad=False)
-        band = reaction_band(roll.total + mod)
-        if not game.skip("reaction"):
-            game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
+        if game.reads("reaction"):
+            roll, rolls = self.pc_roll(game, "2d6", high_is_bad=False)
+            band = reaction_band(roll.total + mod)
+            if not game.skip("reaction"):
+                game.emit("reaction", rolls=self.rolls(rolls), modifier=mod, total=roll.total + mod, reaction=band)
+        else:
+            band = reaction_band(self.pc_total(game, "2d6", high_is_bad=False) + mod)
+            game.skip("reaction")
         if band == "hostile":
             return self.fight(game, foes, surprised=surprised)
         talked = False
         while True:
-            talk: Fraction | None = None
-            if not talked:
-                talk_mod = 1 if pc.score("INT") < 8 else 0
-                talk = self.check_chance(pc, "CHA", PROSE_DIFFICULTY, talk_mod)
-            opts = _encounter_options(band, talk, self.check_chance(pc, "DEX", 1))
-            q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", opts,
-                         {"reaction": band, "foes": [f.name for f in foes]})
-            key = game.ask(q).key
+            keys = _TALKED if talked else _NOT_TALKED  # the options' keys, in order
+            n = game.pick(ENCOUNTER, len(keys))
+            if n is None:
+                opts = self._encounter_choices(pc, band, talked)
+                q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", opts,
+                             {"reaction": band, "foes": [f.name for f in foes]})
+                key = game.ask(q).key
+            else:
+                key = keys[n]
             if key == "carry-on":
                 game.emit("encounter_end", result="left alone")
                 return OVER
@@ -346,14 +412,30 @@ class DeathAndTreasure(Rules):
             if band == "hostile":
                 return self.fight(game, foes)
 
+    def _encounter_choices(self, pc: Character, band: str, talked: bool) -> tuple[Option, ...]:
+        """:func:`_encounter_options` for this adventurer, once per the numbers their odds read
+        (CHA less the talking penalty, DEX, encumbrance): no fractions hashed."""
+        key = (band, talked, pc.score("CHA"), pc.score("INT"), pc.score("DEX"), pc.encumbered)
+        known: dict[tuple[object, ...], tuple[Option, ...]] = self.__dict__.setdefault("_encounter_choices_kept", {})
+        opts = known.get(key)
+        if opts is None:
+            talk: Fraction | None = None
+            if not talked:
+                talk_mod = 1 if pc.score("INT") < 8 else 0
+                talk = self.check_chance(pc, "CHA", PROSE_DIFFICULTY, talk_mod)
+            opts = _encounter_options(band, talk, self.check_chance(pc, "DEX", 1))
+            if len(known) >= 4096:
+                known.clear()
+            known[key] = opts
+        return opts
+
     def intelligent(self, game: Game, foes: list[Foe]) -> bool:
         """Whether the creatures are intelligent: their blocks' INT, else the player's word (asked once)."""
         known: dict[str, bool] = game.state.rules.setdefault("intelligent", {})
         verdicts = []
         for name in dict.fromkeys(f.creature or f.name for f in foes):
             block = game.block(name)
-            stats = {k.lower(): v for k, v in (block["stats"] if block is not None else {}).items()}
-            score = stats.get("int", stats.get("intelligence"))
+            score = _intelligence(block["stats"]) if block is not None else None
             if score is not None:
                 verdicts.append(int(score) >= INTELLIGENT_AT)
                 continue
@@ -376,8 +458,21 @@ class DeathAndTreasure(Rules):
     def escape(self, game: Game, foes: list[Foe]) -> bool:
         """Run: a DEX check, after a 3-in-6 chance that dropped food or treasure distracts them."""
         pc = game.pc
-        opts = _escape_options(self.check_chance(pc, "DEX", PROSE_DIFFICULTY), pc.count(RATIONS) > 0, pc.has_treasure)
-        key = game.ask(Question(ESCAPE, "How do you get away?", opts)).key
+        food, treasure = pc.count(RATIONS) > 0, pc.has_treasure
+        ways = _ESCAPE_WAYS[food, treasure]  # the options' keys, in order
+        n = game.pick(ESCAPE, len(ways))
+        if n is not None:
+            key = ways[n]
+        else:
+            key_of = (pc.score("DEX"), pc.encumbered, food, treasure)
+            known: dict[tuple[object, ...], tuple[Option, ...]] = self.__dict__.setdefault("_escape_choices_kept", {})
+            opts = known.get(key_of)
+            if opts is None:  # once per what the options read (DEX, encumbrance, food, treasure): no fraction hashed
+                opts = _escape_options(self.check_chance(pc, "DEX", PROSE_DIFFICULTY), food, treasure)
+                if len(known) >= 4096:
+                    known.clear()
+                known[key_of] = opts
+            key = game.ask(Question(ESCAPE, "How do you get away?", opts)).key
         if key != "run":
             self._drop(game, key)
             if (key == "treasure") == self.intelligent(game, foes):

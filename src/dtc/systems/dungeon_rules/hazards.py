@@ -43,10 +43,26 @@ WATCHES = 4
 
 
 def definition(game: Game, entry: Entry, name: str) -> Hazard | None:
-    """The hazard a name places: the one defined in this entry, else the first of that name."""
-    found = [h for h in game.graph.get("hazards", []) if h["name"].lower() == name.lower()]
+    """The hazard a name places: the one defined in this entry, else the first of that name (found
+    once per entry and name while the graph's hazards are not changed)."""
+    hazards = game.graph.get("hazards", [])
+    known = _DEFINITIONS.get(id(hazards))
+    if known is None or known[0] is not hazards or known[1] != len(hazards):
+        if len(_DEFINITIONS) >= 8:
+            _DEFINITIONS.clear()
+        known = _DEFINITIONS[id(hazards)] = (hazards, len(hazards), {})
+    key = (entry["number"], name)
+    if key in known[2]:
+        return known[2][key]
+    found = [h for h in hazards if h["name"].lower() == name.lower()]
     own = [h for h in found if h["entry"] == entry["number"]]
-    return own[0] if own else found[0] if found else None
+    result = known[2][key] = own[0] if own else found[0] if found else None
+    return result
+
+
+#: Per list of hazards (by id, the list kept so the id is not reused): its length and what
+#: :func:`definition` found per (entry, name).
+_DEFINITIONS: dict[int, tuple[list[Hazard], int, dict[tuple[int, str], Hazard | None]]] = {}
 
 
 def gear_for(game: Game, hazard: Hazard) -> str | None:
@@ -84,21 +100,27 @@ def _meet(rules: DungeonRules, game: Game, hazard: Hazard, key: str) -> None:
     abilities = [a for a in check["abilities"] if _has(rules, game, a)] or ["LUCK"]
     best = max(abilities, key=lambda a: rules.score(game.pc, a) + rules.perception(game, a))
     mod = rules.perception(game, best)  # light and water (8.1, 8.3) on a WIS (Perception) roll
-    p = rules.d20(game.pc, best, d, mod)
     name = hazard["name"]
     unseen = pace == "fast" or rules.blind(game)  # a fast push, or key details impossible (8.1)
-    seen = f" ({hazard['telltales']})" if hazard["telltales"] and not unseen else ""
-    game.emit("hazard", name=name, stage="met", difficulty=d, pace=pace, telltales=hazard["telltales"])
+    if not game.skip("hazard"):
+        game.emit("hazard", name=name, stage="met", difficulty=d, pace=pace, telltales=hazard["telltales"])
     gear = gear_for(game, hazard) if not unseen else None
-    face = Option("face", f"Face it: d20 ≤ {best} {rules.score(game.pc, best)}{dr.MODIFIERS[d] + mod:+d}",
-                  f"{percent(p)}; on a failure: {hazard['fail'] or 'the book does not say'}", chance=p)
     if gear is not None:
-        use = Option("mitigate", f"Deal with it using your {gear} ({MITIGATE_MINUTES} minutes, noisy)",
-                     "no check; removed for 1d6 hours")
-        clear = Option("clear", f"Clear it for good with your {gear} (10-60 minutes)",
-                       "no check; an encounter check during the work")
-        opts = (use, face, clear) if careful(game) or p < 1 else (face, use, clear)
-        answer = game.ask(Question(HAZARD, f"Hazard: {name}{seen}", opts, {"hazard": name})).key
+        p = rules.d20(game.pc, best, d, mod)
+        first = careful(game) or p < 1
+        n = game.pick(HAZARD, 3)
+        if n is not None:
+            answer = (_MITIGATE_FIRST if first else _FACE_FIRST)[n]
+        else:
+            seen = f" ({hazard['telltales']})" if hazard["telltales"] and not unseen else ""
+            face = Option("face", f"Face it: d20 ≤ {best} {rules.score(game.pc, best)}{dr.MODIFIERS[d] + mod:+d}",
+                          f"{percent(p)}; on a failure: {hazard['fail'] or 'the book does not say'}", chance=p)
+            use = Option("mitigate", f"Deal with it using your {gear} ({MITIGATE_MINUTES} minutes, noisy)",
+                         "no check; removed for 1d6 hours")
+            clear = Option("clear", f"Clear it for good with your {gear} (10-60 minutes)",
+                           "no check; an encounter check during the work")
+            opts = (use, face, clear) if first else (face, use, clear)
+            answer = game.ask(Question(HAZARD, f"Hazard: {name}{seen}", opts, {"hazard": name})).key
         if answer == "mitigate":
             rules.pass_minutes(game, MITIGATE_MINUTES)
             st["loud"] = True
@@ -114,6 +136,11 @@ def _meet(rules: DungeonRules, game: Game, hazard: Hazard, key: str) -> None:
         return
     game.emit("hazard", name=name, stage="triggered", text=hazard["fail"])
     _fail(rules, game, hazard)
+
+
+#: The keys of a hazard's three ways, in the order they are offered (mitigation first for the careful).
+_MITIGATE_FIRST = ("mitigate", "face", "clear")
+_FACE_FIRST = ("face", "mitigate", "clear")
 
 
 def _clear(rules: DungeonRules, game: Game, hazard: Hazard, key: str, gear: str) -> None:
@@ -179,14 +206,20 @@ def _rest_option(kind: str) -> Option:
 
 def rest(rules: DungeonRules, game: Game) -> None:
     rations = game.pc.count(RATIONS) > 0
-    opts = tuple(_rest_option(kind) for kind in rules.rest_order(game) if kind != "camp" or rations)
-    kind = game.ask(Question("rest-type", "How do you rest?", opts)).key.split(":")[1]
+    kinds = [kind for kind in rules.rest_order(game) if kind != "camp" or rations]
+    n = game.pick("rest-type", len(kinds))
+    if n is not None:
+        kind = kinds[n]
+    else:
+        opts = tuple(_rest_option(kind) for kind in kinds)
+        kind = game.ask(Question("rest-type", "How do you rest?", opts)).key.split(":")[1]
     game.clock("rest")
     st = rules.st(game)
     relief = 1 if st["camp"] and kind in ("short", "long") else 0
     if kind in ("short", "long"):
         st["camp"] = False
-    game.emit("rest", rolls=[], rests_today=0, rest=kind)
+    if not game.skip("rest"):
+        game.emit("rest", rolls=[], rests_today=0, rest=kind)
     if kind == "breath":
         rules.pass_minutes(game, dr.RESTS["breath"][0])
         if rules.roll_check(game, "catching breath"):

@@ -48,13 +48,15 @@ def loot(rules: DungeonRules, game: Game, foes: list[Foe]) -> None:
     mix = game.dice.die(6)
     coins = value * dr.LOOT_COIN_PERCENT[mix] // 100
     goods = value - coins
-    times = [f"x{float(m):g} in a {rules.zone(game).title.lower()}" for m in [dr.LOOT_MULTIPLIER.get(zone)] if m]
-    times += [f"x{float(dr.BOSS_MULTIPLIER):g} for a boss"] if boss else []
-    game.emit("roll", dice=f"{dr.LOOT_MIN_PER_EL * el}-{dr.LOOT_MAX_PER_EL * el}", rolls=[roll], total=roll,
-              why=f"loot of an EL {el} encounter" + (f" ({', '.join(times)})" if times else ""))
-    game.emit("roll", dice="1d6", rolls=[mix], total=mix,
-              why=f"loot worth {value:,}, its mix: {dr.LOOT_COIN_PERCENT[mix]}% coin, "
-                  f"{100 - dr.LOOT_COIN_PERCENT[mix]}% goods")
+    if not game.skip("roll"):  # the words are made only for a sink that reads them
+        times = [f"x{float(m):g} in a {rules.zone(game).title.lower()}" for m in [dr.LOOT_MULTIPLIER.get(zone)] if m]
+        times += [f"x{float(dr.BOSS_MULTIPLIER):g} for a boss"] if boss else []
+        game.emit("roll", dice=f"{dr.LOOT_MIN_PER_EL * el}-{dr.LOOT_MAX_PER_EL * el}", rolls=[roll], total=roll,
+                  why=f"loot of an EL {el} encounter" + (f" ({', '.join(times)})" if times else ""))
+    if not game.skip("roll"):
+        game.emit("roll", dice="1d6", rolls=[mix], total=mix,
+                  why=f"loot worth {value:,}, its mix: {dr.LOOT_COIN_PERCENT[mix]}% coin, "
+                      f"{100 - dr.LOOT_COIN_PERCENT[mix]}% goods")
     if coins:
         _offer(game, Item("coins", "treasure", coins, TREASURE_WEIGHT["coins"], value=1, category="coins"),
                f"{coins:,} coins")
@@ -65,9 +67,15 @@ def loot(rules: DungeonRules, game: Game, foes: list[Foe]) -> None:
 
 
 def _offer(game: Game, item: Item, text: str) -> None:
-    detail = f"weight {weight_text(item.weight * item.quantity)}, worth {item.worth:,}"
-    q = Question(TAKE, f"You find {text}. Take it?", (Option("take", "Take it", detail), Option("leave", "Leave it")),
-                 {"item": item.name, "weight": str(item.weight * item.quantity), "value": item.worth})
-    if game.ask(q).key == "take":
+    n = game.pick(TAKE, 2)  # take, leave
+    if n is not None:
+        key = ("take", "leave")[n]
+    else:
+        detail = f"weight {weight_text(item.weight * item.quantity)}, worth {item.worth:,}"
+        q = Question(TAKE, f"You find {text}. Take it?",
+                     (Option("take", "Take it", detail), Option("leave", "Leave it")),
+                     {"item": item.name, "weight": str(item.weight * item.quantity), "value": item.worth})
+        key = game.ask(q).key
+    if key == "take":
         game.pc.add(item)
         game.emit("item", action="found", name=item.name, quantity=item.quantity, why=text)

@@ -63,6 +63,18 @@ def overlay_scores(pc: Character, dice: Dice) -> list[str]:
     return rolled
 
 
+@lru_cache(maxsize=256)
+def _zone_named(name: str | None) -> dr.Zone:
+    """The zone an entry's ``zone`` names (the default zone when it names none or an unknown one)."""
+    zone = dr.ZONES.get(name or dr.DEFAULT_ZONE)
+    return zone if zone is not None else dr.ZONES[dr.DEFAULT_ZONE]
+
+
+def _every(zone: dr.Zone) -> int:
+    """Minutes between the zone's encounter checks (inside a lair, at most 10: 2.1)."""
+    return min(zone.interval, LAIR_INTERVAL) if "lair" in zone.key else zone.interval
+
+
 def darksight(pc: Character) -> bool:
     """Darksight (8.6), written on the character sheet (a note or an item naming it)."""
     return any("darksight" in text.lower() for text in (*pc.notes, *(i.name for i in pc.items)))
@@ -116,7 +128,7 @@ class DungeonRules(Rules):
         """Give the adventurer the overlay's scores it lacks: Death & Treasure's own where it has
         them (AGI is DEX), else 3d6 each, rolled now."""
         rolled = overlay_scores(game.pc, game.dice)
-        if rolled:
+        if rolled and not game.skip("manual"):
             game.emit("manual", text="Dungeon Rules scores rolled (3d6 each): " + ", ".join(rolled))
 
     def d20(self, pc: Character, ability: str, difficulty: int | None, mod: int = 0) -> Fraction:
@@ -126,6 +138,11 @@ class DungeonRules(Rules):
     def d20_check(self, game: Game, ability: str, difficulty: int | None, why: str, mod: int = 0) -> bool:
         """A d20 at or under the score, the difficulty's modifier and ``mod`` (light, water: 8)."""
         d = difficulty if difficulty in dr.MODIFIERS else 2
+        if not game.reads("check"):  # the same dice, drawn without building the rolls nobody reads
+            total = self.base.pc_total(game, "d20", high_is_bad=True)
+            ok = total <= self.score(game.pc, ability) + dr.MODIFIERS[d] + mod
+            game.skip("check")
+            return ok
         roll, rolls = self.base.pc_roll(game, "d20", high_is_bad=True)
         target = self.score(game.pc, ability) + dr.MODIFIERS[d] + mod
         ok = roll.total <= target
@@ -194,6 +211,9 @@ class DungeonRules(Rules):
     def pc_roll(self, game: Game, expr: str, *, high_is_bad: bool) -> tuple[Roll, list[Roll]]:
         return self.base.pc_roll(game, expr, high_is_bad=high_is_bad)
 
+    def pc_total(self, game: Game, expr: str, *, high_is_bad: bool) -> int:
+        return self.base.pc_total(game, expr, high_is_bad=high_is_bad)
+
     # --- the adventurer --------------------------------------------------------------------
 
     def fits(self, pc: Character) -> bool:
@@ -220,9 +240,11 @@ class DungeonRules(Rules):
     # --- time --------------------------------------------------------------------------------
 
     def st(self, game: Game) -> dict[str, Any]:
-        state: dict[str, Any] | None = game.state.rules.get(KEY)
-        if state is None:
-            state = game.state.rules[KEY] = {}
+        rules = game.state.rules
+        if KEY in rules:
+            state: dict[str, Any] = rules[KEY]
+            return state
+        state = rules[KEY] = {}
         return state
 
     def begin(self, game: Game) -> None:
@@ -235,8 +257,7 @@ class DungeonRules(Rules):
         }
 
     def zone(self, game: Game) -> dr.Zone:
-        zone = dr.ZONES.get(game.entry.get("zone") or dr.DEFAULT_ZONE)
-        return zone if zone is not None else dr.ZONES[dr.DEFAULT_ZONE]
+        return _zone_named(game.entry.get("zone"))
 
     def conditions(self, game: Game) -> list[dr.Condition]:
         """The entry's conditions as the adventurer meets them (8.1, 8.6): a dark entry is dim
@@ -270,21 +291,28 @@ class DungeonRules(Rules):
 
     def turn_passed(self, game: Game) -> None:
         why = game.clock_reason
-        minutes = self._move_minutes(game) if why == "move" else MINUTES.get(why, 10)
-        if why == "move":
+        if why != "move":
+            self.pass_minutes(game, MINUTES.get(why, 10))
+            return
+        st = game.state.rules.get(KEY) or self.st(game)
+        pace = st["pace"]
+        minutes = dr.PACES[pace].minutes if pace != "forced" else self._move_minutes(game)
+        if game.entry.get("conditions"):
             minutes *= max((c.slow for c in self.conditions(game)), default=1)  # wading (8.3)
         self.pass_minutes(game, minutes)
-        if why == "move":
-            if self.st(game)["pace"] == "forced":
-                self._forced_hours(game, minutes)
+        pace = st["pace"]
+        if pace == "forced":
+            self._forced_hours(game, minutes)
+            pace = st["pace"]
+        if pace in ("fast", "stealth"):  # the only paces with something to do after the move
             self._paced_move(game)
 
     def pass_minutes(self, game: Game, minutes: int, *, base_turns: bool = True) -> None:
         """The clock moves on; the base's turn passes for every 10 minutes (its light burns)."""
-        st = self.st(game)
-        st["minutes"] += minutes
+        st = game.state.rules.get(KEY) or self.st(game)
+        now = st["minutes"] = st["minutes"] + minutes
         if not base_turns:
-            st["base_minutes"] = st["minutes"] - st["minutes"] % 10
+            st["base_minutes"] = now - now % 10
             return
         while st["minutes"] - st["base_minutes"] >= 10:
             st["base_minutes"] += 10
@@ -293,7 +321,7 @@ class DungeonRules(Rules):
     def _move_minutes(self, game: Game) -> int:
         """A room at the current pace; a forced march goes 50% farther in the time (1), so its
         rooms take 20 minutes for every 3 (6, 7, 7 minutes)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         if st["pace"] != "forced":
             return dr.PACES[st["pace"]].minutes
         rooms: int = st.get("forced_rooms", 0) + 1
@@ -304,7 +332,7 @@ class DungeonRules(Rules):
         """Each hour of forced march (1): a CON check, and +1 danger step until a short rest; a
         failed check leaves the adventurer too spent to keep it up (the pace drops to standard
         until a short rest)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         st["forced_minutes"] = st.get("forced_minutes", 0) + minutes
         while st["forced_minutes"] >= HOUR and st["pace"] == "forced":
             st["forced_minutes"] -= HOUR
@@ -315,7 +343,7 @@ class DungeonRules(Rules):
                           why="too spent to force the march")
 
     def _paced_move(self, game: Game) -> None:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         if st["pace"] == "fast":
             st["bonus"] = max(st["bonus"], 4)
         elif st["pace"] == "stealth":
@@ -332,7 +360,7 @@ class DungeonRules(Rules):
         return self.base.can_see(game)
 
     def status(self, game: Game) -> str:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         zone = self.zone(game)
         top = self.danger(game)
         clock = f"{st['minutes'] // HOUR}:{st['minutes'] % HOUR:02d}"
@@ -343,7 +371,7 @@ class DungeonRules(Rules):
 
     def adjust(self, game: Game, words: list[str]) -> str | None:
         """``pace careful|stealth|fast|standard|forced``, ``map`` (a mapping halt), ``alarm N``."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         if len(words) == 2 and words[0] == "pace" and words[1] in dr.PACES:
             if words[1] == "forced" and st.get("spent"):
                 return None  # too spent until a short rest
@@ -364,49 +392,51 @@ class DungeonRules(Rules):
 
     def add_step(self, game: Game, amount: int, *, minutes: int | None = None, checks: int | None = None,
                  why: str = "") -> None:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         until = None if minutes is None else st["minutes"] + minutes
         st["steps"].append({"amount": amount, "until": until, "checks": checks, "why": why})
 
     def raise_alarm(self, game: Game, amount: int, why: str) -> None:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         before = st["alarm"]
         st["alarm"] = max(0, min(5, before + amount))
         if st["alarm"] >= 5 > before:
             st["alarm_high_until"] = st["minutes"] + HOUR
-        if st["alarm"] != before:
+        if st["alarm"] != before and not game.skip("alarm"):
             game.emit("alarm", level=st["alarm"], why=why)
 
     def trip_alarm(self, game: Game, why: str) -> None:
         """A tripped alarm: +5 steps and an active alarm for an hour, +2 on the track."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         self.add_step(game, 5, minutes=HOUR, why=why)
         st["alarm_until"] = st["minutes"] + HOUR
         self.raise_alarm(game, 2, why)
 
     def danger(self, game: Game) -> int:
         """The top of the current danger range (1 to 5)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         now = st["minutes"]
-        top: int = self.zone(game).top
+        entry = game.entry
+        top: int = _zone_named(entry.get("zone")).top
         for step in st["steps"]:
             if (step["until"] is None or step["until"] > now) and step["checks"] != 0:
                 top += step["amount"]
         top += (1 if st["blood"] else 0) + st["bonus"]
         if st["alarm_until"] > now:
             top = max(top + 1, 3)
-        if st["alarm"] >= 3:
-            top = max(top, 3)
-        for c in self.conditions(game):  # a bell, ward or patrol here (2.2): the highest counts
-            if c.danger > top:
-                top = c.danger
+        if st["alarm"] >= 3 and top < 3:
+            top = 3
+        if entry.get("conditions"):
+            for c in self.conditions(game):  # a bell, ward or patrol here (2.2): the highest counts
+                if c.danger > top:
+                    top = c.danger
         if st["alarm_high_until"] > now:
             top = 5
-        return max(1, min(dr.DANGER_CAP, top))
+        return 1 if top < 1 else dr.DANGER_CAP if top > dr.DANGER_CAP else top
 
     def roll_check(self, game: Game, why: str) -> bool:
         """One roll of the encounter die against the current range; spends one-shot steps."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         top = self.danger(game)
         roll = game.dice.die(6)
         hit = roll <= top
@@ -419,18 +449,21 @@ class DungeonRules(Rules):
         return hit
 
     def interval(self, game: Game) -> int:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         zone = self.zone(game)
-        every = min(zone.interval, LAIR_INTERVAL) if in_lair(zone) else zone.interval
+        every = _every(zone)
         return min(every, dr.ALARM_INTERVAL) if st["alarm_until"] > st["minutes"] else every
 
     def due_checks(self, game: Game) -> int:
         """How many interval checks fall due now (the clock may have crossed several)."""
-        st = self.st(game)
-        every = self.interval(game)
+        st = game.state.rules.get(KEY) or self.st(game)
+        zone = self.zone(game)
+        every = _every(zone)
+        if st["alarm_until"] > st["minutes"]:
+            every = min(every, dr.ALARM_INTERVAL)
         due: int = (st["minutes"] - st["last_check"]) // every
         st["last_check"] += due * every
-        if in_lair(self.zone(game)):
+        if in_lair(zone):
             due *= 2  # at the start and at the end of each 10 minutes
         if st["loud"]:
             st["loud"] = False
@@ -438,11 +471,12 @@ class DungeonRules(Rules):
         return due
 
     def encounter_happens(self, game: Game) -> bool:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         hit = False
-        for noise in st.pop("immediate", []):  # door noise (4): rolled at once, some steps up
-            self.add_step(game, noise["amount"], checks=1, why=noise["why"])
-            hit = self.roll_check(game, noise["why"]) or hit
+        if "immediate" in st:
+            for noise in st.pop("immediate"):  # door noise (4): rolled at once, some steps up
+                self.add_step(game, noise["amount"], checks=1, why=noise["why"])
+                hit = self.roll_check(game, noise["why"]) or hit
         for _ in range(self.due_checks(game)):
             hit = self.roll_check(game, "interval") or hit
         if hit and st["pace"] == "stealth" and st["slip"]:
@@ -451,7 +485,7 @@ class DungeonRules(Rules):
         return hit
 
     def encounter(self, game: Game, foes: list[Foe], text: str) -> str:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         st["ran"] = False
         if st.pop("ambush", False):  # a watch that missed them (7): no reaction, no warning
             game.emit("surprise", rolls=[], chance=6, surprised=True)  # ambushed in your sleep
@@ -472,7 +506,7 @@ class DungeonRules(Rules):
 
     def _after_fight(self, game: Game, foes: list[Foe], result: str) -> str:
         """A fight is loud: combat noise for 20 minutes, a check, +1 alarm; the dead leave a trail."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         self.add_step(game, 1, minutes=20, why="combat noise")
         st["loud"] = True
         self.raise_alarm(game, 1, "a loud fight")
@@ -494,7 +528,7 @@ class DungeonRules(Rules):
 
     def on_entry(self, game: Game, entry: Entry) -> None:
         self.base.on_entry(game, entry)
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         zone = self.zone(game)
         if st["pace_zone"] != zone.key:
             st["pace_zone"] = zone.key
@@ -505,18 +539,22 @@ class DungeonRules(Rules):
             meet_hazards(self, game, entry)
 
     def choose_pace(self, game: Game, zone: dr.Zone) -> None:
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         order = ["careful", "standard", "stealth", "fast"] if careful(game) else ["standard", "fast", "careful",
                                                                                    "stealth"]
         if careful(game) and zone.top <= 1:
             order = ["standard", "careful", "stealth", "fast"]
         if not st.get("spent"):
             order.append("forced")
-        opts = _pace_options(tuple(order))
-        top = self.danger(game)
-        q = Question(PACE, f"{zone.title} (a check every {zone.interval} minutes, danger {danger_text(top)}). "
-                           "Your pace?", opts, {"zone": zone.key})
-        pace = game.ask(q).key.split(":")[1]
+        n = game.pick(PACE, len(order))
+        if n is not None:
+            pace = order[n]
+        else:
+            opts = _pace_options(tuple(order))
+            top = self.danger(game)
+            q = Question(PACE, f"{zone.title} (a check every {zone.interval} minutes, danger {danger_text(top)}). "
+                               "Your pace?", opts, {"zone": zone.key})
+            pace = game.ask(q).key.split(":")[1]
         st["pace"] = pace
         if not game.skip("pace"):
             game.emit("pace", pace=pace, minutes=dr.PACES[pace].minutes, why=zone.key)
@@ -529,6 +567,9 @@ class DungeonRules(Rules):
     def rest_blocked(self, game: Game) -> str | None:
         return None
 
+    def can_rest_now(self, game: Game) -> bool:
+        return True
+
     def rest(self, game: Game) -> str | None:
         from dtc.systems.dungeon_rules.hazards import rest
 
@@ -537,7 +578,7 @@ class DungeonRules(Rules):
 
     def short_rested(self, game: Game) -> None:
         """A short rest ends a forced march's danger steps and its exhaustion (1, 2.2)."""
-        st = self.st(game)
+        st = game.state.rules.get(KEY) or self.st(game)
         st["steps"] = [s for s in st["steps"] if s["why"] != "forced march"]
         st["spent"] = False
         st["forced_minutes"] = 0

@@ -244,28 +244,37 @@ def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool,
     active = [f for f in foes if f.active]
     weapons = [i for i in pc.items if i.kind == "weapon" and i.quantity > 0
                and (ranged_ok or weapon_class(i) != "ranged")] or [UNARMED]
-    ab = pc.stats.get("AB", 0)
-    opts = []
-    their_armor = min(stat(game, f, "armor") for f in active)
-    for n, w in enumerate(weapons):
-        cls = "unarmed" if w is UNARMED else weapon_class(w)
-        p, words = _attack_odds(ab, their_armor, cls)
-        detail = words.format(pc_armor(pc, w))
-        where = ""
-        if _in_pack(game, w) and id(w) not in (drawn or set()):
-            where = ", in your backpack: 1d6 rounds to find"
-        opts.append(_attack_option(n, w.name, cls, where, detail, p))
-    opts.append(_escape_option(escape_chance(game, foes)))
-    q = Question(COMBAT, "Your move", tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
-    key = game.ask(q).key
-    if key == "escape":
-        return None, None
-    weapon = weapons[int(key.split(":")[1])]
+    picked = game.pick(COMBAT, len(weapons) + 1)  # a way per weapon, then the escape
+    if picked is not None:
+        if picked == len(weapons):
+            return None, None
+        weapon = weapons[picked]
+    else:
+        ab = pc.stats.get("AB", 0)
+        opts = []
+        their_armor = min(stat(game, f, "armor") for f in active)
+        for n, w in enumerate(weapons):
+            cls = "unarmed" if w is UNARMED else weapon_class(w)
+            p, words = _attack_odds(ab, their_armor, cls)
+            detail = words.format(pc_armor(pc, w))
+            where = ""
+            if _in_pack(game, w) and id(w) not in (drawn or set()):
+                where = ", in your backpack: 1d6 rounds to find"
+            opts.append(_attack_option(n, w.name, cls, where, detail, p))
+        opts.append(_escape_option(escape_chance(game, foes)))
+        q = Question(COMBAT, "Your move", tuple(opts), {"foes": [f.brief() for f in active], "hp": pc.hp})
+        key = game.ask(q).key
+        if key == "escape":
+            return None, None
+        weapon = weapons[int(key.split(":")[1])]
     target = active[0]
     if len(active) > 1:
-        tq = Question(TARGET, "Attack which?", tuple(
-            Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
-        target = active[int(game.ask(tq).key.split(":")[1])]
+        chosen = game.pick(TARGET, len(active))
+        if chosen is None:
+            tq = Question(TARGET, "Attack which?", tuple(
+                Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
+            chosen = int(game.ask(tq).key.split(":")[1])
+        target = active[chosen]
     return weapon, target
 
 
@@ -353,8 +362,8 @@ def _creatures_act(rules: MazeRats, game: Game, foes: list[Foe], mode: str, held
         if not game.skip("attack"):
             game.emit("attack", attacker=foe.name, target="you", weapon=name, rolls=[list(roll.dice)],
                       total=total, needed=mine, hit=damage > 0, damage=damage, critical=a == b == 6)
-        shield_in_hand = pc.find("Shield") is not None and (held is None or weapon_class(held) == "light")
-        if damage and shield_in_hand and _shatter(rules, game, foe, damage):
+        if (damage and pc.find("Shield") is not None and (held is None or weapon_class(held) == "light")
+                and _shatter(rules, game, foe, damage)):
             pc.use("Shield")
             game.emit("item", action="shattered", name="Shield", quantity=1, why=f"to stop {foe.name}'s {name}")
             continue

@@ -62,6 +62,11 @@ HEAVY = frozenset({"greatsword", "warhammer", "battleaxe", "halberd", "maul", "p
 RANGED_NAMES = frozenset({"bow", "crossbow", "sling", "longbow", "shortbow"})
 
 
+#: The keys of an encounter's options, in the order offered (before and after talking).
+_NOT_TALKED = ("carry-on", "talk", "fight", "flee")
+_TALKED = ("carry-on", "fight", "flee")
+
+
 def weapon_class(item: Item) -> str:
     name = item.name.lower()
     if name in RANGED_NAMES or item.ranges == (RANGED,):
@@ -319,6 +324,10 @@ class MazeRats(Rules):
             return "you are not hurt"
         return None if self._ways(game) else "resting needs a meal (a ration) or medicine"
 
+    def can_rest_now(self, game: Game) -> bool:
+        """Whether :meth:`rest_blocked` finds nothing, the cheapest test first (an unhurt adventurer)."""
+        return game.pc.hp < game.pc.max_hp and bool(self._ways(game))
+
     def rest(self, game: Game) -> str | None:
         why = self.rest_blocked(game)
         if why is not None:
@@ -383,16 +392,21 @@ class MazeRats(Rules):
 
         talked = False
         while True:
-            fight = Option("fight", "Attack first (you ambush them: initiative and advantage)",
-                           tags=frozenset({"fight"}))
-            opts = [Option("carry-on", f"Carry on (they are {band})")]
-            if not talked:
-                p = self.check_chance(game.pc, "WIL", 2)
-                opts.append(Option("talk", "Talk them round", f"WIL danger roll {percent(p)}", chance=p))
-            opts += [fight, Option("flee", "Slip away", f"opposed DEX {percent(escape_chance(game, foes))}")]
-            q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", tuple(opts),
-                         {"reaction": band, "foes": [f.name for f in foes]})
-            key = game.ask(q).key
+            keys = _TALKED if talked else _NOT_TALKED
+            n = game.pick(ENCOUNTER, len(keys))
+            if n is not None:
+                key = keys[n]
+            else:
+                fight = Option("fight", "Attack first (you ambush them: initiative and advantage)",
+                               tags=frozenset({"fight"}))
+                opts = [Option("carry-on", f"Carry on (they are {band})")]
+                if not talked:
+                    p = self.check_chance(game.pc, "WIL", 2)
+                    opts.append(Option("talk", "Talk them round", f"WIL danger roll {percent(p)}", chance=p))
+                opts += [fight, Option("flee", "Slip away", f"opposed DEX {percent(escape_chance(game, foes))}")]
+                q = Question(ENCOUNTER, f"{text}: they are {band}. What do you do?", tuple(opts),
+                             {"reaction": band, "foes": [f.name for f in foes]})
+                key = game.ask(q).key
             if key == "carry-on":
                 game.emit("encounter_end", result="left alone")
                 return OVER
