@@ -21,7 +21,7 @@ from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.policies import RandomPolicy
 from dtc.simulate import Job, run_seed, simulate, wilson
-from dtc.simulate.runner import PACKAGE_DIR, blocks, play_block, play_one
+from dtc.simulate.runner import PACKAGE_DIR, play_block, play_one
 from dtc.simulate.stats import Run, Tally, cause_name
 from dtc.systems import play_rules
 from dtc.systems.death_and_treasure.creation import random_character
@@ -52,7 +52,7 @@ BRANCHY = book(
 )
 
 
-# --- seeds, blocks, statistics -------------------------------------------------------------
+# --- seeds and statistics -------------------------------------------------------------
 
 
 def test_run_seeds_depend_only_on_master_and_index() -> None:
@@ -60,12 +60,6 @@ def test_run_seeds_depend_only_on_master_and_index() -> None:
     assert len({run_seed(7, i) for i in range(1000)}) == 1000
     assert run_seed(7, 3) != run_seed(8, 3)
     assert all(0 <= run_seed(1, i) < 2**31 for i in range(100))
-
-
-def test_blocks_split_runs_contiguously() -> None:
-    assert blocks(10, 3) == [range(0, 4), range(4, 7), range(7, 10)]
-    assert blocks(2, 5) == [range(0, 1), range(1, 2)]
-    assert sum(len(b) for b in blocks(100_001, 2)) == 100_001
 
 
 def test_wilson_interval() -> None:

@@ -41,18 +41,6 @@ def run_seed(master: int, index: int) -> int:
     return int.from_bytes(digest, "big") % (2**31)
 
 
-def blocks(runs: int, workers: int) -> list[range]:
-    """Run indexes per worker: contiguous, sizes differing by at most one."""
-    workers = max(1, min(workers, runs)) if runs else 1
-    base, extra = divmod(runs, workers)
-    out, at = [], 0
-    for k in range(workers):
-        size = base + (k < extra)
-        out.append(range(at, at + size))
-        at += size
-    return out
-
-
 class LeastUsed(RandomPolicy):
     """At an entry, take the way whose target this worker's runs have visited least (ties: at random).
 
