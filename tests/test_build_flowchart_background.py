@@ -236,3 +236,44 @@ def test_a_chart_that_cannot_be_saved_stops_the_build(tower: Path, tmp_path: Pat
     with pytest.raises(OutputError, match="no space left"):
         build(compile_text(TOWER).graph(), out, "tower", pdf=False)
     assert sorted(p.name for p in out.iterdir()) == ["tower.json", "tower.md", "tower.print.html"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX signals")
+@pytest.mark.parametrize("command", ["build", "graph"])
+def test_a_terminated_build_leaves_no_graphviz_running(tower: Path, tmp_path: Path, command: str) -> None:
+    """SIGTERM (a service manager, `kill`, a closed session's SIGHUP alike) while Graphviz lays the
+    chart out: dtc ends through its clean-ups with status 143, Graphviz is killed, and no
+    half-written file is left."""
+    import signal
+    import subprocess
+    import sys
+
+    pidfile = tmp_path / "graphviz.pid"
+    folder = fake_graphviz(tmp_path, f'echo $$ > "{pidfile}"\nexec sleep 60\n')
+    env = {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ.get('PATH', '')}"}
+    out = tmp_path / "out"
+    args = (["build", str(tower), "-o", str(out), "--no-pdf"] if command == "build"
+            else ["graph", str(tower), "-o", str(tmp_path / "tower.svg")])
+    proc = subprocess.Popen([sys.executable, "-m", "dtc", *args], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (pidfile.exists() and pidfile.read_text().strip()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        graphviz = int(pidfile.read_text())
+        assert alive(graphviz)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 10
+    while alive(graphviz) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(graphviz)
+    left = [p.name for p in tmp_path.rglob("*") if p.name.endswith(".tmp")]
+    assert left == []
+    assert not (tmp_path / "tower.svg").exists()

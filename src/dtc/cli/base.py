@@ -7,7 +7,9 @@ import enum
 import functools
 import importlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
@@ -241,6 +243,34 @@ def guard(func: F) -> F:
             fail(f"{f'{name}: ' if name else ''}error: {exc.strerror or exc}")
         except MemoryError:
             fail("error: out of memory (the input is too large for this machine)")
+
+    return wrapper  # type: ignore[return-value]
+
+
+def ends_cleanly(func: F) -> F:
+    """Let a termination request (SIGTERM, and SIGHUP where it is not ignored) end the command as
+    Ctrl-C does, through its clean-ups: a Graphviz process still laying a chart out is killed and
+    no half-written file is left, where the default action would end dtc at once and leave them.
+    The exit status is 128 + the signal's number, as a shell reports it."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread() is not threading.main_thread():  # only the main thread may
+            return func(*args, **kwargs)
+
+        def end(signum: int, _frame: object) -> None:
+            raise SystemExit(128 + signum)
+
+        kept: dict[int, Any] = {}
+        for name in ("SIGTERM", "SIGHUP"):
+            sig = getattr(signal, name, None)
+            if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:  # nohup's choice stands
+                kept[sig] = signal.signal(sig, end)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            for sig, handler in kept.items():
+                signal.signal(sig, handler)
 
     return wrapper  # type: ignore[return-value]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_source
+from dtc.cli.base import Exit, ends_cleanly, fail, guard, load_source
 from dtc.cli.progress import Working
 from dtc.compiled.schema import SchemaError, load_graph_json, validate
 from dtc.lint.reporters import finding_line
@@ -33,6 +33,7 @@ def _pdf_possible() -> bool:
               help="Keep the choice notation, as written, in the print edition's text (its choices are read out "
                    "in words below each section either way).")
 @guard
+@ends_cleanly
 def build_cmd(file: str, output: str | None, no_pdf: bool, epub: bool, notation: bool) -> None:
     """Build the editions of FILE: NAME.json, NAME.svg (flowchart), NAME.html (web edition, one
     self-contained file that plays offline), NAME.md and NAME.print.html (print edition), and

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from dtc.cli.base import Exit, fail, guard, load_graph, load_source, output_option
+from dtc.cli.base import Exit, ends_cleanly, fail, guard, load_graph, load_source, output_option
 from dtc.cli.progress import Working
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight, write_bytes, write_text
@@ -86,6 +86,7 @@ def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | Non
 @click.option("--layout", type=click.Choice(["dot", "sfdp"]), default=None,
               help="Graphviz layout (default: dot, or sfdp for books over 800 entries).")
 @guard
+@ends_cleanly
 def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None, depth: int | None,
               layout: str | None, with_odds: bool, no_lint: bool) -> None:
     """Draw FILE (an adventure source, or a compiled .json graph) as a flowchart.
