@@ -304,7 +304,8 @@ def _combat_as_first_written(q: Question) -> int:
 
 def _checking_policy(base: type[Policy]) -> type[Policy]:
     class Checking(base):  # type: ignore[valid-type,misc]
-        """At every menu, the one-pass answer and reason are :meth:`Policy.menu_slow`'s; at every
+        """At every question, the treasure seen in a plain loop is :attr:`Character.has_treasure`;
+        at every menu, the one-pass answer and reason are :meth:`Policy.menu_slow`'s; at every
         attack, the remembered pick is the one worked out afresh; every weight read once is the
         weight read afresh."""
 
@@ -313,6 +314,7 @@ def _checking_policy(base: type[Policy]) -> type[Policy]:
         takes = 0
 
         def decide(self, question: Question, game: Engine) -> int:
+            assert policies._carries_treasure(game.pc.items) == game.pc.has_treasure
             if question.kind == MENU:
                 fast = self.menu(question, game)
                 fast_why = self.why

@@ -40,6 +40,7 @@ from dtc.runtime.dice import parse_dice, percent
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
+    from dtc.runtime.equipment import Item
 
 _GEAR_WORDS = {
     "crowbar": ("door", "chest", "crate", "stuck", "open", "lid", "pry", "lock"),
@@ -152,8 +153,8 @@ class Policy:
     def wants_home(self, game: Engine) -> bool:
         pc = game.pc
         if self.careful:
-            return pc.has_treasure
-        return pc.treasure_value >= RICH_ENOUGH or (pc.has_treasure and pc.hp * 2 <= pc.max_hp)
+            return _carries_treasure(pc.items)
+        return pc.treasure_value >= RICH_ENOUGH or (_carries_treasure(pc.items) and pc.hp * 2 <= pc.max_hp)
 
     def menu(self, q: Question, game: Engine) -> int:
         """The entry menu's answer, in one pass over its options (:meth:`menu_slow`'s answer and
@@ -301,6 +302,14 @@ class Policy:
         limit = game.pc.load_limit
         fits = limit is None or game.pc.load + weight <= limit
         return q.index("take" if fits or not self.careful else "leave") or 0
+
+
+def _carries_treasure(items: list[Item]) -> bool:
+    """:attr:`Character.has_treasure <dtc.runtime.character.Character.has_treasure>`, in a plain loop."""
+    for i in items:  # noqa: SIM110  (a loop: no generator made at every question)
+        if i.kind == "treasure" and i.quantity > 0:
+            return True
+    return False
 
 
 def _expected(o: Option) -> Fraction:
