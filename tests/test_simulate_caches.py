@@ -305,7 +305,8 @@ def _combat_as_first_written(q: Question) -> int:
 def _checking_policy(base: type[Policy]) -> type[Policy]:
     class Checking(base):  # type: ignore[valid-type,misc]
         """At every question, the treasure seen in a plain loop is :attr:`Character.has_treasure`;
-        at every menu, the one-pass answer and reason are :meth:`Policy.menu_slow`'s; at every
+        at every menu, the one-pass answer and reason are :meth:`Policy.menu_slow`'s and the
+        remembered distances home are those worked out afresh; at every
         attack, the remembered pick is the one worked out afresh; every weight read once is the
         weight read afresh."""
 
@@ -319,6 +320,7 @@ def _checking_policy(base: type[Policy]) -> type[Policy]:
                 fast = self.menu(question, game)
                 fast_why = self.why
                 assert (self.menu_slow(question, game), self.why) == (fast, fast_why), game.state.entry
+                assert policies.home_distances(game, game.state.start) == policies.distances_to(game, game.state.start)
                 Checking.menus += 1
             elif question.kind == COMBAT:
                 n = self.combat(question, game)

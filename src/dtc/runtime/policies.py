@@ -77,6 +77,23 @@ def distances_to(game: Engine, goal: int) -> dict[int, int]:
     return dist
 
 
+def home_distances(game: Engine, goal: int) -> dict[int, int]:
+    """:func:`distances_to` ``goal``, worked out once per graph's entries (which the engine indexes
+    once per graph and never changes: :func:`dtc.runtime.engine._indexes`) and goal. Read only."""
+    entries = game.entries
+    for known in _DISTANCES:
+        if known[0] is entries and known[1] == goal and known[2] == len(entries):
+            return known[3]
+    found = distances_to(game, goal)
+    _DISTANCES.insert(0, (entries, goal, len(entries), found))
+    del _DISTANCES[8:]
+    return found
+
+
+#: :func:`home_distances`' last answers: (the entries, the goal, how many entries, the distances).
+_DISTANCES: list[tuple[object, int, int, dict[int, int]]] = []
+
+
 class Policy:
     """Base: answers every question sensibly; subclasses set the temperament."""
 
@@ -189,7 +206,7 @@ class Policy:
         visits = game.state.visits
         if home_bound:
             if self._home is None:
-                self._home = distances_to(game, game.state.start)
+                self._home = home_distances(game, game.state.start)
             home = self._home
             self.why = "the shortest way back to the entrance with its treasure"
             return min(nav, key=lambda n: (home.get(opts[n].target or -1, 10**6), -(opts[n].chance or 0), n))
