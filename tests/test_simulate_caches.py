@@ -3,16 +3,17 @@ stands for, over many seeds and varied adventurers."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from dtc.compiler.api import compile_file
-from dtc.runtime import menu
-from dtc.runtime.core import MENU, PLAN, Question
+from dtc.runtime import menu, policies
+from dtc.runtime.core import COMBAT, MENU, PLAN, TAKE, Question
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
-from dtc.runtime.policies import RandomPolicy, _ways_or_wait
+from dtc.runtime.policies import BoldPolicy, CautiousPolicy, Policy, RandomPolicy, _ways_or_wait
 from dtc.simulate.runner import Job, play_block
 from dtc.systems.death_and_treasure.creation import GEAR, LARGE_SACK, RandomChooser, make_character, random_character
 from helpers import BUNDLED
@@ -282,3 +283,81 @@ def test_a_blocks_intelligence_read_once_is_the_intelligence_read_afresh() -> No
             assert _intelligence(stats) == afresh(stats)
         stats["Intelligence"] = 7
         assert _intelligence(stats) == afresh(stats)
+
+
+def _combat_as_first_written(q: Question) -> int:
+    """The cautious and bold players' attack, worked out as first written (every option's dice
+    parsed, every expectation computed, at every question)."""
+    from fractions import Fraction
+
+    from dtc.runtime.dice import parse_dice
+
+    def expected(n: int) -> Fraction:
+        o = q.options[n]
+        if o.chance is None or o.key == "escape":
+            return Fraction(-1)
+        dice = o.detail.rsplit(", ", 1)[-1].split()[0] if o.key != "oil" else "d6"
+        return o.chance * parse_dice(dice).mean - (Fraction(1, 10) if o.key == "oil" else 0)
+
+    return max(range(len(q.options)), key=lambda n: (expected(n), -n))
+
+
+def _checking_policy(base: type[Policy]) -> type[Policy]:
+    class Checking(base):  # type: ignore[valid-type,misc]
+        """At every question, the treasure seen in a plain loop is :attr:`Character.has_treasure`;
+        at every menu, the one-pass answer and reason are :meth:`Policy.menu_slow`'s and the
+        remembered distances home are those worked out afresh; at every
+        attack, the remembered pick is the one worked out afresh; every weight read once is the
+        weight read afresh."""
+
+        menus = 0
+        attacks = 0
+        takes = 0
+
+        def decide(self, question: Question, game: Engine) -> int:
+            assert policies._carries_treasure(game.pc.items) == game.pc.has_treasure
+            if question.kind == MENU:
+                fast = self.menu(question, game)
+                fast_why = self.why
+                assert (self.menu_slow(question, game), self.why) == (fast, fast_why), game.state.entry
+                assert policies.home_distances(game, game.state.start) == policies.distances_to(game, game.state.start)
+                Checking.menus += 1
+            elif question.kind == COMBAT:
+                n = self.combat(question, game)
+                if self.why == "the most damage to expect":
+                    assert n == _combat_as_first_written(question)
+                    Checking.attacks += 1
+            elif question.kind == TAKE:
+                raw = question.info.get("weight", "0")
+                assert policies._weight(raw) == Fraction(str(raw))
+                Checking.takes += 1
+            return super().decide(question, game)
+
+    return Checking
+
+
+@pytest.mark.parametrize("policy", [CautiousPolicy, BoldPolicy], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_the_cautious_and_bold_players_quick_answers_are_their_slow_answers(path: Path, policy: type[Policy]) -> None:
+    """Over many runs, the menus answered in one pass, the attacks remembered per combat menu and
+    the weights read once answer as the option-by-option, worked-out-afresh code does."""
+    graph = compile_file(path).graph()
+    checking = _checking_policy(policy)
+    runs = 6 if "glass-orchard" in path.name else 40
+    tally = play_block(Job(graph, policy.name, seed=5, max_turns=200), range(runs), make_player=checking)
+    assert tally.runs == runs and not tally.outcomes.get("error"), tally.outcomes
+    assert checking.menus > 50  # type: ignore[attr-defined]
+
+
+def test_a_weight_read_once_is_the_weight_read_afresh() -> None:
+    """Numbers and texts of every kind, equal values of other types, and a value that is not one."""
+    values: list[object] = ["0", "1", "1.5", "3/2", "0.1", 0, 1, 1.0, 1.5, 0.1, -0.0, Fraction(3, 2), "2"]
+    for _ in range(2):
+        for v in values:
+            assert policies._weight(v) == Fraction(str(v)), v
+            assert type(policies._weight(v)) is Fraction
+    for bad in ("heavy", True, "heavy"):  # a value that is no weight fails each time, as it would
+        with pytest.raises(ValueError):
+            policies._weight(bad)
+    with pytest.raises(ValueError):  # an unhashable value is worked out (and fails as it would), not kept
+        policies._weight(["1"])

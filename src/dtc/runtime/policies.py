@@ -40,6 +40,7 @@ from dtc.runtime.dice import parse_dice, percent
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
+    from dtc.runtime.equipment import Item
 
 _GEAR_WORDS = {
     "crowbar": ("door", "chest", "crate", "stuck", "open", "lid", "pry", "lock"),
@@ -74,6 +75,23 @@ def distances_to(game: Engine, goal: int) -> dict[int, int]:
                 dist[p] = dist[n] + 1
                 todo.append(p)
     return dist
+
+
+def home_distances(game: Engine, goal: int) -> dict[int, int]:
+    """:func:`distances_to` ``goal``, worked out once per graph's entries (which the engine indexes
+    once per graph and never changes: :func:`dtc.runtime.engine._indexes`) and goal. Read only."""
+    entries = game.entries
+    for known in _DISTANCES:
+        if known[0] is entries and known[1] == goal and known[2] == len(entries):
+            return known[3]
+    found = distances_to(game, goal)
+    _DISTANCES.insert(0, (entries, goal, len(entries), found))
+    del _DISTANCES[8:]
+    return found
+
+
+#: :func:`home_distances`' last answers: (the entries, the goal, how many entries, the distances).
+_DISTANCES: list[tuple[object, int, int, dict[int, int]]] = []
 
 
 class Policy:
@@ -152,10 +170,75 @@ class Policy:
     def wants_home(self, game: Engine) -> bool:
         pc = game.pc
         if self.careful:
-            return pc.has_treasure
-        return pc.treasure_value >= RICH_ENOUGH or (pc.has_treasure and pc.hp * 2 <= pc.max_hp)
+            return _carries_treasure(pc.items)
+        return pc.treasure_value >= RICH_ENOUGH or (_carries_treasure(pc.items) and pc.hp * 2 <= pc.max_hp)
 
     def menu(self, q: Question, game: Engine) -> int:
+        """The entry menu's answer, in one pass over its options (:meth:`menu_slow`'s answer and
+        reason: the commands' places, the ways on, then each way's :meth:`score`)."""
+        pc = game.pc
+        opts = q.options
+        leave = rest = wait = None
+        nav: list[int] = []
+        for n, o in enumerate(opts):
+            if o.tags.isdisjoint(_NOT_A_WAY):
+                nav.append(n)
+            key = o.key
+            if key in _MENU_COMMANDS:
+                if key == "leave":
+                    if leave is None:
+                        leave = n
+                elif key == "rest":
+                    if rest is None:
+                        rest = n
+                elif wait is None:
+                    wait = n
+        home_bound = self.wants_home(game)
+        if leave is not None and home_bound:
+            self.why = f"it carries treasure worth {pc.treasure_value:,} coins out"
+            return leave
+        if rest is not None and pc.hp * (2 if self.careful else 3) <= pc.max_hp:
+            self.why = f"it is hurt (HP {pc.hp} of {pc.max_hp})"
+            return rest
+        if not nav:
+            self.why = "there is no way on"
+            return wait or 0
+        visits = game.state.visits
+        if home_bound:
+            if self._home is None:
+                self._home = home_distances(game, game.state.start)
+            home = self._home
+            self.why = "the shortest way back to the entrance with its treasure"
+            return min(nav, key=lambda n: (home.get(opts[n].target or -1, 10**6), -(opts[n].chance or 0), n))
+        if type(self).score is Policy.score:
+            careful = self.careful
+            best = -1
+            best_score: tuple[float, float, float, int] | None = None
+            for n in nav:
+                o = opts[n]
+                target = o.target
+                known = _OPTION_FACTS.get(id(o))
+                if known is None or known[0] is not o:
+                    if len(_OPTION_FACTS) >= _FACTS_KEPT:
+                        _OPTION_FACTS.clear()
+                    known = _OPTION_FACTS[id(o)] = (o, "conditional" in o.tags, float("dead-end" in o.tags),
+                                                    float(o.chance) if o.chance is not None else 0.5)
+                seen_n = visits.get(target, 0) if target is not None else 0
+                conditional = known[1] and not (target is not None and visits.get(target))
+                risky = 1 - known[3] if careful else 0.0
+                score = (float(conditional), known[2], seen_n + 2 * risky, n)
+                if best_score is None or score < best_score:
+                    best, best_score = n, score
+        else:
+            best = min(nav, key=lambda n: (*self.score(opts[n], game), n))
+        target = opts[best].target
+        seen = visits.get(target, 0) if target is not None else 0
+        been = "never visited" if not seen else f"visited {seen} time{'s' if seen != 1 else ''}"
+        self.why = f"{'the surest and least explored' if self.careful else 'the least explored'} way, {been}"
+        return best
+
+    def menu_slow(self, q: Question, game: Engine) -> int:
+        """:meth:`menu` as first written, option by option (the reference its tests compare with)."""
         pc = game.pc
         leave = q.index("leave")
         if leave is not None and self.wants_home(game):
@@ -221,22 +304,59 @@ class Policy:
         if escape is not None and hurt and foes_hp >= pc.hp:
             self.why = f"it is badly hurt (HP {pc.hp}) and the enemies are not"
             return escape
-
-        def expected(n: int) -> Fraction:
-            o = q.options[n]
-            if o.chance is None or o.key == "escape":
-                return Fraction(-1)
-            dice = o.detail.rsplit(", ", 1)[-1].split()[0] if o.key != "oil" else "d6"
-            return o.chance * parse_dice(dice).mean - (Fraction(1, 10) if o.key == "oil" else 0)
-
         self.why = "the most damage to expect"
-        return max(range(len(q.options)), key=lambda n: (expected(n), -n))
+        opts = q.options
+        facts = tuple((o.key, o.detail, o.chance) for o in opts)
+        found = _BEST_ATTACK.get(facts)
+        if found is None:
+            if len(_BEST_ATTACK) >= _FACTS_KEPT:
+                _BEST_ATTACK.clear()
+            found = _BEST_ATTACK[facts] = max(range(len(opts)), key=lambda n: (_expected(opts[n]), -n))
+        return found
 
     def take(self, q: Question, game: Engine) -> int:
-        weight = Fraction(str(q.info.get("weight", "0")))
+        weight = _weight(q.info.get("weight", "0"))
         limit = game.pc.load_limit
         fits = limit is None or game.pc.load + weight <= limit
         return q.index("take" if fits or not self.careful else "leave") or 0
+
+
+def _carries_treasure(items: list[Item]) -> bool:
+    """:attr:`Character.has_treasure <dtc.runtime.character.Character.has_treasure>`, in a plain loop."""
+    for i in items:  # noqa: SIM110  (a loop: no generator made at every question)
+        if i.kind == "treasure" and i.quantity > 0:
+            return True
+    return False
+
+
+def _expected(o: Option) -> Fraction:
+    """The damage a combat option is worth to the policy: its chance times the mean of its dice
+    (oil: a d6, less a tenth); -1 for escaping or an option without odds."""
+    if o.chance is None or o.key == "escape":
+        return Fraction(-1)
+    dice = o.detail.rsplit(", ", 1)[-1].split()[0] if o.key != "oil" else "d6"
+    return o.chance * parse_dice(dice).mean - (Fraction(1, 10) if o.key == "oil" else 0)
+
+
+#: :meth:`Policy.combat`'s pick per combat menu (each option's key, detail and chance: all that
+#: :func:`_expected` reads).
+_BEST_ATTACK: dict[tuple[tuple[str, str, Fraction | None], ...], int] = {}
+
+
+def _weight(value: object) -> Fraction:
+    """``Fraction(str(value))``, once per distinct value (a question's ``weight``)."""
+    try:
+        found = _WEIGHTS.get((type(value), value))
+    except TypeError:  # not hashable: work it out
+        return Fraction(str(value))
+    if found is None:
+        if len(_WEIGHTS) >= _FACTS_KEPT:
+            _WEIGHTS.clear()
+        found = _WEIGHTS[(type(value), value)] = Fraction(str(value))
+    return found
+
+
+_WEIGHTS: dict[tuple[type, object], Fraction] = {}
 
 
 class CautiousPolicy(Policy):
@@ -310,6 +430,12 @@ def _ways_or_wait(opts: tuple[Option, ...]) -> list[int]:
 
 #: Tags of the menu options that are no way on (a command, a broken or a closed choice).
 _NOT_A_WAY = frozenset({"command", "broken", "closed"})
+#: The menu commands :meth:`Policy.menu` looks for.
+_MENU_COMMANDS = frozenset({"leave", "rest", "wait"})
+#: Per menu option (by identity; the option is kept with them, so its id is not reused): whether it
+#: is tagged conditional, 1.0 if it is a dead end, its chance as a float (0.5 unknown).
+_OPTION_FACTS: dict[int, tuple[Option, bool, float, float]] = {}
+_FACTS_KEPT = 50_000
 
 POLICIES: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, CautiousPolicy, BoldPolicy)}
 
