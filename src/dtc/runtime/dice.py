@@ -209,11 +209,13 @@ class Dice:
     def total(self, expr: str | DiceExpr) -> int:
         """``roll(expr).total``: the same numbers drawn, in the same order, without building the roll."""
         bits = self._bits
-        if bits is not None and expr.__class__ is str:
-            spec = _SPECS.get(expr)
-            if spec is None:
-                spec = _spec(expr)
-            count, sides, modifier, k = spec
+        if bits is not None:
+            if expr.__class__ is str:
+                spec = _SPECS.get(expr)
+                count, sides, modifier, k = spec if spec is not None else _spec(expr)
+            else:
+                e = _parsed(expr)[0] if isinstance(expr, str) else expr
+                count, sides, modifier, k = e.count, e.sides, e.modifier, e.sides.bit_length()
             if count == 1 and sides > 0:  # one die: no loop
                 r = bits(k)
                 while r >= sides:
@@ -229,16 +231,6 @@ class Dice:
                 return total
         e = _parsed(expr)[0] if isinstance(expr, str) else expr
         sides = e.sides
-        bits = self._bits
-        if bits is not None and sides > 0:
-            k = sides.bit_length()
-            total = e.modifier + e.count
-            for _ in range(e.count):
-                r = bits(k)
-                while r >= sides:
-                    r = bits(k)
-                total += r
-            return total
         below = self._below
         if below is not None and sides > 0:
             total = e.modifier
