@@ -7,9 +7,13 @@ Built from a compiled stat block (:func:`foes_from`); how they fight is each sys
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dtc.compiled.graphjson import Creature
+from dtc.runtime.core import TARGET, Option, Question
+
+if TYPE_CHECKING:
+    from dtc.runtime.game import Game
 
 #: A fight ends after this many rounds, whatever the system (a guard against endless stalemates).
 MAX_ROUNDS = 500
@@ -53,3 +57,17 @@ def foes_from(block: Creature | None, name: str, count: int) -> list[Foe]:
         label = f"{title} {n + 1}" if count > 1 else title
         out.append(Foe(label, title, hp, hp, morale, list(attacks), special))  # a list of its own each
     return out
+
+
+def pick_target(game: Game, active: list[Foe]) -> Foe:
+    """The foe the adventurer attacks: the only one standing, else the player's answer to "Attack
+    which?" (from the number of foes alone where the player answers so and nobody reads the
+    decision: :meth:`Engine.pick`)."""
+    if len(active) <= 1:
+        return active[0]
+    chosen = game.pick(TARGET, len(active))
+    if chosen is None:
+        tq = Question(TARGET, "Attack which?", tuple(
+            Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
+        chosen = int(game.ask(tq).key.split(":")[1])
+    return active[chosen]

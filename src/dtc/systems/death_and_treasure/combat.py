@@ -31,10 +31,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dtc.probability import worse_of_two
-from dtc.runtime.core import COMBAT, TARGET, Option, Question
+from dtc.runtime.core import COMBAT, Option, Question
 from dtc.runtime.dice import DiceError, percent
 from dtc.runtime.equipment import HAND, OIL, RANGED, Item
-from dtc.runtime.foes import MAX_ROUNDS, Foe
+from dtc.runtime.foes import MAX_ROUNDS, Foe, pick_target
 from dtc.runtime.ruleset import FLED, WON
 
 if TYPE_CHECKING:
@@ -229,14 +229,7 @@ def _choose(rules: DeathAndTreasure, game: Game, foes: list[Foe], *,
         weapon, mode = OIL_FLASK, RANGED
     else:
         weapon, mode = weapons[int(key[7:])]  # attack:N
-    target = active[0]
-    if len(active) > 1:
-        chosen = game.pick(TARGET, len(active))
-        if chosen is None:
-            tq = Question(TARGET, "Attack which?", tuple(
-                Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
-            chosen = int(game.ask(tq).key.split(":")[1])
-        target = active[chosen]
+    target = pick_target(game, active)
     return weapon, mode, target
 
 

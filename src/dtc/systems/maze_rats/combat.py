@@ -33,10 +33,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import dtc.systems.maze_rats.ruleset as mr
-from dtc.runtime.core import COMBAT, TARGET, Option, Question
+from dtc.runtime.core import COMBAT, Option, Question
 from dtc.runtime.dice import percent
 from dtc.runtime.equipment import Item
-from dtc.runtime.foes import MAX_ROUNDS, Foe
+from dtc.runtime.foes import MAX_ROUNDS, Foe, pick_target
 from dtc.runtime.ruleset import FLED, WON
 
 if TYPE_CHECKING:
@@ -267,14 +267,7 @@ def _choose(game: Game, foes: list[Foe], *, ranged_ok: bool,
         if key == "escape":
             return None, None
         weapon = weapons[int(key.split(":")[1])]
-    target = active[0]
-    if len(active) > 1:
-        chosen = game.pick(TARGET, len(active))
-        if chosen is None:
-            tq = Question(TARGET, "Attack which?", tuple(
-                Option(f"foe:{n}", f.name, f"{f.hp}/{f.max_hp} HP") for n, f in enumerate(active)))
-            chosen = int(game.ask(tq).key.split(":")[1])
-        target = active[chosen]
+    target = pick_target(game, active)
     return weapon, target
 
 
