@@ -1126,16 +1126,13 @@ class Placed(list[Entry]):
         return other + list.__getitem__(self, slice(None))
 
 
-class _HeadLines(Sequence[int]):
-    """The lines of a :class:`Placed` list's entry heads, each read when asked for."""
+class _Ints(Sequence[int]):
+    """A sequence of numbers each worked out when read (:meth:`_at`, given an index in range)."""
 
-    __slots__ = ("entries",)
+    __slots__ = ()
 
-    def __init__(self, entries: Placed) -> None:
-        self.entries = entries
-
-    def __len__(self) -> int:
-        return list.__len__(self.entries)
+    def _at(self, i: int) -> int:
+        raise NotImplementedError
 
     @typing.overload
     def __getitem__(self, i: int) -> int: ...
@@ -1148,6 +1145,21 @@ class _HeadLines(Sequence[int]):
             i += len(self)
         if not 0 <= i < len(self):
             raise IndexError(i)
+        return self._at(i)
+
+
+class _HeadLines(_Ints):
+    """The lines of a :class:`Placed` list's entry heads, each read when asked for."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: Placed) -> None:
+        self.entries = entries
+
+    def __len__(self) -> int:
+        return list.__len__(self.entries)
+
+    def _at(self, i: int) -> int:
         return self.entries.line_of(i)
 
 
@@ -1622,7 +1634,7 @@ _CHOICE_SPANS = {"spans": "None if o.spans is None else _shift_any(o.spans, by)"
                  "starts": "o.starts if o.spans is not None else _LinesAbove.of(o.starts, by)"}
 
 
-class _LinesAbove(Sequence[int]):
+class _LinesAbove(_Ints):
     """Line start offsets with ``above`` lines before the first: to :func:`bisect.bisect_right`
     (what :meth:`Choice.located` looks a line up with) the same starts, ``above`` lines further down."""
 
@@ -1641,17 +1653,7 @@ class _LinesAbove(Sequence[int]):
     def __len__(self) -> int:
         return len(self.starts) + self.above
 
-    @typing.overload
-    def __getitem__(self, i: int) -> int: ...
-    @typing.overload
-    def __getitem__(self, i: slice) -> Sequence[int]: ...
-    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
+    def _at(self, i: int) -> int:
         return -1 if i < self.above else self.starts[i - self.above]
 
 
