@@ -171,28 +171,18 @@ def test_a_graphviz_that_draws_nothing_is_one_line(tmp_path: Path, monkeypatch: 
 
 
 def _inline_svg_by_patterns(svg: str) -> str:
-    """The chart's markup as the web edition made it before it searched for each pattern's start."""
+    """The chart's markup as the web edition made it before it searched for each pattern's start
+    (the ids' prefix, which that change left alone, by the edition's own step)."""
     import re
 
-    from dtc.editions.web import _ID, _XML_DECLARATION
+    from dtc.editions.web import _XML_DECLARATION, _chart_ids
 
     if (declaration := _XML_DECLARATION.match(svg)) is not None:
         svg = svg[declaration.end() :]
     svg = re.sub(r"<!DOCTYPE[^>[]*(\[[^\]]*\])?>", "", svg)
     svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
     svg = re.sub(r"<script\b.*?</script\s*>", "", svg.strip(), flags=re.S | re.I)
-    if svg.count(' id="') == svg.count('id="'):
-        svg = svg.replace(' id="', ' id="chart-')
-    else:
-        out: list[str] = []
-        at = 0
-        for m in _ID.finditer(svg):
-            if m.start() and svg[m.start() - 1].isspace():
-                out += [svg[at : m.start()], 'id="chart-']
-                at = m.end()
-        out.append(svg[at:])
-        svg = "".join(out)
-    return svg.replace("url(#", "url(#chart-")
+    return _chart_ids(svg)
 
 
 PIECES = ["<!--", "-->", "-", ">", "<", "!", "<!DOCTYPE svg", "[", "]", "<script", "<SCRIPT", "<\u017fcript",

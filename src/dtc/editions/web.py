@@ -602,6 +602,11 @@ def _inline_svg(svg: str) -> str:
     # "<script" in any case ("s" also matches the long s, U+017F, under re.I; "c" only itself).
     if any(start in svg for start in _SCRIPT_STARTS):
         svg = _SCRIPT.sub("", svg)
+    return _chart_ids(svg)
+
+
+def _chart_ids(svg: str) -> str:
+    """The chart's ids and references to them prefixed ``chart-``."""
     # The chart's nodes are id="entry-N" like the entries themselves: keep the page's ids unique.
     # Each id=" after a space (what ``\s`` matches). Graphviz puts a plain space before each of
     # its attributes (and author text never holds a bare quote): when every id=" follows one,
