@@ -815,3 +815,30 @@ def test_unchanged_text_is_written_back_byte_for_byte(lines: list[str], ends: li
     except Exception:
         return  # not a source dtc reads (a NUL byte...): nothing to write back
     assert renumber_journal.as_written(text, raw).encode("utf-8") == raw
+
+
+@pytest.mark.parametrize("backup", [False, True])
+def test_a_stop_while_a_temporary_is_made_leaves_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      backup: bool) -> None:
+    """A termination request (what ``dtc build`` turns SIGTERM into) arriving just as a temporary is
+    created, before the code that removes it knows its name, waits until it can be removed."""
+    import tempfile
+
+    target = tmp_path / "book.md"
+    target.write_text("old\n", encoding="utf-8")
+    real = tempfile.mkstemp
+
+    def made_then_stopped(*args: Any, **kwargs: Any) -> tuple[int, str]:
+        made = real(*args, **kwargs)
+        fileio.STOPS.stop(143)  # as the signal handler would, mid-way
+        return made
+
+    monkeypatch.setattr(tempfile, "mkstemp", made_then_stopped)
+    with pytest.raises(SystemExit) as stopped:
+        fileio.atomic_write_text(target, "new\n", backup=backup)
+    assert stopped.value.code == 143
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book.md"]
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert fileio.STOPS.holding == 0 and fileio.STOPS.pending is None
+    with pytest.raises(SystemExit):  # with nothing being made, a stop is at once
+        fileio.STOPS.stop(143)

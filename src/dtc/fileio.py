@@ -28,6 +28,7 @@ import os
 import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -178,7 +179,37 @@ def _keep_owner(name: str, fd: int, info: os.stat_result) -> None:
         os.fchown(fd, -1, info.st_gid)
 
 
+class _Stops(threading.local):
+    """A stop (SIGTERM, SIGHUP: see ``dtc.cli.base.ends_cleanly``) that arrives while a temporary
+    is being made waits until the ``try`` that removes it is entered: raised at once, it could
+    leave the new temporary behind, its name not yet known to that ``try``. Kept per thread (a
+    signal's handler runs in the main thread, and reads the main thread's)."""
+
+    def __init__(self) -> None:
+        self.holding = 0
+        self.pending: int | None = None
+
+    def stop(self, code: int) -> None:
+        """End with ``SystemExit(code)`` now, or as soon as no temporary is being made."""
+        if self.holding:
+            self.pending = code
+        else:
+            raise SystemExit(code)
+
+    def let_through(self) -> None:
+        self.holding -= 1
+        if not self.holding and self.pending is not None:
+            code, self.pending = self.pending, None
+            raise SystemExit(code)
+
+
+#: The one :class:`_Stops` of this process.
+STOPS = _Stops()
+
+
 def _temporary(name: str, folder: Path, stem: str) -> tuple[int, str]:
+    """A new temporary beside the file it will become. Call with ``STOPS.holding`` raised, and call
+    ``STOPS.let_through()`` first thing in the ``try`` that removes it."""
     try:
         return tempfile.mkstemp(prefix=f".{stem}.", suffix=".tmp", dir=folder)
     except OSError as exc:
@@ -188,8 +219,14 @@ def _temporary(name: str, folder: Path, stem: str) -> tuple[int, str]:
 def _replace(name: str, target: Path, fill: IO[bytes] | bytes, info: os.stat_result | None,
              new_mode: int | None) -> None:
     """Write ``fill`` (bytes, or a file to copy) to a temporary beside ``target``, then rename it."""
-    fd, tmp = _temporary(name, target.parent, target.name)
+    STOPS.holding += 1
     try:
+        fd, tmp = _temporary(name, target.parent, target.name)
+    except BaseException:
+        STOPS.let_through()
+        raise
+    try:
+        STOPS.let_through()  # a stop from here on removes the temporary (below)
         if info is not None:
             _keep_owner(name, fd, info)
             mode = stat.S_IMODE(info.st_mode)
@@ -240,11 +277,17 @@ def _link_backup(target: Path, dest: Path) -> bool:
     try:
         if os.lstat(target).st_nlink != 1:
             return False
-        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=target.parent)
+        STOPS.holding += 1
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=target.parent)
+        except BaseException:
+            STOPS.let_through()
+            raise
     except OSError:
         return False
-    os.close(fd)
     try:
+        STOPS.let_through()  # a stop from here on removes the temporary (below)
+        os.close(fd)
         os.unlink(tmp)
         os.link(target, tmp)
         os.replace(tmp, dest)

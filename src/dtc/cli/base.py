@@ -21,6 +21,7 @@ from dtc import __version__
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.api import Compilation, compile_file, compile_text
 from dtc.compiler.source import SourceError, read_source
+from dtc.fileio import STOPS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -259,7 +260,7 @@ def ends_cleanly(func: F) -> F:
             return func(*args, **kwargs)
 
         def end(signum: int, _frame: object) -> None:
-            raise SystemExit(128 + signum)
+            STOPS.stop(128 + signum)  # at once, unless a temporary is being made (then just after)
 
         kept: dict[int, Any] = {}
         for name in ("SIGTERM", "SIGHUP"):
