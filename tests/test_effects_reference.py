@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import dtc.compiler.read_effects as fast
@@ -65,6 +65,7 @@ MANY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 
 @MANY
 @given(texts, creatures)
+@example("you find.a flask of oil. ", None)  # a piece that opens with a full stop (found by CI)
 def test_the_fast_reader_reads_what_the_reference_reads(text: str, names: list[str] | None) -> None:
     assert fast.extract_effects(text, names) == reference(text, names)
 
@@ -123,6 +124,14 @@ def test_sentences_around_the_keys_are_the_plain_ones(text: str, names: list[str
     """Where no end lies inside parentheses the fast reader finds each sentence from its key
     outwards instead of splitting the whole text: the same sentences, so the same effects."""
     assert fast.extract_effects(text, names) == reference(text, names)
+
+
+def test_a_list_piece_is_placed_after_what_its_strip_takes() -> None:
+    """ "find.a flask": the full stop stripped from the piece's front moves its offset too, so the
+    item's span is the words themselves and the fast reader's byte window sees the whole piece."""
+    assert list(fast._split_list(".a flask of oil. ", 8)) == [("a flask of oil", 9)]
+    [oil] = fast.extract_effects("you find.a flask of oil. ", None)
+    assert (oil["text"], oil["start"], oil["name"]) == ("a flask of oil", 9, "Lantern Oil")
 
 
 def test_only_the_letters_left_to_the_reference_lower_case_to_ascii_or_change_length() -> None:

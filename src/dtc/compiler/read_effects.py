@@ -293,8 +293,9 @@ def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
     start = 0
     for cut_start, cut_end in [*_list_cuts(text), (len(text), len(text))]:
         piece = text[start:cut_start]
-        lead = len(piece) - len(piece.lstrip(" ,"))
-        piece = piece.strip(" ,.")
+        stripped = piece.lstrip(" ,.")
+        lead = len(piece) - len(stripped)  # the piece's offset counts what the strip takes ("find.a flask")
+        piece = stripped.rstrip(" ,.")
         if piece.lower().startswith("and "):
             piece, lead = piece[4:], lead + 4
         if piece:
