@@ -15,6 +15,11 @@ to the unedited book, and undone before the next (the undo is an edit too, but i
 * **delete an entry** — the middle entry's lines removed (its number goes missing);
 * **paste an entry** — a new entry, with a choice, pasted before the middle entry.
 
+Then the **outline after a line insert**: the document outline's reply (``textDocument/
+documentSymbol``, which editors ask for after every change) built, converted and written as JSON
+as ``dtc lsp`` sends it, after the first edit above. It is a request, not a re-lint, so it is
+not held to the 100 ms budget.
+
 Each change is passed on with the count of lines it left alone at either end, as ``dtc lsp``
 works it out from the editor's changes (older versions, which take no such count, compare the
 text). Only the time inside ``Documents.update`` is measured, as CPU time (``time.process_time``:
@@ -34,6 +39,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import generate
@@ -104,6 +110,7 @@ def measure(entries: int, runs: int) -> dict[str, dict[str, float]]:
         docs.update(URI, new_text, version, **extra)
         return (time.process_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000
 
+    outline_reply = outline_reply_of(docs)
     version = 1
     cpu, wall = timed(text, version)
     out["open (cold)"] = {"cpu": cpu, "wall": wall, "min": cpu, "max": cpu, "runs": 1}
@@ -120,7 +127,42 @@ def measure(entries: int, runs: int) -> dict[str, dict[str, float]]:
             timed(text, version, untouched(edited, lines))  # undo, not counted
         out[name] = {"cpu": statistics.median(cpus), "wall": statistics.median(walls),
                      "min": min(cpus), "max": max(cpus), "runs": runs}
+    cpus, walls = [], []
+    insert = edits(lines)["insert a line at the top"]
+    for k in range(runs):
+        version += 1
+        edited = insert(k)
+        timed("\n".join(edited), version, untouched(lines, edited))  # not counted
+        wall, cpu = time.perf_counter(), time.process_time()
+        outline_reply()
+        cpus.append((time.process_time() - cpu) * 1000)
+        walls.append((time.perf_counter() - wall) * 1000)
+        version += 1
+        timed(text, version, untouched(edited, lines))
+    out["outline after a line insert"] = {"cpu": statistics.median(cpus), "wall": statistics.median(walls),
+                                          "min": min(cpus), "max": max(cpus), "runs": runs}
     return out
+
+
+def outline_reply_of(docs: Documents) -> Callable[[], str]:
+    """The document outline's reply as ``dtc lsp`` sends it: the symbols, converted by the
+    server's converter and written as JSON (older versions build typed symbols, which pygls's
+    own converter converts)."""
+    from lsprotocol import types
+    from pygls.protocol import default_converter
+
+    from dtc.lsp import navigation, server
+
+    wrap: Callable[[Any], Any] = getattr(server, "JSONReply", lambda symbols: symbols)
+    converter = getattr(server, "_converter", default_converter)()
+
+    def reply() -> str:
+        snap = docs.get(URI)
+        assert snap is not None
+        message = types.DocumentSymbolResponse(id=1, result=wrap(navigation.document_symbols(snap)))
+        return json.dumps(converter.unstructure(message))
+
+    return reply
 
 
 def main() -> int:
@@ -141,7 +183,7 @@ def main() -> int:
         for name, row in results[size].items():
             print(f"| {size:,} | {name} | {row['cpu']:.1f} | {row['min']:.1f} | {row['max']:.1f} "
                   f"| {row['wall']:.1f} | {row['runs']:.0f} |", flush=True)
-            if size <= 10_000 and not name.startswith("open") and row["cpu"] > BUDGET_MS:
+            if size <= 10_000 and not name.startswith(("open", "outline")) and row["cpu"] > BUDGET_MS:
                 missed.append((size, name, row["cpu"]))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

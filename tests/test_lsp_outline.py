@@ -1,0 +1,99 @@
+"""The language server's outline, built as the JSON LSP sends, and the position counting it
+rests on (dtc.lsp.positions): the same as counting code units character by character."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lsprotocol import types
+from pygls.protocol import default_converter
+
+from dtc.diagnostics import Span
+from dtc.lsp import navigation
+from dtc.lsp.positions import UTF8, UTF16, UTF32, Lines
+from dtc.lsp.server import JSONReply, _converter
+from dtc.lsp.workspace import Documents
+
+BOOK = """Title: Outline
+Start: 1
+
+Mud Frog HP 3 | Morale 7 | Bite d4
+
+Adventure Entries
+
+1 A cellar — damp, and older than it looks 😀. Steps go down (DEX D2, S2, F3) or
+**Back Door** (D0, S3).
+
+2 The bottom. THE END
+
+3 A puddle 😀😀 and a way on. Go on (D0, S2).
+"""
+
+
+def _units(text: str, encoding: str) -> int:
+    """Code units counted character by character (what the counting in C must equal)."""
+    if encoding == UTF32:
+        return len(text)
+    if encoding == UTF8:
+        return sum(1 if ord(ch) < 0x80 else 2 if ord(ch) < 0x800 else 3 if ord(ch) < 0x10000 else 4 for ch in text)
+    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
+
+
+letters = st.sampled_from(["a", " ", "—", "é", "😀", "\ud800", "\udfff", "中", "\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(letters, max_size=40).map("".join), st.sampled_from([UTF8, UTF16, UTF32]),
+       st.integers(1, 12), st.integers(-2, 50))
+def test_a_position_counts_the_code_units_before_it(text: str, encoding: str, line: int, column: int) -> None:
+    lines = Lines(text, encoding)
+    expected = _units(lines.line(line)[: max(column - 1, 0)], encoding)
+    assert lines.units(line, column) == expected
+    assert lines.units(line, column) == expected  # remembered the second time
+    assert lines.to_lsp(line, column) == types.Position(max(line - 1, 0), expected)
+
+
+def test_an_edited_text_forgets_what_it_knew_of_its_lines() -> None:
+    lines = Lines("plain\nplain")
+    assert lines.units(2, 6) == 5
+    edited = Lines.edited(lines, 1, 1, ["😀😀😀"])
+    assert edited.units(2, 3) == 4
+
+
+def test_a_range_as_json_is_the_range_as_lsp_sends_it() -> None:
+    lines = Lines("a 😀 b\nxyz")
+    span = Span(1, 3, 2, 2)
+    assert lines.range_json(span) == default_converter().unstructure(lines.range(span))
+
+
+def _outline() -> list[dict[str, Any]]:
+    docs = Documents()
+    docs.update("file:///outline.dtc.txt", BOOK, 1)
+    snap = docs.get("file:///outline.dtc.txt")
+    assert snap is not None
+    return navigation.document_symbols(snap)
+
+
+def test_the_outline_has_the_shape_of_lsp_document_symbols() -> None:
+    """Read as LSP's typed symbols and written back, the outline is what it was: no key
+    missing, none extra, every value of the type LSP gives it."""
+    outline = _outline()
+    converter = default_converter()
+    typed = converter.structure(outline, list[types.DocumentSymbol])
+    assert converter.unstructure(typed) == outline
+    assert [s.name for s in typed] == ["Mud Frog", "1", "2", "3"]
+    first = typed[1]
+    assert first.range == types.Range(types.Position(7, 0), types.Position(8, 23))
+    assert [c.name for c in first.children or []] == ["Steps go down", "Back Door"]
+    # after the dash (one unit) and the emoji (two): "(DEX D2, S2, F3)" opens at character 61
+    steps = (first.children or [])[0]
+    assert steps.range.start == types.Position(7, 61)
+    assert steps.selection_range == steps.range
+
+
+def test_the_server_sends_a_json_reply_as_it_is() -> None:
+    outline = _outline()
+    reply = types.DocumentSymbolResponse(id=1, result=JSONReply(outline))
+    assert _converter().unstructure(reply)["result"] is outline
