@@ -3,8 +3,10 @@ rests on (dtc.lsp.positions): the same as counting code units character by chara
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
@@ -12,9 +14,11 @@ from pygls.protocol import default_converter
 
 from dtc.diagnostics import Span
 from dtc.lsp import navigation
+from dtc.lsp.incremental import Placed
 from dtc.lsp.positions import UTF8, UTF16, UTF32, Lines
 from dtc.lsp.server import JSONReply, _converter
 from dtc.lsp.workspace import Documents
+from test_incremental import SOURCES, _edit_lines, _entry_edit, _untouched
 
 BOOK = """Title: Outline
 Start: 1
@@ -97,3 +101,60 @@ def test_the_server_sends_a_json_reply_as_it_is() -> None:
     outline = _outline()
     reply = types.DocumentSymbolResponse(id=1, result=JSONReply(outline))
     assert _converter().unstructure(reply)["result"] is outline
+
+
+# --- after edits: read where the entries are stored, the same as a fresh open -------------------
+
+_LABELLED = """Title: Labelled
+
+Adventure Entries
+
+1 A hall. Go on (D0, S@den).
+
+@den A den. A Cave Bear HP 9 | Bite d6. Then back (D0, S1).
+"""
+
+
+def _line_at_top(rng: random.Random, lines: list[str]) -> list[str]:
+    """A line of prose added to the first entry, or one taken away: every later line moves."""
+    first = next((i for i in range(1, len(lines)) if lines[i][:1].isdigit() and not lines[i - 1].strip()), 0)
+    if rng.random() < 0.3 and first + 1 < len(lines) and lines[first + 1].startswith("More words"):
+        return lines[: first + 1] + lines[first + 2 :]
+    return [*lines[: first + 1], "More words about the room.", *lines[first + 1 :]]
+
+
+@pytest.mark.parametrize(("name", "source"), [*SOURCES[:3], pytest.param("labelled", _LABELLED, id="labelled")])
+@pytest.mark.parametrize("told", [True, False])
+def test_the_outline_and_folding_after_edits_are_those_of_a_fresh_open(told: bool, name: str, source: str) -> None:
+    """After lines added at the top, entries deleted, pasted and moved, the outline and the
+    folding, read from the entries where the editor's parser keeps them (no entry is moved),
+    are what opening the edited text afresh gives; and no entry was moved for them."""
+    rng = random.Random(11 if told else 12)
+    docs = Documents()
+    lines = source.split("\n")
+    docs.update("untitled:book", source, 0)
+    for version in range(1, 16):
+        edited = (_line_at_top, _entry_edit, _edit_lines)[version % 3](rng, lines)
+        text = "\n".join(edited)
+        snap = docs.update("untitled:book", text, version, unchanged=_untouched(lines, edited) if told else None)
+        entries = snap.doc.entries
+        pending = dict(entries._pending) if isinstance(entries, Placed) else {}
+        outline, folding = navigation.document_symbols(snap), navigation.folding_ranges(snap)
+        if isinstance(entries, Placed):
+            assert entries._pending == pending, "the outline moved entries"
+        fresh = Documents()
+        fresh.update("untitled:fresh", text, 0)
+        again = fresh.get("untitled:fresh")
+        assert again is not None
+        assert outline == navigation.document_symbols(again), f"after edit {version}"
+        assert folding == navigation.folding_ranges(again), f"after edit {version}"
+        lines = edited
+
+
+def test_a_stat_block_in_a_labelled_entry_is_in_the_outline() -> None:
+    docs = Documents()
+    docs.update("untitled:book", _LABELLED, 0)
+    snap = docs.get("untitled:book")
+    assert snap is not None
+    names = [s["name"] for s in navigation.document_symbols(snap)]
+    assert names == ["1", "@den (2)", "Cave Bear"]

@@ -1034,6 +1034,15 @@ class Placed(list[Entry]):
                     return entry.span.line + delta - chunk.base
         return entry.span.line
 
+    def with_shifts(self) -> list[tuple[Entry, int]]:
+        """Each entry as it is stored, with how many lines further down it stands in the
+        document (0 where its chunk has been moved): what reads every entry's lines (the
+        outline, folding) adds the shift to each line itself, and no chunk is moved."""
+        shifts = [0] * list.__len__(self)
+        for first, (chunk, delta) in self._pending.items():
+            shifts[first : first + len(chunk.entries)] = [delta - chunk.base] * len(chunk.entries)
+        return list(zip(list.__iter__(self), shifts, strict=True))
+
     def head_lines(self) -> Sequence[int]:
         """The line of each entry's head, file order, read without moving any chunk (to look an
         entry up by line with :func:`bisect.bisect_right`)."""

@@ -9,9 +9,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from dtc.compiler.model import Choice, Target
+from dtc.compiler.model import Choice, Entry, Target
 from dtc.compiler.notation import cond_names
 from dtc.diagnostics import Span
+from dtc.lsp.incremental import Placed
 from dtc.lsp.positions import contains
 from dtc.lsp.workspace import Snapshot, first_lines
 from dtc.numbers import ENTRY, bounded
@@ -141,37 +142,43 @@ def document_symbols(snap: Snapshot) -> list[SymbolJSON]:
     doc, lines = snap.doc, snap.lines
     symbols: list[SymbolJSON] = []
     key, event, struct = types.SymbolKind.Key.value, types.SymbolKind.Event.value, types.SymbolKind.Struct.value
-    for i, entry in enumerate(doc.entries):
+    shifted = stored(doc.entries)
+    for i, (entry, by) in enumerate(shifted):
         number = snap.number_of(i)
         name = str(entry.number) if isinstance(entry.number, int) else f"{entry.number} ({number})"
-        last = max(entry.end_line, entry.span.line)
+        head = entry.span.line + by
+        last = max(entry.end_line + by, head)
         children = []
         for c in entry.choices:
-            where = lines.range_json(c.span)
+            where = lines.range_json(c.span, by)
             children.append({"name": c.label or c.text, "detail": c.text, "kind": event, "range": where,
                              "selectionRange": where})
-        head = entry.span.line
         symbol: SymbolJSON = {
             "name": name,
             "detail": ("THE END · " if entry.ending else "") + _summary(first_lines(entry, limit=1)),
             "kind": key,
             "range": {"start": {"line": max(head - 1, 0), "character": 0},
                       "end": {"line": max(last - 1, 0), "character": lines.units(last, len(lines.line(last)) + 1)}},
-            "selectionRange": lines.range_json(entry.span),
+            "selectionRange": lines.range_json(entry.span, by),
         }
         if children:
             symbol["children"] = children
         symbols.append(symbol)
-    for creature in doc.all_creatures():
-        if creature.entry is None:
-            where = lines.range_json(creature.span)
-            symbols.append({
-                "name": creature.name,
-                "detail": f"HP {creature.hp}" + (f" | Morale {creature.morale}" if creature.morale is not None else ""),
-                "kind": struct,
-                "range": where,
-                "selectionRange": where,
-            })
+    # Stat blocks no entry owns: the file's, and those inside a labelled entry (which
+    # :meth:`~dtc.compiler.model.Document.all_creatures` also lists; read here with the entries'
+    # shifts, so that no entry is moved).
+    blocks = [(c, 0) for c in doc.creatures if c.entry is None]
+    blocks += [(c, by) for entry, by in shifted for c in entry.creatures if c.entry is None]
+    blocks.sort(key=lambda block: (block[0].span.line + block[1], block[0].span.column))
+    for creature, by in blocks:
+        where = lines.range_json(creature.span, by)
+        symbols.append({
+            "name": creature.name,
+            "detail": f"HP {creature.hp}" + (f" | Morale {creature.morale}" if creature.morale is not None else ""),
+            "kind": struct,
+            "range": where,
+            "selectionRange": where,
+        })
     symbols.sort(key=_start)
     return symbols
 
@@ -184,8 +191,15 @@ def _start(symbol: SymbolJSON) -> tuple[int, int]:
 def folding_ranges(snap: Snapshot) -> list[types.FoldingRange]:
     """Each entry of more than one line folds to its first line."""
     out = []
-    for entry in snap.doc.entries:
+    for entry, by in stored(snap.doc.entries):
         if entry.end_line > entry.span.line:
-            out.append(types.FoldingRange(start_line=entry.span.line - 1, end_line=entry.end_line - 1,
+            out.append(types.FoldingRange(start_line=entry.span.line + by - 1, end_line=entry.end_line + by - 1,
                                           kind=types.FoldingRangeKind.Region))
     return out
+
+
+def stored(entries: list[Entry]) -> list[tuple[Entry, int]]:
+    """Each entry with how many lines further down it stands than its spans say: the entries
+    the language server has not moved to their places yet (see
+    :meth:`dtc.lsp.incremental.Placed.with_shifts`) are read where they are stored."""
+    return entries.with_shifts() if isinstance(entries, Placed) else [(e, 0) for e in entries]

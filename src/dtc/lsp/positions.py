@@ -72,11 +72,12 @@ class Lines:
     def range(self, span: Span) -> types.Range:
         return types.Range(self.to_lsp(span.line, span.column), self.to_lsp(span.end_line, span.end_column))
 
-    def range_json(self, span: Span) -> dict[str, dict[str, int]]:
-        """:meth:`range` as the JSON LSP sends (what a large reply is built as: see
-        :func:`dtc.lsp.navigation.document_symbols`)."""
-        return {"start": {"line": max(span.line - 1, 0), "character": self.units(span.line, span.column)},
-                "end": {"line": max(span.end_line - 1, 0), "character": self.units(span.end_line, span.end_column)}}
+    def range_json(self, span: Span, by: int = 0) -> dict[str, dict[str, int]]:
+        """:meth:`range` of ``span`` moved ``by`` lines down, as the JSON LSP sends (what a large
+        reply is built as: see :func:`dtc.lsp.navigation.document_symbols`)."""
+        line, end = span.line + by, span.end_line + by
+        return {"start": {"line": max(line - 1, 0), "character": self.units(line, span.column)},
+                "end": {"line": max(end - 1, 0), "character": self.units(end, span.end_column)}}
 
     def from_lsp(self, pos: types.Position) -> tuple[int, int]:
         """LSP position -> 1-based (line, column in characters); a unit inside a character
