@@ -1,5 +1,7 @@
 """The language server's outline, built as the JSON LSP sends, and the position counting it
-rests on (dtc.lsp.positions): the same as counting code units character by character."""
+rests on (dtc.lsp.positions): the same as counting code units character by character. The
+outline, folding, what gives a possession and possession completion read every entry where the
+editor's parser keeps it, moving none: the same as a fresh open after edits."""
 
 from __future__ import annotations
 
@@ -13,11 +15,12 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 
 from dtc.diagnostics import Span
-from dtc.lsp import navigation
+from dtc.lsp import completion, navigation
 from dtc.lsp.incremental import Placed
 from dtc.lsp.positions import UTF8, UTF16, UTF32, Lines
 from dtc.lsp.server import JSONReply, _converter
 from dtc.lsp.workspace import Documents
+from helpers import ROOT
 from test_incremental import SOURCES, _edit_lines, _entry_edit, _untouched
 
 BOOK = """Title: Outline
@@ -158,3 +161,31 @@ def test_a_stat_block_in_a_labelled_entry_is_in_the_outline() -> None:
     assert snap is not None
     names = [s["name"] for s in navigation.document_symbols(snap)]
     assert names == ["1", "@den (2)", "Cave Bear"]
+
+
+def test_what_gives_a_possession_and_its_completion_after_edits_are_those_of_a_fresh_open() -> None:
+    """Go to definition on a condition (``if brass key``: where the book gives it) and the
+    completion of possession names read the entries where they are stored: after lines are
+    added at the top, the same as a fresh open, and completion moves no entry."""
+    source = (ROOT / "adventures" / "the-tidewater-vault.txt").read_text(encoding="utf-8")
+    rng = random.Random(5)
+    docs = Documents()
+    lines = source.split("\n")
+    docs.update("untitled:book", source, 0)
+    for version in range(1, 6):
+        edited = _line_at_top(rng, lines)
+        text = "\n".join(edited)
+        snap = docs.update("untitled:book", text, version, unchanged=_untouched(lines, edited))
+        again = Documents().update("untitled:book", text, 0)
+        entries = snap.doc.entries
+        pending = dict(entries._pending) if isinstance(entries, Placed) else {}
+        assert completion._possessions(snap, 3, 1, 1) == completion._possessions(again, 3, 1, 1)
+        if isinstance(entries, Placed):
+            assert entries._pending == pending, "completion moved entries"
+        conditions = [c.condition_span for e in again.doc.entries for c in e.choices if c.condition_span is not None]
+        assert conditions
+        for span in conditions:
+            got = navigation.definition(snap, span.line, span.column + 1)
+            assert got == navigation.definition(again, span.line, span.column + 1), f"after edit {version}"
+        assert any(navigation.definition(again, s.line, s.column + 1) for s in conditions)
+        lines = edited

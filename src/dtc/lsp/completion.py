@@ -10,7 +10,7 @@ from lsprotocol import types
 
 from dtc.compiler.entries import EXIT_VERBS
 from dtc.diagnostics import Span
-from dtc.lsp.workspace import Snapshot, first_lines
+from dtc.lsp.workspace import Snapshot, first_lines, unmoved
 
 _OPEN = re.compile(r"\(([^()]*)$")
 _TAIL_WORD = re.compile(r"[^\W_]*$")
@@ -85,11 +85,11 @@ def _abilities(snap: Snapshot, line: int, start_col: int, end_col: int, inner: s
 def _possessions(snap: Snapshot, line: int, start_col: int, end_col: int) -> list[types.CompletionItem]:
     """Every possession or flag the book gives or tests, with where it is first given."""
     found: dict[str, str] = {}
-    for entry in snap.doc.entries:
+    for entry in unmoved(snap.doc.entries):  # no position is read: no entry need be moved
         for ch in entry.changes:
             if ch.amount > 0:
                 found.setdefault(ch.name, f"given in entry {entry.number}")
-    for entry in snap.doc.entries:
+    for entry in unmoved(snap.doc.entries):
         for c in entry.choices:
             if c.condition is not None:
                 from dtc.compiler.notation import cond_names

@@ -9,12 +9,11 @@ from typing import Any
 
 from lsprotocol import types
 
-from dtc.compiler.model import Choice, Entry, Target
+from dtc.compiler.model import Choice, Target
 from dtc.compiler.notation import cond_names
 from dtc.diagnostics import Span
-from dtc.lsp.incremental import Placed
 from dtc.lsp.positions import contains
-from dtc.lsp.workspace import Snapshot, first_lines
+from dtc.lsp.workspace import Snapshot, first_lines, stored
 from dtc.numbers import ENTRY, bounded
 
 
@@ -94,8 +93,8 @@ def definition(snap: Snapshot, line: int, column: int) -> list[types.Location]:
 
 def _givers(snap: Snapshot, names: set[str]) -> list[types.Location]:
     """Where the effects that give any of ``names`` are written (``[+stone key]``)."""
-    return [types.Location(snap.uri, snap.lines.range(ch.span))
-            for entry in snap.doc.entries for ch in entry.changes if ch.amount > 0 and ch.name in names]
+    return [types.Location(snap.uri, snap.lines.range(ch.span, by))
+            for entry, by in stored(snap.doc.entries) for ch in entry.changes if ch.amount > 0 and ch.name in names]
 
 
 def references(snap: Snapshot, line: int, column: int, include_declaration: bool) -> list[types.Location]:
@@ -196,10 +195,3 @@ def folding_ranges(snap: Snapshot) -> list[types.FoldingRange]:
             out.append(types.FoldingRange(start_line=entry.span.line + by - 1, end_line=entry.end_line + by - 1,
                                           kind=types.FoldingRangeKind.Region))
     return out
-
-
-def stored(entries: list[Entry]) -> list[tuple[Entry, int]]:
-    """Each entry with how many lines further down it stands than its spans say: the entries
-    the language server has not moved to their places yet (see
-    :meth:`dtc.lsp.incremental.Placed.with_shifts`) are read where they are stored."""
-    return entries.with_shifts() if isinstance(entries, Placed) else [(e, 0) for e in entries]

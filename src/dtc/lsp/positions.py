@@ -69,8 +69,9 @@ class Lines:
         """1-based ``line``/``column`` (characters) -> LSP position."""
         return types.Position(max(line - 1, 0), self.units(line, column))
 
-    def range(self, span: Span) -> types.Range:
-        return types.Range(self.to_lsp(span.line, span.column), self.to_lsp(span.end_line, span.end_column))
+    def range(self, span: Span, by: int = 0) -> types.Range:
+        """``span`` moved ``by`` lines down, as an LSP range."""
+        return types.Range(self.to_lsp(span.line + by, span.column), self.to_lsp(span.end_line + by, span.end_column))
 
     def range_json(self, span: Span, by: int = 0) -> dict[str, dict[str, int]]:
         """:meth:`range` of ``span`` moved ``by`` lines down, as the JSON LSP sends (what a large

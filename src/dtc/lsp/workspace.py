@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -212,3 +212,15 @@ def first_lines(entry: Entry, limit: int = 3, width: int = 240) -> str:
 def path_of(uri: str) -> Path | None:
     path = uri_to_path(uri)
     return Path(path) if path else None
+
+
+def stored(entries: list[Entry]) -> list[tuple[Entry, int]]:
+    """Each entry with how many lines further down it stands than its spans say: the entries
+    the language server has not moved to their places yet (see
+    :meth:`dtc.lsp.incremental.Placed.with_shifts`) are read where they are stored."""
+    return entries.with_shifts() if isinstance(entries, Placed) else [(e, 0) for e in entries]
+
+
+def unmoved(entries: list[Entry]) -> Iterator[Entry]:
+    """The entries as they are stored, for what reads no position in them (see :func:`stored`)."""
+    return list.__iter__(entries)
