@@ -101,3 +101,25 @@ def test_compile_writes_valid_json_even_with_errors(book: Path, tmp_path: Path) 
     assert code == 1
     graph = json.loads(out.read_text(encoding="utf-8"))
     assert graph["entries"][0]["choices"][0]["failure"] is None
+
+
+def test_compile_lints_beside_the_write_and_reports_after_it(book: Path, tmp_path: Path) -> None:
+    """The lint runs on a second thread while the graph is written; its errors follow "wrote"."""
+    out = tmp_path / "book.json"
+    result = CliRunner().invoke(main, ["compile", str(book), "-o", str(out)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == f"wrote {out}"
+    assert any("DT" in line and "error" in line for line in lines[1:])
+
+
+def test_beside_returns_or_raises_in_the_caller() -> None:
+    from dtc.cli.base import Beside
+
+    assert Beside(lambda: 41 + 1).result() == 42
+
+    def fails() -> int:
+        raise ValueError("from the thread")
+
+    with pytest.raises(ValueError, match="from the thread"):
+        Beside(fails).result()

@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 import click
 
@@ -24,6 +24,7 @@ from dtc.compiler.source import SourceError, read_source
 from dtc.fileio import STOPS
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 class Exit(enum.IntEnum):
@@ -75,6 +76,36 @@ def fail(message: str, code: Exit = Exit.USAGE) -> None:
     """Print one clear line to stderr and exit (never a traceback)."""
     click.echo(message, err=True)
     sys.exit(int(code))
+
+
+class Beside(Generic[T]):
+    """``work()`` on a second thread while this one writes a file: ``Beside(work).result()``.
+
+    Writing a large output is mostly waiting for the disk (``fsync``), which holds no lock, so
+    pure-Python work such as linting the book runs meanwhile at no cost. Only this (the main)
+    thread ever receives Ctrl-C and termination requests, so the write keeps its clean-ups; the
+    thread is a daemon, so an interrupted command never waits for it. :meth:`result` waits for
+    the work and returns what it returned, or raises what it raised.
+    """
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        self._work = work
+        self._value: T | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="dtc-beside", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._value = self._work()
+        except BaseException as exc:  # handed to result(), in the caller's thread
+            self._error = exc
+
+    def result(self) -> T:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value]  # set: the work returned
 
 
 def load_source(path: str) -> Compilation:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from dtc.cli.base import Exit, fail, finish, guard, load_source, output_option
+from dtc.cli.base import Beside, Exit, fail, finish, guard, load_source, output_option
 from dtc.cli.progress import Working
 from dtc.fileio import preflight, write_bytes, write_text
 from dtc.lint.configuration import ConfigError, config_for
@@ -59,6 +59,8 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
         else:
             data = comp.graph_utf8("\n")  # the same text as UTF-8, encoded entry by entry
+    # The book is linted while the graph is written: the write is mostly the disk's work (fsync).
+    linting = Beside(lambda: lint_compilation(comp, settings=settings))
     if output == "-":
         click.echo(data, nl=False)
     else:
@@ -68,7 +70,7 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             write_bytes(target, data, inputs=[file])
         click.echo(f"wrote {target}", err=True)
     with Working("linting"):
-        errors = [d for d in lint_compilation(comp, settings=settings) if d.severity.name == "ERROR"]
+        errors = [d for d in linting.result() if d.severity.name == "ERROR"]
     for d in errors:
         click.echo(finding_line(d), err=True)
     finish(int(Exit.FINDINGS if errors else Exit.CLEAN))
