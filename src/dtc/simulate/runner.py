@@ -81,6 +81,12 @@ class _Budget:
         self.used = 0
         self._blind = getattr(inner, "blind", None)
         self._blind_menu = getattr(inner, "blind_menu", None)
+        #: The engine asks these only where they are not None: a player that reads its menus'
+        #: options (cautious, bold) then never has the ways on worked out for nothing first.
+        self.blind: Callable[[str, int, Engine], int | None] | None = (
+            self._counted_blind if self._blind is not None else None)
+        self.blind_menu: Callable[[int, Engine], int | None] | None = (
+            self._counted_blind_menu if self._blind_menu is not None else None)
 
     def decide(self, question: Question, game: Engine) -> int:
         self.used += 1
@@ -88,7 +94,7 @@ class _Budget:
             raise RunEnded("stopped", f"stuck: {self.limit} decisions without the run ending")
         return self.inner.decide(question, game)
 
-    def blind(self, kind: str, count: int, game: Engine) -> int | None:
+    def _counted_blind(self, kind: str, count: int, game: Engine) -> int | None:
         """The inner player's answer from the number of options alone (None: it needs the
         question), counted like :meth:`decide` counts."""
         inner = self._blind
@@ -102,7 +108,7 @@ class _Budget:
             self.used -= 1  # it will be asked, and counted, as a question
         return n
 
-    def blind_menu(self, count: int, game: Engine) -> int | None:
+    def _counted_blind_menu(self, count: int, game: Engine) -> int | None:
         """The inner player's answer to a menu as the index of one of its ``count`` ways on (then
         resting and leaving: :func:`dtc.runtime.menu.moves`), counted like :meth:`decide`."""
         inner = self._blind_menu
