@@ -10,7 +10,7 @@ import pytest
 
 from dtc.compiler.api import compile_file
 from dtc.runtime import menu, policies
-from dtc.runtime.core import COMBAT, MENU, PLAN, TAKE, Question
+from dtc.runtime.core import COMBAT, MENU, PLAN, TAKE, TARGET, Question
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
 from dtc.runtime.policies import BoldPolicy, CautiousPolicy, Policy, RandomPolicy, _ways_or_wait
@@ -361,3 +361,41 @@ def test_a_weight_read_once_is_the_weight_read_afresh() -> None:
             policies._weight(bad)
     with pytest.raises(ValueError):  # an unhashable value is worked out (and fails as it would), not kept
         policies._weight(["1"])
+
+
+class _Asked(RandomPolicy):
+    """The random policy with every question built and asked (no answer from a count alone)."""
+
+    blind = None
+
+
+def test_zilch_answers_from_a_count_are_the_answers_to_the_questions() -> None:
+    """The random policy answers Zilch's stance, move and target questions from their number of
+    options alone (the options' words are not made): each run is the run in which every question
+    is built and asked, seed for seed."""
+    from dtc.runtime.engine import Engine as _Engine
+    from dtc.simulate.runner import play_one
+    from dtc.systems import play_rules
+
+    path = next(p for p in BUNDLED if "glass-orchard" in p.name)
+    graph = compile_file(path).graph()
+    job = Job(graph, "random", seed=5, max_turns=300)
+    rules = play_rules(graph.get("rules"))
+    answered: list[str] = []  # the kinds answered from a count, in the runs that may
+    pick = _Engine.pick
+
+    def counting(self: _Engine, kind: str, count: int) -> int | None:
+        n = pick(self, kind, count)
+        if n is not None:
+            answered.append(kind)
+        return n
+
+    for index in range(25):
+        slow = play_one(job, rules, index, make_player=_Asked)
+        _Engine.pick = counting  # type: ignore[method-assign]
+        try:
+            fast = play_one(job, rules, index)
+        finally:
+            _Engine.pick = pick  # type: ignore[method-assign]
+        assert fast == slow, index
+    assert {"stance", COMBAT, TARGET} <= set(answered)

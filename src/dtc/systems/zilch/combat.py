@@ -577,6 +577,12 @@ def _stance(game: Game, foes: list[Foe], known: _Round) -> str:
     numbers = _stance_numbers(unseen, them_stance, pc.score("♣") - them.spades, kit.stance_weapon, them.dr,
                               spades, kit.guard, kit.armour, attackers)
     weight = kit.weight  # halves
+    # A player that answers from the number of options alone (the random policy, when no one
+    # reads the decision) picks a place in the order: the scores give it, the words are not made.
+    picked = game.pick(STANCE, len(numbers))
+    if picked is not None:
+        order = sorted((weight * taken - 2 * dealt, n) for n, (dealt, _, taken, _, _) in enumerate(numbers))
+        return dom.STANCES[order[picked][1]]
     name = aim.name
     rows = []
     for n, (dealt, hits, taken, worst, total) in enumerate(numbers):
@@ -690,24 +696,33 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     base = offence - profile.spades  # the margin before the target's tile
     # Your tile is face up and its pips are in ``offence``: a known tile of no pips.
     ways = counted.ways(dom.BOLD, _NO_TILE, True, known.stance[target], known.tile[target], target in known.shown)
-    opts = [_attack_option(n, w.name, weapon_damage(w), clubs, offensive, base, profile.dr, ways)
-            for n, w in enumerate(weapons)]
     pairs = kit.pairs if offensive >= 2 else ()
-    for n, (first, second) in enumerate(pairs):
-        opts.append(_pair_option(n, first, second, clubs, offensive, profile.spades, profile.dr, ways))
     held = [n for n in active if holds_weapon(foes[n])]
-    if held:
-        aim = min(held, key=lambda n: (foes[n].hp, n))
-        guard = known.profile(game, foes[aim])
-        opts.append(_disarm_option(foes[aim].name, foes[aim].attacks[0][0], offence - guard.special,
-                                   counted.ways(dom.BOLD, _NO_TILE, True, known.stance[aim], known.tile[aim],
-                                                aim in known.shown)))
-    if stance == dom.CAUTIOUS:
-        opts.append(_ready_option(pc.score("♣"), offensive))
-    fastest = max((known.profile(game, f).spades for f in foes if f.active), default=0)
-    opts.append(_escape_option(pc.score("♠"), fastest))
-    key = game.ask(Question(COMBAT, "Your move", tuple(opts),
-                            {"foes": [foes[n].brief() for n in active], "hp": pc.hp})).key
+    # A player that answers from the number of options alone (the random policy, when no one
+    # reads the decision) picks one of their keys, in order, without the options being made.
+    picked = game.pick(COMBAT, len(weapons) + len(pairs) + bool(held) + (stance == dom.CAUTIOUS) + 1)
+    if picked is not None:
+        keys = [f"attack:{n}" for n in range(len(weapons))] + [f"two:{n}" for n in range(len(pairs))]
+        keys += ["disarm"] if held else []
+        keys += ["ready"] if stance == dom.CAUTIOUS else []
+        key = (*keys, "escape")[picked]
+    else:
+        opts = [_attack_option(n, w.name, weapon_damage(w), clubs, offensive, base, profile.dr, ways)
+                for n, w in enumerate(weapons)]
+        for n, (first, second) in enumerate(pairs):
+            opts.append(_pair_option(n, first, second, clubs, offensive, profile.spades, profile.dr, ways))
+        if held:
+            aim = min(held, key=lambda n: (foes[n].hp, n))
+            guard = known.profile(game, foes[aim])
+            opts.append(_disarm_option(foes[aim].name, foes[aim].attacks[0][0], offence - guard.special,
+                                       counted.ways(dom.BOLD, _NO_TILE, True, known.stance[aim], known.tile[aim],
+                                                    aim in known.shown)))
+        if stance == dom.CAUTIOUS:
+            opts.append(_ready_option(pc.score("♣"), offensive))
+        fastest = max((known.profile(game, f).spades for f in foes if f.active), default=0)
+        opts.append(_escape_option(pc.score("♠"), fastest))
+        key = game.ask(Question(COMBAT, "Your move", tuple(opts),
+                                {"foes": [foes[n].brief() for n in active], "hp": pc.hp})).key
     if key == "escape":
         return FLED if escape(rules, game, foes) else ""
     best = kit.best
@@ -796,6 +811,9 @@ def _pick(game: Game, foes: list[Foe], choices: list[int], prompt: str) -> int:
     """The creature a blow is aimed at: asked when there is more than one (else the only one)."""
     if len(choices) == 1:
         return choices[0]
+    picked = game.pick(TARGET, len(choices))  # (a player that answers from their number alone)
+    if picked is not None:
+        return choices[picked]
     tq = Question(TARGET, prompt, tuple(
         Option(f"foe:{n}", foes[n].name, f"{foes[n].hp}/{foes[n].max_hp} HP") for n in choices))
     return int(game.ask(tq).key.split(":")[1])

@@ -344,14 +344,18 @@ class Zilch(Rules):
             game.emit("surprise", rolls=[], chance=0, surprised=not noticed)
         if not noticed:
             return self.fight(game, foes, surprised=True)
-        p_talk = self.check_chance(game.pc, "♥", 2)
-        opts = [Option("talk", "Parley", f"♥ test {percent(p_talk)}", chance=p_talk),
-                Option("fight", "Fight", tags=frozenset({"fight"})),
-                Option("flee", "Flee", f"♠ contest {percent(escape_chance(game, foes))}")]
-        if not careful(game):
-            opts[0], opts[1] = opts[1], opts[0]
-        q = Question(ENCOUNTER, f"{text}: what do you do?", tuple(opts), {"foes": [f.name for f in foes]})
-        key = game.ask(q).key
+        picked = game.pick(ENCOUNTER, 3)  # (a player that answers from their number alone: no words made)
+        if picked is not None:
+            key = ("talk", "fight", "flee")[picked] if careful(game) else ("fight", "talk", "flee")[picked]
+        else:
+            p_talk = self.check_chance(game.pc, "♥", 2)
+            opts = [Option("talk", "Parley", f"♥ test {percent(p_talk)}", chance=p_talk),
+                    Option("fight", "Fight", tags=frozenset({"fight"})),
+                    Option("flee", "Flee", f"♠ contest {percent(escape_chance(game, foes))}")]
+            if not careful(game):
+                opts[0], opts[1] = opts[1], opts[0]
+            q = Question(ENCOUNTER, f"{text}: what do you do?", tuple(opts), {"foes": [f.name for f in foes]})
+            key = game.ask(q).key
         if key == "talk":
             if self.check(game, "♥", 2, "parley"):
                 game.emit("talk", success=True, reaction="they let you pass")
