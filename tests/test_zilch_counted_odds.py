@@ -26,10 +26,23 @@ import dtc.systems.zilch.ruleset as z
 from dtc.compiler.api import compile_file
 from dtc.runtime.core import Question
 from dtc.runtime.dice import percent
+from dtc.runtime.policies import RandomPolicy
 from dtc.runtime.ruleset import careful
 from dtc.simulate.runner import Job, play_block
 from dtc.systems.zilch.play import Zilch, _check_text
 from helpers import ROOT
+
+
+class _Asking(RandomPolicy):
+    """The random policy with every question built and asked, so that the spies below see each
+    (it otherwise answers Zilch's stance, move and target questions from their number alone: the
+    same draws, ``tests/test_simulate_caches.py``)."""
+
+    blind = None
+
+
+def _player(policy: str) -> type[RandomPolicy] | None:
+    return _Asking if policy == "random" else None
 
 BOOK = ROOT / "adventures" / "the-glass-orchard.txt"
 
@@ -331,7 +344,7 @@ def test_the_questions_of_seeded_fights_equal_the_fraction_arithmetic(policy: st
 
     monkeypatch.setattr(zc, "_stance", spy_stance)
     monkeypatch.setattr(zc, "_your_turn", spy_turn)
-    play_block(Job(graph, policy, seed=21, max_turns=150), range(12))
+    play_block(Job(graph, policy, seed=21, max_turns=150), range(12), make_player=_player(policy))
     assert len(stances) > 40 and len(attacks) > 20
     for expected, question in stances:
         assert [(o.key, o.detail) for o in question.options] == expected
@@ -495,7 +508,7 @@ def test_the_turn_options_made_once_per_question_equal_those_made_by_hand(policy
             turns.append((expected, asked[0]))
 
     monkeypatch.setattr(zc, "_your_turn", spy_turn)
-    play_block(Job(graph, policy, seed=77, max_turns=150), range(16))
+    play_block(Job(graph, policy, seed=77, max_turns=150), range(16), make_player=_player(policy))
     assert len(turns) > 20
     kinds = Counter(o.key.split(":")[0] for _, q in turns for o in q.options)
     assert kinds["two"] and kinds["attack"]
