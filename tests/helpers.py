@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -88,3 +89,10 @@ def bundled_and_sample() -> list[Any]:
     params.append(pytest.param("sample-dungeon", sample or "", id="sample-dungeon",
                                marks=pytest.mark.skipif(sample is None, reason=SEEDS_MISSING)))
     return params
+
+
+def sigint_default() -> None:
+    """In a child before it runs dtc (``preexec_fn``): Ctrl-C as at a terminal. A test runner
+    started in the background by a shell without job control ignores SIGINT, and an ignored
+    signal stays ignored in its children, so a test that sends Ctrl-C would wait forever."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

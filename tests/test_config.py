@@ -19,7 +19,7 @@ from dtc.compiler.api import compile_text
 from dtc.diagnostics import Severity
 from dtc.lint.configuration import Config, ConfigError, config_for, find_config, glob_match, load_config
 from dtc.lint.engine import lint_compilation
-from helpers import ROOT
+from helpers import ROOT, sigint_default
 
 BOOK = """Dead End Cave
 
@@ -194,7 +194,7 @@ def test_watch_relints_on_save_and_ctrl_c_exits_0(tmp_path: Path) -> None:
     book = write(tmp_path / "cave.dtc.txt", BOOK)
     proc = subprocess.Popen(
         [sys.executable, "-m", "dtc", "lint", "--no-config", "--watch", "--poll-interval", "0.1", str(book)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default,
     )
     try:
         assert proc.stderr is not None and proc.stdout is not None

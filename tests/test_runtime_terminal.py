@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import sigint_default
 from test_runtime_support import sample_source
 
 pexpect = pytest.importorskip("pexpect")
@@ -26,7 +27,7 @@ def dtc_command() -> str:
 def spawn(args: list[str], cwd: Path) -> pexpect.spawn:  # type: ignore[name-defined]
     env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
     return pexpect.spawn(dtc_command(), args, cwd=str(cwd), env=env, encoding="utf-8", timeout=30,
-                         dimensions=(50, 120))
+                         dimensions=(50, 120), preexec_fn=sigint_default)
 
 
 def test_interactive_session_with_ctrl_c_and_resume(tmp_path: Path) -> None:

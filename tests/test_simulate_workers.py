@@ -21,7 +21,7 @@ from dtc.simulate import Job, parallel, simulate
 from dtc.simulate.parallel import CHUNKS, LEAST_USED_CHUNK, WorkerFailed, chunks, workers_for
 from dtc.simulate.runner import play_block
 from dtc.simulate.stats import Tally
-from helpers import ROOT
+from helpers import ROOT, sigint_default
 
 BOOK = """Test Book
 
@@ -216,7 +216,7 @@ def test_ctrl_c_stops_every_worker() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "dtc", "simulate", str(CHAPEL), "-n", "50000",
                              "--seed", "1", "--workers", "3", "--no-progress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=_sigint_default)
+                            preexec_fn=sigint_default)
     try:
         deadline = time.monotonic() + 60
         workers: set[int] = set()
@@ -237,12 +237,6 @@ def test_ctrl_c_stops_every_worker() -> None:
     while time.monotonic() < deadline and any(map(_running, workers)):
         time.sleep(0.05)
     assert not any(map(_running, workers))
-
-
-def _sigint_default() -> None:
-    """In the child before it runs dtc: Ctrl-C as at a terminal (a test runner started in the
-    background may ignore SIGINT, and an ignored signal stays ignored in its children)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _running(pid: int) -> bool:
