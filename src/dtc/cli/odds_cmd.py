@@ -161,7 +161,7 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
                        f"a typical {ruleset.title} score", err=True)
     from dtc.odds.analyze import drop_words
 
-    drop_words(graph)  # about a quarter of a large graph's memory, read by nothing below
+    drop_words(graph)  # nearly a third of a large graph's memory, read by nothing below
     try:
         with Working(f"solving the odds of {len(graph['entries']):,} entries"):
             odds = compute_odds(graph, abilities=scores, policy=policy, approach=approach, encumbered=encumbered)

@@ -140,7 +140,7 @@ def drop_words(graph: CompiledGraph) -> None:
     written as choices or exits, the spans of its exits, and the text of its effects.
 
     For a one-shot command that reads a large compiled graph only to compute its odds: at
-    100,000 entries these are about a quarter of the parsed graph (260 MiB of 1.1 GiB), freed
+    100,000 entries these are nearly a third of the parsed graph (about 260 MiB of 840), freed
     before the chain is built. An entry with neither choices nor exits keeps its text, where
     "return to your most recent entry" is looked for (:meth:`dtc.lint.analysis.Analysis.of_graph`).
     :func:`compute_odds` gives the same answer either way (``tests/test_odds_memory.py``).

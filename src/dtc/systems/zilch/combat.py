@@ -699,7 +699,9 @@ def _your_turn(rules: Zilch, game: Game, foes: list[Foe], known: _Round, tile: d
     pairs = kit.pairs if offensive >= 2 else ()
     held = [n for n in active if holds_weapon(foes[n])]
     # A player that answers from the number of options alone (the random policy, when no one
-    # reads the decision) picks one of their keys, in order, without the options being made.
+    # reads the decision) picks one of their keys, in order, without the options being made. The
+    # keys are those of the options below, in their order (tests/test_simulate_caches.py plays
+    # seeded runs both ways and tests/test_zilch_counted_odds.py rebuilds the options by hand).
     picked = game.pick(COMBAT, len(weapons) + len(pairs) + bool(held) + (stance == dom.CAUTIOUS) + 1)
     if picked is not None:
         keys = [f"attack:{n}" for n in range(len(weapons))] + [f"two:{n}" for n in range(len(pairs))]
