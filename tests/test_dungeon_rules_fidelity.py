@@ -21,6 +21,7 @@ from dtc.odds.checks import fresh_check_probability
 from dtc.runtime.character import Character
 from dtc.runtime.dice import Dice
 from dtc.runtime.engine import Engine
+from dtc.runtime.equipment import Item
 from dtc.runtime.foes import foes_from
 from dtc.runtime.policies import BoldPolicy, CautiousPolicy
 from dtc.systems import get_ruleset, play_rules
@@ -306,6 +307,33 @@ def test_darksight_sees_dark_as_dim() -> None:
     game.state.rules["light"] = 0
     game.rules.on_entry(game, game.entries[1])
     assert next(e for e in events if e["event"] == "check")["target"] == 10
+
+
+def test_conditions_follow_the_light_and_darksight_as_they_change() -> None:
+    """The conditions met at an entry are worked out once per entry and light seen: a lantern
+    going out, an item of darksight found and the item used up again each change what is met
+    at the same entry (8.1, 8.6)."""
+    game, _ = start(lit_book("dark"), pc=hero(WIS=12))
+    game.state.arrive(1)
+    rules: Any = game.rules
+
+    def light() -> str:
+        return next(c.key for c in rules.conditions(game) if c.kind == "light")
+
+    game.state.rules["light"] = 3
+    assert light() == "dim"  # dark, in the lantern's light
+    game.state.rules["light"] = 0
+    assert light() == "dark"
+    game.pc.add(Item("Goggles of Darksight", "gear"))
+    assert light() == "dim"
+    game.state.rules["light"] = 3
+    assert light() == "bright"
+    game.pc.use("Goggles of Darksight")
+    assert light() == "dim"
+    game.state.rules["light"] = 0
+    assert light() == "dark"
+    game.pc.notes.append("darksight (a gift of the deep)")
+    assert light() == "dim"
 
 
 @pytest.mark.parametrize(("water", "minutes"), [("", 10), ("clear water", 20), ("murky water", 40),

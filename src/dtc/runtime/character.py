@@ -87,6 +87,8 @@ class Character:
     #: The weapons and what they show (name, damage, mode), remembered the same way as the load.
     _weapons_memo: tuple[list[Item], int, list[tuple[Item, str]], tuple[tuple[str, str | None, str], ...]] | None = (
         field(default=None, init=False, repr=False, compare=False))
+    #: Every item's name, lower-cased, one a line, remembered the same way as the load.
+    _names_memo: tuple[list[Item], int, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     # --- abilities and derived numbers --------------------------------------------------
 
@@ -218,7 +220,7 @@ class Character:
         """Leave the backpack's standard kit behind (the lit lantern and the knife stay): the backpack
         then holds items up to weight 6. Returns what was left."""
         left = [i for i in self.items if i.standard and i.name.lower() not in KEPT_WHEN_DUMPED]
-        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = None
+        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = self._names_memo = None
         self.items = [i for i in self.items if i not in left]
         self.notes.append(KIT_DUMPED)
         return left
@@ -255,6 +257,15 @@ class Character:
             memo = self._count_memo = (items, len(items), counts)
         return memo[2].get(name.lower(), 0)
 
+    def item_names(self) -> str:
+        """Every item's name (carried or used up), lower-cased, one a line: ``"x" in
+        pc.item_names()`` asks whether some item's name holds ``x`` (a word without a line break)."""
+        memo = self._names_memo
+        items = self.items
+        if memo is None or memo[0] is not items or memo[1] != len(items):
+            memo = self._names_memo = (items, len(items), "\n".join([i.name.lower() for i in items]))
+        return memo[2]
+
     def find(self, name: str) -> Item | None:
         key = name.lower()
         for i in self.items:
@@ -284,7 +295,7 @@ class Character:
 
     def add(self, item: Item) -> None:
         """Add an item, merging with an identical pile (same name, kind, weight, value, standard)."""
-        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = None
+        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = self._names_memo = None
         name, kind, standard = item.name.lower(), item.kind, item.standard
         for have in self.items:
             if (have.kind == kind and have.standard == standard and have.name.lower() == name
@@ -298,7 +309,7 @@ class Character:
         """Remove ``quantity`` of ``name``, heaviest piles first; False (nothing removed) if short."""
         if self.count(name) < quantity:
             return False
-        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = None
+        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = self._names_memo = None
         key = name.lower()
         piles = [i for i in self.items if i.name.lower() == key and i.quantity > 0]
         if len(piles) > 1:

@@ -15,7 +15,7 @@ Hazards are in :mod:`dtc.systems.dungeon_rules.hazards`; readings are in ``docs/
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -77,7 +77,24 @@ def _every(zone: dr.Zone) -> int:
 
 def darksight(pc: Character) -> bool:
     """Darksight (8.6), written on the character sheet (a note or an item naming it)."""
-    return any("darksight" in text.lower() for text in (*pc.notes, *(i.name for i in pc.items)))
+    return "darksight" in pc.item_names() or any("darksight" in text.lower() for text in pc.notes)
+
+
+#: A light as darksight sees it (8.6).
+_BETTER = {"dark": "dim", "dim": "bright"}
+
+
+class _Lit:
+    """An entry's conditions as written (``written``, kept so that its id stays its own), the
+    ones the rules know (``keys``), its light, and the conditions met in each light seen."""
+
+    __slots__ = ("keys", "light", "met", "written")
+
+    def __init__(self, written: Sequence[str]) -> None:
+        self.written = written
+        self.keys = [k for k in written if k in dr.CONDITIONS]
+        self.light = next((k for k in self.keys if dr.CONDITIONS[k].kind == "light"), None)
+        self.met: dict[str | None, list[dr.Condition]] = {}
 
 
 def danger_text(top: int) -> str:
@@ -104,6 +121,8 @@ class DungeonRules(Rules):
         self.character_kind = base.character_kind
         self.own = tuple(a for a in SEVEN if a not in base.abilities)
         self.abilities = (*base.abilities, *self.own)
+        #: :meth:`conditions`' memo, by the id of an entry's list of conditions.
+        self._conditions: dict[int, _Lit] = {}
         # The base's encounters call its own fight(); route them through the overlay, which hears
         # the noise (an instance attribute shadows the method for the base's own calls).
         original = base.fight
@@ -266,14 +285,20 @@ class DungeonRules(Rules):
         written = game.entry.get("conditions")
         if not written:
             return []
-        keys: list[str] = [k for k in written if k in dr.CONDITIONS]
-        light = next((k for k in keys if dr.CONDITIONS[k].kind == "light"), None)
+        # Worked out once per entry (see _Lit). The lists are shared, so no caller changes one.
+        known = self._conditions.get(id(written))
+        if known is None or known.written is not written:
+            known = self._conditions[id(written)] = _Lit(written)
+        light = known.light
         seen = light
         if light == "dark" and self.base.can_see(game):
             seen = "dim"
         if seen is not None and darksight(game.pc):
-            seen = {"dark": "dim", "dim": "bright"}.get(seen, seen)
-        return [dr.CONDITIONS[seen if k == light and seen is not None else k] for k in keys]
+            seen = _BETTER.get(seen, seen)
+        met = known.met.get(seen)
+        if met is None:
+            met = known.met[seen] = [dr.CONDITIONS[seen if k == light and seen is not None else k] for k in known.keys]
+        return met
 
     def perception(self, game: Game, ability: str) -> int:
         """The modifier to a Perception roll (a WIS roll of the overlay's) here: light, air and
