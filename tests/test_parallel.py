@@ -52,6 +52,7 @@ def forked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
     monkeypatch.setattr(parallel, "wanted", lambda count: count >= 2)
     monkeypatch.setattr(parallel, "CHUNK", 3)
+    monkeypatch.setattr(parallel, "_step", lambda count: 2)  # shared work: parts of two items
     monkeypatch.setattr(parallel.os, "fork", counting_fork)
     yield children
 
@@ -265,3 +266,79 @@ def test_graph_child_that_fails_leaves_the_parent_to_build(forked: list[int],
     forked.clear()
     assert json.dumps(compile_document(doc, text, resolve(doc))) == serial
     assert forked
+
+
+def _squares(lo: int, hi: int) -> list[Any]:
+    return [[i, str(i * i)] for i in range(lo, hi)]
+
+
+def _slow_in(which: str) -> Any:
+    """:func:`_squares`, a millisecond an item in one process ("parent" or "child")."""
+    import time
+
+    parent = os.getpid()
+
+    def build(lo: int, hi: int) -> list[Any]:
+        if (os.getpid() == parent) == (which == "parent"):
+            time.sleep(0.001 * (hi - lo))
+        return _squares(lo, hi)
+
+    return build
+
+
+@pytest.mark.parametrize("slow", ["parent", "child"])
+def test_shared_work_goes_to_the_idle_process(forked: list[int], slow: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two processes build from both ends until they meet: whichever is slowed builds less,
+    and the items are the serial ones, in order."""
+    monkeypatch.setattr(parallel, "_step", lambda count: 4)
+    built: list[int] = []
+    build = _slow_in(slow)
+    parent = os.getpid()
+
+    def counted(lo: int, hi: int) -> list[Any]:
+        if os.getpid() == parent:
+            built.extend(range(lo, hi))
+        return build(lo, hi)
+
+    assert parallel.halves(200, counted) == _squares(0, 200)
+    assert forked
+    assert (len(built) < 100) is (slow == "parent"), len(built)
+
+
+@pytest.mark.parametrize("seen", ["stale", "torn"])
+def test_shared_work_survives_what_a_look_sees(forked: list[int], seen: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each process's look at how far the other has come may see an old number (then both build
+    everything: each keeps going) or any number at all (then a gap or an overlap is left): the
+    items are the serial ones either way."""
+    import random
+
+    draw = random.Random(7)
+    start = {0: 0, 4: 100}
+
+    def look(shared: Any, at: int) -> int:
+        return start[at] if seen == "stale" else draw.randrange(0, 101)
+
+    monkeypatch.setattr(parallel, "_read", look)
+    assert parallel.halves(100, _squares) == _squares(0, 100)
+    for _ in range(20):
+        assert parallel.halves(100, _squares) == _squares(0, 100)
+
+
+def test_shared_work_refuses_what_a_child_left_incomplete() -> None:
+    """What :func:`parallel.halves`' child sends is its parts, last first, then where it began:
+    without that last frame, or with a beginning its parts do not reach, it is refused (and the
+    parent builds those items itself)."""
+    import tempfile
+
+    def sent(*frames: Any) -> list[Any] | None:
+        with tempfile.TemporaryFile() as spool:
+            for frame in frames:
+                parallel._write(spool, frame)
+            spool.flush()
+            return parallel._parts(spool, 10)
+
+    assert sent(_squares(8, 10), _squares(5, 8), (parallel._END, 5)) == _squares(5, 10)
+    assert sent((parallel._END, 10)) == []
+    assert sent(_squares(8, 10), _squares(5, 8)) is None  # cut short
+    assert sent(_squares(8, 10), (parallel._END, 5)) is None  # begun where its parts do not reach
+    assert sent(_squares(8, 10), "not a part", (parallel._END, 8)) is None

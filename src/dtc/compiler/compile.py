@@ -392,6 +392,10 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
                 item.update(optional(i, entry))
             yield item
 
+    # Made once, not in each call of build_json (which builds the entries a part at a time):
+    canonical_of: dict[str, str] = {}  # each ability as written -> as the graph names it
+    digit_labels = any(key.isdigit() for key in labels)  # else no number's text is a label
+
     def build_json(lo: int, hi: int) -> list[str]:
         """Each entry's JSON text, written as it is built (only its text is kept): what
         ``json.dumps`` of :func:`build`'s dict gives, compact, byte for byte, without building
@@ -410,8 +414,6 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
 
         out: list[str] = []
         span_text = _SPAN_TEXT
-        canonical_of: dict[str, str] = {}  # each ability as written -> as the graph names it
-        digit_labels = any(key.isdigit() for key in labels)  # else no number's text is a label
         for i in range(lo, hi):
             entry = doc.entries[i]
             choices = []

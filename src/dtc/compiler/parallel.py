@@ -20,6 +20,7 @@ threads (the language server) must not fork, and the tests turn it on where they
 from __future__ import annotations
 
 import marshal
+import mmap
 import os
 import signal
 import threading
@@ -226,21 +227,33 @@ def decode(
     return entry
 
 
-def halves(count: int, build: Callable[[int, int], list[Any]], share: float = 0.5) -> list[Any]:
-    """``build(0, count)``, with the second part built by a forked child when :func:`wanted`.
+def halves(count: int, build: Callable[[int, int], list[Any]]) -> list[Any]:
+    """``build(0, count)``, shared with a forked child when :func:`wanted`.
 
-    ``build(lo, hi)`` returns one item per index from ``lo`` to ``hi``, made of what
-    :mod:`marshal` writes (dicts, lists, strings, numbers, None, booleans), which come back equal,
-    key order included. The child sends its part back through an unlinked temporary file; if it
-    cannot be started, fails, or sends back anything else, this process builds that part itself,
-    so the result is always the same. ``share`` is the part this process builds.
+    ``build(lo, hi)`` returns one item per index from ``lo`` to ``hi`` (the same items however
+    the range is cut), made of what :mod:`marshal` writes (dicts, lists, strings, numbers,
+    None, booleans), which come back equal, key order included.
+
+    The two processes share the work rather than halve it: this one builds from the front,
+    the child from the back, a part of :func:`_step` items at a time, until they meet. Each
+    says how far it has come in a few bytes of memory both see, and looks at how far the
+    other has come before each part. So when one core is busier (with the other process's
+    work, or the machine's), the other builds more, and neither waits for the other by more
+    than a part. A look may see an old number, or the two may build the part where they meet
+    both; neither matters: this process keeps its own items up to where it stopped, takes the
+    child's from there, and builds any it finds missing itself. The child sends its items
+    back through an unlinked temporary file, each part as it is built; if it cannot be started, fails, or sends back
+    anything else, this process builds them itself, so the result is always the same.
     """
     if not wanted(count):
         return build(0, count)
     import tempfile
 
-    split = max(1, min(count - 1, int(count * share)))
-    with tempfile.TemporaryFile() as spool:
+    step = _step(count)
+    # Offsets 0 and 4: how far this process has built (from 0), where the child has built from (to count).
+    shared = mmap.mmap(-1, 8)
+    shared[0:8] = _pair(0, count)
+    with shared, tempfile.TemporaryFile() as spool:
         try:
             pid = os.fork()
         except OSError:
@@ -249,24 +262,71 @@ def halves(count: int, build: Callable[[int, int], list[Any]], share: float = 0.
             status = 1
             try:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
-                spool.write(marshal.dumps(build(split, count)))
+                start = count
+                while (front := _read(shared, 0)) < start:
+                    lo = max(start - step, front)
+                    _write(spool, build(lo, start))  # each part sent as it is built, the last first
+                    start = lo
+                    shared[4:8] = start.to_bytes(4, "little")
+                _write(spool, (_END, start))
                 spool.flush()
                 status = 0
             finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
                 os._exit(status)
-        mine = build(0, split)
+        mine: list[Any] = []
+        end = 0
+        while end < (back := _read(shared, 4)):
+            hi = min(end + step, back)
+            mine += build(end, hi)
+            end = hi
+            shared[0:4] = end.to_bytes(4, "little")
         try:
             _, status = os.waitpid(pid, 0)
         except ChildProcessError:
             status = -1
-        theirs: Any = None
-        if status == 0:
-            try:
-                spool.seek(0)
-                theirs = marshal.loads(spool.read())
-            except (EOFError, ValueError, TypeError):
-                theirs = None
-        if not isinstance(theirs, list) or len(theirs) != count - split:
-            theirs = build(split, count)
-    result: list[Any] = mine + theirs
-    return result
+        theirs = _parts(spool, count) if status == 0 else None
+    if theirs is None:
+        return mine + build(end, count)
+    begun = count - len(theirs)
+    if begun > end:  # a gap between the two (a look saw a torn number): built here
+        return mine + build(end, begun) + theirs
+    return mine + theirs[end - begun:]  # where both built, this process's items are kept
+
+
+def _parts(spool: IO[bytes], count: int) -> list[Any] | None:
+    """The items the child of :func:`halves` sent, in order (it sent its parts last first, then
+    where it began), or None when what it wrote is incomplete."""
+    parts: list[list[Any]] = []
+    try:
+        spool.seek(0)
+        frames = memoryview(spool.read())
+        at = 0
+        while True:
+            size = int.from_bytes(frames[at : at + 8], "little")
+            part = marshal.loads(frames[at + 8 : at + 8 + size])
+            at += 8 + size
+            if isinstance(part, tuple):
+                begun = part[1] if len(part) == 2 and part[0] == _END else None
+                break
+            if not isinstance(part, list):
+                return None
+            parts.append(part)
+    except (EOFError, ValueError, TypeError, IndexError):
+        return None
+    items = [item for part in reversed(parts) for item in part]
+    return items if type(begun) is int and 0 <= begun == count - len(items) else None
+
+
+def _step(count: int) -> int:
+    """Items built between two looks at how far the other process has come: small enough that
+    neither waits long for the other at the end (a few milliseconds of a compile), large
+    enough that the looks cost nothing."""
+    return max(16, min(256, count // 64))
+
+
+def _pair(front: int, back: int) -> bytes:
+    return front.to_bytes(4, "little") + back.to_bytes(4, "little")
+
+
+def _read(shared: mmap.mmap, at: int) -> int:
+    return int.from_bytes(shared[at:at + 4], "little")
