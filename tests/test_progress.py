@@ -87,3 +87,80 @@ def test_build_says_why_there_is_no_pdf(tmp_path: Path, monkeypatch: pytest.Monk
     assert "note: no PDF: WeasyPrint is not installed; `pip install weasyprint` adds it" in result.stderr
     quiet = CliRunner().invoke(main, ["build", CHAPEL, "-o", str(tmp_path / "c"), "--no-pdf"])
     assert "note:" not in quiet.stderr
+
+
+def test_the_display_leaves_the_work_on_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The display's threads (the timer waiting to show it, the thread redrawing it) do not keep a
+    large book's work on one process, as they did: an author at a terminal got one core where a
+    script got two. Any other thread still does."""
+    import threading
+
+    import dtc.compiler.parallel as parallel
+
+    monkeypatch.setattr(parallel, "enabled", True)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    monkeypatch.delenv("DTC_PARALLEL", raising=False)
+    count = parallel.MIN_ENTRIES
+    assert parallel.wanted(count)
+    screen = FakeTerminal()
+    for delay in (0, 5):  # shown at once: the redrawing thread; not yet: the timer
+        with Working("compiling", file=screen, force=True, delay=delay):
+            assert threading.active_count() > 1
+            assert parallel.wanted(count)
+    other = threading.Thread(target=time.sleep, args=(0.3,))
+    other.start()
+    try:
+        assert not parallel.wanted(count)
+    finally:
+        other.join()
+
+
+def test_a_book_compiled_beside_the_display_is_built_on_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dtc.compiler.parallel as parallel
+    from dtc.compiler.api import compile_text
+
+    monkeypatch.setattr(parallel, "enabled", True)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    monkeypatch.setattr(parallel, "MIN_ENTRIES", 2)
+    monkeypatch.delenv("DTC_PARALLEL", raising=False)
+    text = Path(CHAPEL).read_text(encoding="utf-8")
+    with monkeypatch.context() as serial:
+        serial.setattr(parallel, "enabled", False)
+        alone = compile_text(text, CHAPEL).graph_utf8("\n")
+    children: list[int] = []
+    fork = os.fork
+
+    def counting_fork() -> int:
+        pid = fork()
+        if pid:
+            children.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counting_fork)
+    with Working("compiling", file=FakeTerminal(), force=True, delay=0):
+        assert compile_text(text, CHAPEL).graph_utf8("\n") == alone
+    assert len(children) >= 2  # the entries read, and the graph built, on two processes
+
+
+def test_a_fork_waits_while_the_display_imports() -> None:
+    """The display imports what it draws with (a lock per module) holding ``forking.lock``,
+    which a fork waits for: a child never starts with an import half done."""
+    import threading
+
+    from dtc import forking
+
+    released = []
+    forking.lock.acquire()
+
+    def release() -> None:
+        time.sleep(0.2)
+        released.append(time.monotonic())
+        forking.lock.release()
+
+    threading.Thread(target=release).start()
+    pid = forking.fork()
+    if pid == 0:
+        os._exit(0)
+    forked_at = time.monotonic()
+    os.waitpid(pid, 0)
+    assert released and forked_at >= released[0]

@@ -17,6 +17,7 @@ import time
 from types import TracebackType
 from typing import IO, Any
 
+from dtc import forking
 from dtc.lint.reporters import visible
 
 #: Seconds of work before the line appears: a quick command never flickers.
@@ -61,20 +62,30 @@ class Working:
             else:
                 self._timer = threading.Timer(self.delay, self._show)
                 self._timer.daemon = True
+                forking.harmless(self._timer)  # while it waits (see _show)
                 self._timer.start()
         return self
 
     def _show(self) -> None:
-        from rich.console import Console
-        from rich.status import Status
+        # The imports, and the display's first drawing (which imports more), hold
+        # forking.lock: a child forked meanwhile could wait for good on what they take. After
+        # that, this thread and the one that redraws the display hold nothing a child needs.
+        with forking.lock:
+            from rich.console import Console
+            from rich.status import Status
+            from rich.text import Text  # noqa: F401 - what __rich__ imports, imported here first
 
-        with self._lock:
-            if self._closed or self._status is not None:
-                return
-            console = Console(file=self.file or sys.stderr, stderr=self.file is None, highlight=False,
-                              force_terminal=True if self.file is not None else None)
-            self._status = Status(self, console=console, spinner="dots")
-            self._status.start()
+            with self._lock:
+                if self._closed or self._status is not None:
+                    return
+                console = Console(file=self.file or sys.stderr, stderr=self.file is None, highlight=False,
+                                  force_terminal=True if self.file is not None else None)
+                self._status = Status(self, console=console, spinner="dots")
+                before = set(threading.enumerate())
+                self._status.start()
+                for thread in threading.enumerate():
+                    if thread not in before:
+                        forking.harmless(thread)
 
     def __rich__(self) -> Any:
         """The line as rich draws it on every refresh: the step, and the seconds spent so far."""

@@ -23,12 +23,12 @@ import marshal
 import mmap
 import os
 import signal
-import threading
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from functools import partial
 from typing import IO, Any
 
+from dtc import forking
 from dtc.compiler.model import Choice, CreatureGroup, Document, Entry, ProseExit
 from dtc.diagnostics import Span
 
@@ -68,7 +68,7 @@ def wanted(count: int) -> bool:
         and count >= MIN_ENTRIES
         and hasattr(os, "fork")
         and os.environ.get("DTC_PARALLEL", "1") != "0"
-        and threading.active_count() == 1  # forking beside other threads can deadlock the child
+        and forking.alone()  # forking beside other threads could leave the child waiting on their locks
         and cores() >= 2
     )
 
@@ -88,7 +88,7 @@ def read_entries(
     with ExitStack() as stack:
         try:
             spool = stack.enter_context(tempfile.TemporaryFile())
-            pid = os.fork()
+            pid = forking.fork()
         except OSError:  # no temporary file, or no second process: read here
             return read(0, count)
         if pid == 0:  # the child: never returns
@@ -255,7 +255,7 @@ def halves(count: int, build: Callable[[int, int], list[Any]]) -> list[Any]:
     shared[0:8] = _pair(0, count)
     with shared, tempfile.TemporaryFile() as spool:
         try:
-            pid = os.fork()
+            pid = forking.fork()
         except OSError:
             return build(0, count)
         if pid == 0:  # the child: never returns
