@@ -255,8 +255,8 @@ _ENTRIES = "\x00entries\x00"
 def compile_json(doc: Document, text: str, resolved: Resolved | None = None, *, end: str = "") -> str:
     """``json.dumps`` of :func:`compile_document`'s graph, compact, without ASCII escapes, then ``end``.
 
-    Each entry is encoded where it is built, so a large book's second half is encoded on the
-    second core too and only its text comes back (see :func:`dtc.compiler.parallel.halves`);
+    Each entry is encoded where it is built, so the entries a second process builds for a large
+    book are encoded there too and only their text comes back (see :func:`dtc.compiler.parallel.halves`);
     encoding is compositional, so the text is the same, byte for byte. The whole text is put
     together by one join (a large book's is tens of megabytes: each further copy costs a pass
     over it and a page fault every 4 KiB).
@@ -283,7 +283,7 @@ def compile_json_utf8(doc: Document, text: str, resolved: Resolved | None = None
 
     Each entry is encoded to bytes where it is built, and the bytes are joined once: a large
     book's text never exists whole as a ``str`` (which, with a dash or a curly quote in it,
-    takes two bytes a letter), and the child process that builds the second half sends bytes,
+    takes two bytes a letter), and the child process that builds part of the entries sends bytes,
     which need no decoding."""
     graph, entries = _graph(doc, text, resolved, encode=True, utf8=True)
     assert entries is not None
@@ -356,7 +356,7 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
 
     def build(lo: int, hi: int) -> Iterator[dict[str, Any]]:
         """The JSON of entries ``lo`` to ``hi``, one at a time: each entry on its own (a large
-        book's second half is built on a second core, see :func:`dtc.compiler.parallel.halves`)."""
+        book's entries are shared with a second process, see :func:`dtc.compiler.parallel.halves`)."""
         for i in range(lo, hi):
             entry = doc.entries[i]
             item: dict[str, Any] = {

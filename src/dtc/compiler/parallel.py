@@ -12,8 +12,13 @@ The result is the same as reading every entry here, object for object: if the ch
 started, dies, or sends back less than it should, the parent reads those entries itself. The
 few rare parts of an entry (stat blocks, zones, hazard lines) travel pickled.
 
+Building the compiled graph's entries, and reading their effects, are shared the same way by
+:func:`halves`, except that the two processes work from both ends until they meet, so that
+neither waits for the other.
+
 Only the one-shot ``dtc`` command turns this on (:data:`enabled`): a long-running process with
-threads (the language server) must not fork, and the tests turn it on where they check it.
+threads (the language server) must not fork, and the tests turn it on where they check it. The
+progress display's threads do not stop it (see :mod:`dtc.forking`); any other thread does.
 ``DTC_PARALLEL=0`` in the environment turns it off.
 """
 

@@ -616,14 +616,16 @@ def extract_effects(text: str, creatures: Iterable[str] | None = None) -> list[E
 
 
 def extract_all(texts: Sequence[str], creatures: Iterable[str] | None = None) -> list[list[Effect]]:
-    """:func:`extract_effects` of every text, in order; a large book's second half on a second core.
+    """:func:`extract_effects` of every text, in order; a large book's shared with a second process.
 
     Reading effects is half of a compile once the entries are parsed, and each entry is read on
     its own. When :func:`dtc.compiler.parallel.wanted` allows it (the one-shot ``dtc`` command, at least
-    1,500 entries, two cores), a forked child reads the second half and sends its effects back
-    with :mod:`marshal` (they are plain dicts, lists, strings and numbers, so they come back
-    equal, key order included) through an unlinked temporary file. If the child cannot be
-    started or fails, this process reads those entries itself: the result is always the same.
+    1,500 entries, two cores), a forked child reads texts from the last while this process reads
+    them from the first, until they meet, and sends its effects back with :mod:`marshal` (they
+    are plain dicts, lists, strings and numbers, so they come back equal, key order included)
+    through an unlinked temporary file (see :func:`dtc.compiler.parallel.halves`). If the child
+    cannot be started or fails, this process reads those entries itself: the result is always
+    the same.
     """
     import dtc.compiler.parallel as parallel
 
