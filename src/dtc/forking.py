@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
 import weakref
 
 #: Held by :func:`fork`, and by a harmless thread while it does what a child could wait on.
@@ -37,6 +38,10 @@ def alone() -> bool:
 
 
 def fork() -> int:
-    """:func:`os.fork`, never while a harmless thread holds :data:`lock`."""
-    with lock:
+    """:func:`os.fork`, never while a harmless thread holds :data:`lock`.
+
+    From Python 3.12, forking beside any thread warns that the child may deadlock; beside the
+    harmless threads it cannot (see the module doc), so that warning is not passed on."""
+    with lock, warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=DeprecationWarning, message=r".*fork\(\)")
         return os.fork()
