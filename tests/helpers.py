@@ -96,3 +96,20 @@ def sigint_default() -> None:
     started in the background by a shell without job control ignores SIGINT, and an ignored
     signal stays ignored in its children, so a test that sends Ctrl-C would wait forever."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def count_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the children ``os.fork`` starts from here on (the list, which fills with their pids)."""
+    import os
+
+    children: list[int] = []
+    fork = os.fork
+
+    def counting_fork() -> int:
+        pid = fork()
+        if pid:
+            children.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counting_fork)
+    return children

@@ -19,7 +19,7 @@ from dtc.compiler.api import compile_text
 from dtc.compiler.model import Choice, Document, Entry
 from dtc.compiler.parse import parse
 from dtc.lint.engine import lint_compilation
-from helpers import SEEDS_MISSING, sample_dungeon
+from helpers import SEEDS_MISSING, count_forks, sample_dungeon
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = sorted((ROOT / "adventures").glob("*.txt")) + sorted((ROOT / "tests" / "fixtures" / "rules").glob("*.txt"))
@@ -41,19 +41,10 @@ CHOICE_FIELDS = {
 def forked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Every book of two or more entries is read on two processes, in chunks of three entries;
     yields the list of children forked."""
-    children: list[int] = []
-    fork = os.fork
-
-    def counting_fork() -> int:
-        pid = fork()
-        if pid:
-            children.append(pid)
-        return pid
-
+    children = count_forks(monkeypatch)
     monkeypatch.setattr(parallel, "wanted", lambda count: count >= 2)
     monkeypatch.setattr(parallel, "CHUNK", 3)
     monkeypatch.setattr(parallel, "_step", lambda count: 2)  # shared work: parts of two items
-    monkeypatch.setattr(parallel.os, "fork", counting_fork)
     yield children
 
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from dtc.cli import main
 from dtc.cli.progress import Working, wanted
-from helpers import ROOT
+from helpers import ROOT, count_forks
 
 CHAPEL = str(ROOT / "adventures" / "the-drowned-chapel.txt")
 
@@ -127,16 +127,7 @@ def test_a_book_compiled_beside_the_display_is_built_on_two_processes(monkeypatc
     with monkeypatch.context() as serial:
         serial.setattr(parallel, "enabled", False)
         alone = compile_text(text, CHAPEL).graph_utf8("\n")
-    children: list[int] = []
-    fork = os.fork
-
-    def counting_fork() -> int:
-        pid = fork()
-        if pid:
-            children.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", counting_fork)
+    children = count_forks(monkeypatch)
     with Working("compiling", file=FakeTerminal(), force=True, delay=0):
         assert compile_text(text, CHAPEL).graph_utf8("\n") == alone
     assert len(children) >= 2  # the entries read, and the graph built, on two processes

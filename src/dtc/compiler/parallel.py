@@ -28,7 +28,7 @@ import marshal
 import mmap
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from functools import partial
 from typing import IO, Any
@@ -131,6 +131,18 @@ def _write(spool: IO[bytes], data: Any) -> None:
     spool.write(frame)
 
 
+def _frames(spool: IO[bytes]) -> Iterator[Any]:
+    """What :func:`_write` wrote to ``spool``, frame by frame (a frame cut short raises
+    :class:`EOFError` or :class:`ValueError`)."""
+    spool.seek(0)
+    frames = memoryview(spool.read())
+    at = 0
+    while at < len(frames):
+        size = int.from_bytes(frames[at : at + 8], "little")
+        yield marshal.loads(frames[at + 8 : at + 8 + size])
+        at += 8 + size
+
+
 def _receive(
     doc: Document, source: str, starts: Starts, spool: IO[bytes], lo: int, hi: int, body_starts: Starts
 ) -> list[Entry] | None:
@@ -139,18 +151,14 @@ def _receive(
 
     entries: list[Entry] = []
     try:
-        spool.seek(0)
-        frames = memoryview(spool.read())
-        at = 0
-        while True:
-            size = int.from_bytes(frames[at : at + 8], "little")
-            chunk = marshal.loads(frames[at + 8 : at + 8 + size])
-            at += 8 + size
+        for chunk in _frames(spool):
             if isinstance(chunk, tuple) and chunk[0] == _END:
                 bad, hazards = pickle.loads(chunk[1])
                 break
             for data in chunk:
                 entries.append(decode(data, source, starts, body_starts[lo + len(entries)]))
+        else:
+            return None  # no end frame
     except (EOFError, ValueError, TypeError, IndexError, pickle.UnpicklingError):
         return None
     if len(entries) != hi - lo:
@@ -303,19 +311,15 @@ def _parts(spool: IO[bytes], count: int) -> list[Any] | None:
     where it began), or None when what it wrote is incomplete."""
     parts: list[list[Any]] = []
     try:
-        spool.seek(0)
-        frames = memoryview(spool.read())
-        at = 0
-        while True:
-            size = int.from_bytes(frames[at : at + 8], "little")
-            part = marshal.loads(frames[at + 8 : at + 8 + size])
-            at += 8 + size
+        for part in _frames(spool):
             if isinstance(part, tuple):
                 begun = part[1] if len(part) == 2 and part[0] == _END else None
                 break
             if not isinstance(part, list):
                 return None
             parts.append(part)
+        else:
+            return None  # no end frame
     except (EOFError, ValueError, TypeError, IndexError):
         return None
     items = [item for part in reversed(parts) for item in part]
