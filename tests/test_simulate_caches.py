@@ -240,6 +240,59 @@ def test_runs_nobody_watches_play_as_runs_everyone_watches(path: Path, policy: s
     assert digests["fast"] == digests["slow"]
 
 
+class _Ends(_Entries):
+    """The end events alone: the runner's own sink is then the only one reading the entries, and
+    is told each by its number (its ``arrived``), no event built."""
+
+    kinds = frozenset({"end"})
+
+
+class _EndsOfAll(_Everything):
+    def __call__(self, event: dict[str, object]) -> None:
+        if event["event"] == "end":
+            self.out.append(dict(event))
+
+
+@pytest.mark.parametrize("path", [p for p in BUNDLED if "glass-orchard" not in p.name], ids=lambda p: p.stem)
+@pytest.mark.parametrize("policy", ["random", "least-used"])
+def test_entries_told_by_number_count_as_entry_events(path: Path, policy: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner counts the entries read through ``arrived`` (no event built) when it is their
+    only reader: the tallies (entries seen included, which least-used reads), and every event's
+    number, are those of runs where each entry event is built and sent."""
+    from dtc.simulate import runner
+    from test_simulate_pinned import tally_digest
+
+    graph = compile_file(path).graph()
+    ends: dict[str, list[dict[str, object]]] = {}
+    digests = {}
+    real = runner.Engine
+    sent: list[object] = []
+    call = runner._Visits.__call__
+
+    def counted(self: object, event: dict[str, object]) -> None:
+        sent.append(event["number"])
+        call(self, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner._Visits, "__call__", counted)
+    for name, sink in (("told", _Ends), ("sent", _EndsOfAll)):
+        out: list[dict[str, object]] = []
+        ends[name] = out
+
+        class Watched(real):  # type: ignore[misc, valid-type]
+            def __init__(self, *args: object, sinks: list[object] = (), **kwargs: object) -> None:  # type: ignore[assignment]
+                super().__init__(*args, sinks=[*sinks, sink(out)], **kwargs)  # noqa: B023
+
+        monkeypatch.setattr(runner, "Engine", Watched)
+        sent.clear()
+        digests[name] = tally_digest(play_block(Job(graph, policy, seed=9, max_turns=200), range(30)))
+        assert (len(sent) > 30) is (name == "sent")  # else told by number, no event built
+        monkeypatch.setattr(runner, "Engine", real)
+    assert len(ends["told"]) == 30
+    assert ends["told"] == ends["sent"]
+    assert digests["told"] == digests["sent"]
+
+
 def test_a_hazard_found_once_per_entry_and_name_is_the_hazard_looked_up_afresh() -> None:
     """Dungeon Rules' hazard definitions, kept per entry and name, are those a search of the
     book's hazards finds, in every bundled book, and again after the list grows."""

@@ -77,7 +77,9 @@ class Player(Protocol):
 
 #: Callable[[Event], None]; kept loose so bound methods and lambdas both fit. A sink with a ``kinds``
 #: attribute (a set of event names) is sent only those events; the engine then builds no event
-#: that no sink reads (a simulation counts entries and skips the rest).
+#: that no sink reads (a simulation counts entries and skips the rest). Such a sink that reads
+#: ``entry`` and has an ``arrived(number)`` method is told each entry read that way instead, by
+#: its number alone (no event is built: the simulation's count of the entries read).
 Sink = Any
 
 OUTCOMES = RUN_OUTCOMES

@@ -62,6 +62,10 @@ def _indexes(graph: CompiledGraph) -> tuple[dict[int, Entry], dict[str, Creature
     return entries, blocks
 
 
+#: What :meth:`Engine._route` works out of the sinks (see there).
+_Routes = tuple[int, frozenset[str], bool, tuple[Callable[[int], object], ...] | None]
+
+
 class Engine:
     def __init__(
         self,
@@ -88,7 +92,7 @@ class Engine:
         self.max_turns = max_turns
         self.sinks = list(sinks)
         #: What the sinks read, worked out when first needed (and again when sinks are added or removed).
-        self._routes: tuple[int, frozenset[str], bool] | None = None
+        self._routes: _Routes | None = None
         self.checkpoint = checkpoint
         self._new = state is None
         entrance: int | None = graph.get("start")
@@ -156,17 +160,22 @@ class Engine:
             routes = self._route(sinks)
         return routes[2] or kind in routes[1]
 
-    def _route(self, sinks: list[Sink]) -> tuple[int, frozenset[str], bool]:
-        """(how many sinks, the kinds some sink names, whether some sink reads every kind)."""
+    def _route(self, sinks: list[Sink]) -> _Routes:
+        """(how many sinks, the kinds some sink names, whether some sink reads every kind, and
+        the ``arrived`` methods of the sinks that read ``entry``, when each has one: see core.Sink)."""
         named: set[str] = set()
         every = False
+        arrivals: list[Callable[[int], object]] | None = []
         for sink in sinks:
             kinds = getattr(sink, "kinds", None)
             if kinds is None:
                 every = True
             else:
                 named.update(kinds)
-        self._routes = (len(sinks), frozenset(named), every)
+                if "entry" in kinds and arrivals is not None:
+                    arrived = getattr(sink, "arrived", None)
+                    arrivals = None if arrived is None else [*arrivals, arrived]
+        self._routes = (len(sinks), frozenset(named), every, None if every or arrivals is None else tuple(arrivals))
         return self._routes
 
     def ask(self, question: Question) -> Option:
@@ -333,7 +342,15 @@ class Engine:
         if how != "start" and self.rules.arrival_costs_turn(self, how, plan) and not self.spend_turn("move"):
             return
         entry = self.entries[number]
-        self.emit("entry", number=number, ending=entry["ending"])
+        routes = self._routes
+        if routes is None or routes[0] != len(self.sinks):
+            routes = self._route(self.sinks)
+        if routes[3] is not None:  # the entry's number is all its readers take (core.Sink)
+            self.state.events += 1
+            for arrived in routes[3]:
+                arrived(number)
+        else:
+            self.emit("entry", number=number, ending=entry["ending"])
         if "changes" in entry:
             self._possessions(entry["changes"])
         if entry["effects"]:

@@ -136,9 +136,13 @@ class _Visits:
         self.seen = seen
 
     def __call__(self, event: dict[str, Any]) -> None:
-        self.visits[event["number"]] += 1
+        self.arrived(event["number"])
+
+    def arrived(self, number: int) -> None:
+        """An entry read (what the engine calls instead, building no event: core.Sink)."""
+        self.visits[number] += 1
         if self.seen is not None:
-            self.seen[event["number"]] += 1
+            self.seen[number] += 1
 
 
 @dataclass(frozen=True, slots=True)
