@@ -255,8 +255,9 @@ def halves(count: int, build: Callable[[int, int], list[Any]]) -> list[Any]:
     than a part. A look may see an old number, or the two may build the part where they meet
     both; neither matters: this process keeps its own items up to where it stopped, takes the
     child's from there, and builds any it finds missing itself. The child sends its items
-    back through an unlinked temporary file, each part as it is built; if it cannot be started, fails, or sends back
-    anything else, this process builds them itself, so the result is always the same.
+    back through an unlinked temporary file, each part as it is built; if it cannot be
+    started, fails, or sends back anything else, this process builds them itself, so the
+    result is always the same.
     """
     if not wanted(count):
         return build(0, count)

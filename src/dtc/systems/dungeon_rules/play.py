@@ -82,6 +82,8 @@ def darksight(pc: Character) -> bool:
 
 #: A light as darksight sees it (8.6).
 _BETTER = {"dark": "dim", "dim": "bright"}
+#: Entries whose conditions are remembered per rules object, at most (see ``conditions``).
+_LIT_KEPT = 20_000
 
 
 class _Lit:
@@ -288,6 +290,8 @@ class DungeonRules(Rules):
         # Worked out once per entry (see _Lit). The lists are shared, so no caller changes one.
         known = self._conditions.get(id(written))
         if known is None or known.written is not written:
+            if len(self._conditions) >= _LIT_KEPT:  # a long-lived process: forget, then fill again
+                self._conditions.clear()
             known = self._conditions[id(written)] = _Lit(written)
         light = known.light
         seen = light
