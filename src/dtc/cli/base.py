@@ -81,8 +81,9 @@ def fail(message: str, code: Exit = Exit.USAGE) -> None:
 class Beside(Generic[T]):
     """``work()`` on a second thread while this one writes a file: ``Beside(work).result()``.
 
-    Writing a large output is mostly waiting for the disk (``fsync``), which holds no lock, so
-    pure-Python work such as linting the book runs meanwhile at no cost. Only this (the main)
+    Writing a large output is mostly the system's work (copying it into the page cache, then
+    ``fsync``), which holds no lock, so pure-Python work such as linting the book runs meanwhile
+    on the other core. Only this (the main)
     thread ever receives Ctrl-C and termination requests, so the write keeps its clean-ups; the
     thread is a daemon, so an interrupted command never waits for it. :meth:`result` waits for
     the work and returns what it returned, or raises what it raised.

@@ -59,7 +59,7 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
         else:
             data = comp.graph_utf8("\n")  # the same text as UTF-8, encoded entry by entry
-    # The book is linted while the graph is written: the write is mostly the disk's work (fsync).
+    # The book is linted while the graph is written: the write is mostly the system's work.
     linting = Beside(lambda: lint_compilation(comp, settings=settings))
     if output == "-":
         click.echo(data, nl=False)
