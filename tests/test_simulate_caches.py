@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -208,6 +209,21 @@ class _Everything(_Entries):
             self.out.append(dict(event))
 
 
+def _played_beside(sink: object, graph: Any, policy: str, seed: int, runs: int,
+                   monkeypatch: pytest.MonkeyPatch) -> str:
+    """The tally digest of ``runs`` seeded runs, each engine given ``sink`` beside the runner's own."""
+    from dtc.simulate import runner
+    from test_simulate_pinned import tally_digest
+
+    class Watched(runner.Engine):  # type: ignore[misc]
+        def __init__(self, *args: object, sinks: list[object] = (), **kwargs: object) -> None:  # type: ignore[assignment]
+            super().__init__(*args, sinks=[*sinks, sink], **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(runner, "Engine", Watched)
+        return str(tally_digest(play_block(Job(graph, policy, seed=seed, max_turns=200), range(runs))))
+
+
 @pytest.mark.parametrize("path", [p for p in BUNDLED if "glass-orchard" not in p.name], ids=lambda p: p.stem)
 @pytest.mark.parametrize("policy", ["random", "cautious", "bold", "least-used"])
 def test_runs_nobody_watches_play_as_runs_everyone_watches(path: Path, policy: str,
@@ -216,25 +232,13 @@ def test_runs_nobody_watches_play_as_runs_everyone_watches(path: Path, policy: s
     questions answered from their number of options) draw the same dice and count the same
     events: every entry and end event, numbered, and every tally, are those of runs whose
     every event is built and read."""
-    from dtc.simulate import runner
-    from dtc.simulate.runner import Job, play_block
-    from test_simulate_pinned import tally_digest
-
     graph = compile_file(path).graph()
     seen: dict[str, list[dict[str, object]]] = {}
     digests = {}
-    real = runner.Engine
     for name, sink in (("fast", _Entries), ("slow", _Everything)):
         out: list[dict[str, object]] = []
         seen[name] = out
-
-        class Watched(real):  # type: ignore[misc, valid-type]
-            def __init__(self, *args: object, sinks: list[object] = (), **kwargs: object) -> None:  # type: ignore[assignment]
-                super().__init__(*args, sinks=[*sinks, sink(out)], **kwargs)  # noqa: B023
-
-        monkeypatch.setattr(runner, "Engine", Watched)
-        digests[name] = tally_digest(play_block(Job(graph, policy, seed=5, max_turns=200), range(40)))
-        monkeypatch.setattr(runner, "Engine", real)
+        digests[name] = _played_beside(sink(out), graph, policy, 5, 40, monkeypatch)
     assert len(seen["fast"]) > 80
     assert seen["fast"] == seen["slow"]
     assert digests["fast"] == digests["slow"]
@@ -261,12 +265,10 @@ def test_entries_told_by_number_count_as_entry_events(path: Path, policy: str,
     only reader: the tallies (entries seen included, which least-used reads), and every event's
     number, are those of runs where each entry event is built and sent."""
     from dtc.simulate import runner
-    from test_simulate_pinned import tally_digest
 
     graph = compile_file(path).graph()
     ends: dict[str, list[dict[str, object]]] = {}
     digests = {}
-    real = runner.Engine
     sent: list[object] = []
     call = runner._Visits.__call__
 
@@ -278,16 +280,9 @@ def test_entries_told_by_number_count_as_entry_events(path: Path, policy: str,
     for name, sink in (("told", _Ends), ("sent", _EndsOfAll)):
         out: list[dict[str, object]] = []
         ends[name] = out
-
-        class Watched(real):  # type: ignore[misc, valid-type]
-            def __init__(self, *args: object, sinks: list[object] = (), **kwargs: object) -> None:  # type: ignore[assignment]
-                super().__init__(*args, sinks=[*sinks, sink(out)], **kwargs)  # noqa: B023
-
-        monkeypatch.setattr(runner, "Engine", Watched)
         sent.clear()
-        digests[name] = tally_digest(play_block(Job(graph, policy, seed=9, max_turns=200), range(30)))
+        digests[name] = _played_beside(sink(out), graph, policy, 9, 30, monkeypatch)
         assert (len(sent) > 30) is (name == "sent")  # else told by number, no event built
-        monkeypatch.setattr(runner, "Engine", real)
     assert len(ends["told"]) == 30
     assert ends["told"] == ends["sent"]
     assert digests["told"] == digests["sent"]
