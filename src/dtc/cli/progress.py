@@ -83,8 +83,8 @@ class Working:
                 self._status = Status(self, console=console, spinner="dots")
                 before = set(threading.enumerate())
                 self._status.start()
-                for thread in threading.enumerate():
-                    if thread not in before:
+                for thread in threading.enumerate():  # rich's redrawing thread, not one of ours started meanwhile
+                    if thread not in before and type(thread).__module__.partition(".")[0] == "rich":
                         forking.harmless(thread)
 
     def __rich__(self) -> Any:
