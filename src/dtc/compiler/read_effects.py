@@ -616,7 +616,7 @@ def extract_effects(text: str, creatures: Iterable[str] | None = None) -> list[E
 
 
 def extract_all(texts: Sequence[str], creatures: Iterable[str] | None = None) -> list[list[Effect]]:
-    """:func:`extract_effects` of every text, in order; a large book's shared with a second process.
+    """:func:`extract_effects` of every text, in order; a large book's texts shared with a second process.
 
     Reading effects is half of a compile once the entries are parsed, and each entry is read on
     its own. When :func:`dtc.compiler.parallel.wanted` allows it (the one-shot ``dtc`` command, at least
