@@ -83,10 +83,10 @@ class Beside(Generic[T]):
 
     Writing a large output is mostly the system's work (copying it into the page cache, then
     ``fsync``), which holds no lock, so pure-Python work such as linting the book runs meanwhile
-    on the other core. Only this (the main)
-    thread ever receives Ctrl-C and termination requests, so the write keeps its clean-ups; the
-    thread is a daemon, so an interrupted command never waits for it. :meth:`result` waits for
-    the work and returns what it returned, or raises what it raised.
+    on the other core. Only this (the main) thread ever receives Ctrl-C and termination
+    requests, so the write keeps its clean-ups; the thread is a daemon, so an interrupted
+    command never waits for it. :meth:`result` waits for the work and returns what it returned,
+    or raises what it raised.
     """
 
     def __init__(self, work: Callable[[], T]) -> None:
