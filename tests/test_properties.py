@@ -173,14 +173,19 @@ def test_entry_scan_finds_the_choices_each_candidate_gives(bits: list[str]) -> N
 @given(st.lists(st.one_of(_prose_bits, _notation_bits), max_size=6), st.sampled_from(["", "x\n", "é “q”\r\n  "]))
 def test_choices_work_out_the_spans_the_grammar_gives(bits: list[str], lead: str) -> None:
     """A choice the fast path read finds its spans again when asked: the same spans the grammar
-    path gives the same notation, line by line."""
+    path gives the same notation, line by line. The three the compiled graph writes
+    (``graph_spans``) are the same, asked for before the spans are worked out or after."""
     text = "Adventure Entries\n" + lead + "1 Here " + " ".join(bits).replace("\n\n", "\n") + "\n\n2 THE END"
     doc = parse(text)
     index = dtc.compiler.entries.LineIndex(text)
     for c in doc.entries[0].choices:
         lazy = c.spans is None
         through_grammar = dtc.compiler.entries._choice(text, index, c.label_to, c.label_to + len(c.text), c.label_from)
-        assert c.located() == through_grammar.located()
+        spans = through_grammar.located()
+        assert c.graph_spans() == through_grammar.graph_spans() == (spans[0], spans[4], spans[5])
+        assert (c.spans is None) == lazy  # graph_spans keeps nothing
+        assert c.located() == spans
+        assert c.graph_spans() == (spans[0], spans[4], spans[5])
         assert lazy or c.spans == through_grammar.spans
 
 

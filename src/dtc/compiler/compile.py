@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, cast
 import dtc.compiler.dungeon as dungeon
 from dtc import FORMAT_VERSION, __version__
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.compiler.model import Choice, Creature, Document, Entry, Target
+from dtc.compiler.model import Choice, Creature, Document, Entry, Offsets, Target
 from dtc.compiler.notation import cond_json, cond_names
 from dtc.diagnostics import Span
 from dtc.numbers import ENTRY, bounded
@@ -183,22 +183,16 @@ def entry_creatures(entry: Entry, index: dict[str, Creature]) -> list[str]:
 # --- JSON ----------------------------------------------------------------------------------
 
 
-def _span(span: Span | None) -> dict[str, int] | None:
+def _span(span: Offsets | None) -> dict[str, int] | None:
+    """A span (a :class:`Span` or its four numbers as a plain tuple) as the graph writes it."""
     if span is None:
         return None
-    return {"line": span.line, "column": span.column, "end_line": span.end_line, "end_column": span.end_column}
+    line, column, end_line, end_column = span
+    return {"line": line, "column": column, "end_line": end_line, "end_column": end_column}
 
 
 #: A span as compact JSON, from its four numbers (``%d`` writes an int as ``int.__repr__`` does).
 _SPAN_TEXT = '{"line":%d,"column":%d,"end_line":%d,"end_column":%d}'
-
-
-def _span_text(span: Span | None) -> str:
-    """``json.dumps(_span(span))``, compact (a span's four numbers are plain ints)."""
-    if span is None:
-        return "null"
-    return (f'{{"line":{int.__repr__(span.line)},"column":{int.__repr__(span.column)},'
-            f'"end_line":{int.__repr__(span.end_line)},"end_column":{int.__repr__(span.end_column)}}}')
 
 
 def _compact_encoder() -> Callable[[Any], str]:
@@ -359,6 +353,7 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
         book's entries are shared with a second process, see :func:`dtc.compiler.parallel.halves`)."""
         for i in range(lo, hi):
             entry = doc.entries[i]
+            spans = [c.graph_spans() for c in entry.choices]  # each choice's, its targets'
             item: dict[str, Any] = {
                 "number": numbers[i],
                 "label": entry.number if isinstance(entry.number, str) else None,
@@ -374,14 +369,14 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
                         "success": None if c.success is None else labels.get(str(c.success), c.success),
                         "failure": None if c.failure is None else labels.get(str(c.failure), c.failure),
                         "error": c.error,
-                        "span": span_json(c.located()[0]),  # c.span, without the property's call
+                        "span": span_json(c_spans[0]),
                     })
-                    for c in entry.choices
+                    for c, c_spans in zip(entry.choices, spans, strict=True)
                 ],
                 "exits": [
                     {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(
                         x.span if x.choice is None or x.kind == "random"  # as Resolved.exit_span finds it
-                        else entry.choices[x.choice].located()[4 if x.kind == "success" else 5])}
+                        else spans[x.choice][1 if x.kind == "success" else 2])}
                     for x in all_exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
@@ -417,9 +412,10 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
         for i in range(lo, hi):
             entry = doc.entries[i]
             choices = []
-            entry_choices = entry.choices
-            for c in entry_choices:
-                spans = c.located()
+            targets = []  # each choice's success and failure spans, for its exits
+            for c in entry.choices:
+                span, success_span, failure_span = c.graph_spans()
+                targets.append((success_span, failure_span))
                 ability = c.ability
                 if ability is not None:
                     named = canonical_of.get(ability)
@@ -431,7 +427,6 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
                     success = labels.get(str(success), success)
                 if failure is not None and (digit_labels or type(failure) is not int):
                     failure = labels.get(str(failure), failure)
-                span = spans[0]
                 choice = (
                     f'{{"label":{string(c.label)},"text":{string(c.text)},'
                     f'"ability":{"null" if ability is None else value(ability)},'
@@ -446,7 +441,7 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
             exits = []
             for target, kind, at, span in all_exits[i]:
                 if at is not None and kind != "random":  # as Resolved.exit_span finds it
-                    span = entry_choices[at].located()[4 if kind == "success" else 5]
+                    span = targets[at][0 if kind == "success" else 1]
                 exits.append(
                     f'{{"target":{int.__repr__(target) if type(target) is int else value(target)},'
                     f'"kind":{string(kind)},"choice":{"null" if at is None else value(at)},'

@@ -17,8 +17,10 @@ from dtc.diagnostics import Span
 
 Target = int | str
 
+#: A span's four numbers (line, column, end line, end column) as a plain tuple.
+Offsets = tuple[int, int, int, int]
 #: ``Span`` from one tuple, without the named tuple's Python-level ``__new__``.
-_new_span: Callable[[tuple[int, int, int, int]], Span] = partial(tuple.__new__, Span)
+_new_span: Callable[[Offsets], Span] = partial(tuple.__new__, Span)
 
 
 @dataclass(slots=True)
@@ -118,6 +120,28 @@ class Choice:
                 None,
             )
         return spans
+
+    def graph_spans(self) -> tuple[Offsets | None, Offsets | None, Offsets | None]:
+        """The spans the compiled graph writes: the notation's, the success target's and the
+        failure target's (:meth:`located`'s first, fifth and sixth), as plain
+        ``(line, column, end_line, end_column)`` tuples. Where :meth:`located` has not run, they
+        are worked out the same way without making or keeping all seven spans: a compile asks
+        for these three once per choice, and nothing else there asks for any."""
+        spans = self.spans
+        if spans is not None:
+            return spans[0], spans[4], spans[5]
+        at = self.label_to
+        found = fast_notation_at(self.source, at)
+        assert found is not None, "a choice without spans is notation the fast path read"
+        starts = self.starts
+        line = bisect_right(starts, at)
+        col = 1 - starts[line - 1]
+        _, _, _, success, failure = found.regs
+        return (
+            (line, col + at, line, col + found.end()),
+            None if success[0] < 0 else (line, col + success[0], line, col + success[1]),
+            None if failure[0] < 0 else (line, col + failure[0], line, col + failure[1]),
+        )
 
     @property
     def span(self) -> Span:
