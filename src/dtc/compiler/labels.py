@@ -36,7 +36,9 @@ def read_label(before: str) -> str:
         before = EFFECT.sub(".", before)
     cut = LAST_CUT.match(before)
     segment = before[cut.end() :] if cut else before
-    words = segment.split()
+    # The label is at most the last five words, and only a sixth is ever looked at (to stop
+    # there): the words before it stay one piece, not split (the same answer as a full split).
+    words = segment.rsplit(None, 6)
     taken: list[str] = []
     for word in reversed(words):
         if word.lower().strip("'’") in STOP_WORDS or len(taken) == 5:

@@ -190,8 +190,9 @@ class Choice:
         or nothing for notation that does not parse."""
         if self.label_text is None:
             label = read_label(self.source[self.label_from : self.label_to])
-            fallback = f"go to {self.success}" if self.roll is None else f"roll {self.roll.dice}"
-            self.label_text = label or ("" if self.error is not None else fallback)
+            if not label and self.error is None:
+                label = f"go to {self.success}" if self.roll is None else f"roll {self.roll.dice}"
+            self.label_text = label
         return self.label_text
 
 

@@ -271,6 +271,8 @@ _LIST_MARK = re.compile(r"\(|\)|,|;| (?=and )")
 
 def _list_cuts(text: str) -> list[tuple[int, int]]:
     """Where an enumeration splits: commas, semicolons and " and " outside parentheses."""
+    if "," not in text and ";" not in text and " and " not in text:
+        return []  # no mark that cuts (most pieces: "rations (7 days)")
     depth = 0
     cuts: list[tuple[int, int]] = []
     for m in _LIST_MARK.finditer(text):
