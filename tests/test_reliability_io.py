@@ -249,6 +249,49 @@ def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, monke
     assert out.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["out.txt"]
 
 
+_PARTS = [b"", b"head[", *([b"entry \xc3\xa9", b","] * 520), b"", b"last]\n", b""]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(most=st.integers(1, 4000))
+def test_parts_are_written_whole_however_the_system_cuts_a_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 most: int) -> None:
+    """An output in parts (``dtc compile``'s graph, never joined) is written part after part,
+    more parts than one ``writev`` takes, each call cut short after ``most`` bytes."""
+    real_writev, real_write = os.writev, os.write
+
+    def short_writev(fd: int, buffers: list[bytes]) -> int:
+        assert len(buffers) <= fileio._IOV_MAX
+        head = b""
+        for part in buffers:  # only as many as the cut needs
+            head += part
+            if len(head) >= most:
+                break
+        return int(real_writev(fd, [head[:most]]))
+
+    def short_write(fd: int, data: Any) -> int:
+        return int(real_write(fd, bytes(data)[:most]))
+
+    monkeypatch.setattr(fileio.os, "writev", short_writev)
+    monkeypatch.setattr(fileio.os, "write", short_write)
+    out = tmp_path / f"out-{most}.json"
+    fileio.write_bytes(out, _PARTS)
+    assert out.read_bytes() == b"".join(_PARTS)
+
+
+def test_parts_go_whole_to_a_fifo_and_to_standard_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fifo = make_fifo(tmp_path / "pipe")
+    reader = Drain(fifo)
+    reader.start()
+    assert fileio.write_bytes(fifo, _PARTS).direct
+    reader.join(10)
+    assert reader.data == b"".join(_PARTS) and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    captured = io.BytesIO()
+    monkeypatch.setattr("sys.stdout", io.TextIOWrapper(captured))
+    fileio.write_bytes("-", _PARTS)
+    assert captured.getvalue() == b"".join(_PARTS)
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="changing a file's owner needs root")
 def test_ownership_is_kept(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"

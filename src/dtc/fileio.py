@@ -122,8 +122,48 @@ def fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
+#: What :func:`write_bytes` writes: bytes, or the parts they are joined from, in order (written
+#: in turn, never joined: a large output's parts need no second copy of it in memory).
+Data = bytes | list[bytes]
+
+
+def _iov_max() -> int:
+    """How many buffers one ``writev`` may take (POSIX promises at least 16; Linux takes 1,024)."""
+    try:
+        return max(16, min(1024, os.sysconf("SC_IOV_MAX")))
+    except (AttributeError, ValueError, OSError):
+        return 16
+
+
+_IOV_MAX = _iov_max()
+
+
+def _write_all(fd: int, data: Data) -> None:
+    """All of ``data``: bytes, or parts written in turn (``os.writev`` of up to :data:`_IOV_MAX`
+    at a time; a call cut short is finished from where it stopped, as a short ``write`` is)."""
+    if isinstance(data, bytes):
+        _write_view(fd, memoryview(data))
+        return
+    writev = getattr(os, "writev", None)
+    at, count = 0, len(data)
+    while at < count:
+        if writev is None:  # pragma: no cover - every POSIX system has writev
+            _write_view(fd, memoryview(data[at]))
+            at += 1
+            continue
+        batch = data[at : at + _IOV_MAX]
+        done = writev(fd, batch)
+        for part in batch:
+            at += 1
+            size = len(part)
+            if done >= size:
+                done -= size
+                continue
+            _write_view(fd, memoryview(part)[done:])  # the rest of the part the call cut short
+            break
+
+
+def _write_view(fd: int, view: memoryview) -> None:
     while view:
         done = os.write(fd, view)
         view = view[done:]
@@ -145,7 +185,7 @@ def _check_existing(name: str, info: os.stat_result) -> bool:
     return False
 
 
-def _direct(name: str, target: Path, data: bytes) -> Written:
+def _direct(name: str, target: Path, data: Data) -> Written:
     """Write to a character device or a pipe as it is: no truncation, no rename, no backup."""
     try:
         fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -216,9 +256,10 @@ def _temporary(name: str, folder: Path, stem: str) -> tuple[int, str]:
         raise OutputError(name, _reason(exc), exc.errno or 0) from None
 
 
-def _replace(name: str, target: Path, fill: IO[bytes] | bytes, info: os.stat_result | None,
+def _replace(name: str, target: Path, fill: IO[bytes] | Data, info: os.stat_result | None,
              new_mode: int | None) -> None:
-    """Write ``fill`` (bytes, or a file to copy) to a temporary beside ``target``, then rename it."""
+    """Write ``fill`` (bytes or their parts, or a file to copy) to a temporary beside ``target``,
+    then rename it."""
     STOPS.holding += 1
     try:
         fd, tmp = _temporary(name, target.parent, target.name)
@@ -233,7 +274,7 @@ def _replace(name: str, target: Path, fill: IO[bytes] | bytes, info: os.stat_res
         else:
             mode = new_mode if new_mode is not None else 0o666 & ~_umask()
         os.fchmod(fd, mode)
-        if isinstance(fill, bytes):
+        if isinstance(fill, (bytes, list)):
             _write_all(fd, fill)
         else:
             with os.fdopen(os.dup(fd), "wb") as out:
@@ -373,15 +414,19 @@ def check_replaceable(path: str | Path) -> None:
         raise OutputError(name, refusal(info.st_mode) or "is not a regular file")
 
 
-def write_bytes(path: str | Path, data: bytes, *, inputs: Iterable[str | Path | None] = (),
+def write_bytes(path: str | Path, data: Data, *, inputs: Iterable[str | Path | None] = (),
                 backup: bool = False, new_mode: int | None = None) -> Written:
     """Write ``data`` to ``path`` as the module docstring says; return what was done.
 
+    ``data``: bytes, or a list of the parts they are joined from (see :data:`Data`).
     ``new_mode``: the permissions of a file that does not exist yet (default 0666 less the umask).
     """
     name = str(path)
     if name == "-":
-        sys.stdout.buffer.write(data)
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.buffer.writelines(data)
         sys.stdout.buffer.flush()
         return Written(name, None, None, True)
     refuse_inputs([name], inputs)

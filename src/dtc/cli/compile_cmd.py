@@ -54,11 +54,11 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             except SchemaError as exc:
                 fail(f"error: {file}: the compiled graph does not satisfy the schema: {exc}", Exit.FINDINGS)
             # Compact: Python's encoder is three times slower with indentation on a large book.
-            data: str | bytes = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
+            data: str | bytes | list[bytes] = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
         elif output == "-":
             data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
         else:
-            data = comp.graph_utf8("\n")  # the same text as UTF-8, encoded entry by entry
+            data = comp.graph_utf8_parts("\n")  # the same text as UTF-8, in parts never joined
     # The book is linted while the graph is written: the write is mostly the system's work.
     linting = Beside(lambda: lint_compilation(comp, settings=settings))
     if output == "-":

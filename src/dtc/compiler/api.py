@@ -9,7 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.compiler.compile import Resolved, compile_document, compile_json, compile_json_utf8, resolve
+from dtc.compiler.compile import (
+    Resolved,
+    compile_document,
+    compile_json,
+    compile_json_utf8,
+    compile_json_utf8_parts,
+    resolve,
+)
 from dtc.compiler.model import Document
 from dtc.compiler.parse import parse
 from dtc.compiler.source import read_source
@@ -39,6 +46,13 @@ class Compilation:
         the whole text ever being one ``str`` (see :func:`dtc.compiler.compile.compile_json_utf8`)."""
         with no_gc_pauses():
             return compile_json_utf8(self.doc, self.text, self.resolved, end=end)
+
+    def graph_utf8_parts(self, end: str = "") -> list[bytes]:
+        """:meth:`graph_utf8`'s bytes in the parts they are joined from, in order (what ``dtc
+        compile`` writes to a file without joining them: see
+        :func:`dtc.compiler.compile.compile_json_utf8_parts`)."""
+        with no_gc_pauses():
+            return compile_json_utf8_parts(self.doc, self.text, self.resolved, end=end)
 
 
 #: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic

@@ -273,22 +273,31 @@ def compile_json(doc: Document, text: str, resolved: Resolved | None = None, *, 
 
 
 def compile_json_utf8(doc: Document, text: str, resolved: Resolved | None = None, *, end: str = "") -> bytes:
-    """:func:`compile_json`'s text encoded as UTF-8, what ``dtc compile`` writes.
+    """:func:`compile_json`'s text encoded as UTF-8: :func:`compile_json_utf8_parts` joined."""
+    return b"".join(compile_json_utf8_parts(doc, text, resolved, end=end))
 
-    Each entry is encoded to bytes where it is built, and the bytes are joined once: a large
+
+def compile_json_utf8_parts(doc: Document, text: str, resolved: Resolved | None = None, *,
+                            end: str = "") -> list[bytes]:
+    """:func:`compile_json`'s text encoded as UTF-8, in parts (the entries, the commas between
+    them, the text around them): what ``dtc compile`` writes to a file, part after part.
+
+    Each entry is encoded to bytes where it is built, and the parts are never joined: a large
     book's text never exists whole as a ``str`` (which, with a dash or a curly quote in it,
-    takes two bytes a letter), and the child process that builds part of the entries sends bytes,
-    which need no decoding."""
+    takes two bytes a letter) nor as one ``bytes`` (at 100,000 entries a join copies 230 MB),
+    and the child process that builds part of the entries sends bytes, which need no decoding."""
     graph, entries = _graph(doc, text, resolved, encode=True, utf8=True)
     assert entries is not None
     head, found, tail = _dumps(graph).partition(_dumps(_ENTRIES))
     if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
-        return compile_json(doc, text, resolved, end=end).encode("utf-8")
+        return [compile_json(doc, text, resolved, end=end).encode("utf-8")]
     if not entries:
-        return (head + "[]" + tail + end).encode("utf-8")
-    entries[0] = (head + "[").encode("utf-8") + entries[0]
-    entries[-1] = entries[-1] + ("]" + tail + end).encode("utf-8")
-    return b",".join(entries)
+        return [(head + "[]" + tail + end).encode("utf-8")]
+    parts = [b","] * (2 * len(entries) - 1)
+    parts[::2] = entries
+    parts[0] = (head + "[").encode("utf-8") + parts[0]
+    parts[-1] = parts[-1] + ("]" + tail + end).encode("utf-8")
+    return parts
 
 
 def _dumps(data: Any) -> str:
