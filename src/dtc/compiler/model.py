@@ -102,16 +102,9 @@ class Choice:
         opens at ``source[label_to]``, and the fast path that read it reads it again."""
         spans = self.spans
         if spans is None:
-            at = self.label_to
-            found = fast_notation_at(self.source, at)
-            assert found is not None, "a choice without spans is notation the fast path read"
-            starts = self.starts
-            line = bisect_right(starts, at)
-            col = 1 - starts[line - 1]  # offset x on that line is column col + x
-            # regs: the whole match, then ability, difficulty, success and failure
-            _, ability, difficulty, success, failure = found.regs
+            line, col, (whole, ability, difficulty, success, failure) = self._read_again()
             spans = self.spans = (
-                _new_span((line, col + at, line, col + found.end())),
+                _new_span((line, col + whole[0], line, col + whole[1])),
                 None,
                 None if ability[0] < 0 else _new_span((line, col + ability[0], line, col + ability[1])),
                 None if difficulty[0] < 0 else _new_span((line, col + difficulty[0], line, col + difficulty[1])),
@@ -130,18 +123,24 @@ class Choice:
         spans = self.spans
         if spans is not None:
             return spans[0], spans[4], spans[5]
+        line, col, (whole, _, _, success, failure) = self._read_again()
+        return (
+            (line, col + whole[0], line, col + whole[1]),
+            None if success[0] < 0 else (line, col + success[0], line, col + success[1]),
+            None if failure[0] < 0 else (line, col + failure[0], line, col + failure[1]),
+        )
+
+    def _read_again(self) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+        """The notation read again by the fast path that read it (it opens at
+        ``source[label_to]``): its line, the column of the line's offset 0 (offset x is column
+        col + x), and the match's offsets: the whole, then ability, difficulty, success and
+        failure, each (-1, -1) when absent."""
         at = self.label_to
         found = fast_notation_at(self.source, at)
         assert found is not None, "a choice without spans is notation the fast path read"
         starts = self.starts
         line = bisect_right(starts, at)
-        col = 1 - starts[line - 1]
-        _, _, _, success, failure = found.regs
-        return (
-            (line, col + at, line, col + found.end()),
-            None if success[0] < 0 else (line, col + success[0], line, col + success[1]),
-            None if failure[0] < 0 else (line, col + failure[0], line, col + failure[1]),
-        )
+        return line, 1 - starts[line - 1], found.regs
 
     @property
     def span(self) -> Span:
