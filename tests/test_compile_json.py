@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dtc.compiler.parallel as parallel
-from dtc.compiler.compile import compile_document, compile_json, compile_json_utf8, resolve
+from dtc.compiler.compile import compile_document, compile_json, compile_json_utf8_parts, resolve
 from dtc.compiler.parse import parse
 
 _ODD = st.text(
@@ -27,7 +27,7 @@ def _same(text: str) -> None:
     doc = parse(text, "odd.txt")
     assert compile_json(doc, text, resolve(doc)) == expected
     doc = parse(text, "odd.txt")  # what `dtc compile` writes to a file: the same text as UTF-8
-    assert compile_json_utf8(doc, text, resolve(doc), end="\n") == (expected + "\n").encode("utf-8")
+    assert b"".join(compile_json_utf8_parts(doc, text, resolve(doc), end="\n")) == (expected + "\n").encode("utf-8")
 
 
 @pytest.fixture(autouse=True)

@@ -217,8 +217,8 @@ def _fail_in_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_graph_built_by_a_child_is_the_same(forked: list[int]) -> None:
     """The compiled graph's entries, the second half built by a forked child, are the serial ones;
     so is the JSON text of :func:`compile_json`, each entry encoded where it was built, and its
-    UTF-8 bytes from :func:`compile_json_utf8`, each entry encoded to bytes where it was built."""
-    from dtc.compiler.compile import compile_document, compile_json, compile_json_utf8, resolve
+    UTF-8 bytes from :func:`compile_json_utf8_parts` (joined), each entry encoded to bytes where it was built."""
+    from dtc.compiler.compile import compile_document, compile_json, compile_json_utf8_parts, resolve
 
     books = [(p.values[0], p.values[1]) for p in _texts() if p.values[1]]  # the sample only where it is
     for name, text in [*books, ("generated", _generated(60)), ("state", _generated(40, possessions=6))]:
@@ -239,7 +239,8 @@ def test_graph_built_by_a_child_is_the_same(forked: list[int]) -> None:
         if len(doc.entries) >= 2:
             assert forked, name
         forked.clear()
-        assert compile_json_utf8(doc, text, resolve(doc), end="\n") == (compact + "\n").encode("utf-8"), name
+        written = b"".join(compile_json_utf8_parts(doc, text, resolve(doc), end="\n"))
+        assert written == (compact + "\n").encode("utf-8"), name
         if len(doc.entries) >= 2:
             assert forked, name
 

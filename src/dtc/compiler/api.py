@@ -13,7 +13,6 @@ from dtc.compiler.compile import (
     Resolved,
     compile_document,
     compile_json,
-    compile_json_utf8,
     compile_json_utf8_parts,
     resolve,
 )
@@ -41,16 +40,10 @@ class Compilation:
         with no_gc_pauses():
             return compile_json(self.doc, self.text, self.resolved, end=end)
 
-    def graph_utf8(self, end: str = "") -> bytes:
-        """:meth:`graph_json` encoded as UTF-8 (what ``dtc compile`` writes to a file), without
-        the whole text ever being one ``str`` (see :func:`dtc.compiler.compile.compile_json_utf8`)."""
-        with no_gc_pauses():
-            return compile_json_utf8(self.doc, self.text, self.resolved, end=end)
-
     def graph_utf8_parts(self, end: str = "") -> list[bytes]:
-        """:meth:`graph_utf8`'s bytes in the parts they are joined from, in order (what ``dtc
-        compile`` writes to a file without joining them: see
-        :func:`dtc.compiler.compile.compile_json_utf8_parts`)."""
+        """:meth:`graph_json` encoded as UTF-8, in the parts it is joined from, in order: what
+        ``dtc compile`` writes to a file, part after part, the whole text never one ``str`` nor
+        one ``bytes`` (see :func:`dtc.compiler.compile.compile_json_utf8_parts`)."""
         with no_gc_pauses():
             return compile_json_utf8_parts(self.doc, self.text, self.resolved, end=end)
 

@@ -272,11 +272,6 @@ def compile_json(doc: Document, text: str, resolved: Resolved | None = None, *, 
     return ",".join(entries)
 
 
-def compile_json_utf8(doc: Document, text: str, resolved: Resolved | None = None, *, end: str = "") -> bytes:
-    """:func:`compile_json`'s text encoded as UTF-8: :func:`compile_json_utf8_parts` joined."""
-    return b"".join(compile_json_utf8_parts(doc, text, resolved, end=end))
-
-
 def compile_json_utf8_parts(doc: Document, text: str, resolved: Resolved | None = None, *,
                             end: str = "") -> list[bytes]:
     """:func:`compile_json`'s text encoded as UTF-8, in parts (the entries, the commas between
