@@ -316,6 +316,64 @@ def test_shared_work_survives_what_a_look_sees(forked: list[int], seen: str, mon
         assert parallel.halves(100, _squares) == _squares(0, 100)
 
 
+@pytest.mark.parametrize("fork", [True, False])
+def test_work_meanwhile_is_done_once_here(forked: list[int], fork: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``meanwhile`` (what ``dtc compile`` lints the book with) runs once, in this process, after
+    the child has started on the items (or before they are built, when there is no child); the
+    items are the serial ones either way."""
+    if not fork:
+        monkeypatch.setattr(parallel, "wanted", lambda count: False)
+    calls: list[tuple[int, int]] = []
+    assert parallel.halves(100, _squares, lambda: calls.append((os.getpid(), len(forked)))) == _squares(0, 100)
+    assert calls == [(os.getpid(), 1 if fork else 0)]
+
+
+def test_work_meanwhile_that_fails_leaves_no_child(forked: list[int]) -> None:
+    """When ``meanwhile`` raises, the child is stopped and reaped before the error goes on."""
+
+    def fails() -> None:
+        raise RuntimeError("the lint fails")
+
+    with pytest.raises(RuntimeError, match="the lint fails"):
+        parallel.halves(100, _squares, fails)
+    assert len(forked) == 1
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)  # already reaped
+
+
+def test_compile_lints_beside_the_child(forked: list[int], tmp_path: Path) -> None:
+    """``dtc compile`` of a book with lint errors, its graph built on two processes while the
+    book is linted here: the JSON is the serial text and the errors are those ``dtc lint`` finds."""
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    book = tmp_path / "book.txt"
+    book.write_text(_generated(30) + "\n## 31\n\nA dead end that names a missing entry (D0, S999).\n", "utf-8")
+    out = tmp_path / "book.json"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "wanted", lambda count: False)
+        comp = compile_text(book.read_text("utf-8"), str(book))
+        expected = comp.graph_json("\n")
+        errors = [d for d in lint_compilation(comp) if d.severity.name == "ERROR"]
+    assert errors
+    halves, beside = parallel.halves, []
+
+    def watched(count: int, build: Any, meanwhile: Any = None) -> list[Any]:
+        beside.append(meanwhile is not None)
+        return halves(count, build, meanwhile)
+
+    forked.clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "halves", watched)
+        result = CliRunner().invoke(main, ["compile", str(book), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert forked
+    assert beside == [True]
+    assert out.read_text("utf-8") == expected
+    assert sum("error" in line for line in result.stderr.splitlines()) >= len(errors)
+
+
 def test_shared_work_refuses_what_a_child_left_incomplete() -> None:
     """What :func:`parallel.halves`' child sends is its parts, last first, then where it began:
     without that last frame, or with a beginning its parts do not reach, it is refused (and the

@@ -9,9 +9,10 @@ import click
 
 from dtc.cli.base import Beside, Exit, fail, finish, guard, load_source, output_option
 from dtc.cli.progress import Working
+from dtc.diagnostics import Diagnostic
 from dtc.fileio import preflight, write_bytes, write_text
 from dtc.lint.configuration import ConfigError, config_for
-from dtc.lint.engine import lint_compilation
+from dtc.lint.engine import lint_compilation as lint
 from dtc.lint.reporters import finding_line
 
 
@@ -32,6 +33,7 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
     target = Path(output) if output and output != "-" else Path("build") / (Path(file).stem + ".json")
     if output != "-":
         preflight(target, [file])
+    linted: list[list[Diagnostic]] = []
     with Working(f"parsing {file}") as work:
         comp = load_source(file)
         settings = None
@@ -58,9 +60,11 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
         elif output == "-":
             data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
         else:
-            data = comp.graph_utf8_parts("\n")  # the same text as UTF-8, in parts never joined
-    # The book is linted while the graph is written: the write is mostly the system's work.
-    linting = Beside(lambda: lint_compilation(comp, settings=settings))
+            # The book is linted here while a second process starts on the graph's entries
+            # (for a large book; see dtc.compiler.parallel.halves), so both cores are busy.
+            data = comp.graph_utf8_parts("\n", meanwhile=lambda: linted.append(lint(comp, settings=settings)))
+    # Else the book is linted while the graph is written: the write is mostly the system's work.
+    linting = Beside(lambda: linted[0] if linted else lint(comp, settings=settings))
     if output == "-":
         click.echo(data, nl=False)
     else:

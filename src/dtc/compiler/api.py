@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,12 +40,13 @@ class Compilation:
         with no_gc_pauses():
             return compile_json(self.doc, self.text, self.resolved, end=end)
 
-    def graph_utf8_parts(self, end: str = "") -> list[bytes]:
+    def graph_utf8_parts(self, end: str = "", meanwhile: Callable[[], object] | None = None) -> list[bytes]:
         """:meth:`graph_json` encoded as UTF-8, in the parts it is joined from, in order: what
         ``dtc compile`` writes to a file, part after part, the whole text never one ``str`` nor
-        one ``bytes`` (see :func:`dtc.compiler.compile.compile_json_utf8_parts`)."""
+        one ``bytes`` (see :func:`dtc.compiler.compile.compile_json_utf8_parts`). ``meanwhile()``,
+        if given, runs once here while a second process starts on the graph's entries."""
         with no_gc_pauses():
-            return compile_json_utf8_parts(self.doc, self.text, self.resolved, end=end)
+            return compile_json_utf8_parts(self.doc, self.text, self.resolved, end=end, meanwhile=meanwhile)
 
 
 #: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic

@@ -273,15 +273,16 @@ def compile_json(doc: Document, text: str, resolved: Resolved | None = None, *, 
 
 
 def compile_json_utf8_parts(doc: Document, text: str, resolved: Resolved | None = None, *,
-                            end: str = "") -> list[bytes]:
+                            end: str = "", meanwhile: Callable[[], object] | None = None) -> list[bytes]:
     """:func:`compile_json`'s text encoded as UTF-8, in parts (the entries, the commas between
     them, the text around them): what ``dtc compile`` writes to a file, part after part.
 
     Each entry is encoded to bytes where it is built, and the parts are never joined: a large
     book's text never exists whole as a ``str`` (which, with a dash or a curly quote in it,
     takes two bytes a letter) nor as one ``bytes`` (at 100,000 entries a join copies 230 MB),
-    and the child process that builds part of the entries sends bytes, which need no decoding."""
-    graph, entries = _graph(doc, text, resolved, encode=True, utf8=True)
+    and the child process that builds part of the entries sends bytes, which need no decoding.
+    ``meanwhile()``, if given, runs once while that child starts (see :func:`dtc.compiler.parallel.halves`)."""
+    graph, entries = _graph(doc, text, resolved, encode=True, utf8=True, meanwhile=meanwhile)
     assert entries is not None
     head, found, tail = _dumps(graph).partition(_dumps(_ENTRIES))
     if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
@@ -301,8 +302,10 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
-           effects: bool = True, utf8: bool = False) -> tuple[CompiledGraph, list[Any] | None]:
+def _graph(
+    doc: Document, text: str, resolved: Resolved | None, encode: bool, effects: bool = True, utf8: bool = False,
+    meanwhile: Callable[[], object] | None = None,
+) -> tuple[CompiledGraph, list[Any] | None]:
     """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
     apart, each as JSON text (``utf8``: as that text's UTF-8 bytes)."""
     import hashlib
@@ -471,7 +474,7 @@ def _graph(doc: Document, text: str, resolved: Resolved | None, encode: bool,
 
     encoded: list[Any] | None = None
     if encode:
-        encoded = parallel.halves(len(doc.entries), build_utf8 if utf8 else build_json)
+        encoded = parallel.halves(len(doc.entries), build_utf8 if utf8 else build_json, meanwhile)
         entries: Any = _ENTRIES
     else:
         entries = parallel.halves(len(doc.entries), lambda lo, hi: list(build(lo, hi)))

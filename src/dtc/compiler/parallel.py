@@ -240,8 +240,14 @@ def decode(
     return entry
 
 
-def halves(count: int, build: Callable[[int, int], list[Any]]) -> list[Any]:
-    """``build(0, count)``, shared with a forked child when :func:`wanted`.
+def halves(count: int, build: Callable[[int, int], list[Any]],
+           meanwhile: Callable[[], object] | None = None) -> list[Any]:
+    """``build(0, count)``, shared with a forked child when :func:`wanted`; ``meanwhile()``, if
+    given, runs once in this process first, while the child starts on the items from the back.
+
+    ``meanwhile`` is for work this process must do alone (``dtc compile`` lints the book there):
+    the child builds while it runs, so both cores stay busy. Without a child it runs before the
+    items are built. If it raises, the child is stopped and reaped before the error goes on.
 
     ``build(lo, hi)`` returns one item per index from ``lo`` to ``hi`` (the same items however
     the range is cut), made of what :mod:`marshal` writes (dicts, lists, strings, numbers,
@@ -260,6 +266,8 @@ def halves(count: int, build: Callable[[int, int], list[Any]]) -> list[Any]:
     result is always the same.
     """
     if not wanted(count):
+        if meanwhile is not None:
+            meanwhile()
         return build(0, count)
     import tempfile
 
@@ -271,6 +279,8 @@ def halves(count: int, build: Callable[[int, int], list[Any]]) -> list[Any]:
         try:
             pid = forking.fork()
         except OSError:
+            if meanwhile is not None:
+                meanwhile()
             return build(0, count)
         if pid == 0:  # the child: never returns
             status = 1
@@ -287,6 +297,13 @@ def halves(count: int, build: Callable[[int, int], list[Any]]) -> list[Any]:
                 status = 0
             finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
                 os._exit(status)
+        if meanwhile is not None:
+            try:
+                meanwhile()
+            except BaseException:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise
         mine: list[Any] = []
         end = 0
         while end < (back := _read(shared, 4)):
