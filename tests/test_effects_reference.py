@@ -53,6 +53,9 @@ PIECES = [
     "The corridor is dark", "you", "the", "It is cold", "Overhead, water drips", "A", "an", "1", "7", "20",
     "twelve", "(", ")", "(see above. Then go on)", "((", "))", ".", ". ", "! ", "? ", ":", "\n", "\n\n", " ",
     "  ", "\t", "—", "’", "1.5", "3.",
+    # key words inside other words, and after a digit, "@" or a letter outside ASCII
+    "whip", "unfound", "profound", "checkpoint", "savings", "chitin", "rehearse", "Scoins", "x2damage",
+    "5check", "@find", "éfind", "’s damage", "_save",
     # letters the shortcuts leave to the reference (case folding, lower-casing that moves offsets)
     "ſ", "ı", "İ", "K", "Save", "FIND", "Damage", "\u212a", "chec\u212a", "ta\u212ae d4 damage", "Ä", "é", "😀",
 ]
