@@ -260,6 +260,118 @@ def test_graph_child_that_fails_leaves_the_parent_to_build(forked: list[int],
     assert forked
 
 
+def _compiled(text: str, name: str, wait: float = 0.0) -> tuple[str, dict[str, int]]:
+    """``compile_json`` of a book parsed with effects read ahead (its reading child given
+    ``wait`` seconds), and how many entries the child read ahead."""
+    import time
+
+    from dtc.compiler.compile import compile_json, resolve
+
+    counts = {"ahead": 0}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "read_ahead", effects_ahead)
+        doc = parse(text, name)
+    if doc.ahead is not None:
+        time.sleep(wait)
+        collect = doc.ahead.collect
+
+        def counted() -> dict[int, str]:
+            taken = collect()
+            counts["ahead"] = len(taken)
+            return taken
+
+        doc.ahead.collect = counted
+    return compile_json(doc, text, resolve(doc)), counts
+
+
+def effects_ahead(text: str) -> str | None:
+    from dtc.compiler.compile import effects_ahead as ahead
+
+    return ahead(text)
+
+
+def test_effects_read_ahead_leave_the_graph_as_it_was(forked: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reading child of a book read for ``dtc compile`` goes on to read its entries' effects
+    ahead (dtc.compiler.parallel.Ahead): the JSON is the serial text, entries with a directive
+    or with creatures included, whether the child read none, some or all of its entries."""
+    from dtc.compiler.compile import compile_json, resolve
+
+    # a directive inside entry 34 (the child's), between two of its lines: the parser edits the text
+    inside = "\n34 It is quiet.\n<!-- dtc: ignore[dead-ends] -->\nTake d4 damage. "
+    directive = _generated(40).replace("\n34 ", inside, 1)
+    assert directive != _generated(40)
+    books = [(p.values[0], p.values[1]) for p in _texts() if p.values[1]]
+    for name, text in [*books, ("generated", _generated(60)), ("state", _generated(40, possessions=6)),
+                       ("directive", directive)]:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(parallel, "wanted", lambda count: False)
+            doc = parse(text, name)
+            serial = compile_json(doc, text, resolve(doc))
+        for wait in (0.0, 0.3) if name in ("generated", "state") else (0.0,):
+            compiled, counts = _compiled(text, name, wait)
+            assert compiled == serial, (name, wait)
+            if wait and name in ("generated", "state"):
+                assert counts["ahead"] > 0, name
+
+
+def test_effects_read_ahead_only_where_the_text_decides_them() -> None:
+    """An entry's effects are read ahead only when no creatures are among them; then they are
+    the same whatever the book's stat blocks name."""
+    import json
+
+    from dtc.compiler.compile import _blank_state
+    from dtc.compiler.read_effects import extract_effects
+
+    names_of = [None, [], ["Goblin"], ["Goblin", "Giant Frog", "Bell Warden"]]
+    for text in ["Suddenly, 4 Goblins attack. Take d4 damage.", "Inside the chest you find 50 coins.",
+                 "3 Skeletons and 2 Goblins wait (DEX D1, S3, F4). On failure, lose 2 HP.", "It is quiet."]:
+        ahead = effects_ahead(text)
+        read = [json.dumps(extract_effects(_blank_state(text), names), ensure_ascii=False, separators=(",", ":"))
+                for names in names_of]
+        if ahead is None:
+            assert "creatures" in read[0]
+        else:
+            assert read == [ahead] * len(names_of), text
+
+
+def test_effects_read_ahead_by_a_child_that_fails(forked: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child that fails while it reads ahead, or before it sends its entries, leaves the graph
+    as it was (this process reads what is missing)."""
+    from dtc.compiler.compile import compile_json, resolve
+
+    text = _generated(40)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "wanted", lambda count: False)
+        doc = parse(text, "x")
+        serial = compile_json(doc, text, resolve(doc))
+    parent = os.getpid()
+
+    def fails(text: str) -> str | None:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return None
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "read_ahead", fails)
+        doc = parse(text, "x")
+    assert compile_json(doc, text, resolve(doc)) == serial
+    _fail_in_the_child(monkeypatch)
+    assert _compiled(text, "x", 0.2)[0] == serial
+    encode = parallel.encode
+
+    def fails_to_send(entry: Entry) -> tuple[Any, ...]:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails before its entries are sent")
+        return encode(entry)
+
+    monkeypatch.setattr(parallel, "encode", fails_to_send)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parallel, "read_ahead", effects_ahead)
+        doc = parse(text, "x")
+    assert doc.ahead is None  # this process read the child's entries itself
+    assert compile_json(doc, text, resolve(doc)) == serial
+
+
 def _squares(lo: int, hi: int) -> list[Any]:
     return [[i, str(i * i)] for i in range(lo, hi)]
 

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import click
 
+import dtc.compiler.parallel as parallel
 from dtc.cli.base import Beside, Exit, fail, finish, guard, load_source, output_option
 from dtc.cli.progress import Working
+from dtc.compiler.compile import effects_ahead
 from dtc.diagnostics import Diagnostic
 from dtc.fileio import preflight, write_bytes, write_text
 from dtc.lint.configuration import ConfigError, config_for
@@ -35,7 +37,12 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
         preflight(target, [file])
     linted: list[list[Diagnostic]] = []
     with Working(f"parsing {file}") as work:
-        comp = load_source(file)
+        if not validate:  # a large book's reading child reads effects ahead (dtc.compiler.parallel.Ahead)
+            parallel.read_ahead = effects_ahead
+        try:
+            comp = load_source(file)
+        finally:
+            parallel.read_ahead = None
         settings = None
         if file != "-":
             try:

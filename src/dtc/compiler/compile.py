@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any, NamedTuple, cast
 
 import dtc.compiler.dungeon as dungeon
@@ -398,6 +398,13 @@ def _graph(
     canonical_of: dict[str, str] = {}  # each ability as written -> as the graph names it
     digit_labels = any(key.isdigit() for key in labels)  # else no number's text is a label
 
+    # What the reading child read ahead (see dtc.compiler.parallel.Ahead): an entry's effects as JSON.
+    ahead: dict[int, str] = {}
+    if doc.ahead is not None:  # the child stops here, whatever is built
+        ahead, doc.ahead = doc.ahead.collect(), None
+        if not effects:
+            ahead = {}
+
     def build_json(lo: int, hi: int) -> list[str]:
         """Each entry's JSON text, written as it is built (only its text is kept): what
         ``json.dumps`` of :func:`build`'s dict gives, compact, byte for byte, without building
@@ -460,8 +467,8 @@ def _graph(
                 f'"line":{value(entry.span.line)},"end_line":{value(entry.end_line)},"text":{string(entry.text)},'
                 f'"ending":{value(entry.ending)},"choices":[{",".join(choices)}],"exits":[{",".join(exits)}],'
                 f'"creatures":[{",".join(map(string, entry_creatures(entry, index)))}],'
-                '"effects":' + encoder(extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names)
-                                       if effects else [])
+                '"effects":' + (ahead.get(i) or encoder(extract_effects(_blank_state(dungeon.blank_lines(entry.text)),
+                                                                      names) if effects else []))
             )
             if zones or entry.changes or entry.ending_kind is not None:
                 for key, part in optional(i, entry).items():
@@ -526,6 +533,28 @@ def _graph(
         _dungeon_notation(doc, graph, canonical)
     _possessions(doc, graph)
     return cast(CompiledGraph, graph), encoded  # a plain dict; tests/test_golden.py validates it
+
+
+def effects_ahead(text: str) -> str | None:
+    """An entry's effects as the compiled graph writes them (JSON), read from its ``text``
+    alone, or None when they depend on more: when they name creatures, which are those of the
+    book's stat blocks (what :data:`dtc.compiler.parallel.read_ahead` is set to by ``dtc compile``).
+
+    Read with no stat-block names, the reader takes every counted, capitalised name for
+    creatures (``4 Goblins``); given names, it drops those that match none, and it drops effects
+    only there. So where it finds no creatures without names, it finds the same effects with
+    any names at all."""
+    from dtc.compiler.read_effects import extract_effects
+
+    found = extract_effects(_blank_state(dungeon.blank_lines(text)), None)
+    if any(effect["kind"] == "creatures" for effect in found):
+        return None
+    return _ahead_encoder()(found)
+
+
+@cache
+def _ahead_encoder() -> Callable[[Any], str]:
+    return _compact_encoder()
 
 
 def _blank_state(text: str) -> str:

@@ -10,6 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from dtc.compiler.labels import read_label
 from dtc.compiler.notation import Cond, fast_notation_at
@@ -362,6 +363,9 @@ class Document:
     #: after a sentence in a book that does not put a blank line before each entry). The number
     #: (or label), the span of the number and the word after it, and the line's text after the number.
     lowercase_heads: list[tuple[Target, Span, str]] = field(default_factory=list)
+    #: What a child process reads ahead for the compiled graph while this one goes on
+    #: (:class:`dtc.compiler.parallel.Ahead`, only under ``dtc compile``; None elsewhere).
+    ahead: Any = field(default=None, repr=False, compare=False)
 
     @property
     def rules(self) -> str:
