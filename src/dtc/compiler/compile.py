@@ -195,11 +195,12 @@ def _span(span: Offsets | None) -> dict[str, int] | None:
 _SPAN_TEXT = '{"line":%d,"column":%d,"end_line":%d,"end_column":%d}'
 
 
+@cache
 def _compact_encoder() -> Callable[[Any], str]:
     """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` as one reusable function:
     ``json``'s own C encoder made once (``JSONEncoder.encode`` makes one on every call), without
     the circular-reference check, which plain data never needs (and whose absence cannot
-    change a text that encodes)."""
+    change a text that encodes). One for the process: it keeps no state between calls."""
     import json
     import json.encoder as impl
 
@@ -549,12 +550,7 @@ def effects_ahead(text: str) -> str | None:
     found = extract_effects(_blank_state(dungeon.blank_lines(text)), None)
     if any(effect["kind"] == "creatures" for effect in found):
         return None
-    return _ahead_encoder()(found)
-
-
-@cache
-def _ahead_encoder() -> Callable[[Any], str]:
-    return _compact_encoder()
+    return _compact_encoder()(found)
 
 
 def _blank_state(text: str) -> str:

@@ -10,11 +10,14 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING
 
 from dtc.compiler.labels import read_label
 from dtc.compiler.notation import Cond, fast_notation_at
 from dtc.diagnostics import Span
+
+if TYPE_CHECKING:
+    from dtc.compiler.parallel import Ahead
 
 Target = int | str
 
@@ -365,7 +368,7 @@ class Document:
     lowercase_heads: list[tuple[Target, Span, str]] = field(default_factory=list)
     #: What a child process reads ahead for the compiled graph while this one goes on
     #: (:class:`dtc.compiler.parallel.Ahead`, only under ``dtc compile``; None elsewhere).
-    ahead: Any = field(default=None, repr=False, compare=False)
+    ahead: Ahead | None = field(default=None, repr=False, compare=False)
 
     @property
     def rules(self) -> str:
