@@ -103,8 +103,8 @@ def read_entries(
         try:
             spool = stack.enter_context(tempfile.TemporaryFile())
             if ahead is not None:
-                later = Ahead(doc)
-                stack.callback(later.unless_kept)  # stops and reaps the child, unless kept below
+                later = Ahead()
+                stack.callback(_unless_kept, doc, later)
             pid = forking.fork()
         except OSError:  # no temporary file, no pipe, or no second process: read here
             return read(0, count)
@@ -116,7 +116,6 @@ def read_entries(
             rest = _receive(doc, source, starts, spool, split, count, body_starts) if sent else None
             if rest is not None:  # the child reads ahead until the graph is built (Ahead.collect)
                 doc.ahead = later
-                later.kept = True
         else:
             try:
                 _, status = os.waitpid(pid, 0)
@@ -151,6 +150,12 @@ def _child(
         os._exit(status)
 
 
+def _unless_kept(doc: Document, later: Ahead) -> None:
+    """When :func:`read_entries` ends: stop the child unless it was kept reading ahead."""
+    if doc.ahead is not later:
+        later.collect()
+
+
 class Ahead:
     """What the reading child of :func:`read_entries` reads ahead, once its entries are sent.
 
@@ -169,11 +174,9 @@ class Ahead:
     or any entry at all if it fails, is read when the graph is built, as it always was.
     """
 
-    def __init__(self, doc: Document) -> None:
+    def __init__(self) -> None:
         import tempfile
 
-        #: Set once this process keeps the child reading ahead (then only :meth:`collect` stops it).
-        self.kept = False
         self.parent = os.getpid()
         self.pid = 0
         self._taken: dict[int, str] | None = None
@@ -211,11 +214,6 @@ class Ahead:
                 read.append((k, value))
         _write(self.spool, read)
         self.spool.flush()
-
-    def unless_kept(self) -> None:
-        """When :func:`read_entries` ends: stop the child unless it was kept reading ahead."""
-        if not self.kept:
-            self.collect()
 
     def collect(self) -> dict[int, str]:
         """In this process: stop the child and take what it read ahead, by entry index (once;
