@@ -71,7 +71,7 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             # (for a large book; see dtc.compiler.parallel.halves), so both cores are busy.
             data = comp.graph_utf8_parts("\n", meanwhile=lambda: linted.append(lint(comp, settings=settings)))
     # Else the book is linted while the graph is written: the write is mostly the system's work.
-    linting = Beside(lambda: linted[0] if linted else lint(comp, settings=settings))
+    linting = None if linted else Beside(lambda: lint(comp, settings=settings))
     if output == "-":
         click.echo(data, nl=False)
     else:
@@ -81,7 +81,8 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             write_bytes(target, data, inputs=[file])
         click.echo(f"wrote {target}", err=True)
     with Working("linting"):
-        errors = [d for d in linting.result() if d.severity.name == "ERROR"]
+        found = linted[0] if linting is None else linting.result()
+        errors = [d for d in found if d.severity.name == "ERROR"]
     for d in errors:
         click.echo(finding_line(d), err=True)
     finish(int(Exit.FINDINGS if errors else Exit.CLEAN))
