@@ -103,13 +103,13 @@ def read_entries(
         try:
             spool = stack.enter_context(tempfile.TemporaryFile())
             if ahead is not None:
-                later = Ahead()
+                later = Ahead(ahead)
                 stack.callback(_unless_kept, doc, later)
             pid = forking.fork()
         except OSError:  # no temporary file, no pipe, or no second process: read here
             return read(0, count)
         if pid == 0:  # the child: never returns
-            _child(doc, spool, split, count, read, later, ahead)
+            _child(doc, spool, split, count, read, later)
         entries = read(0, split)
         if later is not None:  # the child goes on after its entries: wait for them only
             sent = later.sent(pid)
@@ -125,10 +125,7 @@ def read_entries(
     return entries + (rest if rest is not None else read(split, count))
 
 
-def _child(
-    doc: Document, spool: IO[bytes], lo: int, hi: int, read: Reader, later: Ahead | None,
-    ahead: Callable[[str], str | None] | None,
-) -> None:
+def _child(doc: Document, spool: IO[bytes], lo: int, hi: int, read: Reader, later: Ahead | None) -> None:
     import pickle
 
     status = 1
@@ -143,8 +140,8 @@ def _child(
             _write(spool, [encode(e) for e in chunk])
         _write(spool, (_END, pickle.dumps((doc.bad_statblocks[bad:], doc.hazards[hazards:]))))
         spool.flush()
-        if later is not None and ahead is not None:
-            later.read_ahead(lo, texts, ahead, {d.entry_index for d in doc.directives})
+        if later is not None:
+            later.read_ahead(lo, texts, {d.entry_index for d in doc.directives})
         status = 0
     finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
         os._exit(status)
@@ -174,9 +171,10 @@ class Ahead:
     or any entry at all if it fails, is read when the graph is built, as it always was.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, ahead: Callable[[str], str | None]) -> None:
         import tempfile
 
+        self.ahead = ahead  # what read_ahead was when the child was started
         self.parent = os.getpid()
         self.pid = 0
         self._taken: dict[int, str] | None = None
@@ -203,9 +201,10 @@ class Ahead:
         except OSError:
             return False
 
-    def read_ahead(self, lo: int, texts: list[str], ahead: Callable[[str], str | None], skip: set[int | None]) -> None:
+    def read_ahead(self, lo: int, texts: list[str], skip: set[int | None]) -> None:
         """In the child: tell the parent the entries are sent, then read ahead from the last."""
         os.write(self._ready_w, b"1")
+        ahead = self.ahead
         read: list[tuple[int, str]] = []
         for k in range(lo + len(texts) - 1, lo - 1, -1):
             if self.stop[0] or os.getppid() != self.parent:  # asked to stop, or the parent is gone
@@ -380,9 +379,7 @@ def halves(count: int, build: Callable[[int, int], list[Any]],
     result is always the same.
     """
     if not wanted(count):
-        if meanwhile is not None:
-            meanwhile()
-        return build(0, count)
+        return _here(count, build, meanwhile)
     import tempfile
 
     step = _step(count)
@@ -393,9 +390,7 @@ def halves(count: int, build: Callable[[int, int], list[Any]],
         try:
             pid = forking.fork()
         except OSError:
-            if meanwhile is not None:
-                meanwhile()
-            return build(0, count)
+            return _here(count, build, meanwhile)
         if pid == 0:  # the child: never returns
             status = 1
             try:
@@ -436,6 +431,13 @@ def halves(count: int, build: Callable[[int, int], list[Any]],
     if begun > end:  # a gap between the two (a look saw a torn number): built here
         return mine + build(end, begun) + theirs
     return mine + theirs[end - begun:]  # where both built, this process's items are kept
+
+
+def _here(count: int, build: Callable[[int, int], list[Any]], meanwhile: Callable[[], object] | None) -> list[Any]:
+    """:func:`halves` with no child: ``meanwhile()``, then every item built here."""
+    if meanwhile is not None:
+        meanwhile()
+    return build(0, count)
 
 
 def _parts(spool: IO[bytes], count: int) -> list[Any] | None:
