@@ -262,12 +262,13 @@ def test_graph_child_that_fails_leaves_the_parent_to_build(forked: list[int],
 
 def _compiled(text: str, name: str, wait: float = 0.0) -> tuple[str, dict[str, int]]:
     """``compile_json`` of a book parsed with effects read ahead (its reading child given
-    ``wait`` seconds), and how many entries the child read ahead."""
+    ``wait`` seconds), how many entries the child read ahead (``ahead``) and the first of them
+    (``first``)."""
     import time
 
     from dtc.compiler.compile import compile_json, resolve
 
-    counts = {"ahead": 0}
+    counts = {"ahead": 0, "first": -1}
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(parallel, "read_ahead", effects_ahead)
         doc = parse(text, name)
@@ -278,6 +279,7 @@ def _compiled(text: str, name: str, wait: float = 0.0) -> tuple[str, dict[str, i
         def counted() -> dict[int, str]:
             taken = collect()
             counts["ahead"] = len(taken)
+            counts["first"] = min(taken, default=-1)
             return taken
 
         doc.ahead.collect = counted
@@ -291,15 +293,17 @@ def effects_ahead(text: str) -> str | None:
 
 
 def test_effects_read_ahead_leave_the_graph_as_it_was(forked: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The reading child of a book read for ``dtc compile`` goes on to read its entries' effects
-    ahead (dtc.compiler.parallel.Ahead): the JSON is the serial text, entries with a directive
-    or with creatures included, whether the child read none, some or all of its entries."""
+    """The reading child of a book read for ``dtc compile`` goes on to read the book's effects
+    ahead, from the last entry (dtc.compiler.parallel.Ahead): the JSON is the serial text,
+    entries with a directive or with creatures included, whether the child read none, some or
+    all of the entries."""
     from dtc.compiler.compile import compile_json, resolve
 
-    # a directive inside entry 34 (the child's), between two of its lines: the parser edits the text
-    inside = "\n34 It is quiet.\n<!-- dtc: ignore[dead-ends] -->\nTake d4 damage. "
-    directive = _generated(40).replace("\n34 ", inside, 1)
-    assert directive != _generated(40)
+    # a directive inside entry 34 (the child's) and entry 5 (this process's), between two of
+    # their lines: the parser edits the text
+    inside = "\n{} It is quiet.\n<!-- dtc: ignore[dead-ends] -->\nTake d4 damage. "
+    directive = _generated(40).replace("\n34 ", inside.format(34), 1).replace("\n5 ", inside.format(5), 1)
+    assert directive.count("dtc: ignore") == 2
     books = [(p.values[0], p.values[1]) for p in _texts() if p.values[1]]
     for name, text in [*books, ("generated", _generated(60)), ("state", _generated(40, possessions=6)),
                        ("directive", directive)]:
@@ -307,11 +311,12 @@ def test_effects_read_ahead_leave_the_graph_as_it_was(forked: list[int], monkeyp
             mp.setattr(parallel, "wanted", lambda count: False)
             doc = parse(text, name)
             serial = compile_json(doc, text, resolve(doc))
-        for wait in (0.0, 0.3) if name in ("generated", "state") else (0.0,):
+        for wait in (0.0, 0.3) if name in ("generated", "state", "directive") else (0.0,):
             compiled, counts = _compiled(text, name, wait)
             assert compiled == serial, (name, wait)
             if wait and name in ("generated", "state"):
-                assert counts["ahead"] > 0, name
+                # given the time, the child reads this process's share too, not only its own
+                assert 0 <= counts["first"] < round(len(doc.entries) * parallel.PARENT_SHARE), (name, counts)
 
 
 def test_effects_read_ahead_only_where_the_text_decides_them() -> None:
@@ -453,9 +458,12 @@ def test_work_meanwhile_that_fails_leaves_no_child(forked: list[int]) -> None:
         os.waitpid(forked[0], os.WNOHANG)  # already reaped
 
 
-def test_compile_lints_beside_the_child(forked: list[int], tmp_path: Path) -> None:
-    """``dtc compile`` of a book with lint errors, its graph built on two processes while the
-    book is linted here: the JSON is the serial text and the errors are those ``dtc lint`` finds."""
+@pytest.mark.parametrize("reading_ahead", [True, False])
+def test_compile_lints_beside_the_child(forked: list[int], tmp_path: Path, reading_ahead: bool) -> None:
+    """``dtc compile`` of a book with lint errors, linted here while a child works: the child
+    that read part of the entries and reads effects ahead, or (when there is none) the child
+    that builds part of the graph. The JSON is the serial text and the errors are those
+    ``dtc lint`` finds."""
     from click.testing import CliRunner
 
     from dtc.cli import main
@@ -475,13 +483,18 @@ def test_compile_lints_beside_the_child(forked: list[int], tmp_path: Path) -> No
         beside.append(meanwhile is not None)
         return halves(count, build, meanwhile)
 
+    def no_reading_ahead(_: Any) -> None:
+        raise OSError("no second temporary file")  # read_entries then reads every entry here
+
     forked.clear()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(parallel, "halves", watched)
+        if not reading_ahead:
+            mp.setattr(parallel, "Ahead", no_reading_ahead)
         result = CliRunner().invoke(main, ["compile", str(book), "-o", str(out)])
     assert result.exit_code == 1, result.output
-    assert forked
-    assert beside == [True]
+    assert len(forked) == (2 if reading_ahead else 1)
+    assert beside == [not reading_ahead]  # linted before the graph's build while the reader reads ahead
     assert out.read_text("utf-8") == expected
     assert sum("error" in line for line in result.stderr.splitlines()) >= len(errors)
 

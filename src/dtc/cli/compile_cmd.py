@@ -67,9 +67,16 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
         elif output == "-":
             data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
         else:
-            # The book is linted here while a second process starts on the graph's entries
-            # (for a large book; see dtc.compiler.parallel.halves), so both cores are busy.
-            data = comp.graph_utf8_parts("\n", meanwhile=lambda: linted.append(lint(comp, settings=settings)))
+            def lint_here() -> None:
+                linted.append(lint(comp, settings=settings))
+
+            # Both cores stay busy while the book is linted. A large book's reading child is
+            # still reading effects ahead (dtc.compiler.parallel.Ahead): the lint runs now,
+            # beside it. Else it runs while a second process starts on the graph's entries
+            # (for a large book; see dtc.compiler.parallel.halves).
+            if comp.doc.ahead is not None:
+                lint_here()
+            data = comp.graph_utf8_parts("\n", meanwhile=None if linted else lint_here)
     # Else the book is linted while the graph is written: the write is mostly the system's work.
     linting = None if linted else Beside(lambda: lint(comp, settings=settings))
     if output == "-":

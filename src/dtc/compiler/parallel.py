@@ -17,7 +17,8 @@ Building the compiled graph's entries, and reading their effects, are shared the
 neither waits for the other.
 
 Under ``dtc compile`` the child that read the second half does not end once its entries are
-sent: it reads their effects ahead while this process finishes the parse (:class:`Ahead`).
+sent: it reads the book's effects ahead, from the last entry, while this process finishes the
+parse and lints the book (:class:`Ahead`).
 
 Only the one-shot ``dtc`` command turns this on (:data:`enabled`): a long-running process with
 threads (the language server) must not fork, and the tests turn it on where they check it. The
@@ -86,13 +87,15 @@ def wanted(count: int) -> bool:
 
 
 def read_entries(
-    doc: Document, source: str, starts: Starts, count: int, body_starts: Starts, read: Reader
+    doc: Document, source: str, starts: Starts, count: int, body_starts: Starts, read: Reader,
+    text_of: Callable[[int], str],
 ) -> list[Entry]:
     """All ``count`` entries, the second half read by a child process (see the module doc).
 
     ``read(lo, hi)`` reads entries as a serial parse would, adding what it finds beyond the
     entries (bad stat blocks, hazard lines) to ``doc``; ``body_starts[k]`` is where entry
-    ``k``'s text begins in ``source``.
+    ``k``'s text begins in ``source``; ``text_of(k)`` is entry ``k``'s text as ``read`` reads it
+    (what :class:`Ahead` reads effects from).
     """
     import tempfile  # here, not at the top: a book too small for this never pays for it
 
@@ -109,7 +112,7 @@ def read_entries(
         except OSError:  # no temporary file, no pipe, or no second process: read here
             return read(0, count)
         if pid == 0:  # the child: never returns
-            _child(doc, spool, split, count, read, later)
+            _child(doc, spool, split, count, read, later, text_of)
         entries = read(0, split)
         if later is not None:  # the child goes on after its entries: wait for them only
             sent = later.sent(pid)
@@ -125,23 +128,20 @@ def read_entries(
     return entries + (rest if rest is not None else read(split, count))
 
 
-def _child(doc: Document, spool: IO[bytes], lo: int, hi: int, read: Reader, later: Ahead | None) -> None:
+def _child(doc: Document, spool: IO[bytes], lo: int, hi: int, read: Reader, later: Ahead | None,
+           text_of: Callable[[int], str]) -> None:
     import pickle
 
     status = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly
         bad, hazards = len(doc.bad_statblocks), len(doc.hazards)
-        texts: list[str] = []
         for start in range(lo, hi, CHUNK):
-            chunk = read(start, min(hi, start + CHUNK))
-            if later is not None:
-                texts += [e.text for e in chunk]
-            _write(spool, [encode(e) for e in chunk])
+            _write(spool, [encode(e) for e in read(start, min(hi, start + CHUNK))])
         _write(spool, (_END, pickle.dumps((doc.bad_statblocks[bad:], doc.hazards[hazards:]))))
         spool.flush()
         if later is not None:
-            later.read_ahead(lo, texts, {d.entry_index for d in doc.directives})
+            later.read_ahead(hi, text_of, {d.entry_index for d in doc.directives})
         status = 0
     finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
         os._exit(status)
@@ -158,9 +158,11 @@ class Ahead:
 
     After sending its entries, the child would sit idle while this process reads the rest of
     its share, rebuilds the child's entries and resolves the book (a tenth of a second at
-    10,000 entries, more than a second at 100,000). When ``dtc compile`` sets
+    10,000 entries, more than a second at 100,000), then lints it (``dtc compile`` lints before
+    it builds the graph when this child is reading ahead). When ``dtc compile`` sets
     :data:`read_ahead`, the child spends that time on what the compiled graph takes from an
-    entry's text alone (its effects, as JSON), its own entries from the last, until this
+    entry's text alone (its effects, as JSON), the book's entries from the last towards the
+    first (its own, then this process's: an entry's text is a slice of the source), until this
     process asks for them (:meth:`collect`, when the graph is built). It then stops after the
     entry in hand and sends what it has, through a second unlinked temporary file.
 
@@ -201,15 +203,16 @@ class Ahead:
         except OSError:
             return False
 
-    def read_ahead(self, lo: int, texts: list[str], skip: set[int | None]) -> None:
-        """In the child: tell the parent the entries are sent, then read ahead from the last."""
+    def read_ahead(self, count: int, text_of: Callable[[int], str], skip: set[int | None]) -> None:
+        """In the child: tell the parent the entries are sent, then read ahead from the last of
+        the book's ``count`` entries (``text_of(k)``: entry ``k``'s text) towards the first."""
         os.write(self._ready_w, b"1")
         ahead = self.ahead
         read: list[tuple[int, str]] = []
-        for k in range(lo + len(texts) - 1, lo - 1, -1):
+        for k in range(count - 1, -1, -1):
             if self.stop[0] or os.getppid() != self.parent:  # asked to stop, or the parent is gone
                 break
-            if k not in skip and (value := ahead(texts[k - lo])) is not None:
+            if k not in skip and (value := ahead(text_of(k))) is not None:
                 read.append((k, value))
         _write(self.spool, read)
         self.spool.flush()

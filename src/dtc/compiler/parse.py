@@ -168,8 +168,11 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
             for n in range(lo, hi)
         ]
 
+    def body(n: int) -> str:  # entry n's text as read_entry reads it (before directives are taken out)
+        return text[body_starts[n] : max(body_starts[n], stops[n])].rstrip()
+
     if parallel.wanted(len(heads)):
-        doc.entries = parallel.read_entries(doc, text, offsets, len(heads), body_starts, read)
+        doc.entries = parallel.read_entries(doc, text, offsets, len(heads), body_starts, read, body)
     else:
         doc.entries = read(0, len(heads))
     for n in sorted({d.entry_index for d in doc.directives if d.entry_index is not None}):
