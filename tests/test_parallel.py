@@ -18,6 +18,7 @@ import dtc.compiler.parallel as parallel
 from dtc.compiler.api import compile_text
 from dtc.compiler.model import Choice, Document, Entry
 from dtc.compiler.parse import parse
+from dtc.fileio import chunks
 from dtc.lint.engine import lint_compilation
 from helpers import SEEDS_MISSING, count_forks, sample_dungeon
 
@@ -239,7 +240,7 @@ def test_graph_built_by_a_child_is_the_same(forked: list[int]) -> None:
         if len(doc.entries) >= 2:
             assert forked, name
         forked.clear()
-        written = b"".join(compile_json_utf8_parts(doc, text, resolve(doc), end="\n"))
+        written = b"".join(chunks(compile_json_utf8_parts(doc, text, resolve(doc), end="\n")))
         assert written == (compact + "\n").encode("utf-8"), name
         if len(doc.entries) >= 2:
             assert forked, name
@@ -477,18 +478,18 @@ def test_compile_lints_beside_the_child(forked: list[int], tmp_path: Path, readi
         expected = comp.graph_json("\n")
         errors = [d for d in lint_compilation(comp) if d.severity.name == "ERROR"]
     assert errors
-    halves, beside = parallel.halves, []
+    joined_halves, beside = parallel.joined_halves, []
 
-    def watched(count: int, build: Any, meanwhile: Any = None) -> list[Any]:
+    def watched(count: int, build: Any, sep: bytes, meanwhile: Any = None) -> list[Any]:
         beside.append(meanwhile is not None)
-        return halves(count, build, meanwhile)
+        return joined_halves(count, build, sep, meanwhile)
 
     def no_reading_ahead(_: Any) -> None:
         raise OSError("no second temporary file")  # read_entries then reads every entry here
 
     forked.clear()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(parallel, "halves", watched)
+        mp.setattr(parallel, "joined_halves", watched)
         if not reading_ahead:
             mp.setattr(parallel, "Ahead", no_reading_ahead)
         result = CliRunner().invoke(main, ["compile", str(book), "-o", str(out)])
@@ -517,3 +518,112 @@ def test_shared_work_refuses_what_a_child_left_incomplete() -> None:
     assert sent(_squares(8, 10), _squares(5, 8)) is None  # cut short
     assert sent(_squares(8, 10), (parallel._END, 5)) is None  # begun where its parts do not reach
     assert sent(_squares(8, 10), "not a part", (parallel._END, 8)) is None
+
+
+def _words(lo: int, hi: int) -> list[bytes]:
+    return [f"«{i * i}»".encode() for i in range(lo, hi)]
+
+
+def _written(parts: list[Any]) -> bytes:
+    return b"".join(chunks(parts))
+
+
+@pytest.mark.parametrize("seen", ["true", "stale", "torn"])
+def test_joined_work_is_the_serial_text(forked: list[int], seen: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`parallel.joined_halves` gives the items with the separator between them, whoever
+    built which (the child's as extents of its file, never read here), whatever each look at the
+    other's progress saw; one item, or none, as well."""
+    import random
+
+    from dtc.fileio import Extent
+
+    draw = random.Random(11)
+    start = {0: 0, 4: 100}
+    if seen != "true":
+        monkeypatch.setattr(parallel, "_read", lambda shared, at: start[at] if seen == "stale"
+                            else draw.randrange(0, 101))
+    for count in (100, 1, 0) if seen == "true" else (100,) * 10:
+        parts = parallel.joined_halves(count, _words, b", ")
+        assert _written(parts) == b", ".join(_words(0, count)), count
+    if seen != "true":
+        return
+    def pairs(slowed: Any) -> Any:
+        return lambda lo, hi: [f"[{a},{b}]".encode() for a, b in slowed(lo, hi)]
+
+    for slow in ("parent", "child"):
+        build = pairs(_slow_in(slow))
+        parts = parallel.joined_halves(60, build, b"|")
+        assert _written(parts) == b"|".join(build(0, 60)), slow
+        if slow == "parent":  # the child built most: sent as extents of its file
+            assert any(isinstance(p, Extent) for p in parts) and forked
+
+
+def test_joined_work_refuses_what_a_child_left_incomplete(forked: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """What :func:`parallel.joined_halves`' child wrote is refused where it does not add up (cut
+    short, a part missing, an index that is not ours), and the items are then built here."""
+    import tempfile
+
+    def extents(*parts: tuple[int, int], begun: int = 0, cut: int = 0, index: Any = None) -> Any:
+        with tempfile.TemporaryFile() as spool:
+            made = []
+            for lo, hi in parts:
+                made.append((lo, spool.tell(), [1 + len(w) for w in _words(lo, hi)]))
+                spool.write(b"," + b",".join(_words(lo, hi)))
+            frame = parallel.marshal.dumps((parallel._END, begun, made) if index is None else index)
+            spool.write(frame + len(frame).to_bytes(8, "little"))
+            spool.flush()
+            if cut:
+                spool.truncate(spool.tell() - cut)
+            got = parallel._extents(spool, 10, 3, 1)
+            return None if got is None else (got[0], b"".join(chunks(got[1])))
+
+    assert extents((8, 10), (5, 8), begun=5) == (5, b"," + b",".join(_words(5, 10)))
+    assert extents((8, 10), (2, 8), begun=2) == (2, b"," + b",".join(_words(3, 10)))  # from here on only
+    assert extents(begun=10) == (10, b"")
+    assert extents((8, 10), (5, 8), begun=5, cut=3) is None
+    assert extents((8, 10), begun=5) is None  # begun where its parts do not reach
+    assert extents((8, 10), (4, 9), begun=4) is None  # parts overlap
+    assert extents((8, 10), index=("not", "ours")) is None
+    # a child whose file does not add up: its items are built here, the text is the same
+    monkeypatch.setattr(parallel, "_extents", lambda *args: None)
+    assert _written(parallel.joined_halves(50, _words, b",")) == b",".join(_words(0, 50))
+    assert forked
+
+
+@pytest.mark.parametrize("way", ["copy_file_range", "sendfile", "read"])
+def test_extents_are_copied_whatever_the_system_allows(tmp_path: Path, way: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An extent of a file is written to a file by ``copy_file_range``, else ``sendfile``, else
+    read and written; to a pipe as well; and to standard output."""
+    import errno
+    import tempfile
+    import threading
+
+    from dtc.fileio import Extent, write_bytes
+
+    def refused(*args: Any) -> int:
+        raise OSError(errno.EXDEV, "refused here")
+
+    if way != "copy_file_range":
+        monkeypatch.setattr(os, "copy_file_range", refused, raising=False)
+    if way == "read":
+        monkeypatch.setattr(os, "sendfile", refused, raising=False)
+    body = bytes(range(256)) * 9000  # more than a MiB: read back in two pieces
+    with tempfile.TemporaryFile() as spool:
+        spool.write(b"xx" + body + b"yy")
+        spool.flush()
+        parts: list[bytes | Extent] = [b"<", Extent(spool, 2, len(body)), b">", Extent(spool, 0, 2)]
+        out = tmp_path / "out.bin"
+        write_bytes(out, parts)
+        assert out.read_bytes() == b"<" + body + b">xx"
+        fifo = tmp_path / "fifo"
+        os.mkfifo(fifo)
+        got: list[bytes] = []
+        reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+        reader.start()
+        write_bytes(fifo, parts)
+        reader.join(10)
+        assert got == [b"<" + body + b">xx"]
+        with pytest.raises(OSError, match="ended before"):
+            write_bytes(tmp_path / "short.bin", [Extent(spool, len(body), 10)])
+        assert not (tmp_path / "short.bin").exists()

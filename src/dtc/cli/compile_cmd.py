@@ -12,7 +12,7 @@ from dtc.cli.base import Beside, Exit, fail, finish, guard, load_source, output_
 from dtc.cli.progress import Working
 from dtc.compiler.compile import effects_ahead
 from dtc.diagnostics import Diagnostic
-from dtc.fileio import preflight, write_bytes, write_text
+from dtc.fileio import Extent, preflight, write_bytes, write_text
 from dtc.lint.configuration import ConfigError, config_for
 from dtc.lint.engine import lint_compilation as lint
 from dtc.lint.reporters import finding_line
@@ -63,7 +63,8 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             except SchemaError as exc:
                 fail(f"error: {file}: the compiled graph does not satisfy the schema: {exc}", Exit.FINDINGS)
             # Compact: Python's encoder is three times slower with indentation on a large book.
-            data: str | bytes | list[bytes] = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
+            data: str | bytes | list[bytes | Extent]
+            data = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
         elif output == "-":
             data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
         else:

@@ -19,6 +19,7 @@ from dtc.compiler.compile import (
 from dtc.compiler.model import Document
 from dtc.compiler.parse import parse
 from dtc.compiler.source import read_source
+from dtc.fileio import Extent
 
 
 @dataclass(slots=True)
@@ -40,7 +41,7 @@ class Compilation:
         with no_gc_pauses():
             return compile_json(self.doc, self.text, self.resolved, end=end)
 
-    def graph_utf8_parts(self, end: str = "", meanwhile: Callable[[], object] | None = None) -> list[bytes]:
+    def graph_utf8_parts(self, end: str = "", meanwhile: Callable[[], object] | None = None) -> list[bytes | Extent]:
         """:meth:`graph_json` encoded as UTF-8, in the parts it is joined from, in order: what
         ``dtc compile`` writes to a file, part after part, the whole text never one ``str`` nor
         one ``bytes`` (see :func:`dtc.compiler.compile.compile_json_utf8_parts`). ``meanwhile()``,

@@ -20,6 +20,7 @@ from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.model import Choice, Creature, Document, Entry, Offsets, Target
 from dtc.compiler.notation import cond_json, cond_names
 from dtc.diagnostics import Span
+from dtc.fileio import Extent
 from dtc.numbers import ENTRY, bounded
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
@@ -274,27 +275,23 @@ def compile_json(doc: Document, text: str, resolved: Resolved | None = None, *, 
 
 
 def compile_json_utf8_parts(doc: Document, text: str, resolved: Resolved | None = None, *,
-                            end: str = "", meanwhile: Callable[[], object] | None = None) -> list[bytes]:
+                            end: str = "", meanwhile: Callable[[], object] | None = None) -> list[bytes | Extent]:
     """:func:`compile_json`'s text encoded as UTF-8, in parts (the entries, the commas between
     them, the text around them): what ``dtc compile`` writes to a file, part after part.
 
     Each entry is encoded to bytes where it is built, and the parts are never joined: a large
     book's text never exists whole as a ``str`` (which, with a dash or a curly quote in it,
     takes two bytes a letter) nor as one ``bytes`` (at 100,000 entries a join copies 230 MB),
-    and the child process that builds part of the entries sends bytes, which need no decoding.
-    ``meanwhile()``, if given, runs once while that child starts (see :func:`dtc.compiler.parallel.halves`)."""
+    and the child process that builds part of the entries writes bytes, which this process
+    never reads: they are parts of the file that child wrote (:class:`dtc.fileio.Extent`),
+    copied to the output by the system (see :func:`dtc.compiler.parallel.joined_halves`).
+    ``meanwhile()``, if given, runs once while that child starts."""
     graph, entries = _graph(doc, text, resolved, encode=True, utf8=True, meanwhile=meanwhile)
     assert entries is not None
     head, found, tail = _dumps(graph).partition(_dumps(_ENTRIES))
     if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
         return [compile_json(doc, text, resolved, end=end).encode("utf-8")]
-    if not entries:
-        return [(head + "[]" + tail + end).encode("utf-8")]
-    parts = [b","] * (2 * len(entries) - 1)
-    parts[::2] = entries
-    parts[0] = (head + "[").encode("utf-8") + parts[0]
-    parts[-1] = parts[-1] + ("]" + tail + end).encode("utf-8")
-    return parts
+    return [(head + "[").encode("utf-8"), *entries, ("]" + tail + end).encode("utf-8")]
 
 
 def _dumps(data: Any) -> str:
@@ -308,7 +305,8 @@ def _graph(
     meanwhile: Callable[[], object] | None = None,
 ) -> tuple[CompiledGraph, list[Any] | None]:
     """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
-    apart, each as JSON text (``utf8``: as that text's UTF-8 bytes)."""
+    apart, each as JSON text (``utf8``: as that text's UTF-8 bytes, commas between them, in
+    the parts :func:`dtc.compiler.parallel.joined_halves` gives)."""
     import hashlib
 
     import dtc.compiler.parallel as parallel
@@ -481,9 +479,11 @@ def _graph(
         return [part.encode("utf-8") for part in build_json(lo, hi)]
 
     encoded: list[Any] | None = None
-    if encode:
-        encoded = parallel.halves(len(doc.entries), build_utf8 if utf8 else build_json, meanwhile)
-        entries: Any = _ENTRIES
+    entries: Any = _ENTRIES
+    if utf8:  # already joined, commas between them, some perhaps extents of the child's file
+        encoded = parallel.joined_halves(len(doc.entries), build_utf8, b",", meanwhile)
+    elif encode:
+        encoded = parallel.halves(len(doc.entries), build_json, meanwhile)
     else:
         entries = parallel.halves(len(doc.entries), lambda lo, hi: list(build(lo, hi)))
     graph = {

@@ -40,6 +40,7 @@ from typing import IO, Any
 from dtc import forking
 from dtc.compiler.model import Choice, CreatureGroup, Document, Entry, ProseExit
 from dtc.diagnostics import Span
+from dtc.fileio import Extent
 
 #: Set by the installed ``dtc`` command (see :func:`dtc.cli.base.run`).
 enabled = False
@@ -385,15 +386,39 @@ def halves(count: int, build: Callable[[int, int], list[Any]],
         return _here(count, build, meanwhile)
     import tempfile
 
+    with tempfile.TemporaryFile() as spool:
+        shared = _share(count, build, meanwhile, spool, lambda lo, items: _write(spool, items),
+                        lambda start: _write(spool, (_END, start)))
+        if shared is None:
+            return _here(count, build, meanwhile)
+        mine, end, sent = shared
+        theirs = _parts(spool, count) if sent else None
+    if theirs is None:
+        return mine + build(end, count)
+    begun = count - len(theirs)
+    if begun > end:  # a gap between the two (a look saw a torn number): built here
+        return mine + build(end, begun) + theirs
+    return mine + theirs[end - begun:]  # where both built, this process's items are kept
+
+
+def _share(
+    count: int, build: Callable[[int, int], list[Any]], meanwhile: Callable[[], object] | None, spool: IO[bytes],
+    send: Callable[[int, list[Any]], None], finish: Callable[[int], None],
+) -> tuple[list[Any], int, bool] | None:
+    """The two processes of :func:`halves` at work: the child sends each part it builds
+    (``send(lo, items)``, the last first), then where it began (``finish(start)``), to
+    ``spool``; this process runs ``meanwhile()`` and builds from the front. Returns this
+    process's items, where they end, and whether the child ended well (then ``spool`` holds
+    what it sent); None when no child could be started (``meanwhile`` has not run)."""
     step = _step(count)
     # Offsets 0 and 4: how far this process has built (from 0), where the child has built from (to count).
     shared = mmap.mmap(-1, 8)
     shared[0:8] = _pair(0, count)
-    with shared, tempfile.TemporaryFile() as spool:
+    with shared:
         try:
             pid = forking.fork()
         except OSError:
-            return _here(count, build, meanwhile)
+            return None
         if pid == 0:  # the child: never returns
             status = 1
             try:
@@ -401,10 +426,10 @@ def halves(count: int, build: Callable[[int, int], list[Any]],
                 start = count
                 while (front := _read(shared, 0)) < start:
                     lo = max(start - step, front)
-                    _write(spool, build(lo, start))  # each part sent as it is built, the last first
+                    send(lo, build(lo, start))  # each part sent as it is built, the last first
                     start = lo
                     shared[4:8] = start.to_bytes(4, "little")
-                _write(spool, (_END, start))
+                finish(start)
                 spool.flush()
                 status = 0
             finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
@@ -427,13 +452,94 @@ def halves(count: int, build: Callable[[int, int], list[Any]],
             _, status = os.waitpid(pid, 0)
         except ChildProcessError:
             status = -1
-        theirs = _parts(spool, count) if status == 0 else None
-    if theirs is None:
-        return mine + build(end, count)
-    begun = count - len(theirs)
-    if begun > end:  # a gap between the two (a look saw a torn number): built here
-        return mine + build(end, begun) + theirs
-    return mine + theirs[end - begun:]  # where both built, this process's items are kept
+    return mine, end, status == 0
+
+
+def joined_halves(count: int, build: Callable[[int, int], list[bytes]], sep: bytes,
+                  meanwhile: Callable[[], object] | None = None) -> list[bytes | Extent]:
+    """``build(0, count)``'s items (bytes) with ``sep`` between them, as :func:`halves` builds
+    them, in parts to write in turn (:data:`dtc.fileio.Data`): this process's items and
+    separators, then the items the child built as :class:`~dtc.fileio.Extent` parts of the
+    temporary file it wrote them to, raw, each after its separator. They are copied to the
+    output by the system, never read back into this process (at 100,000 entries, 118 MB that
+    :func:`halves` would read, unmarshal and keep until written). The file stays open while an
+    extent refers to it; it is removed when closed (it has no name).
+
+    The child writes each part it builds as the bytes of its items, then, once done, an index
+    (each part's first item, its offset in the file and its items' lengths, and where it
+    began) and the index's length. What does not add up (a part missing or overlapping, an
+    offset beyond the data) is refused, and those items are built here.
+    """
+    if not wanted(count):
+        return _joined(_here(count, build, meanwhile), sep)
+    import tempfile
+
+    with ExitStack() as open_spool:  # closed on the way out, unless an extent refers to it
+        spool = open_spool.enter_context(tempfile.TemporaryFile())
+        index: list[tuple[int, int, list[int]]] = []
+
+        def send(lo: int, items: list[bytes]) -> None:
+            index.append((lo, spool.tell(), [len(sep) + len(item) for item in items]))
+            spool.write(sep + sep.join(items) if items else b"")
+
+        def finish(start: int) -> None:
+            frame = marshal.dumps((_END, start, index))
+            spool.write(frame)
+            spool.write(len(frame).to_bytes(8, "little"))
+
+        shared = _share(count, build, meanwhile, spool, send, finish)
+        if shared is None:
+            return _joined(_here(count, build, meanwhile), sep)
+        mine, end, sent = shared
+        parts = _extents(spool, count, end, len(sep)) if sent else None
+        if parts is None:
+            return _joined(mine + build(end, count), sep)
+        begun, extents = parts
+        if begun > end:  # a gap between the two (a look saw a torn number): built here
+            mine += build(end, begun)
+        if extents:
+            open_spool.pop_all()
+        return _joined(mine, sep) + extents
+
+
+def _joined(items: list[bytes], sep: bytes) -> list[bytes | Extent]:
+    parts: list[bytes | Extent] = [sep] * (2 * len(items) - 1) if items else []
+    parts[::2] = items
+    return parts
+
+
+def _extents(spool: IO[bytes], count: int, end: int, sep: int) -> tuple[int, list[Extent]] | None:
+    """Where the child of :func:`joined_halves` began, and its items from ``end`` on (or from
+    where it began, if later) as extents of ``spool``, each with the separator before it
+    (none before item 0); None when what it wrote does not add up."""
+    try:
+        size = os.fstat(spool.fileno()).st_size
+        spool.seek(size - 8)
+        length = int.from_bytes(spool.read(8), "little")
+        data_end = size - 8 - length
+        if not data_end >= 0:
+            return None
+        spool.seek(data_end)
+        mark, begun, index = marshal.loads(spool.read(length))
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if mark != _END or type(begun) is not int or not 0 <= begun <= count:
+        return None
+    extents: list[Extent] = []
+    at = begun
+    try:
+        for lo, offset, lengths in sorted(index):
+            if lo != at or offset < 0 or offset + sum(lengths) > data_end:
+                return None
+            at = lo + len(lengths)
+            first = max(lo, end)
+            if first >= at:
+                continue
+            skip = sum(lengths[: first - lo]) + (sep if first == 0 else 0)
+            extents.append(Extent(spool, offset + skip, sum(lengths[first - lo :]) - (sep if first == 0 else 0)))
+    except (TypeError, ValueError):
+        return None
+    return (begun, extents) if at == count else None
 
 
 def _here(count: int, build: Callable[[int, int], list[Any]], meanwhile: Callable[[], object] | None) -> list[Any]:
