@@ -14,7 +14,9 @@ few rare parts of an entry (stat blocks, zones, hazard lines) travel pickled.
 
 Building the compiled graph's entries, and reading their effects, are shared the same way by
 :func:`halves`, except that the two processes work from both ends until they meet, so that
-neither waits for the other.
+neither waits for the other. :func:`joined_halves` does the same for items that are bytes to be
+written with a separator between them (``dtc compile``'s entries): the child's stay in its file,
+to be copied to the output by the system.
 
 Under ``dtc compile`` the child that read the second half does not end once its entries are
 sent: it reads the book's effects ahead, from the last entry, while this process finishes the
