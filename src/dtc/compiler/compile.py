@@ -244,6 +244,8 @@ def compile_document(doc: Document, text: str, resolved: Resolved | None = None,
     return graph
 
 
+#: Entries whose JSON texts a serial build holds at once before encoding them (see ``build_utf8``).
+_ENCODE_STEP = 256
 #: Where the entries go in :func:`compile_json`'s text, until they are put there.
 _ENTRIES = "\x00entries\x00"
 
@@ -476,7 +478,13 @@ def _graph(
         return out
 
     def build_utf8(lo: int, hi: int) -> list[bytes]:
-        return [part.encode("utf-8") for part in build_json(lo, hi)]
+        """build_json's texts encoded, a few hundred entries at a time: each text (a ``str``,
+        two bytes a letter where it holds a dash or a curly quote) is dropped once encoded, so
+        a serial build of a large book never holds them all (460 MB at 100,000 entries)."""
+        out: list[bytes] = []
+        for at in range(lo, hi, _ENCODE_STEP):
+            out += [part.encode("utf-8") for part in build_json(at, min(hi, at + _ENCODE_STEP))]
+        return out
 
     encoded: list[Any] | None = None
     entries: Any = _ENTRIES
