@@ -627,3 +627,27 @@ def test_extents_are_copied_whatever_the_system_allows(tmp_path: Path, way: str,
         with pytest.raises(OSError, match="ended before"):
             write_bytes(tmp_path / "short.bin", [Extent(spool, len(body), 10)])
         assert not (tmp_path / "short.bin").exists()
+
+
+def test_compile_whose_lint_fails_leaves_no_child(forked: list[int], tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lint that fails while the reading child reads effects ahead stops that child and reaps
+    it before the error goes on; no output is written."""
+    from click.testing import CliRunner
+
+    import dtc.cli.compile_cmd as compile_cmd
+    from dtc.cli import main
+
+    def fails(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the lint fails")
+
+    book = tmp_path / "book.txt"
+    book.write_text(_generated(30), "utf-8")
+    monkeypatch.setattr(compile_cmd, "lint", fails)
+    result = CliRunner().invoke(main, ["compile", str(book), "-o", str(tmp_path / "book.json")])
+    assert result.exit_code != 0 and isinstance(result.exception, RuntimeError)
+    assert forked
+    for pid in forked:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # already reaped
+    assert not (tmp_path / "book.json").exists()

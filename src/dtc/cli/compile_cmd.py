@@ -75,8 +75,12 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             # still reading effects ahead (dtc.compiler.parallel.Ahead): the lint runs now,
             # beside it. Else it runs while a second process starts on the graph's entries
             # (for a large book; see dtc.compiler.parallel.halves).
-            if comp.doc.ahead is not None:
-                lint_here()
+            if (ahead := comp.doc.ahead) is not None:
+                try:
+                    lint_here()
+                except BaseException:
+                    ahead.collect()  # stop the reading child and reap it before the error goes on
+                    raise
             data = comp.graph_utf8_parts("\n", meanwhile=None if linted else lint_here)
     # Else the book is linted while the graph is written: the write is mostly the system's work.
     linting = None if linted else Beside(lambda: lint(comp, settings=settings))
