@@ -558,6 +558,24 @@ def test_joined_work_is_the_serial_text(forked: list[int], seen: str, monkeypatc
             assert any(isinstance(p, Extent) for p in parts) and forked
 
 
+def test_joined_work_of_a_child_that_fails_is_built_here(forked: list[int]) -> None:
+    """A child of :func:`parallel.joined_halves` that fails part way (after sending some parts)
+    leaves its items to this process: the text is the serial one, and no extent is given."""
+    from dtc.fileio import Extent
+
+    parent, slowed = os.getpid(), _slow_in("parent")
+
+    def build(lo: int, hi: int) -> list[bytes]:
+        if os.getpid() != parent and lo < 40:
+            raise RuntimeError("the child fails")
+        slowed(lo, hi)  # a millisecond an item here: the child sends parts before it fails
+        return _words(lo, hi)
+
+    parts = parallel.joined_halves(60, build, b",")
+    assert _written(parts) == b",".join(_words(0, 60))
+    assert forked and not any(isinstance(p, Extent) for p in parts)
+
+
 def test_joined_work_refuses_what_a_child_left_incomplete(forked: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     """What :func:`parallel.joined_halves`' child wrote is refused where it does not add up (cut
     short, a part missing, an index that is not ours), and the items are then built here."""
