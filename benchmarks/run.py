@@ -221,9 +221,10 @@ def run_once(argv: list[str], timeout: float | None, tree: bool = False) -> tupl
     """Start ``argv``, wait for it, and return its figures and the tail of its stderr; with
     ``tree``, also the peak memory of its process tree (sampled: the run is slower). Raises
     :class:`TimedOut` when it runs longer than ``timeout`` seconds."""
-    with tempfile.TemporaryFile() as err:
+    # What the command prints goes to a temporary file of ours (never to a device).
+    with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as printed:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=CHILD_ENV,
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=printed, stderr=err, env=CHILD_ENV,
                                 start_new_session=True)
         sampler = TreeMemory(proc.pid) if tree and os.path.exists(f"/proc/{proc.pid}/smaps_rollup") else None
         if sampler is not None:

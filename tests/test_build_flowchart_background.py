@@ -244,8 +244,9 @@ def test_a_terminated_build_leaves_no_graphviz_running(tower: Path, tmp_path: Pa
     out = tmp_path / "out"
     args = (["build", str(tower), "-o", str(out), "--no-pdf"] if command == "build"
             else ["graph", str(tower), "-o", str(tmp_path / "tower.svg")])
-    proc = subprocess.Popen([sys.executable, "-m", "dtc", *args], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    with (tmp_path / "stdout.txt").open("wb") as printed:  # a file of the test's own, never a device
+        proc = subprocess.Popen([sys.executable, "-m", "dtc", *args], env=env, stdout=printed,
+                                stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
         while not (pidfile.exists() and pidfile.read_text().strip()) and time.monotonic() < deadline:

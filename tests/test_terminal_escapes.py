@@ -80,7 +80,8 @@ def test_renumber_dry_run_shows_a_person_visible_controls_and_a_pipe_the_bytes(t
     argv = [sys.executable, "-m", "dtc", "renumber", str(book), "--dry-run"]
     leader, follower = os.openpty()  # a pseudo-terminal this test makes, never a real device
     try:
-        proc = subprocess.Popen(argv, stdout=follower, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        with (tmp_path / "stderr.txt").open("wb") as printed:  # a file of the test's own, never a device
+            proc = subprocess.Popen(argv, stdout=follower, stderr=printed, stdin=subprocess.DEVNULL)
         os.close(follower)
         chunks = []
         while True:
