@@ -209,13 +209,13 @@ def bad_statblock(doc: Document, line: str, offset: int, index: LineIndex) -> No
 
 
 def read_entry(
-    doc: Document, text: str, index: LineIndex, head: re.Match[str], line_no: int, start: int, stop: int
+    doc: Document, text: str, index: LineIndex, token: str, column: int, line_no: int, start: int, stop: int
 ) -> Entry:
+    """The entry whose head ``token`` (its number or label) stands at 1-based ``column`` of line
+    ``line_no + 1``, and whose text is ``text[start:stop]``."""
     body = text[start:stop].rstrip()
     stop = start + len(body)
-    token = head.group(1)
     number: int | str = int(token) if token.isdigit() else token
-    column = head.start(1) + 1  # the head is on line line_no + 1
     entry = Entry(
         number=number,
         span=_span((line_no + 1, column, line_no + 1, column + len(token))),

@@ -161,20 +161,26 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
     body_starts = [offsets[i] + head.end() for i, head in heads]
     stops = [offsets[i] - 1 for i, _ in heads[1:]]
     stops.append(len(text))
+    # Each head's token and column, without its match: a match keeps its whole line alive (a
+    # large book's lines are as large as its text), and lines freed after a second process is
+    # forked to read entries cost a copied page each (see dtc.compiler.parallel).
+    tokens = [(i, head.group(1), head.start(1) + 1) for i, head in heads]
+    del heads, lowered
 
     def read(lo: int, hi: int) -> list[Entry]:
         return [
-            read_entry(doc, text, index, heads[n][1], heads[n][0], body_starts[n], max(body_starts[n], stops[n]))
+            read_entry(doc, text, index, tokens[n][1], tokens[n][2], tokens[n][0], body_starts[n],
+                       max(body_starts[n], stops[n]))
             for n in range(lo, hi)
         ]
 
     def body(n: int) -> str:  # entry n's text as read_entry reads it (before directives are taken out)
         return text[body_starts[n] : max(body_starts[n], stops[n])].rstrip()
 
-    if parallel.wanted(len(heads)):
-        doc.entries = parallel.read_entries(doc, text, offsets, len(heads), body_starts, read, body)
+    if parallel.wanted(len(tokens)):
+        doc.entries = parallel.read_entries(doc, text, offsets, len(tokens), body_starts, read, body)
     else:
-        doc.entries = read(0, len(heads))
+        doc.entries = read(0, len(tokens))
     for n in sorted({d.entry_index for d in doc.directives if d.entry_index is not None}):
         entry = doc.entries[n]
         kept = [t for k, t in enumerate(entry.text.split("\n")) if entry.span.line - 1 + k not in directives]
