@@ -205,12 +205,8 @@ def _copy(fd: int, extent: Extent) -> None:
             continue  # this way of copying does not serve these two files: the next one
         if left <= 0:
             return
-    while left > 0:
-        chunk = os.pread(source, min(left, 1 << 20), at)
-        if not chunk:
-            raise OSError(errno.EIO, "a temporary file ended before its part was written")
+    for chunk in _read_extent(Extent(extent.file, at, left)):
         _write_view(fd, memoryview(chunk))
-        at, left = at + len(chunk), left - len(chunk)
 
 
 def _copy_file_range(source: int, fd: int, count: int, offset: int) -> int:
@@ -233,16 +229,21 @@ def chunks(data: Data) -> Iterable[bytes]:
         yield data
         return
     for part in data:
-        if not isinstance(part, Extent):
+        if isinstance(part, Extent):
+            yield from _read_extent(part)
+        else:
             yield part
-            continue
-        source, at, left = part.file.fileno(), part.offset, part.length
-        while left > 0:
-            chunk = os.pread(source, min(left, 1 << 20), at)
-            if not chunk:
-                raise OSError(errno.EIO, "a temporary file ended before its part was written")
-            yield chunk
-            at, left = at + len(chunk), left - len(chunk)
+
+
+def _read_extent(extent: Extent) -> Iterable[bytes]:
+    """``extent``'s bytes, read a MiB at a time."""
+    source, at, left = extent.file.fileno(), extent.offset, extent.length
+    while left > 0:
+        chunk = os.pread(source, min(left, 1 << 20), at)
+        if not chunk:
+            raise OSError(errno.EIO, "a temporary file ended before its part was written")
+        yield chunk
+        at, left = at + len(chunk), left - len(chunk)
 
 
 def _write_view(fd: int, view: memoryview) -> None:
