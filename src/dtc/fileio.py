@@ -125,9 +125,10 @@ def fsync_dir(folder: Path) -> None:
 @dataclass(frozen=True, slots=True)
 class Extent:
     """``length`` bytes of an open file from ``offset``: a part of :data:`Data` that is copied
-    from file to file by the system (``copy_file_range``, else ``sendfile``), never read into
-    memory. ``dtc compile`` writes the entries a second process built this way, from the
-    temporary file that process wrote them to (see :func:`dtc.compiler.parallel.joined_halves`)."""
+    from file to file by the system (``copy_file_range``, else ``sendfile``), read into memory
+    only where neither serves (then a MiB at a time) and for standard output. ``dtc compile``
+    writes the entries a second process built this way, from the temporary file that process
+    wrote them to (see :func:`dtc.compiler.parallel.joined_halves`)."""
 
     file: IO[bytes]
     offset: int
