@@ -6,16 +6,14 @@
 Runs ``dtc compile BOOK`` in this process (the installed command's own path: the same forks,
 the same reading ahead), with each phase wrapped so that it prints, as it begins and ends, the
 seconds since the start and this process's user and system CPU time and minor page faults
-(``getrusage``); the children forked to read entries (and, where there is no such child, to
-build the graph) print the same when they end. The JSON goes to a temporary folder, removed
-afterwards.
+(``getrusage``); the children forked to read entries and to build the graph print the same
+when they end. The JSON goes to a temporary folder, removed afterwards.
 
 Read it for the shape of a compile, not for a timing to quote (``run.py`` times whole
 processes): how long the parse takes before its child is forked, whether the two halves of the
-parse end together, where the reading child's built entries begin (``built from``: below the
-child's own share, it built some of this process's too) and what effects it read ahead for
-this process, how the lint and the build share the cores, and what is left after the build
-(the source's digest, the write). Page faults matter on a virtual machine, where one can cost 3–20 µs: each page the
+parse end together, what the reading child read ahead before the graph's build, how the lint
+and the build share the cores, and what is left after the build (the source's digest, the
+write). Page faults matter on a virtual machine, where one can cost 3–20 µs: each page the
 parent writes that a forked child still shares is copied.
 """
 
@@ -69,7 +67,7 @@ def wrap(module, name):
 
 for module, name in [(base, "load_source"), (parallel, "read_entries"), (parallel, "_receive"),
                      (api, "resolve"), (parallel, "joined_halves"), (parallel, "_extents"),
-                     (compile_, "_possessions"), (parallel.Ahead, "build")]:
+                     (compile_, "_possessions")]:
     wrap(module, name)
 import dtc.cli.compile_cmd as compile_cmd
 
@@ -78,11 +76,10 @@ wrap(compile_cmd, "write_bytes")
 collect = parallel.Ahead.collect
 
 
-def collected(self, keep=False):
+def collected(self):
     mark("read-ahead collect begins")
-    taken = collect(self, keep)
-    built = f", built from {self._built[1]:,}" if self._built else ""
-    mark(f"collected {len(taken):,} read ahead{built}")
+    taken = collect(self)
+    mark(f"collected {len(taken):,} read ahead")
     return taken
 
 

@@ -462,9 +462,9 @@ def test_work_meanwhile_that_fails_leaves_no_child(forked: list[int]) -> None:
 @pytest.mark.parametrize("reading_ahead", [True, False])
 def test_compile_lints_beside_the_child(forked: list[int], tmp_path: Path, reading_ahead: bool) -> None:
     """``dtc compile`` of a book with lint errors, linted here while a child works: the child
-    that read part of the entries, which builds entries meanwhile, or (when there is none) the
-    child forked to build part of the graph. The JSON is the serial text and the errors are
-    those ``dtc lint`` finds."""
+    that read part of the entries and reads effects ahead, or (when there is none) the child
+    that builds part of the graph. The JSON is the serial text and the errors are those
+    ``dtc lint`` finds."""
     from click.testing import CliRunner
 
     from dtc.cli import main
@@ -478,29 +478,24 @@ def test_compile_lints_beside_the_child(forked: list[int], tmp_path: Path, readi
         expected = comp.graph_json("\n")
         errors = [d for d in lint_compilation(comp) if d.severity.name == "ERROR"]
     assert errors
-    joined_halves, build, beside = parallel.joined_halves, parallel.Ahead.build, []
+    joined_halves, beside = parallel.joined_halves, []
 
     def watched(count: int, build: Any, sep: bytes, meanwhile: Any = None) -> list[Any]:
-        beside.append(("forked", meanwhile is not None))
+        beside.append(meanwhile is not None)
         return joined_halves(count, build, sep, meanwhile)
 
-    def watched_build(self: parallel.Ahead, *args: Any) -> list[Any]:
-        beside.append(("reader", args[-1] is not None))
-        return build(self, *args)
-
-    def no_reading_ahead(*_: Any) -> None:
+    def no_reading_ahead(_: Any) -> None:
         raise OSError("no second temporary file")  # read_entries then reads every entry here
 
     forked.clear()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(parallel, "joined_halves", watched)
-        mp.setattr(parallel.Ahead, "build", watched_build)
         if not reading_ahead:
             mp.setattr(parallel, "Ahead", no_reading_ahead)
         result = CliRunner().invoke(main, ["compile", str(book), "-o", str(out)])
     assert result.exit_code == 1, result.output
-    assert len(forked) == 1  # the reading child, or the one forked for the build
-    assert beside == [("reader" if reading_ahead else "forked", True)]
+    assert len(forked) == (2 if reading_ahead else 1)
+    assert beside == [not reading_ahead]  # linted before the graph's build while the reader reads ahead
     assert out.read_text("utf-8") == expected
     assert sum("error" in line for line in result.stderr.splitlines()) >= len(errors)
 
@@ -674,96 +669,3 @@ def test_compile_whose_lint_fails_leaves_no_child(forked: list[int], tmp_path: P
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # already reaped
     assert not (tmp_path / "book.json").exists()
-
-
-def _built(text: str, name: str, wait: float = 0.0, make: Any = None) -> tuple[bytes, dict[str, int]]:
-    """``dtc compile``'s UTF-8 parts of a book, joined, read with its reading child building
-    entries (``make``: instead of ``build_ahead``), this process's lint given ``wait`` seconds;
-    where the child's built entries began (``begun``, -1 where it built none) and how many it
-    built of this process's share (``stolen``)."""
-    import time
-
-    from dtc.compiler.compile import build_ahead, compile_json_utf8_parts, resolve
-
-    info = {"begun": -1, "stolen": 0}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(parallel, "read_ahead", effects_ahead)
-        mp.setattr(parallel, "build_ahead", make or build_ahead)
-        doc = parse(text, name)
-    later = doc.ahead
-    if later is not None:
-        collect = later.collect
-
-        def counted(keep: bool = False) -> dict[int, str]:
-            taken = collect(keep)
-            if later._built is not None and later._built[1] < len(doc.entries):
-                info["begun"] = later._built[1]
-                info["stolen"] = max(0, later.first - later._built[1])
-            return taken
-
-        later.collect = counted  # type: ignore[method-assign]
-    parts = compile_json_utf8_parts(doc, text, resolve(doc), end="\n", meanwhile=lambda: time.sleep(wait))
-    return b"".join(chunks(parts)), info
-
-
-def test_entries_built_by_the_reading_child_are_the_same(forked: list[int]) -> None:
-    """The reading child of a book read for ``dtc compile`` builds entries' JSON from the last
-    while this process lints (dtc.compiler.parallel.Ahead): its own, then this process's, read
-    again. The text is the serial one, byte for byte, on every bundled book and on books with
-    labels, "return" exits, state, zones, stat blocks in this process's share, directives in
-    either share, whether the child built none, some or most of the entries."""
-    from dtc.compiler.compile import compile_json, resolve
-
-    inside = "\n{} It is quiet.\n<!-- dtc: ignore[dead-ends] -->\nTake d4 damage. "
-    directive = _generated(40).replace("\n34 ", inside.format(34), 1).replace("\n5 ", inside.format(5), 1)
-    labels = _generated(40).replace("(D0, S12)", "(D0, Sgate)").replace("\n38 ", "\ngate A gate. Go to 39.\n\n38 ", 1)
-    assert "Sgate" in labels and "\ngate " in labels
-    books = [(p.values[0], p.values[1]) for p in _texts() if p.values[1]]
-    for name, text in [*books, ("generated", _generated(60)), ("state", _generated(40, possessions=6)),
-                       ("directive", directive), ("labels", labels)]:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(parallel, "wanted", lambda count: False)
-            doc = parse(text, name)
-            serial = (compile_json(doc, text, resolve(doc)) + "\n").encode("utf-8")
-        for wait in (0.0, 0.4) if name in ("generated", "state", "directive", "labels") else (0.0, 0.1):
-            built, info = _built(text, name, wait)
-            assert built == serial, (name, wait)
-            if wait and len(doc.entries) >= 4:  # given the time, the child builds past its share
-                assert info["stolen"] > 0, (name, info)
-
-
-def test_reading_child_that_fails_to_build_leaves_the_entries_here(forked: list[int]) -> None:
-    """A reading child whose build fails (before or after some entries) or writes what does
-    not add up leaves those entries to this process: the text is the serial one."""
-    from dtc.compiler.compile import build_ahead, compile_json, resolve
-
-    text = _generated(60)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(parallel, "wanted", lambda count: False)
-        doc = parse(text, "generated")
-        serial = (compile_json(doc, text, resolve(doc)) + "\n").encode("utf-8")
-
-    def fails_at_once(*args: Any) -> Any:
-        raise RuntimeError("no builder")
-
-    def fails_later(order: bytes, count: int, fetch: Any, ahead: dict[int, str]) -> Any:
-        build = build_ahead(order, count, fetch, ahead)
-        calls = []
-
-        def flaky(lo: int, hi: int) -> list[bytes]:
-            calls.append(lo)
-            if len(calls) > 2:
-                raise RuntimeError("the child fails part way")
-            return build(lo, hi)
-
-        return flaky
-
-    def wrong(order: bytes, count: int, fetch: Any, ahead: dict[int, str]) -> Any:
-        build = build_ahead(order, count, fetch, ahead)
-        return lambda lo, hi: [item + b" " for item in build(lo, hi)][: max(1, hi - lo - 1)]  # one short
-
-    for make in (fails_at_once, fails_later, wrong):
-        for wait in (0.0, 0.3):
-            built, info = _built(text, "generated", wait, make)
-            assert built == serial, (make.__name__, wait)
-            assert info["begun"] == -1 or make is not fails_at_once, info

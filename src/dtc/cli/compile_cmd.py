@@ -10,7 +10,7 @@ import click
 import dtc.compiler.parallel as parallel
 from dtc.cli.base import Beside, Exit, fail, finish, guard, load_source, output_option
 from dtc.cli.progress import Working
-from dtc.compiler.compile import build_ahead, effects_ahead
+from dtc.compiler.compile import effects_ahead
 from dtc.diagnostics import Diagnostic
 from dtc.fileio import Extent, preflight, write_bytes, write_text
 from dtc.lint.configuration import ConfigError, config_for
@@ -37,12 +37,12 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
         preflight(target, [file])
     linted: list[list[Diagnostic]] = []
     with Working(f"parsing {file}") as work:
-        if not validate:  # a large book's reading child reads ahead and builds (dtc.compiler.parallel.Ahead)
-            parallel.read_ahead, parallel.build_ahead = effects_ahead, build_ahead
+        if not validate:  # a large book's reading child reads effects ahead (dtc.compiler.parallel.Ahead)
+            parallel.read_ahead = effects_ahead
         try:
             comp = load_source(file)
         finally:
-            parallel.read_ahead = parallel.build_ahead = None
+            parallel.read_ahead = None
         settings = None
         if file != "-":
             try:
@@ -71,11 +71,17 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             def lint_here() -> None:
                 linted.append(lint(comp, settings=settings))
 
-            # Both cores stay busy while the book is linted: a large book's reading child
-            # builds its own entries meanwhile (dtc.compiler.parallel.Ahead), or, where there
-            # is none, a second process starts on the graph's entries (see
-            # dtc.compiler.parallel.halves).
-            data = comp.graph_utf8_parts("\n", meanwhile=lint_here)
+            # Both cores stay busy while the book is linted. A large book's reading child is
+            # still reading effects ahead (dtc.compiler.parallel.Ahead): the lint runs now,
+            # beside it. Else it runs while a second process starts on the graph's entries
+            # (for a large book; see dtc.compiler.parallel.halves).
+            if (ahead := comp.doc.ahead) is not None:
+                try:
+                    lint_here()
+                except BaseException:
+                    ahead.collect()  # stop the reading child and reap it before the error goes on
+                    raise
+            data = comp.graph_utf8_parts("\n", meanwhile=None if linted else lint_here)
     # Else the book is linted while the graph is written: the write is mostly the system's work.
     linting = None if linted else Beside(lambda: lint(comp, settings=settings))
     if output == "-":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any, NamedTuple, cast
@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, cast
 import dtc.compiler.dungeon as dungeon
 from dtc import FORMAT_VERSION, __version__
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.compiler.model import Choice, Creature, Document, Entry, Offsets, Target, ZoneRow
+from dtc.compiler.model import Choice, Creature, Document, Entry, Offsets, Target
 from dtc.compiler.notation import cond_json, cond_names
 from dtc.diagnostics import Span
 from dtc.fileio import Extent
@@ -88,14 +88,27 @@ def resolve(doc: Document) -> Resolved:
     for i, n in enumerate(numbers):
         res.by_number.setdefault(n, i)
 
+    new_exit = _new_exit
     malformed = res.malformed
-    own_exits = res.exits
     for i, entry in enumerate(doc.entries):
-        for c in entry.choices:
-            if c.error is not None:
+        exits: list[Exit] = []
+        for ci, c in enumerate(entry.choices):
+            if c.error is not None and (not malformed or malformed[-1] != i):
                 malformed.append(i)
-                break
-        own_exits.append(entry_exits(entry, labels))
+            t = c.success
+            if t is not None:
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, None)))
+            t = c.failure
+            if t is not None:
+                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
+            if c.roll is not None:
+                for b in c.roll.branches:
+                    t = b.target
+                    exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "random", ci, b.span)))
+        for p in entry.prose_exits:
+            t = p.target
+            exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
+        res.exits.append(exits)
 
     # "Return to your most recent entry": an exit back to each entry that leads in.
     returning = {numbers[i] for i, entry in enumerate(doc.entries) if entry.returns}
@@ -123,28 +136,6 @@ def resolve(doc: Document) -> Resolved:
     elif numbers:
         res.start = min(numbers)
     return res
-
-
-def entry_exits(entry: Entry, labels: dict[str, int], new_exit: Callable[[tuple[Target, str, int | None, Span | None]],
-                                                                      Exit] = _new_exit) -> list[Exit]:
-    """An entry's own exits, labels numbered: its choices' (success, failure, random branches),
-    then its prose exits; :func:`resolve` adds any "return" exits after them."""
-    exits: list[Exit] = []
-    for ci, c in enumerate(entry.choices):
-        t = c.success
-        if t is not None:
-            exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, None)))
-        t = c.failure
-        if t is not None:
-            exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
-        if c.roll is not None:
-            for b in c.roll.branches:
-                t = b.target
-                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "random", ci, b.span)))
-    for p in entry.prose_exits:
-        t = p.target
-        exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
-    return exits
 
 
 # --- creature names ------------------------------------------------------------------------
@@ -321,28 +312,183 @@ def _graph(
     import hashlib
 
     import dtc.compiler.parallel as parallel
+    from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs it
 
     res = resolved or resolve(doc)
+    try:
+        ruleset: Ruleset | None = get_ruleset(doc.rules)
+    except UnknownRuleset:
+        ruleset = None
+
+    def canonical(text: str) -> str | None:
+        return ruleset.canonical_ability(text) if ruleset else None
+
+    index = creature_index(doc)
+    names = list(index)
+    numbers, labels, all_exits = res.numbers, res.labels, res.exits
+    span_json = _span
+    # Zones and hazards (Dungeon Rules): only in books that write them (optional in the schema).
     zones = bool(doc.zones or doc.hazards or any(e.zone or e.hazard_refs for e in doc.entries))
-    book = Book(res.numbers, res.labels, doc.rules, creature_index(doc), doc.zones, zones)
-    canonical, index = book.canonical, book.index
+    if zones:
+        from dtc.systems.dungeon_rules.ruleset import merge_conditions, zone_parts
+
+    def optional(i: int, entry: Entry) -> dict[str, Any]:
+        """The keys only some entries have, in their order: zone, conditions and hazards in
+        books with zones; changes and ending_kind where the entry has them."""
+        out: dict[str, Any] = {}
+        if zones:
+            number = numbers[i]
+            row = next((z.text for z in doc.zones if z.low <= number <= z.high), None)
+            zone, conditions, _ = zone_parts(row) if row is not None else (None, [], [])
+            if entry.zone is not None:  # the entry's own line: what it names wins, kind by kind
+                own, over, _ = zone_parts(entry.zone)
+                if own is not None or not over:  # conditions alone keep the table's zone
+                    zone = own
+                conditions = merge_conditions(conditions, over)
+            out["zone"] = zone
+            if conditions:
+                out["conditions"] = conditions
+            out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))
+        # State (see "State" in docs/format.md): only on the entries that have it.
+        if entry.changes:
+            out["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
+        if entry.ending_kind is not None:
+            out["ending_kind"] = entry.ending_kind
+        return out
+
+    def build(lo: int, hi: int) -> Iterator[dict[str, Any]]:
+        """The JSON of entries ``lo`` to ``hi``, one at a time: each entry on its own (a large
+        book's entries are shared with a second process, see :func:`dtc.compiler.parallel.halves`)."""
+        for i in range(lo, hi):
+            entry = doc.entries[i]
+            spans = [c.graph_spans() for c in entry.choices]  # each choice's, its targets'
+            item: dict[str, Any] = {
+                "number": numbers[i],
+                "label": entry.number if isinstance(entry.number, str) else None,
+                "line": entry.span.line,
+                "end_line": entry.end_line,
+                "text": entry.text,
+                "ending": entry.ending,
+                "choices": [_state_choice(c, res, {
+                        "label": c.label,
+                        "text": c.text,
+                        "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
+                        "difficulty": c.difficulty,
+                        "success": None if c.success is None else labels.get(str(c.success), c.success),
+                        "failure": None if c.failure is None else labels.get(str(c.failure), c.failure),
+                        "error": c.error,
+                        "span": span_json(c_spans[0]),
+                    })
+                    for c, c_spans in zip(entry.choices, spans, strict=True)
+                ],
+                "exits": [
+                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(
+                        x.span if x.choice is None or x.kind == "random"  # as Resolved.exit_span finds it
+                        else spans[x.choice][1 if x.kind == "success" else 2])}
+                    for x in all_exits[i]
+                ],
+                "creatures": entry_creatures(entry, index),
+                "effects": (extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names)
+                            if effects else []),
+            }
+            if zones or entry.changes or entry.ending_kind is not None:
+                item.update(optional(i, entry))
+            yield item
+
+    # Made once, not in each call of build_json (which builds the entries a part at a time):
+    canonical_of: dict[str, str] = {}  # each ability as written -> as the graph names it
+    digit_labels = any(key.isdigit() for key in labels)  # else no number's text is a label
+
     # What the reading child read ahead (see dtc.compiler.parallel.Ahead): an entry's effects as JSON.
     ahead: dict[int, str] = {}
-    later = doc.ahead
-    building = utf8 and effects and later is not None and later.builds
-    if later is not None and not building:  # the child stops here, whatever is built
-        ahead, doc.ahead = later.collect(), None
+    if doc.ahead is not None:  # the child stops here, whatever is built
+        ahead, doc.ahead = doc.ahead.collect(), None
         if not effects:
             ahead = {}
-    build, build_json, build_utf8 = _entry_builders(doc.entries, res.exits, book, effects, ahead)
+
+    def build_json(lo: int, hi: int) -> list[str]:
+        """Each entry's JSON text, written as it is built (only its text is kept): what
+        ``json.dumps`` of :func:`build`'s dict gives, compact, byte for byte, without building
+        the dicts of its choices and exits (see :func:`_json_value`)."""
+        from json.encoder import encode_basestring as string  # what json.dumps writes a str as
+
+        encoder = _compact_encoder()
+
+        def value(item: Any) -> str:  # _json_value, its commonest cases first, without a call
+            kind = type(item)
+            if kind is int:
+                return int.__repr__(item)
+            if item is None:
+                return "null"
+            return string(item) if kind is str else _json_value(encoder, string, item)
+
+        out: list[str] = []
+        span_text = _SPAN_TEXT
+        for i in range(lo, hi):
+            entry = doc.entries[i]
+            choices = []
+            targets = []  # each choice's success and failure spans, for its exits
+            for c in entry.choices:
+                span, success_span, failure_span = c.graph_spans()
+                targets.append((success_span, failure_span))
+                ability = c.ability
+                if ability is not None:
+                    named = canonical_of.get(ability)
+                    if named is None:
+                        named = canonical_of[ability] = canonical(ability) or ability
+                    ability = named
+                success, failure = c.success, c.failure
+                if success is not None and (digit_labels or type(success) is not int):
+                    success = labels.get(str(success), success)
+                if failure is not None and (digit_labels or type(failure) is not int):
+                    failure = labels.get(str(failure), failure)
+                choice = (
+                    f'{{"label":{string(c.label)},"text":{string(c.text)},'
+                    f'"ability":{"null" if ability is None else value(ability)},'
+                    f'"difficulty":{value(c.difficulty)},"success":{value(success)},"failure":{value(failure)},'
+                    f'"error":{"null" if c.error is None else value(c.error)},'
+                    f'"span":{"null" if span is None else span_text % span}'
+                )
+                if c.condition is not None or c.roll is not None:
+                    for key, part in _state_choice(c, res, {}).items():
+                        choice += f',"{key}":{encoder(part)}'
+                choices.append(choice + "}")
+            exits = []
+            for target, kind, at, span in all_exits[i]:
+                if at is not None and kind != "random":  # as Resolved.exit_span finds it
+                    span = targets[at][0 if kind == "success" else 1]
+                exits.append(
+                    f'{{"target":{int.__repr__(target) if type(target) is int else value(target)},'
+                    f'"kind":{string(kind)},"choice":{"null" if at is None else value(at)},'
+                    f'"span":{"null" if span is None else span_text % span}}}'
+                )
+            number = entry.number
+            text = (
+                f'{{"number":{value(numbers[i])},"label":{string(number) if isinstance(number, str) else "null"},'
+                f'"line":{value(entry.span.line)},"end_line":{value(entry.end_line)},"text":{string(entry.text)},'
+                f'"ending":{value(entry.ending)},"choices":[{",".join(choices)}],"exits":[{",".join(exits)}],'
+                f'"creatures":[{",".join(map(string, entry_creatures(entry, index)))}],'
+                '"effects":' + (ahead.get(i) or encoder(extract_effects(_blank_state(dungeon.blank_lines(entry.text)),
+                                                                      names) if effects else []))
+            )
+            if zones or entry.changes or entry.ending_kind is not None:
+                for key, part in optional(i, entry).items():
+                    text += f',"{key}":{encoder(part)}'
+            out.append(text + "}")
+        return out
+
+    def build_utf8(lo: int, hi: int) -> list[bytes]:
+        """build_json's texts encoded, a few hundred entries at a time: each text (a ``str``,
+        two bytes a letter where it holds a dash or a curly quote) is dropped once encoded, so
+        a serial build of a large book never holds them all (460 MB at 100,000 entries)."""
+        out: list[bytes] = []
+        for at in range(lo, hi, _ENCODE_STEP):
+            out += [part.encode("utf-8") for part in build_json(at, min(hi, at + _ENCODE_STEP))]
+        return out
 
     encoded: list[Any] | None = None
     entries: Any = _ENTRIES
-    if building:  # the reading child builds its own entries (see dtc.compiler.parallel.Ahead)
-        assert later is not None
-        doc.ahead = None
-        encoded = later.build(_order(doc, res, book), len(doc.entries), build_utf8, ahead, b",", meanwhile)
-    elif utf8:  # already joined, commas between them, some perhaps extents of the child's file
+    if utf8:  # already joined, commas between them, some perhaps extents of the child's file
         encoded = parallel.joined_halves(len(doc.entries), build_utf8, b",", meanwhile)
     elif encode:
         encoded = parallel.halves(len(doc.entries), build_json, meanwhile)
@@ -398,240 +544,6 @@ def _graph(
     return cast(CompiledGraph, graph), encoded  # a plain dict; tests/test_golden.py validates it
 
 
-@dataclass(slots=True)
-class Book:
-    """What an entry's JSON needs of the whole book beyond the entry itself: the entries'
-    numbers (labels numbered), the labels, the rules, the stat blocks' creatures by name, the
-    zones table and whether the book writes zones or hazards at all. Small enough to send to
-    the child process that builds part of a large book's entries (:meth:`order`)."""
-
-    numbers: Sequence[int]
-    labels: dict[str, int]
-    rules: str
-    index: dict[str, Creature]
-    zones_table: list[ZoneRow]
-    zones: bool
-    ruleset: Ruleset | None = field(init=False, default=None)
-
-    def __post_init__(self) -> None:
-        try:
-            self.ruleset = get_ruleset(self.rules)
-        except UnknownRuleset:
-            self.ruleset = None
-
-    def canonical(self, text: str) -> str | None:
-        return self.ruleset.canonical_ability(text) if self.ruleset else None
-
-
-def _entry_builders(
-    entries: Sequence[Entry | None], all_exits: Sequence[list[Exit]], book: Book, effects: bool, ahead: dict[int, str],
-) -> tuple[Callable[[int, int], Iterator[dict[str, Any]]], Callable[[int, int], list[str]],
-           Callable[[int, int], list[bytes]]]:
-    """The three ways :func:`_graph` builds entries ``lo`` to ``hi`` (indices into ``entries``):
-    as dicts, as their compact JSON texts, as those texts' UTF-8 bytes. ``ahead`` holds the
-    effects a reading child read ahead (JSON, by index); the caller may add to it later.
-
-    ``entries`` and ``all_exits`` need hold only the entries built: the child process that
-    builds part of a large book holds only its own (see :func:`build_ahead`)."""
-    from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs it
-
-    canonical = book.canonical
-    index = book.index
-    names = list(index)
-    numbers, labels = book.numbers, book.labels
-    span_json = _span
-    # Zones and hazards (Dungeon Rules): only in books that write them (optional in the schema).
-    zones = book.zones
-    if zones:
-        from dtc.systems.dungeon_rules.ruleset import merge_conditions, zone_parts
-
-    def optional(i: int, entry: Entry) -> dict[str, Any]:
-        """The keys only some entries have, in their order: zone, conditions and hazards in
-        books with zones; changes and ending_kind where the entry has them."""
-        out: dict[str, Any] = {}
-        if zones:
-            number = numbers[i]
-            row = next((z.text for z in book.zones_table if z.low <= number <= z.high), None)
-            zone, conditions, _ = zone_parts(row) if row is not None else (None, [], [])
-            if entry.zone is not None:  # the entry's own line: what it names wins, kind by kind
-                own, over, _ = zone_parts(entry.zone)
-                if own is not None or not over:  # conditions alone keep the table's zone
-                    zone = own
-                conditions = merge_conditions(conditions, over)
-            out["zone"] = zone
-            if conditions:
-                out["conditions"] = conditions
-            out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))
-        # State (see "State" in docs/format.md): only on the entries that have it.
-        if entry.changes:
-            out["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
-        if entry.ending_kind is not None:
-            out["ending_kind"] = entry.ending_kind
-        return out
-
-    def build(lo: int, hi: int) -> Iterator[dict[str, Any]]:
-        """The JSON of entries ``lo`` to ``hi``, one at a time: each entry on its own (a large
-        book's entries are shared with a second process, see :func:`dtc.compiler.parallel.halves`)."""
-        for i in range(lo, hi):
-            entry = entries[i]
-            assert entry is not None
-            spans = [c.graph_spans() for c in entry.choices]  # each choice's, its targets'
-            item: dict[str, Any] = {
-                "number": numbers[i],
-                "label": entry.number if isinstance(entry.number, str) else None,
-                "line": entry.span.line,
-                "end_line": entry.end_line,
-                "text": entry.text,
-                "ending": entry.ending,
-                "choices": [_state_choice(c, labels, {
-                        "label": c.label,
-                        "text": c.text,
-                        "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
-                        "difficulty": c.difficulty,
-                        "success": None if c.success is None else labels.get(str(c.success), c.success),
-                        "failure": None if c.failure is None else labels.get(str(c.failure), c.failure),
-                        "error": c.error,
-                        "span": span_json(c_spans[0]),
-                    })
-                    for c, c_spans in zip(entry.choices, spans, strict=True)
-                ],
-                "exits": [
-                    {"target": x.target, "kind": x.kind, "choice": x.choice, "span": span_json(
-                        x.span if x.choice is None or x.kind == "random"  # as Resolved.exit_span finds it
-                        else spans[x.choice][1 if x.kind == "success" else 2])}
-                    for x in all_exits[i]
-                ],
-                "creatures": entry_creatures(entry, index),
-                "effects": (extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names)
-                            if effects else []),
-            }
-            if zones or entry.changes or entry.ending_kind is not None:
-                item.update(optional(i, entry))
-            yield item
-
-    # Made once, not in each call of build_json (which builds the entries a part at a time):
-    canonical_of: dict[str, str] = {}  # each ability as written -> as the graph names it
-    digit_labels = any(key.isdigit() for key in labels)  # else no number's text is a label
-
-    def build_json(lo: int, hi: int) -> list[str]:
-        """Each entry's JSON text, written as it is built (only its text is kept): what
-        ``json.dumps`` of :func:`build`'s dict gives, compact, byte for byte, without building
-        the dicts of its choices and exits (see :func:`_json_value`)."""
-        from json.encoder import encode_basestring as string  # what json.dumps writes a str as
-
-        encoder = _compact_encoder()
-
-        def value(item: Any) -> str:  # _json_value, its commonest cases first, without a call
-            kind = type(item)
-            if kind is int:
-                return int.__repr__(item)
-            if item is None:
-                return "null"
-            return string(item) if kind is str else _json_value(encoder, string, item)
-
-        out: list[str] = []
-        span_text = _SPAN_TEXT
-        for i in range(lo, hi):
-            entry = entries[i]
-            assert entry is not None
-            choices = []
-            targets = []  # each choice's success and failure spans, for its exits
-            for c in entry.choices:
-                span, success_span, failure_span = c.graph_spans()
-                targets.append((success_span, failure_span))
-                ability = c.ability
-                if ability is not None:
-                    named = canonical_of.get(ability)
-                    if named is None:
-                        named = canonical_of[ability] = canonical(ability) or ability
-                    ability = named
-                success, failure = c.success, c.failure
-                if success is not None and (digit_labels or type(success) is not int):
-                    success = labels.get(str(success), success)
-                if failure is not None and (digit_labels or type(failure) is not int):
-                    failure = labels.get(str(failure), failure)
-                choice = (
-                    f'{{"label":{string(c.label)},"text":{string(c.text)},'
-                    f'"ability":{"null" if ability is None else value(ability)},'
-                    f'"difficulty":{value(c.difficulty)},"success":{value(success)},"failure":{value(failure)},'
-                    f'"error":{"null" if c.error is None else value(c.error)},'
-                    f'"span":{"null" if span is None else span_text % span}'
-                )
-                if c.condition is not None or c.roll is not None:
-                    for key, part in _state_choice(c, labels, {}).items():
-                        choice += f',"{key}":{encoder(part)}'
-                choices.append(choice + "}")
-            exits = []
-            for target, kind, at, span in all_exits[i]:
-                if at is not None and kind != "random":  # as Resolved.exit_span finds it
-                    span = targets[at][0 if kind == "success" else 1]
-                exits.append(
-                    f'{{"target":{int.__repr__(target) if type(target) is int else value(target)},'
-                    f'"kind":{string(kind)},"choice":{"null" if at is None else value(at)},'
-                    f'"span":{"null" if span is None else span_text % span}}}'
-                )
-            number = entry.number
-            text = (
-                f'{{"number":{value(numbers[i])},"label":{string(number) if isinstance(number, str) else "null"},'
-                f'"line":{value(entry.span.line)},"end_line":{value(entry.end_line)},"text":{string(entry.text)},'
-                f'"ending":{value(entry.ending)},"choices":[{",".join(choices)}],"exits":[{",".join(exits)}],'
-                f'"creatures":[{",".join(map(string, entry_creatures(entry, index)))}],'
-                '"effects":' + (ahead.get(i) or encoder(extract_effects(_blank_state(dungeon.blank_lines(entry.text)),
-                                                                      names) if effects else []))
-            )
-            if zones or entry.changes or entry.ending_kind is not None:
-                for key, part in optional(i, entry).items():
-                    text += f',"{key}":{encoder(part)}'
-            out.append(text + "}")
-        return out
-
-    def build_utf8(lo: int, hi: int) -> list[bytes]:
-        """build_json's texts encoded, a few hundred entries at a time: each text (a ``str``,
-        two bytes a letter where it holds a dash or a curly quote) is dropped once encoded, so
-        a serial build of a large book never holds them all (460 MB at 100,000 entries)."""
-        out: list[bytes] = []
-        for at in range(lo, hi, _ENCODE_STEP):
-            out += [part.encode("utf-8") for part in build_json(at, min(hi, at + _ENCODE_STEP))]
-        return out
-
-    return build, build_json, build_utf8
-
-
-def _order(doc: Document, res: Resolved, book: Book) -> bytes:
-    """What the reading child needs to build any of the book's entries (see
-    :func:`build_ahead`): :class:`Book`'s fields and the entries' "return" exits, pickled."""
-    import pickle
-
-    returns = {i: [x for x in res.exits[i] if x.kind == "return"] for i, e in enumerate(doc.entries) if e.returns}
-    return pickle.dumps((list(book.numbers), book.labels, book.rules, book.index, book.zones_table, book.zones,
-                         returns))
-
-
-def build_ahead(order: bytes, count: int, fetch: Callable[[int, int], list[Entry]],
-                ahead: dict[int, str]) -> Callable[[int, int], list[bytes]]:
-    """In the reading child (see :class:`dtc.compiler.parallel.Ahead`), from :func:`_order`'s
-    ``order``: what builds the UTF-8 JSON of entries ``lo`` to ``hi`` of the book's ``count``,
-    the very bytes this process would build, from the entries ``fetch(lo, hi)`` gives (each
-    part's once) and the effects the child read ahead (``ahead``)."""
-    import pickle
-
-    numbers, labels, rules, index, zones_table, zones, returns = pickle.loads(order)
-    book = Book(numbers, labels, rules, index, zones_table, zones)
-    none: list[Exit] = []
-    entries: list[Entry | None] = [None] * count
-    exits = [none] * count
-    _, _, build_utf8 = _entry_builders(entries, exits, book, True, ahead)
-
-    def build(lo: int, hi: int) -> list[bytes]:
-        for i, entry in enumerate(fetch(lo, hi), lo):
-            entries[i], exits[i] = entry, entry_exits(entry, labels) + returns.get(i, [])
-        built = build_utf8(lo, hi)
-        entries[lo:hi], exits[lo:hi] = [None] * (hi - lo), [none] * (hi - lo)  # done with them
-        return built
-
-    return build
-
-
 def effects_ahead(text: str) -> str | None:
     """An entry's effects as the compiled graph writes them (JSON), read from its ``text``
     alone, or None when they depend on more: when they name creatures, which are those of the
@@ -659,7 +571,7 @@ def _blank_state(text: str) -> str:
     return EFFECTS.sub(lambda m: " " * len(m.group()), text)
 
 
-def _state_choice(c: Choice, labels: dict[str, int], out: dict[str, Any]) -> dict[str, Any]:
+def _state_choice(c: Choice, res: Resolved, out: dict[str, Any]) -> dict[str, Any]:
     """A choice's condition and random branch, added only to the choices that have them."""
     if c.condition is not None:
         out["condition"] = cond_json(c.condition)
@@ -669,7 +581,7 @@ def _state_choice(c: Choice, labels: dict[str, int], out: dict[str, Any]) -> dic
             "count": c.roll.count,
             "sides": c.roll.sides,
             "branches": [
-                {"low": b.low, "high": b.high, "target": labels.get(b.target, b.target) if isinstance(
+                {"low": b.low, "high": b.high, "target": res.labels.get(b.target, b.target) if isinstance(
                     b.target, str) else b.target}
                 for b in c.roll.branches
             ],

@@ -35,7 +35,6 @@ import marshal
 import mmap
 import os
 import signal
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from functools import partial
@@ -62,16 +61,6 @@ PARENT_SHARE = 0.55
 #: Set by ``dtc compile`` (see :class:`Ahead`): what an entry's text gives the compiled graph
 #: that needs nothing else of the book (its effects' JSON), or None where it needs more.
 read_ahead: Callable[[str], str | None] | None = None
-#: Builds entries ``lo`` to ``hi``: each one's JSON, UTF-8.
-Build = Callable[[int, int], list[bytes]]
-#: In the reading child, from what this process sends it (the order), the book's count of
-#: entries, what gives entries ``lo`` to ``hi`` (read, and edited as the parser edits them) and
-#: the effects it read ahead: what builds those entries' JSON (see
-#: :func:`dtc.compiler.compile.build_ahead`).
-Builder = Callable[[bytes, int, Callable[[int, int], list[Entry]], dict[int, str]], Build]
-#: Set by ``dtc compile`` beside :data:`read_ahead`: the reading child then builds entries'
-#: JSON (see :class:`Ahead`).
-build_ahead: Builder | None = None
 
 #: Reads entries ``lo`` to ``hi`` (indices into the book's entry heads), in order, into the document.
 Reader = Callable[[int, int], list[Entry]]
@@ -103,16 +92,14 @@ def wanted(count: int) -> bool:
 
 def read_entries(
     doc: Document, source: str, starts: Starts, count: int, body_starts: Starts, read: Reader,
-    text_of: Callable[[int], str], edit: Callable[[list[Entry], int], None] = lambda entries, first: None,
+    text_of: Callable[[int], str],
 ) -> list[Entry]:
     """All ``count`` entries, the second half read by a child process (see the module doc).
 
     ``read(lo, hi)`` reads entries as a serial parse would, adding what it finds beyond the
     entries (bad stat blocks, hazard lines) to ``doc``; ``body_starts[k]`` is where entry
     ``k``'s text begins in ``source``; ``text_of(k)`` is entry ``k``'s text as ``read`` reads it
-    (what :class:`Ahead` reads effects from); ``edit(entries, first)`` is what the parser does
-    to the entries once read (the book's, from index ``first`` on): a child that builds its own
-    entries' JSON does it to them first.
+    (what :class:`Ahead` reads effects from).
     """
     import tempfile  # here, not at the top: a book too small for this never pays for it
 
@@ -123,13 +110,13 @@ def read_entries(
         try:
             spool = stack.enter_context(tempfile.TemporaryFile())
             if ahead is not None:
-                later = Ahead(ahead, count, split, build_ahead, edit)
+                later = Ahead(ahead)
                 stack.callback(_unless_kept, doc, later)
             pid = forking.fork()
         except OSError:  # no temporary file, no pipe, or no second process: read here
             return read(0, count)
         if pid == 0:  # the child: never returns
-            _child(doc, spool, split, count, read, later, text_of)  # (read: what it reads with)
+            _child(doc, spool, split, count, read, later, text_of)
         entries = read(0, split)
         if later is not None:  # the child goes on after its entries: wait for them only
             sent = later.sent(pid)
@@ -153,17 +140,12 @@ def _child(doc: Document, spool: IO[bytes], lo: int, hi: int, read: Reader, late
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly
         bad, hazards = len(doc.bad_statblocks), len(doc.hazards)
-        kept: list[Entry] = []  # kept only to build their JSON (see Ahead)
-        keep = later is not None and later.builds
         for start in range(lo, hi, CHUNK):
-            entries = read(start, min(hi, start + CHUNK))
-            _write(spool, [encode(e) for e in entries])
-            if keep:
-                kept += entries
+            _write(spool, [encode(e) for e in read(start, min(hi, start + CHUNK))])
         _write(spool, (_END, pickle.dumps((doc.bad_statblocks[bad:], doc.hazards[hazards:]))))
         spool.flush()
         if later is not None:
-            later.work(text_of, {d.entry_index for d in doc.directives}, kept, read)
+            later.read_ahead(hi, text_of, {d.entry_index for d in doc.directives})
         status = 0
     finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
         os._exit(status)
@@ -176,61 +158,36 @@ def _unless_kept(doc: Document, later: Ahead) -> None:
 
 
 class Ahead:
-    """What the reading child of :func:`read_entries` does once its entries are sent.
+    """What the reading child of :func:`read_entries` reads ahead, once its entries are sent.
 
     After sending its entries, the child would sit idle while this process reads the rest of
     its share, rebuilds the child's entries and resolves the book (a tenth of a second at
-    10,000 entries, more than a second at 100,000), then lints it and builds the graph. When
-    ``dtc compile`` sets :data:`read_ahead`, the child spends that time on what the compiled
-    graph takes from an entry's text alone (its effects, as JSON), the book's entries from the
-    last towards the first (an entry's text is a slice of the source).
-
-    When :data:`build_ahead` is set too, the child keeps the entries it read, and once this
-    process has resolved the book it sends the child what an entry's JSON needs of the rest of
-    the book (:meth:`build`: the entries' numbers, the labels, the creatures, the rules, the
-    zones, the "return" exits). The child then builds entries' JSON from the last, the very
-    bytes this process would build, and writes them to its file: its own entries first, then
-    this process's, which it reads again from the source. Meanwhile this process lints the
-    book, then builds entries from the first. Each process says how far it has come in a few
-    bytes of memory both see; when this process reaches where the child has come to, it stops
-    the child and takes what it built: those entries stay in the child's file, copied to the
-    output by the system (:class:`~dtc.fileio.Extent`). So the two end together, and no page
-    of the book is shared by the two processes while they build (a child forked for the build
-    copies each page it touches, and this process each page it touches after the fork).
+    10,000 entries, more than a second at 100,000), then lints it (``dtc compile`` lints before
+    it builds the graph when this child is reading ahead). When ``dtc compile`` sets
+    :data:`read_ahead`, the child spends that time on what the compiled graph takes from an
+    entry's text alone (its effects, as JSON), the book's entries from the last towards the
+    first (its own, then this process's: an entry's text is a slice of the source), until this
+    process asks for them (:meth:`collect`, when the graph is built). It then stops after the
+    entry in hand and sends what it has, through a second unlinked temporary file.
 
     Only what an entry's text alone decides is read ahead: ``read_ahead`` returns None for any
     other entry (one whose effects name creatures, which depend on every stat block of the
     book), and entries that hold a directive are left alone (the parser edits their text after
-    reading; the child makes the same edit to the entries it builds). Whatever the child does,
-    the graph is the same: an entry the child did not build, or any entry at all if it fails
-    or sends what does not add up, is built here, as it always was (with the effects it read
-    ahead, if any).
+    reading). Whatever the child reads ahead, the graph is the same: an entry it did not reach,
+    or any entry at all if it fails, is read when the graph is built, as it always was.
     """
 
-    def __init__(self, ahead: Callable[[str], str | None], count: int = 0, first: int = 0,
-                 make: Builder | None = None,
-                 edit: Callable[[list[Entry], int], None] = lambda entries, first: None) -> None:
+    def __init__(self, ahead: Callable[[str], str | None]) -> None:
         import tempfile
 
         self.ahead = ahead  # what read_ahead was when the child was started
-        self.make = make
-        self.edit = edit
-        self.count = count  # the book's entries
-        self.first = first  # the first of the child's entries
-        #: Whether the child keeps its entries to build their JSON (see :meth:`build`).
-        self.builds = make is not None and 0 < first < count
         self.parent = os.getpid()
         self.pid = 0
         self._taken: dict[int, str] | None = None
-        self._built: tuple[int, int, list[Any]] | None = None  # where its data ends, where it began, its index
         self._ready_w = -1
         with ExitStack() as opened:  # all or nothing
             self.spool = opened.enter_context(tempfile.TemporaryFile())
-            self.orders = opened.enter_context(tempfile.TemporaryFile()) if self.builds else None
-            # Byte 0: stop (1); byte 1: the order is written (1); bytes 4-8: where the child
-            # has built or read from (to the book's end); bytes 8-12: how far this process has built.
-            self.stop = opened.enter_context(mmap.mmap(-1, 12))
-            self.stop[4:12] = _pair(count, 0)
+            self.stop = opened.enter_context(mmap.mmap(-1, 1))  # set to 1: stop reading ahead
             ready, self._ready_w = os.pipe()
             opened.callback(self._close_write_end)
             self.ready = opened.enter_context(open(ready, "rb", buffering=0))
@@ -250,135 +207,38 @@ class Ahead:
         except OSError:
             return False
 
-    def work(self, text_of: Callable[[int], str], skip: set[int | None], kept: list[Entry], read: Reader) -> None:
-        """In the child: tell the parent the entries are sent, then read effects ahead from the
-        last of the book's entries (``text_of(k)``: entry ``k``'s text) towards the first, until
-        told to stop or to build (then :meth:`_build`, with its own entries, ``kept``, and
-        ``read`` for the others)."""
+    def read_ahead(self, count: int, text_of: Callable[[int], str], skip: set[int | None]) -> None:
+        """In the child: tell the parent the entries are sent, then read ahead from the last of
+        the book's ``count`` entries (``text_of(k)``: entry ``k``'s text) towards the first."""
         os.write(self._ready_w, b"1")
-        ahead, stop, parent = self.ahead, self.stop, self.parent
-        effects: dict[int, str] = {}
-        for k in range(self.count - 1, -1, -1):
-            if stop[0] or stop[1] or os.getppid() != parent:  # asked to stop or to build, or the parent is gone
+        ahead = self.ahead
+        read: list[tuple[int, str]] = []
+        for k in range(count - 1, -1, -1):
+            if self.stop[0] or os.getppid() != self.parent:  # asked to stop, or the parent is gone
                 break
             if k not in skip and (value := ahead(text_of(k))) is not None:
-                effects[k] = value
-        if self.builds:  # every entry read ahead before the order: wait for it (or to stop)
-            while not (stop[0] or stop[1]) and os.getppid() == parent:
-                time.sleep(0.001)
-        begun, index = self.count, list[Any]()
-        if stop[1] and not stop[0] and self.make is not None and kept:
-            begun = self._build(kept, read, effects, index)
-        frame = marshal.dumps((_END, begun, index, {k: v for k, v in effects.items() if k < begun}))
-        self.spool.write(frame)
-        self.spool.write(len(frame).to_bytes(8, "little"))
+                read.append((k, value))
+        _write(self.spool, read)
         self.spool.flush()
 
-    def _build(self, kept: list[Entry], read: Reader, effects: dict[int, str], index: list[Any]) -> int:
-        """In the child: build entries' JSON from the last, into its file (``index``: each
-        part's first entry, offset and lengths, as :func:`joined_halves` writes them), its own
-        (``kept``) first, then this process's, which it reads again (``read``), until this
-        process has come as far. Returns the first entry built (the book's end if none)."""
-        assert self.make is not None and self.orders is not None
-        first, count, stop, spool, edit = self.first, self.count, self.stop, self.spool, self.edit
-        size = int.from_bytes(os.pread(self.orders.fileno(), 8, 0), "little")
-        order = os.pread(self.orders.fileno(), size, 8)
-        edit(kept, first)
-
-        def fetch(lo: int, hi: int) -> list[Entry]:
-            if lo >= first:
-                return kept[lo - first : hi - first]
-            entries = read(lo, hi)
-            edit(entries, lo)
-            return entries
-
-        build = self.make(order, count, fetch, effects)
-        step, pos = _step(count), count
-        while pos > 0 and not stop[0] and os.getppid() == self.parent:
-            front = _read(stop, 8)
-            if pos <= front:
-                break
-            lo = max(pos - step, front, first if pos > first else 0)  # a part is all its own or all this process's
-            items = build(lo, pos)
-            index.append((lo, spool.tell(), [1 + len(item) for item in items]))
-            spool.write(b"," + b",".join(items))
-            if pos > first:
-                kept[lo - first :] = []  # built: no longer needed
-            pos = lo
-            stop[4:8] = pos.to_bytes(4, "little")
-        return pos
-
-    def build(self, order: bytes, count: int, build: Build, ahead: dict[int, str], sep: bytes,
-              meanwhile: Callable[[], object] | None = None) -> list[bytes | Extent]:
-        """In this process: send the child ``order`` (what its entries' JSON needs of the
-        book), run ``meanwhile()`` (the lint), then build entries with ``build`` from the first
-        until it meets the child; the result as :func:`joined_halves` gives it (``sep`` must
-        be a comma, as the child writes). The effects the child read go into ``ahead``, which
-        ``build`` reads. If ``meanwhile`` raises, the child is stopped and reaped first."""
-        assert self.orders is not None and count == self.count and sep == b","
-        try:
-            os.pwrite(self.orders.fileno(), len(order).to_bytes(8, "little") + order, 0)
-            self.stop[1] = 1
-        except OSError:
-            pass  # the child never hears of it: it reads ahead until stopped
-        if meanwhile is not None:
-            try:
-                meanwhile()
-            except BaseException:
-                self.collect()
-                raise
-        mine: list[bytes] = []
-        end, step, stop = 0, _step(count), self.stop
-        while end < (pos := min(count, _read(stop, 4))):
-            hi = min(end + step, pos)
-            mine += build(end, hi)
-            end = hi
-            stop[8:12] = end.to_bytes(4, "little")
-        ahead.update(self.collect(keep=True))
-        built, self._built = self._built, None
-        parts = None
-        if built is not None:
-            data_end, begun, index = built
-            parts = _extents_of(self.spool, data_end, begun, index, count, end, len(sep))
-        if parts is None:
-            self.spool.close()
-            return _joined(mine + build(end, count), sep)
-        begun, extents = parts
-        if begun > end:  # what the child did not build: here
-            mine += build(end, begun)
-        if not extents:
-            self.spool.close()
-        return _joined(mine, sep) + extents
-
-    def collect(self, keep: bool = False) -> dict[int, str]:
+    def collect(self) -> dict[int, str]:
         """In this process: stop the child and take what it read ahead, by entry index (once;
-        then empty). The pipe and files are closed (``keep``: its file stays open, for the
-        entries it built, see :meth:`build`)."""
+        then empty). The pipe and files are closed."""
         if self._taken is not None:
             return {}
-        taken: dict[int, str] = {}
-        self._taken = taken
+        self._taken = taken = {}
         try:
             self.stop[0] = 1
             _, status = os.waitpid(self.pid, 0) if self.pid else (0, -1)
             if status == 0:
-                tail = _tail(self.spool)
-                if tail is not None:
-                    data_end, (begun, index, read) = tail
-                    if type(read) is not dict:
-                        raise TypeError(read)
-                    taken.update((k, v) for k, v in read.items() if type(k) is int and type(v) is str and v)
-                    self._built = data_end, begun, index
+                for part in _frames(self.spool):
+                    taken.update(part)
         except (OSError, EOFError, ValueError, TypeError):
             taken.clear()
-            self._built = None
         finally:
-            if not keep:
-                self.spool.close()
+            self.spool.close()
             self.stop.close()
             self.ready.close()
-            if self.orders is not None:
-                self.orders.close()
             self._close_write_end()
         return taken
 
@@ -651,44 +511,22 @@ def _joined(items: list[bytes], sep: bytes) -> list[bytes | Extent]:
     return parts
 
 
-def _tail(spool: IO[bytes]) -> tuple[int, tuple[Any, ...]] | None:
-    """Where the data of ``spool`` ends and the frame after it (itself followed by its length,
-    as :func:`joined_halves` and :class:`Ahead` write it), without its end mark; None when
-    there is none."""
+def _extents(spool: IO[bytes], count: int, end: int, sep: int) -> tuple[int, list[Extent]] | None:
+    """Where the child of :func:`joined_halves` began, and its items from ``end`` on (or from
+    where it began, if later) as extents of ``spool``, each with the separator before it
+    (none before item 0); None when what it wrote does not add up."""
     try:
         size = os.fstat(spool.fileno()).st_size
-        if size < 8:
-            return None
         spool.seek(size - 8)
         length = int.from_bytes(spool.read(8), "little")
         data_end = size - 8 - length
         if not data_end >= 0:
             return None
         spool.seek(data_end)
-        frame = marshal.loads(spool.read(length))
+        mark, begun, index = marshal.loads(spool.read(length))
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    if type(frame) is not tuple or not frame or frame[0] != _END:
-        return None
-    return data_end, frame[1:]
-
-
-def _extents(spool: IO[bytes], count: int, end: int, sep: int) -> tuple[int, list[Extent]] | None:
-    """Where the child of :func:`joined_halves` began, and its items from ``end`` on (or from
-    where it began, if later) as extents of ``spool``, each with the separator before it
-    (none before item 0); None when what it wrote does not add up."""
-    tail = _tail(spool)
-    if tail is None or len(tail[1]) != 2:
-        return None
-    data_end, (begun, index) = tail
-    return _extents_of(spool, data_end, begun, index, count, end, sep)
-
-
-def _extents_of(spool: IO[bytes], data_end: int, begun: Any, index: Any, count: int, end: int,
-                sep: int) -> tuple[int, list[Extent]] | None:
-    """:func:`_extents` from the index read: ``begun``, where the items begin, and ``index``,
-    each part's first item, offset and items' lengths, in ``spool``'s first ``data_end`` bytes."""
-    if type(begun) is not int or not 0 <= begun <= count or type(index) is not list:
+    if mark != _END or type(begun) is not int or not 0 <= begun <= count:
         return None
     extents: list[Extent] = []
     at = begun

@@ -177,20 +177,14 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
     def body(n: int) -> str:  # entry n's text as read_entry reads it (before directives are taken out)
         return text[body_starts[n] : max(body_starts[n], stops[n])].rstrip()
 
-    def edit(entries: list[Entry], first: int) -> None:
-        """Take the directives' lines out of the text of the entries that hold one
-        (``entries``: the book's, from index ``first`` on)."""
-        for n in sorted({d.entry_index for d in doc.directives if d.entry_index is not None}):
-            if first <= n < first + len(entries):
-                entry = entries[n - first]
-                kept = [t for k, t in enumerate(entry.text.split("\n")) if entry.span.line - 1 + k not in directives]
-                entry.text = "\n".join(kept)
-
     if parallel.wanted(len(tokens)):
-        doc.entries = parallel.read_entries(doc, text, offsets, len(tokens), body_starts, read, body, edit)
+        doc.entries = parallel.read_entries(doc, text, offsets, len(tokens), body_starts, read, body)
     else:
         doc.entries = read(0, len(tokens))
-    edit(doc.entries, 0)
+    for n in sorted({d.entry_index for d in doc.directives if d.entry_index is not None}):
+        entry = doc.entries[n]
+        kept = [t for k, t in enumerate(entry.text.split("\n")) if entry.span.line - 1 + k not in directives]
+        entry.text = "\n".join(kept)
     return doc
 
 
