@@ -20,8 +20,7 @@ to be copied to the output by the system.
 
 Under ``dtc compile`` the child that read the second half does not end once its entries are
 sent: it reads the book's effects ahead, from the last entry, while this process finishes the
-parse, then builds the graph's entries from the last while this process lints the book and
-builds them from the first (:class:`Ahead`); no second child is forked for the build.
+parse and lints the book (:class:`Ahead`).
 
 Only the one-shot ``dtc`` command turns this on (:data:`enabled`): a long-running process with
 threads (the language server) must not fork, and the tests turn it on where they check it. The
