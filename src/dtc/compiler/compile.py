@@ -409,7 +409,9 @@ def _graph(
     def build_json(lo: int, hi: int) -> list[str]:
         """Each entry's JSON text, written as it is built (only its text is kept): what
         ``json.dumps`` of :func:`build`'s dict gives, compact, byte for byte, without building
-        the dicts of its choices and exits (see :func:`_json_value`)."""
+        the dicts of its choices and exits (see :func:`_json_value`). An ``int`` is written by
+        the f-string itself (``format`` of an ``int`` is its ``repr``, as ``json`` writes it);
+        only a bool (a subclass, written ``true``) or any other value goes through ``value``."""
         from json.encoder import encode_basestring as string  # what json.dumps writes a str as
 
         encoder = _compact_encoder()
@@ -445,7 +447,9 @@ def _graph(
                 choice = (
                     f'{{"label":{string(c.label)},"text":{string(c.text)},'
                     f'"ability":{"null" if ability is None else value(ability)},'
-                    f'"difficulty":{value(c.difficulty)},"success":{value(success)},"failure":{value(failure)},'
+                    f'"difficulty":{difficulty if type(difficulty := c.difficulty) is int else value(difficulty)},'
+                    f'"success":{success if type(success) is int else value(success)},'
+                    f'"failure":{failure if type(failure) is int else value(failure)},'
                     f'"error":{"null" if c.error is None else value(c.error)},'
                     f'"span":{"null" if span is None else span_text % span}'
                 )
@@ -459,14 +463,17 @@ def _graph(
                     span = targets[at][0 if kind == "success" else 1]
                 exits.append(
                     f'{{"target":{int.__repr__(target) if type(target) is int else value(target)},'
-                    f'"kind":{string(kind)},"choice":{"null" if at is None else value(at)},'
+                    f'"kind":{string(kind)},"choice":{"null" if at is None else at if type(at) is int else value(at)},'
                     f'"span":{"null" if span is None else span_text % span}}}'
                 )
             number = entry.number
             text = (
-                f'{{"number":{value(numbers[i])},"label":{string(number) if isinstance(number, str) else "null"},'
-                f'"line":{value(entry.span.line)},"end_line":{value(entry.end_line)},"text":{string(entry.text)},'
-                f'"ending":{value(entry.ending)},"choices":[{",".join(choices)}],"exits":[{",".join(exits)}],'
+                f'{{"number":{n if type(n := numbers[i]) is int else value(n)},'
+                f'"label":{string(number) if isinstance(number, str) else "null"},'
+                f'"line":{n if type(n := entry.span.line) is int else value(n)},'
+                f'"end_line":{n if type(n := entry.end_line) is int else value(n)},"text":{string(entry.text)},'
+                f'"ending":{"true" if (end := entry.ending) is True else "false" if end is False else value(end)},'
+                f'"choices":[{",".join(choices)}],"exits":[{",".join(exits)}],'
                 f'"creatures":[{",".join(map(string, entry_creatures(entry, index)))}],'
                 '"effects":' + (ahead.get(i) or encoder(extract_effects(_blank_state(dungeon.blank_lines(entry.text)),
                                                                       names) if effects else []))
