@@ -447,3 +447,58 @@ def test_zilch_answers_from_a_count_are_the_answers_to_the_questions() -> None:
             _Engine.pick = pick  # type: ignore[method-assign]
         assert fast == slow, index
     assert {"stance", COMBAT, TARGET} <= set(answered)
+
+
+class _AskedCautious(CautiousPolicy):
+    blind = None
+
+
+class _AskedBold(BoldPolicy):
+    blind = None
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_careful_and_bold_answers_from_a_count_are_the_answers_to_the_questions(path: Path) -> None:
+    """The cautious and bold players answer a question of a kind they read nothing of (a Zilch
+    stance, a Dungeon Rules pace, hazard or rest) from its number of options alone: each run is the
+    run in which every question is built and asked, seed for seed; a subclass that answers
+    otherwise is always asked."""
+    from dtc.runtime.engine import Engine as _Engine
+    from dtc.simulate.runner import play_one
+    from dtc.systems import play_rules
+
+    graph = compile_file(path).graph()
+    rules = play_rules(graph.get("rules"))
+    answered: list[str] = []
+    pick = _Engine.pick
+
+    def counting(self: _Engine, kind: str, count: int) -> int | None:
+        n = pick(self, kind, count)
+        if n is not None:
+            answered.append(kind)
+        return n
+
+    for policy, asked in (("cautious", _AskedCautious), ("bold", _AskedBold)):
+        job = Job(graph, policy, seed=7, max_turns=300)
+        for index in range(12):
+            slow = play_one(job, rules, index, make_player=asked)
+            _Engine.pick = counting  # type: ignore[method-assign]
+            try:
+                fast = play_one(job, rules, index)
+            finally:
+                _Engine.pick = pick  # type: ignore[method-assign]
+            assert fast == slow, (policy, index)
+    if "glass-orchard" in path.name:
+        assert "stance" in answered
+    if "chime-pits" in path.name:
+        assert "pace" in answered
+
+
+def test_a_policy_that_answers_otherwise_is_asked() -> None:
+    class Mine(CautiousPolicy):
+        def pick(self, question: Question, game: Engine) -> int:
+            return len(question.options) - 1
+
+    assert Mine().blind("stance", 4, None) is None  # type: ignore[arg-type]
+    assert CautiousPolicy().blind(MENU, 4, None) is None  # type: ignore[arg-type]
+    assert BoldPolicy().blind("stance", 4, None) == 0  # type: ignore[arg-type]

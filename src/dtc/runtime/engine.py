@@ -189,7 +189,8 @@ class Engine:
 
     def pick(self, kind: str, count: int) -> int | None:
         """The answer to a question of ``kind`` with ``count`` options, from a player that answers
-        such questions from their number alone (the random policy: ``blind``), when no sink reads
+        such questions from their number alone (its ``blind``: the random policy's draw, or the
+        first option of a kind the cautious and bold policies read nothing of), when no sink reads
         the decision: the question need not be built. None: build it and :meth:`ask`. The decision
         is counted as :meth:`ask` counts it."""
         player = self.player

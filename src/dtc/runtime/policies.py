@@ -106,6 +106,10 @@ class Policy:
         #: The last question, the answer and why (read lazily by :meth:`explain` for ``-v``).
         self._last: tuple[Question, int] | None = None
         self.why = ""
+        cls = type(self)
+        #: Whether this policy answers as :meth:`Policy.pick` does (a subclass may decide otherwise):
+        #: only then from the number of options alone (:meth:`blind`).
+        self._as_policy = cls.pick is Policy.pick and cls.decide is Policy.decide
 
     def text(self, prompt: str, game: Engine) -> str:
         return ""
@@ -115,6 +119,18 @@ class Policy:
         n = self.pick(question, game)
         self._last = (question, n)
         return n
+
+    def blind(self, kind: str, count: int, game: Engine) -> int | None:
+        """:meth:`pick` of a question of ``kind`` with ``count`` options from their number alone,
+        where it never reads them: the first option of a kind it has no rule for (a stance, a
+        pace, a way past a hazard: each system puts its best first, and :meth:`pick` takes it).
+        None for the kinds whose options it reads, and for a subclass that answers otherwise
+        (one that overrides :meth:`pick` or :meth:`decide`): the question is then built and asked."""
+        if kind in _KINDS_READ or not self._as_policy:
+            return None
+        self.why = ""
+        self._last = None
+        return 0
 
     def explain(self) -> str:
         """Why the last answer was chosen, in words (its odds where known): narrated by ``play -v``."""
@@ -428,6 +444,9 @@ def _ways_or_wait(opts: tuple[Option, ...]) -> list[int]:
     return allowed
 
 
+#: The question kinds whose options :meth:`Policy.pick` reads (every other kind: the first option).
+_KINDS_READ = frozenset({MENU, PLAN, ABILITY, GEAR, GEAR_OK, LANGUAGE, ORACLE, ENCOUNTER, ESCAPE, COMBAT, TARGET,
+                         TAKE, WON})
 #: Tags of the menu options that are no way on (a command, a broken or a closed choice).
 _NOT_A_WAY = frozenset({"command", "broken", "closed"})
 #: The menu commands :meth:`Policy.menu` looks for.
