@@ -324,7 +324,7 @@ def _graph(
         return ruleset.canonical_ability(text) if ruleset else None
 
     index = creature_index(doc)
-    names = list(index)
+    names = frozenset(index)  # the effects reader's set of them is then made once, not for each entry
     numbers, labels, all_exits = res.numbers, res.labels, res.exits
     span_json = _span
     # Zones and hazards (Dungeon Rules): only in books that write them (optional in the schema).

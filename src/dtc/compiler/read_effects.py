@@ -332,7 +332,8 @@ def _singulars(name: str) -> set[str]:
 
 
 def _normalized(creatures: Iterable[str] | None) -> frozenset[str] | None:
-    """The creature names, lower-cased with single spaces (the same names give the same set, made once)."""
+    """The creature names, lower-cased with single spaces (the same names give the same set, made once;
+    names given as a ``frozenset``, as the compiler gives them, are not even copied to look it up)."""
     return None if creatures is None else _normal_forms(frozenset(creatures))
 
 
@@ -369,8 +370,7 @@ class _Found:
             when = dict(when)
             when.setdefault("_ref", self.effects[when["check"]])
         effect: Effect = {"kind": kind, "text": self.raw[start:end].strip(), "start": start, "end": end,
-                          "when": when}
-        effect.update(fields)
+                          "when": when, **fields}
         if kind == "fight":
             self.any_fight = True
             self.open_fights.append(effect)
