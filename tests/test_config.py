@@ -145,6 +145,48 @@ def test_config_default_ruleset_and_severity_reach_lint(tmp_path: Path) -> None:
     assert comp.doc.rules == "death-and-treasure"
 
 
+def test_error_rules_are_the_rules_whose_findings_are_errors(tmp_path: Path) -> None:
+    """What `dtc compile` and `dtc build` run: the rules an error can come from, as configured."""
+    from dtc.lint.engine import error_rules
+    from dtc.lint.rules import RULES
+
+    assert {r.code for r in error_rules()} == {c for c, r in RULES.items() if r.severity == Severity.ERROR}
+    path = write(tmp_path / "dtc.toml", 'ignore = ["DT101"]\n[severity]\nDT202 = "error"\nDT102 = "warning"\n')
+    codes = {r.code for r in error_rules(load_config(path).settings_for(tmp_path / "x.txt"))}
+    assert "DT202" in codes and "DT101" not in codes and "DT102" not in codes and "DT201" not in codes
+    # An unused suppression judged an error needs every selected rule to have run.
+    path = write(tmp_path / "dtc.toml", '[severity]\nDT402 = "error"\n')
+    assert len(error_rules(load_config(path).settings_for(tmp_path / "x.txt"))) == len(RULES)
+
+
+@pytest.mark.parametrize("config", ["", '[severity]\nDT302 = "error"\nDT301 = "error"\n',
+                                    '[severity]\nDT402 = "error"\nDT302 = "error"\n', 'select = ["DT3"]\n'])
+def test_the_errors_of_the_error_rules_are_the_errors_of_every_rule(tmp_path: Path, config: str) -> None:
+    from dtc.lint.engine import error_rules
+
+    path = write(tmp_path / "dtc.toml", config)
+    text = BOOK + "\n<!-- dtc: ignore[DT302, DT202] -->\n"
+    for book in (text, text.replace("Go to 4.", "")):
+        settings = load_config(path).settings_for(tmp_path / "x.txt")
+        comp = compile_text(book, str(tmp_path / "x.txt"))
+        every = [d for d in lint_compilation(comp, settings=settings) if d.severity == Severity.ERROR]
+        shown = lint_compilation(comp, error_rules(settings), settings=settings)
+        assert [d for d in shown if d.severity == Severity.ERROR] == every
+        if "DT402" not in config:
+            assert shown == every  # nothing but errors is worked out
+
+
+def test_compile_and_build_show_the_errors_the_configuration_makes(tmp_path: Path) -> None:
+    book = write(tmp_path / "book.txt", BOOK)
+    out = tmp_path / "out.json"
+    runner = CliRunner()
+    result = runner.invoke(main, ["compile", str(book), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    write(tmp_path / "dtc.toml", '[severity]\nDT302 = "error"\n')
+    result = runner.invoke(main, ["compile", str(book), "-o", str(out)])
+    assert result.exit_code == 1 and "DT302" in result.output and "DT301" not in result.output
+
+
 # --- the command line ------------------------------------------------------------------------
 
 

@@ -54,14 +54,14 @@ def build_cmd(file: str, output: str | None, no_pdf: bool, epub: bool, notation:
                 fail(str(exc))
                 return
         else:
-            from dtc.lint.engine import lint_compilation
+            from dtc.lint.engine import error_rules, lint_compilation
 
             comp = load_source(file)
             work.step("compiling the graph")
             graph = comp.graph()
             validate(graph)
             work.step("linting")
-            errors = [finding_line(d) for d in lint_compilation(comp) if d.severity.name == "ERROR"]
+            errors = [finding_line(d) for d in lint_compilation(comp, error_rules()) if d.severity.name == "ERROR"]
         outdir = Path(output) if output else Path("build") / name
         result = build(graph, outdir, name, pdf=not no_pdf, epub=epub, notation=notation, step=work.step,
                        inputs=(file,))

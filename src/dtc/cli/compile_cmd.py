@@ -14,6 +14,7 @@ from dtc.compiler.compile import effects_ahead
 from dtc.diagnostics import Diagnostic
 from dtc.fileio import Extent, preflight, write_bytes, write_text
 from dtc.lint.configuration import ConfigError, config_for
+from dtc.lint.engine import error_rules
 from dtc.lint.engine import lint_compilation as lint
 from dtc.lint.reporters import finding_line
 
@@ -69,7 +70,7 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
         else:
             def lint_here() -> None:
-                linted.append(lint(comp, settings=settings))
+                linted.append(lint(comp, error_rules(settings), settings=settings))
 
             # Both cores stay busy while the book is linted. A large book's reading child is
             # still reading effects ahead (dtc.compiler.parallel.Ahead): the lint runs now,
@@ -83,7 +84,7 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
                     raise
             data = comp.graph_utf8_parts("\n", meanwhile=None if linted else lint_here)
     # Else the book is linted while the graph is written: the write is mostly the system's work.
-    linting = None if linted else Beside(lambda: lint(comp, settings=settings))
+    linting = None if linted else Beside(lambda: lint(comp, error_rules(settings), settings=settings))
     if output == "-":
         click.echo(data, nl=False)
     else:

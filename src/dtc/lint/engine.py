@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import dtc.lint.suppressions as suppressions
 from dtc.compiler.api import Compilation, no_gc_pauses
-from dtc.diagnostics import Diagnostic
+from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules import RULES, Context, Rule, find_rule
 from dtc.lint.rules.dt402_unused_suppression import report as report_unused
 
@@ -45,6 +45,20 @@ def pick_rules(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[R
     selected = expand_codes(select) if select else set(RULES)
     ignored = expand_codes(ignore)
     return [r for code, r in RULES.items() if code in selected and code not in ignored]
+
+
+def error_rules(settings: Settings | None = None) -> list[Rule]:
+    """The rules whose findings are errors under ``settings`` (their configured severity, else
+    their own), among the rules ``settings`` select: all that a caller showing errors alone
+    (``dtc compile``, ``dtc build``) needs to run, since a rule's findings all have its severity.
+    When an unused suppression is itself an error, every selected rule: a suppression is judged
+    unused only among the rules that ran (see :func:`dtc.lint.suppressions.apply`)."""
+    chosen = pick_rules(settings.select, settings.ignore) if settings is not None else list(RULES.values())
+    configured = settings.severity if settings is not None else {}
+    erring = [r for r in chosen if configured.get(r.code, r.severity) == Severity.ERROR]
+    if any(r.code == suppressions.UNUSED for r in erring):
+        return chosen
+    return erring
 
 
 def lint_compilation(
