@@ -307,15 +307,22 @@ def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
     """Pieces of an enumeration (see :func:`_list_cuts`), with their offsets."""
     start = 0
     for cut_start, cut_end in [*_list_cuts(text), (len(text), len(text))]:
-        piece = text[start:cut_start]
-        stripped = piece.lstrip(" ,.")
-        lead = len(piece) - len(stripped)  # the piece's offset counts what the strip takes ("find.a flask")
-        piece = stripped.rstrip(" ,.")
-        if piece.lower().startswith("and "):
-            piece, lead = piece[4:], lead + 4
+        piece, lead = _trimmed(text[start:cut_start])
         if piece:
             yield piece, base + start + lead
         start = cut_end
+
+
+def _trimmed(piece: str) -> tuple[str, int]:
+    """A piece of an enumeration without the spaces, commas and stops around it, nor an opening
+    "and ", and where it then begins in the piece (the offset counts what the strip takes:
+    "find.a flask")."""
+    stripped = piece.lstrip(" ,.")
+    lead = len(piece) - len(stripped)
+    piece = stripped.rstrip(" ,.")
+    if piece.lower().startswith("and "):
+        return piece[4:], lead + 4
+    return piece, lead
 
 
 def _number(token: str) -> int:
@@ -541,20 +548,26 @@ class _Reader(_Found):
         verb = FIND.search(text)
         if verb is None:
             return
-        tail = text[verb.end():]
+        at = verb.end()
+        tail = text[at:]
         before = len(self.effects)
-        for piece, offset in _split_list(tail, base + verb.end()):
-            self._piece(piece, offset, when)
-        added = self.effects[before:]
-        if verb.group("strong") is None and not any(e["kind"] == "treasure" for e in added):
+        if "," in tail or ";" in tail or " and " in tail:
+            for piece, offset in _split_list(tail, base + at):
+                self._piece(piece, offset, when)
+        else:  # one piece (most lists): what _split_list gives, without its generator
+            piece, lead = _trimmed(tail)
+            if piece:
+                self._piece(piece, base + at + lead, when)
+        if verb.group("strong") is None and not any(e["kind"] == "treasure" for e in self.effects[before:]):
             # "Inside the mouth is a massive, hot cavern": a weak verb names items only beside treasure.
             del self.effects[before:]
 
     def _piece(self, piece: str, offset: int, when: dict[str, Any] | None) -> None:
         end = offset + len(piece)
-        weight_m = WEIGHT.search(piece) if "(" in piece else None
-        weight = min(float(weight_m.group("w")), numbers.WEIGHT) if weight_m else None
         low = self.low
+        # (WEIGHT's words are ASCII, and ``low`` is the piece's text lower-cased at its offsets)
+        weight_m = WEIGHT.search(piece) if "(" in piece and low.find(b"weight", offset, end) >= 0 else None
+        weight = min(float(weight_m.group("w")), numbers.WEIGHT) if weight_m else None
         # (_AMOUNT: what all four open with, cheaper to try first)
         m = _TREASURE.match(piece) if _AMOUNT.match(piece) is not None else None
         if m is not None:
