@@ -26,7 +26,7 @@ import dtc.systems.zilch.ruleset as z
 from dtc.compiler.api import compile_file
 from dtc.runtime.core import Question
 from dtc.runtime.dice import percent
-from dtc.runtime.policies import RandomPolicy
+from dtc.runtime.policies import BoldPolicy, CautiousPolicy, Policy, RandomPolicy
 from dtc.runtime.ruleset import careful
 from dtc.simulate.runner import Job, play_block
 from dtc.systems.zilch.play import Zilch, _check_text
@@ -41,8 +41,21 @@ class _Asking(RandomPolicy):
     blind = None
 
 
-def _player(policy: str) -> type[RandomPolicy] | None:
-    return _Asking if policy == "random" else None
+class _AskingCautious(CautiousPolicy):
+    """The cautious policy with every question built and asked (it otherwise answers the stance
+    question from its number of options: the first, ``tests/test_simulate_caches.py``)."""
+
+    blind = None
+
+
+class _AskingBold(BoldPolicy):
+    """The bold policy with every question built and asked (as :class:`_AskingCautious`)."""
+
+    blind = None
+
+
+def _player(policy: str) -> type[Policy] | None:
+    return {"random": _Asking, "cautious": _AskingCautious, "bold": _AskingBold}.get(policy)
 
 BOOK = ROOT / "adventures" / "the-glass-orchard.txt"
 
