@@ -502,3 +502,19 @@ def test_a_policy_that_answers_otherwise_is_asked() -> None:
     assert Mine().blind("stance", 4, None) is None  # type: ignore[arg-type]
     assert CautiousPolicy().blind(MENU, 4, None) is None  # type: ignore[arg-type]
     assert BoldPolicy().blind("stance", 4, None) == 0  # type: ignore[arg-type]
+
+
+def test_the_kinds_the_policy_reads_are_the_kinds_its_pick_names() -> None:
+    """:meth:`Policy.blind` answers every kind but :data:`policies._KINDS_READ` with the first
+    option: those must be exactly the kinds :meth:`Policy.pick` has a rule for (a rule added
+    there for a new kind must be added to them too)."""
+    import ast
+    import inspect
+    import textwrap
+
+    from dtc.runtime import core
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(Policy.pick)))
+    named = {getattr(core, n.id) for n in ast.walk(tree)
+             if isinstance(n, ast.Name) and n.id.isupper() and isinstance(getattr(core, n.id, None), str)}
+    assert named == set(policies._KINDS_READ)

@@ -444,7 +444,8 @@ def _ways_or_wait(opts: tuple[Option, ...]) -> list[int]:
     return allowed
 
 
-#: The question kinds whose options :meth:`Policy.pick` reads (every other kind: the first option).
+#: The question kinds whose options :meth:`Policy.pick` reads (every other kind: the first option);
+#: exactly the kinds it has a rule for (``tests/test_simulate_caches.py`` holds the two together).
 _KINDS_READ = frozenset({MENU, PLAN, ABILITY, GEAR, GEAR_OK, LANGUAGE, ORACLE, ENCOUNTER, ESCAPE, COMBAT, TARGET,
                          TAKE, WON})
 #: Tags of the menu options that are no way on (a command, a broken or a closed choice).
