@@ -417,19 +417,16 @@ class _Asked(RandomPolicy):
     blind = None
 
 
-def test_zilch_answers_from_a_count_are_the_answers_to_the_questions() -> None:
-    """The random policy answers Zilch's stance, move and target questions from their number of
-    options alone (the options' words are not made): each run is the run in which every question
-    is built and asked, seed for seed."""
+def _played_both_ways(job: Job, runs: int, asked: type[Policy]) -> list[str]:
+    """Play runs ``0..runs-1`` of ``job`` with ``asked`` (its player with every question built and
+    asked) and as simulate plays them; each must be the same run. The kinds of the questions
+    answered from their number of options alone, in order."""
     from dtc.runtime.engine import Engine as _Engine
     from dtc.simulate.runner import play_one
     from dtc.systems import play_rules
 
-    path = next(p for p in BUNDLED if "glass-orchard" in p.name)
-    graph = compile_file(path).graph()
-    job = Job(graph, "random", seed=5, max_turns=300)
-    rules = play_rules(graph.get("rules"))
-    answered: list[str] = []  # the kinds answered from a count, in the runs that may
+    rules = play_rules(job.graph.get("rules"))
+    answered: list[str] = []
     pick = _Engine.pick
 
     def counting(self: _Engine, kind: str, count: int) -> int | None:
@@ -438,14 +435,24 @@ def test_zilch_answers_from_a_count_are_the_answers_to_the_questions() -> None:
             answered.append(kind)
         return n
 
-    for index in range(25):
-        slow = play_one(job, rules, index, make_player=_Asked)
+    for index in range(runs):
+        slow = play_one(job, rules, index, make_player=asked)
         _Engine.pick = counting  # type: ignore[method-assign]
         try:
             fast = play_one(job, rules, index)
         finally:
             _Engine.pick = pick  # type: ignore[method-assign]
-        assert fast == slow, index
+        assert fast == slow, (job.policy, index)
+    return answered
+
+
+def test_zilch_answers_from_a_count_are_the_answers_to_the_questions() -> None:
+    """The random policy answers Zilch's stance, move and target questions from their number of
+    options alone (the options' words are not made): each run is the run in which every question
+    is built and asked, seed for seed."""
+    path = next(p for p in BUNDLED if "glass-orchard" in p.name)
+    graph = compile_file(path).graph()
+    answered = _played_both_ways(Job(graph, "random", seed=5, max_turns=300), 25, _Asked)
     assert {"stance", COMBAT, TARGET} <= set(answered)
 
 
@@ -461,33 +468,10 @@ class _AskedBold(BoldPolicy):
 def test_careful_and_bold_answers_from_a_count_are_the_answers_to_the_questions(path: Path) -> None:
     """The cautious and bold players answer a question of a kind they read nothing of (a Zilch
     stance, a Dungeon Rules pace, hazard or rest) from its number of options alone: each run is the
-    run in which every question is built and asked, seed for seed; a subclass that answers
-    otherwise is always asked."""
-    from dtc.runtime.engine import Engine as _Engine
-    from dtc.simulate.runner import play_one
-    from dtc.systems import play_rules
-
+    run in which every question is built and asked, seed for seed."""
     graph = compile_file(path).graph()
-    rules = play_rules(graph.get("rules"))
-    answered: list[str] = []
-    pick = _Engine.pick
-
-    def counting(self: _Engine, kind: str, count: int) -> int | None:
-        n = pick(self, kind, count)
-        if n is not None:
-            answered.append(kind)
-        return n
-
-    for policy, asked in (("cautious", _AskedCautious), ("bold", _AskedBold)):
-        job = Job(graph, policy, seed=7, max_turns=300)
-        for index in range(12):
-            slow = play_one(job, rules, index, make_player=asked)
-            _Engine.pick = counting  # type: ignore[method-assign]
-            try:
-                fast = play_one(job, rules, index)
-            finally:
-                _Engine.pick = pick  # type: ignore[method-assign]
-            assert fast == slow, (policy, index)
+    answered = [*_played_both_ways(Job(graph, "cautious", seed=7, max_turns=300), 12, _AskedCautious),
+                *_played_both_ways(Job(graph, "bold", seed=7, max_turns=300), 12, _AskedBold)]
     if "glass-orchard" in path.name:
         assert "stance" in answered
     if "chime-pits" in path.name:
@@ -495,6 +479,8 @@ def test_careful_and_bold_answers_from_a_count_are_the_answers_to_the_questions(
 
 
 def test_a_policy_that_answers_otherwise_is_asked() -> None:
+    """Only a policy that answers as :class:`Policy` does answers from a count, and only the kinds
+    whose options it reads nothing of."""
     class Mine(CautiousPolicy):
         def pick(self, question: Question, game: Engine) -> int:
             return len(question.options) - 1
