@@ -303,10 +303,11 @@ def _list_cuts(text: str) -> list[tuple[int, int]]:
 _THOUSANDS = re.compile(r"[0-9],[0-9]{3}(?![0-9])")
 
 
-def _split_list(text: str, base: int) -> Iterable[tuple[str, int]]:
-    """Pieces of an enumeration (see :func:`_list_cuts`), with their offsets."""
+def _split_list(text: str, base: int, cuts: list[tuple[int, int]] | None = None) -> Iterable[tuple[str, int]]:
+    """Pieces of an enumeration (see :func:`_list_cuts`; ``cuts``, when the caller has them), with
+    their offsets."""
     start = 0
-    for cut_start, cut_end in [*_list_cuts(text), (len(text), len(text))]:
+    for cut_start, cut_end in [*(_list_cuts(text) if cuts is None else cuts), (len(text), len(text))]:
         piece, lead = _trimmed(text[start:cut_start])
         if piece:
             yield piece, base + start + lead
@@ -551,8 +552,9 @@ class _Reader(_Found):
         at = verb.end()
         tail = text[at:]
         before = len(self.effects)
-        if "," in tail or ";" in tail or " and " in tail:
-            for piece, offset in _split_list(tail, base + at):
+        cuts = _list_cuts(tail)
+        if cuts:
+            for piece, offset in _split_list(tail, base + at, cuts):
                 self._piece(piece, offset, when)
         else:  # one piece (most lists): what _split_list gives, without its generator
             piece, lead = _trimmed(tail)
