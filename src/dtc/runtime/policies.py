@@ -107,9 +107,9 @@ class Policy:
         self._last: tuple[Question, int] | None = None
         self.why = ""
         cls = type(self)
-        #: Whether this policy answers as :meth:`Policy.pick` does (a subclass may decide otherwise):
-        #: only then from the number of options alone (:meth:`blind`).
-        self._as_policy = cls.pick is Policy.pick and cls.decide is Policy.decide
+        #: Whether this policy answers as the ``pick`` its :meth:`blind` stands for (a subclass may
+        #: decide otherwise): only then from the number of options alone.
+        self._plain = cls.decide is Policy.decide and cls.pick is cls._blind_for
 
     def text(self, prompt: str, game: Engine) -> str:
         return ""
@@ -126,7 +126,7 @@ class Policy:
         pace, a way past a hazard: each system puts its best first, and :meth:`pick` takes it).
         None for the kinds whose options it reads, and for a subclass that answers otherwise
         (one that overrides :meth:`pick` or :meth:`decide`): the question is then built and asked."""
-        if kind in _KINDS_READ or not self._as_policy:
+        if kind in _KINDS_READ or not self._plain:
             return None
         self.why = ""
         self._last = None
@@ -180,6 +180,10 @@ class Policy:
         if kind == WON:
             return question.index("won" if not self.careful else "fled") or 0
         return 0
+
+    #: The ``pick`` whose answers :meth:`blind` gives from a count (a class with its own
+    #: ``blind`` names its own ``pick``).
+    _blind_for = pick
 
     # --- the entry menu ------------------------------------------------------------------
 
@@ -391,13 +395,6 @@ class RandomPolicy(Policy):
     name = "random"
     careful = False
 
-    def __init__(self) -> None:
-        super().__init__()
-        cls = type(self)
-        #: Whether this policy answers as the random policy does (a subclass may decide otherwise):
-        #: only then from the number of options alone (:meth:`blind`, :meth:`blind_menu`).
-        self._plain = cls.decide is Policy.decide and cls.pick is RandomPolicy.pick
-
     def pick(self, question: Question, game: Engine) -> int:
         opts = question.options
         if question.kind == MENU:
@@ -409,6 +406,8 @@ class RandomPolicy(Policy):
             return question.index("oracle") or 0
         self.why = f"at random, one of {len(opts)}"
         return game.dice.pick(len(opts))
+
+    _blind_for = pick
 
     def blind(self, kind: str, count: int, game: Engine) -> int | None:
         """:meth:`pick` of a question of ``kind`` with ``count`` options, from their number alone
