@@ -309,18 +309,33 @@ class Character:
         """Remove ``quantity`` of ``name``, heaviest piles first; False (nothing removed) if short."""
         if self.count(name) < quantity:
             return False
-        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = self._names_memo = None
+        items, counts = self.items, self._count_memo
+        loaded = self._load_memo
+        if loaded is not None and (loaded[0] is not items or loaded[1] != len(items)):
+            loaded = None
         key = name.lower()
-        piles = [i for i in self.items if i.name.lower() == key and i.quantity > 0]
+        piles = [i for i in items if i.name.lower() == key and i.quantity > 0]
         if len(piles) > 1:
             piles.sort(key=lambda i: (i.standard, -i.weight))
+        taken = 0
         for pile in piles:
             take = min(pile.quantity, quantity)
             pile.quantity -= take
             quantity -= take
+            taken += take
             if quantity == 0:
                 break
-        self.items = [i for i in self.items if i.quantity > 0 or i.standard]
+        kept = self.items = [i for i in items if i.quantity > 0 or i.standard]
+        # What the piles used from can change, the rest stay: the counts (just made by count()
+        # above) change by what was taken; the load stays where every pile used from is standard
+        # kit or weightless (the load counts neither). The others are worked out afresh.
+        self._defense_memo = self._weapons_memo = self._names_memo = None
+        if counts is not None:
+            counts[2][key] = counts[2].get(key, 0) - taken
+            counts = (kept, len(kept), counts[2])
+        self._count_memo = counts
+        self._load_memo = (None if loaded is None or any(p.weight and not p.standard for p in piles)
+                           else (kept, len(kept), *loaded[2:]))
         return True
 
     @property
