@@ -478,18 +478,19 @@ def test_compile_lints_beside_the_child(forked: list[int], tmp_path: Path, readi
         expected = comp.graph_json("\n")
         errors = [d for d in lint_compilation(comp) if d.severity.name == "ERROR"]
     assert errors
-    joined_halves, beside = parallel.joined_halves, []
+    written_halves, beside = parallel.written_halves, []
 
-    def watched(count: int, build: Any, sep: bytes, meanwhile: Any = None) -> list[Any]:
+    def watched(fd: int, at: int, count: int, build: Any, sep: bytes, meanwhile: Any = None,
+                aside: Any = None) -> int:
         beside.append(meanwhile is not None)
-        return joined_halves(count, build, sep, meanwhile)
+        return written_halves(fd, at, count, build, sep, meanwhile, aside)
 
     def no_reading_ahead(_: Any) -> None:
         raise OSError("no second temporary file")  # read_entries then reads every entry here
 
     forked.clear()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(parallel, "joined_halves", watched)
+        mp.setattr(parallel, "written_halves", watched)
         if not reading_ahead:
             mp.setattr(parallel, "Ahead", no_reading_ahead)
         result = CliRunner().invoke(main, ["compile", str(book), "-o", str(out)])
@@ -606,6 +607,112 @@ def test_joined_work_refuses_what_a_child_left_incomplete(forked: list[int], mon
     monkeypatch.setattr(parallel, "_extents", lambda *args: None)
     assert _written(parallel.joined_halves(50, _words, b",")) == b",".join(_words(0, 50))
     assert forked
+
+
+def _written_file(count: int, build: Any, sep: bytes, tmp_path: Path, **kwargs: Any) -> tuple[bytes, int, int]:
+    """:func:`parallel.written_halves` into a new file after a head of three bytes, with an aside
+    that writes "!" over the head's first byte: the file, where the items end, and the asides run
+    in this process."""
+    asides: list[int] = []
+    path = tmp_path / f"written-{len(list(tmp_path.iterdir()))}.bin"
+    with open(path, "w+b") as out:
+        out.write(b"abc")
+        out.flush()
+        fd = out.fileno()
+
+        def aside() -> None:
+            asides.append(os.getpid())
+            os.pwrite(fd, b"!", 0)
+
+        end = parallel.written_halves(fd, 3, count, build, sep, aside=aside, **kwargs)
+    here = sum(pid == os.getpid() for pid in asides)
+    return path.read_bytes(), end, here
+
+
+@pytest.mark.parametrize("seen", ["true", "stale", "torn"])
+def test_written_work_is_the_serial_text(forked: list[int], seen: str, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`parallel.written_halves` writes the items with the separator between them where
+    they belong, whoever built which, whatever each look at the other's progress saw; one item,
+    or none, as well. The aside runs once, in the child when it ends well."""
+    import random
+
+    draw = random.Random(11)
+    start = {0: 0, 4: 100}
+    if seen != "true":
+        monkeypatch.setattr(parallel, "_read", lambda shared, at: start[at] if seen == "stale"
+                            else draw.randrange(0, 101))
+    for count in (100, 1, 0) if seen == "true" else (100,) * 10:
+        forked.clear()
+        data, end, here = _written_file(count, _words, b", ", tmp_path)
+        assert data == b"!bc" + b", ".join(_words(0, count)) and end == len(data), count
+        assert here == (0 if forked else 1)
+    if seen != "true":
+        return
+
+    def pairs(slowed: Any) -> Any:
+        return lambda lo, hi: [f"[{a},{b}]".encode() for a, b in slowed(lo, hi)]
+
+    for slow in ("parent", "child"):
+        build = pairs(_slow_in(slow))
+        data, end, _ = _written_file(60, build, b"|", tmp_path)
+        assert data == b"!bc" + b"|".join(build(0, 60)) and end == len(data), slow
+
+
+@pytest.mark.parametrize("fails", ["building", "aside", "fork"])
+def test_written_work_of_a_child_that_fails_is_done_here(forked: list[int], fails: str, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child of :func:`parallel.written_halves` that fails part way (after writing some parts),
+    or in its aside, or that cannot be forked, leaves that work to this process: the file holds
+    the serial text and the aside's mark."""
+    parent, slowed = os.getpid(), _slow_in("parent")
+    built_here: list[int] = []
+
+    def build(lo: int, hi: int) -> list[bytes]:
+        if fails == "building" and os.getpid() != parent and lo >= 20:
+            raise RuntimeError("the child fails")
+        slowed(lo, hi)  # a millisecond an item here: the child writes parts before it fails
+        if os.getpid() == parent:
+            built_here.extend(range(lo, hi))
+        return _words(lo, hi)
+
+    if fails == "fork":
+        def no_fork() -> int:
+            raise OSError("no fork today")
+
+        monkeypatch.setattr(parallel.forking, "fork", no_fork)
+    if fails == "aside":
+        monkeypatch.setattr(os, "pwrite", _failing_in_a_child(os.pwrite, parent))
+    data, end, here = _written_file(60, build, b",", tmp_path)
+    assert data == b"!bc" + b",".join(_words(0, 60)) and end == len(data)
+    assert here == 1
+    if fails != "aside":  # what a child wrote before it died is not trusted: all of it built here
+        assert sorted(set(built_here)) == list(range(60))
+    assert bool(forked) == (fails != "fork")
+
+
+def _failing_in_a_child(pwrite: Any, parent: int) -> Any:
+    """``os.pwrite`` that fails in a child when it writes a single byte (the aside's mark)."""
+    def written(fd: int, data: Any, offset: int) -> int:
+        if os.getpid() != parent and len(data) == 1:
+            raise OSError("the aside fails")
+        return int(pwrite(fd, data, offset))
+
+    return written
+
+
+def test_meanwhile_that_fails_stops_the_writing_child(forked: list[int], tmp_path: Path) -> None:
+    """A ``meanwhile`` that raises stops and reaps :func:`parallel.written_halves`' child before the
+    error goes on."""
+    def fails() -> None:
+        raise RuntimeError("the lint fails")
+
+    with pytest.raises(RuntimeError, match="the lint fails"):
+        _written_file(60, _words, b",", tmp_path, meanwhile=fails)
+    assert forked
+    for pid in forked:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # already reaped
 
 
 @pytest.mark.parametrize("way", ["copy_file_range", "sendfile", "read"])

@@ -279,6 +279,62 @@ def test_parts_are_written_whole_however_the_system_cuts_a_write(tmp_path: Path,
     assert out.read_bytes() == b"".join(_PARTS)
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(most=st.integers(1, 4000), at=st.integers(0, 9))
+def test_parts_written_at_an_offset_are_whole_however_the_system_cuts_a_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, most: int, at: int) -> None:
+    """Parts written at an offset (``dtc compile``'s entries, each process writing its own) land
+    whole and in order, more parts than one ``pwritev`` takes, each call cut short after ``most``
+    bytes; where they end is returned."""
+    real_pwritev, real_pwrite = os.pwritev, os.pwrite
+
+    def short_pwritev(fd: int, buffers: list[bytes], offset: int) -> int:
+        assert len(buffers) <= fileio._IOV_MAX
+        return int(real_pwritev(fd, [b"".join(buffers)[:most]], offset))
+
+    def short_pwrite(fd: int, data: Any, offset: int) -> int:
+        return int(real_pwrite(fd, bytes(data)[:most], offset))
+
+    monkeypatch.setattr(fileio.os, "pwritev", short_pwritev)
+    monkeypatch.setattr(fileio.os, "pwrite", short_pwrite)
+    out = tmp_path / f"out-{most}-{at}.bin"
+    out.write_bytes(b"=" * 12)
+    with open(out, "r+b") as f:
+        assert fileio.pwrite_all(f.fileno(), _PARTS, at) == at + len(b"".join(_PARTS))
+    assert out.read_bytes() == b"=" * at + b"".join(_PARTS)
+
+
+def test_a_replacement_is_renamed_whole_or_not_at_all(tmp_path: Path) -> None:
+    """:func:`fileio.replacing`: the new file takes the old one's place (and permissions) when the
+    block ends; if the block raises, the old file stays and no temporary is left; a pipe and
+    ``-`` get None, the pipe never opened (a pipe nobody reads would block)."""
+    out = tmp_path / "out.json"
+    out.write_text("old", encoding="utf-8")
+    out.chmod(0o640)
+    with pytest.raises(RuntimeError, match="stopped"), fileio.replacing(out) as fd:
+        assert fd is not None
+        os.pwrite(fd, b"half", 0)
+        raise RuntimeError("stopped")
+    assert out.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    with fileio.replacing(out) as fd:
+        assert fd is not None
+        os.pwrite(fd, b"new", 3)
+        os.pwrite(fd, b"the", 0)
+    assert out.read_bytes() == b"thenew" and out.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
+    made = tmp_path / "new" / "folder" / "made.json"
+    with fileio.replacing(made) as fd:
+        assert fd is not None
+        os.pwrite(fd, b"{}", 0)
+    assert made.read_bytes() == b"{}"
+    fifo = make_fifo(tmp_path / "pipe")
+    for name in (fifo, "-"):
+        with fileio.replacing(name) as fd:
+            assert fd is None
+    with pytest.raises(OutputError, match="is an input"), fileio.replacing(out, inputs=[out]):
+        pass
+
+
 def test_parts_go_whole_to_a_fifo_and_to_standard_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fifo = make_fifo(tmp_path / "pipe")
     reader = Drain(fifo)

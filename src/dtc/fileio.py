@@ -29,7 +29,7 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -344,6 +344,27 @@ def _replace(name: str, target: Path, fill: IO[bytes] | Data, info: os.stat_resu
              new_mode: int | None) -> None:
     """Write ``fill`` (bytes or their parts, or a file to copy) to a temporary beside ``target``,
     then rename it."""
+    with _temporary_beside(name, target, info, new_mode) as fd:
+        try:
+            if isinstance(fill, (bytes, list)):
+                _write_all(fd, fill)
+            else:
+                with os.fdopen(os.dup(fd), "wb") as out:
+                    import shutil  # here: a command that writes no backup never loads it
+
+                    shutil.copyfileobj(fill, out, 1024 * 1024)
+        except OutputError:
+            raise
+        except OSError as exc:
+            raise OutputError(name, _reason(exc), exc.errno or 0) from None
+
+
+@contextlib.contextmanager
+def _temporary_beside(name: str, target: Path, info: os.stat_result | None, new_mode: int | None) -> Iterator[int]:
+    """A temporary beside ``target``, open for writing while the block runs (the block must not
+    close it), with the old file's owner and permissions (``info``; None: ``new_mode``, else 0666
+    less the umask); flushed to disk and renamed over ``target`` when the block ends, removed when
+    it raises (what it raised goes on as it was)."""
     STOPS.holding += 1
     try:
         fd, tmp = _temporary(name, target.parent, target.name)
@@ -352,31 +373,25 @@ def _replace(name: str, target: Path, fill: IO[bytes] | Data, info: os.stat_resu
         raise
     try:
         STOPS.let_through()  # a stop from here on removes the temporary (below)
-        if info is not None:
-            _keep_owner(name, fd, info)
-            mode = stat.S_IMODE(info.st_mode)
-        else:
-            mode = new_mode if new_mode is not None else 0o666 & ~_umask()
-        os.fchmod(fd, mode)
-        if isinstance(fill, (bytes, list)):
-            _write_all(fd, fill)
-        else:
-            with os.fdopen(os.dup(fd), "wb") as out:
-                import shutil  # here: a command that writes no backup never loads it
-
-                shutil.copyfileobj(fill, out, 1024 * 1024)
-        os.fsync(fd)
-        os.close(fd)
-        fd = -1
-        os.replace(tmp, target)
-    except OutputError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise OutputError(name, _reason(exc), exc.errno or 0) from None
+        try:
+            if info is not None:
+                _keep_owner(name, fd, info)
+                mode = stat.S_IMODE(info.st_mode)
+            else:
+                mode = new_mode if new_mode is not None else 0o666 & ~_umask()
+            os.fchmod(fd, mode)
+        except OutputError:
+            raise
+        except OSError as exc:
+            raise OutputError(name, _reason(exc), exc.errno or 0) from None
+        yield fd
+        try:
+            os.fsync(fd)
+            os.close(fd)
+            fd = -1
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise OutputError(name, _reason(exc), exc.errno or 0) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -385,6 +400,64 @@ def _replace(name: str, target: Path, fill: IO[bytes] | Data, info: os.stat_resu
         if fd != -1:
             os.close(fd)
     fsync_dir(target.parent)
+
+
+@contextlib.contextmanager
+def replacing(path: str | Path, *, inputs: Iterable[str | Path | None] = ()) -> Iterator[int | None]:
+    """The file that will replace ``path``, as :func:`write_bytes` writes a regular file (a
+    temporary beside it, with its owner and permissions), open while the block runs, for a
+    command that writes its output in pieces at their offsets (``os.pwrite``), from more than
+    one process (``dtc compile``: see :func:`dtc.compiler.parallel.written_halves`). When the
+    block ends it is flushed to disk and renamed over ``path``; if the block raises, it is removed
+    and ``path`` is left as it was.
+
+    Yields None, and opens nothing, where ``path`` is ``-`` or a character device or a pipe
+    (written as they are, in order, not replaced): write those with :func:`write_bytes`. Refuses
+    what :func:`write_bytes` refuses, with the same :class:`OutputError`.
+    """
+    name = str(path)
+    if name == "-":
+        yield None
+        return
+    refuse_inputs([name], inputs)
+    target, info = resolve(name)
+    if info is not None and _check_existing(name, info):
+        yield None
+        return
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(name, _reason(exc), exc.errno or 0) from None
+    with _temporary_beside(name, target, info, None) as fd:
+        yield fd
+
+
+def pwrite_all(fd: int, parts: list[bytes], offset: int) -> int:
+    """Write ``parts`` in turn to ``fd`` from ``offset`` (``os.pwritev`` of up to
+    :data:`_IOV_MAX` at a time; a call cut short is finished from where it stopped); return
+    where they end. For a file opened by :func:`replacing`."""
+    pwritev = getattr(os, "pwritev", None)
+    at, count = 0, len(parts)
+    while at < count:
+        batch = parts[at : at + _IOV_MAX] if pwritev is not None else parts[at : at + 1]
+        done = pwritev(fd, batch, offset) if pwritev is not None else os.pwrite(fd, batch[0], offset)
+        for part in batch:
+            size = len(part)
+            if done >= size:
+                done -= size
+                offset += size
+                at += 1
+                continue
+            view = memoryview(part)[done:]  # the rest of the part the call cut short
+            offset += done
+            while view:
+                wrote = os.pwrite(fd, view, offset)
+                if wrote <= 0:
+                    raise OSError(errno.EIO, "the file took none of what was written")
+                view, offset = view[wrote:], offset + wrote
+            at += 1
+            break
+    return offset
 
 
 def backup_path(target: Path) -> Path:

@@ -14,6 +14,7 @@ from dtc.compiler.compile import (
     compile_document,
     compile_json,
     compile_json_utf8_parts,
+    compile_json_write,
     resolve,
 )
 from dtc.compiler.model import Document
@@ -48,6 +49,15 @@ class Compilation:
         if given, runs once here while a second process starts on the graph's entries."""
         with no_gc_pauses():
             return compile_json_utf8_parts(self.doc, self.text, self.resolved, end=end, meanwhile=meanwhile)
+
+
+    def write_graph_json(self, fd: int, end: str = "", meanwhile: Callable[[], object] | None = None) -> int:
+        """:meth:`graph_utf8_parts`' bytes written to ``fd``, a new regular file (what ``dtc
+        compile`` opens with :func:`dtc.fileio.replacing`), a large book's entries by two
+        processes each writing its own (see :func:`dtc.compiler.compile.compile_json_write`);
+        returns their length."""
+        with no_gc_pauses():
+            return compile_json_write(self.doc, self.text, fd, self.resolved, end=end, meanwhile=meanwhile)
 
 
 #: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic

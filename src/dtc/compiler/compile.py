@@ -7,6 +7,7 @@ JSON writer here and the analyses in :mod:`dtc.lint.analysis`.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -296,6 +297,59 @@ def compile_json_utf8_parts(doc: Document, text: str, resolved: Resolved | None 
     return [(head + "[").encode("utf-8"), *entries, ("]" + tail + end).encode("utf-8")]
 
 
+def compile_json_write(doc: Document, text: str, fd: int, resolved: Resolved | None = None, *, end: str = "",
+                       meanwhile: Callable[[], object] | None = None) -> int:
+    """:func:`compile_json_utf8_parts`' bytes written to ``fd`` from its start (a new regular file,
+    :func:`dtc.fileio.replacing`'s); returns their length, to which the file is cut.
+
+    The text around the entries is written first, with the source's digest left as zeros; the
+    entries follow as :func:`dtc.compiler.parallel.written_halves` builds them (a large book's
+    in two processes, each writing its own); then the rest, and the digest in its place, worked
+    out by the second process once its entries are written (or here, without one). ``meanwhile()``,
+    if given, runs once here while a second process starts on the graph's entries."""
+    _, written = _graph(doc, text, resolved, encode=True, utf8=True, meanwhile=meanwhile, write_to=(fd, end))
+    assert written is not None
+    length: int = written[0]
+    return length
+
+
+#: The digest's place in the text written by :func:`compile_json_write` until it is known.
+_NO_DIGEST = "0" * 64
+
+
+def _digest(text: str) -> str:
+    """The SHA-256 of the source's text in UTF-8, in hex: what the graph records of its source."""
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _write_graph(fd: int, graph: dict[str, Any], text: str, end: str, count: int,
+                 build: Callable[[int, int], list[bytes]], meanwhile: Callable[[], object] | None) -> int:
+    """:func:`compile_json_write`'s work, given the graph around its entries and the builder of
+    their bytes (``_graph``'s)."""
+    import dtc.compiler.parallel as parallel
+    from dtc.fileio import pwrite_all
+
+    head, found, tail = _dumps(graph).partition(_dumps(_ENTRIES))
+    first = (head + "[").encode("utf-8")
+    # The path comes before the digest, as JSON: a quote of its own is written \", so the first
+    # '"sha256":"' followed by the zeros is the digest's place.
+    hole = first.find(b'"sha256":"' + _NO_DIGEST.encode("ascii"))
+    if not found or _dumps(_ENTRIES) in tail or hole < 0:  # cannot happen: the placeholders are ours alone
+        raise ValueError("the compiled graph's text has no place for its entries or its digest")
+    hole += len(b'"sha256":"')
+
+    def digest() -> None:
+        pwrite_all(fd, [_digest(text).encode("ascii")], hole)
+
+    at = pwrite_all(fd, [first], 0)
+    at = parallel.written_halves(fd, at, count, build, b",", meanwhile, digest)
+    at = pwrite_all(fd, [("]" + tail + end).encode("utf-8")], at)
+    os.ftruncate(fd, at)
+    return at
+
+
 def _dumps(data: Any) -> str:
     import json
 
@@ -304,13 +358,13 @@ def _dumps(data: Any) -> str:
 
 def _graph(
     doc: Document, text: str, resolved: Resolved | None, encode: bool, effects: bool = True, utf8: bool = False,
-    meanwhile: Callable[[], object] | None = None,
+    meanwhile: Callable[[], object] | None = None, write_to: tuple[int, str] | None = None,
 ) -> tuple[CompiledGraph, list[Any] | None]:
     """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
     apart, each as JSON text (``utf8``: as that text's UTF-8 bytes, commas between them, in
-    the parts :func:`dtc.compiler.parallel.joined_halves` gives)."""
-    import hashlib
-
+    the parts :func:`dtc.compiler.parallel.joined_halves` gives). With ``write_to`` (a file
+    and the text to end it with), the whole JSON is written to the file, and the list holds
+    its length (see :func:`compile_json_write`)."""
     import dtc.compiler.parallel as parallel
     from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs it
 
@@ -493,6 +547,61 @@ def _graph(
             out += [part.encode("utf-8") for part in build_json(at, min(hi, at + _ENCODE_STEP))]
         return out
 
+    def skeleton(entries: Any, sha256: str) -> dict[str, Any]:
+        """The graph around its entries (``entries``: the entries, or :data:`_ENTRIES` where they go)."""
+        graph = {
+            "format": "dtc-adventure",
+            "format_version": FORMAT_VERSION,
+            "dtc_version": __version__,
+            "source": {"path": doc.path, "sha256": sha256},
+            "title": doc.title,
+            "author": doc.meta["author"].value if "author" in doc.meta else None,
+            "rules": doc.rules,
+            "start": res.start,
+            "creatures": [
+                {
+                    "name": c.name,
+                    "hp": c.hp,
+                    "morale": c.morale,
+                    "attacks": [{"name": a.name, "damage": a.damage} for a in c.attacks],
+                    "special": c.special,
+                    "stats": dict(c.stats),
+                    "entry": c.entry,
+                    "line": c.span.line,
+                }
+                for c in doc.all_creatures()
+            ],
+            "encounters": [
+                {
+                    "low": e.low,
+                    "high": e.high,
+                    "text": e.text,
+                    "line": e.span.line,
+                    "groups": [
+                        {
+                            "count": g.count,
+                            "name": g.name,
+                            "creature": (m.name if (m := match_creature(g.name, index)) else None),
+                        }
+                        for g in e.groups
+                    ],
+                }
+                for e in doc.encounters
+            ],
+            "entries": entries,
+        }
+        introduction = [p for p in doc.introduction if p]
+        if introduction:
+            graph["introduction"] = introduction
+        if zones:
+            _dungeon_notation(doc, graph, canonical)
+        _possessions(doc, graph)
+        return graph
+
+    if write_to is not None:  # written straight to the output, the digest worked out beside
+        fd, end = write_to
+        graph = skeleton(_ENTRIES, _NO_DIGEST)
+        return cast(CompiledGraph, graph), [_write_graph(fd, graph, text, end, len(doc.entries), build_utf8, meanwhile)]
     encoded: list[Any] | None = None
     entries: Any = _ENTRIES
     if utf8:  # already joined, commas between them, some perhaps extents of the child's file
@@ -501,53 +610,7 @@ def _graph(
         encoded = parallel.halves(len(doc.entries), build_json, meanwhile)
     else:
         entries = parallel.halves(len(doc.entries), lambda lo, hi: list(build(lo, hi)))
-    graph = {
-        "format": "dtc-adventure",
-        "format_version": FORMAT_VERSION,
-        "dtc_version": __version__,
-        "source": {"path": doc.path, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()},
-        "title": doc.title,
-        "author": doc.meta["author"].value if "author" in doc.meta else None,
-        "rules": doc.rules,
-        "start": res.start,
-        "creatures": [
-            {
-                "name": c.name,
-                "hp": c.hp,
-                "morale": c.morale,
-                "attacks": [{"name": a.name, "damage": a.damage} for a in c.attacks],
-                "special": c.special,
-                "stats": dict(c.stats),
-                "entry": c.entry,
-                "line": c.span.line,
-            }
-            for c in doc.all_creatures()
-        ],
-        "encounters": [
-            {
-                "low": e.low,
-                "high": e.high,
-                "text": e.text,
-                "line": e.span.line,
-                "groups": [
-                    {
-                        "count": g.count,
-                        "name": g.name,
-                        "creature": (m.name if (m := match_creature(g.name, index)) else None),
-                    }
-                    for g in e.groups
-                ],
-            }
-            for e in doc.encounters
-        ],
-        "entries": entries,
-    }
-    introduction = [p for p in doc.introduction if p]
-    if introduction:
-        graph["introduction"] = introduction
-    if zones:
-        _dungeon_notation(doc, graph, canonical)
-    _possessions(doc, graph)
+    graph = skeleton(entries, _digest(text))
     return cast(CompiledGraph, graph), encoded  # a plain dict; tests/test_golden.py validates it
 
 

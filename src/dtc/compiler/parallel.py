@@ -14,9 +14,11 @@ few rare parts of an entry (stat blocks, zones, hazard lines) travel pickled.
 
 Building the compiled graph's entries, and reading their effects, are shared the same way by
 :func:`halves`, except that the two processes work from both ends until they meet, so that
-neither waits for the other. :func:`joined_halves` does the same for items that are bytes to be
-written with a separator between them (``dtc compile``'s entries): the child's stay in its file,
-to be copied to the output by the system.
+neither waits for the other. :func:`written_halves` does the same for items that are bytes to be
+written with a separator between them (``dtc compile``'s entries, into the file that replaces
+its output): each process writes its own, the child as it builds them. :func:`joined_halves`
+gives them as parts to write in turn (an output that is a pipe or a device): the child's stay in
+its file, to be copied to the output by the system.
 
 Under ``dtc compile`` the child that read the second half does not end once its entries are
 sent: it reads the book's effects ahead, from the last entry, while this process finishes the
@@ -42,7 +44,7 @@ from typing import IO, Any
 from dtc import forking
 from dtc.compiler.model import Choice, CreatureGroup, Document, Entry, ProseExit
 from dtc.diagnostics import Span
-from dtc.fileio import Extent
+from dtc.fileio import Extent, pwrite_all
 
 #: Set by the installed ``dtc`` command (see :func:`dtc.cli.base.run`).
 enabled = False
@@ -504,10 +506,114 @@ def joined_halves(count: int, build: Callable[[int, int], list[bytes]], sep: byt
         return _joined(mine, sep) + extents
 
 
-def _joined(items: list[bytes], sep: bytes) -> list[bytes | Extent]:
-    parts: list[bytes | Extent] = [sep] * (2 * len(items) - 1) if items else []
-    parts[::2] = items
+def written_halves(fd: int, at: int, count: int, build: Callable[[int, int], list[bytes]], sep: bytes,
+                   meanwhile: Callable[[], object] | None = None,
+                   aside: Callable[[], object] | None = None) -> int:
+    """``build(0, count)``'s items (bytes) with ``sep`` between them, written to ``fd`` (a regular
+    file, :func:`dtc.fileio.replacing`'s) from offset ``at``; returns where they end.
+
+    Shared with a forked child as :func:`halves` shares them, with the ends swapped: the child
+    builds from the front and writes each part where it belongs as soon as it is built (its
+    offset is known: the items before it are the child's own), and this process builds from the
+    back, keeping its parts until the child says its items are written; they follow its last
+    one. So the child's items never pass through a second file nor this process
+    (:func:`joined_halves` has them copied from the file the child wrote: 118 MB at 100,000
+    entries, a quarter of a second with nothing beside it).
+
+    ``aside()``, if given, is work that sends nothing back (``dtc compile`` hashes the source
+    and writes the digest into the file): the child does it once its items are written, while
+    this process writes its own; this process does it where no child ran or the child did not
+    end well. ``meanwhile()`` runs here as in :func:`halves`.
+
+    If the child cannot be started, or dies before it says its items are written, this process
+    builds and writes every item itself: the file then holds the same bytes (each item lies at
+    the same offset whoever writes it).
+    """
+    if not wanted(count):
+        end = pwrite_all(fd, _separated(_here(count, build, meanwhile), sep, False), at)
+        if aside is not None:
+            aside()
+        return end
+    step = _step(count)
+    # Offsets 0, 4 and 8: how far the child has built and written (from 0), where this process has
+    # built from (to count), and where the child's items end in the file (from ``at``).
+    shared = mmap.mmap(-1, 16)
+    shared[0:8] = _pair(0, count)
+    with shared:
+        said, say = os.pipe()  # one byte from the child: its items are written
+        try:
+            pid = forking.fork()
+        except OSError:
+            pid = -1
+        if pid == 0:  # the child: never returns
+            status = 1
+            try:
+                os.close(said)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                front, end = 0, at
+                while front < (back := _read(shared, 4)):
+                    hi = min(front + step, back)
+                    end = pwrite_all(fd, _separated(build(front, hi), sep, front > 0), end)
+                    front = hi
+                    shared[8:16] = (end - at).to_bytes(8, "little")
+                    shared[0:4] = front.to_bytes(4, "little")
+                os.write(say, b"w")
+                if aside is not None:
+                    aside()
+                status = 0
+            finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
+                os._exit(status)
+        os.close(say)
+        try:
+            if meanwhile is not None:
+                try:
+                    meanwhile()
+                except BaseException:
+                    if pid > 0:
+                        os.kill(pid, signal.SIGKILL)
+                        os.waitpid(pid, 0)
+                    raise
+            mine: list[list[bytes]] = []
+            back = count
+            while back > (front := _read(shared, 0) if pid > 0 else 0):
+                lo = max(back - step, front)
+                mine.append(build(lo, back))
+                back = lo
+                shared[4:8] = back.to_bytes(4, "little")
+            written = pid > 0 and os.read(said, 1) == b"w"  # else it died first (end of file)
+        finally:
+            os.close(said)
+        # (read whole, not through a look: the child has ended its writing, or died)
+        front, end = int.from_bytes(shared[0:4], "little"), at + int.from_bytes(shared[8:16], "little")
+    if not written or not 0 <= front <= count or end < at:
+        front, end = 0, at  # what the child wrote is not known to be whole: all of it again, here
+    items = [item for part in reversed(mine) for item in part]  # from ``back`` on
+    if front < back:  # a gap (the child failed, or a look saw an old number): built here
+        items[:0] = build(front, back)
+    else:  # where both built, the child's items are in the file already
+        del items[: front - back]
+    if items:
+        end = pwrite_all(fd, _separated(items, sep, front > 0), end)
+    status = -1
+    if pid > 0:
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:
+            status = -1
+    if status != 0 and aside is not None:
+        aside()
+    return end
+
+
+def _separated(items: list[bytes], sep: bytes, lead: bool) -> list[bytes]:
+    """``items`` with ``sep`` between them, and before the first with ``lead``."""
+    parts = [sep] * (2 * len(items) - (not lead)) if items else []
+    parts[1 if lead else 0 :: 2] = items
     return parts
+
+
+def _joined(items: list[bytes], sep: bytes) -> list[bytes | Extent]:
+    return [*_separated(items, sep, False)]
 
 
 def _extents(spool: IO[bytes], count: int, end: int, sep: int) -> tuple[int, list[Extent]] | None:
