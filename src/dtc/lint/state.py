@@ -124,10 +124,13 @@ def held_text(held: dict[str, int]) -> str:
 def book_has_state(entries: Iterable[Entry]) -> bool:
     """Whether any entry has an effect, an ending kind, a condition or a random branch (else
     there is no state to explore)."""
-    return any(
-        e.changes or e.ending_kind or any(c.condition is not None or c.roll is not None for c in e.choices)
-        for e in entries
-    )
+    for e in entries:  # plain loops: a large book's hundreds of thousands of choices
+        if e.changes or e.ending_kind:
+            return True
+        for c in e.choices:
+            if c.condition is not None or c.roll is not None:
+                return True
+    return False
 
 
 class StateAnalysis:

@@ -105,9 +105,9 @@ class Context:
         """(entry number, choice index, choice, (may open, may stay closed)) of every gated choice
         the state analysis judges: in a book with state, at a reached entry, with a well-formed
         condition whose every name some effect gives (unknown-possession speaks of the others)."""
-        state = self.state
-        if not state.has_state:
+        if not self.has_state:  # (what self.state would say, without the graph facts it is built on)
             return
+        state = self.state
         from dtc.compiler.notation import cond_names
 
         for i, number in self.first_entries():
