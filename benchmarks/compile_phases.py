@@ -66,13 +66,13 @@ def wrap(module, name):
 
 
 for module, name in [(base, "load_source"), (parallel, "read_entries"), (parallel, "_receive"),
-                     (api, "resolve"), (parallel, "joined_halves"), (parallel, "_extents"),
-                     (compile_, "_possessions")]:
+                     (api, "resolve"), (compile_, "_write_graph"), (parallel, "written_halves"),
+                     (compile_, "_possessions"), (compile_, "_digest")]:
     wrap(module, name)
 import dtc.cli.compile_cmd as compile_cmd
 
 wrap(compile_cmd, "lint")
-wrap(compile_cmd, "write_bytes")
+wrap(compile_cmd, "write_text")  # a pipe or a device only
 collect = parallel.Ahead.collect
 
 

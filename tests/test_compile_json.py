@@ -4,15 +4,15 @@
 from __future__ import annotations
 
 import json
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dtc.compiler.parallel as parallel
-from dtc.compiler.compile import compile_document, compile_json, compile_json_utf8_parts, resolve
+from dtc.compiler.compile import compile_document, compile_json, compile_json_write, resolve
 from dtc.compiler.parse import parse
-from dtc.fileio import chunks
 
 _ODD = st.text(
     alphabet=st.sampled_from([*'ab Zé"\\\t/\u2028\u00a0ſ*_[]()+-.,!?@0123456789\x01\x1f😀', "\u0130"]),
@@ -28,8 +28,10 @@ def _same(text: str) -> None:
     doc = parse(text, "odd.txt")
     assert compile_json(doc, text, resolve(doc)) == expected
     doc = parse(text, "odd.txt")  # what `dtc compile` writes to a file: the same text as UTF-8
-    written = b"".join(chunks(compile_json_utf8_parts(doc, text, resolve(doc), end="\n")))
-    assert written == (expected + "\n").encode("utf-8")
+    with tempfile.TemporaryFile() as out:
+        length = compile_json_write(doc, text, out.fileno(), resolve(doc), end="\n")
+        written = out.read()
+    assert written == (expected + "\n").encode("utf-8") and length == len(written)
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,6 @@ import dtc.compiler.parallel as parallel
 from dtc.compiler.api import compile_text
 from dtc.compiler.model import Choice, Document, Entry
 from dtc.compiler.parse import parse
-from dtc.fileio import chunks
 from dtc.lint.engine import lint_compilation
 from helpers import SEEDS_MISSING, count_forks, sample_dungeon
 
@@ -218,8 +217,10 @@ def _fail_in_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_graph_built_by_a_child_is_the_same(forked: list[int]) -> None:
     """The compiled graph's entries, the second half built by a forked child, are the serial ones;
     so is the JSON text of :func:`compile_json`, each entry encoded where it was built, and its
-    UTF-8 bytes from :func:`compile_json_utf8_parts` (joined), each entry encoded to bytes where it was built."""
-    from dtc.compiler.compile import compile_document, compile_json, compile_json_utf8_parts, resolve
+    UTF-8 bytes as :func:`compile_json_write` writes them to a file, each process its own entries."""
+    import tempfile
+
+    from dtc.compiler.compile import compile_document, compile_json, compile_json_write, resolve
 
     books = [(p.values[0], p.values[1]) for p in _texts() if p.values[1]]  # the sample only where it is
     for name, text in [*books, ("generated", _generated(60)), ("state", _generated(40, possessions=6))]:
@@ -240,8 +241,10 @@ def test_graph_built_by_a_child_is_the_same(forked: list[int]) -> None:
         if len(doc.entries) >= 2:
             assert forked, name
         forked.clear()
-        written = b"".join(chunks(compile_json_utf8_parts(doc, text, resolve(doc), end="\n")))
-        assert written == (compact + "\n").encode("utf-8"), name
+        with tempfile.TemporaryFile() as out:
+            length = compile_json_write(doc, text, out.fileno(), resolve(doc), end="\n")
+            written = out.read()
+        assert written == (compact + "\n").encode("utf-8") and length == len(written), name
         if len(doc.entries) >= 2:
             assert forked, name
 
@@ -525,90 +528,6 @@ def _words(lo: int, hi: int) -> list[bytes]:
     return [f"«{i * i}»".encode() for i in range(lo, hi)]
 
 
-def _written(parts: list[Any]) -> bytes:
-    return b"".join(chunks(parts))
-
-
-@pytest.mark.parametrize("seen", ["true", "stale", "torn"])
-def test_joined_work_is_the_serial_text(forked: list[int], seen: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """:func:`parallel.joined_halves` gives the items with the separator between them, whoever
-    built which (the child's as extents of its file, never read here), whatever each look at the
-    other's progress saw; one item, or none, as well."""
-    import random
-
-    from dtc.fileio import Extent
-
-    draw = random.Random(11)
-    start = {0: 0, 4: 100}
-    if seen != "true":
-        monkeypatch.setattr(parallel, "_read", lambda shared, at: start[at] if seen == "stale"
-                            else draw.randrange(0, 101))
-    for count in (100, 1, 0) if seen == "true" else (100,) * 10:
-        parts = parallel.joined_halves(count, _words, b", ")
-        assert _written(parts) == b", ".join(_words(0, count)), count
-    if seen != "true":
-        return
-    def pairs(slowed: Any) -> Any:
-        return lambda lo, hi: [f"[{a},{b}]".encode() for a, b in slowed(lo, hi)]
-
-    for slow in ("parent", "child"):
-        build = pairs(_slow_in(slow))
-        parts = parallel.joined_halves(60, build, b"|")
-        assert _written(parts) == b"|".join(build(0, 60)), slow
-        if slow == "parent":  # the child built most: sent as extents of its file
-            assert any(isinstance(p, Extent) for p in parts) and forked
-
-
-def test_joined_work_of_a_child_that_fails_is_built_here(forked: list[int]) -> None:
-    """A child of :func:`parallel.joined_halves` that fails part way (after sending some parts)
-    leaves its items to this process: the text is the serial one, and no extent is given."""
-    from dtc.fileio import Extent
-
-    parent, slowed = os.getpid(), _slow_in("parent")
-
-    def build(lo: int, hi: int) -> list[bytes]:
-        if os.getpid() != parent and lo < 40:
-            raise RuntimeError("the child fails")
-        slowed(lo, hi)  # a millisecond an item here: the child sends parts before it fails
-        return _words(lo, hi)
-
-    parts = parallel.joined_halves(60, build, b",")
-    assert _written(parts) == b",".join(_words(0, 60))
-    assert forked and not any(isinstance(p, Extent) for p in parts)
-
-
-def test_joined_work_refuses_what_a_child_left_incomplete(forked: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    """What :func:`parallel.joined_halves`' child wrote is refused where it does not add up (cut
-    short, a part missing, an index that is not ours), and the items are then built here."""
-    import tempfile
-
-    def extents(*parts: tuple[int, int], begun: int = 0, cut: int = 0, index: Any = None) -> Any:
-        with tempfile.TemporaryFile() as spool:
-            made = []
-            for lo, hi in parts:
-                made.append((lo, spool.tell(), [1 + len(w) for w in _words(lo, hi)]))
-                spool.write(b"," + b",".join(_words(lo, hi)))
-            frame = parallel.marshal.dumps((parallel._END, begun, made) if index is None else index)
-            spool.write(frame + len(frame).to_bytes(8, "little"))
-            spool.flush()
-            if cut:
-                spool.truncate(spool.tell() - cut)
-            got = parallel._extents(spool, 10, 3, 1)
-            return None if got is None else (got[0], b"".join(chunks(got[1])))
-
-    assert extents((8, 10), (5, 8), begun=5) == (5, b"," + b",".join(_words(5, 10)))
-    assert extents((8, 10), (2, 8), begun=2) == (2, b"," + b",".join(_words(3, 10)))  # from here on only
-    assert extents(begun=10) == (10, b"")
-    assert extents((8, 10), (5, 8), begun=5, cut=3) is None
-    assert extents((8, 10), begun=5) is None  # begun where its parts do not reach
-    assert extents((8, 10), (4, 9), begun=4) is None  # parts overlap
-    assert extents((8, 10), index=("not", "ours")) is None
-    # a child whose file does not add up: its items are built here, the text is the same
-    monkeypatch.setattr(parallel, "_extents", lambda *args: None)
-    assert _written(parallel.joined_halves(50, _words, b",")) == b",".join(_words(0, 50))
-    assert forked
-
-
 def _written_file(count: int, build: Any, sep: bytes, tmp_path: Path, **kwargs: Any) -> tuple[bytes, int, int]:
     """:func:`parallel.written_halves` into a new file after a head of three bytes, with an aside
     that writes "!" over the head's first byte: the file, where the items end, and the asides run
@@ -713,45 +632,6 @@ def test_meanwhile_that_fails_stops_the_writing_child(forked: list[int], tmp_pat
     for pid in forked:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # already reaped
-
-
-@pytest.mark.parametrize("way", ["copy_file_range", "sendfile", "read"])
-def test_extents_are_copied_whatever_the_system_allows(tmp_path: Path, way: str,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """An extent of a file is written to a file by ``copy_file_range``, else ``sendfile``, else
-    read and written; to a pipe as well; and to standard output."""
-    import errno
-    import tempfile
-    import threading
-
-    from dtc.fileio import Extent, write_bytes
-
-    def refused(*args: Any) -> int:
-        raise OSError(errno.EXDEV, "refused here")
-
-    if way != "copy_file_range":
-        monkeypatch.setattr(os, "copy_file_range", refused, raising=False)
-    if way == "read":
-        monkeypatch.setattr(os, "sendfile", refused, raising=False)
-    body = bytes(range(256)) * 9000  # more than a MiB: read back in two pieces
-    with tempfile.TemporaryFile() as spool:
-        spool.write(b"xx" + body + b"yy")
-        spool.flush()
-        parts: list[bytes | Extent] = [b"<", Extent(spool, 2, len(body)), b">", Extent(spool, 0, 2)]
-        out = tmp_path / "out.bin"
-        write_bytes(out, parts)
-        assert out.read_bytes() == b"<" + body + b">xx"
-        fifo = tmp_path / "fifo"
-        os.mkfifo(fifo)
-        got: list[bytes] = []
-        reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
-        reader.start()
-        write_bytes(fifo, parts)
-        reader.join(10)
-        assert got == [b"<" + body + b">xx"]
-        with pytest.raises(OSError, match="ended before"):
-            write_bytes(tmp_path / "short.bin", [Extent(spool, len(body), 10)])
-        assert not (tmp_path / "short.bin").exists()
 
 
 def test_compile_whose_lint_fails_leaves_no_child(forked: list[int], tmp_path: Path,

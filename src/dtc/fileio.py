@@ -122,23 +122,9 @@ def fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-@dataclass(frozen=True, slots=True)
-class Extent:
-    """``length`` bytes of an open file from ``offset``: a part of :data:`Data` that is copied
-    from file to file by the system (``copy_file_range``, else ``sendfile``), read into memory
-    only where neither serves (then a MiB at a time) and for standard output. ``dtc compile``
-    writes the entries a second process built this way, from the temporary file that process
-    wrote them to (see :func:`dtc.compiler.parallel.joined_halves`)."""
-
-    file: IO[bytes]
-    offset: int
-    length: int
-
-
 #: What :func:`write_bytes` writes: bytes, or the parts they are joined from, in order (written
-#: in turn, never joined: a large output's parts need no second copy of it in memory), each
-#: bytes or an :class:`Extent` of a file.
-Data = bytes | list[bytes | Extent]
+#: in turn, never joined: a large output's parts need no second copy of it in memory).
+Data = bytes | list[bytes]
 
 
 def _iov_max() -> int:
@@ -154,28 +140,18 @@ _IOV_MAX = _iov_max()
 
 def _write_all(fd: int, data: Data) -> None:
     """All of ``data``: bytes, or parts written in turn (``os.writev`` of up to :data:`_IOV_MAX`
-    at a time; a call cut short is finished from where it stopped, as a short ``write`` is; an
-    :class:`Extent` copied by :func:`_copy`)."""
+    at a time; a call cut short is finished from where it stopped, as a short ``write`` is)."""
     if isinstance(data, bytes):
         _write_view(fd, memoryview(data))
         return
     writev = getattr(os, "writev", None)
     at, count = 0, len(data)
     while at < count:
-        part = data[at]
-        if isinstance(part, Extent):
-            _copy(fd, part)
-            at += 1
-            continue
         if writev is None:  # pragma: no cover - every POSIX system has writev
-            _write_view(fd, memoryview(part))
+            _write_view(fd, memoryview(data[at]))
             at += 1
             continue
-        batch: list[bytes] = []
-        for part in data[at : at + _IOV_MAX]:
-            if isinstance(part, Extent):
-                break
-            batch.append(part)
+        batch = data[at : at + _IOV_MAX]
         done = writev(fd, batch)
         for part in batch:
             at += 1
@@ -185,66 +161,6 @@ def _write_all(fd: int, data: Data) -> None:
                 continue
             _write_view(fd, memoryview(part)[done:])  # the rest of the part the call cut short
             break
-
-
-def _copy(fd: int, extent: Extent) -> None:
-    """Write ``extent`` to ``fd``: copied by the system where it can (``copy_file_range``
-    between files, ``sendfile`` to a pipe or a device), else read and written a MiB at a time."""
-    source = extent.file.fileno()
-    at, left = extent.offset, extent.length
-    for copy in (_copy_file_range, _sendfile):
-        try:
-            while left > 0:
-                done = copy(source, fd, left, at)
-                if done <= 0:
-                    break  # the source ended early: read below, which says so
-                at, left = at + done, left - done
-        except OSError as exc:
-            if exc.errno not in (errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EBADF,
-                                 errno.ESPIPE):
-                raise
-            continue  # this way of copying does not serve these two files: the next one
-        if left <= 0:
-            return
-    for chunk in _read_extent(Extent(extent.file, at, left)):
-        _write_view(fd, memoryview(chunk))
-
-
-def _copy_file_range(source: int, fd: int, count: int, offset: int) -> int:
-    copy = getattr(os, "copy_file_range", None)
-    if copy is None:
-        raise OSError(errno.ENOSYS, "no copy_file_range")
-    return int(copy(source, fd, count, offset))
-
-
-def _sendfile(source: int, fd: int, count: int, offset: int) -> int:
-    send = getattr(os, "sendfile", None)
-    if send is None:
-        raise OSError(errno.ENOSYS, "no sendfile")
-    return int(send(fd, source, offset, count))
-
-
-def chunks(data: Data) -> Iterable[bytes]:
-    """``data``'s bytes in order, as bytes objects (an :class:`Extent` read a MiB at a time)."""
-    if isinstance(data, bytes):
-        yield data
-        return
-    for part in data:
-        if isinstance(part, Extent):
-            yield from _read_extent(part)
-        else:
-            yield part
-
-
-def _read_extent(extent: Extent) -> Iterable[bytes]:
-    """``extent``'s bytes, read a MiB at a time."""
-    source, at, left = extent.file.fileno(), extent.offset, extent.length
-    while left > 0:
-        chunk = os.pread(source, min(left, 1 << 20), at)
-        if not chunk:
-            raise OSError(errno.EIO, "a temporary file ended before its part was written")
-        yield chunk
-        at, left = at + len(chunk), left - len(chunk)
 
 
 def _write_view(fd: int, view: memoryview) -> None:
@@ -580,7 +496,7 @@ def write_bytes(path: str | Path, data: Data, *, inputs: Iterable[str | Path | N
     """
     name = str(path)
     if name == "-":
-        sys.stdout.buffer.writelines(chunks(data))
+        sys.stdout.buffer.writelines([data] if isinstance(data, bytes) else data)
         sys.stdout.buffer.flush()
         return Written(name, None, None, True)
     refuse_inputs([name], inputs)

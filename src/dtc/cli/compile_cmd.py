@@ -12,7 +12,7 @@ from dtc.cli.base import Beside, Exit, fail, finish, guard, load_source, output_
 from dtc.cli.progress import Working
 from dtc.compiler.compile import effects_ahead
 from dtc.diagnostics import Diagnostic
-from dtc.fileio import Extent, preflight, replacing, write_bytes, write_text
+from dtc.fileio import preflight, replacing, write_text
 from dtc.lint.configuration import ConfigError, config_for
 from dtc.lint.engine import error_rules
 from dtc.lint.engine import lint_compilation as lint
@@ -64,7 +64,7 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
             except SchemaError as exc:
                 fail(f"error: {file}: the compiled graph does not satisfy the schema: {exc}", Exit.FINDINGS)
             # Compact: Python's encoder is three times slower with indentation on a large book.
-            data: str | bytes | list[bytes | Extent] | None
+            data: str | None
             data = json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n"
         elif output == "-":
             data = comp.graph_json("\n")  # the same text, each entry encoded where it is built
@@ -83,23 +83,21 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
                     ahead.collect()  # stop the reading child and reap it before the error goes on
                     raise
             # A regular file is written as the graph is built, each process writing its own
-            # entries (dtc.compiler.parallel.written_halves); a pipe or a device is written
-            # in order, once the graph is built.
+            # entries (dtc.compiler.parallel.written_halves); a pipe or a device, in order, once
+            # the text is made, as standard output is.
             with replacing(target, inputs=[file]) as fd:
                 if fd is not None:
                     comp.write_graph_json(fd, "\n", meanwhile=None if linted else lint_here)
                     data = None
                 else:
-                    data = comp.graph_utf8_parts("\n", meanwhile=None if linted else lint_here)
+                    data = comp.graph_json("\n")
     # Else the book is linted while the graph is written: the write is mostly the system's work.
     linting = None if linted else Beside(lambda: lint(comp, error_rules(settings), settings=settings))
     if output == "-":
         click.echo(data, nl=False)
     else:
-        if isinstance(data, str):
+        if data is not None:  # (else written above)
             write_text(target, data, inputs=[file])
-        elif data is not None:
-            write_bytes(target, data, inputs=[file])
         click.echo(f"wrote {target}", err=True)
     with Working("linting"):
         found = linted[0] if linting is None else linting.result()

@@ -13,14 +13,12 @@ from dtc.compiler.compile import (
     Resolved,
     compile_document,
     compile_json,
-    compile_json_utf8_parts,
     compile_json_write,
     resolve,
 )
 from dtc.compiler.model import Document
 from dtc.compiler.parse import parse
 from dtc.compiler.source import read_source
-from dtc.fileio import Extent
 
 
 @dataclass(slots=True)
@@ -42,20 +40,12 @@ class Compilation:
         with no_gc_pauses():
             return compile_json(self.doc, self.text, self.resolved, end=end)
 
-    def graph_utf8_parts(self, end: str = "", meanwhile: Callable[[], object] | None = None) -> list[bytes | Extent]:
-        """:meth:`graph_json` encoded as UTF-8, in the parts it is joined from, in order: what
-        ``dtc compile`` writes to a file, part after part, the whole text never one ``str`` nor
-        one ``bytes`` (see :func:`dtc.compiler.compile.compile_json_utf8_parts`). ``meanwhile()``,
-        if given, runs once here while a second process starts on the graph's entries."""
-        with no_gc_pauses():
-            return compile_json_utf8_parts(self.doc, self.text, self.resolved, end=end, meanwhile=meanwhile)
-
-
     def write_graph_json(self, fd: int, end: str = "", meanwhile: Callable[[], object] | None = None) -> int:
-        """:meth:`graph_utf8_parts`' bytes written to ``fd``, a new regular file (what ``dtc
+        """:meth:`graph_json`'s text in UTF-8, written to ``fd``, a new regular file (what ``dtc
         compile`` opens with :func:`dtc.fileio.replacing`), a large book's entries by two
         processes each writing its own (see :func:`dtc.compiler.compile.compile_json_write`);
-        returns their length."""
+        returns its length. ``meanwhile()``, if given, runs once here while a second process
+        starts on the graph's entries."""
         with no_gc_pauses():
             return compile_json_write(self.doc, self.text, fd, self.resolved, end=end, meanwhile=meanwhile)
 

@@ -21,7 +21,6 @@ from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.model import Choice, Creature, Document, Entry, Offsets, Target
 from dtc.compiler.notation import cond_json, cond_names
 from dtc.diagnostics import Span
-from dtc.fileio import Extent
 from dtc.numbers import ENTRY, bounded
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
@@ -277,37 +276,19 @@ def compile_json(doc: Document, text: str, resolved: Resolved | None = None, *, 
     return ",".join(entries)
 
 
-def compile_json_utf8_parts(doc: Document, text: str, resolved: Resolved | None = None, *,
-                            end: str = "", meanwhile: Callable[[], object] | None = None) -> list[bytes | Extent]:
-    """:func:`compile_json`'s text encoded as UTF-8, in parts (the entries, the commas between
-    them, the text around them): what ``dtc compile`` writes to a file, part after part.
-
-    Each entry is encoded to bytes where it is built, and the parts are never joined: a large
-    book's text never exists whole as a ``str`` (which, with a dash or a curly quote in it,
-    takes two bytes a letter) nor as one ``bytes`` (at 100,000 entries a join copies 230 MB),
-    and the child process that builds part of the entries writes bytes, which this process
-    never reads: they are parts of the file that child wrote (:class:`dtc.fileio.Extent`),
-    copied to the output by the system (see :func:`dtc.compiler.parallel.joined_halves`).
-    ``meanwhile()``, if given, runs once while that child starts."""
-    graph, entries = _graph(doc, text, resolved, encode=True, utf8=True, meanwhile=meanwhile)
-    assert entries is not None
-    head, found, tail = _dumps(graph).partition(_dumps(_ENTRIES))
-    if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
-        return [compile_json(doc, text, resolved, end=end).encode("utf-8")]
-    return [(head + "[").encode("utf-8"), *entries, ("]" + tail + end).encode("utf-8")]
-
-
 def compile_json_write(doc: Document, text: str, fd: int, resolved: Resolved | None = None, *, end: str = "",
                        meanwhile: Callable[[], object] | None = None) -> int:
-    """:func:`compile_json_utf8_parts`' bytes written to ``fd`` from its start (a new regular file,
-    :func:`dtc.fileio.replacing`'s); returns their length, to which the file is cut.
+    """:func:`compile_json`'s text, in UTF-8, written to ``fd`` from its start (a new regular file,
+    :func:`dtc.fileio.replacing`'s); returns its length, to which the file is cut. The whole
+    text never exists as one ``str`` (which, with a dash or a curly quote in it, takes two bytes
+    a letter) nor as one ``bytes``: each entry is encoded where it is built.
 
     The text around the entries is written first, with the source's digest left as zeros; the
     entries follow as :func:`dtc.compiler.parallel.written_halves` builds them (a large book's
     in two processes, each writing its own); then the rest, and the digest in its place, worked
     out by the second process once its entries are written (or here, without one). ``meanwhile()``,
     if given, runs once here while a second process starts on the graph's entries."""
-    _, written = _graph(doc, text, resolved, encode=True, utf8=True, meanwhile=meanwhile, write_to=(fd, end))
+    _, written = _graph(doc, text, resolved, encode=True, meanwhile=meanwhile, write_to=(fd, end))
     assert written is not None
     length: int = written[0]
     return length
@@ -357,14 +338,13 @@ def _dumps(data: Any) -> str:
 
 
 def _graph(
-    doc: Document, text: str, resolved: Resolved | None, encode: bool, effects: bool = True, utf8: bool = False,
+    doc: Document, text: str, resolved: Resolved | None, encode: bool, effects: bool = True,
     meanwhile: Callable[[], object] | None = None, write_to: tuple[int, str] | None = None,
 ) -> tuple[CompiledGraph, list[Any] | None]:
     """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
-    apart, each as JSON text (``utf8``: as that text's UTF-8 bytes, commas between them, in
-    the parts :func:`dtc.compiler.parallel.joined_halves` gives). With ``write_to`` (a file
-    and the text to end it with), the whole JSON is written to the file, and the list holds
-    its length (see :func:`compile_json_write`)."""
+    apart, each as JSON text. With ``write_to`` (a file and the text to end it with), the whole
+    JSON is written to the file instead, each entry as the UTF-8 of its text, and the list holds
+    the length written (see :func:`compile_json_write`)."""
     import dtc.compiler.parallel as parallel
     from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs it
 
@@ -604,9 +584,7 @@ def _graph(
         return cast(CompiledGraph, graph), [_write_graph(fd, graph, text, end, len(doc.entries), build_utf8, meanwhile)]
     encoded: list[Any] | None = None
     entries: Any = _ENTRIES
-    if utf8:  # already joined, commas between them, some perhaps extents of the child's file
-        encoded = parallel.joined_halves(len(doc.entries), build_utf8, b",", meanwhile)
-    elif encode:
+    if encode:
         encoded = parallel.halves(len(doc.entries), build_json, meanwhile)
     else:
         entries = parallel.halves(len(doc.entries), lambda lo, hi: list(build(lo, hi)))

@@ -16,9 +16,7 @@ Building the compiled graph's entries, and reading their effects, are shared the
 :func:`halves`, except that the two processes work from both ends until they meet, so that
 neither waits for the other. :func:`written_halves` does the same for items that are bytes to be
 written with a separator between them (``dtc compile``'s entries, into the file that replaces
-its output): each process writes its own, the child as it builds them. :func:`joined_halves`
-gives them as parts to write in turn (an output that is a pipe or a device): the child's stay in
-its file, to be copied to the output by the system.
+its output): each process writes its own, the child as it builds them.
 
 Under ``dtc compile`` the child that read the second half does not end once its entries are
 sent: it reads the book's effects ahead, from the last entry, while this process finishes the
@@ -44,7 +42,7 @@ from typing import IO, Any
 from dtc import forking
 from dtc.compiler.model import Choice, CreatureGroup, Document, Entry, ProseExit
 from dtc.diagnostics import Span
-from dtc.fileio import Extent, pwrite_all
+from dtc.fileio import pwrite_all
 
 #: Set by the installed ``dtc`` command (see :func:`dtc.cli.base.run`).
 enabled = False
@@ -459,53 +457,6 @@ def _share(
     return mine, end, status == 0
 
 
-def joined_halves(count: int, build: Callable[[int, int], list[bytes]], sep: bytes,
-                  meanwhile: Callable[[], object] | None = None) -> list[bytes | Extent]:
-    """``build(0, count)``'s items (bytes) with ``sep`` between them, as :func:`halves` builds
-    them, in parts to write in turn (:data:`dtc.fileio.Data`): this process's items and
-    separators, then the items the child built as :class:`~dtc.fileio.Extent` parts of the
-    temporary file it wrote them to, raw, each after its separator. They are copied to the
-    output by the system, never read back into this process (at 100,000 entries, 118 MB that
-    :func:`halves` would read, unmarshal and keep until written). The file stays open while an
-    extent refers to it; it is removed when closed (it has no name).
-
-    The child writes each part it builds as the bytes of its items, then, once done, an index
-    (each part's first item, its offset in the file and its items' lengths, and where it
-    began) and the index's length. What does not add up (a part missing or overlapping, an
-    offset beyond the data) is refused, and those items are built here.
-    """
-    if not wanted(count):
-        return _joined(_here(count, build, meanwhile), sep)
-    import tempfile
-
-    with ExitStack() as open_spool:  # closed on the way out, unless an extent refers to it
-        spool = open_spool.enter_context(tempfile.TemporaryFile())
-        index: list[tuple[int, int, list[int]]] = []
-
-        def send(lo: int, items: list[bytes]) -> None:
-            index.append((lo, spool.tell(), [len(sep) + len(item) for item in items]))
-            spool.write(sep + sep.join(items) if items else b"")
-
-        def finish(start: int) -> None:
-            frame = marshal.dumps((_END, start, index))
-            spool.write(frame)
-            spool.write(len(frame).to_bytes(8, "little"))
-
-        shared = _share(count, build, meanwhile, spool, send, finish)
-        if shared is None:
-            return _joined(_here(count, build, meanwhile), sep)
-        mine, end, sent = shared
-        parts = _extents(spool, count, end, len(sep)) if sent else None
-        if parts is None:
-            return _joined(mine + build(end, count), sep)
-        begun, extents = parts
-        if begun > end:  # a gap between the two (a look saw a torn number): built here
-            mine += build(end, begun)
-        if extents:
-            open_spool.pop_all()
-        return _joined(mine, sep) + extents
-
-
 def written_halves(fd: int, at: int, count: int, build: Callable[[int, int], list[bytes]], sep: bytes,
                    meanwhile: Callable[[], object] | None = None,
                    aside: Callable[[], object] | None = None) -> int:
@@ -516,9 +467,9 @@ def written_halves(fd: int, at: int, count: int, build: Callable[[int, int], lis
     builds from the front and writes each part where it belongs as soon as it is built (its
     offset is known: the items before it are the child's own), and this process builds from the
     back, keeping its parts until the child says its items are written; they follow its last
-    one. So the child's items never pass through a second file nor this process
-    (:func:`joined_halves` has them copied from the file the child wrote: 118 MB at 100,000
-    entries, a quarter of a second with nothing beside it).
+    one. So the child's items never pass through a second file nor this process (at 100,000
+    entries, copying them from a file of the child's took a quarter of a second with nothing
+    beside it).
 
     ``aside()``, if given, is work that sends nothing back (``dtc compile`` hashes the source
     and writes the digest into the file): the child does it once its items are written, while
@@ -610,44 +561,6 @@ def _separated(items: list[bytes], sep: bytes, lead: bool) -> list[bytes]:
     parts = [sep] * (2 * len(items) - (not lead)) if items else []
     parts[1 if lead else 0 :: 2] = items
     return parts
-
-
-def _joined(items: list[bytes], sep: bytes) -> list[bytes | Extent]:
-    return [*_separated(items, sep, False)]
-
-
-def _extents(spool: IO[bytes], count: int, end: int, sep: int) -> tuple[int, list[Extent]] | None:
-    """Where the child of :func:`joined_halves` began, and its items from ``end`` on (or from
-    where it began, if later) as extents of ``spool``, each with the separator before it
-    (none before item 0); None when what it wrote does not add up."""
-    try:
-        size = os.fstat(spool.fileno()).st_size
-        spool.seek(size - 8)
-        length = int.from_bytes(spool.read(8), "little")
-        data_end = size - 8 - length
-        if not data_end >= 0:
-            return None
-        spool.seek(data_end)
-        mark, begun, index = marshal.loads(spool.read(length))
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    if mark != _END or type(begun) is not int or not 0 <= begun <= count:
-        return None
-    extents: list[Extent] = []
-    at = begun
-    try:
-        for lo, offset, lengths in sorted(index):
-            if lo != at or offset < 0 or offset + sum(lengths) > data_end:
-                return None
-            at = lo + len(lengths)
-            first = max(lo, end)
-            if first >= at:
-                continue
-            skip = sum(lengths[: first - lo]) + (sep if first == 0 else 0)
-            extents.append(Extent(spool, offset + skip, sum(lengths[first - lo :]) - (sep if first == 0 else 0)))
-    except (TypeError, ValueError):
-        return None
-    return (begun, extents) if at == count else None
 
 
 def _here(count: int, build: Callable[[int, int], list[Any]], meanwhile: Callable[[], object] | None) -> list[Any]:
