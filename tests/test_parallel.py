@@ -620,14 +620,22 @@ def _failing_in_a_child(pwrite: Any, parent: int) -> Any:
     return written
 
 
-def test_meanwhile_that_fails_stops_the_writing_child(forked: list[int], tmp_path: Path) -> None:
-    """A ``meanwhile`` that raises stops and reaps :func:`parallel.written_halves`' child before the
-    error goes on."""
-    def fails() -> None:
-        raise RuntimeError("the lint fails")
+@pytest.mark.parametrize("where", ["meanwhile", "building"])
+def test_an_error_here_stops_the_writing_child(forked: list[int], tmp_path: Path, where: str) -> None:
+    """A ``meanwhile`` that raises, or a stop while this process builds, stops and reaps
+    :func:`parallel.written_halves`' child before the error goes on."""
+    parent = os.getpid()
 
-    with pytest.raises(RuntimeError, match="the lint fails"):
-        _written_file(60, _words, b",", tmp_path, meanwhile=fails)
+    def fails() -> None:
+        raise RuntimeError("stopped here")
+
+    def build(lo: int, hi: int) -> list[bytes]:
+        if os.getpid() == parent and where == "building":
+            fails()
+        return _words(lo, hi)
+
+    with pytest.raises(RuntimeError, match="stopped here"):
+        _written_file(60, build, b",", tmp_path, meanwhile=fails if where == "meanwhile" else None)
     assert forked
     for pid in forked:
         with pytest.raises(ChildProcessError):

@@ -517,13 +517,7 @@ def written_halves(fd: int, at: int, count: int, build: Callable[[int, int], lis
         os.close(say)
         try:
             if meanwhile is not None:
-                try:
-                    meanwhile()
-                except BaseException:
-                    if pid > 0:
-                        os.kill(pid, signal.SIGKILL)
-                        os.waitpid(pid, 0)
-                    raise
+                meanwhile()
             mine: list[list[bytes]] = []
             back = count
             while back > (front := _read(shared, 0) if pid > 0 else 0):
@@ -532,6 +526,11 @@ def written_halves(fd: int, at: int, count: int, build: Callable[[int, int], lis
                 back = lo
                 shared[4:8] = back.to_bytes(4, "little")
             written = pid > 0 and os.read(said, 1) == b"w"  # else it died first (end of file)
+        except BaseException:  # (a stop, or ``meanwhile`` failed): the child is stopped and reaped first
+            if pid > 0:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            raise
         finally:
             os.close(said)
         # (read whole, not through a look: the child has ended its writing, or died)
