@@ -621,6 +621,27 @@ def _failing_in_a_child(pwrite: Any, parent: int) -> Any:
 
 
 @pytest.mark.parametrize("where", ["meanwhile", "building"])
+def test_an_error_here_stops_the_sharing_child(forked: list[int], where: str) -> None:
+    """The same for :func:`parallel.halves`' child."""
+    parent = os.getpid()
+
+    def fails() -> None:
+        raise RuntimeError("stopped here")
+
+    def build(lo: int, hi: int) -> list[Any]:
+        if os.getpid() == parent and where == "building":
+            fails()
+        return _squares(lo, hi)
+
+    with pytest.raises(RuntimeError, match="stopped here"):
+        parallel.halves(60, build, fails if where == "meanwhile" else None)
+    assert forked
+    for pid in forked:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # already reaped
+
+
+@pytest.mark.parametrize("where", ["meanwhile", "building"])
 def test_an_error_here_stops_the_writing_child(forked: list[int], tmp_path: Path, where: str) -> None:
     """A ``meanwhile`` that raises, or a stop while this process builds, stops and reaps
     :func:`parallel.written_halves`' child before the error goes on."""

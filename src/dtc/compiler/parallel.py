@@ -436,20 +436,20 @@ def _share(
                 status = 0
             finally:  # no clean-up of the parent's state, no atexit handlers, no traceback
                 os._exit(status)
-        if meanwhile is not None:
-            try:
-                meanwhile()
-            except BaseException:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                raise
         mine: list[Any] = []
         end = 0
-        while end < (back := _read(shared, 4)):
-            hi = min(end + step, back)
-            mine += build(end, hi)
-            end = hi
-            shared[0:4] = end.to_bytes(4, "little")
+        try:
+            if meanwhile is not None:
+                meanwhile()
+            while end < (back := _read(shared, 4)):
+                hi = min(end + step, back)
+                mine += build(end, hi)
+                end = hi
+                shared[0:4] = end.to_bytes(4, "little")
+        except BaseException:  # (a stop, or ``meanwhile`` failed): the child is stopped and reaped first
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise
         try:
             _, status = os.waitpid(pid, 0)
         except ChildProcessError:
