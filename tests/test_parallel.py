@@ -663,6 +663,70 @@ def test_an_error_here_stops_the_writing_child(forked: list[int], tmp_path: Path
             os.waitpid(pid, os.WNOHANG)  # already reaped
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX signals")
+def test_a_terminated_compile_leaves_no_file_and_no_child(tmp_path: Path) -> None:
+    """SIGTERM while `dtc compile` (the installed command's path: two processes) builds the graph
+    into the file that will replace its output: it ends through its clean-ups with status 143,
+    the process writing beside it is stopped, and no temporary and no output are left."""
+    import signal
+    import subprocess
+    import textwrap
+    import time
+
+    book, out, marks = tmp_path / "book.txt", tmp_path / "out" / "book.json", tmp_path / "marks.txt"
+    book.write_text(_generated(2000), "utf-8")
+    script = textwrap.dedent(f"""
+        import os, sys, time
+        import dtc.compiler.read_effects as effects
+        real = effects.extract_effects
+        def slow(text, creatures=None):  # each process that reads effects says so; the build is slow
+            with open({str(marks)!r}, "a") as f:
+                f.write(f"{{os.getpid()}}\\n")
+            time.sleep(0.003)
+            return real(text, creatures)
+        effects.extract_effects = slow
+        sys.argv = ["dtc", "compile", {str(book)!r}, "-o", {str(out)!r}]
+        from dtc.cli import run
+        run()
+    """)
+    with (tmp_path / "stdout.txt").open("wb") as printed:  # a file of the test's own, never a device
+        proc = subprocess.Popen([sys.executable, "-c", script], stdout=printed, stderr=subprocess.PIPE,
+                                text=True, env={**os.environ, "DTC_PARALLEL": "1"})
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # this process reads effects only in the build
+            if marks.exists() and str(proc.pid) in marks.read_text().split():
+                break
+            time.sleep(0.02)
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err
+    others = {int(p) for p in marks.read_text().split()} - {proc.pid}
+    assert others  # the reading-ahead child, and the one building beside this one
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in others) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_running(pid) for pid in others)
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie (ended, not yet waited for) is no longer running
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
 def test_compile_whose_lint_fails_leaves_no_child(forked: list[int], tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A lint that fails while the reading child reads effects ahead stops that child and reaps

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 import dtc.compiler.parallel as parallel
-from dtc.cli.base import Beside, Exit, fail, finish, guard, load_source, output_option
+from dtc.cli.base import Beside, Exit, ends_cleanly, fail, finish, guard, load_source, output_option
 from dtc.cli.progress import Working
 from dtc.compiler.compile import effects_ahead
 from dtc.diagnostics import Diagnostic
@@ -25,6 +25,7 @@ from dtc.lint.reporters import finding_line
 @click.option("--validate", is_flag=True,
               help="Check the graph against schemas/adventure.schema.json before writing it.")
 @guard
+@ends_cleanly  # a stop removes the file being written and the process writing beside this one
 def compile_cmd(file: str, output: str | None, validate: bool) -> None:
     """Compile FILE to the JSON graph every other command reads.
 

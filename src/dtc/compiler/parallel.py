@@ -492,6 +492,7 @@ def written_halves(fd: int, at: int, count: int, build: Callable[[int, int], lis
     shared[0:8] = _pair(0, count)
     with shared:
         said, say = os.pipe()  # one byte from the child: its items are written
+        parent = os.getpid()
         try:
             pid = forking.fork()
         except OSError:
@@ -503,6 +504,8 @@ def written_halves(fd: int, at: int, count: int, build: Callable[[int, int], lis
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 front, end = 0, at
                 while front < (back := _read(shared, 4)):
+                    if os.getppid() != parent:  # this process was killed (SIGKILL): no one to write for
+                        os._exit(1)
                     hi = min(front + step, back)
                     end = pwrite_all(fd, _separated(build(front, hi), sep, front > 0), end)
                     front = hi
