@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -113,3 +115,31 @@ def count_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(os, "fork", counting_fork)
     return children
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is still running (a zombie, ended and not yet waited for, is not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def terminated(proc: subprocess.Popen[str]) -> str:
+    """Send ``proc`` (a dtc command) SIGTERM and wait for it (killed if it outlives 30 s); check
+    that it ended as dtc ends on a stop, through its clean-ups (status 143, no traceback), and
+    return what it wrote to stderr."""
+    try:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err
+    return str(err)

@@ -19,7 +19,7 @@ from dtc.compiler.api import compile_text
 from dtc.compiler.model import Choice, Document, Entry
 from dtc.compiler.parse import parse
 from dtc.lint.engine import lint_compilation
-from helpers import SEEDS_MISSING, count_forks, sample_dungeon
+from helpers import SEEDS_MISSING, alive, count_forks, sample_dungeon, terminated
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = sorted((ROOT / "adventures").glob("*.txt")) + sorted((ROOT / "tests" / "fixtures" / "rules").glob("*.txt"))
@@ -621,30 +621,10 @@ def _failing_in_a_child(pwrite: Any, parent: int) -> Any:
 
 
 @pytest.mark.parametrize("where", ["meanwhile", "building"])
-def test_an_error_here_stops_the_sharing_child(forked: list[int], where: str) -> None:
-    """The same for :func:`parallel.halves`' child."""
-    parent = os.getpid()
-
-    def fails() -> None:
-        raise RuntimeError("stopped here")
-
-    def build(lo: int, hi: int) -> list[Any]:
-        if os.getpid() == parent and where == "building":
-            fails()
-        return _squares(lo, hi)
-
-    with pytest.raises(RuntimeError, match="stopped here"):
-        parallel.halves(60, build, fails if where == "meanwhile" else None)
-    assert forked
-    for pid in forked:
-        with pytest.raises(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)  # already reaped
-
-
-@pytest.mark.parametrize("where", ["meanwhile", "building"])
-def test_an_error_here_stops_the_writing_child(forked: list[int], tmp_path: Path, where: str) -> None:
-    """A ``meanwhile`` that raises, or a stop while this process builds, stops and reaps
-    :func:`parallel.written_halves`' child before the error goes on."""
+@pytest.mark.parametrize("shared", ["halves", "written_halves"])
+def test_an_error_here_stops_the_child(forked: list[int], tmp_path: Path, where: str, shared: str) -> None:
+    """A ``meanwhile`` that raises, or a stop while this process builds, stops and reaps the child
+    of :func:`parallel.halves` and of :func:`parallel.written_halves` before the error goes on."""
     parent = os.getpid()
 
     def fails() -> None:
@@ -655,8 +635,12 @@ def test_an_error_here_stops_the_writing_child(forked: list[int], tmp_path: Path
             fails()
         return _words(lo, hi)
 
+    meanwhile = fails if where == "meanwhile" else None
     with pytest.raises(RuntimeError, match="stopped here"):
-        _written_file(60, build, b",", tmp_path, meanwhile=fails if where == "meanwhile" else None)
+        if shared == "halves":
+            parallel.halves(60, build, meanwhile)
+        else:
+            _written_file(60, build, b",", tmp_path, meanwhile=meanwhile)
     assert forked
     for pid in forked:
         with pytest.raises(ChildProcessError):
@@ -668,7 +652,6 @@ def test_a_terminated_compile_leaves_no_file_and_no_child(tmp_path: Path) -> Non
     """SIGTERM while `dtc compile` (the installed command's path: two processes) builds the graph
     into the file that will replace its output: it ends through its clean-ups with status 143,
     the process writing beside it is stopped, and no temporary and no output are left."""
-    import signal
     import subprocess
     import textwrap
     import time
@@ -699,32 +682,15 @@ def test_a_terminated_compile_leaves_no_file_and_no_child(tmp_path: Path) -> Non
                 break
             time.sleep(0.02)
         time.sleep(0.2)
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 128 + signal.SIGTERM, err
-    assert "Traceback" not in err
+        terminated(proc)
     others = {int(p) for p in marks.read_text().split()} - {proc.pid}
     assert others  # the reading-ahead child, and the one building beside this one
     deadline = time.monotonic() + 10
-    while any(_running(pid) for pid in others) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in others) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_running(pid) for pid in others)
+    assert not any(alive(pid) for pid in others)
     assert list((tmp_path / "out").iterdir()) == []
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie (ended, not yet waited for) is no longer running
-        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
-    except OSError:
-        return False
 
 
 def test_compile_whose_lint_fails_leaves_no_child(forked: list[int], tmp_path: Path,
