@@ -263,11 +263,11 @@ def compile_json(doc: Document, text: str, resolved: Resolved | None = None, *, 
 
     graph, entries = _graph(doc, text, resolved, encode=True)
     assert entries is not None
-    whole = _dumps(graph)
-    head, found, tail = whole.partition(_dumps(_ENTRIES))
-    if not found or _dumps(_ENTRIES) in tail:  # cannot happen: the key's value is ours alone
+    around = _around_entries(graph)
+    if around is None:  # cannot happen: the key's value is ours alone
         graph["entries"] = [json.loads(e) for e in entries]
         return _dumps(graph) + end
+    head, tail = around
     if not entries:
         return head + "[]" + tail + end
     # head[e0,e1,...,en]tail as one join: the first and last entries carry the ends.
@@ -288,10 +288,8 @@ def compile_json_write(doc: Document, text: str, fd: int, resolved: Resolved | N
     in two processes, each writing its own); then the rest, and the digest in its place, worked
     out by the second process once its entries are written (or here, without one). ``meanwhile()``,
     if given, runs once here while a second process starts on the graph's entries."""
-    _, written = _graph(doc, text, resolved, encode=True, meanwhile=meanwhile, write_to=(fd, end))
-    assert written is not None
-    length: int = written[0]
-    return length
+    _graph(doc, text, resolved, encode=True, meanwhile=meanwhile, write_to=(fd, end))
+    return os.fstat(fd).st_size  # (cut to its length)
 
 
 #: The digest's place in the text written by :func:`compile_json_write` until it is known.
@@ -306,18 +304,19 @@ def _digest(text: str) -> str:
 
 
 def _write_graph(fd: int, graph: dict[str, Any], text: str, end: str, count: int,
-                 build: Callable[[int, int], list[bytes]], meanwhile: Callable[[], object] | None) -> int:
+                 build: Callable[[int, int], list[bytes]], meanwhile: Callable[[], object] | None) -> None:
     """:func:`compile_json_write`'s work, given the graph around its entries and the builder of
-    their bytes (``_graph``'s)."""
+    their bytes (``_graph``'s); the file is cut where the text ends."""
     import dtc.compiler.parallel as parallel
     from dtc.fileio import pwrite_all
 
-    head, found, tail = _dumps(graph).partition(_dumps(_ENTRIES))
+    around = _around_entries(graph)
+    head, tail = around if around is not None else ("", "")
     first = (head + "[").encode("utf-8")
     # The path comes before the digest, as JSON: a quote of its own is written \", so the first
     # '"sha256":"' followed by the zeros is the digest's place.
     hole = first.find(b'"sha256":"' + _NO_DIGEST.encode("ascii"))
-    if not found or _dumps(_ENTRIES) in tail or hole < 0:  # cannot happen: the placeholders are ours alone
+    if around is None or hole < 0:  # cannot happen: the placeholders are ours alone
         raise ValueError("the compiled graph's text has no place for its entries or its digest")
     hole += len(b'"sha256":"')
 
@@ -328,7 +327,14 @@ def _write_graph(fd: int, graph: dict[str, Any], text: str, end: str, count: int
     at = parallel.written_halves(fd, at, count, build, b",", meanwhile, digest)
     at = pwrite_all(fd, [("]" + tail + end).encode("utf-8")], at)
     os.ftruncate(fd, at)
-    return at
+
+
+def _around_entries(graph: object) -> tuple[str, str] | None:
+    """The graph's compact JSON before and after its entries, which are :data:`_ENTRIES`; None
+    where that placeholder is not found exactly once (it cannot be: nothing an author writes
+    holds a NUL)."""
+    head, found, tail = _dumps(graph).partition(_dumps(_ENTRIES))
+    return (head, tail) if found and _dumps(_ENTRIES) not in tail else None
 
 
 def _dumps(data: Any) -> str:
@@ -343,8 +349,8 @@ def _graph(
 ) -> tuple[CompiledGraph, list[Any] | None]:
     """The graph; with ``encode``, its entries are the placeholder :data:`_ENTRIES` and come
     apart, each as JSON text. With ``write_to`` (a file and the text to end it with), the whole
-    JSON is written to the file instead, each entry as the UTF-8 of its text, and the list holds
-    the length written (see :func:`compile_json_write`)."""
+    JSON is written to the file instead, each entry as the UTF-8 of its text, and the entries
+    are not returned (see :func:`compile_json_write`)."""
     import dtc.compiler.parallel as parallel
     from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs it
 
@@ -581,7 +587,8 @@ def _graph(
     if write_to is not None:  # written straight to the output, the digest worked out beside
         fd, end = write_to
         graph = skeleton(_ENTRIES, _NO_DIGEST)
-        return cast(CompiledGraph, graph), [_write_graph(fd, graph, text, end, len(doc.entries), build_utf8, meanwhile)]
+        _write_graph(fd, graph, text, end, len(doc.entries), build_utf8, meanwhile)
+        return cast(CompiledGraph, graph), None
     encoded: list[Any] | None = None
     entries: Any = _ENTRIES
     if encode:
