@@ -198,7 +198,7 @@ class Character:
         10 large) and, once its kit is dumped, the backpack (6); None where the rules set no limit."""
         if not self.dt:
             return None
-        holds = sum(SACK_HOLDS.get(i.name.lower(), 0) * i.quantity for i in self.items)
+        holds = sum(SACK_HOLDS.get(i.key, 0) * i.quantity for i in self.items)
         if KIT_DUMPED in self.notes and self.find(BACKPACK) is not None:
             holds += BACKPACK_HOLDS
         held = sum((i.weight * i.quantity for i in self.items if i.kind == "treasure"), Fraction(0))
@@ -214,12 +214,12 @@ class Character:
     def can_dump_kit(self) -> bool:
         """Whether the backpack still holds a standard kit that could be dumped for room."""
         return (self.dt and KIT_DUMPED not in self.notes and self.find(BACKPACK) is not None
-                and any(i.standard and i.name.lower() not in KEPT_WHEN_DUMPED for i in self.items))
+                and any(i.standard and i.key not in KEPT_WHEN_DUMPED for i in self.items))
 
     def dump_kit(self) -> list[Item]:
         """Leave the backpack's standard kit behind (the lit lantern and the knife stay): the backpack
         then holds items up to weight 6. Returns what was left."""
-        left = [i for i in self.items if i.standard and i.name.lower() not in KEPT_WHEN_DUMPED]
+        left = [i for i in self.items if i.standard and i.key not in KEPT_WHEN_DUMPED]
         self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = self._names_memo = None
         self.items = [i for i in self.items if i not in left]
         self.notes.append(KIT_DUMPED)
@@ -252,7 +252,7 @@ class Character:
         if memo is None or memo[0] is not items or memo[1] != len(items):
             counts: dict[str, int] = {}
             for i in items:
-                key = i.name.lower()
+                key = i.key
                 counts[key] = counts.get(key, 0) + i.quantity
             memo = self._count_memo = (items, len(items), counts)
         return memo[2].get(name.lower(), 0)
@@ -263,13 +263,13 @@ class Character:
         memo = self._names_memo
         items = self.items
         if memo is None or memo[0] is not items or memo[1] != len(items):
-            memo = self._names_memo = (items, len(items), "\n".join([i.name.lower() for i in items]))
+            memo = self._names_memo = (items, len(items), "\n".join([i.key for i in items]))
         return memo[2]
 
     def find(self, name: str) -> Item | None:
         key = name.lower()
         for i in self.items:
-            if i.quantity > 0 and i.name.lower() == key:
+            if i.quantity > 0 and i.key == key:
                 return i
         return None
 
@@ -296,9 +296,9 @@ class Character:
     def add(self, item: Item) -> None:
         """Add an item, merging with an identical pile (same name, kind, weight, value, standard)."""
         self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = self._names_memo = None
-        name, kind, standard = item.name.lower(), item.kind, item.standard
+        name, kind, standard = item.key, item.kind, item.standard
         for have in self.items:
-            if (have.kind == kind and have.standard == standard and have.name.lower() == name
+            if (have.kind == kind and have.standard == standard and have.key == name
                     and have.weight == item.weight and have.value == item.value
                     and have.damage == item.damage and have.slot == item.slot):
                 have.quantity += item.quantity
@@ -314,7 +314,7 @@ class Character:
         if loaded is not None and (loaded[0] is not items or loaded[1] != len(items)):
             loaded = None
         key = name.lower()
-        piles = [i for i in items if i.name.lower() == key and i.quantity > 0]
+        piles = [i for i in items if i.key == key and i.quantity > 0]
         if len(piles) > 1:
             piles.sort(key=lambda i: (i.standard, -i.weight))
         taken = 0

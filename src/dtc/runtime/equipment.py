@@ -22,7 +22,10 @@ LANTERN = "Lantern"
 COINS = "coins"
 
 
-@dataclass(slots=True)
+_NO_WEIGHT = Fraction(0)
+
+
+@dataclass(slots=True, init=False)
 class Item:
     """Something carried. ``kind``: weapon, armour, gear, treasure or item (found, unclassified)."""
 
@@ -37,6 +40,26 @@ class Item:
     slot: str | None = None
     value: int | None = None
     category: str | None = None
+    #: The name lower-cased, how piles are matched (set once: an item's name is never changed).
+    key: str = field(init=False, repr=False, compare=False)
+
+    def __init__(self, name: str, kind: str, quantity: int = 1, weight: Fraction = _NO_WEIGHT,
+                 standard: bool = False, damage: str | None = None, ranges: tuple[str, ...] = (),
+                 defense: int = 0, slot: str | None = None, value: int | None = None,
+                 category: str | None = None) -> None:
+        # (written out, not the dataclass's own with a __post_init__: the key without a second call)
+        self.name = name
+        self.kind = kind
+        self.quantity = quantity
+        self.weight = weight
+        self.standard = standard
+        self.damage = damage
+        self.ranges = ranges
+        self.defense = defense
+        self.slot = slot
+        self.value = value
+        self.category = category
+        self.key = name.lower()
 
     @property
     def load(self) -> Fraction:

@@ -69,7 +69,7 @@ def _shop(pc: Character, chooser: Chooser, what: str, offers: tuple[Offer, ...])
             item = offer.item
             if item.slot and item.slot in slots:
                 continue  # one body armour, one shield, one helmet
-            if item.kind == "weapon" and item.name.lower() in held:
+            if item.kind == "weapon" and item.key in held:
                 continue
             allowed.append(offer)
             if shown:
@@ -156,7 +156,7 @@ _KIT = frozenset(i.name.lower() for i in standard_gear() if i.quantity > 0)
 
 
 #: Each gear offer's name, lower-cased (what ``found`` holds).
-_GEAR_NAMES = tuple(o.item.name.lower() for o in GEAR)
+_GEAR_NAMES = tuple(o.item.key for o in GEAR)
 
 
 @lru_cache(maxsize=64)
@@ -191,7 +191,7 @@ def _random_character(dice: Dice) -> Character:
     if pool:
         n = pool[dice.pick(len(pool))]
         load += _WEAPON_Q[n]
-        found.add(WEAPONS[n].item.name.lower())
+        found.add(WEAPONS[n].item.key)
         pc.items.append(WEAPONS[n].take())  # a new sheet holds nothing it would merge with
     # Armour: up to two pieces (one a slot), while the load is under three quarters of STR.
     slots: set[str | None] = set()
@@ -206,7 +206,7 @@ def _random_character(dice: Dice) -> Character:
         n = pool[dice.pick(len(pool))]
         load += _ARMOUR_Q[n]
         slots.add(ARMOUR[n].item.slot)
-        found.add(ARMOUR[n].item.name.lower())
+        found.add(ARMOUR[n].item.key)
         bought += 1
         pc.items.append(ARMOUR[n].take())  # a slot of its own: nothing to merge with
     # Gear: on a coin toss, one piece that fits and is not in the kit already.

@@ -69,7 +69,7 @@ def gear_for(game: Game, hazard: Hazard) -> str | None:
     """An item the adventurer carries that the hazard's mitigation names."""
     wanted = [m.lower() for m in hazard["mitigation"]]
     for item in game.pc.items:
-        name = item.name.lower()
+        name = item.key
         if item.quantity > 0 and any(w in name or name in w for w in wanted):
             return item.name
     return None

@@ -68,7 +68,7 @@ _TALKED = ("carry-on", "fight", "flee")
 
 
 def weapon_class(item: Item) -> str:
-    name = item.name.lower()
+    name = item.key
     if name in RANGED_NAMES or item.ranges == (RANGED,):
         return "ranged"
     return "heavy" if name in HEAVY else "light"
@@ -97,7 +97,7 @@ def location(pc: Character, item: Item) -> str:
     """Where an item is carried (seed, "Encumbrance"): worn, belt or backpack."""
     if item.kind == "armour":
         return "worn"
-    return "belt" if item.name.lower() in (n.lower() for n in belt(pc)) else "backpack"
+    return "belt" if item.key in (n.lower() for n in belt(pc)) else "backpack"
 
 
 def to_belt(pc: Character, name: str) -> str | None:

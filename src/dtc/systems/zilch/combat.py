@@ -84,7 +84,7 @@ SIZES: tuple[tuple[str, Fraction | None, Fraction], ...] = (
 
 
 def weapon_damage(item: Item) -> int:
-    return WEAPON_DAMAGE.get(item.name.lower(), 2)
+    return WEAPON_DAMAGE.get(item.key, 2)
 
 
 def half_up(x: Fraction) -> int:
@@ -163,7 +163,7 @@ def hand_weapons(pc_items: list[Item]) -> list[tuple[str, int]]:
     for item in pc_items:
         if item.quantity <= 0:
             continue
-        lowered = item.name.lower()
+        lowered = item.key
         if item.kind == "weapon" and lowered not in TWO_HANDED and weapon_damage(item) <= HEAVY:
             out.extend([(item.name, weapon_damage(item))] * min(item.quantity, 2))
         elif item.kind == "armour" and item.slot == "shield" and not any(w in lowered for w in NO_BASH):
@@ -183,7 +183,7 @@ def two_weapon_pairs(pc_items: list[Item]) -> list[tuple[tuple[str, int], tuple[
             if fits and (first, second) not in pairs:
                 pairs.append((first, second))
     for item in pc_items:
-        if item.kind == "weapon" and item.quantity > 0 and item.name.lower() in DOUBLE:
+        if item.kind == "weapon" and item.quantity > 0 and item.key in DOUBLE:
             pairs.append(((item.name, LIGHT), (item.name, LIGHT)))
     return pairs
 
