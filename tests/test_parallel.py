@@ -463,6 +463,35 @@ def test_work_meanwhile_that_fails_leaves_no_child(forked: list[int]) -> None:
 
 
 @pytest.mark.parametrize("reading_ahead", [True, False])
+def test_a_stop_while_entries_are_read_leaves_no_child(forked: list[int], monkeypatch: pytest.MonkeyPatch,
+                                                       reading_ahead: bool) -> None:
+    """A stop (Ctrl-C, or SIGTERM taken as one) while this process reads its share of the
+    entries stops and reaps the child reading the rest, which would otherwise read on to the end
+    of its share (and then read effects ahead) with no one to send them to."""
+    import time
+
+    doc = parse("".join(f"{n} A room. Go to {n + 1}.\n\n" for n in range(1, 41)) + "41 The end.\n", "x")
+    entries = doc.entries
+    parent = os.getpid()
+    forked.clear()
+
+    def read(lo: int, hi: int) -> list[Entry]:
+        if os.getpid() == parent:
+            raise KeyboardInterrupt
+        time.sleep(0.5)  # a slow child: still reading when this process stops
+        return entries[lo:hi]
+
+    monkeypatch.setattr(parallel, "read_ahead", (lambda text: None) if reading_ahead else None)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        parallel.read_entries(Document(path="x"), "", [], len(entries), [0] * len(entries), read, lambda k: "")
+    assert len(forked) == 1
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)  # already reaped
+    assert time.monotonic() - started < 5  # not after the child's 7 chunks of half a second
+
+
+@pytest.mark.parametrize("reading_ahead", [True, False])
 def test_compile_lints_beside_the_child(forked: list[int], tmp_path: Path, reading_ahead: bool) -> None:
     """``dtc compile`` of a book with lint errors, linted here while a child works: the child
     that read part of the entries and reads effects ahead, or (when there is none) the child

@@ -111,28 +111,46 @@ def read_entries(
             if ahead is not None:
                 later = Ahead(ahead)
                 stack.callback(_unless_kept, doc, later)
+            parent = os.getpid()
             pid = forking.fork()
         except OSError:  # no temporary file, no pipe, or no second process: read here
             return read(0, count)
         if pid == 0:  # the child: never returns
-            _child(doc, spool, split, count, read, later, text_of)
-        entries = read(0, split)
-        if later is not None:  # the child goes on after its entries: wait for them only
-            sent = later.sent(pid)
-            rest = _receive(doc, source, starts, spool, split, count, body_starts) if sent else None
-            if rest is not None:  # the child reads ahead until the graph is built (Ahead.collect)
-                doc.ahead = later
-        else:
-            try:
-                _, status = os.waitpid(pid, 0)
-            except ChildProcessError:
-                status = -1
-            rest = _receive(doc, source, starts, spool, split, count, body_starts) if status == 0 else None
+            _child(doc, spool, split, count, read, later, text_of, parent)
+        reaped = False  # (a reaped child's number may be another process's by now: never signalled)
+        try:
+            entries = read(0, split)
+            if later is not None:  # the child goes on after its entries: wait for them only
+                sent = later.sent(pid)
+                rest = _receive(doc, source, starts, spool, split, count, body_starts) if sent else None
+                if rest is not None:  # the child reads ahead until the graph is built (Ahead.collect)
+                    doc.ahead = later
+            else:
+                try:
+                    _, status = os.waitpid(pid, 0)
+                except ChildProcessError:
+                    status = -1
+                reaped = True
+                rest = _receive(doc, source, starts, spool, split, count, body_starts) if status == 0 else None
+        except BaseException:  # (a stop, or the reading here failed): the child is stopped and reaped first
+            if not reaped:
+                _end_child(pid)
+            raise
     return entries + (rest if rest is not None else read(split, count))
 
 
+def _end_child(pid: int) -> None:
+    """Stop child ``pid`` at once (SIGKILL: it holds nothing of the parent's to clean up, its files
+    are unlinked temporaries) and reap it, if it has not been reaped already."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        pass
+
+
 def _child(doc: Document, spool: IO[bytes], lo: int, hi: int, read: Reader, later: Ahead | None,
-           text_of: Callable[[int], str]) -> None:
+           text_of: Callable[[int], str], parent: int) -> None:
     import pickle
 
     status = 1
@@ -140,6 +158,8 @@ def _child(doc: Document, spool: IO[bytes], lo: int, hi: int, read: Reader, late
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly
         bad, hazards = len(doc.bad_statblocks), len(doc.hazards)
         for start in range(lo, hi, CHUNK):
+            if os.getppid() != parent:  # the parent was killed (SIGKILL): no one to read for
+                os._exit(1)
             _write(spool, [encode(e) for e in read(start, min(hi, start + CHUNK))])
         _write(spool, (_END, pickle.dumps((doc.bad_statblocks[bad:], doc.hazards[hazards:]))))
         spool.flush()
@@ -447,8 +467,7 @@ def _share(
                 end = hi
                 shared[0:4] = end.to_bytes(4, "little")
         except BaseException:  # (a stop, or ``meanwhile`` failed): the child is stopped and reaped first
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            _end_child(pid)
             raise
         try:
             _, status = os.waitpid(pid, 0)
@@ -531,8 +550,7 @@ def written_halves(fd: int, at: int, count: int, build: Callable[[int, int], lis
             written = pid > 0 and os.read(said, 1) == b"w"  # else it died first (end of file)
         except BaseException:  # (a stop, or ``meanwhile`` failed): the child is stopped and reaped first
             if pid > 0:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+                _end_child(pid)
             raise
         finally:
             os.close(said)
