@@ -21,7 +21,7 @@ from dtc.simulate import Job, parallel, simulate
 from dtc.simulate.parallel import CHUNKS, LEAST_USED_CHUNK, WorkerFailed, chunks, workers_for
 from dtc.simulate.runner import play_block
 from dtc.simulate.stats import Tally
-from helpers import ROOT, sigint_default
+from helpers import ROOT, sigint_default, terminated
 
 BOOK = """Test Book
 
@@ -237,6 +237,68 @@ def test_ctrl_c_stops_every_worker() -> None:
     while time.monotonic() < deadline and any(map(_running, workers)):
         time.sleep(0.05)
     assert not any(map(_running, workers))
+
+
+def _started_with_workers() -> tuple[subprocess.Popen[str], set[int]]:
+    """``dtc simulate`` (the installed command's path) of the Drowned Chapel with two workers
+    beside it, once both run: 64,000 runs, in batches of 1,000 that each take a worker 5 s (its
+    runs are slowed; this process's are not, so the first batch, played before the workers
+    start, is quick)."""
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import os, sys, time
+        import dtc.simulate.runner as runner
+        main, real = os.getpid(), runner.play_one
+        def slow(*args, **kwargs):
+            if os.getpid() != main:
+                time.sleep(0.005)
+            return real(*args, **kwargs)
+        runner.play_one = slow
+        sys.argv = ["dtc", "simulate", {str(CHAPEL)!r}, "-n", "64000", "--seed", "1", "--workers", "3",
+                    "--no-progress"]
+        from dtc.cli import run
+        run()
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
+        time.sleep(0.05)
+        workers = _children(proc.pid)
+    if len(workers) < 2:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        pytest.fail("the workers never started")
+    return proc, workers
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists() or sys.platform != "linux", reason="needs Linux's /proc")
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGKILL"])
+def test_a_stopped_simulation_leaves_no_worker(stop: str) -> None:
+    """SIGTERM to `dtc simulate` alone (as ``kill`` sends it, not to the group) while two workers
+    play: it ends as Ctrl-C ends it, status 143 and no traceback, and stops the workers, which
+    would otherwise play on to the end of their batches. SIGKILL, which nothing can catch: each
+    worker notices within a hundredth of its batch that its parent is gone, and ends."""
+    proc, workers = _started_with_workers()
+    try:
+        if stop == "SIGTERM":
+            terminated(proc)
+        else:
+            proc.kill()
+            proc.wait(timeout=30)  # (not its output: the workers hold its pipes while they run)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline and any(map(_running, workers)):
+        time.sleep(0.05)
+    alive = [pid for pid in workers if _running(pid)]
+    for pid in alive:  # (a failure leaves nothing running either)
+        os.kill(pid, signal.SIGKILL)
+    assert not alive
 
 
 def _running(pid: int) -> bool:

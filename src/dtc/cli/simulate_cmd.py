@@ -13,6 +13,7 @@ import click
 from dtc.cli.base import (
     Exit,
     color_wanted,
+    ends_cleanly,
     fail,
     guard,
     limit_option,
@@ -88,6 +89,7 @@ def _worker_count(ctx: click.Context, param: click.Parameter, value: str) -> int
               help="Show a progress bar on stderr (default: when stderr is a terminal).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @guard
+@ends_cleanly  # a stop ends the workers too (they would play on to the end of their batches)
 def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: int | str, max_turns: int | None,
                  character_path: str | None, rulings: dict[str, str], fmt: str, limit: int, progress: bool | None,
                  output: str | None) -> None:

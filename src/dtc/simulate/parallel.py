@@ -143,17 +143,31 @@ class _Reporter:
 
 def _worker(job: Job, plan: list[range], counter: Any, owner: Any, out: Any, parent: int, slot: int,
             report: bool) -> None:
-    """A worker: plays the batches nobody has taken until none is left (or its parent is gone)."""
+    """A worker: plays the batches nobody has taken until none is left (or its parent is gone: it
+    looks a hundred times a batch)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops every worker
+    # A forked worker starts with the parent's way of taking a stop (dtc.cli.base.ends_cleanly);
+    # its own is the default: it ends at once when the parent stops it.
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back while the workers started
     try:
         rules = _rules(job)
-        progress = _Reporter(out) if report else None
+        reporter = _Reporter(out) if report else None
+
+        def progress(k: int) -> None:  # every hundredth of a batch (200 runs at most)
+            if os.getppid() != parent:  # the parent was killed (SIGKILL): no one to play for
+                os._exit(1)
+            if reporter is not None:
+                reporter(k)
+
         while os.getppid() == parent and (k := _take(counter, len(plan), owner, slot)) is not None:
             tally = play_block(job, plan[k], progress, rules=rules)
-            if progress is not None:
-                progress.flush()
+            if reporter is not None:
+                reporter.flush()
             out.put(("done", k, tally))
     except BaseException as exc:  # pragma: no cover - reported to the parent, which fails cleanly
         out.put(("failed", slot, f"{type(exc).__name__}: {exc}"))
