@@ -916,6 +916,57 @@ def test_unchanged_text_is_written_back_byte_for_byte(lines: list[str], ends: li
     assert renumber_journal.as_written(text, raw).encode("utf-8") == raw
 
 
+#: Every command that writes a file, as run with a book ``book.txt``, its graph ``book.json`` and
+#: ``fix.txt`` (the book with a finding that has a safe fix) in the folder: what a stop must leave alone.
+_WRITERS = {
+    "compile": ["compile", "book.txt", "-o", "out.json"],
+    "graph": ["graph", "book.json", "-o", "out.dot"],
+    "build": ["build", "book.txt", "-o", "site", "--no-pdf"],
+    "odds": ["odds", "book.json", "-o", "out.json"],
+    "simulate": ["simulate", "book.json", "-n", "20", "--workers", "1", "-o", "out.txt"],
+    "play": ["play", "book.json", "--auto", "random", "--seed", "1", "--save", "game.save.json"],
+    "character new": ["character", "new", "--random", "--seed", "1", "-o", "pc.json"],
+    "lint --fix": ["lint", "--no-config", "--fix", "fix.txt"],
+    "renumber": ["renumber", "book.txt"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(_WRITERS))
+def test_every_command_that_writes_takes_sigterm_as_a_stop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           command: str) -> None:
+    """SIGTERM (or SIGHUP) arriving while any command's first file is being written ends the
+    command as Ctrl-C does, through its clean-ups: status 143, no temporary left, and the book and
+    every file already there as they were. (The handler the command installed is called where
+    the signal would arrive, so a command without one fails this test instead of ending it.)"""
+    book = "1 Start (D0, S2).\n\n2 Fork (DEX D1, S4, F5).\n\n4 Out. THE END\n\n5 Out. THE END\n"
+    (tmp_path / "book.txt").write_text(book, encoding="utf-8")
+    (tmp_path / "fix.txt").write_text(book.replace("D1, S4, F5", "D1 S4 F5"), encoding="utf-8")
+    assert CliRunner().invoke(main, ["compile", str(tmp_path / "book.txt"), "-o",
+                                     str(tmp_path / "book.json")]).exit_code == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    real, calls = os.fsync, []
+
+    def stopped_at_the_first(fd: int) -> None:  # a file is made and written, not yet renamed
+        calls.append(fd)
+        if len(calls) == 1:
+            handler = signal.getsignal(signal.SIGTERM)
+            assert callable(handler), f"dtc {command} does not take SIGTERM as a stop"
+            handler(signal.SIGTERM, None)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", stopped_at_the_first)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, _WRITERS[command])
+    assert calls, f"nothing was written: {result.output} {result.exception!r}"
+    assert result.exit_code == 128 + signal.SIGTERM, result.output
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    backups = {name for name in after.keys() - before.keys() if name.endswith("~")}  # made whole, first
+    assert all(after[name] == before[name[:-1]] for name in backups)
+    assert {name: data for name, data in after.items() if name not in backups} == before
+    assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".tmp")]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # put back as it was
+
+
 @pytest.mark.parametrize("backup", [False, True])
 def test_a_stop_while_a_temporary_is_made_leaves_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       backup: bool) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 import dtc.compiler.api as api
-from dtc.cli.base import Exit, color_wanted, fail, finish, guard, load_source, reader_gone, terminal_width
+from dtc.cli.base import Exit, color_wanted, ends_cleanly, fail, finish, guard, load_source, reader_gone, terminal_width
 from dtc.cli.progress import Working
 from dtc.compiler.api import compile_file, compile_text
 from dtc.compiler.source import SourceError
@@ -45,6 +45,7 @@ from dtc.visible import visible
 @click.option("--diff", is_flag=True, help="Show the fixes --fix would apply as a unified diff; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply the unsafe fixes too.")
 @guard
+@ends_cleanly
 def lint_cmd(files: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
              severities: tuple[str, ...], config_path: str | None, no_config: bool, watch: bool,
              poll_interval: float, fix: bool, diff: bool, unsafe_fixes: bool) -> None:

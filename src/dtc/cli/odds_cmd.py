@@ -10,6 +10,7 @@ import click
 from dtc.cli.base import (
     Exit,
     color_wanted,
+    ends_cleanly,
     fail,
     guard,
     limit_option,
@@ -127,6 +128,7 @@ def emit(text: str, output: str | None, color: bool = False, inputs: tuple[str |
 @limit_option
 @output_option("Write the report to this file (default: stdout).")
 @guard
+@ends_cleanly
 def odds_cmd(file: str, character: str | None, abilities: str | None, policy: str, approach: str, encumbered: bool,
              rulings: dict[str, str], fmt: str, limit: int, output: str | None) -> None:
     """The exact odds of every check and path of FILE (a source or a compiled .json).

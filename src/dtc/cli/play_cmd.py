@@ -11,7 +11,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from dtc.cli.base import Exit, fail, guard, load_graph, policy_option, ruling_option, seed_option
+from dtc.cli.base import Exit, ends_cleanly, fail, guard, load_graph, policy_option, ruling_option, seed_option
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight, write_text
 from dtc.fileread import ReadError, read_text
@@ -102,6 +102,7 @@ def _script_lines(path: str) -> list[str]:
 @ruling_option
 @click.option("-v", "--verbose", is_flag=True, help="Narrate automatic and scripted runs on stdout.")
 @guard
+@ends_cleanly
 def play_cmd(file: str | None, seed: int | None, character_path: str | None, start: int | None, auto: str | None,
              script_path: str | None, log_path: str | None, max_turns: int | None, save_path: str | None,
              no_save: bool, resume_path: str | None, rulings: dict[str, str], verbose: bool) -> None:
@@ -295,6 +296,7 @@ def character_group() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the character here (default: stdout).")
 @click.option("--random", "at_random", is_flag=True, help="Roll and equip at random (also when stdin is not a TTY).")
 @guard
+@ends_cleanly
 def character_new(seed: int | None, rules_name: str, output: str | None, at_random: bool) -> None:
     """Make an adventurer by the creation rules of a game system (--rules; docs/rulesets/).
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from dtc import fileio
-from dtc.cli.base import Exit, fail, guard, seed_option
+from dtc.cli.base import Exit, ends_cleanly, fail, guard, seed_option
 from dtc.compiler.source import SourceError, decode
 from dtc.fileread import ReadError, read_bytes, read_text
 from dtc.renumber.journal import JournalError, Plan, as_written, commit, journal_path, recover
@@ -49,6 +49,7 @@ def _read(path: Path) -> tuple[str, bytes]:
 @click.option("--fresh", is_flag=True, help="Ignore the number map: every entry may get a new number.")
 @click.option("--dry-run", is_flag=True, help="Print the changes as a unified diff; write nothing.")
 @guard
+@ends_cleanly
 def renumber_cmd(
     file: str,
     shuffle: bool,
