@@ -62,11 +62,13 @@ def test_a_position_counts_the_code_units_before_it(text: str, encoding: str, li
     assert lines.to_lsp(line, column) == types.Position(max(line - 1, 0), expected)
 
 
-def test_an_edited_text_forgets_what_it_knew_of_its_lines() -> None:
-    lines = Lines("plain\nplain")
-    assert lines.units(2, 6) == 5
+def test_an_edited_line_is_counted_anew_and_the_others_are_remembered() -> None:
+    lines = Lines("plain\nplain\nsmile 😀")
+    assert lines.units(2, 6) == 5 and lines.units(3, 8) == 8
     edited = Lines.edited(lines, 1, 1, ["😀😀😀"])
     assert edited.units(2, 3) == 4
+    assert edited._flat is lines._flat and edited._flat["smile 😀"] is False  # the lines left alone: known
+    assert edited.units(3, 8) == 8
 
 
 def test_a_range_as_json_is_the_range_as_lsp_sends_it() -> None:
@@ -98,6 +100,38 @@ def test_the_outline_has_the_shape_of_lsp_document_symbols() -> None:
     steps = (first.children or [])[0]
     assert steps.range.start == types.Position(7, 61)
     assert steps.selection_range == steps.range
+
+
+def test_what_the_outline_remembers_of_an_entry_is_used_only_while_it_holds() -> None:
+    """What the outline remembers of an entry (its characters and words) is used again only for
+    the same entry, with its lines and the encoding as they were: changed lines under an entry
+    kept (an emoji before a choice moves it two units in UTF-16), another encoding, another entry
+    where one was: each gives the outline that nothing remembered gives."""
+    import dataclasses
+
+    def opened() -> Any:
+        docs = Documents()
+        docs.update("file:///outline.dtc.txt", BOOK, 1)
+        snap = docs.get("file:///outline.dtc.txt")
+        assert snap is not None
+        navigation.document_symbols(snap)
+        assert len(snap.outline) == len(snap.doc.entries)  # one item an entry, remembered
+        return snap
+
+    def afresh(snap: Any) -> list[dict[str, Any]]:
+        return navigation.document_symbols(dataclasses.replace(snap, outline={}))
+
+    remembered = afresh(opened())
+    moved = dataclasses.replace(opened(), lines=Lines(BOOK.replace("damp,", "😀 damp,")))
+    assert navigation.document_symbols(moved) == afresh(moved) != remembered
+    other = dataclasses.replace(opened(), lines=Lines(BOOK, UTF8))
+    assert navigation.document_symbols(other) == afresh(other) != remembered
+    snap = opened()
+    first = snap.doc.entries[0]
+    stale = snap.outline[id(first)]
+    stale.entry = dataclasses.replace(first)  # as if another entry, now gone, had stood where this one stands
+    stale.detail = "not this entry's"
+    assert navigation.document_symbols(snap) == afresh(snap) == remembered
 
 
 def test_the_server_sends_a_json_reply_as_it_is() -> None:

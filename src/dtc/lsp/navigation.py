@@ -9,10 +9,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from dtc.compiler.model import Choice, Target
+from dtc.compiler.model import Choice, Entry, Target
 from dtc.compiler.notation import cond_names
 from dtc.diagnostics import Span
-from dtc.lsp.positions import contains
+from dtc.lsp.positions import Lines, contains
 from dtc.lsp.workspace import Snapshot, first_lines, stored
 from dtc.numbers import ENTRY, bounded
 
@@ -132,35 +132,79 @@ def _summary(text: str, width: int = 60) -> str:
 SymbolJSON = dict[str, Any]
 
 
+@dataclass(slots=True)
+class _Item:
+    """What an entry's outline item holds that an edit elsewhere leaves as it is: its lines
+    counted from the entry's first, their characters, and its words; with what they were worked
+    out from, checked before they are used again (the entry's words come from its lines)."""
+
+    entry: Entry
+    encoding: str
+    lines: list[str]  # the entry's lines then: the characters count their code units
+    detail: str
+    last: int  # the entry's last line, from its first
+    end: int  # the character after its last line's end
+    selection: tuple[int, int, int, int]  # (line, character) where its number's span starts and ends
+    children: list[tuple[str, str, int, int, int, int]]  # name, detail, then the span as above
+
+
+def _item(entry: Entry, by: int, lines: Lines, own: list[str]) -> _Item:
+    head = entry.span.line + by
+    last = max(entry.end_line + by, head)
+
+    def where(span: Span) -> tuple[int, int, int, int]:
+        r = lines.range_json(span, by)
+        start, end = r["start"], r["end"]
+        return start["line"] - (head - 1), start["character"], end["line"] - (head - 1), end["character"]
+
+    return _Item(entry, lines.encoding, own,
+                 ("THE END · " if entry.ending else "") + _summary(first_lines(entry, limit=1)),
+                 last - head, lines.units(last, len(lines.line(last)) + 1), where(entry.span),
+                 [(c.label or c.text, c.text, *where(c.span)) for c in entry.choices])
+
+
 def document_symbols(snap: Snapshot) -> list[SymbolJSON]:
     """The outline: every entry (its choices as children), then the stat blocks.
 
     Built as the JSON the reply carries, not as :class:`lsprotocol.types.DocumentSymbol`
     objects: a 10,000-entry book's outline has about 40,000 items, and making the typed objects
-    and converting them back to JSON took over a second. (A test holds the shape to LSP's.)"""
+    and converting them back to JSON took over a second. (A test holds the shape to LSP's.)
+    What each entry's item holds apart from where the entry stands (its characters, counted in
+    code units of its lines, and its words) is remembered from one version to the next
+    (:attr:`Snapshot.outline`) and worked out again only for an entry an edit changed: editors
+    ask for the outline after every change, and lines added near the top move every entry."""
     doc, lines = snap.doc, snap.lines
+    known: dict[int, _Item] = snap.outline
     symbols: list[SymbolJSON] = []
     key, event, struct = types.SymbolKind.Key.value, types.SymbolKind.Event.value, types.SymbolKind.Struct.value
     shifted = stored(doc.entries)
+    text_lines, encoding = lines.lines, lines.encoding
     for i, (entry, by) in enumerate(shifted):
         number = snap.number_of(i)
         name = str(entry.number) if isinstance(entry.number, int) else f"{entry.number} ({number})"
         head = entry.span.line + by
-        last = max(entry.end_line + by, head)
-        children = []
-        for c in entry.choices:
-            where = lines.range_json(c.span, by)
-            children.append({"name": c.label or c.text, "detail": c.text, "kind": event, "range": where,
-                             "selectionRange": where})
+        own = text_lines[max(head - 1, 0):max(entry.end_line + by, head)]
+        item = known.get(id(entry))
+        if item is None or item.entry is not entry or item.encoding != encoding or item.lines != own:
+            item = known[id(entry)] = _item(entry, by, lines, own)
+        base = head - 1
+        line, character, end_line, end_character = item.selection
         symbol: SymbolJSON = {
             "name": name,
-            "detail": ("THE END · " if entry.ending else "") + _summary(first_lines(entry, limit=1)),
+            "detail": item.detail,
             "kind": key,
-            "range": {"start": {"line": max(head - 1, 0), "character": 0},
-                      "end": {"line": max(last - 1, 0), "character": lines.units(last, len(lines.line(last)) + 1)}},
-            "selectionRange": lines.range_json(entry.span, by),
+            "range": {"start": {"line": max(base, 0), "character": 0},
+                      "end": {"line": max(base + item.last, 0), "character": item.end}},
+            "selectionRange": {"start": {"line": base + line, "character": character},
+                               "end": {"line": base + end_line, "character": end_character}},
         }
-        if children:
+        if item.children:
+            children = []
+            for label, detail, line, character, end_line, end_character in item.children:
+                where = {"start": {"line": base + line, "character": character},
+                         "end": {"line": base + end_line, "character": end_character}}
+                children.append({"name": label, "detail": detail, "kind": event, "range": where,
+                                 "selectionRange": where})
             symbol["children"] = children
         symbols.append(symbol)
     # Stat blocks no entry owns: the file's, and those inside a labelled entry (which

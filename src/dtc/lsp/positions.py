@@ -29,14 +29,20 @@ def _units(text: str, encoding: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
+#: Lines of text an edit's :class:`Lines` may remember beyond twice its own.
+_FLAT_SPARE = 1024
+
+
 class Lines:
     """The lines of one document, for converting positions in the negotiated ``encoding``."""
 
     def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.lines = text.split("\n")
         self.encoding = str(encoding)
-        #: 1-based line -> whether each of its characters is one code unit (see :meth:`units`).
-        self._flat: dict[int, bool] = {}
+        #: A line's text -> whether each of its characters is one code unit (see :meth:`units`).
+        #: Kept by its text, not its number, so the lines an edit makes from these share it: the
+        #: lines it left alone are the same strings, wherever they now stand.
+        self._flat: dict[str, bool] = {}
 
     @classmethod
     def edited(cls, before: Lines, first: int, count: int, new: list[str]) -> Lines:
@@ -45,7 +51,8 @@ class Lines:
         lines = cls.__new__(cls)
         lines.lines = before.lines[:first] + new + before.lines[first + count :]
         lines.encoding = before.encoding
-        lines._flat = {}
+        # (what lines edited away left in it is forgotten once it holds twice the lines there are)
+        lines._flat = before._flat if len(before._flat) <= 2 * len(lines.lines) + _FLAT_SPARE else {}
         return lines
 
     def line(self, number: int) -> str:
@@ -60,9 +67,9 @@ class Lines:
         a whole paragraph."""
         text = self.line(line)
         at = max(column - 1, 0)
-        flat = self._flat.get(line)
+        flat = self._flat.get(text)
         if flat is None:
-            flat = self._flat[line] = _units(text, self.encoding) == len(text)
+            flat = self._flat[text] = _units(text, self.encoding) == len(text)
         return min(at, len(text)) if flat else _units(text[:at], self.encoding)
 
     def to_lsp(self, line: int, column: int) -> types.Position:

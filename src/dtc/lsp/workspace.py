@@ -9,6 +9,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from dtc.compiler.api import Compilation, no_gc_pauses
@@ -52,6 +53,10 @@ class Snapshot:
     elapsed_ms: float = 0.0
     reparsed: int = 0
     _heads: list[int] = field(default_factory=list, repr=False)
+    #: What the outline remembers of each entry, by its identity (see
+    #: :func:`dtc.lsp.navigation.document_symbols`): handed on to the next version, whose
+    #: entries an edit left alone are the same objects.
+    outline: dict[int, Any] = field(default_factory=dict, repr=False)
 
     @property
     def doc(self) -> Document:
@@ -167,6 +172,8 @@ class Documents:
                                   parser.edited(), skip=local) | local
         diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
         snap = Snapshot(uri, version, text, lines, comp, diagnostics, settings, error)
+        if previous is not None and len(previous.outline) <= 2 * len(doc.entries) + 1024:
+            snap.outline = previous.outline  # (else what entries edited away left is forgotten)
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
         snap.reparsed = parser.stats.reparsed if not parser.stats.full else -1
         self.snapshots[uri] = snap
