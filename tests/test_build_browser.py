@@ -9,9 +9,11 @@ Screenshots (desktop and phone) are left in ``build/screenshots/`` for people to
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +97,25 @@ def settle(page: Any, test: str, arg: str) -> str:
 
 def assert_at(page: Any, want: str) -> None:
     assert settle(page, "id === want", want) == want
+
+
+def stored(page: Any, holds: Callable[[dict[str, Any]], bool]) -> None:
+    """Wait (up to ten seconds) until the sheet as stored ``holds``, read by a second page of the
+    same browser at the cover (which stores nothing): Chromium hands a page's localStorage writes
+    to its storage process a moment later, so a reload at once can read the sheet from before
+    them (seen on a busy machine)."""
+    other = page.context.new_page()
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            other.goto(page.url.split("#")[0])
+            raw = other.evaluate("() => { const key = Object.keys(localStorage).find(k => k.endsWith(':sheet'));"
+                                 " return key ? localStorage.getItem(key) : null; }")
+            if (raw is not None and holds(json.loads(raw))) or time.monotonic() > deadline:
+                return
+            other.wait_for_timeout(50)
+    finally:
+        other.close()
 
 
 def assert_left(page: Any, was: str) -> None:
@@ -197,6 +218,7 @@ def test_seeded_roll_follows_success_or_failure(browser: Any, book: str, success
                                f"against DEX 10: {word}."), text
         # One roll per attempt: the result stays, the controls are spent, even after a reload.
         assert card.locator("button.roll").is_disabled()
+        stored(page, lambda sheet: bool(sheet.get("attempts")))
         page.reload()
         card = page.locator(f"#entry-{SHORE} .card.check")
         assert card.locator(".result").inner_text() == text and card.locator("button.roll").is_disabled()
@@ -229,6 +251,8 @@ def test_sheet_is_kept_across_reloads(browser: Any, book: str) -> None:
         page.fill("#sheet-items", "rope, 3 gems")
         page.click("button[data-act='hp-1']")
         page.click(f"#entry-{SHORE} .card.go a.action")  # a move: one turn passes, the lantern burns
+        assert_at(page, f"entry-{CAUSEWAY}")  # (the page turns, and the turn passes, a moment after the click)
+        stored(page, lambda sheet: sheet["fields"].get("turn") == "2")
         page.reload()
         assert_at(page, f"entry-{CAUSEWAY}")
         names = ("name", "hp", "hpmax", "ab-STR", "items", "turn", "light")
