@@ -21,7 +21,7 @@ from dtc.simulate import Job, parallel, simulate
 from dtc.simulate.parallel import CHUNKS, LEAST_USED_CHUNK, WorkerFailed, chunks, workers_for
 from dtc.simulate.runner import play_block
 from dtc.simulate.stats import Tally
-from helpers import ROOT, sigint_default, terminated
+from helpers import ROOT, alive, sigint_default, terminated
 
 BOOK = """Test Book
 
@@ -217,13 +217,8 @@ def test_ctrl_c_stops_every_worker() -> None:
                              "--seed", "1", "--workers", "3", "--no-progress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=sigint_default)
+    workers = _workers_of(proc)
     try:
-        deadline = time.monotonic() + 60
-        workers: set[int] = set()
-        while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
-            time.sleep(0.05)
-            workers = _children(proc.pid)
-        assert len(workers) >= 2, "the workers never started"
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
@@ -233,10 +228,7 @@ def test_ctrl_c_stops_every_worker() -> None:
     assert proc.returncode == 130
     assert "stopped: interrupted (no report)" in err and "Traceback" not in err
     assert out == ""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and any(map(_running, workers)):
-        time.sleep(0.05)
-    assert not any(map(_running, workers))
+    assert not _still_running(workers, 5)
 
 
 def _started_with_workers() -> tuple[subprocess.Popen[str], set[int]]:
@@ -262,6 +254,12 @@ def _started_with_workers() -> tuple[subprocess.Popen[str], set[int]]:
     """)
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
+    return proc, _workers_of(proc)
+
+
+def _workers_of(proc: subprocess.Popen[str]) -> set[int]:
+    """The two workers of `dtc simulate` ``proc``, once both run (its process group killed, and
+    the test failed, if they never start)."""
     deadline = time.monotonic() + 60
     workers: set[int] = set()
     while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
@@ -271,7 +269,19 @@ def _started_with_workers() -> tuple[subprocess.Popen[str], set[int]]:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         pytest.fail("the workers never started")
-    return proc, workers
+    return workers
+
+
+def _still_running(workers: set[int], seconds: float) -> list[int]:
+    """Those of ``workers`` still running after up to ``seconds`` (each then killed: a failing
+    test leaves none behind)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(map(alive, workers)):
+        time.sleep(0.05)
+    running = [pid for pid in workers if alive(pid)]
+    for pid in running:
+        os.kill(pid, signal.SIGKILL)
+    return running
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists() or sys.platform != "linux", reason="needs Linux's /proc")
@@ -292,22 +302,7 @@ def test_a_stopped_simulation_leaves_no_worker(stop: str) -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    deadline = time.monotonic() + 2
-    while time.monotonic() < deadline and any(map(_running, workers)):
-        time.sleep(0.05)
-    alive = [pid for pid in workers if _running(pid)]
-    for pid in alive:  # (a failure leaves nothing running either)
-        os.kill(pid, signal.SIGKILL)
-    assert not alive
-
-
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` still runs (an ended one waiting to be reaped does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    assert not _still_running(workers, 2)
 
 
 @FORK
