@@ -71,6 +71,15 @@ def test_an_edited_line_is_counted_anew_and_the_others_are_remembered() -> None:
     assert edited.units(3, 8) == 8
 
 
+def test_what_the_versions_remember_is_forgotten_once_it_is_mostly_what_edits_replaced() -> None:
+    kept = Lines("a\nb")
+    kept.units(1, 1)
+    assert Lines.edited(kept, 0, 1, ["c"])._flat is kept._flat
+    replaced = Lines("a\nb")
+    replaced._flat.update({f"a line edited away {n}": True for n in range(2000)})
+    assert Lines.edited(replaced, 0, 1, ["c"])._flat == {}
+
+
 def test_a_range_as_json_is_the_range_as_lsp_sends_it() -> None:
     lines = Lines("a 😀 b\nxyz")
     span = Span(1, 3, 2, 2)

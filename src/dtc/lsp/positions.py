@@ -29,8 +29,11 @@ def _units(text: str, encoding: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-#: Lines of text an edit's :class:`Lines` may remember beyond twice its own.
-_FLAT_SPARE = 1024
+def still_worth_keeping(remembered: int, now: int) -> bool:
+    """Whether what a document's versions remember of its ``now`` things (lines, entries) is
+    handed on to the next version: while it holds ``remembered`` of them, at most twice as many
+    (and a thousand) — past that it is mostly what edits replaced, and is forgotten."""
+    return remembered <= 2 * now + 1024
 
 
 class Lines:
@@ -51,8 +54,7 @@ class Lines:
         lines = cls.__new__(cls)
         lines.lines = before.lines[:first] + new + before.lines[first + count :]
         lines.encoding = before.encoding
-        # (what lines edited away left in it is forgotten once it holds twice the lines there are)
-        lines._flat = before._flat if len(before._flat) <= 2 * len(lines.lines) + _FLAT_SPARE else {}
+        lines._flat = before._flat if still_worth_keeping(len(before._flat), len(lines.lines)) else {}
         return lines
 
     def line(self, number: int) -> str:

@@ -21,7 +21,7 @@ from dtc.lint.configuration import Config, ConfigError, Settings, config_for
 from dtc.lint.engine import lint_compilation, pick_rules
 from dtc.lint.rules import Context
 from dtc.lsp.incremental import IncrementalParser, Placed
-from dtc.lsp.positions import UTF16, Lines
+from dtc.lsp.positions import UTF16, Lines, still_worth_keeping
 from dtc.lsp.reuse import Kept
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
 
@@ -172,8 +172,8 @@ class Documents:
                                   parser.edited(), skip=local) | local
         diagnostics = lint_compilation(comp, rules, settings=settings, context=context, found_already=local)
         snap = Snapshot(uri, version, text, lines, comp, diagnostics, settings, error)
-        if previous is not None and len(previous.outline) <= 2 * len(doc.entries) + 1024:
-            snap.outline = previous.outline  # (else what entries edited away left is forgotten)
+        if previous is not None and still_worth_keeping(len(previous.outline), len(doc.entries)):
+            snap.outline = previous.outline
         snap.elapsed_ms = (time.perf_counter() - started) * 1000
         snap.reparsed = parser.stats.reparsed if not parser.stats.full else -1
         self.snapshots[uri] = snap
