@@ -56,6 +56,26 @@ def test_every_option_and_argument_of_every_command_is_explained() -> None:
     assert not missing, missing
 
 
+#: The commands that end at once on SIGTERM and SIGHUP, as the system ends any process: the
+#: language server (a long-running process its editor starts and ends, which writes no file).
+_STOPPED_BY_THE_SYSTEM = {"dtc lsp"}
+
+
+def test_every_command_takes_sigterm_and_sighup_as_ctrl_c() -> None:
+    """Every command (but those named above) ends on SIGTERM and SIGHUP as on Ctrl-C, through its
+    clean-ups (``dtc.cli.base.ends_cleanly``): a command added without it fails here."""
+    missing = []
+    for path, command in commands():
+        if isinstance(command, click.Group) or path in _STOPPED_BY_THE_SYSTEM:
+            continue
+        callback = command.callback
+        while callback is not None and not getattr(callback, "takes_stops", False):
+            callback = getattr(callback, "__wrapped__", None)
+        if callback is None:
+            missing.append(path)
+    assert not missing, missing
+
+
 def test_format_is_spelled_the_same_and_explained_everywhere() -> None:
     for path, command in commands():
         for param in command.params:

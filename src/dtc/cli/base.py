@@ -284,7 +284,8 @@ def ends_cleanly(func: F) -> F:
     """Let a termination request (SIGTERM, and SIGHUP where it is not ignored) end the command as
     Ctrl-C does, through its clean-ups: a Graphviz process still laying a chart out is killed and
     no half-written file is left, where the default action would end dtc at once and leave them.
-    The exit status is 128 + the signal's number, as a shell reports it."""
+    The exit status is 128 + the signal's number, as a shell reports it. Every command but
+    ``dtc lsp`` takes it (``tests/test_cli_vocabulary.py`` holds this)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -305,6 +306,7 @@ def ends_cleanly(func: F) -> F:
             for sig, handler in kept.items():
                 signal.signal(sig, handler)
 
+    wrapper.takes_stops = True  # type: ignore[attr-defined]  # (what tests/test_cli_vocabulary.py looks for)
     return wrapper  # type: ignore[return-value]
 
 

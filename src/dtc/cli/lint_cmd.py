@@ -210,6 +210,7 @@ def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], show: Ca
 @click.command("rule")
 @click.argument("key", required=False)
 @click.option("--list", "list_all", is_flag=True, help="List every rule.")
+@ends_cleanly
 def rule_cmd(key: str | None, list_all: bool) -> None:
     """Print the documentation of the rule KEY, a code (DT102) or a name (missing-failure);
     without KEY, or with --list, list every rule."""
@@ -244,6 +245,7 @@ def _did_you_mean(word: str, names: list[str]) -> str:
 
 @click.command("rules")
 @click.argument("name", required=False)
+@ends_cleanly
 def rules_cmd(name: str | None) -> None:
     """List the rulesets, or summarise one: abilities and their spellings, what each difficulty
     asks, the chance of a check by score, character, combat, encounters and recovery.

@@ -340,6 +340,7 @@ def character_new(seed: int | None, rules_name: str, output: str | None, at_rand
 @character_group.command("show")
 @click.argument("file", type=click.Path(dir_okay=False))
 @guard
+@ends_cleanly
 def character_show(file: str) -> None:
     """Check the character FILE and print the sheet."""
     try:
