@@ -66,3 +66,15 @@ def test_any_text_is_written_as_json_dumps_writes_it(label: str, prose: str, tar
         f"2 You {prose} THE END\n\n@end THE END\n"
     )
     _same(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(["a", "é", "\u2014", "😀", "\n"]), min_size=0, max_size=80),
+       step=st.integers(min_value=1, max_value=7))
+def test_the_digest_taken_a_slice_at_a_time_is_that_of_the_whole_text(text: str, step: int) -> None:
+    import hashlib
+
+    from dtc.compiler.compile import _digest
+
+    # (slices that cut between letters of every width in UTF-8)
+    assert _digest(text, step) == hashlib.sha256(text.encode("utf-8")).hexdigest()
