@@ -203,6 +203,32 @@ def test_hostile_text_is_escaped_everywhere() -> None:
         assert render(build_dot(graph), fmt).startswith(magic)
 
 
+def _every_door(n: int) -> str:
+    """A book of ``n`` entries, each leading to every other (and the last an ending)."""
+    rooms = [f"{k} A hall of doors. " + " ".join(f"Door {j} (D0, S{j})." for j in range(1, n + 1) if j != k)
+             for k in range(1, n)]
+    return "Adventure Entries\n\n" + "\n\n".join([*rooms, f"{n} A quiet hall. THE END"]) + "\n"
+
+
+def test_a_dense_chart_is_drawn_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dot's work grows with a high power of the exits among the entries it lays out together:
+    a dense chart gets Graphviz's bounds and straight arrows, a sparse one keeps dot's curves,
+    and a book with very many exits is laid out by sfdp however few its entries."""
+    import dtc.render.graph as graph_module
+
+    dense = compile_text(_every_door(30), "dense.txt").graph()  # 841 exits among 30 entries
+    dot = build_dot(dense, layout="auto")
+    assert dot.engine == "dot" and "splines=line" in dot.source and "mclimit=0.1" in dot.source
+    check_picture(dense, render(dot, "svg").decode())  # (minutes without the bounds)
+    sparse = compile_file(ROOT / "adventures" / "the-drowned-chapel.txt").graph()
+    source = build_dot(sparse, layout="auto").source
+    assert "splines=true" in source and "mclimit" not in source
+    assert graph_module.densest(build_book(dense), set(range(1, 31)), {}) == 841
+    assert graph_module.choose_layout(500, 249_500) == "sfdp" and graph_module.choose_layout(500, 3_000) == "dot"
+    monkeypatch.setattr(graph_module, "SFDP_EXITS_ABOVE", 800)
+    assert build_dot(dense, layout="auto").engine == "sfdp"
+    assert build_dot(dense, layout="dot").engine == "dot"  # asked for: kept
+
 def test_control_characters_never_reach_the_output() -> None:
     graph = hostile_graph()
     graph["entries"][0]["text"] = "bell\x07 esc\x1b[31m nul-less \ud800 surrogate \ufffe and\ttab\nnewline"

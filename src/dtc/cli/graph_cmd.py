@@ -84,7 +84,7 @@ def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | Non
 @click.option("--no-lint", is_flag=True,
               help="Do not run the linter on a source (by default its findings are marked on the chart).")
 @click.option("--layout", type=click.Choice(["dot", "sfdp"]), default=None,
-              help="Graphviz layout (default: dot, or sfdp for books over 800 entries).")
+              help="Graphviz layout (default: dot, or sfdp for books over 800 entries or 20,000 exits).")
 @guard
 @ends_cleanly
 def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None, depth: int | None,

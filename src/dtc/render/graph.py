@@ -1,5 +1,6 @@
 """The book as a Graphviz flowchart: DOT built with the ``graphviz`` package, drawn by the
-Graphviz programs (``dot`` for books up to :data:`SFDP_ABOVE` entries, ``sfdp`` beyond).
+Graphviz programs (``dot`` for books up to :data:`SFDP_ABOVE` entries and
+:data:`SFDP_EXITS_ABOVE` exits, ``sfdp`` beyond).
 
 Escaping: every string an author wrote reaches DOT only through :func:`esc`, which turns
 ``& < > " ' \\`` and newlines into XML character references. No backslash ever reaches DOT (so
@@ -33,6 +34,19 @@ from dtc.visible import visible
 
 #: Above this many entries the automatic layout is ``sfdp`` (``dot`` gets slow: see docs/graph.md).
 SFDP_ABOVE = 800
+#: Above this many exits drawn the automatic layout is ``sfdp`` too, however few the entries: a
+#: 500-entry book whose every entry leads to every other (249,500 exits) was drawn by ``dot`` as
+#: 227,000 connector boxes beside the arrows (95 MB of DOT), which no layout finished in minutes.
+SFDP_EXITS_ABOVE = 20_000
+#: A part of a ``dot`` chart that Graphviz lays out on its own (a cluster, or the whole of a
+#: small book) with more exits among its entries than this is dense: crossing minimization and
+#: spline routing then grow with a high power of the exits (a cluster of 45 entries with 8
+#: exits each to entries of the cluster: 6 s; 20 entries each leading to every other: 1.5 s, 25:
+#: 6 s, 30: 32 s, 42: minutes). Such a chart is drawn with :data:`DENSE_LIMITS` (see docs/graph.md).
+DENSE_EXITS = 300
+#: Graphviz's bounds on its iterations for a dense chart (crossing minimization, ranking and
+#: placing) and straight arrows: 42 entries each leading to every other in 1.9 s.
+DENSE_LIMITS = {"splines": "line", "mclimit": "0.1", "nslimit": "1", "nslimit1": "1"}
 #: Books whose longest forward path is longer than this are ranked by fewest moves from the start.
 NATURAL_DEPTH = 40
 FONT = "Helvetica,Arial,sans-serif"
@@ -172,8 +186,23 @@ def _edge(g: graphviz.Digraph, tail: str, head: str, label: str | None = None, *
     g.body.append(f"\t{_q(tail)} -> {_q(head)}{_a_list(label, attrs)}\n")
 
 
-def choose_layout(entries: int) -> str:
-    return "sfdp" if entries > SFDP_ABOVE else "dot"
+def choose_layout(entries: int, exits: int = 0) -> str:
+    """The automatic layout for a chart of ``entries`` entries and ``exits`` exits drawn."""
+    return "sfdp" if entries > SFDP_ABOVE or exits > SFDP_EXITS_ABOVE else "dot"
+
+
+def densest(book: Book, keep: set[int], cluster_of: dict[int, int]) -> int:
+    """The most exits between entries of one part that Graphviz lays out on its own: a cluster
+    (``cluster_of``: entry -> its cluster), or all of ``keep`` when there are none."""
+    among: dict[int, int] = {}
+    for edge in book.edges:
+        source, target = edge.source, edge.target
+        if source == target or target is None or source not in keep or target not in keep:
+            continue
+        home = cluster_of.get(source, -1)
+        if cluster_of.get(target, -1) == home:
+            among[home] = among.get(home, 0) + 1
+    return max(among.values(), default=0)
 
 
 def _html(body: str) -> str:
@@ -397,7 +426,8 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
               clusters: str = "auto", facts: Analysis | None = None) -> graphviz.Digraph:
     """The whole book, or with ``focus`` the entries up to ``depth`` (default 2) exits from it.
 
-    ``layout`` is ``dot``, ``sfdp`` or ``auto`` (sfdp above :data:`SFDP_ABOVE` entries). Raises
+    ``layout`` is ``dot``, ``sfdp`` or ``auto`` (sfdp above :data:`SFDP_ABOVE` entries or
+    :data:`SFDP_EXITS_ABOVE` exits; a dense ``dot`` chart gets :data:`DENSE_LIMITS`). Raises
     :class:`KeyError` when ``focus`` is not an entry number. ``odds`` (from
     :func:`dtc.odds.overlay.overlay_graph`) labels exits with percentages and prints each entry's
     chance of being reached in a shaded band (the status colours stay). ``marks``
@@ -410,11 +440,16 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
     book = build_book(graph, facts)
     keep = set(book.nodes) if focus is None else book.neighbourhood(focus, 2 if depth is None else depth)
     if layout == "auto":
-        layout = choose_layout(len(keep))
+        layout = choose_layout(len(keep), sum(
+            1 for e in book.edges if e.source in keep and (e.target is None or e.target in keep)))
     if layout not in ("dot", "sfdp"):
         raise ValueError(f"unknown layout {layout!r} (dot, sfdp or auto)")
     compact = layout == "sfdp"
     hidden = _hidden(book, keep) if focus is not None else {}
+    groups = find_clusters(book, keep) if clusters == "auto" and focus is None and not compact else []
+    cluster_of = {n: i for i, c in enumerate(groups) for n in c.members}
+    # (a dense chart: see DENSE_EXITS; its look is the same but for straight arrows)
+    lines = DENSE_LIMITS if not compact and densest(book, keep, cluster_of) > DENSE_EXITS else {"splines": "true"}
     dot = graphviz.Digraph("adventure", engine=layout)
     dot.attr("graph", fontname=FONT, labelloc="t", tooltip=esc_tooltip(book.title), id="book", pad="0.3",
              outputorder="edgesfirst", bgcolor="white")
@@ -423,11 +458,10 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
                  fontsize="12")
     else:
         sub = f"entries near {focus} (depth {2 if depth is None else depth}) · " if focus is not None else ""
-        dot.attr("graph", rankdir="TB", splines="true", nodesep="0.3", ranksep="0.5", fontsize="16",
+        dot.attr("graph", rankdir="TB", nodesep="0.3", ranksep="0.5", fontsize="16", **lines,
                  label=_html(f'<B>{esc(book.title)}</B><BR/><FONT POINT-SIZE="10">{esc(sub + book.summary())}</FONT>'))
     dot.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="10", margin="0.08,0.04")
     dot.attr("edge", fontname=FONT, fontsize="8", arrowsize="0.7")
-    groups = find_clusters(book, keep) if clusters == "auto" and focus is None and not compact else []
     if not compact:
         _legend_cluster(dot, odds is not None, marks is not None and any(
             worst(found) == "error" for found in marks.exits.values()), bool(groups))
@@ -439,7 +473,6 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
     # another cluster ends in a small connector box ("to 57") beside its entry instead of an
     # arrow across the page, so each cluster is laid out on its own and Graphviz packs them in
     # rows (packmode array), about as wide as high, instead of one ribbon.
-    cluster_of = {n: i for i, c in enumerate(groups) for n in c.members}
     levels: dict[int, int] = {}
     if not groups and focus is None and not compact and book.depth_estimate() > NATURAL_DEPTH:
         levels = book.levels()
