@@ -191,13 +191,14 @@ def choose_layout(entries: int, exits: int = 0) -> str:
     return "sfdp" if entries > SFDP_ABOVE or exits > SFDP_EXITS_ABOVE else "dot"
 
 
-def densest(book: Book, keep: set[int], cluster_of: dict[int, int]) -> int:
+def densest(drawn: list[Edge], cluster_of: dict[int, int]) -> int:
     """The most exits between entries of one part that Graphviz lays out on its own: a cluster
-    (``cluster_of``: entry -> its cluster), or all of ``keep`` when there are none."""
+    (``cluster_of``: entry -> its cluster), or the whole chart when there are none. ``drawn``:
+    the exits drawn (from an entry drawn, to one drawn or to a missing one)."""
     among: dict[int, int] = {}
-    for edge in book.edges:
+    for edge in drawn:
         source, target = edge.source, edge.target
-        if source == target or target is None or source not in keep or target not in keep:
+        if source == target or target is None:
             continue
         home = cluster_of.get(source, -1)
         if cluster_of.get(target, -1) == home:
@@ -439,9 +440,9 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
 
     book = build_book(graph, facts)
     keep = set(book.nodes) if focus is None else book.neighbourhood(focus, 2 if depth is None else depth)
+    drawn = [e for e in book.edges if e.source in keep and (e.target is None or e.target in keep)]
     if layout == "auto":
-        layout = choose_layout(len(keep), sum(
-            1 for e in book.edges if e.source in keep and (e.target is None or e.target in keep)))
+        layout = choose_layout(len(keep), len(drawn))
     if layout not in ("dot", "sfdp"):
         raise ValueError(f"unknown layout {layout!r} (dot, sfdp or auto)")
     compact = layout == "sfdp"
@@ -449,7 +450,7 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
     groups = find_clusters(book, keep) if clusters == "auto" and focus is None and not compact else []
     cluster_of = {n: i for i, c in enumerate(groups) for n in c.members}
     # (a dense chart: see DENSE_EXITS; its look is the same but for straight arrows)
-    lines = DENSE_LIMITS if not compact and densest(book, keep, cluster_of) > DENSE_EXITS else {"splines": "true"}
+    lines = DENSE_LIMITS if not compact and densest(drawn, cluster_of) > DENSE_EXITS else {"splines": "true"}
     dot = graphviz.Digraph("adventure", engine=layout)
     dot.attr("graph", fontname=FONT, labelloc="t", tooltip=esc_tooltip(book.title), id="book", pad="0.3",
              outputorder="edgesfirst", bgcolor="white")
@@ -505,9 +506,7 @@ def build_dot(graph: CompiledGraph, *, focus: int | None = None, depth: int | No
             for name in names:
                 rank.node(name)
     drawn_missing: dict[str, str] = {}  # missing target -> node name
-    for edge in book.edges:
-        if edge.source not in keep or (edge.target is not None and edge.target not in keep):
-            continue
+    for edge in drawn:
         attrs = _edge_attrs(edge, compact, marks.exits.get((edge.source, edge.index)) if marks else None)
         edge_odds(attrs, edge.source, edge.index, odds)
         if not edge_labels:
