@@ -288,6 +288,15 @@ class Writer:
         return f"{k} {' '.join(body)}"
 
 
+def every_door(n: int) -> str:
+    """A book of ``n`` entries (n >= 2) each leading to every other by a move, the last an ending:
+    ``(n - 1) ** 2`` exits, the densest chart there is (``graph_bench.py --shape dense``)."""
+    rooms = [f"{k}\nA hall of doors. " + " ".join(f"Door {j} (D0, S{j})." for j in range(1, n + 1) if j != k)
+             for k in range(1, n)]
+    return f"Title: Every door, {n} entries\n\nAdventure Entries\n\n" + "\n\n".join(
+        [*rooms, f"{n}\nA quiet hall. THE END."]) + "\n"
+
+
 def generate(n: int, seed: int = 1, shape: str = "forward", possessions: int = 0) -> str:
     """The text of an ``n``-entry adventure (n >= 1), identical for the same ``n``, ``seed``, ``shape``
     and number of ``possessions`` (0: a book without state).

@@ -81,13 +81,12 @@ def once(src: str | None, argv: list[str], timeout: float | None = None) -> dict
 
 
 def dense_book(n: int, path: Path) -> None:
-    """A book of ``n`` entries, each leading to every other by a move (the last an ending)."""
-    rooms = [f"{k}\nA hall of doors. " + " ".join(f"Door {j} (D0, S{j})." for j in range(1, n + 1) if j != k)
-             for k in range(1, n)]
-    text = f"Title: Every door, {n} entries\n\nAdventure Entries\n\n" + "\n\n".join(
-        [*rooms, f"{n}\nA quiet hall. THE END."]) + "\n"
+    """``generate.every_door(n)``, written to ``path``."""
+    sys.path.insert(0, str(HERE))
+    from generate import every_door
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    path.write_text(every_door(n), encoding="utf-8")
 
 
 def main() -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -143,3 +146,15 @@ def terminated(proc: subprocess.Popen[str]) -> str:
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "Traceback" not in err
     return str(err)
+
+
+def benchmark(name: str) -> ModuleType:
+    """``benchmarks/NAME.py`` as a module (loaded once: the benchmarks are scripts, not a package)."""
+    key = f"dtc_bench_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, ROOT / "benchmarks" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]

@@ -5,7 +5,6 @@ Not a timing test: timings belong to ``benchmarks/run.py``, never to the test su
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -19,17 +18,13 @@ from dtc.compiled.schema import validate
 from dtc.compiler.api import compile_text
 from dtc.diagnostics import Severity
 from dtc.lint.engine import lint_compilation
+from helpers import benchmark
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"dtc_bench_{name}", BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark(name)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ with every expression."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from dtc.compiler import dungeon
 from dtc.compiler.api import compile_text
 from dtc.compiler.compile import _blank_state, creature_index
 from dtc.compiler.read_effects_reference import extract_effects as reference
-from helpers import BUNDLED, ROOT
+from helpers import BUNDLED, benchmark
 
 #: Pieces of prose that carry (or almost carry) every kind of effect, and what sits around them.
 PIECES = [
@@ -107,12 +106,7 @@ def test_every_bundled_book_reads_alike(path: Path) -> None:
 
 
 def test_a_generated_book_reads_alike(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("dtc_bench_generate", ROOT / "benchmarks" / "generate.py")
-    assert spec is not None and spec.loader is not None
-    generate: Any = sys.modules.get(spec.name) or importlib.util.module_from_spec(spec)
-    if spec.name not in sys.modules:
-        sys.modules[spec.name] = generate
-        spec.loader.exec_module(generate)
+    generate: Any = benchmark("generate")
     book = tmp_path / "book.txt"
     book.write_text(generate.generate(300, shape="cross"), encoding="utf-8")
     for text, names in _effects_of_book(book):

@@ -204,10 +204,11 @@ def test_hostile_text_is_escaped_everywhere() -> None:
 
 
 def _every_door(n: int) -> str:
-    """A book of ``n`` entries, each leading to every other (and the last an ending)."""
-    rooms = [f"{k} A hall of doors. " + " ".join(f"Door {j} (D0, S{j})." for j in range(1, n + 1) if j != k)
-             for k in range(1, n)]
-    return "Adventure Entries\n\n" + "\n\n".join([*rooms, f"{n} A quiet hall. THE END"]) + "\n"
+    """``benchmarks/generate.py``'s book of ``n`` entries, each leading to every other."""
+    from helpers import benchmark
+
+    text: str = benchmark("generate").every_door(n)
+    return text
 
 
 def test_a_dense_chart_is_drawn_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -228,6 +229,7 @@ def test_a_dense_chart_is_drawn_in_time(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(graph_module, "SFDP_EXITS_ABOVE", 800)
     assert build_dot(dense, layout="auto").engine == "sfdp"
     assert build_dot(dense, layout="dot").engine == "dot"  # asked for: kept
+
 
 def test_control_characters_never_reach_the_output() -> None:
     graph = hostile_graph()

@@ -4,12 +4,9 @@ cluster end in a connector box. Sizes are checked loosely here; they are measure
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -19,18 +16,13 @@ from dtc.compiler.api import compile_text
 from dtc.render.clusters import CLUSTER_ABOVE, MOST, find_clusters
 from dtc.render.graph import build_dot, render
 from dtc.render.model import build_book
+from helpers import benchmark
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _generate() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dtc_bench_generate_clusters", BENCHMARKS / "generate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("generate")
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,18 +14,14 @@ from dtc.compiler.api import compile_file, compile_text
 from dtc.odds import compute_odds
 from dtc.odds.analyze import drop_words
 from dtc.odds.report import to_json
+from helpers import benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 ADVENTURES = sorted((ROOT / "adventures").glob("*.txt"))
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dtc_bench_generate_odds", ROOT / "benchmarks" / "generate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("generate")
 
 
 def _same_odds(graph: Any, **options: Any) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import os
@@ -20,7 +19,7 @@ from dtc.compiler.api import compile_text
 from dtc.compiler.model import Choice, Document, Entry
 from dtc.compiler.parse import parse
 from dtc.lint.engine import lint_compilation
-from helpers import SEEDS_MISSING, alive, count_forks, sample_dungeon, terminated
+from helpers import SEEDS_MISSING, alive, benchmark, count_forks, sample_dungeon, terminated
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = sorted((ROOT / "adventures").glob("*.txt")) + sorted((ROOT / "tests" / "fixtures" / "rules").glob("*.txt"))
@@ -50,12 +49,7 @@ def forked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
 
 def _generated(entries: int, possessions: int = 0) -> str:
-    spec = importlib.util.spec_from_file_location("dtc_bench_generate_p", ROOT / "benchmarks" / "generate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    text = module.generate(entries, seed=3, possessions=possessions)
+    text = benchmark("generate").generate(entries, seed=3, possessions=possessions)
     assert isinstance(text, str)
     return text
 
