@@ -23,13 +23,9 @@ from helpers import benchmark
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def _load(name: str) -> ModuleType:
-    return benchmark(name)
-
-
 @pytest.fixture(scope="module")
 def generate() -> ModuleType:
-    return _load("generate")
+    return benchmark("generate")
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +109,7 @@ def test_command_line_writes_the_book(tmp_path: Path) -> None:
 
 
 def test_run_script_table_and_size_parsing() -> None:
-    run = _load("run")
+    run = benchmark("run")
     assert run.parse_sizes("400,10000") == [400, 10_000]
     result = run.Result("lint", 400, 340_000, [run.Run(0.3, 40.0, 0), run.Run(0.4, 41.0, 0), run.Run(0.9, 42.0, 0)])
     assert result.median_wall == pytest.approx(0.4)
@@ -138,7 +134,7 @@ def test_cross_linked_book_roams_the_whole_book_and_lints_clean(generate: Module
 
 
 def test_run_script_pairs_and_ratios() -> None:
-    run = _load("run")
+    run = benchmark("run")
     lint = run.Result("lint", 400, 340_000, [run.Run(0.4, 40.0, 0, cpu=0.3)], lint_wall=0.4)
     odds = run.Result("odds", 400, 340_000, [run.Run(0.8, 80.0, 0, cpu=0.6)], shape="cross",
                       base_runs=[run.Run(1.6, 90.0, 0, cpu=1.2)], lint_wall=0.4)

@@ -203,21 +203,14 @@ def test_hostile_text_is_escaped_everywhere() -> None:
         assert render(build_dot(graph), fmt).startswith(magic)
 
 
-def _every_door(n: int) -> str:
-    """``benchmarks/generate.py``'s book of ``n`` entries, each leading to every other."""
-    from helpers import benchmark
-
-    text: str = benchmark("generate").every_door(n)
-    return text
-
-
 def test_a_dense_chart_is_drawn_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Dot's work grows with a high power of the exits among the entries it lays out together:
     a dense chart gets Graphviz's bounds and straight arrows, a sparse one keeps dot's curves,
     and a book with very many exits is laid out by sfdp however few its entries."""
     import dtc.render.graph as graph_module
+    from helpers import benchmark
 
-    dense = compile_text(_every_door(30), "dense.txt").graph()  # 841 exits among 30 entries
+    dense = compile_text(benchmark("generate").every_door(30), "dense.txt").graph()  # 841 exits among 30 entries
     dot = build_dot(dense, layout="auto")
     assert dot.engine == "dot" and "splines=line" in dot.source and "mclimit=0.1" in dot.source
     check_picture(dense, render(dot, "svg").decode())  # (minutes without the bounds)

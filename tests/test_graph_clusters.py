@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import shutil
 import xml.etree.ElementTree as ET
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,13 +20,9 @@ from helpers import benchmark
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _generate() -> ModuleType:
-    return benchmark("generate")
-
-
 @pytest.fixture(scope="module")
 def big() -> dict[str, Any]:
-    graph: dict[str, Any] = compile_text(_generate().generate(200, seed=3), "book-200.txt").graph()
+    graph: dict[str, Any] = compile_text(benchmark("generate").generate(200, seed=3), "book-200.txt").graph()
     return graph
 
 

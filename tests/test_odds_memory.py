@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -18,10 +17,6 @@ from helpers import benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 ADVENTURES = sorted((ROOT / "adventures").glob("*.txt"))
-
-
-def _generator() -> ModuleType:
-    return benchmark("generate")
 
 
 def _same_odds(graph: Any, **options: Any) -> None:
@@ -43,7 +38,7 @@ def test_bundled_books_same_odds(path: Path) -> None:
 @pytest.mark.parametrize("shape", ["forward", "cross"])
 def test_generated_books_same_odds(shape: str) -> None:
     """Large enough that the chain is solved with numpy and scipy (not the small books' plain solver)."""
-    graph = compile_text(_generator().generate(300, seed=3, shape=shape), "book.txt").graph()
+    graph = compile_text(benchmark("generate").generate(300, seed=3, shape=shape), "book.txt").graph()
     _same_odds(graph)
 
 
