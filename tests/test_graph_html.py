@@ -179,10 +179,10 @@ def test_pan_zoom_search_and_panel(browser: Any, chart: Path) -> None:  # noqa: 
 
 @needs_dot
 def test_a_clustered_book_in_the_browser(browser: Any, tmp_path: Path) -> None:  # noqa: F811
-    from test_graph_clusters import _generate
+    from helpers import benchmark
 
     src = tmp_path / "big.txt"
-    src.write_text(_generate().generate(150, seed=2), encoding="utf-8")
+    src.write_text(benchmark("generate").generate(150, seed=2), encoding="utf-8")
     code, _, err = run("graph", str(src), "-o", str(tmp_path / "big.html"))
     assert code == 0, err
     with Page(browser) as pg:
