@@ -95,7 +95,8 @@ def test_reordering_entries_never_changes_findings(entries: list[str], rnd: obje
 @settings(max_examples=1500, deadline=None)
 @given(st.one_of(
     st.text(alphabet="()DSFdsf0123456789 ,@abxEX\u00a0♣\t", max_size=30),
-    st.builds(lambda a, d, s, f: f"({a}D{d}, S{s}{f})", st.sampled_from(["", "DEX ", "dex", "♣ ", "Str  "]),
+    st.builds(lambda a, d, s, f: f"({a}D{d}, S{s}{f})",
+              st.sampled_from(["", "DEX ", "dex", "♣ ", "Str  ", "roll ", "ROLL\t", "Rolls ", "roll-"]),
               st.integers(0, 99), st.integers(0, 999), st.sampled_from(["", ", F7", ",F@x", " ,  f12 "])),
 ))
 def test_fast_path_agrees_with_the_grammar(text: str) -> None:

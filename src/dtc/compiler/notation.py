@@ -197,7 +197,9 @@ def _fast_path_source() -> str:
     """The notation rule as one regular expression, assembled from the grammar's own terminals.
 
     ``notation`` is a fixed sequence of tokens, so it is a regular language; this pattern spells
-    that sequence with the grammar's terminal patterns and its ignored whitespace. It only ever
+    that sequence with the grammar's terminal patterns and its ignored whitespace. Where the lexer
+    would take a higher-priority terminal, the pattern does not take a lower one: ``roll`` opens a
+    random branch, never an ability (``(roll D3, S5)`` is not a check). It only ever
     *accepts* — anything it does not match goes to Lark, which also words the error — and a
     property test checks that whatever it accepts, Lark accepts with the same tokens.
     """
@@ -209,8 +211,8 @@ def _fast_path_source() -> str:
     else:
         ws = "(?:" + "|".join(ignore) + ")*"
     return (
-        rf"{term['LPAR']}{ws}(?:(?P<ability>{term['ABILITY']}){ws})?(?P<difficulty>{term['DIFFICULTY']}){ws}"
-        rf"{term['COMMA']}{ws}(?P<success>{term['TARGET_S']})"
+        rf"{term['LPAR']}{ws}(?:(?!{term['ROLL']})(?P<ability>{term['ABILITY']}){ws})?"
+        rf"(?P<difficulty>{term['DIFFICULTY']}){ws}{term['COMMA']}{ws}(?P<success>{term['TARGET_S']})"
         rf"(?:{ws}{term['COMMA']}{ws}(?P<failure>{term['TARGET_F']}))?{ws}{term['RPAR']}"
     )
 
