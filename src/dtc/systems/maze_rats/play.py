@@ -5,8 +5,9 @@ odds in ``play`` are the linter's and ``dtc odds``'s. Readings where the seed is
 (``docs/rulesets/maze-rats.md``):
 
 * D1 is a danger roll with advantage, D2 a plain one, D3 at disadvantage (3d6, worst two).
-* A Path gives advantage to the danger rolls of its activities, recognised by words in the
-  choice's label; heavy armour takes advantage away from DEX rolls.
+* A Path gives advantage to the danger rolls of its activities, recognised by whole words of the
+  choice's label (:mod:`dtc.systems.maze_rats.paths`, shared with ``dtc odds`` and the web
+  edition); heavy armour takes advantage away from DEX rolls.
 * The core rules give no encounter schedule or reaction table: a wandering encounter is 1-in-6
   per turn spent, and reactions are d6: 1 hostile, 2–3 wary, 4–5 friendly, 6 helpful.
 * Characters: a d6 picks one of the six orders of +2/+1/+0; 4 health; attack bonus +0; a feature
@@ -34,6 +35,7 @@ from dtc.runtime.equipment import HAND, RANGED, RATIONS, Item
 from dtc.runtime.ruleset import FLED, OVER, WON, Rules, careful
 from dtc.systems.death_and_treasure.creation import random_name
 from dtc.systems.death_and_treasure.play import meet_rivals, rival_sides
+from dtc.systems.maze_rats.paths import FEATURE_DIE, PATHS, favours, feature_path
 
 if TYPE_CHECKING:
     from dtc.runtime.foes import Foe
@@ -48,14 +50,6 @@ MEDICINE = "Medicine"
 REACTIONS = {1: "hostile", 2: "wary", 3: "wary", 4: "friendly", 5: "friendly", 6: "helpful"}
 FRIENDLIER = {"hostile": "wary", "wary": "friendly", "friendly": "helpful", "helpful": "helpful"}
 WORSE = {"helpful": "friendly", "friendly": "wary", "wary": "hostile", "hostile": "hostile"}
-
-#: Paths: advantage on danger rolls for their activities (words looked for in the choice's label).
-PATHS = {
-    "Briarborn": ("track", "forage", "wild", "trail", "hunt", "root", "thorn", "herb", "survive"),
-    "Fingersmith": ("lock", "pick", "tinker", "mechanism", "trap", "pocket", "disarm", "gear", "latch"),
-    "Roofrunner": ("climb", "leap", "jump", "balance", "ledge", "wall", "rope", "beam", "swing"),
-    "Shadowjack": ("sneak", "hide", "shadow", "stealth", "quiet", "creep", "slip", "unseen"),
-}
 
 #: Weapon classes by name; an unlisted weapon is light (ranged if it only shoots).
 HEAVY = frozenset({"greatsword", "warhammer", "battleaxe", "halberd", "maul", "polearm", "greataxe", "spear"})
@@ -154,7 +148,7 @@ def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
     pc = Character(name=suggestion, abilities={"STR": strength, "DEX": dexterity, "WIL": will},
                    max_hp=START_HEALTH, hp=START_HEALTH, ruleset=mr.MAZE_RATS.name, stats={"AB": 0})
     if chooser is None:
-        feature = dice.die(6)
+        feature = dice.die(FEATURE_DIE)
     else:
         chooser.show(f"Rolled a d6 for the abilities: STR +{strength}  DEX +{dexterity}  WIL +{will}; "
                      f"health {START_HEALTH}, armour {mr.BASE_ARMOR}, attack bonus +0.")
@@ -162,11 +156,12 @@ def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
                                        for name, words in PATHS.items())]
         pick = chooser.choose("Choose a feature (spells are not automated, so not offered)", labels)
         feature = 1 if pick == 0 else pick + 2
-    if feature <= 2:
+    path = feature_path(feature)
+    if path is None:
         pc.stats["AB"] = 1
         pc.notes.append("feature: +1 attack bonus")
     else:
-        pc.notes.append(f"path: {list(PATHS)[feature - 3]}")
+        pc.notes.append(f"path: {path}")
     heavy = strength >= dexterity if chooser is None else chooser.choose(
         "Choose your second weapon (the first is a light sword)",
         ["Warhammer (heavy: +1 damage, two hands, no shield)", "Bow (ranged, before the melee closes)"]) == 0
@@ -203,10 +198,8 @@ class MazeRats(Rules):
         return [("check",)] if difficulty in mr.MODES else None
 
     def mode(self, pc: Character, ability: str, difficulty: int | None, why: str = "") -> str:
-        words = why.lower()
-        path = path_of(pc)
-        favoured = path is not None and any(w in words for w in PATHS.get(path, ()))
-        return mr.mode_for(difficulty or 2, advantage=favoured, no_advantage=ability == "DEX" and heavy_armour(pc))
+        return mr.mode_for(difficulty or 2, advantage=favours(path_of(pc), why),
+                           no_advantage=ability == "DEX" and heavy_armour(pc))
 
     def roll(self, game: Game, ability: str, mode: str, bonus: int | None = None) -> tuple[Roll, int, bool]:
         """Roll a danger roll: the roll, the total (kept dice + bonus) and whether it was double sixes."""
