@@ -70,3 +70,125 @@ def test_the_forms_are_listed_and_each_path_word_is_one_of_them() -> None:
                   "A hidey-hole", "Tracker", "Overbalance"):
         assert favoured(label) == (), label
     assert favoured("A hidden door") == ("Shadowjack",)
+
+
+# --- dtc odds ------------------------------------------------------------------------------
+
+HEAD = "Title: T\nRules: maze-rats\nStart: 1\n\nAdventure Entries\n\n"
+#: One check a Roofrunner rolls with advantage (D3 cancels into a plain roll), then one for a Shadowjack
+#: (D2 rolls as D1), then one no Path favours: the same adventurer makes all three.
+THREE = HEAD + ("1 You could **Climb the wall** (DEX D3, S2, F9).\n\n2 **Sneak past the guard** (WIL D2, S3, F9).\n\n"
+                "3 **Recall knowledge** (WIL D2, S4, F9).\n\n4 Through. THE END\n\n9 Caught. THE END\n")
+ONE = HEAD + "1 You could **Climb the wall** (DEX D3, S2, F3).\n\n2 Up. THE END\n\n3 Down. THE END\n"
+
+
+def enumerated(checks: list[tuple[str, int, str | None]]) -> Fraction:
+    """P(every check passes) for a fresh adventurer, by counting: the d6 of the bonus order (+2/+1/+0
+    over STR, DEX, WIL), the d6 of the feature (1-2 +1 attack bonus, 3-6 Briarborn, Fingersmith,
+    Roofrunner, Shadowjack) and the dice of each roll (3d6: D1 keeps the best two, D3 the worst two,
+    D2 the first two; a Path's advantage makes D3 a plain roll and D2 a D1 roll)."""
+    orders = [(2, 1, 0), (2, 0, 1), (1, 2, 0), (0, 2, 1), (1, 0, 2), (0, 1, 2)]
+    features = [None, None, "Briarborn", "Fingersmith", "Roofrunner", "Shadowjack"]
+    rolls = [(a, b, c) for a in range(1, 7) for b in range(1, 7) for c in range(1, 7)]
+    total = Fraction(0)
+    for order in orders:
+        bonus = dict(zip(("STR", "DEX", "WIL"), order, strict=True))
+        for feature in features:
+            p = Fraction(1, 36)
+            for ability, d, path in checks:
+                if feature is not None and feature == path:
+                    d = max(1, d - 1)
+                kept = [sorted(r, reverse=True)[:2] if d == 1 else sorted(r)[:2] if d == 3 else r[:2] for r in rolls]
+                p *= Fraction(sum(1 for k in kept if sum(k) + bonus[ability] >= 10), len(rolls))
+            total += p
+    return total
+
+
+def test_odds_of_a_fresh_adventurer_count_the_paths_exactly() -> None:
+    from dtc.odds import compute_odds
+    from test_runtime_support import compiled
+
+    one = enumerated([("DEX", 3, "Roofrunner")])
+    assert one == Fraction(283, 1944)  # 14.6%; without Paths 19/162 = 11.7%
+    odds = compute_odds(compiled(ONE))
+    assert odds.method == "mixture"
+    assert odds.outcomes["ending:2"] == pytest.approx(float(one), abs=1e-12)
+    three = enumerated([("DEX", 3, "Roofrunner"), ("WIL", 2, "Shadowjack"), ("WIL", 2, None)])
+    odds = compute_odds(compiled(THREE))
+    assert odds.outcomes["ending:4"] == pytest.approx(float(three), abs=1e-12)
+
+
+def test_the_check_keys_carry_the_paths_and_the_readers_split_by_them() -> None:
+    from dtc.odds.adventurers import average, for_character, fresh
+    from dtc.odds.checks import fresh_key_probability
+    from dtc.odds.options import CheckKey, read_book
+    from dtc.systems import get_ruleset
+    from test_runtime_support import compiled
+
+    rules = get_ruleset("maze-rats")
+    checks = read_book(compiled(THREE), rules).checks
+    assert checks == [CheckKey("DEX", 3, ("Roofrunner",)), CheckKey("WIL", 2, ("Shadowjack",)), CheckKey("WIL", 2)]
+    # A given adventurer: their Path's checks with advantage, the others plain.
+    scores = {"STR": 0, "DEX": 1, "WIL": 2}
+    roof = for_character(rules, scores, checks, "check", feature="Roofrunner").readers[0].chances
+    assert roof == (p_danger(1, PLAIN), p_danger(2, PLAIN), p_danger(2, PLAIN))
+    jack = for_character(rules, scores, checks, "check", feature="Shadowjack").readers[0].chances
+    assert jack == (rules.check_probability(scores, "DEX", 3), p_danger(2, ADVANTAGE), p_danger(2, PLAIN))
+    assert for_character(rules, scores, checks, "check").readers[0].chances[:2] == (
+        rules.check_probability(scores, "DEX", 3), p_danger(2, PLAIN))
+    # Fresh adventurers: each check's chance over the mixture is the enumerated one.
+    readers = fresh(rules, checks, "check", 10)
+    assert sum(r.weight for r in readers.readers) == 1
+    for i, (ability, d, favoured_by) in enumerate(checks):
+        alone = enumerated([(ability or "STR", d, favoured_by[0] if favoured_by else None)])
+        assert sum(r.weight * r.chances[i] for r in readers.readers) == alone
+        assert fresh_key_probability(rules, checks[i]) == alone
+        assert average(rules, checks, "check").readers[0].chances[i] == alone
+    # A book whose labels favour no Path: one group of features, the readers of before.
+    plain = read_book(compiled(HEAD + "1 **Recall knowledge** (WIL D2, S2, F3).\n\n2 A. THE END\n\n3 B. THE END\n"),
+                      rules).checks
+    assert plain == [CheckKey("WIL", 2)] and len(fresh(rules, plain, "check", 3).readers) == 3
+
+
+def test_other_rules_have_no_paths_in_their_keys() -> None:
+    from dtc.odds.options import read_book
+    from dtc.systems import get_ruleset
+    from test_runtime_support import compiled
+
+    for name in ("death-and-treasure", "zilch", "death-and-treasure + dungeon-rules"):
+        rules = get_ruleset(name)
+        src = f"Title: T\nRules: {name}\nStart: 1\n\nAdventure Entries\n\n1 **Climb the wall** (D2, S2, F3).\n\n" \
+              "2 A. THE END\n\n3 B. THE END\n"
+        assert [c.favoured for c in read_book(compiled(src), rules).checks] == [()], name
+        assert rules.fresh_features() == [(1, None)]
+
+
+RUNS = 4000
+CONFIDENCE = 0.99999  # as tests/test_outcomes_agree.py: one false alarm in thousands of suite runs
+
+
+@pytest.mark.parametrize("src", [ONE, THREE], ids=["one-check", "three-checks"])
+def test_odds_and_simulate_agree_on_a_book_with_path_words(src: str) -> None:
+    """`dtc simulate`'s fresh adventurers (a Path on 4 faces of the feature's d6) end where the odds say."""
+    from collections import Counter
+
+    from dtc.odds import compute_odds
+    from dtc.simulate.runner import Job, play_one
+    from dtc.simulate.stats import wilson
+    from dtc.systems import play_rules
+    from test_runtime_support import compiled
+
+    graph = compiled(src)
+    odds = compute_odds(graph)
+    rules = play_rules("maze-rats")
+    job = Job(graph, "random", 20261207)
+    counts: Counter[str] = Counter()
+    for i in range(RUNS):
+        run = play_one(job, rules, i)
+        assert run.outcome == "ended", run
+        counts[f"ending:{run.entry}"] += 1
+    assert set(counts) <= set(odds.outcomes)
+    for key, p in odds.outcomes.items():
+        low, high = wilson(counts[key], RUNS, CONFIDENCE)
+        assert low - 1e-9 <= p <= high + 1e-9, (
+            f"{key}: odds {p:.4f}, {counts[key]} of {RUNS} runs ({low:.4f}-{high:.4f})")

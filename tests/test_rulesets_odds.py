@@ -165,8 +165,9 @@ def test_maze_rats_fresh_adventurers_are_dealt_their_bonuses_together() -> None:
     assert any_ability == Fraction(15, 36)
     assert str_then_dex == Fraction(100, 1296)
     head = "Title: T\nRules: maze-rats\nStart: 1\n\nAdventure Entries\n\n"
-    one = compiled(head + "1 A ledge (D2, S2, F3).\n\n2 Up. THE END\n\n3 Down. THE END\n")
+    # Labels no Path favours (a Roofrunner rolls "ledge" with advantage: tests/test_maze_rats_paths.py).
+    one = compiled(head + "1 A chasm (D2, S2, F3).\n\n2 Up. THE END\n\n3 Down. THE END\n")
     assert compute_odds(one).outcomes["ending:2"] == pytest.approx(float(any_ability), abs=1e-12)
-    two = compiled(head + "1 A ledge (STR D2, S2, F9).\n\n2 A gap (DEX D2, S3, F9).\n\n3 Across. THE END\n\n"
+    two = compiled(head + "1 A chasm (STR D2, S2, F9).\n\n2 A gap (DEX D2, S3, F9).\n\n3 Across. THE END\n\n"
                           "9 Down. THE END\n")
     assert compute_odds(two).outcomes["ending:3"] == pytest.approx(float(str_then_dex), abs=1e-12)

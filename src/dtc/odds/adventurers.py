@@ -9,6 +9,11 @@ solved exactly and weighted by its probability. When that would take more than
 :data:`MAX_WORK`: adventurers times entries cubed), the chain
 falls back to the *average adventurer*: each check passes with its exact fresh-adventurer chance,
 as if separate checks were independent (for one adventurer they are not), and the report says so.
+
+A feature that favours some choices by their words (Maze Rats' Paths) splits the mixture: each
+adventurer is taken with each feature they may be made with (:meth:`Ruleset.fresh_features`,
+drawn apart from the scores), the features that favour the same of the book's checks together,
+so every reader's chance of every check is exact.
 """
 
 from __future__ import annotations
@@ -23,14 +28,17 @@ from dtc.odds.checks import (
     approach_probability,
     best_distribution,
     dealt_together,
+    feature_groups,
     fold_projection,
     fresh_check_probability,
     joint_characters,
+    key_probability,
     score_distribution,
 )
+from dtc.odds.options import CheckKey
 from dtc.systems import Ruleset
 
-Check = tuple[str | None, int]
+Check = CheckKey
 MAX_COMBINATIONS = 65536
 MAX_ADVENTURERS = 4096
 MAX_WORK = 2_000_000_000  # distinct adventurers x states cubed (dense solves)
@@ -52,26 +60,28 @@ class Readers:
 
 
 def check_chance(ruleset: Ruleset, abilities: Mapping[str, int], check: Check, approach: str, *,
-                 encumbered: bool = False) -> Fraction:
-    ability, difficulty = check
-    p = ruleset.check_probability(abilities, ability, difficulty, encumbered=encumbered)
-    return approach_probability(ruleset, approach, difficulty, p)
+                 encumbered: bool = False, feature: str | None = None) -> Fraction:
+    p = key_probability(ruleset, abilities, check, feature=feature, encumbered=encumbered)
+    return approach_probability(ruleset, approach, check.difficulty, p)
 
 
 def for_character(ruleset: Ruleset, abilities: Mapping[str, int], checks: list[Check], approach: str, *,
-                  encumbered: bool = False) -> Readers:
-    chances = tuple(check_chance(ruleset, abilities, c, approach, encumbered=encumbered) for c in checks)
+                  encumbered: bool = False, feature: str | None = None) -> Readers:
+    """One adventurer: their scores and ``feature`` (Maze Rats: their Path, or None)."""
+    chances = tuple(check_chance(ruleset, abilities, c, approach, encumbered=encumbered, feature=feature)
+                    for c in checks)
     scores = ", ".join(f"{k} {v}" for k, v in abilities.items())
     typical = [n for n in ruleset.ability_names if n not in abilities]
     rest = (f"; {', '.join(typical)} {ruleset.typical_score} (the ruleset's typical score)" if typical and scores
             else f"every ability at {ruleset.typical_score} (the ruleset's typical score)" if typical else "")
-    return Readers("character", [Reader(Fraction(1), chances)], f"the adventurer with {scores}{rest}")
+    has = f" and the feature {feature}" if feature is not None else ""
+    return Readers("character", [Reader(Fraction(1), chances)], f"the adventurer with {scores}{rest}{has}")
 
 
 def _relevant(ruleset: Ruleset, checks: list[Check]) -> tuple[list[str], bool, list[str]]:
     names = ruleset.ability_names
-    named = sorted({a for a, _ in checks if a is not None and a in names}, key=names.index)
-    best = any(a is None for a, _ in checks)
+    named = sorted({c.ability for c in checks if c.ability is not None and c.ability in names}, key=names.index)
+    best = any(c.ability is None for c in checks)
     others = [n for n in names if n not in named]
     return named, best, others
 
@@ -88,23 +98,38 @@ def _merge(vectors: list[tuple[tuple[Fraction, ...], Fraction]], states: int) ->
 def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
           encumbered: bool = False) -> Readers:
     """Every freshly made adventurer (exact mixture), or the average one when that is too many."""
-    joint = joint_characters(ruleset)
-    readers: list[Reader] | None = None
-    if joint is not None and len(joint) <= MAX_COMBINATIONS:
-        readers = _merge([(tuple(check_chance(ruleset, a, c, approach, encumbered=encumbered) for c in checks), w)
-                          for w, a in joint], states)
-    elif joint is None and dealt_together(ruleset):
-        readers = _projected(ruleset, checks, approach, states, encumbered)
-    elif joint is None:
-        readers = _independent(ruleset, checks, approach, states, encumbered)
+    groups = feature_groups(ruleset, checks)
+    readers: list[Reader] | None = []
+    for share, feature in groups:
+        part = _fresh(ruleset, checks, approach, states, encumbered, feature)
+        if part is None or readers is None:
+            readers = None
+            break
+        readers.extend(Reader(share * r.weight, r.chances) for r in part)
+    if readers is not None and len(groups) > 1:
+        readers = _merge([(r.chances, r.weight) for r in readers], states)
     if readers is None:
         return average(ruleset, checks, approach, encumbered=encumbered)
     return Readers("mixture", readers, f"every freshly made adventurer ({len(readers)} distinct for this "
                    "book's checks, each weighted by its exact chance)")
 
 
+def _fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, encumbered: bool,
+           feature: str | None) -> list[Reader] | None:
+    """The mixture of fresh adventurers who all have ``feature`` (weights summing to 1)."""
+    joint = joint_characters(ruleset)
+    if joint is not None and len(joint) <= MAX_COMBINATIONS:
+        return _merge([(tuple(check_chance(ruleset, a, c, approach, encumbered=encumbered, feature=feature)
+                              for c in checks), w) for w, a in joint], states)
+    if joint is None and dealt_together(ruleset):
+        return _projected(ruleset, checks, approach, states, encumbered, feature)
+    if joint is None:
+        return _independent(ruleset, checks, approach, states, encumbered, feature)
+    return None
+
+
 def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: int,
-                 encumbered: bool) -> list[Reader] | None:
+                 encumbered: bool, feature: str | None) -> list[Reader] | None:
     """The mixture when each ability is drawn independently: enumerate only what the checks use."""
     named, best, others = _relevant(ruleset, checks)
     axes: list[dict[int, Fraction]] = [score_distribution(ruleset, name) for name in named]
@@ -131,7 +156,7 @@ def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: i
         score = max(scores.values(), default=-1) if ability is None else scores.get(ability, -1)
         key = (ci, score)
         if key not in table:
-            p = check_chance(ruleset, scores, checks[ci], approach, encumbered=encumbered)
+            p = check_chance(ruleset, scores, checks[ci], approach, encumbered=encumbered, feature=feature)
             table[key] = values.setdefault(p, len(values))
         return table[key]
 
@@ -152,7 +177,7 @@ def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: i
 
 
 def _projected(ruleset: Ruleset, checks: list[Check], approach: str, states: int,
-               encumbered: bool) -> list[Reader] | None:
+               encumbered: bool, feature: str | None) -> list[Reader] | None:
     """The mixture when scores are dealt together (:func:`~dtc.odds.checks.fold_projection`): each
     check's chance is worked out once per score that decides it (for a check naming no ability,
     once per combination of the parts' best scores)."""
@@ -175,7 +200,7 @@ def _projected(ruleset: Ruleset, checks: list[Check], approach: str, states: int
                 key = (scores.get(ability, -1),)
             at = table.get((ci, key))
             if at is None:
-                p = check_chance(ruleset, scores, check, approach, encumbered=encumbered)
+                p = check_chance(ruleset, scores, check, approach, encumbered=encumbered, feature=feature)
                 at = table[(ci, key)] = values.setdefault(p, len(values))
             vector.append(at)
         merged[tuple(vector)] = merged.get(tuple(vector), 0) + weight
@@ -187,11 +212,13 @@ def _projected(ruleset: Ruleset, checks: list[Check], approach: str, states: int
 
 def average(ruleset: Ruleset, checks: list[Check], approach: str, *, encumbered: bool = False) -> Readers:
     """Each check at its exact chance for a fresh adventurer, separate checks taken as independent."""
+    groups = feature_groups(ruleset, checks)
     chances = []
     for check in checks:
-        ability, difficulty = check
-        p = fresh_check_probability(ruleset, ability, difficulty, encumbered=encumbered)
-        chances.append(approach_probability(ruleset, approach, difficulty, p))
+        ability, difficulty, favoured = check
+        chances.append(sum((share * approach_probability(ruleset, approach, difficulty, fresh_check_probability(
+            ruleset, ability, difficulty, encumbered=encumbered, favoured=feature is not None and feature in favoured))
+            for share, feature in groups), Fraction(0)))
     return Readers("average", [Reader(Fraction(1), tuple(chances))],
                    "the average fresh adventurer (each check at its exact fresh chance; separate checks "
                    "treated as independent, too many distinct adventurers to enumerate)")

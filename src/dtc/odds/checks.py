@@ -12,7 +12,9 @@ fallback:
 A fresh adventurer's scores come from :meth:`Ruleset.score_distribution` (Death & Treasure: 3d6
 for each ability), each ability independently, unless the ruleset's
 ``fresh_characters()`` gives an exact joint distribution (a list of ``(weight, abilities)``): then
-that is used instead (scores dealt together are not independent).
+that is used instead (scores dealt together are not independent). A feature that favours some
+choices (Maze Rats' Paths, :meth:`Ruleset.fresh_features`) is drawn apart from the scores: a
+choice's chance for a fresh adventurer mixes over them (:func:`fresh_key_probability`).
 """
 
 from __future__ import annotations
@@ -22,9 +24,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from dtc.systems import Ruleset
 from dtc.systems.distributions import sum_distribution
+
+if TYPE_CHECKING:
+    from dtc.odds.options import CheckKey
 
 
 def base_name(ruleset: Ruleset) -> str:
@@ -164,27 +170,62 @@ def describe_scores(ruleset: Ruleset) -> str:
 
 
 def fresh_check_probability(ruleset: Ruleset, ability: str | None, difficulty: int, *,
-                            encumbered: bool = False) -> Fraction:
+                            encumbered: bool = False, favoured: bool = False) -> Fraction:
     """The exact chance that a freshly made adventurer passes the check.
 
     A named ability is one score's distribution; no ability means the reader uses their best
     score (the Ruleset contract), so the mixture is over the best of all the abilities.
+    ``favoured``: every such adventurer has a feature that favours the choice
+    (:meth:`Ruleset.favoured_probability`); :func:`fresh_key_probability` mixes over features.
     """
+    ask = ruleset.favoured_probability if favoured else ruleset.check_probability
     joint = joint_characters(ruleset)
     if joint is None and dealt_together(ruleset):
         canonical = ruleset.canonical_ability(ability) if ability is not None else None
         named = [canonical] if canonical in ruleset.ability_names else []
         joint = fresh_projection(ruleset, named, ability is None)
     if joint is not None:
-        return sum((w * ruleset.check_probability(a, ability, difficulty, encumbered=encumbered) for w, a in joint),
-                   Fraction(0))
+        return sum((w * ask(a, ability, difficulty, encumbered=encumbered) for w, a in joint), Fraction(0))
     canonical = ruleset.canonical_ability(ability) if ability is not None else None
     dist = best_distribution(ruleset) if ability is None else score_distribution(ruleset, canonical or ability)
     total = Fraction(0)
     for score, weight in dist.items():
-        total += weight * ruleset.check_probability(uniform_character(ruleset, score), ability, difficulty,
-                                                    encumbered=encumbered)
+        total += weight * ask(uniform_character(ruleset, score), ability, difficulty, encumbered=encumbered)
     return total
+
+
+def key_probability(ruleset: Ruleset, abilities: Mapping[str, int], check: CheckKey, *, feature: str | None = None,
+                    encumbered: bool = False) -> Fraction:
+    """The exact chance that one adventurer (its scores and its ``feature``, Maze Rats' Path or
+    None) passes a choice's check (:class:`~dtc.odds.options.CheckKey`)."""
+    ability, difficulty, favoured = check
+    if feature is not None and feature in favoured:
+        return ruleset.favoured_probability(abilities, ability, difficulty, encumbered=encumbered)
+    return ruleset.check_probability(abilities, ability, difficulty, encumbered=encumbered)
+
+
+def fresh_key_probability(ruleset: Ruleset, check: CheckKey, *, encumbered: bool = False) -> Fraction:
+    """The exact chance that a freshly made adventurer passes a choice's check: the mixture over
+    the features they may be made with (:meth:`Ruleset.fresh_features`, drawn apart from the
+    scores), each favoured one rolling as :meth:`Ruleset.favoured_probability` says."""
+    ability, difficulty, favoured = check
+    total = Fraction(0)
+    for share, feature in feature_groups(ruleset, [check]):
+        total += share * fresh_check_probability(ruleset, ability, difficulty, encumbered=encumbered,
+                                                 favoured=feature is not None and feature in favoured)
+    return total
+
+
+def feature_groups(ruleset: Ruleset, checks: list[CheckKey]) -> list[tuple[Fraction, str | None]]:
+    """A fresh adventurer's features, those that favour the same of ``checks`` taken together:
+    ``(chance, one feature of the group)``. One group, ``(1, None)``, when no check is favoured
+    by any (every other ruleset, and most Maze Rats books' checks)."""
+    groups: dict[tuple[int, ...], tuple[Fraction, str | None]] = {}
+    for share, feature in ruleset.fresh_features():
+        helps = tuple(i for i, c in enumerate(checks) if feature is not None and feature in c[2])
+        before, first = groups.get(helps, (Fraction(0), feature if helps else None))
+        groups[helps] = (before + share, first)
+    return list(groups.values())
 
 
 # --- option mixes -------------------------------------------------------------------------

@@ -36,6 +36,16 @@ if TYPE_CHECKING:
 SURE, PASS, FAIL = 0, 1, 2
 
 
+class CheckKey(NamedTuple):
+    """What a choice's chance depends on: the ability (None: the reader's best), the difficulty,
+    and the features whose words its label holds (Maze Rats' Paths: an adventurer with one rolls
+    with advantage; empty under other rules, :meth:`~dtc.systems.Ruleset.favoured_by`)."""
+
+    ability: str | None
+    difficulty: int
+    favoured: tuple[str, ...] = ()
+
+
 class Branch(NamedTuple):
     exit: int | None  # index in the entry's exits (None: a check that names no failure entry)
     target: int | str  # an entry number, or "missing:<as written>"
@@ -47,7 +57,7 @@ class Branch(NamedTuple):
 class Option:
     kind: str  # choice | random | prose | return
     label: str
-    check: tuple[str | None, int] | None  # (ability, difficulty) for a choice with D >= 1
+    check: CheckKey | None  # (ability, difficulty, favoured) for a choice with D >= 1
     choice: int | None
     branches: list[Branch] = field(default_factory=list)
 
@@ -67,9 +77,9 @@ class Book:
     facts: Analysis
 
     @property
-    def checks(self) -> list[tuple[str | None, int]]:
-        """Every distinct (ability, difficulty) a choice of the book checks, in a stable order."""
-        seen: dict[tuple[str | None, int], None] = {}
+    def checks(self) -> list[CheckKey]:
+        """Every distinct check key (ability, difficulty, favoured) of the book's choices, in a stable order."""
+        seen: dict[CheckKey, None] = {}
         for opts in self.options.values():
             for o in opts:
                 if o.check is not None:
@@ -129,7 +139,10 @@ def _choice_options(entry: Entry, entries: Mapping[int, object], notes: list[str
                 Branch(None, f"broken:D{d} is not a {rules.title} difficulty", SURE)]))
         elif d > 0:
             fail_to = c.get("failure")
-            out.append(Option("choice", c.get("label") or c.get("text", ""), (ability, d), ci, [
+            label = c.get("label") or c.get("text", "")
+            # The words dtc play reads for a Path are the label's (the engine's ``c["label"]``).
+            key = CheckKey(ability, d, rules.favoured_by(c.get("label") or "") if rules is not None else ())
+            out.append(Option("choice", label, key, ci, [
                 Branch(success.get(ci), _target(c["success"], entries), PASS),
                 Branch(None, "missing:no failure entry", FAIL) if fail_to is None
                 else Branch(failure.get(ci), _target(fail_to, entries), FAIL)]))

@@ -81,6 +81,25 @@ class Ruleset:
         """
         return None
 
+    # --- features that favour a choice by its words (Maze Rats' Paths) -----------------------
+
+    def favoured_by(self, label: str) -> tuple[str, ...]:
+        """The features (Maze Rats' Paths) that favour a choice labelled ``label``: an adventurer
+        with one of them rolls its check as :meth:`favoured_probability` says. None by default."""
+        return ()
+
+    def fresh_features(self) -> list[tuple[Fraction, str | None]]:
+        """The chance of each feature of a freshly made adventurer (None: one that favours no
+        choice), drawn independently of the scores. By default every adventurer has none."""
+        return [(Fraction(1), None)]
+
+    def favoured_probability(
+        self, abilities: Mapping[str, int], ability: str | None, difficulty: int, *, encumbered: bool = False
+    ) -> Fraction:
+        """:meth:`check_probability` for an adventurer whose feature favours the choice (Maze Rats:
+        the roll gains advantage); by default the same as a plain check."""
+        return self.check_probability(abilities, ability, difficulty, encumbered=encumbered)
+
     def fresh_blocks(self) -> list[Block]:
         """A fresh adventurer's scores as independent blocks, each block's abilities dealt together.
 
@@ -189,16 +208,35 @@ class Combined(Ruleset):
     def check_probability(
         self, abilities: Mapping[str, int], ability: str | None, difficulty: int, *, encumbered: bool = False
     ) -> Fraction:
+        return self._by_part(abilities, ability, difficulty, encumbered, favoured=False)
+
+    def favoured_probability(
+        self, abilities: Mapping[str, int], ability: str | None, difficulty: int, *, encumbered: bool = False
+    ) -> Fraction:
+        """The part that owns the ability says (the base's feature does not help an overlay's check)."""
+        return self._by_part(abilities, ability, difficulty, encumbered, favoured=True)
+
+    def _by_part(self, abilities: Mapping[str, int], ability: str | None, difficulty: int, encumbered: bool, *,
+                 favoured: bool) -> Fraction:
+        def chance(part: Ruleset, scores: Mapping[str, int], name: str | None) -> Fraction:
+            ask = part.favoured_probability if favoured else part.check_probability
+            return ask(scores, name, difficulty, encumbered=encumbered)
+
         if ability is None:
             best = Fraction(0)
             for part in self.parts:
                 own = {a: abilities[a] for a in self.own_abilities(part) if a in abilities}
                 if own and difficulty in part.difficulties:
-                    best = max(best, part.check_probability(own, None, difficulty, encumbered=encumbered))
+                    best = max(best, chance(part, own, None))
             return best if difficulty > 0 else Fraction(1)
         part = self.owner(ability)
-        canonical = part.canonical_ability(ability) or ability
-        return part.check_probability(abilities, canonical, difficulty, encumbered=encumbered)
+        return chance(part, abilities, part.canonical_ability(ability) or ability)
+
+    def favoured_by(self, label: str) -> tuple[str, ...]:
+        return self.parts[0].favoured_by(label)
+
+    def fresh_features(self) -> list[tuple[Fraction, str | None]]:
+        return self.parts[0].fresh_features()
 
     def check_outcomes(self, abilities: Mapping[str, int], ability: str | None, difficulty: int) -> dict[str, Fraction]:
         return self.owner(ability).check_outcomes(abilities, ability, difficulty)

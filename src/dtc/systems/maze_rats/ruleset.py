@@ -27,6 +27,7 @@ from functools import cache, lru_cache
 from itertools import permutations, product
 
 from dtc.systems.base import Ruleset
+from dtc.systems.maze_rats.paths import FEATURE_DIE, favoured, feature_path
 
 TARGET = 10
 PLAIN, ADVANTAGE, DISADVANTAGE = "plain", "advantage", "disadvantage"
@@ -147,6 +148,27 @@ class MazeRats(Ruleset):
         if difficulty <= 0:
             return Fraction(1)
         return p_danger(self.score_of(abilities, ability), MODES.get(difficulty, PLAIN))
+
+    def favoured_probability(
+        self, abilities: Mapping[str, int], ability: str | None, difficulty: int, *, encumbered: bool = False
+    ) -> Fraction:
+        """A danger roll the adventurer's Path favours: advantage (D2 rolls as D1, D3 as a plain roll)."""
+        if difficulty <= 0:
+            return Fraction(1)
+        return p_danger(self.score_of(abilities, ability), mode_for(difficulty, advantage=True))
+
+    def favoured_by(self, label: str) -> tuple[str, ...]:
+        """The Paths whose words the label holds (:func:`dtc.systems.maze_rats.paths.favoured`)."""
+        return favoured(label)
+
+    def fresh_features(self) -> list[tuple[Fraction, str | None]]:
+        """The feature's d6, rolled apart from the abilities: 1–2 +1 attack bonus (no Path), each
+        Path on one face of 3–6."""
+        chances: dict[str | None, Fraction] = {}
+        for roll in range(1, FEATURE_DIE + 1):
+            path = feature_path(roll)
+            chances[path] = chances.get(path, Fraction(0)) + Fraction(1, FEATURE_DIE)
+        return [(p, path) for path, p in chances.items()]
 
     def score_distribution(self, ability: str | None = None) -> dict[int, Fraction]:
         """Each starting array is one of the six orders of +2, +1, +0: any one bonus is 0, 1 or 2."""
