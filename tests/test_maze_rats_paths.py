@@ -7,8 +7,10 @@ PC's paths, preparation, or situational factors, the GM may grant Advantage to t
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -192,3 +194,43 @@ def test_odds_and_simulate_agree_on_a_book_with_path_words(src: str) -> None:
         low, high = wilson(counts[key], RUNS, CONFIDENCE)
         assert low - 1e-9 <= p <= high + 1e-9, (
             f"{key}: odds {p:.4f}, {counts[key]} of {RUNS} runs ({low:.4f}-{high:.4f})")
+
+
+# --- the web edition -------------------------------------------------------------------------
+
+WEB_BOOK = HEAD + ("1 **Climb the wall** (DEX D2, S2, F3), **Recall knowledge** (DEX D2, S2, F3) or "
+                   "**Jump the gap** (DEX D3, S2, F3).\n\n2 Up. THE END\n\n3 Down. THE END\n")
+
+
+def page_data(tmp_path: Path, src: str) -> Any:
+    """The data a built web edition hands its script (``#dtc-data``)."""
+    import json
+
+    from dtc.compiler.api import compile_text
+    from dtc.editions import build
+
+    build(compile_text(src, "paths.txt").graph(), tmp_path, "paths", pdf=False)
+    page = (tmp_path / "paths.html").read_text(encoding="utf-8")
+    found = re.search(r'<script type="application/json" id="dtc-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    return json.loads(found.group(1))
+
+
+def test_the_web_roller_reads_the_same_words(tmp_path: Path) -> None:
+    """The page's script gets the Paths' word forms and the word pattern from Python (the system's
+    web description), and keeps no list of its own."""
+    from dtc.systems.maze_rats.paths import WORD
+
+    data = page_data(tmp_path, WEB_BOOK)
+    combat = data["system"]["combatData"]
+    assert combat["paths"] == {name: list(forms) for name, forms in FORMS.items()}
+    assert combat["pathWord"] == WORD.pattern == "[a-z]+"  # the same in a Python and a JavaScript regex
+    assert combat["favouredAs"] == {"1": 1, "2": 1, "3": 2}
+    script = (ROOT / "src" / "dtc" / "editions" / "static" / "web.js").read_text(encoding="utf-8")
+    assert "combatData.favouredAs" in script and "cd.paths" in script and "cd.pathWord" in script
+    for name, forms in FORMS.items():  # no name or word of a Path written into the script
+        assert name not in script
+        quoted = [form for form in forms if f'"{form}"' in script or f"'{form}'" in script]
+        assert quoted in ([], ["gear"]), name  # "gear": the part of a plan (Death & Treasure's "use suitable gear")
+    other = page_data(tmp_path, WEB_BOOK.replace("maze-rats", "death-and-treasure"))
+    assert "paths" not in other["system"]["combatData"]

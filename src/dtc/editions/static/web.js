@@ -291,6 +291,19 @@
     var checks = (sys.checks || {})[set] || {};
     return checks[String(d)] || null;
   }
+  /* Maze Rats Paths: the Path written on the sheet favours a choice whose label holds one of its
+     words, whole (the system's data: the word forms, the pattern that cuts a label into words and
+     the difficulty a favoured one rolls as; dtc play and dtc odds read the same data). Only the
+     checks of the Paths' own rules: not an overlay's. */
+  function pathFavouring(label, ability) {
+    var cd = sys.combatData || {}, el = field("path");
+    if (!cd.paths || !el || ((sys.owner || {})[ability] || cd.pathRules) !== cd.pathRules) { return null; }
+    var wanted = el.value.trim().toLowerCase();
+    var path = Object.keys(cd.paths).filter(function (name) { return name.toLowerCase() === wanted; })[0];
+    if (!path) { return null; }
+    var words = String(label || "").toLowerCase().match(new RegExp(cd.pathWord, "g")) || [];
+    return words.some(function (w) { return cd.paths[path].indexOf(w) >= 0; }) ? path : null;
+  }
   function degree(rolled, skill) {
     if (rolled === 0 && skill > 2) { return "critical success"; }
     if (rolled === 15 && skill < 14) { return "critical failure"; }
@@ -385,7 +398,9 @@
     var plan = chosen ? chosen.value.split("+") : ["check"];
     var picker = card.querySelector("select.ability");
     var ability = card.dataset.ability || (picker ? picker.value : "");
-    var check = checkFor(ability, d);
+    var title = card.querySelector(".card-title strong");
+    var path = pathFavouring(title ? title.textContent : "", ability);
+    var check = checkFor(ability, path ? (sys.combatData.favouredAs || {})[d] || d : d);
     var score = abilityScore(ability);
     if (plan.indexOf("check") >= 0 && score === null) {
       out.textContent = "Enter your " + ability + " score on the adventure sheet first.";
@@ -411,6 +426,7 @@
       if (need === "check") {
         if (!check) { ok = false; words.push("D" + d + " has no check in these rules."); break; }
         var r = rollCheck(check, ability, score);
+        if (path) { words.push("Your Path, " + path + ", gives advantage."); }
         ok = r.ok; words.push(r.text);
       }
     }

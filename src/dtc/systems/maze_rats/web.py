@@ -3,12 +3,22 @@ Morale"; dtc's mapping in ``ruleset.py``): a danger roll is 2d6 + the ability bo
 D1 rolls with advantage (3d6, the best two), D3 at disadvantage (the worst two). A new adventurer
 gets +2, +1, +0 in some order, 4 health, armour 6 (+1 light armour, +1 shield) and attack bonus
 +0. An attack is 2d6 + attack bonus, hitting when it exceeds the armour for the difference.
+
+A Path written on the sheet gives advantage to a danger roll whose choice's label holds one of
+its words, as in ``dtc play`` and ``dtc odds``: the page's script reads the words, the pattern
+that cuts a label into words and the roll a favoured difficulty becomes from here (the data of
+:mod:`dtc.systems.maze_rats.paths` and :func:`~dtc.systems.maze_rats.ruleset.mode_for`), under
+``combatData``, the one place a system's description hands the script values of its own.
 """
 
 from __future__ import annotations
 
-from dtc.systems.maze_rats.ruleset import TARGET
+from dtc.systems.maze_rats.paths import FORMS, PATHS, WORD_PATTERN
+from dtc.systems.maze_rats.ruleset import MAZE_RATS, MODES, TARGET, mode_for
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
+
+#: The difficulty whose roll a Path's advantage gives each difficulty (D2 -> D1, D3 -> D2).
+FAVOURED_AS = {d: min(k for k, mode in MODES.items() if mode == mode_for(d, advantage=True)) for d in MODES}
 
 WEB = WebSystem(
     checks={
@@ -21,7 +31,7 @@ WEB = WebSystem(
     hp={"fixed": 4},
     hp_label="Health",
     fields=(WebField("armor", "Armour", "8"), WebField("ab", "Attack bonus", "0"),
-            WebField("heavy", "Heavy weapon (1 = yes)", "0")),
+            WebField("heavy", "Heavy weapon (1 = yes)", "0"), WebField("path", "Path", "", text=True)),
     light=None,
     encounter_in_six=1,
     gear=("Sword", "Light armour", "Shield", "Rations", "Rope", "Torches"),
@@ -33,10 +43,15 @@ WEB = WebSystem(
         "Morale: a lone creature at half health makes a WIL danger roll (2d6 + WIL, 10 or more holds); "
         "failing, it routs.",
     ),
-    combat_data={"target": TARGET, "armor": 6, "ab": 1, "wil": 1},
+    combat_data={"target": TARGET, "armor": 6, "ab": 1, "wil": 1,
+                 "paths": {name: list(forms) for name, forms in FORMS.items()}, "pathWord": WORD_PATTERN,
+                 "pathRules": MAZE_RATS.name,
+                 "favouredAs": {str(d): easier for d, easier in FAVOURED_AS.items()}},
     notes=(
         "A danger roll is 2d6 + the ability's bonus: 10 or more succeeds. D1 rolls 3d6 and keeps the best two "
         "(advantage), D2 rolls 2d6, D3 rolls 3d6 and keeps the worst two. D0 needs no roll.",
         "Each turn spent there is a 1-in-6 chance of an encounter.",
+        "A Path on the sheet (" + ", ".join(PATHS) + ") gives advantage to a danger roll whose choice names "
+        "one of its activities as a whole word (Roofrunner: climb, climbing, ledge…): D2 rolls as D1, D3 as D2.",
     ),
 )
