@@ -234,3 +234,12 @@ def test_the_web_roller_reads_the_same_words(tmp_path: Path) -> None:
         assert quoted in ([], ["gear"]), name  # "gear": the part of a plan (Death & Treasure's "use suitable gear")
     other = page_data(tmp_path, WEB_BOOK.replace("maze-rats", "death-and-treasure"))
     assert "paths" not in other["system"]["combatData"]
+
+
+def test_the_ruleset_page_lists_every_form() -> None:
+    """docs/rulesets/maze-rats.md says how Paths match and lists the forms: the list is this one."""
+    page = (ROOT / "docs" / "rulesets" / "maze-rats.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (\w+) \| (`.*`) \|$", page, re.M))
+    assert {name: tuple(re.findall(r"`(\w+)`", row)) for name, row in rows.items()} == FORMS
+    text = " ".join(page.split())
+    assert "runs of the letters a–z" in text and "`Recall knowledge` holds no `ledge`" in text

@@ -56,7 +56,7 @@ FORMS: dict[str, tuple[str, ...]] = {
         "pocket", "pockets", "pocketed", "pocketing", "pickpocket", "pickpockets", "pickpocketing",
         "disarm", "disarms", "disarmed", "disarming",
         "gear", "gears",
-        "latch", "latches", "latched",
+        "latch", "latches", "latched", "latching",
     ),
     "Roofrunner": (
         "climb", "climbs", "climbed", "climbing",
