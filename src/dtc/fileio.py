@@ -9,13 +9,16 @@ Every file dtc writes goes through this module (reading goes through :mod:`dtc.f
   devices and sockets are refused.
 - A regular file is written atomically: a temporary file in the same folder, flushed to disk
   (``fsync``), then renamed over the target, so a crash leaves the old file or the new one,
-  never half of one. An existing file keeps its permissions and its owner; a file that is
-  read-only, or whose owner dtc could not keep, is refused rather than replaced.
+  never half of one. An existing file keeps its permissions, its owner and its group; a file
+  that is read-only, or whose owner or group dtc could not keep, is refused rather than replaced.
 - ``inputs``: an output that is the same file as one of the command's inputs (same device and
   inode, through links, ``-o .`` or any other name) is refused: :class:`OutputError`, exit 2.
-  Commands that rewrite their input on purpose (``renumber``) leave it out and ask for a backup.
-- ``backup=True``: before a regular file is replaced, a complete copy is written to ``FILE~``
-  atomically in its turn, so an earlier backup is only replaced by a finished one.
+  Commands that rewrite their input on purpose (``renumber``, ``lint --fix``) leave it out and
+  use :func:`write_source` inside :func:`rewriting`.
+- ``backup=True``: once the new file is complete, a complete copy of the old one is written to
+  ``FILE~`` atomically in its turn (never a second name of the file), then the new file is
+  renamed into place: an earlier backup is only replaced by a finished one, in a write that
+  completes.
 
 Errors name the output as given, never the temporary file.
 """
@@ -29,7 +32,7 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -203,7 +206,12 @@ def _direct(name: str, target: Path, data: Data) -> Written:
 
 
 def _keep_owner(name: str, fd: int, info: os.stat_result) -> None:
-    """Give the new file the old one's owner and group (as far as the OS lets us)."""
+    """Give the new file the old one's owner and group, or refuse to replace it.
+
+    Another user's file is refused (replacing it would hand it to us); so is a file whose group
+    we cannot give the new one (we are not in it, and are not root): it would change group, and
+    its group's permissions would then be another group's.
+    """
     mine = os.fstat(fd)
     if (mine.st_uid, mine.st_gid) == (info.st_uid, info.st_gid):
         return
@@ -215,8 +223,21 @@ def _keep_owner(name: str, fd: int, info: os.stat_result) -> None:
     if mine.st_uid != info.st_uid:
         raise OutputError(name, f"belongs to another user (uid {info.st_uid}); replacing it would change its "
                                 "owner, so dtc does not")
-    with contextlib.suppress(PermissionError):  # a group we are not in: the file takes ours
+    with contextlib.suppress(PermissionError):
         os.fchown(fd, -1, info.st_gid)
+    if os.fstat(fd).st_gid != info.st_gid:
+        raise OutputError(name, f"belongs to the group {_group_name(info.st_gid)}, which you are not in; "
+                                "replacing it would change its group, so dtc does not (change its group first, "
+                                "or write it as a member)")
+
+
+def _group_name(gid: int) -> str:
+    try:
+        import grp
+
+        return f"{grp.getgrgid(gid).gr_name} ({gid})"
+    except (ImportError, KeyError):
+        return str(gid)
 
 
 class _Stops(threading.local):
@@ -257,10 +278,10 @@ def _temporary(name: str, folder: Path, stem: str) -> tuple[int, str]:
 
 
 def _replace(name: str, target: Path, fill: IO[bytes] | Data, info: os.stat_result | None,
-             new_mode: int | None) -> None:
+             new_mode: int | None, before_replace: Callable[[], None] | None = None) -> None:
     """Write ``fill`` (bytes or their parts, or a file to copy) to a temporary beside ``target``,
-    then rename it."""
-    with _temporary_beside(name, target, info, new_mode) as fd:
+    then rename it (``before_replace()`` first, once the temporary is complete)."""
+    with _temporary_beside(name, target, info, new_mode, before_replace) as fd:
         try:
             if isinstance(fill, (bytes, list)):
                 _write_all(fd, fill)
@@ -276,11 +297,14 @@ def _replace(name: str, target: Path, fill: IO[bytes] | Data, info: os.stat_resu
 
 
 @contextlib.contextmanager
-def _temporary_beside(name: str, target: Path, info: os.stat_result | None, new_mode: int | None) -> Iterator[int]:
+def _temporary_beside(name: str, target: Path, info: os.stat_result | None, new_mode: int | None,
+                      before_replace: Callable[[], None] | None = None) -> Iterator[int]:
     """A temporary beside ``target``, open for writing while the block runs (the block must not
     close it), with the old file's owner and permissions (``info``; None: ``new_mode``, else 0666
     less the umask); flushed to disk and renamed over ``target`` when the block ends, removed when
-    it raises (what it raised goes on as it was)."""
+    it raises (what it raised goes on as it was). ``before_replace()``, if given, runs once the
+    temporary is complete on disk, just before the rename; what it raises leaves ``target`` as
+    it was."""
     STOPS.holding += 1
     try:
         fd, tmp = _temporary(name, target.parent, target.name)
@@ -305,6 +329,11 @@ def _temporary_beside(name: str, target: Path, info: os.stat_result | None, new_
             os.fsync(fd)
             os.close(fd)
             fd = -1
+        except OSError as exc:
+            raise OutputError(name, _reason(exc), exc.errno or 0) from None
+        if before_replace is not None:
+            before_replace()
+        try:
             os.replace(tmp, target)
         except OSError as exc:
             raise OutputError(name, _reason(exc), exc.errno or 0) from None
@@ -381,72 +410,195 @@ def backup_path(target: Path) -> Path:
     return target.with_name(target.name + "~")
 
 
-def _link_backup(target: Path, dest: Path) -> bool:
-    """Make ``dest`` a second name of ``target``'s file (no copy); False where that cannot be done.
-
-    The file about to be replaced by a rename is left as it is, so naming it ``FILE~`` keeps it
-    whole at the cost of a link and a rename. Not for a file with other names (it could still
-    change through them) nor on file systems without hard links: those are copied.
-    """
-    try:
-        if os.lstat(target).st_nlink != 1:
-            return False
-        STOPS.holding += 1
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=target.parent)
-        except BaseException:
-            STOPS.let_through()
-            raise
-    except OSError:
-        return False
-    try:
-        STOPS.let_through()  # a stop from here on removes the temporary (below)
-        os.close(fd)
-        os.unlink(tmp)
-        os.link(target, tmp)
-        os.replace(tmp, dest)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        return False
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(target.parent)
-    return True
-
-
-def write_backup(name: str, target: Path) -> Path:
-    """Keep the regular file ``target`` as ``target~``, atomically; return the backup's path.
-
-    Call it just before ``target`` is replaced by a rename: the backup is then the old file
-    itself under a second name (:func:`_link_backup`), or else a complete copy written to a
-    temporary and renamed. Either way the earlier backup stays in place until the new one is
-    complete. A ``FILE~`` that is not a regular file (or a link, which is replaced, not
-    followed) is refused.
-    """
+def check_backup_place(target: Path) -> None:
+    """Raise :class:`OutputError` if ``target``'s backup could not be put in place: ``FILE~`` is
+    there and is neither a regular file nor a symbolic link (a link is replaced, not followed)."""
     dest = backup_path(target)
     try:
         there = os.lstat(dest)
     except FileNotFoundError:
-        there = None
+        return
     except OSError as exc:
         raise OutputError(dest, _reason(exc), exc.errno or 0) from None
-    if there is not None and not (stat.S_ISREG(there.st_mode) or stat.S_ISLNK(there.st_mode)):
+    if not (stat.S_ISREG(there.st_mode) or stat.S_ISLNK(there.st_mode)):
         raise OutputError(dest, "the backup's place is taken by something that is not a regular file")
-    if _link_backup(target, dest):
-        return dest
+
+
+def write_backup(name: str, target: Path, content: bytes | None = None,
+                 before_replace: Callable[[], None] | None = None) -> Path:
+    """Keep the regular file ``target`` as ``target~``, atomically; return the backup's path.
+
+    The backup is always a copy of its own, never a second name of ``target`` (an edit made in
+    place through one name would change both): ``content`` when given (what was read of
+    ``target``, checked to be there still), else ``target``'s bytes, written to a temporary and
+    renamed, so the earlier backup stays in place until the new one is complete (and stays as it
+    was if ``before_replace()`` raises). A ``FILE~`` that is not a regular file (or a link, which
+    is replaced, not followed) is refused.
+    """
+    dest = backup_path(target)
+    check_backup_place(target)
     try:
         source = open(target, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise OutputError(name, _reason(exc), exc.errno or 0) from None
     with source:
-        info = os.fstat(source.fileno())
+        info = os.fstat(source.fileno())  # the backup gets the file's owner, group and permissions
         if not stat.S_ISREG(info.st_mode):  # pragma: no cover - checked by the caller
             raise OutputError(name, "is not a regular file; nothing to back up")
-        _replace(str(dest), dest, source, None, stat.S_IMODE(info.st_mode))
+        _replace(str(dest), dest, source if content is None else content, info, None, before_replace)
     return dest
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _check_unchanged(name: str, target: Path, expected: str) -> None:
+    """Raise :class:`OutputError` unless ``target`` still holds the bytes whose SHA-256 is ``expected``."""
+    from dtc.fileread import LIMITS, ReadError, read_bytes
+
+    try:
+        now = _digest(read_bytes(target, "source", limit=LIMITS["graph"]))
+    except ReadError as exc:
+        raise OutputError(name, f"cannot be read again before it is replaced ({exc.message}); not written") from None
+    if now != expected:
+        raise OutputError(name, "changed since dtc read it (saved by another program meanwhile?); dtc did not "
+                                "write over the change: run it again")
+
+
+# --- locking a source that is rewritten ------------------------------------------------------
+
+#: How long a command that rewrites a source waits for another one to finish with it, in seconds.
+LOCK_WAIT = 10.0
+
+
+def lock_path(source: str | Path) -> Path:
+    """The lock file of a source: ``.NAME.lock`` beside the file it finally names."""
+    real = Path(os.path.realpath(source))
+    return real.with_name(f".{real.name}.lock")
+
+
+class rewriting:
+    """Hold the exclusive lock on ``source`` while the block reads and rewrites it.
+
+    Every command that rewrites a source (``renumber``, ``lint --fix``) does so inside this
+    block, so two never interleave: the second waits up to :data:`LOCK_WAIT` seconds for the
+    first, then refuses with one line. The lock is ``flock`` on ``.NAME.lock`` beside the source
+    (the source itself is replaced by a new file, so it cannot carry the lock); the lock file is
+    removed when the block ends, while the lock is still held, and a waiting command that finds
+    it was removed takes a new one. A lock left by a killed command is free (the system releases
+    it) and is taken over. (A class, not a generator: an exception that is a frozen dataclass,
+    such as ``SourceError``, passes through it untouched.)
+    """
+
+    def __init__(self, source: str | Path, *, wait: float | None = None) -> None:
+        self.name = str(source)
+        self.path = lock_path(source)
+        self.wait = LOCK_WAIT if wait is None else wait
+        self.fd = -1
+
+    def __enter__(self) -> None:
+        import fcntl
+        import time
+
+        name, path = self.name, self.path
+        limit = time.monotonic() + self.wait
+        flags = (os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_CLOEXEC", 0))
+        while True:
+            try:
+                fd = os.open(path, flags, 0o666 & ~_umask())
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise OutputError(path, "is a symbolic link; dtc's lock file never is (remove it)") from None
+                raise OutputError(name, f"cannot take the lock {path.name} beside it ({_reason(exc)})",
+                                  exc.errno or 0) from None
+            try:
+                info = os.fstat(fd)
+                if not stat.S_ISREG(info.st_mode):
+                    raise OutputError(path, "is not a regular file; dtc's lock file always is (remove it)")
+                while True:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        break
+                    except BlockingIOError:
+                        if time.monotonic() >= limit:
+                            raise OutputError(name, "another dtc command is rewriting it (renumber or lint "
+                                                    "--fix); try again when it has finished") from None
+                        time.sleep(0.05)
+                try:
+                    now: os.stat_result | None = os.lstat(path)
+                except FileNotFoundError:
+                    now = None
+                if now is not None and (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino):
+                    self.fd = fd
+                    return
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)  # the holder removed that lock file as it finished: take the new one
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd == -1:
+            return
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+        os.close(self.fd)
+        self.fd = -1
+
+
+def _hold_stops() -> Callable[[], None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP back (in the main thread) until the returned function is
+    called; one that came meanwhile then takes effect. For steps that must not be parted."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        return lambda: None
+    held = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+
+    def release() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+    return release
+
+
+def write_source(path: str | Path, data: bytes, read: bytes) -> Written:
+    """Rewrite the source ``path`` (a regular file, read as ``read``) with ``data``, keeping the
+    bytes read as ``path~``; call it inside :func:`rewriting`.
+
+    The new file is written whole first; then ``path`` is checked to hold ``read`` still (else
+    nothing is replaced: :class:`OutputError`, and an earlier backup stays as it was); then the
+    backup, a copy of ``read``, is written whole, the source checked once more, and the backup and
+    the new file are renamed into place one after the other (no stop comes between the two). A run
+    that fails at any step before leaves the source and an earlier backup as they were.
+    """
+    name = str(path)
+    target, info = resolve(name)
+    if info is None:
+        raise OutputError(name, "no such file")
+    if _check_existing(name, info):
+        raise OutputError(name, "is not a regular file; dtc rewrites only regular files")
+    expected = _digest(read)
+    backups: list[Path] = []
+    release: list[Callable[[], None]] = []
+
+    def last_check() -> None:
+        _check_unchanged(name, target, expected)
+        release.append(_hold_stops())
+
+    def backup() -> None:
+        _check_unchanged(name, target, expected)
+        backups.append(write_backup(name, target, read, last_check))
+
+    try:
+        _replace(name, target, data, info, None, backup)
+    finally:
+        for let_go in release:
+            let_go()
+    return Written(name, target, backups[0] if backups else None)
 
 
 def resolve(name: str) -> tuple[Path, os.stat_result | None]:
@@ -493,6 +645,8 @@ def write_bytes(path: str | Path, data: Data, *, inputs: Iterable[str | Path | N
 
     ``data``: bytes, or a list of the parts they are joined from (see :data:`Data`).
     ``new_mode``: the permissions of a file that does not exist yet (default 0666 less the umask).
+    ``backup``: the old file is copied to ``FILE~`` once the new one is complete, just before it
+    is renamed into place (a write that fails leaves an earlier backup as it was).
     """
     name = str(path)
     if name == "-":
@@ -507,9 +661,13 @@ def write_bytes(path: str | Path, data: Data, *, inputs: Iterable[str | Path | N
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(name, _reason(exc), exc.errno or 0) from None
-    kept = write_backup(name, target) if backup and info is not None else None
-    _replace(name, target, data, info, new_mode)
-    return Written(name, target, kept)
+    backups: list[Path] = []
+    if backup and info is not None:
+        check_backup_place(target)
+        _replace(name, target, data, info, new_mode, lambda: backups.append(write_backup(name, target)))
+    else:
+        _replace(name, target, data, info, new_mode)
+    return Written(name, target, backups[0] if backups else None)
 
 
 def write_text(path: str | Path, text: str, *, inputs: Iterable[str | Path | None] = (),

@@ -1,9 +1,13 @@
 """`dtc lint --fix` and `--diff`: apply the fixes findings carry, or show them, file by file.
 
 The text is fixed in rounds (see :mod:`dtc.fixes`), then written back with the file's own
-byte-order mark and line ends. Writing is :func:`write_fixed` alone: the old bytes go whole to
-``FILE~`` first, then the new text replaces the file atomically; only regular files are written,
-and a file that changed while it was being fixed is left alone.
+byte-order mark and line ends. Each file is read, fixed and written under its lock
+(:func:`dtc.fileio.rewriting`: a renumber or another ``--fix`` of it waits), and writing is
+:func:`write_fixed` alone: the new text is written whole, the bytes read go to ``FILE~`` as a
+copy of their own, and the new text replaces the file atomically; only regular files are
+written, and a file that changed since it was read (another program saved it meanwhile) is left
+alone, with its earlier backup. A ``--diff`` shown at a terminal has the book's control
+characters made visible; into a pipe it is kept byte for byte, for ``patch``.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import codecs
 import difflib
 import os
 import stat
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -19,8 +24,9 @@ from pathlib import Path
 
 from dtc.compiler.source import MAX_BYTES, SourceError, decode
 from dtc.diagnostics import Diagnostic
-from dtc.fileio import write_bytes
+from dtc.fileio import OutputError, rewriting, write_source
 from dtc.fixes import fix_text
+from dtc.visible import visible
 
 
 @dataclass(slots=True)
@@ -64,15 +70,14 @@ def encode_like(original: bytes, text: str) -> bytes | None:
 
 
 def write_fixed(path: str, original: bytes, fixed: bytes) -> None:
-    """Replace ``path`` by ``fixed`` through the one output module (:func:`dtc.fileio.write_bytes`):
-    ``path~`` is kept complete before the source is replaced atomically, an earlier good backup is
-    never lost, and a symbolic link's target is written."""
-    real = os.path.realpath(path)
-    if not stat.S_ISREG(os.stat(real).st_mode):
-        raise SourceError(path, "not a regular file; --fix writes only regular files")
-    if Path(real).read_bytes() != original:
-        raise SourceError(path, "changed while it was being fixed; not written (run dtc lint --fix again)")
-    write_bytes(path, fixed, backup=True)
+    """Replace ``path`` (read as ``original``) by ``fixed`` through the one output module
+    (:func:`dtc.fileio.write_source`, inside :func:`dtc.fileio.rewriting`): ``path~`` becomes a
+    complete copy of ``original`` only once ``fixed`` is written whole, a file changed since it was
+    read is not written, and a symbolic link's target is written."""
+    try:
+        write_source(path, fixed, original)
+    except OutputError as exc:
+        raise SourceError(path, str(exc.strerror)) from None
 
 
 def fix_files(files: tuple[str, ...], lint: Callable[[str, str], list[Diagnostic]], *, diff: bool,
@@ -80,26 +85,56 @@ def fix_files(files: tuple[str, ...], lint: Callable[[str, str], list[Diagnostic
     """Fix each file (``lint(path, text)`` lints one text as that file); with ``diff``, collect
     unified diffs instead of writing. Raises :class:`SourceError` for a file it cannot read."""
     report = FixReport()
+    terminal = _is_terminal() if diff else False
     for path in files:
-        original = _read(path, writing=not diff)
-        text = decode(original, path)
-        outcome = fix_text(text, partial(lint, path), unsafe=unsafe)
-        if outcome.text != text:
-            data = encode_like(original, outcome.text)
-            if data is None:
-                warn(f"{path}: mixes line-end styles; not fixed (save it with one style)")
-                report.found.extend(lint(path, text))
-                continue
-            report.fixed += outcome.fixed
-            report.files += 1
-            if diff:
-                report.diffs.append("".join(difflib.unified_diff(
-                    text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
-                    fromfile=f"a/{path}", tofile=f"b/{path}")))
-                continue
-            write_fixed(path, original, data)
-        report.found.extend(outcome.remaining)
+        if diff:
+            _fix_one(path, lint, report, diff=True, unsafe=unsafe, warn=warn, terminal=terminal)
+            continue
+        try:
+            with rewriting(path):
+                _fix_one(path, lint, report, diff=False, unsafe=unsafe, warn=warn, terminal=False)
+        except OutputError as exc:  # the lock could not be taken
+            raise SourceError(path, str(exc.strerror)) from None
     return report
+
+
+def _is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _shown_diff(diff: str) -> str:
+    """A diff for a person at a terminal: each line's control characters made visible."""
+    lines = diff.splitlines(keepends=True)
+    return "".join(visible(line.rstrip("\r\n")) + line[len(line.rstrip("\r\n")):] for line in lines)
+
+
+def _fix_one(path: str, lint: Callable[[str, str], list[Diagnostic]], report: FixReport, *, diff: bool,
+             unsafe: bool, warn: Callable[[str], None], terminal: bool) -> None:
+    """Fix one file into ``report`` (or diff it)."""
+    original = _read(path, writing=not diff)
+    text = decode(original, path)
+    outcome = fix_text(text, partial(lint, path), unsafe=unsafe)
+    if outcome.text == text:
+        report.found.extend(outcome.remaining)
+        return
+    data = encode_like(original, outcome.text)
+    if data is None:
+        warn(f"{path}: mixes line-end styles; not fixed (save it with one style)")
+        report.found.extend(lint(path, text))
+        return
+    report.fixed += outcome.fixed
+    report.files += 1
+    if diff:
+        shown = "".join(difflib.unified_diff(
+            text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
+            fromfile=f"a/{path}", tofile=f"b/{path}"))
+        report.diffs.append(_shown_diff(shown) if terminal else shown)
+        return
+    write_fixed(path, original, data)
+    report.found.extend(outcome.remaining)
 
 
 def _findings(n: int) -> str:

@@ -12,18 +12,24 @@ from dtc import fileio
 from dtc.cli.base import Exit, ends_cleanly, fail, guard, seed_option
 from dtc.compiler.source import SourceError, decode
 from dtc.fileread import ReadError, read_bytes, read_text
-from dtc.renumber.journal import JournalError, Plan, as_written, commit, journal_path, recover
-from dtc.renumber.rewrite import NumberMap, Options, RenumberError, renumber
+from dtc.numbers import ENTRY, bounded
+from dtc.renumber.journal import JournalError, Plan, as_written, check_places, commit, journal_path, recover
+from dtc.renumber.rewrite import NumberMap, Options, RenumberError, Result, renumber
 from dtc.visible import visible
 
 
 def _keep_numbers(values: tuple[str, ...]) -> tuple[int, ...]:
+    """The ``--keep`` numbers; a word that is not an entry number (1 to 9,999,999) is one line, exit 2."""
     numbers: list[int] = []
     for value in values:
         for part in filter(None, (p.strip() for p in value.replace(",", " ").split())):
-            if not part.isdigit():
-                raise click.BadParameter(f"'{part}' is not an entry number", param_hint="--keep")
-            numbers.append(int(part))
+            shown = visible(part if len(part) <= 20 else part[:17] + "...", newlines=False)
+            if not (part.isascii() and part.isdigit()):
+                fail(f"error: --keep: '{shown}' is not an entry number")
+            number = bounded(part, ENTRY)
+            if number > ENTRY:
+                fail(f"error: --keep: '{shown}' is not an entry number (the largest is {ENTRY:,})")
+            numbers.append(number)
     return tuple(numbers)
 
 
@@ -40,7 +46,7 @@ def _read(path: Path) -> tuple[str, bytes]:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--shuffle", is_flag=True, help="Scatter the numbers so a check's S and F are far apart.")
 @seed_option
-@click.option("--gap", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--gap", type=click.IntRange(min=1, max=ENTRY), default=3, show_default=True,
               help="Least distance between the S and F numbers of one check (with --shuffle).")
 @click.option("--keep", "keep", multiple=True, metavar="N",
               help="Entry numbers that must not change (repeat, or separate with commas).")
@@ -76,52 +82,83 @@ def renumber_cmd(
     target_map = Path(map_path) if map_path else source.with_name(source.stem + ".map.json")
     try:
         fileio.refuse_inputs([target_map], [source])
-        if not dry_run:
-            fileio.check_replaceable(file)
-            fileio.check_replaceable(target_map)
-            finished = recover(source)
+        keep_numbers = _keep_numbers(keep)
+        if dry_run:
+            if journal_path(source).exists():
+                click.echo(f"warning: an interrupted renumber of {visible(file)} is pending; a run without "
+                           "--dry-run finishes it first", err=True)
+            _dry_run(file, source, target_map, Options(shuffle, seed, gap, keep_numbers), fresh)
+            return
+        check_places(source, target_map)
+        with fileio.rewriting(source):
+            finished = recover(source, target_map)
             if finished:
                 click.echo(finished, err=True)
-        elif journal_path(source).exists():
-            click.echo(f"warning: an interrupted renumber of {source} is pending; a run without --dry-run "
-                       "finishes it first", err=True)
-        text, raw = _read(source)
-        previous = None
-        if not fresh and (target_map.exists() or target_map.is_symlink()):
-            previous = NumberMap.from_json(read_text(target_map, "map"), str(target_map))
-        options = Options(shuffle, seed, gap, _keep_numbers(keep), previous)
-        result = renumber(text, file, options)
+            text, raw, result = _renumbered(file, source, target_map, Options(shuffle, seed, gap, keep_numbers),
+                                            fresh)
+            _warn(result.warnings)
+            after = as_written(result.text, raw).encode("utf-8") if result.text != text else raw
+            try:
+                written = commit(Plan(file, str(target_map), raw, after, result.number_map.to_json()))
+            except fileio.OutputError as exc:
+                if journal_path(source).exists():  # the source is renumbered: its map is still to write
+                    fail(f"{_shown(str(exc))} (the source is renumbered; run dtc renumber again to write its "
+                         "number map)")
+                raise
     except SourceError as exc:
-        fail(str(exc))
+        fail(_shown(str(exc)))
         return
     except ReadError as exc:
-        fail(f"{exc.path}: error: {exc.message}")
+        fail(_shown(f"{exc.path}: error: {exc.message}"))
         return
-    except JournalError as exc:
-        fail(str(exc))
+    except (JournalError, fileio.OutputError) as exc:
+        fail(_shown(str(exc)))
         return
     except RenumberError as exc:
-        fail(str(exc), Exit.FINDINGS)
+        fail(_shown(str(exc)), Exit.FINDINGS)
         return
-    for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    summary = _summary(result)
+    if written is not None:
+        kept = written.backup.name if written.backup else f"{source.name}~"
+        click.echo(f"{summary}; wrote {visible(file)} (previous version kept as {visible(kept)})", err=True)
+    else:
+        click.echo(f"{summary}; {visible(file)} unchanged", err=True)
+    click.echo(f"number map: {visible(str(target_map))}", err=True)
+
+
+def _shown(message: str) -> str:
+    """A message for the terminal: each line's control characters made visible (a RenumberError
+    may list several problems, one a line, each quoting the book)."""
+    return "\n".join(visible(line, newlines=False) for line in message.split("\n"))
+
+
+def _warn(warnings: list[str]) -> None:
+    for warning in warnings:
+        click.echo(_shown(f"warning: {warning}"), err=True)
+
+
+def _summary(result: Result) -> str:
     summary = f"{result.moved} of {len(result.numbers)} entries get new numbers"
     if result.seed is not None:
         summary += f" (seed {result.seed})"
-    if dry_run:
-        diff = difflib.unified_diff(
-            text.splitlines(keepends=True), result.text.splitlines(keepends=True), f"a/{file}", f"b/{file}"
-        )
-        if sys.stdout.isatty():  # for a person: the book's control characters made visible
-            diff = (visible(line.rstrip("\r\n")) + line[len(line.rstrip("\r\n")):] for line in diff)
-        sys.stdout.writelines(diff)
-        click.echo(f"{summary}; dry run, nothing written", err=True)
-        return
-    after = as_written(result.text, raw).encode("utf-8") if result.text != text else raw
-    written = commit(Plan(file, str(target_map), raw, after, result.number_map.to_json()))
-    if written is not None:
-        kept = written.backup.name if written.backup else f"{source.name}~"
-        click.echo(f"{summary}; wrote {source} (previous version kept as {kept})", err=True)
-    else:
-        click.echo(f"{summary}; {source} unchanged", err=True)
-    click.echo(f"number map: {target_map}", err=True)
+    return summary
+
+
+def _renumbered(file: str, source: Path, target_map: Path, options: Options, fresh: bool) -> tuple[str, bytes, Result]:
+    """The source as read (text and bytes) and its renumbering."""
+    text, raw = _read(source)
+    if not fresh and (target_map.exists() or target_map.is_symlink()):
+        options.previous = NumberMap.from_json(read_text(target_map, "map"), str(target_map))
+    return text, raw, renumber(text, file, options)
+
+
+def _dry_run(file: str, source: Path, target_map: Path, options: Options, fresh: bool) -> None:
+    text, _, result = _renumbered(file, source, target_map, options, fresh)
+    _warn(result.warnings)
+    diff = difflib.unified_diff(
+        text.splitlines(keepends=True), result.text.splitlines(keepends=True), f"a/{file}", f"b/{file}"
+    )
+    if sys.stdout.isatty():  # for a person: the book's control characters made visible
+        diff = (visible(line.rstrip("\r\n")) + line[len(line.rstrip("\r\n")):] for line in diff)
+    sys.stdout.writelines(diff)
+    click.echo(f"{_summary(result)}; dry run, nothing written", err=True)

@@ -1,0 +1,464 @@
+"""The third round of hostile cases (data loss first, then hangs and crashes, then the unclear).
+
+Each test names the case it holds. Concurrency cases run real ``dtc`` processes (this Python,
+``-m dtc``); everything that could block runs under an alarm, and every FIFO, device-like file
+and book is made in the test's own folder.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+import dtc.renumber.journal as renumber_journal
+from dtc import fileio
+from dtc.cli import main
+from test_renumber import LABELS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def dtc(*args: str, input: bytes | str | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def one_line(result: Result) -> str:
+    """The error output, checked to be one line and no traceback."""
+    err = result.stderr.strip()
+    assert "Traceback" not in result.output + result.stderr
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+def real_dtc(*args: str, cwd: Path | None = None, **kwargs: Any) -> subprocess.Popen[bytes]:
+    """The installed command, as a process of its own (output to pipes unless ``kwargs`` say otherwise)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    kwargs.setdefault("stderr", subprocess.PIPE)
+    return subprocess.Popen([sys.executable, "-m", "dtc", *args], cwd=cwd, env=env, **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def alarm() -> Iterator[None]:
+    """Fail a test that blocks instead of hanging the suite."""
+    def ring(signum: int, frame: Any) -> None:
+        raise TimeoutError("blocked: something that should not wait did")
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(120)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def big_book(entries: int) -> str:
+    """A book of ``entries`` labelled entries, each with a check: renumbering it takes a while."""
+    lines = ["Title: Big", "Start: @e0", "", "Adventure Entries", ""]
+    for i in range(entries - 1):
+        a, b = i + 1, min(entries - 1, i + 2)
+        lines += [f"@e{i} Room {i}. Climb (DEX D2, S@e{a}, F@e{b}) or go to @e{a}.", ""]
+    lines += [f"@e{entries - 1} The last room. THE END", ""]
+    return "\n".join(lines)
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporaries, journals and locks left in ``folder``."""
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith((".tmp", ".renumber.json", ".lock")))
+
+
+# --- 1. a journal is data, not instructions --------------------------------------------------------------
+
+
+class Killed(BaseException):
+    """The process dying at this point (nothing after it runs, no handler catches it)."""
+
+
+def plant_journal(book: Path, **fields: Any) -> Path:
+    """A journal beside ``book`` that a run would finish: by default its "after" is the book as it is."""
+    now = book.read_bytes()
+    data = {"format": "dtc-renumber-journal", "version": 1, "source": os.path.realpath(book),
+            "map": os.path.realpath(book.with_name(book.stem + ".map.json")),
+            "before_sha256": "0" * 64, "after_sha256": renumber_journal.sha256(now), "after": now.decode("utf-8"),
+            "number_map": '{"format": "dtc-number-map", "version": 1, "numbers": [1, 2, 3, 4], "labels": {}}\n'}
+    data.update(fields)
+    journal = renumber_journal.journal_path(book)
+    journal.write_text(json.dumps(data), encoding="utf-8")
+    return journal
+
+
+@pytest.mark.parametrize("named", ["absolute", "relative"])
+def test_case1_a_planted_journal_writes_no_file_it_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         named: str) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    book = work / "book.txt"
+    book.write_text(LABELS.replace("@gate", "1").replace("@wall", "2").replace("@ditch", "3").replace("@yard", "4"),
+                    encoding="utf-8")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    monkeypatch.chdir(work)
+    plant_journal(book, map=str(victim) if named == "absolute" else "../victim.txt")
+    before = book.read_bytes()
+    r = dtc("renumber", "book.txt")
+    assert r.exit_code == 2 and "names the number map" in one_line(r)
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    assert book.read_bytes() == before and not (work / "book.txt~").exists()
+
+
+def test_case1_a_planted_journal_cannot_put_its_text_in_the_book(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    evil = "Adventure Entries\n\n1 Something else entirely. THE END\n"
+    plant_journal(book, before_sha256=renumber_journal.sha256(book.read_bytes()),
+                  after=evil, after_sha256=renumber_journal.sha256(evil.encode("utf-8")),
+                  number_map='{"format": "dtc-number-map", "version": 1, "numbers": [1], "labels": {}}\n')
+    r = dtc("renumber", str(book))
+    assert r.exit_code == 2 and "not a renumbering" in one_line(r)
+    assert book.read_text(encoding="utf-8") == LABELS and not (tmp_path / "book.map.json").exists()
+
+
+def test_case1_a_journal_for_another_source_is_refused(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    plant_journal(book, source=str(tmp_path / "other.txt"))
+    r = dtc("renumber", str(book))
+    assert r.exit_code == 2 and "names another file" in one_line(r)
+    assert book.read_text(encoding="utf-8") == LABELS
+
+
+def test_case1_a_journal_that_is_a_link_is_never_written_through(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    victim = tmp_path / "elsewhere" / "victim.txt"
+    victim.parent.mkdir()
+    renumber_journal.journal_path(book).symlink_to(victim)  # dangling: the run would create it
+    r = dtc("renumber", str(book))
+    assert r.exit_code == 2 and "journal" in one_line(r)
+    assert not victim.exists() and book.read_text(encoding="utf-8") == LABELS
+
+
+def test_case1_a_legitimate_interrupted_run_with_its_map_is_still_finished(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interrupted run with --map is finished by a run given the same --map (and only by one)."""
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    other_map = tmp_path / "maps" / "numbers.json"
+    other_map.parent.mkdir()
+    real_replace = os.replace
+
+    def killed_before_the_map(src: Any, dst: Any) -> None:
+        if str(dst).endswith("numbers.json"):
+            raise Killed  # the source is written, its map is not
+        real_replace(src, dst)
+
+    monkeypatch.setattr(fileio.os, "replace", killed_before_the_map)
+    with pytest.raises(Killed):
+        dtc("renumber", str(book), "--map", str(other_map))
+    monkeypatch.setattr(fileio.os, "replace", real_replace)
+    renumbered = book.read_text(encoding="utf-8")
+    assert "@" not in renumbered and renumber_journal.journal_path(book).exists() and not other_map.exists()
+    r = dtc("renumber", str(book))
+    assert r.exit_code == 2 and "names the number map" in one_line(r)
+    assert not (tmp_path / "book.map.json").exists()
+    r = dtc("renumber", str(book), "--map", str(other_map))
+    assert r.exit_code == 0, r.output
+    assert "finished an interrupted renumber" in r.stderr
+    assert json.loads(other_map.read_text(encoding="utf-8"))["numbers"] == [1, 2, 3, 4]
+    assert book.read_text(encoding="utf-8") == renumbered and leftovers(tmp_path) == []
+
+
+# --- 2. one rewrite of a source at a time, and never over a change -------------------------------------
+
+
+def _alone(tmp_path: Path, text: str, *args: str) -> tuple[bytes, bytes]:
+    """The book and map one renumber run alone makes of ``text``."""
+    folder = tmp_path / ("alone" + "".join(args).replace("-", ""))
+    folder.mkdir()
+    (folder / "book.txt").write_text(text, encoding="utf-8")
+    process = real_dtc("renumber", "book.txt", *args, cwd=folder)
+    _, err = process.communicate(timeout=100)
+    assert process.returncode == 0, err
+    return (folder / "book.txt").read_bytes(), (folder / "book.map.json").read_bytes()
+
+
+def _published(number_map: bytes) -> tuple[Any, Any]:
+    data = json.loads(number_map)
+    return data["numbers"], data["labels"]
+
+
+def test_case2_two_renumbers_at_once_run_one_after_the_other(tmp_path: Path) -> None:
+    """Plain and --shuffle at once on one book, as two processes: the outcome is one of theirs alone
+    (the second finds the first's map and leaves the book as it is), the original is the backup."""
+    text = big_book(3000)
+    plain, shuffled = _alone(tmp_path, text), _alone(tmp_path, text, "--shuffle", "--seed", "3")
+    for trial in range(3):
+        folder = tmp_path / f"trial{trial}"
+        folder.mkdir()
+        book = folder / "book.txt"
+        book.write_text(text, encoding="utf-8")
+        logs = [folder / "a.log", folder / "b.log"]  # files, not pipes: a run may say much
+        with open(logs[0], "wb") as a, open(logs[1], "wb") as b:
+            runs = [real_dtc("renumber", "book.txt", cwd=folder, stdout=subprocess.DEVNULL, stderr=a),
+                    real_dtc("renumber", "book.txt", "--shuffle", "--seed", "3", cwd=folder,
+                             stdout=subprocess.DEVNULL, stderr=b)]
+            codes = [p.wait(timeout=100) for p in runs]
+        ends = [(code, log.read_text(encoding="utf-8")) for code, log in zip(codes, logs, strict=True)]
+        for log in logs:
+            log.unlink()
+        for code, err in ends:
+            assert code == 0 or (code == 2 and "another dtc command is rewriting it" in err), err
+            assert "Traceback" not in err
+        assert any(code == 0 for code, _ in ends)
+        assert (folder / "book.txt~").read_text(encoding="utf-8") == text, f"trial {trial}: the original is lost"
+        alone = plain if book.read_bytes() == plain[0] else shuffled
+        assert book.read_bytes() == alone[0], f"trial {trial}: the book is neither run's alone"
+        assert _published((folder / "book.map.json").read_bytes()) == _published(alone[1])
+        assert leftovers(folder) == []
+
+
+def test_case2_a_second_rewrite_waits_then_refuses_in_one_line(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holds the book's lock: renumber and lint --fix wait, then say so in one line."""
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS.replace("(DEX D2, S@wall, F @ditch)", "(DEX D2 S@wall F @ditch)"), encoding="utf-8")
+    before = book.read_bytes()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom dtc import fileio\nwith fileio.rewriting(sys.argv[1]):\n"
+         "    print('held', flush=True)\n    time.sleep(30)\n", str(book)],
+        stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+        monkeypatch.setattr(fileio, "LOCK_WAIT", 0.3)
+        r = dtc("renumber", str(book))
+        assert r.exit_code == 2 and "another dtc command is rewriting it" in one_line(r)
+        r = dtc("lint", "--no-config", "--fix", str(book))
+        assert r.exit_code == 2 and "another dtc command is rewriting it" in one_line(r)
+        assert book.read_bytes() == before and not (tmp_path / "book.txt~").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
+    assert dtc("renumber", str(book)).exit_code == 0  # a lock its holder left (killed) is free
+
+
+def test_case2_a_hand_edit_saved_while_renumber_runs_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dtc.cli.renumber_cmd as renumber_cmd
+
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    (tmp_path / "book.txt~").write_text("the earlier backup", encoding="utf-8")
+    edited = LABELS.replace("The yard is quiet.", "The yard is quiet, and a hand edit was saved.")
+    real = renumber_cmd.renumber
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        with open(book, "w", encoding="utf-8") as f:  # an editor saving in place while renumber works
+            f.write(edited)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(renumber_cmd, "renumber", meanwhile)
+    r = dtc("renumber", str(book))
+    assert r.exit_code == 2 and "changed since dtc read it" in one_line(r)
+    assert book.read_text(encoding="utf-8") == edited
+    assert (tmp_path / "book.txt~").read_text(encoding="utf-8") == "the earlier backup"
+    assert not (tmp_path / "book.map.json").exists() and leftovers(tmp_path) == []
+
+
+def test_case2_a_hand_edit_saved_while_lint_fix_runs_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dtc.cli.lint_fix as lint_fix
+
+    book = tmp_path / "book.txt"
+    source = "1 Start (D0, S2).\n\n2 Fork (DEX D1 S4 F5).\n\n4 Out. THE END\n\n5 Out. THE END\n"
+    book.write_text(source, encoding="utf-8")
+    edited = source.replace("Start", "Start, edited by hand")
+    real = lint_fix.fix_text
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        book.write_text(edited, encoding="utf-8")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lint_fix, "fix_text", meanwhile)
+    r = dtc("lint", "--no-config", "--fix", str(book))
+    assert r.exit_code == 2 and "changed since dtc read it" in one_line(r)
+    assert book.read_text(encoding="utf-8") == edited and not (tmp_path / "book.txt~").exists()
+    assert leftovers(tmp_path) == []
+
+
+# --- 3. FILE~ is a copy of its own, and a failed run keeps the earlier one --------------------------
+
+
+def test_case3_an_interrupted_renumber_leaves_a_backup_of_its_own(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    real_replace = os.replace
+
+    def killed(src: Any, dst: Any) -> None:
+        if str(dst) == str(book):
+            raise Killed  # the backup is in place, the source not yet replaced
+        real_replace(src, dst)
+
+    monkeypatch.setattr(fileio.os, "replace", killed)
+    with pytest.raises(Killed):
+        dtc("renumber", str(book))
+    monkeypatch.setattr(fileio.os, "replace", real_replace)
+    backup = tmp_path / "book.txt~"
+    assert backup.read_text(encoding="utf-8") == LABELS
+    assert not os.path.samefile(book, backup) and os.stat(book).st_nlink == 1 == os.stat(backup).st_nlink
+    with open(book, "a", encoding="utf-8") as f:  # an edit in place changes the source alone
+        f.write("\nAn edit.\n")
+    assert backup.read_text(encoding="utf-8") == LABELS
+    r = dtc("renumber", str(book))  # the journal of the interrupted run is over a changed source
+    assert r.exit_code == 2 and "has changed since" in one_line(r)
+
+
+def test_case3_a_failed_lint_fix_keeps_the_earlier_backup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = tmp_path / "book.txt"
+    source = "1 Start (D0, S2).\n\n2 Fork (DEX D1 S4 F5).\n\n4 Out. THE END\n\n5 Out. THE END\n"
+    book.write_text(source, encoding="utf-8")
+    (tmp_path / "book.txt~").write_text("the earlier backup", encoding="utf-8")
+    real_write = fileio._write_all
+
+    def disk_full(fd: int, data: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(fileio, "_write_all", disk_full)
+    r = dtc("lint", "--no-config", "--fix", str(book))
+    monkeypatch.setattr(fileio, "_write_all", real_write)
+    assert r.exit_code == 2 and "no space left" in one_line(r)
+    assert (tmp_path / "book.txt~").read_text(encoding="utf-8") == "the earlier backup"
+    assert book.read_text(encoding="utf-8") == source and leftovers(tmp_path) == []
+    r = dtc("lint", "--no-config", "--fix", str(book))
+    assert (tmp_path / "book.txt~").read_text(encoding="utf-8") == source
+    assert not os.path.samefile(book, tmp_path / "book.txt~")
+
+
+def test_case3_every_backup_is_a_copy(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    save.write_text("first", encoding="utf-8")
+    fileio.write_text(save, "second", backup=True)
+    assert os.stat(save).st_nlink == 1 and os.stat(tmp_path / "game.json~").st_nlink == 1
+    assert (tmp_path / "game.json~").read_text(encoding="utf-8") == "first"
+
+
+# --- 4. a refused renumber leaves nothing to be finished later --------------------------------------
+
+
+def test_case4_a_refused_renumber_leaves_no_journal(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    os.mkfifo(tmp_path / "book.txt~")
+    r = dtc("renumber", str(book), "--shuffle", "--seed", "5", "--gap", "2")
+    assert r.exit_code == 2 and "book.txt~" in one_line(r)
+    assert not renumber_journal.journal_path(book).exists() and leftovers(tmp_path) == []
+    assert book.read_text(encoding="utf-8") == LABELS and not (tmp_path / "book.map.json").exists()
+    (tmp_path / "book.txt~").unlink()
+    r = dtc("renumber", str(book))
+    assert r.exit_code == 0 and "finished an interrupted" not in r.stderr
+    assert "(DEX D2, S2, F 3)" in book.read_text(encoding="utf-8")  # the plain numbering, not the shuffle's
+
+
+def test_case4_a_refusal_after_the_journal_removes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refused while the source is written (a full disk): the journal goes too."""
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    real_write = fileio._write_all
+    calls = [0]
+
+    def full_on_the_second(fd: int, data: Any) -> None:
+        calls[0] += 1
+        if calls[0] == 2:  # the journal is written; the new source is not
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_write(fd, data)
+
+    monkeypatch.setattr(fileio, "_write_all", full_on_the_second)
+    r = dtc("renumber", str(book), "--shuffle", "--seed", "5", "--gap", "2")
+    monkeypatch.setattr(fileio, "_write_all", real_write)
+    assert r.exit_code == 2 and "no space left" in one_line(r)
+    assert leftovers(tmp_path) == [] and book.read_text(encoding="utf-8") == LABELS
+
+
+# --- 5. owner and group ---------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="changing users needs root")
+def test_case5_a_file_of_a_group_the_writer_is_not_in_keeps_its_group(tmp_path: Path) -> None:
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="dtc-group-"))  # a folder every user can reach
+    try:
+        folder.chmod(0o777)
+        book = folder / "book.txt"
+        book.write_text("old\n", encoding="utf-8")
+        os.chown(book, 65534, 0)  # nobody:root
+        book.chmod(0o640)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: write it as nobody, in no group but its own
+            code = 3
+            try:
+                os.close(read)
+                os.setgroups([])
+                os.setgid(65534)
+                os.setuid(65534)
+                try:
+                    fileio.write_text(book, "new\n")
+                    code = 0
+                except fileio.OutputError as exc:
+                    os.write(write, str(exc).encode())
+                    code = 2
+            finally:
+                os._exit(code)
+        os.close(write)
+        with os.fdopen(read, "rb") as said:
+            message = said.read().decode()
+        _, status = os.waitpid(pid, 0)
+        info = os.stat(book)
+        assert (info.st_uid, info.st_gid) == (65534, 0), "the group changed"
+        if os.waitstatus_to_exitcode(status) == 2:
+            assert "group" in message and book.read_text(encoding="utf-8") == "old\n"
+        else:
+            assert os.waitstatus_to_exitcode(status) == 0 and book.read_text(encoding="utf-8") == "new\n"
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_case5_the_group_refusal_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the group cannot be given (simulated: fchown refused), the file is left and one line says why."""
+    out = tmp_path / "out.json"
+    out.write_text("old", encoding="utf-8")
+    info = os.stat(out)
+    fake_gid = info.st_gid + 1
+    real_stat, real_fstat = os.stat, os.fstat
+
+    def other_group(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        result = real_stat(path, *args, **kwargs)
+        if str(path) == str(out):
+            values = list(result)
+            values[5] = fake_gid
+            return os.stat_result(values)
+        return result
+
+    def refuse(fd: int, uid: int, gid: int) -> None:
+        if gid not in (-1, real_fstat(fd).st_gid):
+            raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(fileio.os, "stat", other_group)
+    monkeypatch.setattr(fileio.os, "fchown", refuse)
+    with pytest.raises(fileio.OutputError, match="group"):
+        fileio.write_text(out, "new")
+    monkeypatch.undo()
+    assert out.read_text(encoding="utf-8") == "old" and leftovers(tmp_path) == []
