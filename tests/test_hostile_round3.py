@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -462,3 +463,77 @@ def test_case5_the_group_refusal_is_one_line(tmp_path: Path, monkeypatch: pytest
         fileio.write_text(out, "new")
     monkeypatch.undo()
     assert out.read_text(encoding="utf-8") == "old" and leftovers(tmp_path) == []
+
+
+# --- 6. per-file globs in linear time ---------------------------------------------------------------------
+
+
+def _reference_glob(pattern: str, relpath: str) -> bool:
+    """What a per-file pattern meant when it was a regular expression (the meaning is kept)."""
+    import re
+    from pathlib import PurePosixPath
+
+    def regex(p: str) -> str:
+        out, i = [], 0
+        while i < len(p):
+            if p.startswith("**/", i):
+                out.append("(?:.*/)?")
+                i += 3
+            elif p.startswith("**", i):
+                out.append(".*")
+                i += 2
+            elif p[i] == "*":
+                out.append("[^/]*")
+                i += 1
+            elif p[i] == "?":
+                out.append("[^/]")
+                i += 1
+            else:
+                out.append(re.escape(p[i]))
+                i += 1
+        return "".join(out)
+
+    pattern = pattern.strip().removeprefix("./")
+    if "/" not in pattern:
+        return re.fullmatch(regex(pattern), PurePosixPath(relpath).name) is not None
+    return re.fullmatch(regex(pattern.lstrip("/")), relpath) is not None
+
+
+@pytest.mark.parametrize("stars", [80, 160, 5000])
+def test_case6_a_glob_of_many_stars_is_matched_at_once(stars: int) -> None:
+    from dtc.lint.configuration import glob_match
+
+    started = time.perf_counter()
+    for pattern in ("*" * stars + "x", "a" + "*a" * stars + "x", "**/" * stars + "*x", "?*" * stars + "/y"):
+        assert not glob_match(pattern, "a" * 60 + "/" + "a" * 60)
+    assert glob_match("*" * stars + "a", "a" * 60)
+    assert time.perf_counter() - started < 2.0
+
+
+def test_case6_lint_with_a_hostile_per_file_glob_answers_in_time(tmp_path: Path) -> None:
+    book = tmp_path / ("a" * 60 + ".txt")
+    book.write_text("1 Start. THE END\n", encoding="utf-8")
+    (tmp_path / "dtc.toml").write_text(f'[per-file."{"*" * 160}x"]\nignore = ["DT201"]\n', encoding="utf-8")
+    started = time.perf_counter()
+    r = dtc("lint", str(book))
+    assert r.exit_code == 0, r.output
+    assert time.perf_counter() - started < 10.0
+
+
+def test_case6_the_glob_means_what_it_meant() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from dtc.lint.configuration import glob_match
+
+    @settings(max_examples=600, deadline=None)
+    @given(st.text("a/*?.", max_size=10), st.text("ab/.", max_size=12))
+    def same(pattern: str, path: str) -> None:
+        assert glob_match(pattern, path) == _reference_glob(pattern, path), (pattern, path)
+
+    same()
+    for pattern, path, want in [("drafts/**", "drafts/a/b.txt", True), ("**/*.txt", "a.txt", True),
+                                ("**/*.txt", "x/y/a.txt", True), ("*.txt", "x/y/a.txt", True),
+                                ("x/*.txt", "x/y/a.txt", False), ("x/**/a.txt", "x/a.txt", True),
+                                ("?.txt", "ab.txt", False), ("***/a", "b/a", True)]:
+        assert glob_match(pattern, path) is want is _reference_glob(pattern, path), pattern
