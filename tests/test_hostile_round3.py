@@ -537,3 +537,57 @@ def test_case6_the_glob_means_what_it_meant() -> None:
                                 ("x/*.txt", "x/y/a.txt", False), ("x/**/a.txt", "x/a.txt", True),
                                 ("?.txt", "ab.txt", False), ("***/a", "b/a", True)]:
         assert glob_match(pattern, path) is want is _reference_glob(pattern, path), pattern
+
+
+# --- 7. a save is checked for meaning -------------------------------------------------------------------
+
+RATS = """Title: R
+Rules: maze-rats
+
+Adventure Entries
+
+1 A door (D0, S4).
+
+4 A corridor (D0, S2).
+
+2 A Brute HP 30 | Armor 6 | AB 4 | DEX 1 | WIL 6 blocks the hall and attacks. Go to 3.
+
+3 The end. THE END
+"""
+
+
+@pytest.fixture
+def rats_save(tmp_path: Path) -> Path:
+    book = tmp_path / "rats.txt"
+    book.write_text(RATS, encoding="utf-8")
+    save = tmp_path / "game.json"
+    r = dtc("play", str(book), "--seed", "1", "--auto", "bold", "--max-turns", "1", "--save", str(save))
+    assert r.stdout.startswith("stopped"), r.output
+    return save
+
+
+def _edit(save: Path, change: Any) -> None:
+    data = json.loads(save.read_text(encoding="utf-8"))
+    change(data)
+    save.write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["dice"].__setitem__("state", [0] * 625), "cannot advance"),
+    (lambda d: d["dice"].__setitem__("state", [0] * 624 + [624]), "cannot advance"),
+    (lambda d: d["dice"]["state"].__setitem__(624, 625), "position 625"),
+    (lambda d: d["dice"]["state"].__setitem__(5, 2**32), "32-bit"),
+    (lambda d: d["dice"].__setitem__("version", 2), "version 2"),
+    (lambda d: d["settings"].__setitem__("max_turns", 10**30), "settings.max_turns"),
+], ids=["zeros", "zeros-at-the-end", "position", "word", "version", "max-turns"])
+def test_case7_a_save_that_cannot_go_on_is_one_line(rats_save: Path, change: Any, message: str) -> None:
+    _edit(rats_save, change)
+    r = dtc("play", "--resume", str(rats_save), "--max-turns", "5")
+    assert r.exit_code == 2 and message in one_line(r)
+
+
+def test_case7_a_state_with_one_word_set_still_plays(rats_save: Path) -> None:
+    """Only the state the generator cannot leave is refused: one set bit makes a real state."""
+    _edit(rats_save, lambda d: d["dice"].__setitem__("state", [0x80000000] + [0] * 623 + [624]))
+    r = dtc("play", "--resume", str(rats_save), "--max-turns", "5")
+    assert r.exit_code in (0, 1) and "Traceback" not in r.output

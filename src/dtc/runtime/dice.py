@@ -7,6 +7,7 @@ so the odds shown to a player, and the statistical tests, are exact rather than 
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Callable
@@ -269,9 +270,34 @@ class Dice:
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Dice:
-        dice = cls(int(data["seed"]))
-        dice._rng.setstate((data["version"], tuple(data["state"]), data["gauss"]))
+        """The dice a saved state describes; ValueError (one line) for a state that has the
+        right shape but no meaning: words out of range, an index past the end, or the one
+        state the Mersenne Twister can never leave (every word zero: it would draw zeros
+        forever, and a rule that rolls until the dice differ would never end)."""
+        seed, version, words, gauss = data["seed"], data["version"], data["state"], data["gauss"]
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("the seed is not a whole number")
+        if version != 3:
+            raise ValueError(f"version {version!r} is not the generator's (3)")
+        if not isinstance(words, list) or len(words) != _MT_WORDS + 1 or not all(
+                isinstance(w, int) and not isinstance(w, bool) for w in words):
+            raise ValueError(f"the state is not {_MT_WORDS + 1} whole numbers")
+        if not all(0 <= w < 2**32 for w in words[:_MT_WORDS]):
+            raise ValueError("a state word is not a 32-bit number")
+        if not 0 <= words[_MT_WORDS] <= _MT_WORDS:
+            raise ValueError(f"the position {words[_MT_WORDS]} is not one of 0 to {_MT_WORDS}")
+        if not words[0] & 0x80000000 and not any(words[1:_MT_WORDS]):
+            raise ValueError("every word is zero: a generator in this state cannot advance (it draws zeros "
+                             "forever)")
+        if gauss is not None and not (isinstance(gauss, float) and math.isfinite(gauss)):
+            raise ValueError("the cached deviate is not a finite number")
+        dice = cls(seed)
+        dice._rng.setstate((version, tuple(words), gauss))
         return dice
+
+
+#: The words of the Mersenne Twister's state (a saved state has one more: the position in them).
+_MT_WORDS = 624
 
 
 # --- exact probabilities ---------------------------------------------------------------------

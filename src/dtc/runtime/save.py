@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 SAVE_FORMAT = "dtc-save"
 SAVE_VERSION = 1
+#: The largest turn limit a run takes (``--max-turns``, and a save's ``settings.max_turns``).
+MAX_TURNS = 1_000_000_000
 
 
 class SaveError(ValueError):
@@ -100,7 +102,11 @@ def default_save_path(adventure: str | Path) -> Path:
 
 
 def read_save(path: str | Path) -> Saved:
-    """Load and check a save (raises :class:`SaveError`, leaving the file untouched)."""
+    """Load and check a save (raises :class:`SaveError`, leaving the file untouched).
+
+    Every value is checked for meaning, not only for the shape the schema gives it: a dice state
+    the generator cannot go on from (every word zero draws zeros forever), a turn limit past
+    :data:`MAX_TURNS`, an unknown policy, a path with control characters."""
     try:
         data = load_json(path, "save")
     except SchemaError as exc:
@@ -121,7 +127,7 @@ def read_save(path: str | Path) -> Saved:
         raise SaveError(f"{path}: character: not a valid adventurer ({type(exc).__name__})") from None
     try:
         dice = Dice.from_state(data["dice"])
-    except (TypeError, ValueError, OverflowError) as exc:
+    except (TypeError, ValueError, OverflowError, KeyError) as exc:
         raise SaveError(f"{path}: dice.state: not a valid generator state ({exc})") from None
     try:
         state = GameState.from_dict(data["state"])
@@ -142,6 +148,8 @@ def _check_settings(settings: Settings, path: str) -> None:
         value = getattr(settings, name)
         if value is not None and not value.isprintable():
             raise SaveError(f"{path}: settings.{name}: the path {quote(value)} holds control characters")
+    if settings.max_turns > MAX_TURNS:
+        raise SaveError(f"{path}: settings.max_turns: a turn limit past the largest a run takes ({MAX_TURNS:,})")
     if settings.mode == "auto" and settings.policy is None:
         raise SaveError(f"{path}: settings.policy: an automatic run needs a policy")
     if settings.mode == "script" and not settings.script:
