@@ -8,10 +8,12 @@ and book is made in the test's own folder.
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -591,3 +593,113 @@ def test_case7_a_state_with_one_word_set_still_plays(rats_save: Path) -> None:
     _edit(rats_save, lambda d: d["dice"].__setitem__("state", [0x80000000] + [0] * 623 + [624]))
     r = dtc("play", "--resume", str(rats_save), "--max-turns", "5")
     assert r.exit_code in (0, 1) and "Traceback" not in r.output
+
+
+# --- 8. interactive input is read a line at a time, with a limit ---------------------------------------
+
+
+class EndlessLine(io.RawIOBase):
+    """Standard input holding one line of ``size`` bytes and no line end; counts what was read."""
+
+    def __init__(self, size: int) -> None:
+        self.left = size
+        self.taken = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = min(len(buffer), self.left)
+        buffer[:n] = b"x" * n
+        self.left -= n
+        self.taken += n
+        return n
+
+
+def test_case8_an_endless_input_line_is_read_only_to_its_limit(tmp_path: Path) -> None:
+    from dtc.cli.play_cmd import LINE_LIMIT
+
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    stream = EndlessLine(32 * 1024 * 1024)
+    r = CliRunner().invoke(main, ["play", str(book), "--seed", "1", "--no-save"], input=stream,
+                           catch_exceptions=False)
+    assert "Traceback" not in r.output
+    assert f"a line of input longer than {LINE_LIMIT:,} characters" in r.stdout
+    assert stream.taken < 1024 * 1024, f"{stream.taken:,} bytes read of a line with no end"
+
+
+def test_case8_a_real_process_stops_reading_a_line_with_no_end(tmp_path: Path) -> None:
+    """``dtc play`` fed by a program that writes one line forever: it stops, and the writer sees
+    the pipe close long before the 64 MiB it would write."""
+    import threading
+
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    process = real_dtc("play", str(book), "--seed", "1", "--no-save", stdin=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL)
+    written = [0]
+
+    def feed() -> None:
+        chunk = b"x" * 65536
+        try:
+            assert process.stdin is not None
+            while written[0] < 64 * 1024 * 1024:
+                process.stdin.write(chunk)
+                written[0] += len(chunk)
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    out, _ = process.communicate(timeout=100)
+    writer.join(10)
+    assert b"a line of input longer than" in out
+    assert written[0] < 64 * 1024 * 1024
+
+
+def test_case8_a_line_at_the_limit_is_still_an_answer(tmp_path: Path) -> None:
+    from dtc.cli.play_cmd import LINE_LIMIT
+
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    r = dtc("play", str(book), "--seed", "1", "--no-save", input=" " * (LINE_LIMIT - 1) + "q\n")
+    assert "quit by the player" in r.stdout, r.output
+
+
+# --- 9. a save is a regular file ------------------------------------------------------------------------
+
+
+def test_case9_a_fifo_save_is_refused_before_the_game(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    fifo = tmp_path / "save.fifo"
+    os.mkfifo(fifo)
+    r = dtc("play", str(book), "--seed", "1", "--auto", "cautious", "--save", str(fifo))
+    assert r.exit_code == 2 and "named pipe" in one_line(r) and "regular file" in one_line(r)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_case9_a_save_that_becomes_a_fifo_mid_game_is_refused_not_opened(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save is swapped for a FIFO nobody reads after the first turn: the next save is refused
+    in one line (it was opened again every turn, and blocked)."""
+    import dtc.cli.play_cmd as play_cmd
+
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    save = tmp_path / "game.json"
+    real = play_cmd.write_save
+    saved = [0]
+
+    def swapped(path: Any, *args: Any, **kwargs: Any) -> None:
+        saved[0] += 1
+        if saved[0] == 2:
+            save.unlink()
+            os.mkfifo(save)
+        real(path, *args, **kwargs)
+
+    monkeypatch.setattr(play_cmd, "write_save", swapped)
+    r = dtc("play", str(book), "--seed", "1", "--auto", "cautious", "--save", str(save))
+    assert r.exit_code == 2 and "regular file" in one_line(r)
+    assert stat.S_ISFIFO(os.lstat(save).st_mode)

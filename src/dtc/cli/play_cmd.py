@@ -172,11 +172,27 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
     save_path = None if no_save else save_path
     inputs = (file, character_path, settings.script)
     preflight(save_path, inputs)
+    if save_path is not None:
+        _refuse_stream_save(save_path)
     if settings.log:
         preflight(settings.log, (*inputs, resume_path))
         if save_path and os.path.realpath(settings.log) == os.path.realpath(save_path) and not _stream(save_path):
             fail(f"{settings.log}: error: the event log and the save cannot be the same file")
     _run(graph, rules, pc, dice, state, settings, save_path, verbose, inputs)
+
+
+def _refuse_stream_save(path: str) -> None:
+    """A save is replaced after every turn: a pipe or a device as ``--save`` (which would be
+    opened again every turn, and block once nobody reads it) is refused now, in one line."""
+    from dtc.fileread import refusal
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # not there yet (or unreachable: the first save says why)
+    if not stat.S_ISREG(mode):
+        fail(f"{path}: error: {refusal(mode)}; a save is replaced after every turn, so it must be a regular file "
+             "(use --no-save for none)")
 
 
 def _stream(path: str) -> bool:
@@ -212,10 +228,37 @@ def _player(settings: Settings, terminal: Terminal | None) -> tuple[Player, Scri
     return terminal, None
 
 
+#: The longest line of input an interactive game reads, in characters (a terminal's own line is
+#: at most 4,096 bytes; a pipe's has no end but this).
+LINE_LIMIT = 4096
+
+
+def read_answer(prompt: str) -> str:
+    """One line of input for an interactive game: ``input()`` at a terminal (with its line
+    editing), and from anything else a line read at most :data:`LINE_LIMIT` characters at a time:
+    a longer one ends the run (``stopped``), so a stream with no line end cannot fill memory."""
+    stdin = sys.stdin
+    try:
+        tty = stdin.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty:
+        return input(prompt)
+    if prompt:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+    line = stdin.readline(LINE_LIMIT + 1)
+    if not line:
+        raise EOFError
+    if len(line) > LINE_LIMIT and not line.endswith("\n"):
+        raise RunEnded("stopped", f"a line of input longer than {LINE_LIMIT:,} characters")
+    return line.rstrip("\r\n")
+
+
 def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: GameState | None,
          settings: Settings, save_path: str | None, verbose: bool, inputs: tuple[str | None, ...] = ()) -> None:
     interactive = settings.mode == "interactive"
-    terminal = Terminal() if interactive or verbose else None
+    terminal = Terminal(read=read_answer) if interactive or verbose else None
     player, script = _player(settings, terminal)
     log = EventLog(settings.log, resume_at=settings.log_offset if state is not None else None,
                    inputs=(*inputs, save_path)) if settings.log else None
@@ -313,7 +356,7 @@ def character_new(seed: int | None, rules_name: str, output: str | None, at_rand
     else:
         def read(prompt: str) -> str:
             console.print(prompt, end="", markup=False)
-            return input()
+            return read_answer("")
 
         terminal = Terminal(console=console, read=read)
         try:

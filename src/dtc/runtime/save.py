@@ -88,9 +88,12 @@ def save_data(engine: Engine, settings: Settings) -> dict[str, Any]:
 
 def write_save(path: str | Path, engine: Engine, settings: Settings,
                inputs: Iterable[str | Path | None] = ()) -> None:
-    """Write the save atomically, keeping the previous one as ``path~`` (never over an input)."""
+    """Write the save atomically, keeping the previous one as ``path~`` (never over an input).
+
+    Only a regular file (or a new one) is written: a pipe or a device in its place is refused
+    (:class:`dtc.fileio.OutputError`), never opened again every turn."""
     text = json.dumps(save_data(engine, settings), ensure_ascii=False, separators=(",", ":")) + "\n"
-    write_text(path, text, backup=True, inputs=inputs)
+    write_text(path, text, backup=True, inputs=inputs, regular=True)
 
 
 def default_save_path(adventure: str | Path) -> Path:
