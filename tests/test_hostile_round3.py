@@ -703,3 +703,95 @@ def test_case9_a_save_that_becomes_a_fifo_mid_game_is_refused_not_opened(tmp_pat
     r = dtc("play", str(book), "--seed", "1", "--auto", "cautious", "--save", str(save))
     assert r.exit_code == 2 and "regular file" in one_line(r)
     assert stat.S_ISFIFO(os.lstat(save).st_mode)
+
+
+# --- 10. numbers bounded, Ctrl-C at any moment ------------------------------------------------------------
+
+HUGE = str(10**40)
+
+
+@pytest.mark.parametrize("args", [
+    ("renumber", "{book}", "--keep", "9" * 5000),
+    ("renumber", "{book}", "--keep", HUGE),
+    ("renumber", "{book}", "--gap", HUGE, "--shuffle"),
+    ("renumber", "{book}", "--seed", HUGE),
+    ("simulate", "{book}", "-n", HUGE),
+    ("simulate", "{book}", "-n", "9" * 5000),
+    ("simulate", "{book}", "--workers", HUGE),
+    ("simulate", "{book}", "--max-turns", HUGE),
+    ("simulate", "{book}", "--seed", HUGE),
+    ("simulate", "{book}", "--limit", HUGE),
+    ("play", "{book}", "--max-turns", HUGE, "--no-save"),
+    ("play", "{book}", "--from", HUGE, "--no-save"),
+    ("play", "{book}", "--seed", "-" + HUGE, "--no-save"),
+    ("odds", "{book}", "--limit", HUGE),
+], ids=lambda a: "-".join(x if len(x) < 12 else "N" for x in a if x != "{book}"))
+def test_case10_every_numeric_option_is_bounded_in_one_line(tmp_path: Path, args: tuple[str, ...]) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    r = dtc(*(str(book) if a == "{book}" else a for a in args))
+    assert r.exit_code == 2, r.output
+    line = one_line(r)
+    assert line.startswith("error: ") and ("--" in line or "-n" in line), line
+    assert book.read_text(encoding="utf-8") == LABELS
+
+
+def test_case10_the_turn_limits_agree() -> None:
+    from dtc.cli.base import MAX_TURNS
+    from dtc.runtime.save import MAX_TURNS as SAVED
+
+    assert MAX_TURNS == SAVED
+
+
+def test_case10_a_usage_error_is_one_line(tmp_path: Path) -> None:
+    for args in (("lint",), ("nosuch",), ("lint", "--nosuch", "x"), ("renumber", str(tmp_path))):
+        r = dtc(*args)
+        assert r.exit_code == 2 and one_line(r).startswith("error: "), args
+
+
+def test_case10_ctrl_c_in_a_command_is_130_and_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dtc.cli.lint_cmd as lint_cmd
+
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lint_cmd, "lint_compilation", interrupted, raising=False)
+    monkeypatch.setattr(lint_cmd, "config_for", interrupted)
+    r = dtc("lint", str(book))
+    assert r.exit_code == 130 and one_line(r) == "stopped: interrupted"
+
+
+def _started_frames_only(err: str) -> bool:
+    """A traceback from the interpreter's own start (its site module, runpy finding ``-m dtc``),
+    which no program can catch: none of its frames is dtc's or a library's."""
+    frames = [line for line in err.splitlines() if line.strip().startswith("File ")]
+    return all("/dtc/" not in f and "site-packages" not in f for f in frames)
+
+
+def test_case10_ctrl_c_at_any_moment_is_130_and_one_line(tmp_path: Path) -> None:
+    """SIGINT at moments from the interpreter's start to the middle of the work. Before the command
+    line was imported it ended in a traceback (the first 0.15 s), then in click's "Aborted!" (exit 1)."""
+    book = tmp_path / "book.txt"
+    book.write_text(big_book(4000), encoding="utf-8")
+    stopped = 0
+    for delay in (0.03, 0.06, 0.09, 0.12, 0.16, 0.2, 0.3, 0.5, 0.8):
+        process = real_dtc("lint", str(book), stdout=subprocess.DEVNULL)
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        _, err_bytes = process.communicate(timeout=60)
+        err = err_bytes.decode()
+        if process.returncode == 130:
+            assert err.strip() == "stopped: interrupted", (delay, err)
+            stopped += 1
+        elif process.returncode == -signal.SIGINT:  # before the interpreter took SIGINT: killed by it
+            assert not err.strip() or _started_frames_only(err), (delay, err)
+        else:
+            assert process.returncode in (0, 1) and "Traceback" not in err and "Aborted" not in err, (delay, err)
+            assert not (process.returncode == 1 and "stopped" in err)
+        assert "Aborted" not in err
+        if "Traceback" in err:
+            assert _started_frames_only(err), (delay, err)
+    assert stopped >= 5

@@ -205,8 +205,16 @@ POLICY_HELP = {
 POLICY_ALIASES = {"uniform": "random"}  # dtc odds called random "uniform"
 
 
+#: The bounds of every numeric option (a number past one is a one-line usage error, exit 2, never a
+#: computation with it): seeds, row limits, counts of runs and turn limits.
+SEEDS = click.IntRange(min=-(2**63), max=2**63 - 1)
+MAX_COUNT = 1_000_000_000
+#: The largest turn limit (``--max-turns``); the same as :data:`dtc.runtime.save.MAX_TURNS`.
+MAX_TURNS = 1_000_000_000
+
+
 def limit_option(func: F) -> F:
-    return click.option("--limit", type=click.IntRange(min=0), default=DEFAULT_LIMIT, show_default=True,
+    return click.option("--limit", type=click.IntRange(min=0, max=MAX_COUNT), default=DEFAULT_LIMIT, show_default=True,
                         help="Rows per table in the text report (0: all; --format json always has all).")(func)
 
 
@@ -259,7 +267,7 @@ def _ruling_word(text: str) -> str:
 
 
 def seed_option(func: F) -> F:
-    return click.option("--seed", type=int, default=None, help="Fix every random roll (reproducible runs).")(func)
+    return click.option("--seed", type=SEEDS, default=None, help="Fix every random roll (reproducible runs).")(func)
 
 
 def guard(func: F) -> F:
@@ -295,6 +303,8 @@ def ends_cleanly(func: F) -> F:
         def end(signum: int, _frame: object) -> None:
             STOPS.stop(128 + signum)  # at once, unless a temporary is being made (then just after)
 
+        take_back_ctrl_c()
+
         kept: dict[int, Any] = {}
         for name in ("SIGTERM", "SIGHUP"):
             sig = getattr(signal, name, None)
@@ -308,6 +318,27 @@ def ends_cleanly(func: F) -> F:
 
     wrapper.takes_stops = True  # type: ignore[attr-defined]  # (what tests/test_cli_vocabulary.py looks for)
     return wrapper  # type: ignore[return-value]
+
+
+def take_back_ctrl_c() -> None:
+    """From here on Ctrl-C raises KeyboardInterrupt, so the command's clean-ups run (and
+    :meth:`LazyGroup.invoke` ends it with status 130 and one line): until a command starts,
+    the ``dtc`` command ends at once on Ctrl-C (:func:`dtc.cli.stop_early`), since nothing is
+    being written yet and the imports that take the first tenth of a second would otherwise end
+    in a traceback."""
+    from dtc.cli import stopped_early
+
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is stopped_early:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _one_line(exc: click.UsageError) -> NoReturn:
+    """A usage error in one line, exit 2: ``error: MESSAGE (see 'dtc CMD --help')`` (click's own
+    takes four: the usage, a hint, a blank line and the message)."""
+    ctx = exc.ctx
+    hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    click.echo(f"error: {' '.join(exc.format_message().split())}{hint}", err=True)
+    sys.exit(exc.exit_code if exc.exit_code else int(Exit.USAGE))
 
 
 class LazyGroup(click.Group):
@@ -331,11 +362,29 @@ class LazyGroup(click.Group):
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as exc:  # `dtc nosuch`, `dtc --bad`
+            _one_line(exc)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BrokenPipeError:  # click itself would say nothing and exit 1
             reader_gone()
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as exc:  # a command's arguments: a bad value, a missing one
+            _one_line(exc)
+        except KeyboardInterrupt:  # click would say "Aborted!" and exit 1
+            with contextlib.suppress(OSError, ValueError):
+                sys.stdout.flush()
+            click.echo("\nstopped: interrupted", err=True)
+            sys.exit(130)
 
 
 COMMANDS = {

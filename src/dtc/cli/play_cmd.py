@@ -11,10 +11,21 @@ from typing import Any
 import click
 from rich.console import Console
 
-from dtc.cli.base import Exit, ends_cleanly, fail, guard, load_graph, policy_option, ruling_option, seed_option
+from dtc.cli.base import (
+    MAX_TURNS,
+    Exit,
+    ends_cleanly,
+    fail,
+    guard,
+    load_graph,
+    policy_option,
+    ruling_option,
+    seed_option,
+)
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight, write_text
 from dtc.fileread import ReadError, read_text
+from dtc.numbers import ENTRY
 from dtc.runtime.character import Character, CharacterError, character_json, load_character
 from dtc.runtime.core import Outcome, Player, RunEnded
 from dtc.runtime.dice import Dice
@@ -86,12 +97,13 @@ def _script_lines(path: str) -> list[str]:
 @seed_option
 @click.option("--character", "character_path", type=click.Path(dir_okay=False),
               help="Play this adventurer (a `dtc character new` file); default: a random one from the seed.")
-@click.option("--from", "start", type=int, help="Start at this entry instead of the entrance (test one room).")
+@click.option("--from", "start", type=click.IntRange(min=0, max=ENTRY),
+              help="Start at this entry instead of the entrance (test one room).")
 @policy_option(*POLICIES, option="--auto", default=None, lead="Let a policy make every decision")
 @click.option("--script", "script_path", type=click.Path(dir_okay=False, exists=True),
               help="Take the entry choices from this file, one per line (number, label or command).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write every event as JSON Lines here.")
-@click.option("--max-turns", type=click.IntRange(min=1), default=None,
+@click.option("--max-turns", type=click.IntRange(min=1, max=MAX_TURNS), default=None,
               help=f"Stop after this many turns (default {DEFAULT_MAX_TURNS}).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False),
               help="Where to save after every turn (default build/NAME-HASH.save.json, HASH from the "

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import click
 
 from dtc.cli.base import (
+    MAX_COUNT,
+    MAX_TURNS,
+    SEEDS,
     Exit,
     color_wanted,
     ends_cleanly,
@@ -54,8 +57,12 @@ def _character(path: str | None, rules: Rules) -> tuple[dict[str, Any] | None, s
     return pc.to_dict(), f"{pc.name} ({path}) every run: {pc.summary()}"
 
 
+#: The most processes ``--workers`` asks for.
+MAX_WORKERS = 1024
+
+
 def _worker_count(ctx: click.Context, param: click.Parameter, value: str) -> int | str:
-    """``--workers``: a whole number of at least 1, or ``auto``."""
+    """``--workers``: a whole number from 1 to :data:`MAX_WORKERS`, or ``auto``."""
     text = str(value).strip().lower()
     if text == "auto":
         return "auto"
@@ -63,22 +70,23 @@ def _worker_count(ctx: click.Context, param: click.Parameter, value: str) -> int
         number = int(text)
     except ValueError:
         raise click.BadParameter(f"{value!r} is neither a whole number nor 'auto'.", ctx, param) from None
-    if number < 1:
-        raise click.BadParameter(f"{number} is not a number of workers (at least 1, or 'auto').", ctx, param)
+    if not 1 <= number <= MAX_WORKERS:
+        raise click.BadParameter(f"{number} is not a number of workers (1 to {MAX_WORKERS:,}, or 'auto').", ctx,
+                                 param)
     return number
 
 
 @click.command("simulate")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("-n", "--runs", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("-n", "--runs", type=click.IntRange(min=1, max=MAX_COUNT), default=1000, show_default=True,
               help="How many playthroughs.")
-@click.option("--seed", type=int, default=None, help="Master seed (default: a random one, shown in the report).")
+@click.option("--seed", type=SEEDS, default=None, help="Master seed (default: a random one, shown in the report).")
 @policy_option("random", "cautious", "bold", "least-used", lead="Who plays (the automatic players of dtc play, "
                                                                  "or least-used for coverage)")
 @click.option("--workers", metavar="N|auto", default="auto", show_default=True, callback=_worker_count,
               help="Processes to play on: a number, or auto (the usable cores, when the runs take long "
                    "enough to gain from them). Results depend only on the seed and the number of runs.")
-@click.option("--max-turns", type=click.IntRange(min=1), default=None,
+@click.option("--max-turns", type=click.IntRange(min=1, max=MAX_TURNS), default=None,
               help="Stop a run after this many turns (default: dtc play's).")
 @click.option("--character", "character_path", type=click.Path(dir_okay=False),
               help="Play every run with this adventurer (a `dtc character new` file).")
