@@ -795,3 +795,71 @@ def test_case10_ctrl_c_at_any_moment_is_130_and_one_line(tmp_path: Path) -> None
         if "Traceback" in err:
             assert _started_frames_only(err), (delay, err)
     assert stopped >= 5
+
+
+# --- 11. every error names its file ---------------------------------------------------------------------
+
+
+def _no_space(*args: Any, **kwargs: Any) -> Any:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_case11_compile_on_a_full_disk_names_its_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    out = tmp_path / "out.json"
+    out.write_text("the old graph", encoding="utf-8")
+    monkeypatch.setattr(os, "pwritev", _no_space)
+    monkeypatch.setattr(os, "pwrite", _no_space)
+    r = dtc("compile", str(book), "-o", str(out))
+    assert r.exit_code == 2 and one_line(r) == f"{out}: error: no space left on the device"
+    assert out.read_text(encoding="utf-8") == "the old graph" and leftovers(tmp_path) == []
+
+
+class _FullFile(io.FileIO):
+    """A file on a full disk: every write fails."""
+
+    def write(self, data: Any) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_case11_the_event_log_on_a_full_disk_names_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    log = tmp_path / "run.jsonl"
+    monkeypatch.setattr(io, "FileIO", _FullFile)
+    r = dtc("play", str(book), "--seed", "1", "--auto", "cautious", "--no-save", "--log", str(log))
+    monkeypatch.undo()
+    assert r.exit_code == 2 and one_line(r) == f"{log}: error: no space left on the device"
+
+
+def test_case11_a_log_on_a_device_that_is_full_names_itself(tmp_path: Path) -> None:
+    """A real ENOSPC from the kernel: a node of the "full" device (1, 7), made here in the test's
+    folder (skipped where nodes cannot be made; never the machine's own /dev entry)."""
+    full = tmp_path / "full"
+    try:
+        os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+    except (PermissionError, OSError) as exc:
+        pytest.skip(f"cannot make a device node here ({exc})")
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    r = dtc("play", str(book), "--seed", "1", "--auto", "cautious", "--no-save", "--log", str(full))
+    assert r.exit_code == 2 and one_line(r) == f"{full}: error: no space left on the device"
+    r = dtc("compile", str(book), "-o", str(full))
+    assert r.exit_code == 2 and one_line(r) == f"{full}: error: no space left on the device"
+    assert stat.S_ISCHR(os.lstat(full).st_mode)
+
+
+def test_case11_a_full_standard_output_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Full(io.BytesIO):
+        def write(self, data: Any) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def writelines(self, lines: Any) -> None:
+            for line in lines:
+                self.write(line)
+
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(Full()))
+    with pytest.raises(fileio.OutputError, match="no space left") as info:
+        fileio.write_bytes("-", b"data\n")
+    assert str(info.value) == "<stdout>: error: no space left on the device"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import stat
 import sys
@@ -35,7 +36,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 
 class OutputError(OSError):
@@ -354,7 +355,8 @@ def replacing(path: str | Path, *, inputs: Iterable[str | Path | None] = ()) -> 
     command that writes its output in pieces at their offsets (``os.pwrite``), from more than
     one process (``dtc compile``: see :func:`dtc.compiler.parallel.written_halves`). When the
     block ends it is flushed to disk and renamed over ``path``; if the block raises, it is removed
-    and ``path`` is left as it was.
+    and ``path`` is left as it was. An OS error the block raises that names no file (a write to
+    the temporary: a full disk) is raised as an :class:`OutputError` naming ``path``.
 
     Yields None, and opens nothing, where ``path`` is ``-`` or a character device or a pipe
     (written as they are, in order, not replaced): write those with :func:`write_bytes`. Refuses
@@ -374,7 +376,14 @@ def replacing(path: str | Path, *, inputs: Iterable[str | Path | None] = ()) -> 
     except OSError as exc:
         raise OutputError(name, _reason(exc), exc.errno or 0) from None
     with _temporary_beside(name, target, info, None) as fd:
-        yield fd
+        try:
+            yield fd
+        except OutputError:
+            raise
+        except OSError as exc:
+            if exc.filename is not None:
+                raise
+            raise OutputError(name, _reason(exc), exc.errno or 0) from None
 
 
 def pwrite_all(fd: int, parts: list[bytes], offset: int) -> int:
@@ -652,8 +661,13 @@ def write_bytes(path: str | Path, data: Data, *, inputs: Iterable[str | Path | N
     """
     name = str(path)
     if name == "-":
-        sys.stdout.buffer.writelines([data] if isinstance(data, bytes) else data)
-        sys.stdout.buffer.flush()
+        try:
+            sys.stdout.buffer.writelines([data] if isinstance(data, bytes) else data)
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            raise  # the reader went away: the command stops quietly
+        except OSError as exc:
+            raise OutputError("<stdout>", _reason(exc), exc.errno or 0) from None
         return Written(name, None, None, True)
     refuse_inputs([name], inputs)
     target, info = resolve(name)
@@ -684,6 +698,44 @@ def write_text(path: str | Path, text: str, *, inputs: Iterable[str | Path | Non
                        regular=regular)
 
 
+class _Stream(io.BufferedWriter):
+    """A growing output (:func:`open_stream`) whose errors name it: a full disk while the event
+    log is written is ``run.jsonl: error: no space left on the device``, not a bare OS error."""
+
+    def __init__(self, fd: int, name: str) -> None:
+        super().__init__(io.FileIO(fd, "wb"))
+        self.output_name = name
+
+    def _failed(self, exc: OSError) -> OutputError:
+        if exc.errno == errno.EPIPE:
+            return OutputError(self.output_name, "the reader of the pipe went away", exc.errno)
+        return OutputError(self.output_name, _reason(exc), exc.errno or 0)
+
+    def write(self, data: Any) -> int:
+        try:
+            return super().write(data)
+        except OutputError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OutputError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except OutputError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+
 def open_stream(path: str | Path, *, inputs: Iterable[str | Path | None] = (),
                 keep: int | None = None) -> tuple[IO[bytes], int]:
     """Open an output that grows as a command runs (the play event log); return it and its length.
@@ -691,7 +743,8 @@ def open_stream(path: str | Path, *, inputs: Iterable[str | Path | None] = (),
     The one output written in place rather than replaced: a regular file is truncated to ``keep``
     bytes (a resumed run cuts its log back to the length its save recorded), or emptied. A
     character device or pipe is written as it is (length 0). Links, inputs, read-only files,
-    directories and other kinds are treated as :func:`write_bytes` treats them.
+    directories and other kinds are treated as :func:`write_bytes` treats them. An error while
+    it is written names it (:class:`OutputError`).
     """
     name = str(path)
     refuse_inputs([name], inputs)
@@ -699,10 +752,10 @@ def open_stream(path: str | Path, *, inputs: Iterable[str | Path | None] = (),
     flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         if info is not None and _check_existing(name, info):
-            return os.fdopen(os.open(target, flags), "wb"), 0
+            return _Stream(os.open(target, flags), name), 0
         target.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(target, flags | os.O_CREAT, 0o666)
-        handle = os.fdopen(fd, "wb")
+        handle = _Stream(fd, name)
         size = handle.seek(0, os.SEEK_END)
         length = min(keep, size) if keep is not None else 0
         handle.seek(length)
