@@ -863,3 +863,53 @@ def test_case11_a_full_standard_output_is_named(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(fileio.OutputError, match="no space left") as info:
         fileio.write_bytes("-", b"data\n")
     assert str(info.value) == "<stdout>: error: no space left on the device"
+
+
+# --- 12. every terminal path through dtc.visible ------------------------------------------------------------
+
+EVIL = "\x1b]0;PWNED\x07"
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_case12_renumber_quotes_bad_notation_with_visible_controls(tmp_path: Path, dry_run: bool) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(f"1 Go (DEX{EVIL} D1, S2, F3).\n\n2 A. THE END\n\n3 B. THE END\n", encoding="utf-8")
+    r = dtc("renumber", str(book), *(["--dry-run"] if dry_run else []))
+    assert r.exit_code == 1 and "choice notation does not parse" in r.stderr
+    assert "\x1b" not in r.output + r.stderr and "\x07" not in r.stderr and "\\x1b]0;PWNED\\x07" in r.stderr
+
+
+def _on_a_terminal(argv: list[str], tmp_path: Path) -> str:
+    """What ``argv`` prints to a pseudo-terminal this test makes (never a real device)."""
+    leader, follower = os.openpty()
+    try:
+        with (tmp_path / "stderr.txt").open("wb") as printed:
+            process = subprocess.Popen(argv, stdout=follower, stderr=printed, stdin=subprocess.DEVNULL,
+                                       env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the other end closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait(timeout=60)
+    finally:
+        os.close(leader)
+    return b"".join(chunks).decode("utf-8")
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
+def test_case12_lint_diff_shows_a_person_visible_controls_and_a_pipe_the_bytes(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(f"1 Start (D0, S2).\n\n2 Fork {EVIL} (DEX D1 S4 F5).\n\n4 Out. THE END\n\n5 Out. THE END\n",
+                    encoding="utf-8")
+    argv = [sys.executable, "-m", "dtc", "lint", "--no-config", "--diff", str(book)]
+    shown = _on_a_terminal(argv, tmp_path)
+    assert "\x1b" not in shown and "\x07" not in shown and "\\x1b]0;PWNED\\x07 (DEX D1, S4, F5)" in shown, repr(shown)
+    piped = subprocess.run(argv, capture_output=True, timeout=60,
+                           env={**os.environ, "PYTHONPATH": str(ROOT / "src")}).stdout.decode("utf-8")
+    assert f"+2 Fork {EVIL} (DEX D1, S4, F5)." in piped
