@@ -27,6 +27,7 @@ from click.testing import CliRunner, Result
 import dtc.renumber.journal as renumber_journal
 from dtc import fileio
 from dtc.cli import main
+from helpers import lint_text
 from test_renumber import LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -913,3 +914,49 @@ def test_case12_lint_diff_shows_a_person_visible_controls_and_a_pipe_the_bytes(t
     piped = subprocess.run(argv, capture_output=True, timeout=60,
                            env={**os.environ, "PYTHONPATH": str(ROOT / "src")}).stdout.decode("utf-8")
     assert f"+2 Fork {EVIL} (DEX D1, S4, F5)." in piped
+
+
+# --- 13. over-long notation gets a finding, never silence ----------------------------------------------------
+
+
+def _codes(text: str) -> list[str]:
+    return sorted(d.code for d in lint_text(text))
+
+
+@pytest.mark.parametrize("notation", [
+    "(D1, S" + "2" * 200 + ")",
+    "(D1, S2, F3, " + "x" * 250 + ")",
+    "(DEX D2, S2, F" + "3" * 300 + ")",
+    "(D1 S2 F3" + " " * 240 + ")",
+], ids=["200-digits", "long-tail", "300-digits", "spaces"])
+def test_case13_overlong_notation_is_a_finding(notation: str) -> None:
+    text = f"1 A door {notation}.\n\n2 In. THE END\n\n3 Out. THE END\n"
+    found = [d for d in lint_text(text) if d.code == "DT101"]
+    assert found and "longer than 200 characters" in found[0].message
+    assert found[0].span.line == 1 and found[0].span.column == 10
+
+
+def test_case13_overlong_notation_stops_renumber_with_a_reason(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("1 A door (D1, S" + "2" * 200 + ").\n\n2 In. THE END\n", encoding="utf-8")
+    r = dtc("renumber", str(book))
+    assert r.exit_code == 1 and "longer than 200 characters" in r.stderr
+
+
+def test_case13_long_prose_in_parentheses_stays_prose() -> None:
+    text = "1 A door (" + "it creaks, and the wind howls through it " * 8 + ") (D0, S2).\n\n2 In. THE END\n"
+    assert "DT101" not in _codes(text)
+
+
+def test_case13_a_hundred_digits_are_still_dt121() -> None:
+    assert "DT121" in _codes("1 A door (D1, S" + "2" * 100 + ", F2).\n\n2 In. THE END\n")
+
+
+def test_case13_many_long_parentheses_are_read_in_linear_time() -> None:
+    from dtc.compiler.api import compile_text
+
+    body = ("(" + "x" * 300) * 3000 + ("(D1, S2, F3, " + "y" * 300 + ") ") * 3000
+    started = time.perf_counter()
+    comp = compile_text(f"1 {body}\n\n2 THE END\n\n3 THE END\n", "long.txt")
+    assert time.perf_counter() - started < 20
+    assert sum(1 for c in comp.doc.entries[0].choices if c.error) == 3000

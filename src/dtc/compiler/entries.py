@@ -238,6 +238,8 @@ def read_entry(
                     continue
                 entry.choices.append(_choice(text, index, start + s, start + e, start))
             notation.append((s, e))
+        if len(body) > NOTATION_LIMIT + 2:
+            _overlong_notation(entry, text, index, body, start, notation)
     if "[" in body:
         _read_effects(entry, body, start, index, notation)
     # One byte per character (what Latin-1 cannot hold becomes "?"): offsets are the body's.
@@ -265,6 +267,38 @@ def read_entry(
             elif "|" in m.group(1):
                 bad_statblock(doc, m.group(1), start + m.start(1), index)
     return entry
+
+
+#: The longest parenthetical read as notation, in characters between its parentheses.
+NOTATION_LIMIT = 200
+#: A parenthetical longer than that (possessive: no backtracking inside it).
+_OVERLONG = re.compile(rf"\((?:[^()]{{{NOTATION_LIMIT + 1},}}+)\)")
+
+
+def _overlong_notation(entry: Entry, text: str, index: LineIndex, body: str, start: int,
+                       notation: list[tuple[int, int]]) -> None:
+    """A parenthetical over :data:`NOTATION_LIMIT` characters that reads as notation (by the
+    hints a shorter one is read by) becomes a choice that does not parse, saying why: such a
+    choice, or a target of 200 digits, would otherwise vanish without a finding. Its numbers are
+    not prose (it joins ``notation``, kept sorted)."""
+    found = False
+    for m in _OVERLONG.finditer(body):
+        inner = m.group()[1:-1]
+        if not (NOTATION_HINT.search(inner) or (SF_TOKEN.search(inner) and D_TOKEN.search(inner))):
+            continue
+        s, e = m.span()
+        at = start + s
+        choice = Choice(m.group(), source=text, label_from=max(start, at - REACH), label_to=at)
+        choice.error = (f"notation longer than {NOTATION_LIMIT} characters, which dtc does not read "
+                        "(shorten it, or split the choice)")
+        whole = index.span(at, start + e)
+        choice.spans = (whole, whole, None, None, None, None, None)
+        where = bisect_left([c.label_to for c in entry.choices], at)
+        entry.choices.insert(where, choice)
+        notation.append((s, e))
+        found = True
+    if found:
+        notation.sort()
 
 
 def _read_effects(entry: Entry, body: str, start: int, index: LineIndex, notation: list[tuple[int, int]]) -> None:
