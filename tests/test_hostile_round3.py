@@ -960,3 +960,54 @@ def test_case13_many_long_parentheses_are_read_in_linear_time() -> None:
     comp = compile_text(f"1 {body}\n\n2 THE END\n\n3 THE END\n", "long.txt")
     assert time.perf_counter() - started < 20
     assert sum(1 for c in comp.doc.entries[0].choices if c.error) == 3000
+
+
+# --- 14. a socket, a directory and an unusable configuration: one line each, exit 2 --------------------------
+
+
+@pytest.fixture
+def socket_path(tmp_path: Path) -> Iterator[Path]:
+    import socket
+
+    path = tmp_path / "book.sock"
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(path))
+        yield path
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("command", ["lint", "compile", "graph", "odds", "renumber", "play"])
+def test_case14_a_socket_input_says_it_is_a_socket(socket_path: Path, command: str) -> None:
+    r = dtc(command, str(socket_path))
+    assert r.exit_code == 2 and "socket" in one_line(r) and str(socket_path) in one_line(r)
+    assert "No such device" not in r.stderr
+
+
+@pytest.mark.parametrize("command", ["lint", "compile", "graph", "odds", "renumber", "play", "simulate"])
+def test_case14_a_directory_input_is_one_line(tmp_path: Path, command: str) -> None:
+    folder = tmp_path / "book.txt"
+    folder.mkdir()
+    r = dtc(command, str(folder))
+    assert r.exit_code == 2 and str(folder) in one_line(r) and "directory" in one_line(r)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "self-link", "dangling-link"])
+@pytest.mark.parametrize("command", ["lint", "compile"])
+def test_case14_an_unusable_dtc_toml_is_one_line(tmp_path: Path, kind: str, command: str) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(LABELS, encoding="utf-8")
+    config = tmp_path / "dtc.toml"
+    if kind == "fifo":
+        os.mkfifo(config)
+    elif kind == "directory":
+        config.mkdir()
+    elif kind == "self-link":
+        config.symlink_to(config.name)
+    else:
+        config.symlink_to("nowhere.toml")
+    args = [command, str(book)] + (["-o", str(tmp_path / "out.json")] if command == "compile" else [])
+    r = dtc(*args)
+    assert r.exit_code == 2 and one_line(r).startswith(f"{config}: error: ")
+    assert not (tmp_path / "out.json").exists()

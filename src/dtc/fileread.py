@@ -77,6 +77,15 @@ def _message(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def _what_it_is(name: str) -> str | None:
+    """Why a path that could not be opened is not read, when it is not a regular file (a socket
+    cannot be opened at all: "No such device or address" would say nothing of what it is)."""
+    try:
+        return refusal(os.stat(name).st_mode)
+    except (OSError, ValueError):
+        return None
+
+
 def _too_large(path: str, limit: int, kind: str) -> ReadError:
     return ReadError(path, f"larger than the {limit:,}-byte limit for a {kind} file; dtc does not read it")
 
@@ -121,7 +130,7 @@ def read_bytes(path: str | Path, kind: str = "source", *, stdin: bool = False, l
     try:
         fd = os.open(name, flags)
     except OSError as exc:
-        raise ReadError(name, _message(exc)) from None
+        raise ReadError(name, _what_it_is(name) or _message(exc)) from None
     try:
         info = os.fstat(fd)
         refused = refusal(info.st_mode)

@@ -22,6 +22,8 @@ go lower, names an unknown rule, key or ruleset, or is not valid TOML raises
 from __future__ import annotations
 
 import dataclasses
+import os
+import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -231,12 +233,21 @@ def glob_match(pattern: str, relpath: str) -> bool:
 
 
 def find_config(start: str | Path) -> Path | None:
-    """The configuration file that governs files in ``start`` (a folder), or None."""
+    """The configuration file that governs files in ``start`` (a folder), or None.
+
+    A ``dtc.toml`` is found whatever it is: one that is a directory, a named pipe, a device or a
+    link that leads nowhere or to itself is reported by :func:`load_config` in one line, never
+    passed over in silence (a configuration that seems to be there and is ignored would change
+    what is checked unseen). A ``pyproject.toml`` counts only when it is a file with a
+    ``[tool.dtc]`` table.
+    """
     folder = Path(start).resolve()
     for candidate in (folder, *folder.parents):
         for name in CONFIG_FILES:
             path = candidate / name
-            if path.is_file() and (name == "dtc.toml" or _has_tool_table(path)):
+            if name == "dtc.toml" and os.path.lexists(path):
+                return path
+            if name != "dtc.toml" and path.is_file() and _has_tool_table(path):
                 return path
     return None
 
@@ -395,9 +406,13 @@ def config_for(file: str | Path | None, explicit: str | Path | None = None) -> C
     if path is None:
         return Config(None)
     try:
-        mtime = path.stat().st_mtime
-    except OSError as exc:
+        info = path.stat()
+    except OSError as exc:  # a link to itself or to nothing: load_config says what, as a read would
+        load_config(path)
         raise ConfigError(str(path), exc.strerror or str(exc)) from None
+    if not stat.S_ISREG(info.st_mode):
+        load_config(path)  # a directory, a pipe: refused in one line, never read
+    mtime = info.st_mtime
     key = path.resolve()
     cached = _CACHE.get(key)
     if cached is not None and cached[0] == mtime:
