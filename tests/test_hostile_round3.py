@@ -301,6 +301,24 @@ def test_case2_a_hand_edit_saved_while_lint_fix_runs_is_kept(tmp_path: Path, mon
     assert leftovers(tmp_path) == []
 
 
+def test_case2_lint_fix_in_a_folder_nothing_can_be_written_in_still_lints(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lock file cannot be made (a read-only folder): a book with nothing to fix is linted as
+    before; one with a fix is refused by the write itself, naming the book."""
+    clean = tmp_path / "clean.txt"
+    clean.write_text("1 Start (D0, S2).\n\n2 End. THE END\n", encoding="utf-8")
+    real_open = os.open
+
+    def read_only_folder(path: Any, flags: int, *args: Any) -> int:
+        if str(path).endswith(".lock") or (flags & os.O_CREAT and str(path).endswith(".tmp")):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(fileio.os, "open", read_only_folder)
+    r = dtc("lint", "--no-config", "--fix", str(clean))
+    assert r.exit_code == 0, r.output
+
+
 # --- 3. FILE~ is a copy of its own, and a failed run keeps the earlier one --------------------------
 
 

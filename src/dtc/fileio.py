@@ -518,10 +518,12 @@ class rewriting:
                  | getattr(os, "O_CLOEXEC", 0))
         while True:
             try:
-                fd = os.open(path, flags, 0o666 & ~_umask())
+                fd = self._open(flags)
             except OSError as exc:
                 if exc.errno == errno.ELOOP:
                     raise OutputError(path, "is a symbolic link; dtc's lock file never is (remove it)") from None
+                if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT):
+                    return  # a folder nothing can be written in: no rewrite can happen there to guard
                 raise OutputError(name, f"cannot take the lock {path.name} beside it ({_reason(exc)})",
                                   exc.errno or 0) from None
             try:
@@ -548,6 +550,14 @@ class rewriting:
                 os.close(fd)
                 raise
             os.close(fd)  # the holder removed that lock file as it finished: take the new one
+
+    def _open(self, flags: int) -> int:
+        """The lock file, made if need be; another user's (which this one cannot write) is opened
+        to read, which is enough to lock it."""
+        try:
+            return os.open(self.path, flags, 0o666 & ~_umask())
+        except PermissionError:
+            return os.open(self.path, (flags & ~(os.O_RDWR | os.O_CREAT)) | os.O_RDONLY)
 
     def __exit__(self, *exc: object) -> None:
         if self.fd == -1:
