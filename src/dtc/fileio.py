@@ -659,15 +659,15 @@ def check_replaceable(path: str | Path) -> None:
 
 
 def write_bytes(path: str | Path, data: Data, *, inputs: Iterable[str | Path | None] = (),
-                backup: bool = False, new_mode: int | None = None, regular: bool = False) -> Written:
+                backup: bool = False, new_mode: int | None = None, pipes: bool = True) -> Written:
     """Write ``data`` to ``path`` as the module docstring says; return what was done.
 
     ``data``: bytes, or a list of the parts they are joined from (see :data:`Data`).
     ``new_mode``: the permissions of a file that does not exist yet (default 0666 less the umask).
     ``backup``: the old file is copied to ``FILE~`` once the new one is complete, just before it
     is renamed into place (a write that fails leaves an earlier backup as it was).
-    ``regular``: only a regular file is written (a save, replaced again after every turn): a
-    pipe or a device is refused rather than written directly.
+    ``pipes=False``: a named pipe is refused rather than written (a save, written again after
+    every turn, would open it again every turn, and block once nobody reads it).
     """
     name = str(path)
     if name == "-":
@@ -682,11 +682,9 @@ def write_bytes(path: str | Path, data: Data, *, inputs: Iterable[str | Path | N
     refuse_inputs([name], inputs)
     target, info = resolve(name)
     if info is not None and _check_existing(name, info):
-        if regular:
-            from dtc.fileread import refusal
-
-            raise OutputError(name, f"{refusal(info.st_mode)}; this file is replaced again and again, so it "
-                                    "must be a regular file")
+        if not pipes and stat.S_ISFIFO(info.st_mode):
+            raise OutputError(name, "is a named pipe (FIFO); this file is written again and again, and a pipe "
+                                    "would be opened each time, so dtc does not write it (give a regular file)")
         return _direct(name, target, data)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -702,10 +700,10 @@ def write_bytes(path: str | Path, data: Data, *, inputs: Iterable[str | Path | N
 
 
 def write_text(path: str | Path, text: str, *, inputs: Iterable[str | Path | None] = (),
-               backup: bool = False, new_mode: int | None = None, regular: bool = False) -> Written:
+               backup: bool = False, new_mode: int | None = None, pipes: bool = True) -> Written:
     """:func:`write_bytes` of ``text`` encoded as UTF-8."""
     return write_bytes(path, text.encode("utf-8"), inputs=inputs, backup=backup, new_mode=new_mode,
-                       regular=regular)
+                       pipes=pipes)
 
 
 class _Stream(io.BufferedWriter):

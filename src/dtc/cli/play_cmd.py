@@ -185,7 +185,7 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
     inputs = (file, character_path, settings.script)
     preflight(save_path, inputs)
     if save_path is not None:
-        _refuse_stream_save(save_path)
+        _refuse_pipe_save(save_path)
     if settings.log:
         preflight(settings.log, (*inputs, resume_path))
         if save_path and os.path.realpath(settings.log) == os.path.realpath(save_path) and not _stream(save_path):
@@ -193,18 +193,16 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
     _run(graph, rules, pc, dice, state, settings, save_path, verbose, inputs)
 
 
-def _refuse_stream_save(path: str) -> None:
-    """A save is replaced after every turn: a pipe or a device as ``--save`` (which would be
-    opened again every turn, and block once nobody reads it) is refused now, in one line."""
-    from dtc.fileread import refusal
-
+def _refuse_pipe_save(path: str) -> None:
+    """A save is written again after every turn: a named pipe as ``--save`` (opened again every
+    turn, which blocks once nobody reads it) is refused now, in one line."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return  # not there yet (or unreachable: the first save says why)
-    if not stat.S_ISREG(mode):
-        fail(f"{path}: error: {refusal(mode)}; a save is replaced after every turn, so it must be a regular file "
-             "(use --no-save for none)")
+    if stat.S_ISFIFO(mode):
+        fail(f"{path}: error: is a named pipe (FIFO); a save is written again after every turn, so it must be a "
+             "regular file (use --no-save for none)")
 
 
 def _stream(path: str) -> bool:

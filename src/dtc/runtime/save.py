@@ -90,10 +90,10 @@ def write_save(path: str | Path, engine: Engine, settings: Settings,
                inputs: Iterable[str | Path | None] = ()) -> None:
     """Write the save atomically, keeping the previous one as ``path~`` (never over an input).
 
-    Only a regular file (or a new one) is written: a pipe or a device in its place is refused
-    (:class:`dtc.fileio.OutputError`), never opened again every turn."""
+    A named pipe in its place is refused (:class:`dtc.fileio.OutputError`), never opened again
+    every turn (it blocked once nobody read it); a character device is written as it is."""
     text = json.dumps(save_data(engine, settings), ensure_ascii=False, separators=(",", ":")) + "\n"
-    write_text(path, text, backup=True, inputs=inputs, regular=True)
+    write_text(path, text, backup=True, inputs=inputs, pipes=False)
 
 
 def default_save_path(adventure: str | Path) -> Path:
