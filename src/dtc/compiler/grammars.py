@@ -28,6 +28,7 @@ from dtc.compiler.notation import (
     RollSpec,
     StatBlock,
     possession_name,
+    range_bounds,
 )
 from dtc.numbers import HP, STAT, bounded
 from dtc.resources import read_text
@@ -97,8 +98,7 @@ class _ToFields(Transformer[Token, object]):
 
     def branch(self, children: list[Token]) -> Branch:
         rng, target = children
-        low, _, high = str(rng).replace("\u2013", "-").partition("-")
-        return Branch(int(low), int(high or low), self._field(target), self._field(rng))
+        return Branch(*range_bounds(str(rng)), self._field(target), self._field(rng))
 
     def condition(self, children: list[object]) -> tuple[Cond, Field]:
         keyword, expr = children

@@ -316,6 +316,12 @@ def target_value(token: str) -> int | str:
     return body if body.startswith("@") else numbers.bounded(body, numbers.ENTRY)
 
 
+def range_bounds(token: str) -> tuple[int, int]:
+    """A random branch's ``RANGE`` token (``1-3``, ``4 – 6``, ``5``) -> (low, high)."""
+    numbers_in = _DIGITS.findall(token)
+    return int(numbers_in[0]), int(numbers_in[-1])
+
+
 def difficulty_value(token: str) -> int:
     """``D3`` -> 3 (the grammar guarantees a letter, optional spaces, then digits); past
     :data:`dtc.numbers.DIFFICULTY`, one more than it."""
