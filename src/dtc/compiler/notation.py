@@ -3,9 +3,10 @@
 A book repeats a handful of notation *shapes* thousands of times, so two things keep reading
 them cheap, and neither changes what is accepted:
 
-- fast paths — one regular expression for the notation rule, and a token-by-token reading of
-  the stat-block rule — built from the grammars' own terminal patterns (:mod:`dtc.compiler.terminals`)
-  and property-tested against Lark; they only ever accept;
+- fast paths — one regular expression for the notation rule, another for notation with a
+  condition and for random branches, and a token-by-token reading of the stat-block rule —
+  built from the grammars' own terminal patterns (:mod:`dtc.compiler.terminals`) and
+  property-tested against Lark; they only ever accept;
 - everything else goes to the Lark parsers (:mod:`dtc.compiler.grammars`), each digit shape once: a
   ``(D0, S12)`` and a ``(D0, S97)`` differ only in digits, and share one parse.
 
@@ -205,16 +206,20 @@ def _fast_path_source() -> str:
     """
     term = {name: f"(?:{t.regex})" for name, t in terminals("notation").items()}
     term |= {"LPAR": r"(?:\()", "COMMA": "(?:,)", "RPAR": r"(?:\))"}  # the rule's quoted tokens
-    ignore = ignored("notation")
-    if len(ignore) == 1 and re.fullmatch(r"\[[^\]]+\]\+", ignore[0]):
-        ws = ignore[0][:-1] + "*"  # one character class: X* rather than the slower (?:X+)*
-    else:
-        ws = "(?:" + "|".join(ignore) + ")*"
+    ws = _spacing()
     return (
         rf"{term['LPAR']}{ws}(?:(?!{term['ROLL']})(?P<ability>{term['ABILITY']}){ws})?"
         rf"(?P<difficulty>{term['DIFFICULTY']}){ws}{term['COMMA']}{ws}(?P<success>{term['TARGET_S']})"
         rf"(?:{ws}{term['COMMA']}{ws}(?P<failure>{term['TARGET_F']}))?{ws}{term['RPAR']}"
     )
+
+
+def _spacing() -> str:
+    """The grammar's ignored spacing, any amount of it (none included)."""
+    ignore = ignored("notation")
+    if len(ignore) == 1 and re.fullmatch(r"\[[^\]]+\]\+", ignore[0]):
+        return ignore[0][:-1] + "*"  # one character class: X* rather than the slower (?:X+)*
+    return "(?:" + "|".join(ignore) + ")*"
 
 
 def fast_notation_after_paren() -> str:
@@ -261,7 +266,132 @@ def parse_notation(text: str) -> Parsed | Failed:
         difficulty, success = _group(m, "difficulty"), _group(m, "success")
         assert difficulty is not None and success is not None
         return Parsed(_group(m, "ability"), difficulty, success, _group(m, "failure"))
+    state = _state_fast(text)
+    if state is not None:
+        return state
     return parse_notation_lark(text)
+
+
+# --- the fast path of conditions and random branches ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _StatePatterns:
+    #: The whole notation with a condition, or a random branch with or without one.
+    whole: re.Pattern[str]
+    #: One ``, RANGE TARGET_S`` field of a random branch.
+    branch: re.Pattern[str]
+    #: One token of a condition after its ``if``: a keyword, a count or a word of a name.
+    token: re.Pattern[str]
+
+
+@cache
+def _state_patterns() -> _StatePatterns:
+    """The rules ``notation``, ``random`` and ``condition`` as regular expressions, assembled
+    from the grammar's own terminals.
+
+    A condition has no brackets, so it is a regular language too: ``IF factor ((AND | OR)
+    factor)*``, a factor ``NOT* has``, ``has`` a ``[COUNT] WORD (WORD | COUNT)*``. Each terminal
+    is an atomic group — the regex engine takes what the terminal's pattern alone matches there
+    and never backtracks into it, as the lexer does — and where the lexer would take a
+    higher-priority terminal (``not`` and a count open a factor; ``and`` and ``or`` follow a
+    name) the pattern does not take a lower one. A keyword is never read as a word of a name:
+    ``if and``, ``if stone not key`` (names, to the grammar) go to Lark, as does
+    ``if 10 20 coins``. Names that merely contain a keyword (``notebook``, ``oracle``) are
+    words, as the keywords' own patterns say.
+    """
+    term = {name: f"(?>{t.regex})" for name, t in terminals("notation").items()}
+    ws = _spacing()
+    keyword = f"{term['AND']}|{term['OR']}|{term['NOT']}|{term['IF']}"
+    first = rf"(?!{keyword}|{term['COUNT']}){term['WORD']}"
+    has = rf"(?:{term['COUNT']}{ws})?{first}(?:{ws}(?!{keyword})(?>{term['COUNT']}|{term['WORD']}))*"
+    factor = rf"(?:{term['NOT']}{ws})*{has}"
+    # Atomic as a whole: what follows a condition (spacing and ")") cannot follow a shorter one,
+    # so the engine need not try them (it would, in exponential time, on a near miss).
+    condition = rf"(?>{term['IF']}{ws}{factor}(?:{ws}(?>{term['AND']}|{term['OR']}){ws}{factor})*)"
+    branch = rf"{ws},{ws}(?P<range>{term['RANGE']}){ws}(?P<target>{term['TARGET_S']})"
+    check = (
+        rf"(?:(?!{term['ROLL']})(?P<ability>{term['ABILITY']}){ws})?(?P<difficulty>{term['DIFFICULTY']}){ws}"
+        rf",{ws}(?P<success>{term['TARGET_S']})(?:{ws},{ws}(?P<failure>{term['TARGET_F']}))?"
+    )
+    roll = rf"{term['ROLL']}{ws}(?P<dice>{term['DICE']})(?P<branches>(?>(?:{branch.replace('?P<', '?P<_')})+))"
+    whole = (
+        rf"\({ws}(?:{check}{ws},{ws}(?P<condition>{condition})"
+        rf"|{roll}(?:{ws},{ws}(?P<roll_condition>{condition}))?){ws}\)"
+    )
+    token = (
+        rf"(?P<and>{term['AND']})|(?P<or>{term['OR']})|(?P<not>{term['NOT']})|(?P<count>{term['COUNT']})"
+        rf"|{term['WORD']}"
+    )
+    return _StatePatterns(re.compile(whole), re.compile(branch), re.compile(token))
+
+
+def _state_fast(text: str) -> Parsed | None:
+    """Notation with a condition, or a random branch, read without Lark; None when the fast
+    path does not read it (Lark then does). ``tests/test_condition_fastpath.py`` checks it
+    against the grammar."""
+    patterns = _state_patterns()
+    m = patterns.whole.fullmatch(text)
+    if m is None:
+        return None
+    try:
+        roll = None
+        if m.start("dice") >= 0:
+            dice = Field(m["dice"], m.start("dice"), m.end("dice"))
+            count, _, sides = dice.value.lower().partition("d")
+            branches = tuple(
+                Branch(*range_bounds(b["range"]), Field(b["target"], b.start("target"), b.end("target")),
+                       Field(b["range"], b.start("range"), b.end("range")))
+                for b in patterns.branch.finditer(text, m.start("branches"), m.end("branches"))
+            )
+            roll = RollSpec(dice, int(count or 1), int(sides), branches)
+        group = "condition" if m.start("condition") >= 0 else "roll_condition"
+        written = m[group]
+        condition = None if written is None else _condition(written)
+    except ValueError:  # a number past what int() reads: Lark's to say
+        return None
+    field = None if written is None else Field(written, m.start(group), m.end(group))
+    if roll is not None:
+        return Parsed(None, None, None, None, condition, field, roll)
+    difficulty, success = _group(m, "difficulty"), _group(m, "success")
+    return Parsed(_group(m, "ability"), difficulty, success, _group(m, "failure"), condition, field)
+
+
+@cache
+def _condition(written: str) -> Cond:
+    """A condition the fast path matched (``if stone key and not alarm``) as the grammar's
+    rules build it: ``or`` of ``and`` of ``not``... of a possession."""
+    anys: list[Cond] = []
+    alls: list[Cond] = []
+    nots = 0
+    count: str | None = None
+    words: list[str] = []
+    tokens = _state_patterns().token.finditer(written)
+    next(tokens)  # the "if"
+    for t in tokens:
+        kind = t.lastgroup
+        if kind is None or (kind == "count" and words):
+            words.append(t.group())
+        elif kind == "count":
+            count = t.group()
+        elif kind == "not":
+            nots += 1
+        else:  # "and", "or": a factor ends
+            alls.append(_has(words, count, nots))
+            words, count, nots = [], None, 0
+            if kind == "or":
+                anys.append(alls[0] if len(alls) == 1 else All(tuple(alls)))
+                alls = []
+    alls.append(_has(words, count, nots))
+    anys.append(alls[0] if len(alls) == 1 else All(tuple(alls)))
+    return anys[0] if len(anys) == 1 else AnyOf(tuple(anys))
+
+
+def _has(words: list[str], count: str | None, nots: int) -> Cond:
+    cond: Cond = Has(possession_name(" ".join(words)), 1 if count is None else int(count))
+    for _ in range(nots):
+        cond = Not(cond)
+    return cond
 
 
 def parse_notation_lark(text: str) -> Parsed | Failed:
