@@ -201,6 +201,8 @@ POLICY_HELP = {
     "cautious": "takes the ways likeliest to succeed",
     "bold": "prefers checks to spending turns, fights, leaves rich or badly hurt",
     "least-used": "takes the way this worker's runs have visited least",
+    "best": "the reader who plays for victory perfectly (the odds' optimum)",
+    "worst": "the reader who plays against victory perfectly (the odds' minimum)",
 }
 POLICY_ALIASES = {"uniform": "random"}  # dtc odds called random "uniform"
 

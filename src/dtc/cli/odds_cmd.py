@@ -118,7 +118,9 @@ def emit(text: str, output: str | None, color: bool = False, inputs: tuple[str |
               help="A character JSON file (dtc character new): use its ability scores.")
 @click.option("--abilities", metavar="STR=10,DEX=12,...",
               help="Ability scores to use (with --character: override some of its scores).")
-@policy_option("random", "cautious", lead="How the reader picks among an entry's options", old_names=True)
+@policy_option("random", "cautious", "best", "worst", lead="How the reader picks among an entry's options",
+               old_names=True)
+@click.option("--explain", is_flag=True, help="Show the best reader's move at each entry and state it reaches.")
 @click.option("--approach", type=click.Choice(["check", "best", "gear"]), default="check", show_default=True,
               help="How a difficulty is met in the path odds: roll the check; the surest way without gear; "
                    "or with appropriate gear at hand.")
@@ -129,8 +131,8 @@ def emit(text: str, output: str | None, color: bool = False, inputs: tuple[str |
 @output_option("Write the report to this file (default: stdout).")
 @guard
 @ends_cleanly
-def odds_cmd(file: str, character: str | None, abilities: str | None, policy: str, approach: str, encumbered: bool,
-             rulings: dict[str, str], fmt: str, limit: int, output: str | None) -> None:
+def odds_cmd(file: str, character: str | None, abilities: str | None, policy: str, explain: bool, approach: str,
+             encumbered: bool, rulings: dict[str, str], fmt: str, limit: int, output: str | None) -> None:
     """The exact odds of every check and path of FILE (a source or a compiled .json).
 
     For each choice: the chance its check passes (for one adventurer, or over every freshly
@@ -166,7 +168,8 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     drop_words(graph)  # nearly a third of a large graph's memory, read by nothing below
     try:
         with Working(f"solving the odds of {len(graph['entries']):,} entries"):
-            odds = compute_odds(graph, abilities=scores, policy=policy, approach=approach, encumbered=encumbered)
+            odds = compute_odds(graph, abilities=scores, policy=policy, approach=approach, encumbered=encumbered,
+                                explain=explain)
     except ValueError as exc:
         fail(f"error: {file}: {exc}")
         raise  # unreachable
@@ -182,5 +185,5 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
              output, inputs=(file, character))
     else:
         color = output in (None, "-") and color_wanted()
-        emit(render_text(odds, limit=limit, color=color), output, color, (file, character))
+        emit(render_text(odds, limit=limit, color=color, explain=explain), output, color, (file, character))
     raise SystemExit(int(Exit.CLEAN))

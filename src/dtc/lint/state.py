@@ -44,14 +44,15 @@ from dtc.compiler.model import Document, Entry, StateChange
 from dtc.compiler.notation import All, AnyOf, Cond, Has, Not, cond_names
 from dtc.diagnostics import Span, Step
 from dtc.lint.analysis import _SALVAGE, Analysis
+from dtc.lint.explore import Layout, Room, Way, explore
 
 #: States explored before the exploration gives way to the coarser over-approximation.
-BUDGET = 50_000
+BUDGET = 2_000_000
 
-Values = tuple[int, ...]
-#: (entry number, values after the entry's effects, the entry the route came from when the
-#: entry returns to it, else None).
-Node = tuple[int, Values, int | None]
+#: A state found by the exploration: its index in :attr:`dtc.lint.explore.Exploration.nodes`
+#: (the entry, what is held there after its effects, and where the route came from when the
+#: entry returns to it).
+Node = int
 
 
 @dataclass(slots=True)
@@ -63,7 +64,6 @@ class Move:
     #: (target entry number, what led there, which outcome): worked out in words and positions
     #: only for a witness (see :func:`_described`), since reading a label costs.
     outcomes: list[tuple[int, Any, str]]
-    test: Callable[[Values], bool] | None = None
 
 
 @dataclass(slots=True)
@@ -90,14 +90,16 @@ class GateFacts:
     closed: Node | None = None
 
 
-def _compile(cond: Cond, slot: dict[str, int], unit: dict[str, int]) -> Callable[[Values], bool]:
+def _compile_packed(cond: Cond, slot: dict[str, int], unit: dict[str, int], layout: Layout) -> Callable[[int], bool]:
+    """A condition as a test of packed values (:class:`dtc.lint.explore.Layout`)."""
     if isinstance(cond, Has):
-        i, n = slot[cond.name], cond.count // unit[cond.name]
-        return lambda v: v[i] >= n
+        i = slot[cond.name]
+        off, mask, n = layout.off[i], (1 << layout.width[i]) - 1, cond.count // unit[cond.name]
+        return lambda v: (v >> off) & mask >= n
     if isinstance(cond, Not):
-        inner = _compile(cond.arg, slot, unit)
+        inner = _compile_packed(cond.arg, slot, unit, layout)
         return lambda v: not inner(v)
-    parts = [_compile(a, slot, unit) for a in cond.args]
+    parts = [_compile_packed(a, slot, unit, layout) for a in cond.args]
     if isinstance(cond, All):
         return lambda v: all(p(v) for p in parts)
     return lambda v: any(p(v) for p in parts)
@@ -145,12 +147,11 @@ class StateAnalysis:
         self.has_state = book_has_state(doc.entries) if has_state is None else has_state
         #: Entry number -> the nodes reached there (explicit exploration only).
         self.reached: dict[int, list[Node]] = {}
-        self.parent: dict[Node, tuple[Node, Move, int] | None] = {}
         #: (entry number, choice index) -> what its gate did, for gated choices at reached entries.
         self.gates: dict[tuple[int, int], GateFacts] = {}
         #: (entry number, index of the change in the entry) -> (node before, move, outcome) of the
         #: first route found on which the loss may not be paid.
-        self.unpaid: dict[tuple[int, int], tuple[Node, Move, int]] = {}
+        self.unpaid: dict[tuple[int, int], tuple[Node, Way | None, int]] = {}
         #: Entry number -> the first node where every exit is closed.
         self.locked: dict[int, Node] = {}
         #: Entry numbers reached at all (by either method).
@@ -246,8 +247,6 @@ class StateAnalysis:
                         if t is not None:
                             outcomes.append((t, c, how))
                 move = Move(ci, c.condition, outcomes)
-                if c.condition is not None:
-                    move.test = _compile(c.condition, self.slot, self.unit)
                 moves.append(move)
             for p in entry.prose_exits:
                 t = res.target_number(p.target)
@@ -259,99 +258,55 @@ class StateAnalysis:
 
     # --- the explicit exploration -------------------------------------------------------------
 
-    def _arrive(self, place: Place, values: Values) -> list[tuple[Values, list[int]]]:
-        """The values after the entry's effects (several when an amount above the cap is spent),
-        each with the indices of the changes that could not be paid in full."""
-        if not place.changes:
-            return [(values, [])]
-        results: list[tuple[list[int], list[int]]] = [(list(values), [])]
-        top = self.top
-        for k, (i, amount, _) in enumerate(place.changes):
-            if i < 0:
-                continue
-            cap = top[i]
-            nxt: list[tuple[list[int], list[int]]] = []
-            for vals, unpaid in results:
-                cur = vals[i]
-                if amount > 0:
-                    vals[i] = min(cap, cur + amount)
-                    nxt.append((vals, unpaid))
-                elif cur == cap:  # "more than cap - 1": anything from cap - |amount| up
-                    for r in range(max(0, cap + amount), cap + 1):
-                        copy = list(vals)
-                        copy[i] = r
-                        nxt.append((copy, unpaid))
-                else:
-                    vals[i] = max(0, cur + amount)
-                    nxt.append((vals, [*unpaid, k] if cur < -amount else unpaid))
-            results = nxt
-        return [(tuple(v), u) for v, u in results]
-
     def _explore(self) -> bool:
-        """Breadth first over the states; False when the budget ran out."""
+        """Breadth first over the states (:func:`dtc.lint.explore.explore`); False when the
+        budget ran out (what was found up to then is kept: its routes are real)."""
         start = self.res.start
         assert start is not None
-        parent = self.parent
-        reached = self.reached
-        queue: deque[Node] = deque()
-        zero: Values = (0,) * len(self.names)
-        first = self.places[start]
-        for values, unpaid in self._arrive(first, zero):
-            node: Node = (start, values, None)
-            if node not in parent:
-                parent[node] = None
-                queue.append(node)
-            for k in unpaid:
-                self.unpaid.setdefault((start, k), ((start, zero, None), Move(None, None, []), -1))
-        places = self.places
-        while queue:
-            if len(parent) > BUDGET:
-                return False
-            node = queue.popleft()
-            number, values, prev = node
-            reached.setdefault(number, []).append(node)
-            place = places[number]
-            if place.entry.ending:
-                continue
-            any_open = place.returns or place.uncertain
+        numbers = list(self.places)
+        room_of = {n: r for r, n in enumerate(numbers)}
+        lost = {ch.name for e in self.doc.entries for ch in e.changes if ch.amount < 0}
+        layout = Layout.of(self.top, [n in lost for n in self.names], exact=False)
+        self.layout = layout
+        rooms: list[Room] = []
+        for number in numbers:
+            place = self.places[number]
+            ways: list[Way] = []
+            cond_reads = 0
             for move in place.moves:
-                if move.test is not None:
-                    assert move.choice is not None
-                    facts = self.gates.setdefault((number, move.choice), GateFacts())
-                    if move.test(values):
-                        if facts.opened is None:
-                            facts.opened = node
-                    else:
-                        if facts.closed is None:
-                            facts.closed = node
-                        continue
-                any_open = True
-                for o, (target, _, _) in enumerate(move.outcomes):
-                    self._step(node, move, o, target, queue)
-            for back in self._returns(place, prev):
-                self._step(node, Move(None, None, [(back, place.entry, "return")]), 0, back, queue)
-            if not any_open and place.moves and number not in self.locked:
-                self.locked[number] = node
+                test = None
+                if move.cond is not None:
+                    test = _compile_packed(move.cond, self.slot, self.unit, layout)
+                    for name in cond_names(move.cond):
+                        cond_reads |= 1 << self.slot[name]
+                ways.append(Way(move, tuple(room_of[t] for t, _, _ in move.outcomes), test))
+            changes = tuple((i, a) for i, a, _ in place.changes if i >= 0)
+            loss_reads = 0
+            for i, a, _ in place.changes:
+                if i >= 0 and a < 0:
+                    loss_reads |= 1 << i
+            # an entry that says "return" but has no entry leading in keeps no memory of where from
+            back = tuple(room_of[t] for t in place.return_targets) if place.returns else ()
+            rooms.append(Room(number, changes, ways, bool(place.entry.ending), back, cond_reads, loss_reads))
+        # change indices in the Room skip untracked changes: map them back to the entry's
+        self._change_index = {
+            number: [k for k, (i, _, _) in enumerate(self.places[number].changes) if i >= 0] for number in numbers}
+        ex = explore(rooms, room_of[start], layout, budget=BUDGET, gated_facts=True)
+        self.ex = ex
+        self.numbers = numbers
+        reached = self.reached
+        for i in range(len(ex.nodes)):
+            reached.setdefault(numbers[ex.room_of(i)], []).append(i)
+        for (r, wi), (opened, closed) in ex.gates.items():
+            tag = rooms[r].ways[wi].tag
+            assert isinstance(tag, Move) and tag.choice is not None
+            self.gates[(numbers[r], tag.choice)] = GateFacts(opened, closed)
+        for (r, k), link in ex.unpaid.items():
+            self.unpaid[(numbers[r], self._change_index[numbers[r]][k])] = link
+        for r, i in ex.locked.items():
+            self.locked[numbers[r]] = i
         self.reached_numbers = set(reached)
-        return True
-
-    @staticmethod
-    def _returns(place: Place, prev: int | None) -> list[int]:
-        """Where "return to your most recent entry" leads, as ``dtc play`` offers it: back where
-        the route came from when that entry leads here, else to any entry that does."""
-        if not place.returns:
-            return []
-        return [prev] if prev in place.return_targets else place.return_targets
-
-    def _step(self, node: Node, move: Move, o: int, target: int, queue: deque[Node]) -> None:
-        place = self.places[target]
-        for values, unpaid in self._arrive(place, node[1]):
-            nxt: Node = (target, values, node[0] if place.returns else None)
-            if nxt not in self.parent:
-                self.parent[nxt] = (node, move, o)
-                queue.append(nxt)
-            for k in unpaid:
-                self.unpaid.setdefault((target, k), (node, move, o))
+        return ex.complete
 
     # --- the coarse over-approximation ---------------------------------------------------------
 
@@ -361,15 +316,10 @@ class StateAnalysis:
         The sets are packed into one integer per entry, one bit per amount of each possession
         (bit ``off[i] + a`` is set when possession ``i`` may be ``a``): joining two is one ``|``."""
         self.approximated = (
-            f"the state analysis passed {BUDGET:,} states and fell back to a coarser approximation: it reports only "
-            "gates it proves never open (or always open) and entries it proves unreachable, and no soft locks or "
-            "unpaid losses"
+            f"the state analysis passed {BUDGET:,} states: gates that never open (or always open) and entries "
+            "gated off are proved by a coarser approximation, and soft locks and unpaid losses are reported only "
+            f"where they show within the first {BUDGET:,} states explored (others may exist)"
         )
-        self.reached = {}
-        self.parent = {}
-        self.gates = {}
-        self.unpaid = {}
-        self.locked = {}
         self.coarse_gates: dict[tuple[int, int], tuple[bool, bool]] = {}
         self.off = []
         at = 0
@@ -449,6 +399,14 @@ class StateAnalysis:
             return all(t for t, _ in results), any(f for _, f in results)
         return any(t for t, _ in results), all(f for _, f in results)
 
+    @staticmethod
+    def _returns(place: Place, prev: int | None) -> list[int]:
+        """Where "return to your most recent entry" leads, as ``dtc play`` offers it: back where
+        the route came from when that entry leads here, else to any entry that does."""
+        if not place.returns:
+            return []
+        return [prev] if prev in place.return_targets else place.return_targets
+
     # --- what the rules ask ---------------------------------------------------------------------
 
     @cached_property
@@ -489,18 +447,30 @@ class StateAnalysis:
             return facts.opened is not None, facts.closed is not None
         return getattr(self, "coarse_gates", {}).get((number, choice))
 
+    def _step_of(self, way: Way | None, o: int, at: Place) -> tuple[Move | None, int]:
+        """The move a link of the exploration took from ``at``, as the witness words it."""
+        if way is None:
+            return None, -1
+        if isinstance(way.tag, Move):
+            return way.tag, o
+        return Move(None, None, [(self.numbers[t], at.entry, "return") for t in way.targets]), o
+
     def route(self, node: Node, then: tuple[Move, int] | None = None) -> list[tuple[Place, Move | None, int]]:
         """The route to ``node`` from the start: (place, move taken there, outcome) per entry."""
+        ex = self.ex
         steps: list[tuple[Place, Move | None, int]] = []
+        here = self.places[self.numbers[ex.room_of(node)]]
         if then is not None:
-            steps.append((self.places[node[0]], then[0], then[1]))
+            steps.append((here, then[0], then[1]))
         else:
-            steps.append((self.places[node[0]], None, -1))
-        link = self.parent.get(node)
+            steps.append((here, None, -1))
+        link = ex.parent[node]
         while link is not None:
-            prev, move, o = link
-            steps.append((self.places[prev[0]], move, o))
-            link = self.parent.get(prev)
+            prev, way, o = link
+            at = self.places[self.numbers[ex.room_of(prev)]]
+            move, o = self._step_of(way, o, at)
+            steps.append((at, move, o))
+            link = ex.parent[prev]
         steps.reverse()
         return steps
 
@@ -551,6 +521,8 @@ class StateAnalysis:
     def soft_locks(self) -> Iterator[tuple[int, tuple[Step, ...], dict[str, int]]]:
         """(entry, witness, what is held) for each entry where a real route leaves every exit closed."""
         for number, node in sorted(self.locked.items()):
+            if self.places[number].returns or self.places[number].uncertain:
+                continue  # a way back, or notation that does not parse: not known to be closed
             steps = self.route(node)
             walked = list(self.replay(steps))
             if len(walked) != len(steps):
@@ -563,11 +535,13 @@ class StateAnalysis:
     def unpaid_losses(self) -> Iterator[tuple[StateChange, int, tuple[Step, ...], dict[str, int]]]:
         """(the loss, its entry, witness, what was held just before) for each loss a real route
         may not pay."""
-        for (number, k), (before, move, o) in sorted(self.unpaid.items(), key=lambda kv: kv[0]):
+        for (number, k), (before, way, o) in sorted(self.unpaid.items(), key=lambda kv: kv[0]):
             place = self.places[number]
             if o < 0:  # at the start entry itself
                 steps: list[tuple[Place, Move | None, int]] = [(place, None, -1)]
             else:
+                move, o = self._step_of(way, o, self.places[self.numbers[self.ex.room_of(before)]])
+                assert move is not None
                 steps = self.route(before, (move, o))
                 steps.append((place, None, -1))
             walked = list(self.replay(steps))

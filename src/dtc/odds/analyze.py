@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from dtc.compiled.graphjson import CompiledGraph, Effect
+from dtc.lint.state import held_text
 from dtc.odds import POLICIES, POLICY_ALIASES
 from dtc.odds.adventurers import Readers, fresh
 from dtc.odds.adventurers import for_character as character_readers
@@ -19,12 +20,17 @@ from dtc.odds.checks import (
     approach_probability,
     best_mix,
     describe_scores,
-    fresh_check_probability,
+    fresh_key_probability,
+    key_probability,
     option_mixes,
 )
-from dtc.odds.options import Book, read_book
-from dtc.odds.small import PlainSolution, plain_shape
+from dtc.odds.decide import chosen_branches, optimal, option_choices, reached_under
+from dtc.odds.options import Book, CheckKey, read_book
+from dtc.odds.small import BACK, ESCAPED, PlainShape, PlainSolution, plain_shape
 from dtc.odds.small import solve as solve_small
+from dtc.odds.states import StateChain, cyclic_entries, entry_view, needs_states, outcome_name, state_note
+from dtc.odds.states import build as build_states
+from dtc.runtime.conditions import words
 from dtc.systems import Ruleset, get_ruleset
 
 if TYPE_CHECKING:
@@ -47,6 +53,7 @@ class ChoiceOdds:
     mixes: list[Mix]
     best: Mix  # without gear
     best_gear: Mix  # with appropriate gear
+    condition: str = ""  # a gated choice's condition, as notation writes it
 
 
 @dataclass(slots=True)
@@ -76,6 +83,13 @@ class Odds:
     assumptions: list[str] = field(default_factory=list)
     #: Entry number -> the kind its ending states (``death``, ``victory``), for books that say.
     ending_kinds: dict[int, str] = field(default_factory=dict)
+    #: (entry, possessions) states the chain ran over; None when it runs over entries alone.
+    states: int | None = None
+    #: The chance of reaching a state the exploration did not expand (past its budget): every
+    #: outcome's probability is then a lower bound, and adding this gives an upper bound.
+    unexplored: float = 0.0
+    #: The chance of the goal for the random, best and worst reader, and which checks decide it.
+    play: Play | None = None
 
     def by_kind(self) -> dict[str, float]:
         """The chance of each kind of ending (``victory``, ``death``, ``unstated``); empty when no
@@ -112,7 +126,7 @@ def _hazard_text(effect: Effect) -> str:
 def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, approach: str,
              encumbered: bool) -> list[ChoiceOdds]:
     out = []
-    cache: dict[tuple[str | None, int], tuple[Fraction, Fraction, list[Mix], Mix, Mix, str]] = {}
+    cache: dict[Any, tuple[Fraction, Fraction, list[Mix], Mix, Mix, str]] = {}
     for n in book.numbers:
         for opt in book.options[n]:
             if opt.kind != "choice" or opt.choice is None:
@@ -120,18 +134,19 @@ def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, 
             c = book.entries[n]["choices"][opt.choice]
             # The ability as the chain reads it (one the rules lack: the reader's best).
             ability, d = (opt.check[0] if opt.check else c["ability"]), int(c["difficulty"] or 0)
-            key = (ability, d)
+            key = opt.check if opt.check is not None else CheckKey(ability, d)
             if key not in cache:
                 if abilities is not None:
-                    p = ruleset.check_probability(abilities, ability, d, encumbered=encumbered)
+                    p = key_probability(ruleset, abilities, key, encumbered=encumbered)
                 else:
-                    p = fresh_check_probability(ruleset, ability, d, encumbered=encumbered)
+                    p = fresh_key_probability(ruleset, key, encumbered=encumbered)
                 mixes = option_mixes(ruleset, d, p)
                 cache[key] = (p, approach_probability(ruleset, approach, d, p), mixes, best_mix(mixes, gear=False),
                               best_mix(mixes, gear=True), ruleset.check_dice(d))
             p, chance, mixes, best, best_gear, dice = cache[key]
+            cond = c.get("condition")
             out.append(ChoiceOdds(n, opt.choice, opt.label, c.get("text", ""), ability, d, dice, p, chance, mixes,
-                                  best, best_gear))
+                                  best, best_gear, words(cond) if cond is not None else ""))
     return out
 
 
@@ -155,7 +170,8 @@ def drop_words(graph: CompiledGraph) -> None:
 
 
 def compute_odds(graph: CompiledGraph, *, abilities: Mapping[str, int] | None = None, policy: str = "random",
-                 approach: str = "check", encumbered: bool = False) -> Odds:
+                 approach: str = "check", encumbered: bool = False, explain: bool = False,
+                 decisive: bool = True) -> Odds:
     """The odds of every choice and path of a compiled graph.
 
     Raises :class:`dtc.systems.UnknownRuleset` for a ruleset dtc does not know and
@@ -166,16 +182,16 @@ def compute_odds(graph: CompiledGraph, *, abilities: Mapping[str, int] | None = 
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _compute(graph, abilities, policy, approach, encumbered)
+        return _compute(graph, abilities, policy, approach, encumbered, explain, decisive)
     finally:
         if enabled:
             gc.enable()
 
 
 def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: str, approach: str,
-             encumbered: bool) -> Odds:
+             encumbered: bool, explain: bool = False, decisive: bool = True) -> Odds:
     policy = POLICY_ALIASES.get(policy, policy)
-    if policy not in POLICIES:
+    if policy not in POLICIES and policy not in DECIDED:
         raise ValueError(f"unknown policy {policy!r} ({', '.join(POLICIES)})")
     if approach not in APPROACHES:
         raise ValueError(f"unknown approach {approach!r} ({', '.join(APPROACHES)})")
@@ -190,30 +206,58 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         readers = fresh(ruleset, checks, approach, len(shape.states), encumbered=encumbered)
     weights = [float(r.weight) for r in readers.readers]
     chances = [[float(c) for c in r.chances] for r in readers.readers]
-    # A small book in plain Python (numpy and scipy cost more to load than its whole answer).
-    sol: PlainSolution | Solution | None = solve_small(shape, chances, weights, policy)
-    if sol is None:
-        import numpy as np
-
-        from dtc.odds.chain import build_shape, solve
-
-        sol = solve(build_shape(shape), np.asarray(chances, dtype=np.float64).reshape(len(weights), len(checks)),
-                    np.asarray(weights, dtype=np.float64), policy)
+    stateful = needs_states(book)
+    chain: StateChain | None = None
+    if stateful:
+        chain = build_states(book)
+        plain = chain.shape
+    else:
+        plain = shape
+    entry_of = _entry_of(plain, chain)
+    goal, goal_words = goal_states(plain, entry_of, book)
+    play = Play(goal_words)
+    branches: list[list[float]] | None = None
+    if policy in DECIDED or explain or len(plain.states) * len(weights) <= DECIDE_WORK:
+        decided = _decide(plain, chances, weights, goal, play, entry_of, chain, explain)
+        if policy in DECIDED:
+            branches = decided[policy]
+    else:
+        play.note = (f"the best and worst reader are not computed for a chain of {len(plain.states):,} states and "
+                     f"{len(weights)} kinds of adventurer (ask for --policy best or worst)")
+    sol = _solve(plain, chances, weights, "random" if policy in DECIDED else policy, branches, len(checks))
     outcomes, loops, visits, reach, branch = sol.outcomes, sol.loops, sol.visits, sol.reach, sol.branch
     notes = list(dict.fromkeys(sol.notes))
-    edges: dict[tuple[int, int], float] = {}
-    for b, where in enumerate(shape.br_exit):
-        if where is not None:
-            edges[where] = edges.get(where, 0.0) + float(branch[b])
     numbers = book.numbers
-    reach_out = {n: (None if math.isnan(reach[i]) else float(reach[i])) for i, n in enumerate(numbers)}
+    unexplored = 0.0
+    if chain is not None:
+        view = entry_view(chain, outcomes, loops, visits, reach, branch, cyclic_entries(book))
+        outcomes, loops, edges = view.outcomes, view.loops, view.edges
+        visits_out, reach_out = view.visits, view.reach
+        assert book.start is not None
+        reach_out[book.start] = 1.0
+        unexplored = view.unexplored
+        notes.insert(0, state_note(chain))
+    else:
+        edges = {}
+        for b, where in enumerate(shape.br_exit):
+            if where is not None:
+                edges[where] = edges.get(where, 0.0) + float(branch[b])
+        reach_out = {n: (None if math.isnan(reach[i]) else float(reach[i])) for i, n in enumerate(numbers)}
+        visits_out = {n: float(visits[i]) for i, n in enumerate(numbers)}
+    play.chosen = sum(p for k, p in outcomes.items() if _is_goal(k, book, goal_words))
+    if policy != "random" and play.random is None and len(plain.states) * len(weights) <= DECIDE_WORK:
+        rnd = _solve(plain, chances, weights, "random", None, len(checks))
+        play.random = sum(p for k, p in _named(rnd.outcomes, chain).items() if _is_goal(k, book, goal_words))
+    elif policy == "random":
+        play.random = play.chosen
+    if decisive and policy in POLICIES and len(plain.states) <= DECISIVE_STATES:
+        play.checks = _sensitivity(book, ruleset, plain, chain, abilities, approach, encumbered, policy, goal_words)
     hazards = []
     for n in numbers:
         found = [_hazard_text(f) for f in book.entries[n].get("effects", []) if f.get("kind") in HAZARD_KINDS]
         if found:
             hazards.append(Hazard(n, reach_out[n], ", ".join(dict.fromkeys(found))))
-    hazards.sort(key=lambda h: (-(h.reach if h.reach is not None else min(1.0, float(visits[shape.index[h.entry]]))),
-                                h.entry))
+    hazards.sort(key=lambda h: (-(h.reach if h.reach is not None else min(1.0, visits_out[h.entry])), h.entry))
     for n, msgs in book.skipped.items():
         notes.extend(f"entry {n}: {m}" for m in msgs)
     assert book.start is not None  # build_shape refused a book without one
@@ -222,22 +266,261 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         approach=approach, start=book.start,
         choices=_choices(book, ruleset, abilities, approach, encumbered),
         outcomes={k: v for k, v in sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))},
-        loops=loops, visits={n: float(visits[i]) for i, n in enumerate(numbers)}, reach=reach_out, edges=edges,
-        hazards=hazards, notes=notes, assumptions=_assumptions(ruleset, policy, approach, abilities is None),
+        loops=loops, visits=visits_out, reach=reach_out, edges=edges,
+        hazards=hazards, notes=notes,
+        assumptions=_assumptions(ruleset, policy, approach, abilities is None, chain),
+        states=chain.states if chain is not None else None, unexplored=unexplored, play=play,
         ending_kinds={n: e["ending_kind"] for n, e in book.entries.items() if e.get("ending_kind")},
     )
 
 
-def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: bool) -> list[str]:
+def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: bool,
+                 chain: StateChain | None) -> list[str]:
     out = [
         f"policy {policy}: {POLICIES[policy]}",
         f"approach {approach}: {APPROACHES[approach]}",
         "back at the start entry after going in, the reader may also leave the dungeon (escaped), one option "
         "more among the entry's own, as dtc play offers it (docs/outcomes.md)",
-        "'return to your most recent entry' leads to each entry that leads in, with equal chance",
+    ]
+    if chain is not None:
+        held = ", ".join(chain.names) if chain.names else "nothing"
+        out += [
+            "what the reader holds is modelled exactly: a choice whose condition is false is closed, as in dtc "
+            f"play; the chain runs over (entry, possessions) states (possessions read by a condition: {held})",
+            "'return to your most recent entry' goes back where the reader came from, as in dtc play",
+        ]
+    else:
+        out += [
+            "no choice is gated on what the reader holds, so the chain runs over entries alone",
+            "'return to your most recent entry' leads to each entry that leads in, with equal chance",
+        ]
+    out += [
         "fights are won and damage, encounters and light are not modelled (dtc simulate plays them)",
         "a prose exit guarded by a condition ('if you previously ...') is left out when the entry offers more",
     ]
     if fresh_reader:
         out.append(f"a fresh adventurer's scores: {describe_scores(ruleset)}")
+    return out
+
+
+#: The readers ``--policy`` may name besides :data:`dtc.odds.POLICIES`: the optimum and the minimum.
+DECIDED = {
+    "best": "the reader plays for the goal perfectly (knowing every chance: the optimum, dtc.odds.decide)",
+    "worst": "the reader plays against the goal perfectly (the minimum)",
+}
+#: The best and worst reader are computed with every report while states x kinds of adventurer
+#: stay within this (beyond it, only when ``--policy best`` or ``worst`` asks).
+DECIDE_WORK = 400_000
+#: Which checks decide the book is worked out for chains of up to this many states.
+DECISIVE_STATES = 20_000
+
+
+@dataclass(slots=True)
+class Decisive:
+    """One check's weight in the book: the chance of the goal now, one difficulty easier and harder,
+    and the derivative of that chance with respect to the check's pass chance."""
+
+    entry: int
+    choice: int
+    label: str
+    ability: str | None
+    difficulty: int
+    goal: float
+    easier: float | None
+    harder: float | None
+    derivative: float
+
+    @property
+    def swing(self) -> float:
+        return max(abs((self.easier if self.easier is not None else self.goal) - self.goal),
+                   abs((self.harder if self.harder is not None else self.goal) - self.goal))
+
+
+@dataclass(slots=True)
+class Play:
+    """The chance of the book's goal for the random, the chosen, the best and the worst reader."""
+
+    goal: str  # what the goal is, in words
+    random: float | None = None
+    chosen: float | None = None
+    best: float | None = None
+    worst: float | None = None
+    note: str | None = None
+    #: The best reader's route: (entry, what is held, the option taken) at each state it reaches.
+    explain: list[tuple[int, str, str]] = field(default_factory=list)
+    explain_reader: str = ""
+    #: Which checks decide the book, largest swing first (for one reader: see ``checks_reader``).
+    checks: list[Decisive] = field(default_factory=list)
+    checks_reader: str = ""
+
+
+def _entry_of(plain: PlainShape, chain: StateChain | None) -> Callable[[int], int | None]:
+    if chain is not None:
+        ex, numbers = chain.exploration, chain.numbers
+        nodes = len(ex.nodes)
+        return lambda s: numbers[ex.room_of(s)] if s < nodes else None
+    start = plain.start
+
+    def of(s: int) -> int | None:
+        st = plain.states[s]
+        return st if isinstance(st, int) else (int(plain.states[start]) if st == BACK else None)
+    return of
+
+
+def goal_states(plain: PlainShape, entry_of: Callable[[int], int | None], book: Book) -> tuple[list[bool], str]:
+    """Which states are the goal: a victory ending where the book has one, else leaving by the
+    entrance or an ending that is not a death."""
+    kinds = {n: e.get("ending_kind") for n, e in book.entries.items()}
+    victory = any(k == "victory" for k in kinds.values())
+    goal = [False] * len(plain.states)
+    for s, absorbing in enumerate(plain.absorbing):
+        if not absorbing:
+            continue
+        n = entry_of(s)
+        if n is not None and n in book.endings:
+            goal[s] = kinds.get(n) == "victory" if victory else kinds.get(n) != "death"
+        elif plain.states[s] == ESCAPED and not victory:
+            goal[s] = True
+    return goal, ("victory" if victory else "escaping alive")
+
+
+def _is_goal(key: str, book: Book, words: str) -> bool:
+    kind, _, where = key.partition(":")
+    if kind == "ending" and where.isdigit():
+        k = book.entries.get(int(where), {}).get("ending_kind")  # type: ignore[call-overload]
+        return bool(k == "victory") if words == "victory" else k != "death"
+    return key == "escaped" and words != "victory"
+
+
+def _named(outcomes: Mapping[str, float], chain: StateChain | None) -> dict[str, float]:
+    if chain is None:
+        return dict(outcomes)
+    out: dict[str, float] = {}
+    for k, p in outcomes.items():
+        name = outcome_name(chain, k, None)
+        out[name] = out.get(name, 0.0) + p
+    return out
+
+
+def _solve(plain: PlainShape, chances: list[list[float]], weights: list[float], policy: str,
+           branches: list[list[float]] | None, checks: int) -> PlainSolution | Solution:
+    # A small book in plain Python (numpy and scipy cost more to load than its whole answer).
+    sol: PlainSolution | Solution | None = solve_small(plain, chances, weights, policy, branches)
+    if sol is None:
+        import numpy as np
+
+        from dtc.odds.chain import build_shape, solve
+
+        sol = solve(build_shape(plain), np.asarray(chances, dtype=np.float64).reshape(len(weights), checks),
+                    np.asarray(weights, dtype=np.float64), policy,
+                    None if branches is None else np.asarray(branches, dtype=np.float64))
+    return sol
+
+
+def _held(chain: StateChain | None, s: int) -> str:
+    if chain is None:
+        return ""
+    ex = chain.exploration
+    values = ex.layout.unpack(ex.values_of(s))
+    held = {name: v * chain.units[i] for i, (name, v) in enumerate(zip(chain.names, values, strict=True)) if v}
+    return held_text(held)
+
+
+def _label(plain: PlainShape, chain: StateChain | None, s: int, o: int) -> str:
+    k = o - next(g for g, st in zip(plain.group_start, plain.group_state, strict=True) if st == s)
+    if chain is not None:
+        ex = chain.exploration
+        assert ex.edges is not None
+        wi = ex.edges[s][k][0]
+        room = ex.room_of(s)
+        opts = chain.options[room]
+        return "return to your most recent entry" if wi >= len(opts) else (opts[wi].label or opts[wi].kind)
+    st = plain.states[s]
+    n = int(plain.states[plain.start]) if st == BACK else int(st)
+    opts = plain.book.options[n]
+    return "leave the dungeon" if k >= len(opts) else (opts[k].label or opts[k].kind)
+
+
+def _decide(plain: PlainShape, chances: list[list[float]], weights: list[float], goal: list[bool], play: Play,
+            entry_of: Callable[[int], int | None], chain: StateChain | None,
+            explain: bool) -> dict[str, list[list[float]]]:
+    """The best and the worst reader (each adventurer plays its own optimum), into ``play``; the
+    branch chances each would follow."""
+    out: dict[str, list[list[float]]] = {"best": [], "worst": []}
+    total = sum(weights)
+    for name, maximize in (("best", True), ("worst", False)):
+        value = 0.0
+        for row, w in zip(chances, weights, strict=True):
+            d = optimal(plain, row, goal, maximize)
+            value += w * d.value[plain.start]
+            out[name].append(chosen_branches(plain, row, d.choice))
+            if explain and maximize and not play.explain:
+                for s in reached_under(plain, row, d.choice):
+                    n = entry_of(s)
+                    if n is None or d.choice[s] < 0:
+                        continue
+                    play.explain.append((n, _held(chain, s), _label(plain, chain, s, d.choice[s])))
+        setattr(play, name, value / total if total else 0.0)
+    if explain and len(chances) > 1:
+        play.explain_reader = "the first of the adventurers the mixture weighs (each plays its own best)"
+    return out
+
+
+def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateChain | None,
+                 abilities: Mapping[str, int] | None, approach: str, encumbered: bool, policy: str,
+                 words: str) -> list[Decisive]:
+    """Which checks decide the book: each check one difficulty easier and harder, solved again."""
+    keys = book.checks
+    if not keys:
+        return []
+
+    def chance(key: Any) -> float:
+        if key.difficulty == 0:
+            return 1.0
+        if abilities is not None:
+            return float(approach_probability(ruleset, approach, key.difficulty, key_probability(
+                ruleset, abilities, key, encumbered=encumbered)))
+        return float(approach_probability(ruleset, approach, key.difficulty, fresh_key_probability(
+            ruleset, key, encumbered=encumbered)))
+
+    base = [chance(k) for k in keys]
+    if chain is not None:
+        codes = [chain.choices[c] if c >= 0 else None for c in chain.opt_choice_code]
+    else:
+        codes = option_choices(plain)
+    by_choice: dict[tuple[int, int], list[int]] = {}
+    for o, code in enumerate(codes):
+        if code is not None and plain.opt_check[o] >= 0:
+            by_choice.setdefault(code, []).append(o)
+    cyclic = cyclic_entries(book)
+
+    def goal_with(options: list[int], p: float) -> float:
+        check = list(plain.opt_check)
+        for o in options:
+            check[o] = len(keys)
+        shape = replace(plain, opt_check=check)
+        sol = _solve(shape, [[*base, p]], [1.0], policy, None, len(keys) + 1)
+        return sum(q for k, q in _named(sol.outcomes, chain).items() if _is_goal(k, book, words))
+
+    sol = _solve(plain, [base], [1.0], policy, None, len(keys))
+    now = sum(q for k, q in _named(sol.outcomes, chain).items() if _is_goal(k, book, words))
+    out = []
+    for (n, ci), options in sorted(by_choice.items()):
+        key = keys[plain.opt_check[options[0]]]
+        c = book.entries[n]["choices"][ci]
+        d = key.difficulty
+        easier = goal_with(options, chance(key._replace(difficulty=d - 1))) if (d - 1) in ruleset.difficulties \
+            else None
+        harder = goal_with(options, chance(key._replace(difficulty=d + 1))) if (d + 1) in ruleset.difficulties \
+            else None
+        if n in cyclic:
+            h = 1e-6
+            p0 = base[plain.opt_check[options[0]]]
+            lo, hi = max(0.0, p0 - h), min(1.0, p0 + h)
+            derivative = (goal_with(options, hi) - goal_with(options, lo)) / (hi - lo)
+        else:  # visited once at most: the chance of the goal is linear in the check's
+            derivative = goal_with(options, 1.0) - goal_with(options, 0.0)
+        out.append(Decisive(n, ci, c.get("label") or c.get("text", ""), key.ability, d, now, easier, harder,
+                            derivative))
+    out.sort(key=lambda x: (-x.swing, -abs(x.derivative), x.entry, x.choice))
     return out

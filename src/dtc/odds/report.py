@@ -99,7 +99,29 @@ def _table(console: Console, title: str, *columns: str) -> Table:
     return table
 
 
-def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width: int = 130) -> str:
+def play_line(odds: Odds) -> str | None:
+    """``Victory: random reader 38.9%, best play 61.2%, worst play 12.0%``."""
+    play = odds.play
+    if play is None or play.best is None:
+        return None
+    parts = []
+    if play.random is not None:
+        parts.append(f"random reader {pct(play.random)}")
+    if odds.policy not in ("random", "best", "worst") and play.chosen is not None:
+        parts.append(f"{odds.policy} reader {pct(play.chosen)}")
+    parts += [f"best play {pct(play.best)}", f"worst play {pct(play.worst)}"]
+    return f"{play.goal[:1].upper()}{play.goal[1:]}: " + ", ".join(parts)
+
+
+def _signed(v: float | None, now: float) -> str:
+    if v is None:
+        return "-"
+    d = (v - now) * 100
+    return f"{pct(v)} ({'+' if d >= 0 else '-'}{abs(d):.1f})"
+
+
+def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width: int = 130,
+                explain: bool = False) -> str:
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=bool(color), no_color=not color, width=width, highlight=False,
                       soft_wrap=False)
@@ -108,11 +130,13 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     console.print(_text(f"Policy: {odds.policy}; approach: {odds.approach}; start: entry {odds.start}"))
     console.print()
     rows = odds.choices[:limit] if limit else odds.choices
+    gated = any(c.condition for c in odds.choices)
     table = _table(console, f"Checks ({len(odds.choices)} choices)", "Entry", "Choice", "Check", "Pass",
-                   "Surest way, no gear", "With gear")
+                   "Surest way, no gear", "With gear", *(["Only if"] if gated else []))
     for c in rows:
         check = f"{c.ability + ' ' if c.ability else ''}D{c.difficulty}" + (f" {c.dice}" if c.difficulty else "")
-        table.add_row(str(c.entry), _text(c.label), check, pct(c.check), mix_words(c.best), mix_words(c.best_gear))
+        table.add_row(str(c.entry), _text(c.label), check, pct(c.check), mix_words(c.best), mix_words(c.best_gear),
+                      *([_text(c.condition or "-")] if gated else []))
     console.print(table)
     if limit and len(odds.choices) > limit:
         console.print(_text(f"... {len(odds.choices) - limit} more (--limit 0 shows all; --format json has all)"))
@@ -122,12 +146,40 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     if kinds:
         console.print(_text("Endings by kind: " + ", ".join(f"{k} {pct(v)}" for k, v in kinds.items() if v > 0
                                                             or k != "unstated"), style="bold"))
+    line = play_line(odds)
+    if line:
+        console.print(_text(line, style="bold"))
+    if odds.play is not None and odds.play.note:
+        console.print(_text(odds.play.note))
+    bounded = odds.unexplored > 0
+    if bounded:
+        console.print(_text(f"Bounds: {pct(odds.unexplored)} of readers reach states the exploration did not "
+                            "expand; each chance below is at least the figure and at most the figure plus that"))
     table = _table(console, "", "Chance", "Outcome")
     shown = list(odds.outcomes.items())
     for key, p in (shown[:limit] if limit else shown):
         if p > 0:
-            table.add_row(pct(p), outcome_words(key, odds.loops))
+            table.add_row(pct(p) if not bounded else f"{pct(p)}-{pct(min(1.0, p + odds.unexplored))}",
+                          outcome_words(key, odds.loops))
     console.print(table)
+    if odds.play is not None and odds.play.checks:
+        console.print()
+        table = _table(console, f"Which checks decide the book ({odds.play.goal}, {odds.play.checks_reader}; "
+                                "each check alone one difficulty easier or harder)",
+                       "Entry", "Choice", "Check", "Now", "Easier", "Harder", "Per +1% pass")
+        for d in odds.play.checks[:limit or None]:
+            check = f"{d.ability + ' ' if d.ability else ''}D{d.difficulty}"
+            table.add_row(str(d.entry), _text(d.label), check, pct(d.goal), _signed(d.easier, d.goal),
+                          _signed(d.harder, d.goal), f"{d.derivative:+.2f}%")
+        console.print(table)
+    if explain and odds.play is not None and odds.play.explain:
+        console.print()
+        who = odds.play.explain_reader or "the reader"
+        table = _table(console, f"The best reader's moves ({who}): at each entry and state it reaches",
+                       "Entry", "Holding", "Takes")
+        for n, held, label in odds.play.explain[:limit or None]:
+            table.add_row(str(n), _text(held.removeprefix("holding ") or "-"), _text(label))
+        console.print(table)
     stalls = odds.stalls
     if stalls:
         console.print()
@@ -216,4 +268,22 @@ def to_json(odds: Odds) -> dict[str, Any]:
         "hazards": [{"entry": h.entry, "reach": h.reach, "what": h.what} for h in odds.hazards],
         "assumptions": odds.assumptions,
         "notes": odds.notes,
+        "states": odds.states,
+        "unexplored": odds.unexplored,
+        **({"play": _play_json(odds)} if odds.play is not None else {}),
+    }
+
+
+def _play_json(odds: Odds) -> dict[str, Any]:
+    play = odds.play
+    assert play is not None
+    return {
+        "goal": play.goal, "random": play.random, "chosen": play.chosen, "best": play.best, "worst": play.worst,
+        "note": play.note,
+        "decisive": [{"entry": d.entry, "choice": d.choice, "label": d.label, "ability": d.ability,
+                      "difficulty": d.difficulty, "goal": d.goal, "easier": d.easier, "harder": d.harder,
+                      "derivative": d.derivative} for d in play.checks],
+        "decisive_reader": play.checks_reader,
+        "explain": [{"entry": n, "holding": held, "takes": label} for n, held, label in play.explain],
+        "explain_reader": play.explain_reader,
     }

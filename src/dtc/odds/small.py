@@ -19,6 +19,7 @@ far below the printed precision.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dtc.odds import POLICIES, POLICY_ALIASES
@@ -45,14 +46,14 @@ class PlainShape:
     index: dict[int | str, int]
     start: int
     absorbing: list[bool]
-    opt_state: list[int]
-    opt_check: list[int]
-    group_start: list[int]
-    group_state: list[int]
-    br_opt: list[int]
-    br_target: list[int]
-    br_kind: list[int]
-    br_share: list[float]
+    opt_state: Sequence[int]
+    opt_check: Sequence[int]
+    group_start: Sequence[int]
+    group_state: Sequence[int]
+    br_opt: Sequence[int]
+    br_target: Sequence[int]
+    br_kind: Sequence[int]
+    br_share: Sequence[float]
     br_exit: list[tuple[int, int] | None]
 
 
@@ -265,9 +266,14 @@ def solve_matrix(t: int, q: dict[tuple[int, int], float], start: int) -> tuple[l
         return None
 
 
-def solve(shape: PlainShape, p: list[list[float]], weights: list[float], policy: str) -> PlainSolution | None:
-    """Solve the chain for each reader and average by ``weights``; ``None`` when numpy would do better."""
-    branch = [branch_chances(shape, row, policy) for row in p]
+def solve(shape: PlainShape, p: list[list[float]], weights: list[float], policy: str,
+          branch: list[list[float]] | None = None) -> PlainSolution | None:
+    """Solve the chain for each reader and average by ``weights``; ``None`` when numpy would do better.
+
+    ``branch``: each reader's chance of each branch, where the policy is not one of
+    :data:`dtc.odds.POLICIES` (the best or worst reader's, :mod:`dtc.odds.decide`)."""
+    if branch is None:
+        branch = [branch_chances(shape, row, policy) for row in p]
     n = len(shape.states)
     avg_branch = [sum(w * b[i] for w, b in zip(weights, branch, strict=True)) for i in range(len(shape.br_opt))]
     if shape.absorbing[shape.start]:  # the start is an ending or has no way on: nothing to solve

@@ -1,0 +1,351 @@
+"""One exploration of what a reader can hold where, shared by lint and odds.
+
+A *state* is the entry the reader is at, what they hold there after the entry's effects, and —
+only at an entry that says "return to your most recent entry" — the entry they came from. The
+exploration goes breadth first from the start entry, over every way on that is open in that
+state, and is used twice:
+
+* :mod:`dtc.lint.state` proves gates, soft locks and unpaid losses over it (``exact=False``: a
+  possession that can be lost is kept up to the largest amount anything reads and as "more"
+  above that, which over-approximates; findings about *some* route are replayed exactly);
+* :mod:`dtc.odds.states` solves the Markov chain (and the best and worst reader's decision
+  process) over it (``exact=True``: every count is exact, so every state is a real one).
+
+Two reductions keep a typical book small, both exact (they merge only states that nothing
+later can tell apart), as probabilistic model checkers do:
+
+* **forget what nothing reads any more** ("reset"): after an entry's effects, a possession that
+  no condition (and, for lint, no loss) can read from there on is set to zero. What is read
+  from an entry is worked out once, over the entries as a graph with every gate open;
+* **stop counting where more changes nothing**: a possession that nothing takes away is kept up
+  to the largest amount any condition asks for (``if 10 coins``: 10 and "10 or more" are the
+  same from then on).
+
+States are packed into one integer each (the counts as bit fields, then the entry the reader
+came from, then the entry), so millions fit in memory. Past ``budget`` states the exploration
+stops: the states it did not expand are *frontier* states, and the callers say so (lint names
+what it could not prove; odds gives bounds that hold whatever happens beyond the frontier).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+#: The widest count kept exactly (a count that grows past it, in a loop that gains without end,
+#: makes its state a frontier state).
+EXACT_BITS = 20
+
+Test = Callable[[int], bool]
+
+
+@dataclass(slots=True)
+class Way:
+    """A way on from an entry: a choice (gated or not), a prose exit, a random branch.
+
+    ``targets`` are room indices, or negative numbers for outcomes the caller names (a missing
+    entry, a broken check): ``-1 - k`` is the caller's sink ``k``. ``tag`` is the caller's own.
+    """
+
+    tag: object
+    targets: tuple[int, ...]
+    test: Test | None = None
+
+
+@dataclass(slots=True)
+class Room:
+    """What the exploration needs of one entry."""
+
+    number: int
+    #: (slot, amount in the slot's units) in text order; untracked possessions are left out.
+    changes: tuple[tuple[int, int], ...]
+    ways: list[Way]
+    ending: bool = False
+    #: "Return to your most recent entry": where it may lead (room indices); empty when the
+    #: entry has no such exit.
+    return_targets: tuple[int, ...] = ()
+    #: Slots the entry's own conditions read.
+    cond_reads: int = 0
+    #: Slots the entry's losses read (lint counts a loss as a read: it checks it can be paid).
+    loss_reads: int = 0
+
+    @property
+    def returns(self) -> bool:
+        return bool(self.return_targets)
+
+
+@dataclass(slots=True)
+class Layout:
+    """Where each slot's count sits in a packed value, and how it is kept."""
+
+    off: list[int]
+    width: list[int]
+    #: The largest value kept (a count of a gain-only slot stops there; a lost slot in the
+    #: over-approximation keeps ``top`` as "more than top - 1").
+    top: list[int]
+    lost: list[bool]
+    exact: bool
+
+    @classmethod
+    def of(cls, tops: Sequence[int], lost: Sequence[bool], exact: bool,
+           ceilings: Sequence[int] | None = None) -> Layout:
+        """``tops``: the largest amount kept per slot; in the exact layout a slot that can be lost
+        is kept exactly up to its ``ceilings`` entry (default: :data:`EXACT_BITS` bits), and a
+        count past it makes a frontier state."""
+        off, width, top = [], [], []
+        at = 0
+        for i, (t, gone) in enumerate(zip(tops, lost, strict=True)):
+            if exact and gone:
+                ceiling = ceilings[i] if ceilings is not None else (1 << EXACT_BITS) - 1
+                w = max(1, int(ceiling).bit_length())
+                t = ceiling
+            else:
+                w = max(1, int(t).bit_length())
+            off.append(at)
+            width.append(w)
+            top.append(int(t))
+            at += w
+        return cls(off, width, top, list(lost), exact)
+
+    @property
+    def bits(self) -> int:
+        return (self.off[-1] + self.width[-1]) if self.off else 0
+
+    def get(self, values: int, slot: int) -> int:
+        return (values >> self.off[slot]) & ((1 << self.width[slot]) - 1)
+
+    def unpack(self, values: int) -> list[int]:
+        return [self.get(values, i) for i in range(len(self.off))]
+
+
+@dataclass(slots=True)
+class Exploration:
+    """What the exploration found. Nodes are packed integers; :meth:`decode` takes one apart."""
+
+    rooms: list[Room]
+    layout: Layout
+    start: int  # room index
+    #: Every node found, in the order found (breadth first); ``index`` is its inverse.
+    nodes: list[int] = field(default_factory=list)
+    index: dict[int, int] = field(default_factory=dict)
+    #: Node index -> (parent node index, way, outcome) of the first route found; the start's is None.
+    parent: list[tuple[int, Way | None, int] | None] = field(default_factory=list)
+    #: Per expanded node (only when asked for): (way index, the target node indices or sinks
+    #: (negative), and for each target the changes that could not be paid) for each open way.
+    edges: list[list[tuple[int, list[int]]]] | None = None
+    #: How many nodes were expanded; the rest (``nodes[expanded:]``) is the frontier.
+    expanded: int = 0
+    complete: bool = True
+    #: (room, change index) -> (node before, way, outcome) of the first arrival that could not pay it.
+    unpaid: dict[tuple[int, int], tuple[int, Way | None, int]] = field(default_factory=dict)
+    #: (room, way index) -> [first node where it opened, first node where it was closed].
+    gates: dict[tuple[int, int], list[int | None]] = field(default_factory=dict)
+    #: Room -> the first node where every way was closed.
+    locked: dict[int, int] = field(default_factory=dict)
+    #: Node indices where a count grew past what is kept exactly (frontier states, odds only).
+    overflow: set[int] = field(default_factory=set)
+    _eshift: int = 0
+
+    def decode(self, node: int) -> tuple[int, int, int | None]:
+        """(room, values, the room the reader came from or None)."""
+        e = self._eshift
+        room = node & ((1 << e) - 1)
+        prev = (node >> e) & ((1 << e) - 1)
+        return room, node >> (2 * e), (prev - 1 if prev else None)
+
+    def room_of(self, i: int) -> int:
+        return self.nodes[i] & ((1 << self._eshift) - 1)
+
+    def values_of(self, i: int) -> int:
+        return self.nodes[i] >> (2 * self._eshift)
+
+
+def live_masks(rooms: list[Room]) -> list[int]:
+    """Per room: the slots something can read after its effects (its own conditions, and what
+    any room reachable from it reads), every gate taken as open: a fixpoint over the graph."""
+    n = len(rooms)
+    succ: list[set[int]] = [set() for _ in range(n)]
+    for r, room in enumerate(rooms):
+        if room.ending:
+            continue
+        for w in room.ways:
+            succ[r].update(t for t in w.targets if t >= 0)
+        succ[r].update(room.return_targets)
+    preds: list[list[int]] = [[] for _ in range(n)]
+    for r in range(n):
+        for s in succ[r]:
+            preds[s].append(r)
+    keep = [room.cond_reads for room in rooms]
+    live_in = [room.loss_reads | keep[r] for r, room in enumerate(rooms)]
+    work = deque(r for r in range(n) if live_in[r])
+    queued = [bool(live_in[r]) for r in range(n)]
+    while work:
+        s = work.popleft()
+        queued[s] = False
+        got = live_in[s]
+        for p in preds[s]:
+            if got & ~keep[p]:
+                keep[p] |= got
+                new = keep[p] | rooms[p].loss_reads
+                if new != live_in[p]:
+                    live_in[p] = new
+                    if not queued[p]:
+                        queued[p] = True
+                        work.append(p)
+    return keep
+
+
+def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges: bool = False,
+            gated_facts: bool = False) -> Exploration:
+    """Breadth first from ``start`` with nothing held; see the module's documentation."""
+    n = len(rooms)
+    eshift = max(1, (n + 1).bit_length())
+    ex = Exploration(rooms, layout, start, _eshift=eshift)
+    if edges:
+        ex.edges = []
+    keep = live_masks(rooms) if layout.off else [0] * n
+    nodes, index, parent = ex.nodes, ex.index, ex.parent
+    off, width, top, lost, exact = layout.off, layout.width, layout.top, layout.lost, layout.exact
+    emask = (1 << eshift) - 1
+    vshift = 2 * eshift
+    # Per room, a compiled arrival: the changes with their fields, and what to forget after them.
+    plans: list[tuple[tuple[tuple[int, int, int, int, int, bool], ...], int]] = []
+    full = (1 << layout.bits) - 1
+    for r, room in enumerate(rooms):
+        forget = 0
+        for i in range(len(off)):
+            if not (keep[r] >> i) & 1:
+                forget |= ((1 << width[i]) - 1) << off[i]
+        plans.append((tuple((k, off[s], (1 << width[s]) - 1, top[s], a, lost[s])
+                            for k, (s, a) in enumerate(room.changes)), full & ~forget))
+
+    def arrive(r: int, values: int) -> list[tuple[int, tuple[int, ...]]]:
+        """The values after room r's effects (several in the over-approximation, when an amount
+        above the cap is spent), each with the changes that could not be paid in full; an
+        empty list when a count overflows what is kept exactly."""
+        changes, kept = plans[r]
+        if not changes:
+            return [(values & kept, ())]
+        results: list[tuple[int, tuple[int, ...]]] = [(values, ())]
+        for k, o, m, t, a, gone in changes:
+            nxt: list[tuple[int, tuple[int, ...]]] = []
+            for v, unpaid in results:
+                cur = (v >> o) & m
+                base = v & ~(m << o)
+                if a > 0:
+                    new = cur + a
+                    if new > t:
+                        if exact and gone:
+                            return []
+                        new = t
+                    nxt.append((base | (new << o), unpaid))
+                elif not exact and gone and cur == t:  # "more than t - 1": anything from t + a up
+                    for x in range(max(0, t + a), t + 1):
+                        nxt.append((base | (x << o), unpaid))
+                else:
+                    new = cur + a
+                    nxt.append((base | (max(0, new) << o), (*unpaid, k) if new < 0 else unpaid))
+            results = nxt
+        return [(v & kept, u) for v, u in results]
+
+    def add(node: int, link: tuple[int, Way | None, int] | None) -> int:
+        i = index.get(node)
+        if i is None:
+            i = index[node] = len(nodes)
+            nodes.append(node)
+            parent.append(link)
+        return i
+
+    arrived = arrive(start, 0)
+    if not arrived:
+        ex.complete = False
+        return ex
+    for values, unpaid in arrived:
+        i = add((values << vshift) | start, None)
+        for k in unpaid:
+            ex.unpaid.setdefault((start, k), (-1, None, -1))
+    gates = ex.gates
+    q = 0
+    while q < len(nodes):
+        if q >= budget:
+            ex.complete = False
+            break
+        if q in ex.overflow:  # a count past what is kept exactly: a frontier state, not expanded
+            if ex.edges is not None:
+                ex.edges.append([])
+            q += 1
+            continue
+        node = nodes[q]
+        r = node & emask
+        prevc = (node >> eshift) & emask
+        values = node >> vshift
+        room = rooms[r]
+        out: list[tuple[int, list[int]]] | None = [] if edges else None
+        if not room.ending:
+            any_open = False
+            ways = room.ways
+            for wi, way in enumerate(ways):
+                test = way.test
+                if test is not None:
+                    if gated_facts:
+                        facts = gates.get((r, wi))
+                        if facts is None:
+                            facts = gates[(r, wi)] = [None, None]
+                        slot = 0 if test(values) else 1
+                        if facts[slot] is None:
+                            facts[slot] = q
+                        if slot:
+                            continue
+                    elif not test(values):
+                        continue
+                any_open = True
+                targets: list[int] = []
+                for o, t in enumerate(way.targets):
+                    if t < 0:
+                        targets.append(t)
+                        continue
+                    got = arrive(t, values)
+                    if not got:
+                        j = add((1 << (vshift + layout.bits + 1)) | t, (q, way, o))  # an overflow node
+                        ex.overflow.add(j)
+                        targets.append(j)
+                        continue
+                    pc = (r + 1) << eshift if rooms[t].return_targets else 0
+                    for v2, unpaid in got:
+                        j = add((v2 << vshift) | pc | t, (q, way, o))
+                        targets.append(j)
+                        for k in unpaid:
+                            ex.unpaid.setdefault((t, k), (q, way, o))
+                if out is not None:
+                    out.append((wi, targets))
+            if room.return_targets:
+                prev = prevc - 1 if prevc else None
+                back = (prev,) if prev in room.return_targets else room.return_targets
+                way = Way("return", back)
+                targets = []
+                for o, t in enumerate(back):
+                    got = arrive(t, values)
+                    if not got:
+                        j = add((1 << (vshift + layout.bits + 1)) | t, (q, way, o))
+                        ex.overflow.add(j)
+                        targets.append(j)
+                        continue
+                    pc = (r + 1) << eshift if rooms[t].return_targets else 0
+                    for v2, unpaid in got:
+                        j = add((v2 << vshift) | pc | t, (q, way, o))
+                        targets.append(j)
+                        for k in unpaid:
+                            ex.unpaid.setdefault((t, k), (q, way, o))
+                any_open = True
+                if out is not None:
+                    out.append((len(ways), targets))
+            if not any_open and ways and r not in ex.locked:
+                ex.locked[r] = q
+        if ex.edges is not None and out is not None:
+            ex.edges.append(out)
+        q += 1
+    ex.expanded = q
+    if ex.overflow:
+        ex.complete = False
+    return ex

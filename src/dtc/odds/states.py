@@ -1,0 +1,409 @@
+"""The chain over what the reader holds: (entry, possessions) states, explored from the start.
+
+A book that gates a choice on what the reader holds (``(D0, S21, if stone key)``) or that sends
+the reader back to "your most recent entry" is not a chain over its entries: what happens at an
+entry depends on what came before. Here the chain's states are those of
+:mod:`dtc.lint.explore` — the entry, the counts that some later condition reads, and, at an
+entry that returns, where the reader came from — explored from the start with exact counts,
+the same exploration lint proves its state findings over. A closed choice is not an option; a
+state where every way on is closed is *locked* (stuck); back at the entrance after going in,
+the reader may leave, as everywhere in the odds.
+
+The result is a :class:`dtc.odds.small.PlainShape` whose states are the explored states (and
+the outcomes they end in), so the solvers of :mod:`dtc.odds.small` and :mod:`dtc.odds.chain`
+solve it unchanged, and :func:`entry_view` adds their answers up per entry.
+
+Past :data:`BUDGET` states the exploration stops; the states it did not expand end in the
+outcome ``unexplored``, so every other outcome's probability is a lower bound and adding the
+unexplored probability gives an upper bound (:mod:`dtc.odds.analyze` reports both).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from math import gcd
+from typing import Any
+
+from dtc.lint.explore import Exploration, Layout, Room, Way, explore
+from dtc.odds.options import SURE, Book, Option
+from dtc.odds.small import ESCAPED, PlainShape
+
+#: States explored before the odds give bounds instead of figures.
+BUDGET = 500_000
+#: A count that can be lost is kept exactly up to this many times the largest amount a condition
+#: and a loss of it name together (a loop that gains without end is cut there: bounds).
+CEILING = 4
+#: The outcome of a state the exploration did not expand (past the budget, or a count too large).
+UNEXPLORED = "unexplored"
+
+
+def needs_states(book: Book) -> bool:
+    """Whether the book's chain depends on what came before: a condition on a choice that the
+    chain offers, or a "return to your most recent entry" with more than one place to go."""
+    for n in book.numbers:
+        e = book.entries[n]
+        for opt in book.options[n]:
+            if opt.choice is not None and e["choices"][opt.choice].get("condition") is not None:
+                return True
+            if opt.kind == "return" and len(opt.branches) > 1:
+                return True
+    return False
+
+
+def _cond_names(cond: Mapping[str, Any]) -> list[tuple[str, int]]:
+    if "has" in cond:
+        return [(str(cond["has"]), int(cond["count"]))]
+    if "not" in cond:
+        return _cond_names(cond["not"])
+    out = []
+    for c in cond["all" if "all" in cond else "any"]:
+        out.extend(_cond_names(c))
+    return out
+
+
+def _test(cond: Mapping[str, Any], slot: dict[str, int], unit: dict[str, int], layout: Layout) -> Any:
+    if "has" in cond:
+        i = slot[cond["has"]]
+        off, mask, n = layout.off[i], (1 << layout.width[i]) - 1, -(-int(cond["count"]) // unit[cond["has"]])
+        return lambda v: (v >> off) & mask >= n
+    if "not" in cond:
+        inner = _test(cond["not"], slot, unit, layout)
+        return lambda v: not inner(v)
+    parts = [_test(c, slot, unit, layout) for c in cond["all" if "all" in cond else "any"]]
+    if "all" in cond:
+        return lambda v: all(p(v) for p in parts)
+    return lambda v: any(p(v) for p in parts)
+
+
+@dataclass(slots=True)
+class StateChain:
+    """The explored chain, as the solvers take it, and how its states map back to entries."""
+
+    shape: PlainShape
+    exploration: Exploration
+    #: Per room (index): its entry number; the last room may be the entrance again (BACK).
+    numbers: list[int]
+    #: Per room: the book's options in the order of the room's ways.
+    options: list[list[Option]]
+    #: Per state of the shape that is an explored node: its room (-1 for outcomes).
+    state_room: array[int]
+    #: Per branch of the shape: (entry number, exit index) it follows, as an index into ``exits`` (-1 none).
+    br_exit_code: array[int]
+    exits: list[tuple[int, int]]
+    #: Per option of the shape: (entry number, choice index) as an index into ``choices`` (-1 none).
+    opt_choice_code: array[int]
+    choices: list[tuple[int, int]]
+    names: list[str]  # tracked possessions
+    complete: bool
+    units: list[int]  # per tracked possession: the amount one step of its count is
+
+    @property
+    def states(self) -> int:
+        return len(self.exploration.nodes)
+
+
+def build(book: Book, budget: int = BUDGET) -> StateChain:
+    """Explore the book's states and lay the chain out for the solvers."""
+    if book.start is None:
+        raise ValueError("the adventure has no start entry")
+    numbers = [n for n in book.numbers]
+    room_of = {n: r for r, n in enumerate(numbers)}
+    start_opts = [] if book.start in book.endings else book.options[book.start]
+    back = -1
+    if start_opts:  # arriving at the entrance again: the start entry's options and "leave"
+        back = len(numbers)
+        numbers.append(book.start)
+    # what the conditions read, in units of the greatest common divisor of every amount
+    unit: dict[str, int] = {}
+    tops: dict[str, int] = {}
+    for n in book.numbers:
+        e = book.entries[n]
+        for opt in book.options[n]:
+            cond = e["choices"][opt.choice].get("condition") if opt.choice is not None else None
+            if cond is not None:
+                for name, count in _cond_names(cond):
+                    unit[name] = gcd(unit.get(name, 0), count)
+                    tops[name] = max(tops.get(name, 0), count)
+    lost: dict[str, int] = {}
+    for n in book.numbers:
+        for ch in book.entries[n].get("changes", []):
+            if ch["name"] in unit:
+                unit[ch["name"]] = gcd(unit[ch["name"]], abs(int(ch["amount"])))
+                if ch["amount"] < 0:
+                    lost[ch["name"]] = max(lost.get(ch["name"], 0), -int(ch["amount"]))
+    names = sorted(tops)
+    slot = {name: i for i, name in enumerate(names)}
+    units = [unit[n] for n in names]
+    # A count that can be lost is kept exactly up to CEILING times what the largest condition
+    # and the largest loss name together; past it a state is not expanded (bounds, not a guess).
+    layout = Layout.of([-(-tops[n] // unit[n]) for n in names], [n in lost for n in names], exact=True,
+                       ceilings=[CEILING * -(-(tops[n] + lost.get(n, 0)) // unit[n]) for n in names])
+
+    sinks: dict[str, int] = {}
+
+    def sink(name: str) -> int:
+        if name not in sinks:
+            sinks[name] = len(sinks)
+        return -1 - sinks[name]
+
+    def target(t: int | str) -> int:
+        if isinstance(t, int):
+            return back if (t == book.start and back >= 0) else room_of[t]
+        return sink(t)
+
+    rooms: list[Room] = []
+    options: list[list[Option]] = []
+    return_exits: dict[int, dict[int, int]] = {}
+    for r, n in enumerate(numbers):
+        e = book.entries[n]
+        changes = tuple((slot[ch["name"]], int(ch["amount"]) // unit[ch["name"]])
+                        for ch in e.get("changes", []) if ch["name"] in slot)
+        ways: list[Way] = []
+        opts: list[Option] = []
+        reads = 0
+        returns: tuple[int, ...] = ()
+        ending = n in book.endings
+        for opt in ([] if ending else book.options[n]):
+            if opt.kind == "return":
+                returns = tuple(target(b.target) for b in opt.branches if isinstance(b.target, int))
+                if len(returns) == len(opt.branches):
+                    return_exits[r] = {t: b.exit for t, b in zip(returns, opt.branches, strict=True)
+                                       if b.exit is not None}
+                    continue
+                returns = ()  # a return to a missing entry: kept as an option, without memory
+            cond = e["choices"][opt.choice].get("condition") if opt.choice is not None else None
+            test = None
+            if cond is not None:
+                test = _test(cond, slot, unit, layout)
+                for name, _ in _cond_names(cond):
+                    reads |= 1 << slot[name]
+            ways.append(Way(opt, tuple(target(b.target) for b in opt.branches), test))
+            opts.append(opt)
+        if r == back:
+            leave = Option("leave", "leave the dungeon", None, None, [])
+            ways.append(Way(leave, (sink(ESCAPED),)))
+            opts.append(leave)
+        rooms.append(Room(n, changes, ways, ending, returns, reads, 0))
+        options.append(opts)
+    # return targets: the option's branch order, for the exit each one follows
+    ex = explore(rooms, room_of[book.start], layout, budget=budget, edges=True)
+    return _lay_out(book, ex, numbers, options, rooms, sinks, names, return_exits, units)
+
+
+def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list[Option]], rooms: list[Room],
+             sinks: dict[str, int], names: list[str], return_exits: dict[int, dict[int, int]],
+             units: list[int]) -> StateChain:
+    nodes = len(ex.nodes)
+    sink_names = list(sinks)
+    frontier = nodes > ex.expanded or ex.overflow
+    states: list[int | str] = list(range(nodes))
+    extra = [*sink_names, *([UNEXPLORED] if frontier else [])]
+    index: dict[int | str, int] = {}
+    for name in extra:
+        index[name] = len(states)
+        states.append(name)
+    keys = {k: i for i, k in enumerate(book.checks)}
+    opt_state, opt_check, br_opt, br_target, br_kind = array("q"), array("q"), array("q"), array("q"), array("b")
+    br_share = array("d")
+    br_exit_code, opt_choice_code = array("q"), array("q")
+    exits: dict[tuple[int, int], int] = {}
+    choices: dict[tuple[int, int], int] = {}
+    state_room = array("q", (ex.room_of(i) for i in range(nodes)))
+    state_room.extend([-1] * len(extra))
+    assert ex.edges is not None
+    unexplored = index.get(UNEXPLORED, -1)
+    for q, ways in enumerate(ex.edges):
+        if q in ex.overflow:
+            ways = []
+        r = ex.room_of(q)
+        room = rooms[r]
+        for wi, targets in ways:
+            o = len(opt_state)
+            opt_state.append(q)
+            if wi == len(room.ways):  # "return to your most recent entry"
+                opt_check.append(-1)
+                opt_choice_code.append(-1)
+                share = 1.0 / len(targets)
+                back_exits = return_exits.get(r, {})
+                for j in targets:
+                    br_opt.append(o)
+                    br_target.append(j)
+                    br_kind.append(SURE)
+                    br_share.append(share)
+                    x = back_exits.get(ex.room_of(j))
+                    br_exit_code.append(-1 if x is None or r >= len(book.numbers)
+                                        else exits.setdefault((numbers[r], x), len(exits)))
+                continue
+            opt = options[r][wi]
+            opt_check.append(keys[opt.check] if opt.check is not None else -1)
+            number = numbers[r]
+            opt_choice_code.append(choices.setdefault((number, opt.choice), len(choices))
+                                   if opt.check is not None and opt.choice is not None else -1)
+            branches: list[Any] = list(opt.branches) or [None]
+            for b, j in zip(branches, targets, strict=True):
+                br_opt.append(o)
+                br_target.append(j if j >= 0 else index[sink_names[-1 - j]])
+                br_kind.append(b.kind if b is not None else SURE)
+                br_share.append(b.share if b is not None else 1.0)
+                br_exit_code.append(exits.setdefault((number, b.exit), len(exits))
+                                    if b is not None and b.exit is not None and r < len(book.numbers) else -1)
+    absorbing = [True] * len(states)
+    for s in opt_state:
+        absorbing[s] = False
+    first = [o for o in range(len(opt_state)) if o == 0 or opt_state[o] != opt_state[o - 1]]
+    endings = {q for q in range(nodes) if rooms[ex.room_of(q)].ending}
+    shape = PlainShape(replace(book, endings=endings), states, _Index(index, nodes), 0, absorbing, opt_state,
+                       opt_check, first, [opt_state[o] for o in first], br_opt, br_target, br_kind, br_share, [])
+    del unexplored
+    return StateChain(shape, ex, numbers, options, state_room, br_exit_code, list(exits), opt_choice_code,
+                      list(choices), names, ex.complete, units)
+
+
+class _Index(dict[int | str, int]):
+    """State -> its index: an explored node is its own index; only the outcomes are stored."""
+
+    def __init__(self, named: dict[int | str, int], nodes: int) -> None:
+        super().__init__(named)
+        self.nodes = nodes
+
+    def __getitem__(self, key: int | str) -> int:
+        if isinstance(key, int) and 0 <= key < self.nodes:
+            return key
+        return super().__getitem__(key)
+
+    def get(self, key: int | str, default: Any = None) -> Any:
+        if isinstance(key, int) and 0 <= key < self.nodes:
+            return key
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, int) and 0 <= key < self.nodes:
+            return True
+        return super().__contains__(key)
+
+
+@dataclass(slots=True)
+class EntryView:
+    """A solved state chain added up per entry."""
+
+    outcomes: dict[str, float]
+    loops: dict[str, list[int]]
+    visits: dict[int, float]
+    reach: dict[int, float | None]
+    edges: dict[tuple[int, int], float]
+    unexplored: float
+
+
+def outcome_name(chain: StateChain, name: str, at: int | str | None) -> str:
+    """The entry-level name of an outcome of the state chain (``ending:17`` for any state at 17)."""
+    kind, _, rest = name.partition(":")
+    if kind in ("ending", "dead_end") and rest.isdigit():
+        q = int(rest)
+        ex = chain.exploration
+        if q >= ex.expanded or q in ex.overflow:
+            return UNEXPLORED
+        r = ex.room_of(q)
+        number = chain.numbers[r]
+        if kind == "dead_end" and (chain.exploration.rooms[r].ways or chain.exploration.rooms[r].return_targets):
+            return f"locked:{number}"
+        return f"{kind}:{number}"
+    return name
+
+
+def entry_view(chain: StateChain, outcomes: Mapping[str, float], loops: Mapping[str, list[int]],
+               visits: Any, reach: Any, branch: Any, cyclic: set[int]) -> EntryView:
+    """Per entry: outcomes (by entry-level name), loops, expected visits, reach (exact where an
+    entry can be visited in one state only per run, else None), and exit chances."""
+    ex = chain.exploration
+    out: dict[str, float] = {}
+    for name, p in outcomes.items():
+        key = outcome_name(chain, name, None)
+        if key.startswith("loop:"):
+            continue
+        out[key] = out.get(key, 0.0) + p
+    loop_out: dict[str, list[int]] = {}
+    for name, members in loops.items():
+        entries = sorted({chain.numbers[ex.room_of(m)] for m in members if isinstance(m, int) and m < len(ex.nodes)})
+        key = f"loop:{entries[0]}" if entries else name
+        loop_out[key] = sorted(set(loop_out.get(key, [])) | set(entries))
+        out[key] = out.get(key, 0.0) + outcomes.get(name, 0.0)
+    vis: dict[int, float] = {}
+    rch: dict[int, float] = {}
+    count: dict[int, int] = {}
+    for q in range(len(ex.nodes)):
+        n = chain.numbers[ex.room_of(q)]
+        v = float(visits[q])
+        vis[n] = vis.get(n, 0.0) + v
+        rch[n] = rch.get(n, 0.0) + float(reach[q])
+        count[n] = count.get(n, 0) + 1
+    reach_out: dict[int, float | None] = {}
+    for n in chain.numbers:
+        if n not in vis:
+            vis[n] = 0.0
+            reach_out[n] = 0.0
+            continue
+        if count[n] == 1 or n not in cyclic:
+            r = rch[n]
+            reach_out[n] = None if math.isnan(r) else min(1.0, r)
+        else:
+            reach_out[n] = None
+    if chain.numbers and chain.numbers[0] in reach_out:
+        pass
+    edges: dict[tuple[int, int], float] = {}
+    weight: dict[tuple[int, int], float] = {}
+    shape = chain.shape
+    for b, code in enumerate(chain.br_exit_code):
+        if code < 0:
+            continue
+        at = shape.opt_state[shape.br_opt[b]]
+        x = float(visits[at])
+        if not math.isfinite(x):
+            x = 1.0
+        where = chain.exits[code]
+        edges[where] = edges.get(where, 0.0) + x * float(branch[b])
+    for q in range(len(ex.nodes)):
+        n = chain.numbers[ex.room_of(q)]
+        x = float(visits[q])
+        weight[(n, 0)] = weight.get((n, 0), 0.0) + (x if math.isfinite(x) else 1.0)
+    for where in list(edges):
+        w = weight.get((where[0], 0), 0.0)
+        edges[where] = edges[where] / w if w > 0 else 0.0
+    return EntryView(out, loop_out, vis, reach_out, edges, out.pop(UNEXPLORED, 0.0))
+
+
+def cyclic_entries(book: Book) -> set[int]:
+    """Entries on a cycle of the book's graph (every gate open): the only ones a run can visit
+    in more than one state."""
+    from dtc.odds.small import _components
+
+    numbers = book.numbers
+    at = {n: i for i, n in enumerate(numbers)}
+    succ: list[list[int]] = [[] for _ in numbers]
+    for i, n in enumerate(numbers):
+        if n in book.endings:
+            continue
+        for opt in book.options[n]:
+            for b in opt.branches:
+                if isinstance(b.target, int) and b.target in at:
+                    succ[i].append(at[b.target])
+    out: set[int] = set()
+    for comp in _components(len(numbers), succ):
+        if len(comp) > 1 or comp[0] in succ[comp[0]]:
+            out.update(numbers[i] for i in comp)
+    # the entrance is visited again whenever the reader comes back to it
+    if book.start is not None and any(b.target == book.start for opts in book.options.values() for o in opts
+                                      for b in o.branches):
+        out.add(book.start)
+    return out
+
+
+def state_note(chain: StateChain) -> str:
+    """One line on the state space: how many states, and whether it was explored whole."""
+    held = f"possessions read by a condition: {', '.join(chain.names)}" if chain.names else "no possession read"
+    if chain.complete:
+        return f"the chain runs over {chain.states:,} (entry, possessions) states, explored whole ({held})"
+    return (f"the chain's (entry, possessions) states passed the budget of {BUDGET:,}: the exploration stopped at "
+            f"{chain.states:,}, and each outcome is given as bounds ({held})")
