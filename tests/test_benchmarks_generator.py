@@ -11,6 +11,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -141,3 +142,105 @@ def test_run_script_pairs_and_ratios() -> None:
     table = run.table([lint, odds])
     row = table.splitlines()[-1]
     assert "| odds | 400 cross |" in row and "| 2.0× |" in row and "| 0.50 |" in row
+
+
+#: The shapes written by a function of their own, each at a size small enough to lint in a moment
+#: (the gamebook has no fewer than 60 sections; many-flags is linted with few possessions, as its
+#: state space is what it is made to blow up).
+SMALL_SHAPES = [("long-walk", 200, 0), ("long-walk-out", 100, 0), ("grid", 102, 0), ("hub", 100, 0),
+                ("corridor", 100, 0), ("many-flags", 60, 6), ("gamebook", 60, 0)]
+
+
+@pytest.mark.parametrize(("shape", "n", "possessions"), SMALL_SHAPES)
+def test_new_shapes_compile_and_lint_without_errors_or_warnings(
+        generate: ModuleType, shape: str, n: int, possessions: int) -> None:
+    text = generate.generate(n, seed=1, shape=shape, possessions=possessions)
+    assert text == generate.generate(n, seed=1, shape=shape, possessions=possessions)
+    assert text != generate.generate(n, seed=2, shape=shape, possessions=possessions)
+    comp = compile_text(text, f"book-{shape}-{n}.txt")
+    graph = comp.graph()
+    validate(graph)
+    assert [e["number"] for e in graph["entries"]] == list(range(1, n + 1))
+    assert all(c["error"] is None for e in graph["entries"] for c in e["choices"])
+    found = lint_compilation(comp)
+    assert not [f"{d.code} {d.message}" for d in found if d.severity > Severity.INFO]
+
+
+def _exits(graph: dict[str, Any]) -> dict[int, list[int]]:
+    return {e["number"]: [x["target"] for x in e["exits"]] for e in graph["entries"]}
+
+
+def test_graph_shapes_have_the_links_they_promise(generate: ModuleType) -> None:
+    walk = compile_text(generate.generate(400, shape="long-walk")).graph()
+    endings = [e["number"] for e in walk["entries"] if e["ending"]]
+    assert len(endings) == generate.WALK_ENDINGS
+    into = Counter(t for targets in _exits(walk).values() for t in targets)
+    assert all(into[k] == 1 for k in endings)  # each ending behind one exit
+    assert max(abs(t - k) for k, ts in _exits(walk).items() for t in ts) > 200  # uniformly across the book
+    out = compile_text(generate.generate(400, shape="long-walk-out")).graph()
+    assert not any(e["ending"] for e in out["entries"])
+    grid = _exits(compile_text(generate.generate(102, shape="grid")).graph())  # 100 rooms, 10 to a row
+    assert sorted(grid[1]) == [2, 11] and sorted(grid[45]) == [35, 44, 46, 55]
+    assert 101 in grid[100] and 102 in grid[51]
+    hub = _exits(compile_text(generate.generate(100, shape="hub")).graph())
+    assert sorted(hub[1]) == list(range(2, 101)) and all(hub[k] in ([1], []) for k in range(2, 101))
+    corridor = _exits(compile_text(generate.generate(100, shape="corridor")).graph())
+    assert corridor[1] == [2] and sorted(corridor[50]) == [49, 51] and sorted(corridor[97]) == [96, 100]
+
+
+def test_many_flags_gives_tests_and_takes_its_possessions(generate: ModuleType) -> None:
+    text = generate.generate(2000, shape="many-flags")
+    graph = compile_text(text).graph()
+    gated = [c for e in graph["entries"] for c in e["choices"] if c.get("condition")]
+    assert len(gated) >= 60
+    given = {ch["name"] for e in graph["entries"] for ch in e.get("changes", []) if ch["amount"] > 0}
+    taken = {ch["name"] for e in graph["entries"] for ch in e.get("changes", []) if ch["amount"] < 0}
+    assert len(given) == 30 and {"coins", "stone key"} <= given and taken
+    assert ", if not alarm)" in text and re.search(r", if \d+ coins\)", text) and "(roll d6, " in text
+
+
+def test_gamebook_offers_five_skills_of_ten_in_252_ways(generate: ModuleType) -> None:
+    """The skill chain (sections 1-21) walked with every choice it allows: each reader reaches the
+    adventure (section 22) with exactly five skills, and every set of five is possible."""
+    graph = compile_text(generate.generate(350, shape="gamebook")).graph()
+    entries = {e["number"]: e for e in graph["entries"]}
+    assert len(entries) == 350 and entries[350]["ending"]
+
+    def holds(cond: dict[str, Any], held: frozenset[str]) -> bool:
+        if "not" in cond:
+            return not holds(cond["not"], held)
+        assert cond["has"] == "skills"
+        return len(held) >= cond["count"]
+
+    ends: set[frozenset[str]] = set()
+    todo = [(1, frozenset[str]())]
+    while todo:
+        number, held = todo.pop()
+        if number == 22:
+            ends.add(held)
+            continue
+        e = entries[number]
+        skills = {ch["name"] for ch in e.get("changes", []) if ch["name"] not in ("skills", "gold")}
+        held = held | skills
+        for x in e["exits"]:
+            cond = e["choices"][x["choice"]].get("condition")
+            if cond is None or holds(cond, held):
+                todo.append((x["target"], held))
+    assert len(ends) == 252 and {len(s) for s in ends} == {5}
+    gated = [c for e in graph["entries"] if e["number"] > 21 for c in e["choices"] if c.get("condition")]
+    assert len(gated) >= 45
+    assert sum("(roll d10, " in c["text"] for e in graph["entries"] for c in e["choices"]) >= 15
+    kinds = Counter(e.get("ending_kind") for e in graph["entries"] if e["ending"])
+    assert kinds["victory"] == 1 and kinds["death"] >= 15
+
+
+def test_new_shapes_refuse_books_too_small_for_them(generate: ModuleType, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="at least 60"):
+        generate.generate(59, shape="gamebook")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "generate.py"), "4", "--shape", "grid",
+                           "-o", str(tmp_path / "g.txt")], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "at least 6" in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "generate.py"), "30", "--shape", "corridor",
+                           "-o", str(tmp_path / "c.txt")], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and (tmp_path / "c.txt").read_text(encoding="utf-8").count("THE END") == 3
+
