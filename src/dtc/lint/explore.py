@@ -321,25 +321,27 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
                     out.append((wi, targets))
             if room.return_targets:
                 prev = prevc - 1 if prevc else None
+                # as dtc play offers it: back where the reader came from when that entry leads
+                # here, else each entry that does, as a way of its own
                 back = (prev,) if prev in room.return_targets else room.return_targets
                 way = Way("return", back)
-                targets = []
                 for o, t in enumerate(back):
+                    targets = []
                     got = arrive(t, values)
                     if not got:
                         j = add((1 << (vshift + layout.bits + 1)) | t, (q, way, o))
                         ex.overflow.add(j)
                         targets.append(j)
-                        continue
-                    pc = (r + 1) << eshift if rooms[t].return_targets else 0
-                    for v2, unpaid in got:
-                        j = add((v2 << vshift) | pc | t, (q, way, o))
-                        targets.append(j)
-                        for k in unpaid:
-                            ex.unpaid.setdefault((t, k), (q, way, o))
+                    else:
+                        pc = (r + 1) << eshift if rooms[t].return_targets else 0
+                        for v2, unpaid in got:
+                            j = add((v2 << vshift) | pc | t, (q, way, o))
+                            targets.append(j)
+                            for k in unpaid:
+                                ex.unpaid.setdefault((t, k), (q, way, o))
+                    if out is not None:
+                        out.append((len(ways), targets))
                 any_open = True
-                if out is not None:
-                    out.append((len(ways), targets))
             if not any_open and ways and r not in ex.locked:
                 ex.locked[r] = q
         if ex.edges is not None and out is not None:

@@ -252,6 +252,10 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         play.random = play.chosen
     if decisive and policy in POLICIES and len(plain.states) <= DECISIVE_STATES:
         play.checks = _sensitivity(book, ruleset, plain, chain, abilities, approach, encumbered, policy, goal_words)
+        play.checks_reader = (f"{policy} reader, {readers.description}" if abilities is not None else
+                              f"{policy} reader, a freshly made adventurer: each check at its chance over all of them")
+    if explain and not play.explain_reader:
+        play.explain_reader = readers.description
     hazards = []
     for n in numbers:
         found = [_hazard_text(f) for f in book.entries[n].get("effects", []) if f.get("kind") in HAZARD_KINDS]
@@ -277,7 +281,7 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
 def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: bool,
                  chain: StateChain | None) -> list[str]:
     out = [
-        f"policy {policy}: {POLICIES[policy]}",
+        f"policy {policy}: {POLICIES.get(policy) or DECIDED[policy]}",
         f"approach {approach}: {APPROACHES[approach]}",
         "back at the start entry after going in, the reader may also leave the dungeon (escaped), one option "
         "more among the entry's own, as dtc play offers it (docs/outcomes.md)",

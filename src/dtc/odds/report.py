@@ -164,8 +164,10 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     console.print(table)
     if odds.play is not None and odds.play.checks:
         console.print()
-        table = _table(console, f"Which checks decide the book ({odds.play.goal}, {odds.play.checks_reader}; "
-                                "each check alone one difficulty easier or harder)",
+        console.print(_text("Which checks decide the book", style="bold"))
+        console.print(_text(f"(the chance of {odds.play.goal} with each check alone one difficulty easier or harder; "
+                            f"{odds.play.checks_reader})"))
+        table = _table(console, "",
                        "Entry", "Choice", "Check", "Now", "Easier", "Harder", "Per +1% pass")
         for d in odds.play.checks[:limit or None]:
             check = f"{d.ability + ' ' if d.ability else ''}D{d.difficulty}"
@@ -175,7 +177,9 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     if explain and odds.play is not None and odds.play.explain:
         console.print()
         who = odds.play.explain_reader or "the reader"
-        table = _table(console, f"The best reader's moves ({who}): at each entry and state it reaches",
+        console.print(_text("The best reader's moves at each entry and state it reaches", style="bold"))
+        console.print(_text(f"({who})"))
+        table = _table(console, "",
                        "Entry", "Holding", "Takes")
         for n, held, label in odds.play.explain[:limit or None]:
             table.add_row(str(n), _text(held.removeprefix("holding ") or "-"), _text(label))

@@ -105,8 +105,10 @@ class StateChain:
         return len(self.exploration.nodes)
 
 
-def build(book: Book, budget: int = BUDGET) -> StateChain:
-    """Explore the book's states and lay the chain out for the solvers."""
+def build(book: Book, budget: int | None = None) -> StateChain:
+    """Explore the book's states (at most ``budget``, default :data:`BUDGET`) and lay the chain out
+    for the solvers."""
+    budget = BUDGET if budget is None else budget
     if book.start is None:
         raise ValueError("the adventure has no start entry")
     numbers = [n for n in book.numbers]
@@ -405,5 +407,9 @@ def state_note(chain: StateChain) -> str:
     held = f"possessions read by a condition: {', '.join(chain.names)}" if chain.names else "no possession read"
     if chain.complete:
         return f"the chain runs over {chain.states:,} (entry, possessions) states, explored whole ({held})"
-    return (f"the chain's (entry, possessions) states passed the budget of {BUDGET:,}: the exploration stopped at "
-            f"{chain.states:,}, and each outcome is given as bounds ({held})")
+    ex = chain.exploration
+    why = (f"it passed the budget of {BUDGET:,} states" if ex.expanded < len(ex.nodes) - len(ex.overflow) else
+           f"a count grew past {CEILING} times the largest amount a condition and a loss of it name together (a "
+           "loop that gains without end)")
+    return (f"the exploration of (entry, possessions) states stopped where {why}; {chain.states:,} states were "
+            f"found, and each outcome is given as bounds ({held})")
