@@ -37,7 +37,7 @@ from dtc.visible import visible
 @click.option("--no-config", is_flag=True, help="Ignore configuration files.")
 @click.option("--watch", is_flag=True,
               help="Lint again whenever a file or its configuration is saved (Ctrl-C stops).")
-@click.option("--poll-interval", type=float, default=0.5, hidden=True,
+@click.option("--poll-interval", type=click.FloatRange(min=0.01, max=3600.0), default=0.5, hidden=True,
               help="With --watch: seconds between looks at the files (for tests).")
 @click.option("--fix", is_flag=True,
               help="Apply the safe fixes findings carry, then report what remains (each file is replaced "
