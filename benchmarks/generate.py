@@ -522,6 +522,9 @@ class Story:
         self.victories = {self.m}
         #: Planned entry -> a stat block on a line of its own at its end.
         self.blocks: dict[int, str] = {}
+        #: Whether the exits that are not planned may lead back (up to :data:`WINDOW` entries),
+        #: or only forward: then no route ever comes back to an entry.
+        self.back = True
 
     def open(self, lo: int = 1, hi: int | None = None) -> int:
         """A planned entry in lo..hi that does not end."""
@@ -542,9 +545,10 @@ class Story:
         return here
 
     def near(self, k: int, avoid: int | None = None) -> int:
-        """A planned entry within :data:`WINDOW` of ``k``: not ``k``, nor ``avoid`` or next to it."""
+        """A planned entry within :data:`WINDOW` of ``k`` (after it, unless the story goes
+        :attr:`back`): not ``k``, nor ``avoid`` or next to it."""
         for _ in range(50):
-            t = self.rng.randint(max(1, k - WINDOW), min(self.m, k + WINDOW))
+            t = self.rng.randint(max(1, k - WINDOW) if self.back else k + 1, min(self.m, k + WINDOW))
             if t != k and (avoid is None or abs(t - avoid) > 1) and (
                     avoid is None or abs(self.numbers[t] - self.numbers[avoid]) > 1):
                 return t
@@ -593,6 +597,11 @@ class Story:
                 out.append(rooms.move(num[s]))
                 continue
             f = required.pop() if required and abs(num[required[-1]] - num[s]) > 1 else self.near(k, s)
+            if abs(num[f] - num[s]) <= 1:  # no room for a failure apart from the success: a move
+                if f != s:
+                    required.append(f)
+                out.append(rooms.move(num[s]))
+                continue
             ability = rng.choice(ABILITIES)
             out.append(f"Try the {rooms.label()} ({ability} D{rng.randint(1, 3)}, S{num[s]}, F{num[f]}).")
         while len(out) < 2:
@@ -713,8 +722,8 @@ SKILLS = ("archery", "climbing", "healing", "herbalism", "lockpicking", "stealth
           "second sight", "beast speech")
 ITEMS = ("rope", "lantern", "silver key", "dagger", "amulet", "map", "bread", "healing potion")
 #: Gold a section gives, and gold a gate asks for (and its room takes).
-GOLD_GAINS = (2, 3, 5, 10)
-GOLD_COSTS = (3, 5, 10)
+GOLD_GAINS = (5, 10)
+GOLD_COSTS = (5, 10)
 FOES = ("Bandit Captain HP 8 | Morale 9 | Sabre d8", "Marsh Troll HP 14 | Morale 10 | Club d10",
         "Hill Wolf HP 6 | Morale 8 | Bite d6", "Grave Hound HP 7 | Morale 12 | Bite d6",
         "Tomb Spider HP 9 | Morale 7 | Bite d6 | Special: poison")
@@ -746,6 +755,7 @@ def gamebook(n: int = 350, seed: int = 1) -> str:
     numbers = [0, 22, *pool[:m - 2], n]
     story = Story(rng, rooms, numbers, pool[m - 2:], endings=0.08)
     story.dice = "d10"
+    story.back = False
     story.rolls = {story.open() for _ in range(n // 17)}
     first = [rooms.room(1, ["You set out with ten gold crowns in your purse. [+10 gold]",
                             rooms.move(2, "**Choose Your Skills**")])]
@@ -756,6 +766,7 @@ def gamebook(n: int = 350, seed: int = 1) -> str:
         first.append(rooms.room(offer, [f"The next skill is {skill}.", learn, skip]))
         first.append(rooms.room(take, [f"You learn {skill}. [+{skill}, +skills]", rooms.move(after, "**Go On**")]))
     m = story.m
+    givers: dict[str, int] = {}
     for i in range(gates):
         at = story.open()
         if i < 2 * len(SKILLS):
@@ -769,9 +780,10 @@ def gamebook(n: int = 350, seed: int = 1) -> str:
             story.gate(at, f"{cost} gold", f"-{cost} gold" if lose else "", f"You pay {cost} gold crowns.")
             continue
         item = ITEMS[i % len(ITEMS)]
-        giver = story.open(1, max(1, m * 4 // 5))
-        story.give(giver, f"+{item}", f"You find a {item}.")
-        at = story.downstream(giver, rng.randint(1, 6))
+        if item not in givers:  # each item is found in one section
+            givers[item] = story.open(1, max(1, m * 4 // 5))
+            story.give(givers[item], f"+{item}", f"You find a {item}.")
+        at = story.downstream(givers[item], rng.randint(1, 6))
         if not story.plans[at].ending:
             story.gate(at, item, f"-{item}" if lose else "", f"You use the {item} up.")
     while story.spare:  # every section set aside is behind a gate
