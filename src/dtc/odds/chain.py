@@ -219,10 +219,12 @@ def _solve_sparse(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, I
     return np.asarray(xs), np.asarray(diags), np.asarray(absorbed)
 
 
-def solve(shape: Shape, p: Floats, weights: Floats, policy: str) -> Solution:
-    """Solve the chain for each reader (rows of ``p``: per-check chances) and average by ``weights``."""
+def solve(shape: Shape, p: Floats, weights: Floats, policy: str, branch: Floats | None = None) -> Solution:
+    """Solve the chain for each reader (rows of ``p``: per-check chances) and average by ``weights``
+    (``branch``: each reader's branch chances, for a policy not in :data:`dtc.odds.POLICIES`)."""
     p = np.atleast_2d(np.asarray(p, dtype=np.float64)).reshape(len(weights), -1)
-    branch = branch_probabilities(shape, p, policy)
+    if branch is None:
+        branch = branch_probabilities(shape, p, policy)
     n = len(shape.states)
     avg_branch = np.asarray(weights @ branch, dtype=np.float64)
     if shape.absorbing[shape.start]:  # the start is an ending or has no way on: nothing to solve
