@@ -244,3 +244,17 @@ def test_new_shapes_refuse_books_too_small_for_them(generate: ModuleType, tmp_pa
                            "-o", str(tmp_path / "c.txt")], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and (tmp_path / "c.txt").read_text(encoding="utf-8").count("THE END") == 3
 
+
+def test_shapes_bench_times_a_small_book_and_prints_the_table(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bench = benchmark("shapes_bench")
+    assert bench.main(["--shapes", "corridor", "--sizes", "50", "--commands", "lint", "--runs", "1",
+                       "--warmup", "0", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "| shape | entries |" in printed and "| corridor | 50 |" in printed
+    assert (tmp_path / "book-corridor-50.txt").is_file()
+    cell = bench.Cell(walls=[1.0, 3.0, 2.0], cpus=[0.5, 0.7, 0.6])
+    slow = bench.Cell(timeout=True)
+    row = bench.Row("grid", 400, 300_000, {"lint": {"A": cell, "B": cell}, "odds": {"A": cell, "B": slow}})
+    table = bench.table([row], ["A", "B"])
+    assert "| grid | 400 | 0.3 | odds | 2.00 | 0.600 | 1.00 | 1.00 | timeout | timeout |" in table
