@@ -14,12 +14,14 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from dtc.odds import linsolve
 from dtc.odds import small as plain
 
+Floats = npt.NDArray[np.float64]
 SHAPES = ("forward", "one_scc", "small_sccs", "self_loops", "traps", "mixed")
 Edges = dict[tuple[int, int], Fraction]
 
@@ -211,3 +213,103 @@ def test_plain_python_agrees_with_the_numeric_solvers_on_medium_chains() -> None
         diag, _ = linsolve.diag_inverse(m)
         assert solved[0] == pytest.approx(list(x), rel=1e-10, abs=1e-12)
         assert solved[1] == pytest.approx(list(diag), rel=1e-10)
+
+
+# Shapes a reader wanders in for long, where the visits are large and the matrix far from the
+# identity: a random book whose only way out is one rare exit, a hub linked to and from every
+# entry, a grid of rooms linked to their four neighbours, and a long corridor walked on and back
+# (with a few links far back) and left at its far end.
+HARD = ("long_walk", "hub", "grid", "corridor")
+
+
+def _hard_edges(shape: str, t: int, rng: random.Random, rare: int) -> tuple[Edges, int]:
+    """Transitions of a hard shape (t may be rounded, for the grid), and its size. Every entry can
+    reach a way out; where ``rare`` matters, the way out is taken once in ``rare`` times."""
+    targets: dict[int, list[int]] = {i: [] for i in range(t)}
+    leak: dict[int, Fraction] = {}
+    if shape == "long_walk":
+        for i in range(t):
+            targets[i] = [(i + 1) % t] + [rng.randrange(t) for _ in range(rng.randint(1, 3))]
+        leak[rng.randrange(t)] = Fraction(1, rare)
+    elif shape == "hub":
+        targets[0] = list(range(1, t))
+        for i in range(1, t):
+            targets[i] = [0, i % (t - 1) + 1]
+        for i in rng.sample(range(t), max(1, t // 100)):
+            leak[i] = Fraction(1, 20)
+    elif shape == "grid":
+        side = max(2, int(t ** 0.5))
+        t = side * side
+        targets = {i: [] for i in range(t)}
+        for i in range(t):
+            r, c = divmod(i, side)
+            targets[i] = [(r + dr) * side + c + dc for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                          if 0 <= r + dr < side and 0 <= c + dc < side]
+        for i in rng.sample(range(t), 1 + t // 500):
+            leak[i] = Fraction(1, rare)
+    else:  # corridor: on is twice as likely as back; one entry in ten also links far back
+        for i in range(t):
+            targets[i] = [i + 1, i + 1] if i + 1 < t else []
+            if i:
+                targets[i].append(i - 1)
+            if i > 1 and rng.random() < 0.1:
+                targets[i].append(rng.randrange(max(0, i - 40), i - 1))
+        leak[t - 1] = Fraction(1, 2)
+    out: Edges = {}
+    for i, ts in targets.items():
+        for j in ts:
+            out[(i, j)] = out.get((i, j), Fraction(0)) + (1 - leak.get(i, Fraction(0))) / len(ts)
+    return out, t
+
+
+def _condition(a: Floats) -> float:
+    return float(np.linalg.norm(a, np.inf) * np.linalg.norm(np.linalg.inv(a), np.inf))
+
+
+@pytest.mark.parametrize("shape", HARD)
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_small_chains_match_exact_rationals(shape: str, seed: int, method: str) -> None:
+    """Long walks (an exit taken once in 10,000 steps), hubs, grids, corridors: exact answers."""
+    rng = random.Random(f"hard:{shape}:{seed}")
+    edges, t = _hard_edges(shape, rng.randint(4, 25), rng, rare=10_000)
+    q = _matrix(edges, t)
+    start = rng.randrange(t)
+    b = np.zeros(t)
+    b[start] = 1.0
+    inverse = _exact_inverse(edges, t)
+    how = linsolve.plan(q)
+    x = linsolve.solve_visits(q, b, how)
+    diag, unknown = linsolve.diag_inverse(q, how)
+    assert unknown == 0
+    a = np.eye(t) - q.toarray().T
+    assert linsolve.backward_error(sp.csr_matrix(a), x, b) <= linsolve.TIGHT
+    exact_x = np.array([float(inverse[start][j]) for j in range(t)])
+    exact_d = np.array([float(inverse[j][j]) for j in range(t)])
+    # what the backward error bound promises, normwise (twice kappa times TIGHT), and far tighter
+    # in practice: no method may be further off than that
+    kappa = _condition(a)
+    assert np.abs(x - exact_x).max() <= 2 * kappa * linsolve.TIGHT * np.abs(exact_x).max()
+    np.testing.assert_allclose(diag, exact_d, rtol=max(1e-11, 100 * kappa * 2.0**-52))
+
+
+def _hard_medium(shape: str, seed: int, t: int = 700) -> tuple[sp.csr_matrix, Floats]:
+    rng = random.Random(f"hard-medium:{shape}:{seed}")
+    edges, t = _hard_edges(shape, t, rng, rare=1000)
+    b = np.zeros(t)
+    b[rng.randrange(t)] = 1.0
+    return _matrix(edges, t), b
+
+
+def test_long_walks_stop_where_the_backward_error_is_met() -> None:
+    """A walk of 1.6 million steps (|x| / |b| about 2,500): GMRES alone, in a few restarts.
+
+    A relative residual of TIGHT / 10 lies below what rounding lets GMRES reach here; asked for
+    it, the solver went on to an incomplete LU, LGMRES and SuperLU, each slower than the last.
+    """
+    q, b = _hard_medium("long_walk", 2, t=3000)
+    how = linsolve.plan(q)
+    assert [c.method for c in how.components] == ["krylov"]
+    x = linsolve.solve_visits(q, b, how)
+    assert x.sum() > 1e5
+    assert set(how.stats) == {"components", "direct", "krylov", "cycles"}
+    assert how.stats["cycles"] <= 10
