@@ -20,9 +20,10 @@ for one reader. The shapes:
 
 Each case runs in a child process (``--timeout`` seconds at most, reported as ``>T``); the table
 gives CPU seconds per step, the expected length of the walk (the sum of the visits), the
-normwise backward error of the visits, the entries whose reach was not computed, and what the
-solver reported (its ``plan.stats``). ``--linsolve FILE`` times another version of the module
-(``git show REV:src/dtc/odds/linsolve.py > FILE``) against the same matrices.
+normwise backward error of the visits, the entries whose reach was not computed, the child's
+peak memory (matrices included), and what the solver reported (its ``plan.stats``).
+``--linsolve FILE`` times another version of the module (``git show REV:src/dtc/odds/linsolve.py
+> FILE``) against the same matrices.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import argparse
 import importlib.util
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -134,8 +136,9 @@ def one(shape: str, n: int, seed: int, path: str | None) -> dict[str, Any]:
     err = float(linsolve.backward_error(a, x, b))
     big = max((len(c.members), c.band) for c in how.components) if how.components else (1, 0)
     bad = int((~np.isfinite(diag)).sum()) - int(unknown)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"t": t, "times": times, "walk": float(x.sum()), "error": err, "unknown": int(unknown),
-            "nonfinite": bad, "largest": big, "stats": dict(how.stats)}
+            "nonfinite": bad, "largest": big, "stats": dict(how.stats), "peak": peak}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,8 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         env.setdefault(name, "1")
     print(f"solver: {args.linsolve or 'dtc.odds.linsolve'}; CPU seconds; timeout {args.timeout:g} s\n")
     print("| shape | states | largest component (k, band) | plan | visits | reach | total | walk | backward error"
-          " | no reach | solver |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
+          " | no reach | peak MiB | solver |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for n in (int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()):
         for shape in (s.strip() for s in args.shapes.split(",") if s.strip()):
             cmd = [sys.executable, __file__, "--one", f"{shape}:{n}", "--seed", str(args.seed)]
@@ -166,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env, check=True)
             except subprocess.TimeoutExpired:
-                print(f"| {shape} | {n:,} | | | | | >{args.timeout:g} | | | | |", flush=True)
+                print(f"| {shape} | {n:,} | | | | | >{args.timeout:g} | | | | | |", flush=True)
                 continue
             except subprocess.CalledProcessError as e:
                 print(f"| {shape} | {n:,} | failed: {e.stderr.strip().splitlines()[-1:]} |", flush=True)
@@ -174,9 +177,12 @@ def main(argv: list[str] | None = None) -> int:
             r = json.loads(done.stdout.strip().splitlines()[-1])
             tm = r["times"]
             stats = ", ".join(f"{k} {v}" for k, v in r["stats"].items() if v and k != "components")
+            if r["nonfinite"]:  # a reach that should have been computed and is not a number
+                stats += f"; {r['nonfinite']:,} reach not finite"
             k, band = r["largest"]
             print(f"| {shape} | {r['t']:,} | {k:,}, {band} | {tm['plan']:.2f} | {tm['visits']:.2f} | {tm['reach']:.2f}"
-                  f" | {sum(tm.values()):.2f} | {r['walk']:,.0f} | {r['error']:.1e} | {r['unknown']:,} | {stats} |",
+                  f" | {sum(tm.values()):.2f} | {r['walk']:,.0f} | {r['error']:.1e} | {r['unknown']:,}"
+                  f" | {r['peak']:,.0f} | {stats} |",
                   flush=True)
     return 0
 
