@@ -94,6 +94,7 @@ def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> I
     elif request.param == "banded":
         monkeypatch.setattr(linsolve, "SMALL", 1)
         monkeypatch.setattr(linsolve, "BAND_WORK", 1e18)
+        monkeypatch.setattr(linsolve, "MIN_BLOCK", 1)  # blocks of the bandwidth itself: many sweep steps
     yield str(request.param)
 
 
@@ -136,6 +137,7 @@ def test_medium_chains_agree_across_methods(shape: str, monkeypatch: pytest.Monk
     for name, small, band in (("direct", 10**9, 1e18), ("krylov", 1, 0.0), ("banded", 1, 1e18)):
         monkeypatch.setattr(linsolve, "SMALL", small)
         monkeypatch.setattr(linsolve, "BAND_WORK", band)
+        monkeypatch.setattr(linsolve, "MIN_BLOCK", 1 if name == "banded" else 64)
         monkeypatch.setattr(linsolve, "DENSE_WORK", 4e10 if name == "direct" else 0.0)
         how = linsolve.plan(q)
         x = linsolve.solve_visits(q, b, how)
@@ -300,6 +302,41 @@ def _hard_medium(shape: str, seed: int, t: int = 700) -> tuple[sp.csr_matrix, Fl
     return _matrix(edges, t), b
 
 
+METHODS = {  # constants that send every component of more than one entry one way
+    "default": {},
+    "direct": {"SMALL": 10**9, "BAND_WORK": 1e18},
+    "krylov": {"SMALL": 1, "BAND_WORK": 0.0, "DENSE_WORK": 0.0},
+    "banded": {"SMALL": 1, "BAND_WORK": 1e18, "MIN_BLOCK": 1, "DENSE_WORK": 0.0},
+}
+
+
+@pytest.mark.parametrize("shape", HARD)
+@pytest.mark.parametrize("name", METHODS)
+def test_hard_medium_chains_match_dense_numpy(shape: str, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in METHODS[name].items():
+        monkeypatch.setattr(linsolve, key, value)
+    q, b = _hard_medium(shape, 1)
+    t = q.shape[0]
+    a = np.eye(t) - q.toarray().T
+    how = linsolve.plan(q)
+    x = linsolve.solve_visits(q, b, how)
+    assert linsolve.backward_error(sp.csr_matrix(a), x, b) <= linsolve.TIGHT
+    if shape in ("long_walk", "hub"):  # cross-linked: what the plan sends to GMRES (which stalls on a grid
+        # or a corridor, narrow shapes that go to SuperLU): an answer within the bound ends the search
+        assert not {"preconditioned", "fallback"} & set(how.stats)
+    inverse = np.linalg.inv(a)
+    kappa = float(np.linalg.norm(a, np.inf) * np.linalg.norm(inverse, np.inf))
+    exact = inverse @ b
+    assert np.abs(x - exact).max() <= 2 * kappa * linsolve.TIGHT * np.abs(exact).max()
+    diag, unknown = linsolve.diag_inverse(q, how)
+    if name == "krylov":  # too wide for any sweep, and no dense budget: left unknown
+        assert unknown == t - len(how.single)
+        assert np.isnan(diag).sum() == unknown
+        return
+    assert unknown == 0
+    np.testing.assert_allclose(diag, np.diag(inverse), rtol=max(1e-10, 100 * kappa * 2.0**-52))
+
+
 def test_long_walks_stop_where_the_backward_error_is_met() -> None:
     """A walk of 1.6 million steps (|x| / |b| about 2,500): GMRES alone, in a few restarts.
 
@@ -313,3 +350,74 @@ def test_long_walks_stop_where_the_backward_error_is_met() -> None:
     assert x.sum() > 1e5
     assert set(how.stats) == {"components", "direct", "krylov", "cycles"}
     assert how.stats["cycles"] <= 10
+
+
+def test_a_grid_of_316_by_316_rooms_is_solved_directly_and_swept_for_reach() -> None:
+    """The grid's bandwidth (316 at 100,000 rooms) is within the bounds: an exact reach for
+    every room, where GMRES took 1,596 iterations and the reach was left unknown (planned here,
+    not solved: the sweep takes seconds; benchmarks/odds_shapes_solver.py times it)."""
+    side = 316
+    cell = np.arange(side * side).reshape(side, side)
+    rows = np.concatenate([cell[:, :-1].ravel(), cell[:, 1:].ravel(), cell[:-1, :].ravel(), cell[1:, :].ravel()])
+    cols = np.concatenate([cell[:, 1:].ravel(), cell[:, :-1].ravel(), cell[1:, :].ravel(), cell[:-1, :].ravel()])
+    degree = np.bincount(rows, minlength=side * side).astype(float)
+    degree[[7, 40_000]] += 1.0  # two rooms with a way out
+    q = sp.csr_matrix((1.0 / degree[rows], (rows, cols)), shape=(side * side, side * side))
+    how = linsolve.plan(q)
+    [c] = how.components
+    assert (c.method, c.band) == ("direct", side)
+    dense, swept, unknown = linsolve._reach_plan(q, how)
+    assert (dense, swept, unknown) == ({}, [c], [])
+
+
+def test_a_hub_is_set_aside_and_the_rest_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One entry linked to and from every other: too wide to sweep, narrow without it."""
+    q, _ = _hard_medium("hub", 3, t=1500)
+    for key, value in {"SMALL": 1, "DENSE_WORK": 0.0, "BAND_WORK": 1e8}.items():
+        monkeypatch.setattr(linsolve, key, value)
+    how = linsolve.plan(q)
+    [c] = how.components
+    assert c.band > 700 and not linsolve._narrow(len(c.members), c.band)
+    diag, unknown = linsolve.diag_inverse(q, how)
+    assert unknown == 0 and c.hubs is not None and list(c.members[c.hubs]) == [0]
+    a = np.eye(q.shape[0]) - q.toarray()
+    inverse = np.linalg.inv(a)
+    kappa = float(np.linalg.norm(a, np.inf) * np.linalg.norm(inverse, np.inf))  # about 4,000
+    np.testing.assert_allclose(diag, np.diag(inverse), rtol=100 * kappa * 2.0**-52)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_bordered_diagonal_matches_exact_rationals(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any entries set aside as hubs (not only real ones), the rest in any order: exact."""
+    monkeypatch.setattr(linsolve, "MIN_BLOCK", 1)
+    rng = random.Random(f"bordered:{seed}")
+    shape = rng.choice([*SHAPES, *HARD])
+    t = rng.randint(4, 20)
+    if shape in HARD:
+        edges, t = _hard_edges(shape, t, rng, 1000)
+    else:
+        edges = _edges(shape, t, rng)
+    hubs = np.asarray(sorted(rng.sample(range(t), rng.randint(1, min(4, t - 1)))), dtype=np.int64)
+    rest = np.asarray([i for i in range(t) if i not in set(hubs.tolist())], dtype=np.int64)
+    rng.shuffle(rest)  # type: ignore[arg-type]
+    a = (sp.identity(t, format="csr") - _matrix(edges, t)).tocsr()
+    band = int(np.abs(np.subtract.outer(np.arange(len(rest)), np.arange(len(rest))))[
+        a[rest][:, rest].toarray() != 0].max(initial=0))
+    inverse = _exact_inverse(edges, t)
+    got = linsolve._bordered_diag(a, hubs, rest, band)
+    np.testing.assert_allclose(got, [float(inverse[j][j]) for j in range(t)], rtol=1e-10)
+
+
+def test_an_unknown_reach_is_described_by_its_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounds lowered to what a test affords: a random book, and a grid too wide for them."""
+    monkeypatch.setattr(linsolve, "DENSE_WORK", 0.0)
+    monkeypatch.setattr(linsolve, "BAND_WORK", 1e6)
+    q, _ = _hard_medium("long_walk", 1, t=2500)
+    how = linsolve.plan(q)
+    _, unknown = linsolve.diag_inverse(q, how)
+    assert unknown == 2500 and "linked across the whole group" in linsolve.describe(how.unreached[0])
+    q, _ = _hard_medium("grid", 1, t=2500)
+    how = linsolve.plan(q)
+    _, unknown = linsolve.diag_inverse(q, how)
+    assert unknown == 2500 and "too wide to solve exactly (links span 50 places" in linsolve.describe(
+        how.unreached[0])

@@ -211,8 +211,8 @@ def _solve_sparse(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, I
         x = linsolve.solve_visits(qm, b_t[i], how)
         diag, unknown = linsolve.diag_inverse(qm, how)
         if unknown:
-            notes.append(f"the probability of reaching {unknown} entries in large cross-linked loops is not "
-                         "computed (their expected visits are exact)")
+            notes.append(f"the probability of reaching {unknown:,} entries is not computed, their expected visits "
+                         f"are exact ({'; '.join(map(linsolve.describe, how.unreached))})")
         xs.append(x)
         diags.append(diag)
         absorbed.append(b_a[i] + rm.T @ x)

@@ -9,9 +9,10 @@ restarted GMRES needs a few hundredths of a second. So the system is cut along i
 connected components, taken in topological order (upstream first: the visits of a component
 depend only on its own and on those above it), and each is solved its own way:
 
-* components of at most :data:`SMALL` entries, and larger ones whose matrix after reverse
-  Cuthill-McKee has a bandwidth within :data:`BAND_WORK` (``k * bandwidth**2``), are solved
-  together with SuperLU, consecutive ones in one call (``direct``);
+* components of at most :data:`SMALL` entries, and larger narrow ones (after reverse
+  Cuthill-McKee their bandwidth w is below ``k / CROSS``, ``k * w**2`` within :data:`BAND_WORK`
+  and ``k * w`` within :data:`BAND_CELLS`: a book that flows forward, a corridor, a grid of
+  rooms) are solved together with SuperLU, consecutive ones in one call (``direct``);
 * larger, cross-linked components with GMRES(50), then GMRES preconditioned by an incomplete LU,
   then LGMRES with it, and last SuperLU (``krylov``).
 
@@ -22,10 +23,12 @@ next method is tried only while no answer meets it; a SuperLU answer is refined 
 factors (up to :data:`REFINE` rounds).
 
 ``N_jj`` comes per component: a single entry directly; components of equal size in batches of
-dense inverses while their work (``k**3``) stays within :data:`DENSE_WORK`; a large component
-that is nearly banded by the recursive Green's function method on its block-tridiagonal form
-(``O(k * bandwidth**2)``, exact up to rounding). What remains (large components linked across
-the whole book, whose exact diagonal would cost ``O(k**3)``) is left unknown (nan) and counted.
+dense inverses while their work (``k**3``) stays within :data:`DENSE_WORK`; a large narrow
+component by the recursive Green's function method on its block-tridiagonal form
+(``O(k * w**2)``, exact up to rounding); one that is narrow once a few hubs are set aside by the
+same sweep without them and a Schur complement on the hubs. What remains (large components
+linked across the whole of them, whose exact diagonal would cost ``O(k**3)``, or too wide for
+the bounds) is left unknown (nan), counted, and listed in ``Plan.unreached`` (:func:`describe`).
 """
 
 from __future__ import annotations
@@ -45,9 +48,21 @@ Ints = npt.NDArray[np.int64]
 
 #: Components up to this size always go to SuperLU.
 SMALL = 2000
-#: A larger component goes to SuperLU when k * bandwidth**2 (after RCM) is at most this; the
-#: same bound lets its reach be found from its block-tridiagonal form.
-BAND_WORK = 4e9
+#: A larger component goes to SuperLU when k * bandwidth**2 (after RCM) is at most this (a grid of
+#: 316 x 316 rooms: 1e10), unless it is cross-linked (CROSS); the same bound lets its reach be found
+#: from its block-tridiagonal form (about 2 s of CPU for that grid) ...
+BAND_WORK = 1.5e10
+#: ... when the blocks that sweep keeps, k * bandwidth of 8 bytes, are at most this many (320 MB).
+BAND_CELLS = 4e7
+#: The sweep's blocks have at least this many rows (fewer steps of Python where the band is narrow).
+MIN_BLOCK = 64
+#: A component too wide for that may be narrow once up to HUBS entries with many links (at least
+#: HUB_DEGREE, and eight times the median) are set aside, and its reach found around them.
+HUBS = 64
+HUB_DEGREE = 32
+#: A component whose bandwidth after RCM is at least 1/CROSS of its size is linked across the whole
+#: of it: GMRES converges fast there, SuperLU's fill grows with its square.
+CROSS = 4
 #: Normwise backward error a solution must reach (a few hundred units of rounding).
 TIGHT = 1e-13
 #: Rounds of iterative refinement before a last direct solve.
@@ -67,6 +82,9 @@ class Component:
     method: str  # "direct" or "krylov"
     band: int  # bandwidth after RCM (-1: not measured)
     order: Ints | None = None  # RCM order of members (when measured)
+    hubs: Ints | None = None  # for the reach: positions in members of hubs set aside (empty: none found)
+    rest: Ints | None = None  # the other positions, in RCM order
+    rest_band: int = -1  # their bandwidth
 
 
 @dataclass(slots=True)
@@ -78,6 +96,7 @@ class Plan:
     components: list[Component]  # every component of more than one entry
     single: Ints  # transient indexes that are components of their own
     stats: dict[str, int] = field(default_factory=dict)
+    unreached: list[Component] = field(default_factory=list)  # left without N_jj by diag_inverse
 
 
 def _topological(labels: Ints, src: Ints, dst: Ints, count: int) -> Ints:
@@ -144,7 +163,7 @@ def plan(q: sp.csr_matrix) -> Plan:
         method, band, rcm = "direct", -1, None
         if k > SMALL:
             band, rcm = bandwidth(at[members][:, members])
-            if k * float(band) ** 2 > BAND_WORK:
+            if CROSS * band >= k or not _narrow(k, band, 1):
                 method = "krylov"
         components.append(Component(members, method, band, rcm))
         stats[method] += 1
@@ -303,69 +322,170 @@ def _dense_blocks(q: sp.csr_matrix, groups: list[Ints]) -> Floats:
 def _banded_diag(a: sp.csr_matrix, band: int) -> Floats:
     """diag(a^-1) of a matrix with the given bandwidth, by the recursive Green's function method.
 
-    With blocks of ``band`` rows the matrix is block tridiagonal. A forward sweep gives the
-    left-connected inverses g_i = (A_ii - A_i,i-1 g_i-1 A_i-1,i)^-1, and a backward sweep the
-    diagonal blocks of the inverse, G_ii = g_i + g_i A_i,i+1 G_i+1 A_i+1,i g_i.
+    With blocks of ``band`` rows (at least :data:`MIN_BLOCK`) the matrix is block tridiagonal:
+    diagonal blocks D_i, and the sparse couplings U_i = A_i,i+1 and L_i = A_i+1,i. A forward
+    sweep gives the left-connected inverses g_i = (D_i - L_i-1 g_i-1 U_i-1)^-1, and a backward
+    sweep the diagonal blocks of the inverse, G_ii = g_i + g_i U_i G_i+1 L_i g_i, of which only
+    the rows and columns the couplings touch are carried on. Work about 6 k size**2 (in BLAS),
+    memory 8 k size bytes (the g_i).
     """
     n = a.shape[0]
-    size = max(1, band)
-    bounds = [*range(0, n, size), n]
-    nb = len(bounds) - 1
-    a = a.tocsr()
-    diag_blocks, upper, lower = [], [], []
-    for i in range(nb):
-        r0, r1 = bounds[i], bounds[i + 1]
-        rows = a[r0:r1]
-        diag_blocks.append(rows[:, r0:r1].toarray())
-        if i + 1 < nb:
-            upper.append(rows[:, r1:bounds[i + 2]].toarray())
-            lower.append(a[r1:bounds[i + 2], r0:r1].toarray())
+    size = max(band, MIN_BLOCK)
+    nb = -(-n // size)
+    coo = a.tocoo()
+    row, col, val = coo.row.astype(np.int64), coo.col.astype(np.int64), np.asarray(coo.data, dtype=np.float64)
+    key = 3 * (row // size) + (col // size - row // size) + 1  # per block row: lower, diagonal, upper
+    by = np.argsort(key, kind="stable")
+    row, col, val, key = row[by], col[by], val[by], key[by]
+    cut = np.searchsorted(key, np.arange(3 * nb + 1))
+
+    def part(i: int, kind: int) -> tuple[Ints, Ints, Floats]:
+        where = slice(cut[3 * i + kind], cut[3 * i + kind + 1])
+        return row[where], col[where], val[where]
+
     g: list[Floats] = []
+    couple: list[tuple[Ints, sp.csr_matrix, Ints, sp.csr_matrix]] = []  # (C_i, U_i[:, C_i], R_i, L_i[R_i])
     for i in range(nb):
-        m = diag_blocks[i]
+        r0, r1 = i * size, min(n, (i + 1) * size)
+        w = r1 - r0
+        rr, cc, vv = part(i, 1)
+        m = np.bincount((rr - r0) * w + (cc - r0), weights=vv, minlength=w * w).reshape(w, w)
         if i:
-            m = m - lower[i - 1] @ g[i - 1] @ upper[i - 1]
-        g.append(np.asarray(sla.inv(m, check_finite=False), dtype=np.float64))
+            p0 = r0 - size
+            ur, uc, uv = part(i - 1, 2)  # U_i-1: rows in block i-1, columns in block i
+            lr, lc, lv = part(i, 0)  # L_i-1: rows in block i, columns in block i-1
+            cols, uc = np.unique(uc - r0, return_inverse=True)
+            rows, lr = np.unique(lr - r0, return_inverse=True)
+            u = sp.csr_matrix((uv, (ur - p0, uc)), shape=(size, len(cols)))
+            low = sp.csr_matrix((lv, (lr, lc - p0)), shape=(len(rows), size))
+            couple.append((cols, u, rows, low))
+            if len(cols) and len(rows):
+                m[np.ix_(rows, cols)] -= (u.T @ (low @ g[-1]).T).T
+        g.append(np.asarray(sla.inv(m, overwrite_a=True, check_finite=False), dtype=np.float64))
     out = np.empty(n)
-    big = g[-1]
-    out[bounds[-2]:] = np.diag(big)
+    big = g.pop()  # G_i+1,i+1 (only its rows C_i and columns R_i are read)
+    out[(nb - 1) * size:] = np.diag(big)
     for i in range(nb - 2, -1, -1):
-        left = g[i] @ upper[i]
-        big = g[i] + left @ big @ (lower[i] @ g[i])
-        out[bounds[i]:bounds[i + 1]] = np.diag(big)
+        gi = g.pop()
+        cols, u, rows, low = couple[i]
+        left = (u.T @ gi.T).T  # g_i U_i, its nonzero columns
+        right = low @ gi  # L_i g_i, its nonzero rows
+        big = gi + (left @ big[np.ix_(cols, rows)]) @ right
+        out[i * size:(i + 1) * size] = np.diag(big)
     return out
 
 
+def _narrow(k: int, band: int, block: int | None = None) -> bool:
+    """Whether a component of k entries with this bandwidth is within the bounds (for the sweep,
+    with its blocks of at least :data:`MIN_BLOCK` rows; for SuperLU, ``block=1``)."""
+    w = float(max(band, MIN_BLOCK if block is None else block))
+    return k * w * w <= BAND_WORK and k * w <= BAND_CELLS
+
+
+def _with_hubs(block: sp.csr_matrix) -> tuple[Ints, Ints, int] | None:
+    """Hubs whose removal leaves a narrow matrix: (hubs, the rest in RCM order, its bandwidth).
+
+    A hub is an entry with far more links than the component's usual entry (at least
+    :data:`HUB_DEGREE` and eight times the median), the few that :data:`HUBS` allows.
+    """
+    k = block.shape[0]
+    pattern = block.copy()
+    pattern.setdiag(0)
+    pattern.eliminate_zeros()
+    degree = np.diff(pattern.indptr) + np.bincount(pattern.indices, minlength=k)
+    hubs = np.flatnonzero(degree >= max(HUB_DEGREE, 8 * float(np.median(degree))))
+    if not len(hubs) or len(hubs) > HUBS:
+        return None
+    rest = np.setdiff1d(np.arange(k), hubs)
+    band, order = bandwidth(block[rest][:, rest])
+    if not _narrow(len(rest), band):
+        return None
+    return hubs.astype(np.int64), rest[order], band
+
+
+def _bordered_diag(a: sp.csr_matrix, hubs: Ints, rest: Ints, band: int) -> Floats:
+    """diag(a^-1) for a matrix that is narrow once a few hub rows and columns are set aside.
+
+    With B the rest and H the hubs, the Schur complement S = A_HH - A_HB A_BB^-1 A_BH gives
+    (A^-1)_HH = S^-1 and (A^-1)_BB = A_BB^-1 + X S^-1 Y, X = A_BB^-1 A_BH, Y = A_HB A_BB^-1: the
+    sweep for diag(A_BB^-1), and 2 |H| solves with A_BB's sparse LU for the rest (for the
+    chain's M-matrices the correction adds only nonnegative terms).
+    """
+    a = a.tocsr()
+    abb = a[rest][:, rest].tocsr()
+    rows_h = a[hubs]
+    lu = spla.splu(abb.tocsc())
+    x = np.asarray(lu.solve(a[rest][:, hubs].toarray()), dtype=np.float64)  # X
+    yt = np.asarray(lu.solve(rows_h[:, rest].T.toarray(), trans="T"), dtype=np.float64)  # Y^T
+    schur = rows_h[:, hubs].toarray() - rows_h[:, rest] @ x
+    inv = np.asarray(sla.inv(schur, check_finite=False), dtype=np.float64)
+    out = np.empty(a.shape[0])
+    out[rest] = _banded_diag(abb, band) + np.einsum("ij,ij->i", x @ inv, yt)
+    out[hubs] = np.diag(inv)
+    return out
+
+
+def _reach_plan(q: sp.csr_matrix, how: Plan) -> tuple[dict[int, list[Ints]], list[Component], list[Component]]:
+    """How each component's N_jj is found: dense inverses (grouped by size), a sweep (banded or
+    bordered by hubs), or not at all; measures bandwidths and hubs where they decide."""
+    by_size: dict[int, list[Ints]] = {}
+    swept: list[Component] = []
+    unknown: list[Component] = []
+    work = 0.0
+    for c in sorted(how.components, key=lambda c: len(c.members)):
+        k = len(c.members)
+        dense = work + float(k) ** 3 <= DENSE_WORK
+        if k <= SMALL and dense:
+            work += float(k) ** 3
+            by_size.setdefault(k, []).append(c.members)
+            continue
+        if c.band < 0:
+            c.band, c.order = bandwidth(q[c.members][:, c.members])
+        if _narrow(k, c.band):
+            swept.append(c)
+        elif dense:
+            work += float(k) ** 3
+            by_size.setdefault(k, []).append(c.members)
+        else:
+            if c.hubs is None:
+                found = _with_hubs(q[c.members][:, c.members].tocsr())
+                c.hubs, c.rest, c.rest_band = found or (np.zeros(0, np.int64), None, -1)
+            (swept if len(c.hubs) else unknown).append(c)
+    return by_size, swept, unknown
+
+
+def describe(c: Component) -> str:
+    """What kind of component c is, for a note on a reach left unknown."""
+    k = len(c.members)
+    if CROSS * c.band >= k:
+        return f"{k:,} entries that all lead to one another, linked across the whole group"
+    return (f"{k:,} entries that all lead to one another, too wide to solve exactly (links span {c.band:,} places "
+            "in the best order found)")
+
+
 def diag_inverse(q: sp.csr_matrix, how: Plan | None = None) -> tuple[Floats, int]:
-    """N_jj = [(I - Q)^-1]_jj per transient entry (nan where not computed), and how many are nan."""
+    """N_jj = [(I - Q)^-1]_jj per transient entry (nan where not computed), and how many are nan.
+
+    The components left out are listed in ``how.unreached`` (see :func:`describe`).
+    """
     how = how or plan(q)
     t = q.shape[0]
     diag = np.full(t, np.nan)
     s = how.single
     if len(s):
         diag[s] = 1.0 / (1.0 - q.diagonal()[s])
-    by_size: dict[int, list[Ints]] = {}
-    banded: list[Component] = []
-    unknown = 0
-    work = 0.0
-    for c in sorted(how.components, key=lambda c: len(c.members)):
-        k = len(c.members)
-        if c.band >= 0 and k * float(max(c.band, 1)) ** 2 <= BAND_WORK and k > SMALL:
-            banded.append(c)
-        elif work + float(k) ** 3 <= DENSE_WORK:
-            work += float(k) ** 3
-            by_size.setdefault(k, []).append(c.members)
-        else:
-            unknown += k
+    by_size, swept, how.unreached = _reach_plan(q, how)
     for k, groups in by_size.items():
         step = max(1, 2_000_000 // (k * k))  # at most about 16 MB of blocks at a time
         for at in range(0, len(groups), step):
             part = groups[at:at + step]
             inv = np.linalg.inv(_dense_blocks(q, part))
             diag[np.concatenate(part)] = np.diagonal(inv, axis1=1, axis2=2).reshape(-1)
-    for c in banded:
-        assert c.order is not None
-        members = c.members[c.order]
-        block = (sp.identity(len(members), format="csr") - q[members][:, members]).tocsr()
-        diag[members] = _banded_diag(block, c.band)
-    return diag, unknown
+    for c in swept:
+        block = (sp.identity(len(c.members), format="csr") - q[c.members][:, c.members]).tocsr()
+        if c.hubs is not None and c.rest is not None and len(c.hubs):
+            diag[c.members] = _bordered_diag(block, c.hubs, c.rest, c.rest_band)
+        else:
+            assert c.order is not None
+            diag[c.members[c.order]] = _banded_diag(block[c.order][:, c.order], c.band)
+    return diag, sum(len(c.members) for c in how.unreached)
