@@ -47,7 +47,7 @@ from dtc.lint.analysis import _SALVAGE, Analysis
 from dtc.lint.explore import Layout, Room, Way, explore
 
 #: States explored before the exploration gives way to the coarser over-approximation.
-BUDGET = 2_000_000
+BUDGET = 500_000
 
 #: A state found by the exploration: its index in :attr:`dtc.lint.explore.Exploration.nodes`
 #: (the entry, what is held there after its effects, and where the route came from when the

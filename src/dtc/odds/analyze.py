@@ -314,7 +314,7 @@ DECIDED = {
 }
 #: The best and worst reader are computed with every report while states x kinds of adventurer
 #: stay within this (beyond it, only when ``--policy best`` or ``worst`` asks).
-DECIDE_WORK = 400_000
+DECIDE_WORK = 50_000
 #: Which checks decide the book is worked out for chains of up to this many states.
 DECISIVE_STATES = 20_000
 
