@@ -240,3 +240,28 @@ THE END (death)
 """
     odds = compute_odds(graph(text))
     assert odds.by_kind()["victory"] == pytest.approx(0.5, abs=1e-12)
+
+
+def test_a_characters_path_counts_in_the_odds() -> None:
+    """`dtc odds --character` passes the adventurer's Path: a check whose label holds one of the
+    Path's words rolls with advantage, as in play (docs/rulesets/maze-rats.md, "Paths")."""
+    from dtc.systems.maze_rats.paths import PATHS
+
+    path, words = next(iter(PATHS.items()))
+    text = f"""Title: Path
+Rules: maze-rats
+
+1
+**{words[0].capitalize()} the wall** (DEX D2, S2, F3).
+
+2
+THE END (victory)
+
+3
+THE END (death)
+"""
+    scores = {"STR": 0, "DEX": 0, "WIL": 0}
+    plain = compute_odds(graph(text), abilities=scores)
+    favoured = compute_odds(graph(text), abilities=scores, feature=path)
+    assert favoured.by_kind()["victory"] > plain.by_kind()["victory"]
+    assert favoured.choices[0].check > plain.choices[0].check

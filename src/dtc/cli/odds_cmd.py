@@ -59,6 +59,14 @@ def parse_abilities(text: str, ruleset: Ruleset) -> dict[str, int]:
     return scores
 
 
+def character_feature(path: str) -> str | None:
+    """The feature a character file notes that changes its checks (Maze Rats: ``path: NAME``)."""
+    from dtc.runtime.character import load_character
+
+    pc = load_character(path)  # already read once by character_abilities, which reports its errors
+    return next((n.split(":", 1)[1].strip() for n in pc.notes if n.startswith("path:")), None)
+
+
 def character_abilities(path: str, ruleset: Ruleset, graph: CompiledGraph) -> dict[str, int]:
     """The scores of a character file for the book's checks; exits 2 if it is another system's."""
     from dtc.cli.play_cmd import refuse_other_system
@@ -153,8 +161,10 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     ruleset = ruleset_of(graph, file)
     chosen = chosen_rulings(graph, rulings)
     scores: dict[str, int] | None = None
+    feature: str | None = None
     if character is not None:
         scores = character_abilities(character, ruleset, graph)
+        feature = character_feature(character)
     if abilities is not None:
         scores = {**(scores or {}), **parse_abilities(abilities, ruleset)}
     if scores is not None:
@@ -169,7 +179,7 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
     try:
         with Working(f"solving the odds of {len(graph['entries']):,} entries"):
             odds = compute_odds(graph, abilities=scores, policy=policy, approach=approach, encumbered=encumbered,
-                                explain=explain)
+                                explain=explain, feature=feature)
     except ValueError as exc:
         fail(f"error: {file}: {exc}")
         raise  # unreachable

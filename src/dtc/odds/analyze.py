@@ -124,7 +124,7 @@ def _hazard_text(effect: Effect) -> str:
 
 
 def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, approach: str,
-             encumbered: bool) -> list[ChoiceOdds]:
+             encumbered: bool, feature: str | None = None) -> list[ChoiceOdds]:
     out = []
     cache: dict[Any, tuple[Fraction, Fraction, list[Mix], Mix, Mix, str]] = {}
     for n in book.numbers:
@@ -137,7 +137,7 @@ def _choices(book: Book, ruleset: Ruleset, abilities: Mapping[str, int] | None, 
             key = opt.check if opt.check is not None else CheckKey(ability, d)
             if key not in cache:
                 if abilities is not None:
-                    p = key_probability(ruleset, abilities, key, encumbered=encumbered)
+                    p = key_probability(ruleset, abilities, key, encumbered=encumbered, feature=feature)
                 else:
                     p = fresh_key_probability(ruleset, key, encumbered=encumbered)
                 mixes = option_mixes(ruleset, d, p)
@@ -171,7 +171,7 @@ def drop_words(graph: CompiledGraph) -> None:
 
 def compute_odds(graph: CompiledGraph, *, abilities: Mapping[str, int] | None = None, policy: str = "random",
                  approach: str = "check", encumbered: bool = False, explain: bool = False,
-                 decisive: bool = True) -> Odds:
+                 decisive: bool = True, feature: str | None = None) -> Odds:
     """The odds of every choice and path of a compiled graph.
 
     Raises :class:`dtc.systems.UnknownRuleset` for a ruleset dtc does not know and
@@ -182,14 +182,14 @@ def compute_odds(graph: CompiledGraph, *, abilities: Mapping[str, int] | None = 
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _compute(graph, abilities, policy, approach, encumbered, explain, decisive)
+        return _compute(graph, abilities, policy, approach, encumbered, explain, decisive, feature)
     finally:
         if enabled:
             gc.enable()
 
 
 def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: str, approach: str,
-             encumbered: bool, explain: bool = False, decisive: bool = True) -> Odds:
+             encumbered: bool, explain: bool = False, decisive: bool = True, feature: str | None = None) -> Odds:
     policy = POLICY_ALIASES.get(policy, policy)
     if policy not in POLICIES and policy not in DECIDED:
         raise ValueError(f"unknown policy {policy!r} ({', '.join(POLICIES)})")
@@ -201,7 +201,7 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     checks = book.checks
     readers: Readers
     if abilities is not None:
-        readers = character_readers(ruleset, abilities, checks, approach, encumbered=encumbered)
+        readers = character_readers(ruleset, abilities, checks, approach, encumbered=encumbered, feature=feature)
     else:
         readers = fresh(ruleset, checks, approach, len(shape.states), encumbered=encumbered)
     weights = [float(r.weight) for r in readers.readers]
@@ -251,7 +251,8 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     elif policy == "random":
         play.random = play.chosen
     if decisive and policy in POLICIES and len(plain.states) <= DECISIVE_STATES:
-        play.checks = _sensitivity(book, ruleset, plain, chain, abilities, approach, encumbered, policy, goal_words)
+        play.checks = _sensitivity(book, ruleset, plain, chain, abilities, approach, encumbered, policy, goal_words,
+                                   feature)
         play.checks_reader = (f"{policy} reader, {readers.description}" if abilities is not None else
                               f"{policy} reader, a freshly made adventurer: each check at its chance over all of them")
     if explain and not play.explain_reader:
@@ -268,7 +269,7 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     return Odds(
         title=book.title, ruleset=ruleset, reader=readers.description, method=readers.method, policy=policy,
         approach=approach, start=book.start,
-        choices=_choices(book, ruleset, abilities, approach, encumbered),
+        choices=_choices(book, ruleset, abilities, approach, encumbered, feature),
         outcomes={k: v for k, v in sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))},
         loops=loops, visits=visits_out, reach=reach_out, edges=edges,
         hazards=hazards, notes=notes,
@@ -472,7 +473,7 @@ def _decide(plain: PlainShape, chances: list[list[float]], weights: list[float],
 
 def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateChain | None,
                  abilities: Mapping[str, int] | None, approach: str, encumbered: bool, policy: str,
-                 words: str) -> list[Decisive]:
+                 words: str, feature: str | None = None) -> list[Decisive]:
     """Which checks decide the book: each check one difficulty easier and harder, solved again."""
     keys = book.checks
     if not keys:
@@ -483,7 +484,7 @@ def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateCh
             return 1.0
         if abilities is not None:
             return float(approach_probability(ruleset, approach, key.difficulty, key_probability(
-                ruleset, abilities, key, encumbered=encumbered)))
+                ruleset, abilities, key, encumbered=encumbered, feature=feature)))
         return float(approach_probability(ruleset, approach, key.difficulty, fresh_key_probability(
             ruleset, key, encumbered=encumbered)))
 

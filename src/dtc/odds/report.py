@@ -239,11 +239,11 @@ def _number(v: float) -> float | None:
 
 def to_json(odds: Odds) -> dict[str, Any]:
     """Everything, for tools: see docs/odds.md for the fields."""
-    index: dict[tuple[str | None, int], int] = {}
+    index: dict[tuple[str | None, int, Fraction], int] = {}
     checks: list[dict[str, Any]] = []
     for c in odds.choices:
-        if (c.ability, c.difficulty) not in index:
-            index[(c.ability, c.difficulty)] = len(checks)
+        if (c.ability, c.difficulty, c.check) not in index:  # a Maze Rats Path can change the chance
+            index[(c.ability, c.difficulty, c.check)] = len(checks)
             checks.append({"ability": c.ability, "difficulty": c.difficulty, "dice": c.dice, "pass": float(c.check),
                            "pass_exact": str(c.check), "chance": float(c.chance),
                            "mixes": [m.to_dict() for m in c.mixes], "best": c.best.to_dict(),
@@ -264,7 +264,8 @@ def to_json(odds: Odds) -> dict[str, Any]:
                      for k, p in odds.outcomes.items()],
         "checks": checks,
         "choices": [{"entry": c.entry, "choice": c.choice, "label": c.label, "text": c.text,
-                     "check": index[(c.ability, c.difficulty)], "pass": float(c.check), "chance": float(c.chance)}
+                     "check": index[(c.ability, c.difficulty, c.check)], "pass": float(c.check),
+                     "chance": float(c.chance)}
                     for c in odds.choices],
         "entries": [{"number": n, "reach": odds.reach[n], "expected_visits": _number(odds.visits[n]),
                      "forever": math.isinf(odds.visits[n])} for n in odds.visits],
