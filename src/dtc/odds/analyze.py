@@ -224,7 +224,9 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     else:
         play.note = (f"the best and worst reader are not computed for a chain of {len(plain.states):,} states and "
                      f"{len(weights)} kinds of adventurer (ask for --policy best or worst)")
-    sol = _solve(plain, chances, weights, "random" if policy in DECIDED else policy, branches, len(checks))
+    # a state chain's reach per entry comes from the visits (docs/odds.md): no N_jj needed
+    sol = _solve(plain, chances, weights, "random" if policy in DECIDED else policy, branches, len(checks),
+                 reach=chain is None)
     outcomes, loops, visits, reach, branch = sol.outcomes, sol.loops, sol.visits, sol.reach, sol.branch
     notes = list(dict.fromkeys(sol.notes))
     numbers = book.numbers
@@ -246,7 +248,7 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         visits_out = {n: float(visits[i]) for i, n in enumerate(numbers)}
     play.chosen = sum(p for k, p in outcomes.items() if _is_goal(k, book, goal_words))
     if policy != "random" and play.random is None and len(plain.states) * len(weights) <= DECIDE_WORK:
-        rnd = _solve(plain, chances, weights, "random", None, len(checks))
+        rnd = _solve(plain, chances, weights, "random", None, len(checks), reach=False)
         play.random = sum(p for k, p in _named(rnd.outcomes, chain).items() if _is_goal(k, book, goal_words))
     elif policy == "random":
         play.random = play.chosen
@@ -408,7 +410,7 @@ def _named(outcomes: Mapping[str, float], chain: StateChain | None) -> dict[str,
 
 
 def _solve(plain: PlainShape, chances: list[list[float]], weights: list[float], policy: str,
-           branches: list[list[float]] | None, checks: int) -> PlainSolution | Solution:
+           branches: list[list[float]] | None, checks: int, reach: bool = True) -> PlainSolution | Solution:
     # A small book in plain Python (numpy and scipy cost more to load than its whole answer).
     sol: PlainSolution | Solution | None = solve_small(plain, chances, weights, policy, branches)
     if sol is None:
@@ -418,7 +420,7 @@ def _solve(plain: PlainShape, chances: list[list[float]], weights: list[float], 
 
         sol = solve(build_shape(plain), np.asarray(chances, dtype=np.float64).reshape(len(weights), checks),
                     np.asarray(weights, dtype=np.float64), policy,
-                    None if branches is None else np.asarray(branches, dtype=np.float64))
+                    None if branches is None else np.asarray(branches, dtype=np.float64), reach)
     return sol
 
 
@@ -504,10 +506,10 @@ def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateCh
         for o in options:
             check[o] = len(keys)
         shape = replace(plain, opt_check=check)
-        sol = _solve(shape, [[*base, p]], [1.0], policy, None, len(keys) + 1)
+        sol = _solve(shape, [[*base, p]], [1.0], policy, None, len(keys) + 1, reach=False)
         return sum(q for k, q in _named(sol.outcomes, chain).items() if _is_goal(k, book, words))
 
-    sol = _solve(plain, [base], [1.0], policy, None, len(keys))
+    sol = _solve(plain, [base], [1.0], policy, None, len(keys), reach=False)
     now = sum(q for k, q in _named(sol.outcomes, chain).items() if _is_goal(k, book, words))
     out = []
     for (n, ci), options in sorted(by_choice.items()):

@@ -197,7 +197,7 @@ def _solve_dense(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, In
 
 
 def _solve_sparse(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, Ints, Floats], b_t: Floats,
-                  b_a: Floats, notes: list[str]) -> tuple[Floats, Floats, Floats]:
+                  b_a: Floats, notes: list[str], reach: bool = True) -> tuple[Floats, Floats, Floats]:
     """Per reader, component by component (:mod:`dtc.odds.linsolve`); the plan is made once."""
     from dtc.odds import linsolve  # here: a small book, solved densely, never loads scipy's solvers
 
@@ -209,7 +209,10 @@ def _solve_sparse(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, I
         if how is None:
             how = linsolve.plan(qm)
         x = linsolve.solve_visits(qm, b_t[i], how)
-        diag, unknown = linsolve.diag_inverse(qm, how)
+        if not reach:  # the caller needs no reach (N_jj): nan, as for one not computed
+            diag, unknown = np.full(t, np.nan), 0
+        else:
+            diag, unknown = linsolve.diag_inverse(qm, how)
         if unknown:
             notes.append(f"the probability of reaching {unknown:,} entries is not computed, their expected visits "
                          f"are exact ({'; '.join(map(linsolve.describe, how.unreached))})")
@@ -219,9 +222,11 @@ def _solve_sparse(t: int, k: int, q: tuple[Ints, Ints, Floats], r: tuple[Ints, I
     return np.asarray(xs), np.asarray(diags), np.asarray(absorbed)
 
 
-def solve(shape: Shape, p: Floats, weights: Floats, policy: str, branch: Floats | None = None) -> Solution:
+def solve(shape: Shape, p: Floats, weights: Floats, policy: str, branch: Floats | None = None,
+          reach: bool = True) -> Solution:
     """Solve the chain for each reader (rows of ``p``: per-check chances) and average by ``weights``
-    (``branch``: each reader's branch chances, for a policy not in :data:`dtc.odds.POLICIES`)."""
+    (``branch``: each reader's branch chances, for a policy not in :data:`dtc.odds.POLICIES`;
+    ``reach``: False when the caller needs no probability of reaching a state, only its visits)."""
     p = np.atleast_2d(np.asarray(p, dtype=np.float64)).reshape(len(weights), -1)
     if branch is None:
         branch = branch_probabilities(shape, p, policy)
@@ -243,12 +248,12 @@ def solve(shape: Shape, p: Floats, weights: Floats, policy: str, branch: Floats 
         step = max(1, CHUNK // (t_guess * t_guess))
         for at in range(0, len(rows), step):
             part = rows[at:at + step]
-            _solve_group(shape, branch[part], weights[part], happens[rows[0]], total)
+            _solve_group(shape, branch[part], weights[part], happens[rows[0]], total, reach)
     return total
 
 
 def _solve_group(shape: Shape, branch: Floats, weights: Floats, happens: npt.NDArray[np.bool_],
-                 total: Solution) -> None:
+                 total: Solution, reach_wanted: bool = True) -> None:
     """Readers whose chains have the same edges: classify once, solve together, add into ``total``."""
     n = len(shape.states)
     src, dst, w = shape.opt_state[shape.br_opt][happens], shape.br_target[happens], branch[:, happens]
@@ -269,7 +274,7 @@ def _solve_group(shape: Shape, branch: Floats, weights: Floats, happens: npt.NDA
     elif t <= DENSE_LIMIT:
         x, diag, absorbed = _solve_dense(t, k, q, r, b_t, b_a)
     else:
-        x, diag, absorbed = _solve_sparse(t, k, q, r, b_t, b_a, total.notes)
+        x, diag, absorbed = _solve_sparse(t, k, q, r, b_t, b_a, total.notes, reach_wanted)
     # What the reader cannot reach is exactly 0, not the solvers' rounding (which a report would
     # show as "<0.1%"); dtc.odds.small, solving component by component, finds the same zeros.
     seen = np.zeros(n, dtype=bool)

@@ -347,10 +347,11 @@ def entry_view(chain: StateChain, outcomes: Mapping[str, float], loops: Mapping[
             vis[n] = 0.0
             reach_out[n] = 0.0
             continue
-        if count[n] == 1 or n not in cyclic:
-            r = rch[n]
-            reach_out[n] = None if math.isnan(r) else min(1.0, r)
-        else:
+        if n not in cyclic:  # visited at most once a run: its expected visits are its reach
+            reach_out[n] = min(1.0, vis[n])
+        elif count[n] == 1 and not math.isnan(rch[n]):
+            reach_out[n] = min(1.0, rch[n])
+        else:  # a loop through states of its own: the expected visits bound it (shown as <=)
             reach_out[n] = None
     if chain.numbers and chain.numbers[0] in reach_out:
         pass
