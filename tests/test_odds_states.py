@@ -265,3 +265,51 @@ THE END (death)
     favoured = compute_odds(graph(text), abilities=scores, feature=path)
     assert favoured.by_kind()["victory"] > plain.by_kind()["victory"]
     assert favoured.choices[0].check > plain.choices[0].check
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_best_and_worst_agree_with_value_iteration(seed: int) -> None:
+    """Random books with loops (D0 moves and d6 branches, never back to the entrance): the exact
+    decision process against plain value iteration run to a fixpoint."""
+    import random
+
+    rng = random.Random(seed)
+    n = 14
+    kinds = {n - 1: "victory", n: "death"}
+    arcs: dict[int, list[tuple[str, list[int]]]] = {}
+    for e in range(1, n - 1):
+        ways: list[tuple[str, list[int]]] = []
+        for _ in range(rng.randint(1, 3)):
+            if rng.random() < 0.4:
+                a, b = rng.randint(2, n), rng.randint(2, n)
+                ways.append(("roll", [a, b]))
+            else:
+                t = rng.randint(2, n)
+                ways.append(("go", [t]))
+        arcs[e] = ways
+    lines = ["Title: Random", ""]
+    for e in range(1, n - 1):
+        parts = []
+        for k, (kind, ts) in enumerate(arcs[e]):
+            if kind == "roll":
+                parts.append(f"**Dice {k}** (roll d6, 1-2 S{ts[0]}, 3-6 S{ts[1]})")
+            else:
+                parts.append(f"**Way {k}** (D0, S{ts[0]})")
+        lines += [str(e), " or ".join(parts) + ".", ""]
+    for e, kind in kinds.items():
+        lines += [str(e), f"THE END ({kind})", ""]
+    text = "\n".join(lines)
+    odds = compute_odds(graph(text))
+    assert odds.play is not None and odds.play.best is not None and odds.play.worst is not None
+
+    def vi(pick: Any) -> float:
+        v = {e: 0.0 for e in range(1, n + 1)}
+        v[n - 1] = 1.0
+        for _ in range(20000):
+            for e in range(1, n - 1):
+                v[e] = pick((1 / 3 * v[ts[0]] + 2 / 3 * v[ts[1]]) if kind == "roll" else v[ts[0]]
+                            for kind, ts in arcs[e])
+        return v[1]
+
+    assert odds.play.best == pytest.approx(vi(max), abs=1e-9)
+    assert odds.play.worst == pytest.approx(vi(min), abs=1e-9)

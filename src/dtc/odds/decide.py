@@ -115,7 +115,7 @@ def _component(comp: list[int], opts: list[range], moves: list[list[tuple[int, f
                choice: list[int], better: Callable[[float, float], bool]) -> None:
     """Policy iteration over one strongly connected component (values downstream are final)."""
     inside = {s: i for i, s in enumerate(comp)}
-    policy = [opts[s][0] for s in comp]
+    policy = _first_policy(comp, inside, opts, moves, value, better(1.0, 0.0))
     for _ in range(_ROUNDS):
         v = _evaluate(comp, inside, policy, moves, value)
         for i, s in enumerate(comp):
@@ -132,6 +132,50 @@ def _component(comp: list[int], opts: list[range], moves: list[list[tuple[int, f
             break
     for i, s in enumerate(comp):
         choice[s] = policy[i]
+
+
+def _first_policy(comp: list[int], inside: dict[int, int], opts: list[range], moves: list[list[tuple[int, float]]],
+                  value: list[float], maximize: bool) -> list[int]:
+    """A policy to start from. Maximising: each state takes an option that leads toward a way out
+    of the component with a positive value, by the fewest steps (policy iteration from a policy that
+    loops forever in a part worth nothing would gain only one state a round). Minimising: the
+    option worth least by what leaves the component at once, staying inside on a tie."""
+    k = len(comp)
+    if not maximize:
+        return [min(opts[s], key=lambda o: (sum(q * value[t] for t, q in moves[o] if t not in inside),
+                                            -sum(q for t, q in moves[o] if t in inside))) for s in comp]
+    dist = [-1] * k
+    order: list[int] = []
+    for i, s in enumerate(comp):
+        if any(any(t not in inside and q > 0 and value[t] > 0 for t, q in moves[o]) for o in opts[s]):
+            dist[i] = 0
+            order.append(i)
+    preds: list[list[tuple[int, int]]] = [[] for _ in range(k)]
+    for i, s in enumerate(comp):
+        for o in opts[s]:
+            for t, q in moves[o]:
+                j = inside.get(t)
+                if j is not None and q > 0:
+                    preds[j].append((i, o))
+    at = 0
+    while at < len(order):
+        j = order[at]
+        at += 1
+        for i, _ in preds[j]:
+            if dist[i] < 0:
+                dist[i] = dist[j] + 1
+                order.append(i)
+    policy = []
+    for i, s in enumerate(comp):
+        def score(o: int, i: int = i) -> tuple[int, float]:
+            near = min((dist[inside[t]] for t, q in moves[o] if t in inside and q > 0 and dist[inside[t]] >= 0),
+                       default=-1)
+            out = sum(q * value[t] for t, q in moves[o] if t not in inside)
+            if dist[i] == 0:
+                return (0, -out)
+            return (near if near >= 0 else k + 1, -out)
+        policy.append(min(opts[s], key=score))
+    return policy
 
 
 def _evaluate(comp: list[int], inside: dict[int, int], policy: list[int], moves: list[list[tuple[int, float]]],
