@@ -148,7 +148,7 @@ def test_fresh_adventurer_odds_use_the_joint_hand() -> None:
                    * sum(marginal[c] * _p_test(c - 2) for c in marginal))
     assert clubs_then_spades != independent
     head = "Title: T\nRules: zilch\nStart: 1\n\nAdventure Entries\n\n"
-    one = compiled(head + "1 A ledge (D2, S2, F3).\n\n2 Up. THE END\n\n3 Down. THE END\n")
+    one = compiled(head + "1 A chasm (D2, S2, F3).\n\n2 Up. THE END\n\n3 Down. THE END\n")
     assert compute_odds(one).outcomes["ending:2"] == pytest.approx(float(any_suit), abs=1e-12)
     two = compiled(head + "1 A ledge (Clubs D2, S2, F9).\n\n2 A gap (Spades D3, S3, F9).\n\n3 Across. THE END\n\n"
                           "9 Down. THE END\n")
@@ -556,8 +556,8 @@ def test_fresh_odds_with_the_dungeon_rules_overlay(base: str) -> None:
     named = sum((w * root.check_probability(a, first, 2) for w, a in deals), Fraction(0)) * sum(
         (q * overlay.check_probability({"AGI": s}, "AGI", 2) for s, q in agi.items()), Fraction(0))
     head = f"Title: T\nRules: {base} + dungeon-rules\nStart: 1\n\nAdventure Entries\n\n"
-    one = compiled(head + "1 A ledge (D2, S2, F3).\n\n2 Up. THE END\n\n3 Down. THE END\n")
+    one = compiled(head + "1 A chasm (D2, S2, F3).\n\n2 Up. THE END\n\n3 Down. THE END\n")
     assert compute_odds(one).outcomes["ending:2"] == pytest.approx(float(truth), abs=1e-12)
-    two = compiled(head + f"1 A ledge ({first} D2, S2, F9).\n\n2 A gap (AGI D2, S3, F9).\n\n3 Across. THE END\n\n"
+    two = compiled(head + f"1 A chasm ({first} D2, S2, F9).\n\n2 A gap (AGI D2, S3, F9).\n\n3 Across. THE END\n\n"
                           "9 Down. THE END\n")
     assert compute_odds(two).outcomes["ending:3"] == pytest.approx(float(named), abs=1e-12)
