@@ -257,6 +257,21 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
             parent.append(link)
         return i
 
+    def step(q: int, r: int, values: int, way: Way, o: int, t: int, targets: list[int]) -> None:
+        """Arrive at room t from node q (room r) by outcome o of a way: add the nodes found (an
+        overflow node where a count grew past what is kept exactly) to ``targets``."""
+        got = arrive(t, values)
+        if not got:
+            j = add((1 << (vshift + layout.bits + 1)) | t, (q, way, o))
+            ex.overflow.add(j)
+            targets.append(j)
+            return
+        pc = (r + 1) << eshift if rooms[t].return_targets else 0
+        for v2, unpaid in got:
+            targets.append(add((v2 << vshift) | pc | t, (q, way, o)))
+            for k in unpaid:
+                ex.unpaid.setdefault((t, k), (q, way, o))
+
     arrived = arrive(start, 0)
     if not arrived:
         ex.complete = False
@@ -304,19 +319,8 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
                 for o, t in enumerate(way.targets):
                     if t < 0:
                         targets.append(t)
-                        continue
-                    got = arrive(t, values)
-                    if not got:
-                        j = add((1 << (vshift + layout.bits + 1)) | t, (q, way, o))  # an overflow node
-                        ex.overflow.add(j)
-                        targets.append(j)
-                        continue
-                    pc = (r + 1) << eshift if rooms[t].return_targets else 0
-                    for v2, unpaid in got:
-                        j = add((v2 << vshift) | pc | t, (q, way, o))
-                        targets.append(j)
-                        for k in unpaid:
-                            ex.unpaid.setdefault((t, k), (q, way, o))
+                    else:
+                        step(q, r, values, way, o, t, targets)
                 if out is not None:
                     out.append((wi, targets))
             if room.return_targets:
@@ -327,18 +331,7 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
                 way = Way("return", back)
                 for o, t in enumerate(back):
                     targets = []
-                    got = arrive(t, values)
-                    if not got:
-                        j = add((1 << (vshift + layout.bits + 1)) | t, (q, way, o))
-                        ex.overflow.add(j)
-                        targets.append(j)
-                    else:
-                        pc = (r + 1) << eshift if rooms[t].return_targets else 0
-                        for v2, unpaid in got:
-                            j = add((v2 << vshift) | pc | t, (q, way, o))
-                            targets.append(j)
-                            for k in unpaid:
-                                ex.unpaid.setdefault((t, k), (q, way, o))
+                    step(q, r, values, way, o, t, targets)
                     if out is not None:
                         out.append((len(ways), targets))
                 any_open = True
