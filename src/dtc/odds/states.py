@@ -139,10 +139,26 @@ def build(book: Book, budget: int | None = None) -> StateChain:
     names = sorted(tops)
     slot = {name: i for i, name in enumerate(names)}
     units = [unit[n] for n in names]
-    # A count that can be lost is kept exactly up to CEILING times what the largest condition
+    # A count that can be lost is kept exactly: up to all its gains together where no gain of it
+    # stands on a loop (it can never be more), else up to CEILING times what the largest condition
     # and the largest loss name together; past it a state is not expanded (bounds, not a guess).
+    cyclic = cyclic_entries(book)
+    gained: dict[str, int] = {}
+    looped: set[str] = set()
+    for n in book.numbers:
+        for ch in book.entries[n].get("changes", []):
+            if ch["name"] in lost and ch["amount"] > 0:
+                gained[ch["name"]] = gained.get(ch["name"], 0) + int(ch["amount"])
+                if n in cyclic:
+                    looped.add(ch["name"])
+
+    def ceiling(n: str) -> int:
+        if n not in looped:
+            return max(1, -(-gained.get(n, 0) // unit[n]))
+        return CEILING * -(-(tops[n] + lost.get(n, 0)) // unit[n])
+
     layout = Layout.of([-(-tops[n] // unit[n]) for n in names], [n in lost for n in names], exact=True,
-                       ceilings=[CEILING * -(-(tops[n] + lost.get(n, 0)) // unit[n]) for n in names])
+                       ceilings=[ceiling(n) for n in names])
 
     sinks: dict[str, int] = {}
 
