@@ -404,7 +404,7 @@ def _named(outcomes: Mapping[str, float], chain: StateChain | None) -> dict[str,
         return dict(outcomes)
     out: dict[str, float] = {}
     for k, p in outcomes.items():
-        name = outcome_name(chain, k, None)
+        name = outcome_name(chain, k)
         out[name] = out.get(name, 0.0) + p
     return out
 

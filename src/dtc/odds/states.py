@@ -232,7 +232,6 @@ def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list
     state_room = array("q", (ex.room_of(i) for i in range(nodes)))
     state_room.extend([-1] * len(extra))
     assert ex.edges is not None
-    unexplored = index.get(UNEXPLORED, -1)
     for q, ways in enumerate(ex.edges):
         if q in ex.overflow:
             ways = []
@@ -275,7 +274,6 @@ def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list
     endings = {q for q in range(nodes) if rooms[ex.room_of(q)].ending}
     shape = PlainShape(replace(book, endings=endings), states, _Index(index, nodes), 0, absorbing, opt_state,
                        opt_check, first, [opt_state[o] for o in first], br_opt, br_target, br_kind, br_share, [])
-    del unexplored
     return StateChain(shape, ex, numbers, options, state_room, br_exit_code, list(exits), opt_choice_code,
                       list(choices), names, ex.complete, units)
 
@@ -315,7 +313,7 @@ class EntryView:
     unexplored: float
 
 
-def outcome_name(chain: StateChain, name: str, at: int | str | None) -> str:
+def outcome_name(chain: StateChain, name: str) -> str:
     """The entry-level name of an outcome of the state chain (``ending:17`` for any state at 17)."""
     kind, _, rest = name.partition(":")
     if kind in ("ending", "dead_end") and rest.isdigit():
@@ -338,7 +336,7 @@ def entry_view(chain: StateChain, outcomes: Mapping[str, float], loops: Mapping[
     ex = chain.exploration
     out: dict[str, float] = {}
     for name, p in outcomes.items():
-        key = outcome_name(chain, name, None)
+        key = outcome_name(chain, name)
         if key.startswith("loop:"):
             continue
         out[key] = out.get(key, 0.0) + p
@@ -369,10 +367,8 @@ def entry_view(chain: StateChain, outcomes: Mapping[str, float], loops: Mapping[
             reach_out[n] = min(1.0, rch[n])
         else:  # a loop through states of its own: the expected visits bound it (shown as <=)
             reach_out[n] = None
-    if chain.numbers and chain.numbers[0] in reach_out:
-        pass
     edges: dict[tuple[int, int], float] = {}
-    weight: dict[tuple[int, int], float] = {}
+    weight: dict[int, float] = {}  # per entry: its visits, over all its states
     shape = chain.shape
     for b, code in enumerate(chain.br_exit_code):
         if code < 0:
@@ -386,9 +382,9 @@ def entry_view(chain: StateChain, outcomes: Mapping[str, float], loops: Mapping[
     for q in range(len(ex.nodes)):
         n = chain.numbers[ex.room_of(q)]
         x = float(visits[q])
-        weight[(n, 0)] = weight.get((n, 0), 0.0) + (x if math.isfinite(x) else 1.0)
+        weight[n] = weight.get(n, 0.0) + (x if math.isfinite(x) else 1.0)
     for where in list(edges):
-        w = weight.get((where[0], 0), 0.0)
+        w = weight.get(where[0], 0.0)
         edges[where] = edges[where] / w if w > 0 else 0.0
     return EntryView(out, loop_out, vis, reach_out, edges, out.pop(UNEXPLORED, 0.0))
 
