@@ -158,3 +158,26 @@ def benchmark(name: str) -> ModuleType:
         sys.modules[key] = module
         spec.loader.exec_module(module)
     return sys.modules[key]
+
+
+def on_a_terminal(argv: list[str], tmp_path: Path, env: dict[str, str] | None = None) -> str:
+    """What ``argv`` prints to a pseudo-terminal the test makes (never a real device); its
+    standard error goes to a file of the test's own."""
+    leader, follower = os.openpty()
+    try:
+        with (tmp_path / "stderr.txt").open("wb") as printed:
+            process = subprocess.Popen(argv, stdout=follower, stderr=printed, stdin=subprocess.DEVNULL, env=env)
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the other end closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait(timeout=60)
+    finally:
+        os.close(leader)
+    return b"".join(chunks).decode("utf-8")

@@ -27,7 +27,7 @@ from click.testing import CliRunner, Result
 import dtc.renumber.journal as renumber_journal
 from dtc import fileio
 from dtc.cli import main
-from helpers import lint_text
+from helpers import lint_text, on_a_terminal
 from test_renumber import LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -902,25 +902,7 @@ def test_case12_renumber_quotes_bad_notation_with_visible_controls(tmp_path: Pat
 
 def _on_a_terminal(argv: list[str], tmp_path: Path) -> str:
     """What ``argv`` prints to a pseudo-terminal this test makes (never a real device)."""
-    leader, follower = os.openpty()
-    try:
-        with (tmp_path / "stderr.txt").open("wb") as printed:
-            process = subprocess.Popen(argv, stdout=follower, stderr=printed, stdin=subprocess.DEVNULL,
-                                       env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-        os.close(follower)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # the other end closed
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        process.wait(timeout=60)
-    finally:
-        os.close(leader)
-    return b"".join(chunks).decode("utf-8")
+    return on_a_terminal(argv, tmp_path, {**os.environ, "PYTHONPATH": str(ROOT / "src")})
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")

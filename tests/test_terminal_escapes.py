@@ -15,6 +15,7 @@ from rich.console import Console
 from dtc.cli import main
 from dtc.runtime.terminal import Terminal
 from dtc.visible import visible
+from helpers import on_a_terminal
 
 #: A window title, a screen clear, an OSC-8 hyperlink, a bell and a C1 CSI.
 EVIL = "\x1b]0;PWNED\x07\x1b[2J\x1b]8;;http://example.invalid\x1b\\link\x1b]8;;\x1b\\\x9b31m\r\x7f"
@@ -70,7 +71,6 @@ def test_the_play_terminal_shows_entries_and_choices_with_visible_controls() -> 
 @pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs pseudo-terminals")
 def test_renumber_dry_run_shows_a_person_visible_controls_and_a_pipe_the_bytes(tmp_path: Path) -> None:
     """On a terminal the diff is for reading; into a pipe it is for ``patch``, byte for byte."""
-    import os
     import subprocess
     import sys
 
@@ -78,24 +78,7 @@ def test_renumber_dry_run_shows_a_person_visible_controls_and_a_pipe_the_bytes(t
     evil = EVIL.replace("\r", "")  # a lone CR ends a line for the diff
     book.write_text(f"1 Go {evil} (D0, S3).\n\n3 THE END\n", encoding="utf-8")
     argv = [sys.executable, "-m", "dtc", "renumber", str(book), "--dry-run"]
-    leader, follower = os.openpty()  # a pseudo-terminal this test makes, never a real device
-    try:
-        with (tmp_path / "stderr.txt").open("wb") as printed:  # a file of the test's own, never a device
-            proc = subprocess.Popen(argv, stdout=follower, stderr=printed, stdin=subprocess.DEVNULL)
-        os.close(follower)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # the other end closed
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        proc.wait(timeout=60)
-    finally:
-        os.close(leader)
-    shown = b"".join(chunks).decode("utf-8")
+    shown = on_a_terminal(argv, tmp_path)  # a pseudo-terminal this test makes, never a real device
     assert "\\x1b]0;PWNED" in shown and "\x1b" not in shown, repr(shown)
     piped = subprocess.run(argv, capture_output=True, timeout=60).stdout.decode("utf-8")
     assert f"-1 Go {evil} (D0, S3)." in piped
