@@ -232,7 +232,7 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     numbers = book.numbers
     unexplored = 0.0
     if chain is not None:
-        view = entry_view(chain, outcomes, loops, visits, reach, branch, cyclic_entries(book))
+        view = entry_view(chain, outcomes, loops, visits, reach, branch)
         outcomes, loops, edges = view.outcomes, view.loops, view.edges
         visits_out, reach_out = view.visits, view.reach
         assert book.start is not None
@@ -499,7 +499,7 @@ def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateCh
     for o, code in enumerate(codes):
         if code is not None and plain.opt_check[o] >= 0:
             by_choice.setdefault(code, []).append(o)
-    cyclic = cyclic_entries(book)
+    cyclic = chain.cyclic if chain is not None else cyclic_entries(book)
 
     def goal_with(options: list[int], p: float) -> float:
         check = list(plain.opt_check)

@@ -99,6 +99,7 @@ class StateChain:
     names: list[str]  # tracked possessions
     complete: bool
     units: list[int]  # per tracked possession: the amount one step of its count is
+    cyclic: set[int]  # entries on a cycle of the book's graph (:func:`cyclic_entries`)
 
     @property
     def states(self) -> int:
@@ -208,12 +209,12 @@ def build(book: Book, budget: int | None = None) -> StateChain:
         options.append(opts)
     # return targets: the option's branch order, for the exit each one follows
     ex = explore(rooms, room_of[book.start], layout, budget=budget, edges=True)
-    return _lay_out(book, ex, numbers, options, rooms, sinks, names, return_exits, units)
+    return _lay_out(book, ex, numbers, options, rooms, sinks, names, return_exits, units, cyclic)
 
 
 def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list[Option]], rooms: list[Room],
              sinks: dict[str, int], names: list[str], return_exits: dict[int, dict[int, int]],
-             units: list[int]) -> StateChain:
+             units: list[int], cyclic: set[int]) -> StateChain:
     nodes = len(ex.nodes)
     sink_names = list(sinks)
     frontier = nodes > ex.expanded or ex.overflow
@@ -275,7 +276,7 @@ def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list
     shape = PlainShape(replace(book, endings=endings), states, _Index(index, nodes), 0, absorbing, opt_state,
                        opt_check, first, [opt_state[o] for o in first], br_opt, br_target, br_kind, br_share, [])
     return StateChain(shape, ex, numbers, options, state_room, br_exit_code, list(exits), opt_choice_code,
-                      list(choices), names, ex.complete, units)
+                      list(choices), names, ex.complete, units, cyclic)
 
 
 class _Index(dict[int | str, int]):
@@ -330,9 +331,10 @@ def outcome_name(chain: StateChain, name: str) -> str:
 
 
 def entry_view(chain: StateChain, outcomes: Mapping[str, float], loops: Mapping[str, list[int]],
-               visits: Any, reach: Any, branch: Any, cyclic: set[int]) -> EntryView:
+               visits: Any, reach: Any, branch: Any) -> EntryView:
     """Per entry: outcomes (by entry-level name), loops, expected visits, reach (exact where an
     entry can be visited in one state only per run, else None), and exit chances."""
+    cyclic = chain.cyclic
     ex = chain.exploration
     out: dict[str, float] = {}
     for name, p in outcomes.items():
