@@ -32,6 +32,7 @@ from dtc.runtime.dice import Dice
 from dtc.runtime.engine import DEFAULT_MAX_TURNS, Engine
 from dtc.runtime.log import EventLog
 from dtc.runtime.policies import POLICIES, ScriptPlayer
+from dtc.runtime.replay import record
 from dtc.runtime.ruleset import Rules
 from dtc.runtime.save import Saved, SaveError, Settings, check_against, default_save_path, read_save, write_save
 from dtc.runtime.state import GameState
@@ -111,18 +112,34 @@ def _script_lines(path: str) -> list[str]:
 @click.option("--no-save", is_flag=True, help="Do not save the game.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False, exists=True),
               help="Continue a saved game exactly where it stopped.")
+@click.option("--replay", "replay_path", type=click.Path(dir_okay=False, exists=True), metavar="LOG",
+              help="Play the run LOG records again (its decisions, its dice) and say whether this dtc does the same; "
+                   "exit status 1 at the first difference.")
 @ruling_option
 @click.option("-v", "--verbose", is_flag=True, help="Narrate automatic and scripted runs on stdout.")
 @guard
 @ends_cleanly
 def play_cmd(file: str | None, seed: int | None, character_path: str | None, start: int | None, auto: str | None,
              script_path: str | None, log_path: str | None, max_turns: int | None, save_path: str | None,
-             no_save: bool, resume_path: str | None, rulings: dict[str, str], verbose: bool) -> None:
+             no_save: bool, resume_path: str | None, replay_path: str | None, rulings: dict[str, str],
+             verbose: bool) -> None:
     """Play FILE (an adventure source or its compiled JSON) with the rules automated.
 
     Interactive by default; --auto or --script play without a keyboard. Every run ends with one
     line: escaped, ended, died, lost, stopped or cannot continue (exit status 1 for the last).
+    With --log, the log records every decision and every die face, and --replay LOG plays it again.
     """
+    if replay_path:
+        given = [name for name, value in (("--seed", seed), ("--character", character_path), ("--from", start),
+                                          ("--auto", auto), ("--script", script_path), ("--log", log_path),
+                                          ("--max-turns", max_turns), ("--save", save_path),
+                                          ("--resume", resume_path), ("--ruling", rulings or None)) if value]
+        if given:
+            raise click.UsageError(f"--replay takes the run as the log recorded it: {', '.join(given)} "
+                                   "cannot change it")
+        if file is None:
+            raise click.UsageError("give the adventure FILE the log was played on, then --replay LOG")
+        _replay(file, replay_path)
     state: GameState | None = None
     saved: Saved | None = None
     if resume_path:
@@ -169,6 +186,8 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
     if state is None:
         seed = seed if seed is not None else secrets.randbelow(2**31)
         dice = Dice(seed)
+        if log_path:
+            record(dice)  # from the first die: the adventurer's own rolls are in the log
         pc = _character(character_path, dice, rules)
         if start is not None and start not in {e["number"] for e in graph["entries"]}:
             fail(f"error: --from {start}: the adventure has no entry {start}")
@@ -190,7 +209,27 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
         preflight(settings.log, (*inputs, resume_path))
         if save_path and os.path.realpath(settings.log) == os.path.realpath(save_path) and not _stream(save_path):
             fail(f"{settings.log}: error: the event log and the save cannot be the same file")
-    _run(graph, rules, pc, dice, state, settings, save_path, verbose, inputs)
+    _run(graph, rules, pc, dice, state, settings, save_path, verbose, inputs, made=character_path is None)
+
+
+def _replay(file: str, log_path: str) -> None:
+    """``dtc play FILE --replay LOG``: one line, exit 0 when this dtc plays the run as logged, else 1."""
+    from dtc.runtime.log import LogError, read_log
+    from dtc.runtime.replay import ReplayError, replay
+
+    try:
+        events = read_log(log_path)
+    except LogError as exc:
+        fail(f"error: {exc}")
+        raise
+    graph = load_graph(file)
+    try:
+        result = replay(graph, events, lambda rulings: _rules(graph, dict(rulings) or None))
+    except ReplayError as exc:
+        fail(f"{log_path}: error: {exc}")
+        raise
+    click.echo(visible(f"{log_path}: {result.line()}"))
+    raise SystemExit(int(Exit.CLEAN if result.same else Exit.FINDINGS))
 
 
 def _refuse_pipe_save(path: str) -> None:
@@ -266,12 +305,13 @@ def read_answer(prompt: str) -> str:
 
 
 def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: GameState | None,
-         settings: Settings, save_path: str | None, verbose: bool, inputs: tuple[str | None, ...] = ()) -> None:
+         settings: Settings, save_path: str | None, verbose: bool, inputs: tuple[str | None, ...] = (),
+         made: bool = False) -> None:
     interactive = settings.mode == "interactive"
     terminal = Terminal(read=read_answer) if interactive or verbose else None
     player, script = _player(settings, terminal)
     log = EventLog(settings.log, resume_at=settings.log_offset if state is not None else None,
-                   inputs=(*inputs, save_path)) if settings.log else None
+                   inputs=(*inputs, save_path), recorder=record(dice)) if settings.log else None
     sinks: list[Any] = [s for s in (log, terminal) if s is not None]
 
     def checkpoint(engine: Engine) -> None:
@@ -285,7 +325,7 @@ def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: G
     # The turn limit is a budget for this session: a resumed game gets a fresh one from where it stopped.
     limit = settings.max_turns + (state.turn if state is not None else 0)
     engine = Engine(graph, pc, player, dice=dice, rules=rules, state=state, start=settings.start,
-                    max_turns=limit, sinks=sinks, checkpoint=checkpoint)
+                    max_turns=limit, sinks=sinks, checkpoint=checkpoint, made=made and state is None)
     if terminal is not None:
         terminal.game = engine
         terminal.save_path = save_path

@@ -33,6 +33,7 @@ from dtc.runtime.core import (
 )
 from dtc.runtime.dice import Dice, DiceError
 from dtc.runtime.foes import Foe, foes_from
+from dtc.runtime.replay import LOG_VERSION
 from dtc.runtime.ruleset import FLED, Rules
 from dtc.runtime.state import GameState
 
@@ -80,6 +81,7 @@ class Engine:
         max_turns: int = DEFAULT_MAX_TURNS,
         sinks: Iterable[Sink] = (),
         checkpoint: Callable[[Engine], None] | None = None,
+        made: bool = False,
     ) -> None:
         self.graph = graph
         self.entries, self.blocks = _indexes(graph)
@@ -94,6 +96,8 @@ class Engine:
         #: What the sinks read, worked out when first needed (and again when sinks are added or removed).
         self._routes: _Routes | None = None
         self.checkpoint = checkpoint
+        #: The adventurer was made with this run's dice (a replay makes it again from them).
+        self.made = made
         self._new = state is None
         entrance: int | None = graph.get("start")
         first = start if start is not None else entrance
@@ -179,7 +183,15 @@ class Engine:
         return self._routes
 
     def ask(self, question: Question) -> Option:
-        n = self.player.decide(question, self)
+        source: Any = self.dice._rng
+        if hasattr(source, "paused"):  # a run log's dice: a player's draws are not the rules'
+            source.paused += 1
+            try:
+                n = self.player.decide(question, self)
+            finally:
+                source.paused -= 1
+        else:
+            n = self.player.decide(question, self)
         if not 0 <= n < len(question.options):
             raise RunEnded("stopped", f"no answer to '{question.prompt}'")
         option = question.options[n]
@@ -322,7 +334,8 @@ class Engine:
                                      f"playing {self.pc.name}, made for it, instead.")
         if not self.skip("start"):
             self.emit("start", title=self.graph.get("title"), rules=self.rules.name, seed=self.dice.seed,
-                      character=self.pc.summary(), start=start)
+                      character=self.pc.summary(), start=start, log=LOG_VERSION, sheet=self.pc.to_dict(),
+                      made=self.made, rulings=dict(self.rules.rulings))
         if not self.entries:
             raise RunEnded("cannot-continue", "the adventure has no entries")
         self.rules.begin(self)

@@ -13,9 +13,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-#: Every event kind and its fields (besides ``seq``, ``turn``, ``entry`` and ``event``, which all carry).
+#: Every event kind and its fields (besides ``seq``, ``turn``, ``entry`` and ``event``, which all carry,
+#: and ``faces``, which an event carries when the rules drew dice since the event before it: the
+#: faces as ``[sides, face]`` pairs, see :mod:`dtc.runtime.replay`).
 EVENTS: dict[str, str] = {
-    "start": "title, rules, seed, character (one-line sheet), start (entry)",
+    "start": "title, rules, seed, character (one-line sheet), start (entry); log (the run-log version), sheet "
+             "(the adventurer as a character file holds it), made (the run rolled the adventurer), rulings: "
+             "what a replay needs",
     "move": "to (entry), how (start/success/failure/prose/return/back/flee/win)",
     "turn": "why (move/action/wait/rest/combat): a turn of 10 minutes passed",
     "entry": "number, ending: the entry is read",
@@ -78,15 +82,23 @@ class EventLog:
     """Appends events to a JSON Lines file."""
 
     def __init__(self, path: str | Path, *, resume_at: int | None = None,
-                 inputs: Iterable[str | Path | None] = ()) -> None:
-        """Open the log (through :func:`dtc.fileio.open_stream`: never over one of ``inputs``)."""
+                 inputs: Iterable[str | Path | None] = (), recorder: Any = None) -> None:
+        """Open the log (through :func:`dtc.fileio.open_stream`: never over one of ``inputs``).
+
+        With a ``recorder`` (:func:`dtc.runtime.replay.record`), each event carries ``faces``: the
+        dice the rules drew since the event before (a run log that replays)."""
         from dtc.fileio import open_stream
 
         self.path = Path(path)
+        self.recorder = recorder
         self._file: IO[bytes]
         self._file, self.offset = open_stream(path, inputs=inputs, keep=resume_at)
 
     def __call__(self, event: dict[str, Any]) -> None:
+        if self.recorder is not None:
+            faces = self.recorder.take()
+            if faces:
+                event = {**event, "faces": faces}
         data = event_line(event).encode("utf-8")
         self._file.write(data)
         self.offset += len(data)
