@@ -6,7 +6,8 @@ decision, reports everything as events to its sinks, and leaves rule specifics t
 calls ``checkpoint`` (the CLI saves the game there), so a run can stop and resume at any step.
 
 A step is either a pending move (read the next entry: a turn passes, an encounter may happen,
-the entry's effects apply) or a decision at the current entry (the menu).
+the entry's effects apply; an ending is read at once, with no turn and so no encounter) or a
+decision at the current entry (the menu).
 """
 
 from __future__ import annotations
@@ -353,9 +354,12 @@ class Engine:
         if not self.skip("move"):
             self.emit("move", to=number, how=how)
         plan, self.last_plan = self.last_plan, None
-        if how != "start" and self.rules.arrival_costs_turn(self, how, plan) and not self.spend_turn("move"):
-            return
         entry = self.entries[number]
+        # An ending ends the run: reading it spends no turn, so no encounter check, no upkeep (light,
+        # the dark), no minutes on the Dungeon Rules clock (docs/play.md, "Turns").
+        if (how != "start" and not entry["ending"] and self.rules.arrival_costs_turn(self, how, plan)
+                and not self.spend_turn("move")):
+            return
         routes = self._routes
         if routes is None or routes[0] != len(self.sinks):
             routes = self._route(self.sinks)
