@@ -34,6 +34,7 @@ from dtc.runtime.equipment import (
     Item,
     weight_text,
 )
+from dtc.runtime.inventory import holding, same
 
 ABILITIES = ("STR", "DEX", "CON", "WIS", "INT", "CHA")
 ABILITY_NAMES = {"STR": "Strength", "DEX": "Dexterity", "CON": "Constitution", "WIS": "Wisdom",
@@ -89,6 +90,9 @@ class Character:
         field(default=None, init=False, repr=False, compare=False))
     #: Every item's name, lower-cased, one a line, remembered the same way as the load.
     _names_memo: tuple[list[Item], int, str] | None = field(default=None, init=False, repr=False, compare=False)
+    #: How many each possession's name finds among the items (:meth:`holding`), remembered the same way.
+    _held_memo: tuple[list[Item], int, dict[str, int]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     # --- abilities and derived numbers --------------------------------------------------
 
@@ -221,6 +225,7 @@ class Character:
         then holds items up to weight 6. Returns what was left."""
         left = [i for i in self.items if i.standard and i.key not in KEPT_WHEN_DUMPED]
         self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = self._names_memo = None
+        self._held_memo = None
         self.items = [i for i in self.items if i not in left]
         self.notes.append(KIT_DUMPED)
         return left
@@ -266,6 +271,40 @@ class Character:
             memo = self._names_memo = (items, len(items), "\n".join([i.key for i in items]))
         return memo[2]
 
+    def holding(self, name: str) -> int:
+        """How many of the possession ``name`` (as the book writes it) the items hold: every item
+        whose name matches it as docs/format.md, "How names match", says (``Rope (50 ft.)`` is a
+        ``rope``, ``Torch`` ×3 is 3 ``torches``, the coins are ``coins``)."""
+        memo = self._held_memo
+        items = self.items
+        if memo is None or memo[0] is not items or memo[1] != len(items):
+            memo = self._held_memo = (items, len(items), {})
+        known = memo[2]
+        n = known.get(name)
+        if n is None:
+            n = known[name] = holding(items, name)
+        return n
+
+    def give_up(self, name: str, quantity: int) -> int:
+        """Take up to ``quantity`` of the possession ``name`` from the items (as :meth:`holding`
+        matches them; found and bought piles before the standard kit, heaviest first): how many
+        were taken. A standard item used up stays listed, at 0, as :meth:`use` leaves it."""
+        piles = [i for i in self.items if i.quantity > 0 and same(i.name, name)]
+        if not piles or quantity <= 0:
+            return 0
+        piles.sort(key=lambda i: (i.standard, -i.weight))
+        taken = 0
+        for pile in piles:
+            take = min(pile.quantity, quantity - taken)
+            pile.quantity -= take
+            taken += take
+            if taken == quantity:
+                break
+        self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = self._names_memo = None
+        self._held_memo = None
+        self.items = [i for i in self.items if i.quantity > 0 or i.standard]
+        return taken
+
     def find(self, name: str) -> Item | None:
         key = name.lower()
         for i in self.items:
@@ -296,6 +335,7 @@ class Character:
     def add(self, item: Item) -> None:
         """Add an item, merging with an identical pile (same name, kind, weight, value, standard)."""
         self._load_memo = self._count_memo = self._defense_memo = self._weapons_memo = self._names_memo = None
+        self._held_memo = None
         name, kind, standard = item.key, item.kind, item.standard
         for have in self.items:
             if (have.kind == kind and have.standard == standard and have.key == name
@@ -329,7 +369,7 @@ class Character:
         # What the piles used from can change, the rest stay: the counts (just made by count()
         # above) change by what was taken; the load stays where every pile used from is standard
         # kit or weightless (the load counts neither). The others are worked out afresh.
-        self._defense_memo = self._weapons_memo = self._names_memo = None
+        self._defense_memo = self._weapons_memo = self._names_memo = self._held_memo = None
         if counts is not None:
             counts[2][key] = counts[2].get(key, 0) - taken
             counts = (kept, len(kept), counts[2])

@@ -3,14 +3,16 @@ what the reader holds, and put in words for the menu. The runtime reads only the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
-def holds(condition: Mapping[str, Any], held: dict[str, int]) -> bool:
-    """``{"has": "stone key", "count": 1}``, ``{"not": ...}``, ``{"all": [...]}``, ``{"any": [...]}``."""
+def holds(condition: Mapping[str, Any], held: Callable[[str], int]) -> bool:
+    """``{"has": "stone key", "count": 1}``, ``{"not": ...}``, ``{"all": [...]}``, ``{"any": [...]}``;
+    ``held(name)``: how many of ``name`` the reader holds, possessions and items alike
+    (:meth:`dtc.runtime.engine.Engine.held`)."""
     if "has" in condition:
-        return bool(held.get(condition["has"], 0) >= condition["count"])
+        return held(condition["has"]) >= int(condition["count"])
     if "not" in condition:
         return not holds(condition["not"], held)
     if "all" in condition:

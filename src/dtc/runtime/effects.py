@@ -1,7 +1,8 @@
 """Applying an entry's compiled effects when it is read.
 
 The compiler turned the prose into effects (``$defs/effect``); here they happen, in text order:
-checks are rolled, damage and healing applied, finds offered (once per entry), fights fought,
+checks are rolled, damage and healing applied, finds offered (once per entry; not a find the
+entry's notation gives, ``[+20 coins]``, which is applied before them), fights fought,
 named creatures remembered as the scene, and ``manual`` prose shown to the player. An effect
 with ``when`` happens only if the check it names came out that way.
 """
@@ -17,6 +18,7 @@ from dtc.runtime.core import TAKE, WON, Option, Question, RunEnded
 from dtc.runtime.dice import DiceError
 from dtc.runtime.equipment import FOUND_WEIGHT, OIL, RATIONS, TREASURE_WEIGHT, Item, parse_weight, weight_text
 from dtc.runtime.foes import Foe, foes_from
+from dtc.runtime.inventory import same
 from dtc.runtime.ruleset import FLED
 from dtc.runtime.ruleset import WON as FIGHT_WON
 from dtc.runtime.state import Group
@@ -45,7 +47,8 @@ def apply(game: Engine, entry: Entry) -> None:
             key = f"{number}:{i}"
             if key not in game.state.looted:
                 game.state.looted.add(key)
-                _find(game, e)
+                if not _given(entry, e["name"]):
+                    _find(game, e)
         elif kind == "creatures":
             if not scene_reset:
                 game.state.scene = []
@@ -59,6 +62,12 @@ def apply(game: Engine, entry: Entry) -> None:
             game.emit("manual", text=e["text"])
         if game.state.pending is not None:
             return
+
+
+def _given(entry: Entry, name: str) -> bool:
+    """Whether the entry's notation already gives what its prose finds (``you find 20 coins.
+    [+20 coins]``): the notation is the exact statement, so the find is not offered again."""
+    return any(c["amount"] > 0 and same(name, c["name"]) for c in entry.get("changes", ()))
 
 
 def _hp(game: Engine, e: Effect) -> None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from dtc.compiled.graphjson import Change, Choice, CompiledGraph, Creature, Entry
-from dtc.runtime import conditions, effects, menu
+from dtc.runtime import conditions, effects, inventory, menu
 from dtc.runtime.character import Character
 from dtc.runtime.core import (
     ABILITY,
@@ -380,23 +380,62 @@ class Engine:
             raise RunEnded("ended", f"THE END ({kind})" if kind else "THE END", kind)
 
     def _possessions(self, changes: list[Change]) -> None:
-        """The entry's effects on possessions and flags, in text order; a count never goes below zero."""
-        held = self.state.possessions
+        """The entry's effects on what the reader holds, in text order; a count never goes below zero."""
         for change in changes:
             name, amount = change["name"], change["amount"]
-            before = held.get(name, 0)
-            after = max(0, before + amount)
-            if after:
-                held[name] = after
+            before = self.held(name)
+            if amount > 0:
+                self.gain(name, amount)
             else:
-                held.pop(name, None)
+                self.give_up(name, -amount)
             if not self.skip("possession"):
-                self.emit("possession", name=name, amount=amount, held=after,
+                self.emit("possession", name=name, amount=amount, held=self.held(name),
                           **({"short": -amount - before} if before + amount < 0 else {}))
+
+    # --- one inventory: the book's possessions and the adventurer's items (dtc.runtime.inventory) ---
+
+    def held(self, name: str) -> int:
+        """How many of ``name`` (a possession's name as compiled: ``rope``, ``10 coins``' ``coins``)
+        the reader holds: as a possession of the book, and among the adventurer's items (the kit,
+        finds, coins) as docs/format.md, "How names match", says."""
+        return self.state.possessions.get(name, 0) + self.pc.holding(name)
+
+    def gain(self, name: str, amount: int) -> None:
+        """Gain ``amount`` of ``name``: coins go to the adventurer's treasure, anything else is a
+        possession of the book (a key, a flag)."""
+        if inventory.is_coins(name):
+            self.pc.add(inventory.coins(amount))
+            return
+        held = self.state.possessions
+        held[name] = held.get(name, 0) + amount
+
+    def give_up(self, name: str, amount: int) -> int:
+        """Lose up to ``amount`` of ``name``: the book's possession first, then the adventurer's
+        matching items (``[-rope]`` takes the kit's ``Rope (50 ft.)`` when no other rope is held).
+        How many were taken."""
+        held = self.state.possessions
+        have = held.get(name, 0)
+        taken = min(have, amount)
+        if taken:
+            if have > taken:
+                held[name] = have - taken
+            else:
+                del held[name]
+        if taken < amount:
+            taken += self.pc.give_up(name, amount - taken)
+        return taken
 
     def holds(self, condition: Mapping[str, Any]) -> bool:
         """Whether a choice's condition (the compiled graph's tree) holds for what is held now."""
-        return conditions.holds(condition, self.state.possessions)
+        return conditions.holds(condition, self.held)
+
+    def inventory_lines(self) -> list[str]:
+        """What the reader holds, for the terminal: the adventurer's items, then the book's possessions."""
+        lines = self.pc.inventory_lines()
+        held = self.state.possessions
+        if held:
+            lines.append("Also held: " + ", ".join(n if k == 1 else f"{k} {n}" for n, k in sorted(held.items())))
+        return lines
 
     def wandering(self) -> str:
         """Roll on the encounter table and meet what comes (for rules that call encounters)."""

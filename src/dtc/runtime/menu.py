@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from dtc.compiled.graphjson import Choice, Condition, Entry
 from dtc.runtime import conditions
 from dtc.runtime.core import MENU, PLAN, Option, Question
-from dtc.runtime.equipment import COINS, TREASURE_WEIGHT, Item, parse_weight
+from dtc.runtime.equipment import COINS, Item, parse_weight
+from dtc.runtime.inventory import is_coins, name_key
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
@@ -24,7 +25,7 @@ NEEDS = {"turn": "spend a turn", "gear": "use gear", "check": "pass a check"}
 #: Chance used for "use gear" when planning (the player or the Oracle decides; Probable is 3-in-6).
 GEAR_ESTIMATE = Fraction(1, 2)
 _CERTAIN = Fraction(1)
-ADJUST_HELP = ("Adjust (hp -2 | hp +1 | coins +50 | item NAME [weight W] [value V] | drop NAME [N] | light N): ")
+ADJUST_HELP = ("Adjust (hp -2 | hp +1 | coins +50 | item [N] NAME [weight W] [value V] | drop NAME [N] | light N): ")
 COMMANDS = ("wait", "rest", "oracle", "adjust", "leave", "quit")
 
 
@@ -188,7 +189,7 @@ def moves(game: Engine) -> list[str]:
     keys: list[str] = []
     if rules.can_see(game):
         plan = _entry_menu(game, entry)
-        held = state.possessions
+        held = game.held
         for key, condition in plan.ways:
             if condition is None or conditions.holds(condition, held):
                 keys.append(key)
@@ -248,7 +249,7 @@ def options(game: Engine) -> tuple[tuple[Option, ...], bool]:
     seeing = rules.can_see(game)
     if seeing:
         plan = _entry_menu(game, entry)
-        held = state.possessions
+        held = game.held
         for i, c, target, is_check, known, condition in plan.choices:
             visited = target is not None and bool(visits.get(target))
             closed = condition is not None and not conditions.holds(condition, held)
@@ -349,24 +350,42 @@ def adjust(game: Engine, text: str) -> None:
     if head == "coins" and len(words) == 2 and re.fullmatch(r"[+-]?[0-9]+", words[1]):
         amount = int(words[1])
         if amount >= 0:
-            pc.add(Item(COINS, "treasure", amount, TREASURE_WEIGHT["coins"], value=1, category="coins"))
+            game.gain(COINS, amount)
             game.emit("item", action="found", name=COINS, quantity=amount, why="adjudicated")
-        elif pc.use(COINS, -amount):
+        elif game.held(COINS) >= -amount:
+            game.give_up(COINS, -amount)
             game.emit("item", action="dropped", name=COINS, quantity=-amount, why="adjudicated")
+        else:
+            game.emit("refused", what="adjust", why=f"you do not carry {-amount} {COINS}")
         return
     if head == "item" and len(words) >= 2:
-        name, fields = _name_and_fields(words[1:])
+        rest, count = words[1:], 1
+        if len(rest) > 1 and re.fullmatch(r"[0-9]{1,6}", rest[0]):  # ``item 3 torches``
+            rest, count = rest[1:], int(rest[0])
+        name, fields = _name_and_fields(rest)
+        if count <= 0:
+            game.emit("refused", what="adjust", why=f"not understood: {text.strip()}")
+            return
         value = int(fields["value"]) if "value" in fields else None
         weight = parse_weight(fields.get("weight", "0"))
         kind = "treasure" if value is not None else "item"
-        pc.add(Item(name, kind, 1, weight, value=value, category="unique" if value is not None else None))
-        game.emit("item", action="found", name=name, quantity=1, why="adjudicated")
+        if is_coins(name) and value is None and "weight" not in fields:
+            game.gain(COINS, count)  # ``item 20 coins``: the coins, as ``coins +20``
+            name = COINS
+        else:
+            pc.add(Item(name, kind, count, weight, value=value, category="unique" if value is not None else None))
+        game.emit("item", action="found", name=name, quantity=count, why="adjudicated")
         return
     if head == "drop" and len(words) >= 2:
         count = int(words[-1]) if words[-1].isdigit() and len(words) > 2 else 1
         name = " ".join(words[1:-1] if words[-1].isdigit() and len(words) > 2 else words[1:])
-        if pc.use(name, count):
+        if pc.use(name, count):  # an item by its full name (``drop Rope (50 ft.)``)
             game.emit("item", action="dropped", name=name, quantity=count, why="adjudicated")
+            return
+        key = name_key(name)
+        if key and game.held(key) >= count:  # else as the book names things: a possession, ``rope``
+            game.give_up(key, count)
+            game.emit("item", action="dropped", name=key, quantity=count, why="adjudicated")
             return
         game.emit("refused", what="adjust", why=f"you do not carry {count} {name}")
         return

@@ -248,7 +248,7 @@ class Terminal:
             self.say(help_text)
             return True
         if low in ("i", "inventory"):
-            for line in game.pc.inventory_lines():
+            for line in game.inventory_lines():
                 self.say("  " + line)
             return True
         return False
@@ -290,7 +290,7 @@ class Terminal:
             answer = self.ask_line("> ").strip()
             low = answer.lower()
             if low in ("i", "inventory"):
-                for line in game.pc.inventory_lines():
+                for line in game.inventory_lines():
                     self.say("  " + line)
                 continue
             if low in ("?", "h", "help"):

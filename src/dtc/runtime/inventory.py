@@ -1,0 +1,66 @@
+"""One inventory: how a name in the book (``if rope``, ``[-10 coins]``) finds what the reader holds.
+
+The reader holds two kinds of things: the book's possessions and flags (``[+stone key]``, kept in
+``GameState.possessions``) and the adventurer's items (the kit, what they bought and found, their
+coins: ``Character.items``). A condition, a loss and the player's *adjust* all read and change the
+two as one inventory. The rules for names are here, once (docs/format.md, "How names match"):
+
+* a possession's name is compared as the compiler writes it: lower case, single spaces, ``’`` as
+  ``'`` (:func:`dtc.compiler.notation.possession_name`);
+* an item's name is compared on its words before any parenthetical (``Rope (50 ft.)`` is
+  ``rope``), normalised the same way;
+* the last word may be a simple plural of the other's: ``torches``/``torch``, ``rations``/
+  ``ration``, ``berries``/``berry`` (an ``s``, an ``es``, or ``ies`` for ``y``);
+* ``coins`` (or ``coin``) are the adventurer's coins, the treasure on the character sheet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from dtc.runtime.equipment import COINS, TREASURE_WEIGHT, Item
+
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+
+
+@lru_cache(maxsize=4096)
+def name_key(name: str) -> str:
+    """``Rope (50 ft.)`` -> ``rope``; ``King’s  Seal`` -> ``king's seal``."""
+    return " ".join(_PARENTHETICAL.sub(" ", name).replace("\u2019", "'").lower().split())
+
+
+@lru_cache(maxsize=4096)
+def forms(name: str) -> frozenset[str]:
+    """The name (a key, see :func:`name_key`) and what it is the simple plural of."""
+    found = {name}
+    if name.endswith("ies") and len(name) > 3:
+        found.add(name[:-3] + "y")
+    if name.endswith("es") and len(name) > 2:
+        found.add(name[:-2])
+    if name.endswith("s") and not name.endswith("ss") and len(name) > 1:
+        found.add(name[:-1])
+    return frozenset(found)
+
+
+@lru_cache(maxsize=16384)
+def same(item_name: str, name: str) -> bool:
+    """Whether an item called ``item_name`` is a ``name`` (a possession's name as compiled)."""
+    a, b = name_key(item_name), name_key(name)
+    return a == b or not forms(a).isdisjoint(forms(b))
+
+
+def is_coins(name: str) -> bool:
+    """``coins``, ``coin``: the adventurer's coins (treasure on the character sheet)."""
+    return same(COINS, name)
+
+
+def coins(amount: int) -> Item:
+    """``amount`` coins as the sheet holds them (what ``adjust coins +50`` and a find of coins give)."""
+    return Item(COINS, "treasure", amount, TREASURE_WEIGHT["coins"], value=1, category="coins")
+
+
+def holding(items: Iterable[Item], name: str) -> int:
+    """How many of ``name`` the items hold (every kind: gear, weapons, armour, finds, treasure)."""
+    return sum(i.quantity for i in items if i.quantity > 0 and same(i.name, name))
