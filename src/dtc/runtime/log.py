@@ -130,7 +130,7 @@ def read_log(path: str | Path) -> list[dict[str, Any]]:
             event = json.loads(line)
         except json.JSONDecodeError as exc:
             raise LogError(f"{path}:{n}: not JSON: {exc.msg}") from None
-        if not isinstance(event, dict) or event.get("event") not in EVENTS:
+        if not isinstance(event, dict) or not isinstance(event.get("event"), str) or event["event"] not in EVENTS:
             raise LogError(f"{path}:{n}: not a dtc event")
         if event.get("seq") != len(events):
             raise LogError(f"{path}:{n}: seq {event.get('seq')} where {len(events)} was expected")

@@ -157,6 +157,15 @@ class ScriptedRandom:
         return len(self._faces) - self._next
 
 
+def _face(sides: Any, face: Any) -> bool:
+    """Whether ``[sides, face]`` is a face a die can show: 1 to ``sides``, or in [0, 1) for sides 0."""
+    if not isinstance(sides, int) or isinstance(sides, bool) or sides < 0:
+        return False
+    if sides == 0:
+        return isinstance(face, (int, float)) and not isinstance(face, bool) and 0 <= face < 1
+    return isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= sides
+
+
 def _die(sides: int) -> str:
     return "a number in [0, 1)" if sides == 0 else f"a d{sides}"
 
@@ -274,29 +283,49 @@ def replay(graph: CompiledGraph, events: Sequence[Mapping[str, Any]],
 
     ``rules_for(rulings)`` gives the book's rules with the log's rulings. Raises
     :class:`ReplayError` for a log that is not a replayable run log."""
+    from dtc.compiled.schema import SchemaError, validate
     from dtc.runtime.character import Character, CharacterError
     from dtc.runtime.dice import Dice
     from dtc.runtime.engine import Engine
 
     start = start_event(events)
+    if start.get("title") != graph.get("title"):
+        raise ReplayError(f"the log was played on {start.get('title')!r}; this book is {graph.get('title')!r}")
     rulings = start.get("rulings") or {}
     if not isinstance(rulings, dict):
         raise ReplayError(f"step {start.get('seq')}: rulings is not a table")
-    rules = rules_for({str(k): str(v) for k, v in rulings.items()})
+    base = rules_for({})
+    if base.name != start.get("rules"):  # before the rulings: another system's are not this one's
+        raise ReplayError(f"the log was played under {start.get('rules')!r}; this book's rules are {base.name!r}")
+    chosen = {str(k): str(v) for k, v in rulings.items()}
+    if chosen:
+        from dtc.systems import UnknownRuleset, play_rules, with_rulings
+
+        try:
+            play_rules(with_rulings(graph.get("rules"), chosen))
+        except UnknownRuleset as exc:
+            raise ReplayError(f"step {start.get('seq')}: rulings: {exc.message}") from None
+    rules = rules_for(chosen)
     if rules.name != start.get("rules"):
         raise ReplayError(f"the log was played under {start.get('rules')!r}; this book's rules are {rules.name!r}")
     faces: list[Face] = []
     for event in events:
         got = event.get("faces", [])
-        if not isinstance(got, list) or not all(
-                isinstance(f, list) and len(f) == 2 and isinstance(f[0], int) and isinstance(f[1], (int, float))
-                for f in got):
-            raise ReplayError(f"step {event.get('seq')}: faces is not a list of [sides, face] pairs")
+        if not isinstance(got, list) or not all(isinstance(f, list) and len(f) == 2 and _face(f[0], f[1])
+                                                for f in got):
+            raise ReplayError(f"step {event.get('seq')}: faces is not a list of [sides, face] pairs "
+                              "(a face from 1 to its sides, or a number in [0, 1) for sides 0)")
         faces.extend(got)
     compared = [0]
-    dice = Dice(int(start.get("seed") or 0))
+    seed = start.get("seed")
+    dice = Dice(seed if isinstance(seed, int) else 0)  # (another seed differs at the start event)
     source = ScriptedRandom(faces, lambda: compared[0])
     dice._rng = source  # type: ignore[assignment]
+    if not start.get("made"):
+        try:  # Character.from_dict takes a sheet its schema accepts (as a character file is read)
+            validate(start["sheet"], "character")
+        except SchemaError as exc:
+            raise ReplayError(f"step {start.get('seq')}: sheet: {exc}") from None
     try:
         pc = rules.new_character(dice) if start.get("made") else Character.from_dict(dict(start["sheet"]))
     except CharacterError as exc:
@@ -324,8 +353,16 @@ def replay(graph: CompiledGraph, events: Sequence[Mapping[str, Any]],
     try:
         outcome = engine.run()
     except Divergence as exc:
+        if not end and compared[0] >= len(events):
+            # A log cut short (no end event) agreed to its last line: what this dtc does next (its
+            # next event, the dice drawn for it) is what the log never got to record.
+            return Replayed(compared[0], "", unfinished=True)
         return Replayed(compared[0], "", exc)
     except LogEnds:
+        if compared[0] < len(events):
+            nxt = events[compared[0]]
+            return Replayed(compared[0], "", Divergence(
+                int(nxt.get("seq", compared[0])), f"this dtc asks a question where the log has {nxt.get('event')!r}"))
         return Replayed(compared[0], "", unfinished=True)
     if compared[0] < len(events):
         nxt = events[compared[0]]
