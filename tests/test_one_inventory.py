@@ -8,6 +8,7 @@ line showed "treasure 50" beside "[closed: needs 10 coins]".
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -232,3 +233,52 @@ def test_the_adventurers_items_round_trip_through_a_save() -> None:
     state = GameState.from_dict(game.state.to_dict())
     assert (pc.holding("rope"), pc.holding("coins"), state.possessions) == (0, 20, {"mark": 1})
     assert pc.treasure_value == 20 and pc.load == kitted().load + Fraction(20, 1000)
+
+
+# --- the kit: what a fresh adventurer holds of the names a book reads ----------------------------
+
+RULESETS = ("death-and-treasure", "maze-rats", "zilch", "death-and-treasure + dungeon-rules")
+
+
+def test_the_kit_holdings_of_the_bundled_books() -> None:
+    from dtc.compiler.api import compile_file
+    from dtc.runtime.inventory import kit_holdings, read_names
+
+    root = Path(__file__).resolve().parent.parent / "adventures"
+    found: dict[str, dict[str, int]] = {}
+    for path in sorted(root.glob("*.txt")):
+        graph = compile_file(str(path)).graph()
+        found[path.stem] = kit_holdings(read_names(graph), play_rules(graph.get("rules")).kit())
+    assert found["the-tidewater-vault"] == {"rope": 1}  # 'if rope': the kit's Rope (50 ft.)
+    assert found["the-broken-lighthouse"] == {"lantern": 1}  # 'if lantern'
+    assert {k: v for k, v in found.items() if v} == {"the-tidewater-vault": {"rope": 1},
+                                                     "the-broken-lighthouse": {"lantern": 1}}
+
+
+def test_read_names_are_the_names_conditions_test_and_losses_take() -> None:
+    from dtc.runtime.inventory import read_names
+
+    graph: Any = book("1 A gift [+gift, +3 torches]. **Go** (D0, S2, if rope and not 10 coins or torch).",
+                      "2 A toll [-2 rations]. THE END")
+    assert read_names(graph) == {"rope", "coins", "torch", "rations"}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_fresh_adventurer_holds_the_kit(ruleset: str) -> None:
+    """What kit_holdings says a reader starts with (what dtc odds and dtc lint would start from),
+    every fresh adventurer of the rules holds in play; for Death & Treasure's kit names, exactly."""
+    from dtc.runtime.inventory import kit_holdings
+
+    rules = play_rules(ruleset)
+    names = ["rope", "ropes", "lantern", "rations", "ration", "torch", "torches", "lantern oil", "knife", "waterskin",
+             "medicine", "iron spikes", "backpack", "coins", "stone key"]
+    kit = kit_holdings(names, rules.kit())
+    assert kit.get("rope") == 1 and kit.get("rations") in (3, 14) and "coins" not in kit and "stone key" not in kit
+    for seed in range(40):
+        dice = Dice(seed)
+        pc = rules.new_character(dice)
+        rules.finish_character(pc, dice)
+        for name, count in kit.items():
+            assert pc.holding(name) >= count, (seed, name)
+            if ruleset.startswith("death-and-treasure"):
+                assert pc.holding(name) == count, (seed, name)  # the shop never sells what the kit holds

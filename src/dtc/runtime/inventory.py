@@ -12,15 +12,24 @@ two as one inventory. The rules for names are here, once (docs/format.md, "How n
 * the last word may be a simple plural of the other's: ``torches``/``torch``, ``rations``/
   ``ration``, ``berries``/``berry`` (an ``s``, an ``es``, or ``ies`` for ``y``);
 * ``coins`` (or ``coin``) are the adventurer's coins, the treasure on the character sheet.
+
+:func:`kit_holdings` is what a fresh adventurer of a book's rules holds of the names the book's
+conditions and losses read (:func:`read_names`): the counts a reader starts the book with, which
+``dtc play`` finds in the adventurer's kit and a tool that reads only the graph must be told
+(``kit_holdings(read_names(graph), play_rules(graph["rules"]).kit())``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from dtc.runtime.equipment import COINS, TREASURE_WEIGHT, Item
+
+if TYPE_CHECKING:
+    from dtc.compiled.graphjson import CompiledGraph
 
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 
@@ -64,3 +73,38 @@ def coins(amount: int) -> Item:
 def holding(items: Iterable[Item], name: str) -> int:
     """How many of ``name`` the items hold (every kind: gear, weapons, armour, finds, treasure)."""
     return sum(i.quantity for i in items if i.quantity > 0 and same(i.name, name))
+
+
+def _condition_names(condition: Mapping[str, Any]) -> Iterator[str]:
+    if "has" in condition:
+        yield str(condition["has"])
+    elif "not" in condition:
+        yield from _condition_names(condition["not"])
+    else:
+        for part in condition.get("all") or condition.get("any") or ():
+            yield from _condition_names(part)
+
+
+def read_names(graph: CompiledGraph) -> set[str]:
+    """The names some condition tests or some loss takes: the ones whose count can matter."""
+    names: set[str] = set()
+    for entry in graph["entries"]:
+        for choice in entry["choices"]:
+            condition = choice.get("condition")
+            if condition is not None:
+                names.update(_condition_names(condition))
+        for change in entry.get("changes", ()):
+            if change["amount"] < 0:
+                names.add(change["name"])
+    return names
+
+
+def kit_holdings(names: Iterable[str], kit: Iterable[Item]) -> dict[str, int]:
+    """Of ``names`` (a book's :func:`read_names`), those the ``kit`` (a fresh adventurer's items,
+    :meth:`dtc.runtime.ruleset.Rules.kit`) holds, with how many: ``{"rope": 1}`` for a Death &
+    Treasure book that asks ``if rope``. What a reader holds on the first page, before any effect:
+    ``dtc play`` finds it in the adventurer's items; a tool that reads only the graph (``dtc odds``,
+    ``dtc lint``) starts its reader with it."""
+    items = list(kit)
+    held = {name: holding(items, name) for name in sorted(set(names))}
+    return {name: n for name, n in held.items() if n > 0}

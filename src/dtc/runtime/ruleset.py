@@ -22,6 +22,7 @@ from dtc.compiled.graphjson import Entry
 from dtc.runtime.character import Character
 from dtc.runtime.core import RunEnded
 from dtc.runtime.dice import Dice, Roll
+from dtc.runtime.equipment import Item
 
 if TYPE_CHECKING:
     from dtc.runtime.core import Chooser
@@ -128,6 +129,12 @@ class Rules(ABC):
     @abstractmethod
     def create_character(self, dice: Dice, chooser: Chooser) -> Character:
         """An adventurer made by these rules' creation steps, the decisions the ``chooser``'s."""
+
+    def kit(self) -> list[Item]:
+        """What every new adventurer of these rules carries, whatever was rolled or chosen (Death &
+        Treasure: the standard kit): the items a book's ``if rope`` finds on a fresh adventurer
+        (:func:`dtc.runtime.inventory.kit_holdings`). None by default."""
+        return []
 
     def finish_character(self, pc: Character, dice: Dice) -> list[str]:
         """Add what an overlay's rules give a new character (Dungeon Rules: its scores); what was rolled."""

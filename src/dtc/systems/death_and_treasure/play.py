@@ -35,7 +35,7 @@ from dtc.probability import worse_of_two
 from dtc.runtime.character import ABILITIES, Character, high_low
 from dtc.runtime.core import ENCOUNTER, ESCAPE, LANGUAGE, Chooser, Option, Question, RunEnded
 from dtc.runtime.dice import Dice, Roll, percent, prob_at_most
-from dtc.runtime.equipment import COINS, LANTERN, OIL, RATIONS
+from dtc.runtime.equipment import COINS, LANTERN, OIL, RATIONS, Item, standard_gear
 from dtc.runtime.ruleset import FLED, OVER, WON, Rules
 from dtc.systems.death_and_treasure.combat import morale_breaks
 
@@ -192,6 +192,10 @@ class DeathAndTreasure(Rules):
         from dtc.systems.death_and_treasure.creation import make_character
 
         return make_character(dice, chooser)
+
+    def kit(self) -> list[Item]:
+        """The standard kit every adventurer carries ("Equipment and Encumbrance")."""
+        return standard_gear()
 
     # --- rolls ---------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from dtc.compiled.graphjson import Entry
 from dtc.runtime.character import Character
 from dtc.runtime.core import Option, Question
 from dtc.runtime.dice import Dice, Roll, percent
-from dtc.runtime.equipment import RATIONS
+from dtc.runtime.equipment import RATIONS, Item
 from dtc.runtime.ruleset import FLED, WON, Rules, careful
 
 if TYPE_CHECKING:
@@ -245,6 +245,9 @@ class DungeonRules(Rules):
 
     def create_character(self, dice: Dice, chooser: Chooser) -> Character:
         return self.base.create_character(dice, chooser)
+
+    def kit(self) -> list[Item]:
+        return self.base.kit()
 
     def finish_character(self, pc: Character, dice: Dice) -> list[str]:
         return overlay_scores(pc, dice)

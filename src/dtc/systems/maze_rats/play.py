@@ -136,6 +136,14 @@ def armor(pc: Character, weapon: Item | None = None) -> int:
     return mr.BASE_ARMOR + body + shield
 
 
+def kit() -> list[Item]:
+    """What every adventurer carries, whatever the feature and the second weapon: the light sword,
+    light armour, a shield, rations, rope, torches and medicine."""
+    return [Item("Sword", "weapon", ranges=(HAND,)), Item("Light armour", "armour", defense=1, slot="body"),
+            Item("Shield", "armour", defense=1, slot="shield"), Item(RATIONS, "gear", 3), Item("Rope", "gear"),
+            Item("Torch", "gear", 3), Item(MEDICINE, "gear")]
+
+
 def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
     """An adventurer: a rolled ability array, a feature, and the standard combat gear.
 
@@ -166,10 +174,8 @@ def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
         "Choose your second weapon (the first is a light sword)",
         ["Warhammer (heavy: +1 damage, two hands, no shield)", "Bow (ranged, before the melee closes)"]) == 0
     second = Item("Warhammer", "weapon", ranges=(HAND,)) if heavy else Item("Bow", "weapon", ranges=(RANGED,))
-    for item in (Item("Sword", "weapon", ranges=(HAND,)), second,
-                 Item("Light armour", "armour", defense=1, slot="body"),
-                 Item("Shield", "armour", defense=1, slot="shield"),
-                 Item(RATIONS, "gear", 3), Item("Rope", "gear"), Item("Torch", "gear", 3), Item(MEDICINE, "gear")):
+    sword, *rest = kit()
+    for item in (sword, second, *rest):
         pc.add(item)
     for weapon in ("Sword", second.name):
         to_belt(pc, weapon)
@@ -272,6 +278,9 @@ class MazeRats(Rules):
 
     def create_character(self, dice: Dice, chooser: Chooser) -> Character:
         return make_character(dice, chooser)
+
+    def kit(self) -> list[Item]:
+        return kit()
 
     # --- time and healing --------------------------------------------------------------------
 

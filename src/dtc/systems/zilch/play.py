@@ -68,6 +68,11 @@ def temporary_pool(pc: Character) -> int:
     return pool
 
 
+def common_kit() -> list[Item]:
+    """What every adventurer carries, whatever the class: rations, rope and torches."""
+    return [Item(RATIONS, "gear", 3), Item("Rope", "gear"), Item("Torch", "gear", 3)]
+
+
 def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
     """Draw 5–10 from each suit's pile (a hand of 25 or less may be drawn again), then the class.
 
@@ -105,7 +110,7 @@ def make_character(dice: Dice, chooser: Chooser | None = None) -> Character:
            Item("Shield", "armour", defense=1, slot="shield")] if klass == "Fighter" else [
         Item("Short sword", "weapon", ranges=(HAND,)), Item("Shortbow", "weapon", ranges=(RANGED,)),
         Item("Leather armour", "armour", defense=1, slot="body")]
-    for item in (*kit, Item(RATIONS, "gear", 3), Item("Rope", "gear"), Item("Torch", "gear", 3)):
+    for item in (*kit, *common_kit()):
         pc.add(item)
     if chooser is not None:
         pc.name = chooser.name(suggestion).strip() or suggestion
@@ -166,6 +171,9 @@ class Zilch(Rules):
 
     def create_character(self, dice: Dice, chooser: Chooser) -> Character:
         return make_character(dice, chooser)
+
+    def kit(self) -> list[Item]:
+        return common_kit()
 
     def down(self, game: Game, cause: str, overflow: int = 0) -> None:
         """0 HP: unconscious; damage beyond 0 drains ♥ (seed, *Injury*)."""
