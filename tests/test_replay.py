@@ -233,8 +233,12 @@ def test_what_is_not_a_run_log_is_one_line_and_exit_2(logs: dict[str, list[dict[
     bad_face[0]["faces"][0] = [6, 7]
     _refused(LIGHTHOUSE, write(tmp_path / "face.jsonl", bad_face), "faces is not a list of [sides, face] pairs")
     bad_ruling = copy.deepcopy(lines)
+    bad_ruling[0]["rulings"] = {"morale": "below", "moral": "above"}
+    _refused(LIGHTHOUSE, write(tmp_path / "ruling.jsonl", bad_ruling), "rulings: death-and-treasure has no ruling "
+                                                                        "'moral' (its rulings: cha-reaction, morale, "
+                                                                        "same-room)")
     bad_ruling[0]["rulings"] = {"morale": "sideways"}
-    _refused(LIGHTHOUSE, write(tmp_path / "ruling.jsonl", bad_ruling), "rulings: the ruling 'morale' is one of")
+    _refused(LIGHTHOUSE, write(tmp_path / "ruling.jsonl", bad_ruling), "the ruling 'morale' is one of below, above")
     bad_sheet = copy.deepcopy(lines)
     bad_sheet[0]["made"] = False
     bad_sheet[0]["sheet"] = {"name": "Nobody"}

@@ -298,13 +298,10 @@ def replay(graph: CompiledGraph, events: Sequence[Mapping[str, Any]],
     if base.name != start.get("rules"):  # before the rulings: another system's are not this one's
         raise ReplayError(f"the log was played under {start.get('rules')!r}; this book's rules are {base.name!r}")
     chosen = {str(k): str(v) for k, v in rulings.items()}
-    if chosen:
-        from dtc.systems import UnknownRuleset, play_rules, with_rulings
-
-        try:
-            play_rules(with_rulings(graph.get("rules"), chosen))
-        except UnknownRuleset as exc:
-            raise ReplayError(f"step {start.get('seq')}: rulings: {exc.message}") from None
+    unknown = sorted(set(chosen) - set(base.rulings))  # (a reading the rules do not have: rules_for says so)
+    if unknown:
+        raise ReplayError(f"step {start.get('seq')}: rulings: {base.name} has no ruling {unknown[0]!r} (its rulings: "
+                          f"{', '.join(sorted(base.rulings)) or 'none'})")
     rules = rules_for(chosen)
     if rules.name != start.get("rules"):
         raise ReplayError(f"the log was played under {start.get('rules')!r}; this book's rules are {rules.name!r}")
