@@ -144,7 +144,8 @@ def test_data_block_carries_the_rules_and_table(html: str) -> None:
     assert system["abilities"] == ["STR", "DEX", "CON", "WIS", "INT", "CHA"]
     assert system["light"] == [24, 3] and system["combat"] == "roll-under-d20"
     assert data["start"] == SHORE and data["encounterDie"] == 4
-    assert data["encounters"][0] == {"low": 1, "high": 1, "text": "1d4 Crabmen", "groups": [["1d4", "Crabmen"]]}
+    assert data["encounters"][0] == {"low": 1, "high": 1, "text": "1d4 Crabmen",
+                                     "groups": [["1d4", "Crabmen", "Crabman"]]}  # (count, name, stat block)
     assert data["encounters"][1]["text"] == "1 Gull Swarm"
 
 
@@ -267,7 +268,7 @@ def test_each_system_rolls_its_own_check(rules: str, check: str, words: str,
 
 @pytest.mark.parametrize(("rules", "light", "abilities", "create"), [
     ("death-and-treasure", True, ["STR", "DEX", "CON", "WIS", "INT", "CHA"], "dice"),
-    ("maze-rats", False, ["STR", "DEX", "WIL"], "deal"),
+    ("maze-rats", False, ["STR", "DEX", "WIL"], "arrays"),
     ("zilch", False, ["♣", "♠", "♦", "♥"], "cards"),
 ])
 def test_each_system_has_its_own_sheet(rules: str, light: bool, abilities: list[str], create: str) -> None:
@@ -292,8 +293,11 @@ def test_hazards_roll_the_overlay_check() -> None:
             "2 Out. THE END\n")
     html = render_web(compile_text(text, "h.txt").graph())
     cave = html.split('<article id="entry-1"', 1)[1].split("</article>", 1)[0]
-    assert "<caption>Hazard: Bad Air</caption>" in cave and "3d6 ≤ CON or 1d20 ≤ AGI" in cave
-    assert 'class="roll-hazard"' in cave
+    # As dtc play meets a hazard: the overlay's d20 against the better of its abilities, CON (Death &
+    # Treasure's) as much as AGI (the overlay's).
+    assert "<caption>Hazard: Bad Air</caption>" in cave and "1d20 ≤ the better of CON and AGI" in cave
+    assert 'class="roll-hazard"' in cave and 'data-abilities="[&quot;CON&quot;, &quot;AGI&quot;]"' in cave
+    assert 'data-fail="you choke, 1d4 damage"' in cave
     assert "Hazard: Bad Air" not in cave.split('<div class="prose">', 1)[1].split("</div>", 1)[0]
 
 

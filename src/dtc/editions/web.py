@@ -32,6 +32,7 @@ from dtc.editions.text import Piece, exit_sentences, paragraphs
 from dtc.editions.webplay import Play, plan_words, play_data
 from dtc.outcomes import ending_words, the_end
 from dtc.render.html import script_json
+from dtc.systems import DEFAULT, UnknownRuleset, find_system, normalise, split_rulings
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 #: Run first, in <head>: with scripts on, entries start hidden, so a big book is not laid out whole.
@@ -108,10 +109,16 @@ class WebEdition:
             "system": self.play.data(self.graph),
             "encounters": [
                 {"low": r["low"], "high": r["high"], "text": r["text"],
-                 "groups": [[g["count"], g["name"]] for g in r.get("groups", [])]}
+                 "groups": [[g["count"], g["name"], g.get("creature")] for g in r.get("groups", [])]}
                 for r in self.graph["encounters"]
             ],
             "encounterDie": encounter_die(self.graph),
+            # dtc play rolls the table from its lowest row to its highest (Engine._wandering).
+            "encounterLow": min((r["low"] for r in self.graph["encounters"]), default=1),
+            # A run the rules end before an ending (0 HP, lost in the dark): its heading and sentence.
+            "endings": {"died": list(ending_words("death")),
+                        "lost": ["Lost in the dark", "Without light you cannot find your way: your adventurer's "
+                                 "story ends here."]},
             "possessions": list(self.graph.get("possessions", [])),
             "changes": {str(e["number"]): [[c["name"], c["amount"]] for c in e["changes"]]
                         for e in self.entries if e.get("changes")},
@@ -165,6 +172,28 @@ class WebEdition:
 
     # --- cover ---------------------------------------------------------------------------
 
+    def rules_named(self) -> tuple[str, str]:
+        """The system the page plays, in words, and why it is that one when the book does not name it
+        ("" when it does). The compiled graph holds the ``Rules:`` value, or dtc's default where the book
+        has no such line: a value that is the default's bare name is said to be the default."""
+        spec = self.graph["rules"] or ""
+        play = self.play
+        if not play.title:
+            return spec.strip() or "unknown", "rules dtc does not know: the page rolls no dice for them"
+        try:
+            written = split_rulings(spec)[0]
+        except UnknownRuleset:
+            written = spec
+        first = normalise(written).split("+")[0].strip("-")
+        system = find_system(first) if first else None
+        default = find_system(DEFAULT)
+        base = default.ruleset.title if default is not None else DEFAULT
+        if not first or (system is not None and system.overlay):
+            return play.title, f"the book names no base rules: {base}, dtc's default, is assumed"
+        if normalise(written) == DEFAULT:
+            return play.title, "dtc's default rules, played when a book names none"
+        return play.title, ""
+
     def _cover_before_chart(self) -> str:
         """The cover up to where the flowchart goes (its ``</section>`` comes after it)."""
         g = self.graph
@@ -172,6 +201,9 @@ class WebEdition:
         parts.append(f'<h1 id="cover-h" tabindex="-1">{escape(self.title)}</h1>')
         if author := g["author"]:
             parts.append(f'<p class="byline">by {escape(author)}</p>')
+        named, why = self.rules_named()
+        parts.append(f'<p class="rules-named">Rules: <strong>{escape(named)}</strong>'
+                     + (f" ({escape(why)})" if why else "") + "</p>")
         intro = g.get("introduction") or []
         if intro:
             parts.append('<div class="introduction">' + "".join(f"<p>{inline(p)}</p>" for p in intro) + "</div>")
@@ -260,8 +292,9 @@ class WebEdition:
         acts.append(("next", "Next one"))
         buttons = "".join(f'<button type="button" data-fight="{a}">{w}<span class="vh"> ({name})</span></button>'
                           for a, w in acts)
-        if web.combat == "dominoes":  # chips change a blow's result: offered only when they can
+        if web.combat in ("dominoes", "armour"):  # chips (a shield) change a blow's result: offered when they can
             buttons += '<button type="button" data-fight="spend" hidden>Spend chips</button>'
+            buttons += '<button type="button" data-fight="take" hidden>Take the blow</button>'
         return (f'<details class="fight js-only" data-creature="{escape(creature["name"])}">'
                 f"<summary>Fight the {name}</summary>"
                 f'<div class="fight-body"><label for="{rid}-hp">{name}’s HP</label>'
@@ -302,17 +335,19 @@ class WebEdition:
         check = hazard.get("check")
         roller = ""
         if check and self.play.web is not None:
-            abilities = [a for a in (self.play.canonical(x) for x in check["abilities"]) if a]
+            abilities = list(dict.fromkeys(a for a in (self.play.canonical(x) for x in check["abilities"]) if a))
             d = check["difficulty"] or 2
-            words = [c.words(a) for a in abilities if (c := self.play.check(a, d))]
-            rows.insert(0, ("Check", " or ".join(words) or None))
-            if abilities:
+            # dtc play (dungeon_rules/hazards.py): the hazard's own rules' check, whichever system owns
+            # the abilities, against the better of them.
+            rolled = self.play.hazard_check(d)
+            if rolled is not None and abilities:
+                rows.insert(0, ("Check", rolled.words(abilities[0] if len(abilities) == 1 else
+                                                      "the better of " + " and ".join(abilities))))
+            if abilities and rolled is not None:
                 rid = f"e{n}h{slug(hazard['name'])}"
-                options = "".join(f"<option>{escape(a)}</option>" for a in abilities)
-                chooser = (f'<label for="{rid}-a">Ability</label>'
-                           f'<select id="{rid}-a" class="ability">{options}</select>' if len(abilities) > 1 else "")
                 roller = (f'<div class="roller" data-card="{rid}" data-d="{int(d)}" '
-                          f'data-ability="{escape(abilities[0])}">{chooser}'
+                          f'data-abilities="{escape(json.dumps(abilities))}" '
+                          f'data-fail="{escape(hazard.get("fail") or "")}" data-hazard="{escape(hazard["name"])}">'
                           f'<button type="button" class="roll-hazard">Roll<span class="vh"> for the hazard '
                           f'{escape(hazard["name"])}</span></button>'
                           '<p class="result" role="status" aria-live="polite"></p></div>')
@@ -525,12 +560,15 @@ class WebEdition:
 
         play = self.play
         web = play.web
+        named, why = self.rules_named()
+        rules = named + (f" ({why})" if why else "")
         hp = escape(web.hp_label) if web is not None else "HP"
         abilities = "".join(number("ab-" + a, escape(a), lo=None) for a in play.abilities)
         parts = [
             '<aside id="sheet" class="sheet" aria-labelledby="sheet-h">',
             '<details class="sheet-box" open><summary><h2 id="sheet-h">Adventure sheet</h2></summary>',
             '<form class="sheet-form" autocomplete="off">',
+            f'<p class="hint sheet-rules">Rules: {escape(rules)}</p>',
             '<div><label for="sheet-name">Name</label><input id="sheet-name" data-field="name" type="text"></div>',
             "<fieldset><legend>Health and time</legend>",
             f'<div class="grid3">{number("hp", hp)}{number("hpmax", "Max " + hp)}{number("turn", "Turn", "1", 1)}'

@@ -49,6 +49,12 @@ class Play:
         system = self.systems.get(owner) or self.web
         return system.checks.get(difficulty) if system is not None else None
 
+    def hazard_check(self, difficulty: int) -> WebCheck | None:
+        """The check every hazard rolls (Dungeon Rules' d20, whichever system owns its abilities:
+        ``dungeon_rules/hazards.py``), None when no system of the book plays hazards."""
+        system = next((s for s in self.systems.values() if s.hazards), None)
+        return system.checks.get(difficulty) if system is not None else None
+
     def plans(self, difficulty: int) -> tuple[tuple[str, ...], ...]:
         web = self.web
         return web.plans_for(difficulty) if web is not None else (("check",),)
@@ -84,8 +90,10 @@ class Play:
                 default = system.zones[system.default_zone]
                 for e in graph["entries"]:
                     zones[str(e["number"])] = list(system.zones.get(e.get("zone") or "", default))
+        hazards = next((name for name, system in self.systems.items() if system.hazards), "")
         return {
             "dice": True,
+            "base": self.base,
             "abilities": list(self.abilities),
             "owner": {a: self.owner[a] for a in self.abilities},
             "checks": sets,
@@ -104,6 +112,14 @@ class Play:
                                                   else {})},
             "zones": zones,
             "minutes": "minutes" in {f.key for f in self.fields()},
+            # What 0 HP is (play's Rules.down), the dark's check, a new adventurer's feature, the
+            # system whose check every hazard rolls ("": none).
+            "zeroHp": web.zero_hp,
+            "drain": web.drain,
+            "unconsciousTurns": web.unconscious_turns,
+            "darkCheck": list(web.dark_check) if web.dark_check else None,
+            "feature": dict(web.feature),
+            "hazardChecks": hazards,
             # Death & Treasure's ruling: the entry an action leads to costs no turn of its own.
             "sameRoomFree": self.rulings.get("same-room") == "free",
         }

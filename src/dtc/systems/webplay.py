@@ -85,9 +85,12 @@ class WebSystem:
     #: difficulty -> the ways to meet it (each a tuple of ``turn``/``gear``/``check``); missing: a check.
     plans: Mapping[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     #: How a new adventurer's abilities are made: ``{"kind": "dice", "count": 3, "sides": 6}`` (each),
-    #: ``{"kind": "deal", "values": [2, 1, 0]}`` (one order, at random), ``{"kind": "cards", "low": 5,
-    #: "high": 10, "redraw": 25}`` (a hand drawn again once when its total is at most ``redraw``),
-    #: ``{"kind": "lowest", "count": 3, "sides": 6}`` (the lowest die of three).
+    #: ``{"kind": "arrays", "arrays": [[2, 1, 0], ...]}`` (one of the arrays, by a die, dealt to the
+    #: abilities of this kind in order), ``{"kind": "cards", "low": 5, "high": 10, "redraw": 25}`` (a
+    #: card for each ability of this kind; a hand totalling at most ``redraw`` is drawn again, once,
+    #: and the second hand kept), ``{"kind": "lowest", "count": 3, "sides": 6}`` (the lowest die of
+    #: three). The base system's abilities are made first, then its HP, then an overlay's, in the
+    #: order ``dtc play`` draws them.
     create: Mapping[str, Any] = field(default_factory=dict)
     #: Abilities a new adventurer copies from another (Dungeon Rules on Death & Treasure: AGI is DEX).
     same: Mapping[str, str] = field(default_factory=dict)
@@ -113,11 +116,29 @@ class WebSystem:
     #: Values the combat helper reads (morale target, creature defaults, weapon damage).
     combat_data: Mapping[str, Any] = field(default_factory=dict)
     #: Zones an entry may lie in (Dungeon Rules): key -> (minutes between encounter checks, top of the
-    #: danger range 1–top); ``default_zone`` for an entry that names none.
-    zones: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    #: danger range 1–top, 1 for a lair: two checks at each interval); ``default_zone`` for an entry
+    #: that names none.
+    zones: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
     default_zone: str = ""
     #: Lines for "How to play" on the cover.
     notes: tuple[str, ...] = ()
+    #: What 0 HP is (the rules' ``down``, as ``dtc play`` plays it): ``death`` ends the run;
+    #: ``unconscious`` (Zilch) knocks the adventurer out for ``unconscious_turns`` turns (with their
+    #: encounter checks: a creature that finds the body strikes it once), and every point of damage
+    #: taken at 0 HP drains the ability ``drain`` (and the HP it can hold) instead, its 0 being death.
+    zero_hp: str = "death"
+    drain: str = ""
+    unconscious_turns: int = 0
+    #: With ``light``: each turn in the dark the adventurer makes this check (ability, difficulty)
+    #: or is lost; ``dark_turns`` of them and the adventurer is lost anyway.
+    dark_check: tuple[str, int] | None = None
+    #: A feature a new adventurer rolls for after the abilities (Maze Rats): a ``die`` and, per face
+    #: (from 1), the sheet's fields it sets and the words for it: ``{"die": 6, "faces": [{"set":
+    #: {"ab": "1"}, "words": "+1 attack bonus"}, ...]}``.
+    feature: Mapping[str, Any] = field(default_factory=dict)
+    #: Whether the system's own check is what every hazard rolls (Dungeon Rules: a d20 at or under
+    #: the better of the hazard's abilities, whichever system owns them).
+    hazards: bool = False
 
     def plans_for(self, difficulty: int) -> tuple[tuple[str, ...], ...]:
         if difficulty <= 0:

@@ -66,7 +66,10 @@
   /* --- the adventure sheet ---------------------------------------------------------- */
   var sheetKey = data.key + ":sheet";
   var fields = Array.prototype.slice.call(document.querySelectorAll("[data-field]"));
-  var state = { last: null, previous: null, attempts: {}, arrivals: {}, lastCheck: 0 };
+  /* over: the run the rules ended before an ending ({kind: "died" | "lost", why}); unconscious:
+     Zilch's 0 HP; dark: turns spent in the dark (Death & Treasure). */
+  var state = { last: null, previous: null, attempts: {}, arrivals: {}, lastCheck: 0, over: null, unconscious: false,
+    dark: 0 };
   function field(name) { return document.querySelector('[data-field="' + name + '"]'); }
   function num(name) { var el = field(name); var v = el ? parseInt(el.value, 10) : NaN; return isNaN(v) ? 0 : v; }
   function setNum(name, value) { var el = field(name); if (el) { el.value = String(value); } }
@@ -74,7 +77,8 @@
     var values = {};
     fields.forEach(function (el) { values[el.dataset.field] = el.type === "checkbox" ? el.checked : el.value; });
     store.set(sheetKey, JSON.stringify({ fields: values, last: state.last, previous: state.previous, been: !!state.been,
-      attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck }));
+      attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck, over: state.over,
+      unconscious: state.unconscious, dark: state.dark }));
     if (!store.ok) { say("This browser does not let the page save your sheet."); }
   }
   function load() {
@@ -93,6 +97,9 @@
       state.arrivals = saved.arrivals && typeof saved.arrivals === "object" ? saved.arrivals : {};
       state.lastCheck = saved.lastCheck || 0;
       state.been = !!saved.been;
+      state.over = saved.over && typeof saved.over === "object" ? { kind: String(saved.over.kind), why: String(saved.over.why) } : null;
+      state.unconscious = !!saved.unconscious;
+      state.dark = saved.dark || 0;
     } catch (e) { /* a damaged record: start afresh */ }
   }
   function say(text) { status.textContent = text; }
@@ -105,81 +112,219 @@
   /* Death & Treasure's "above 13 / below 8" modifier of a score. */
   function highLow(score) { return score > 13 ? 1 : score < 8 ? -1 : 0; }
 
+  /* A new adventurer, made as dtc play's new_character makes one, the dice drawn in its order: the
+     base system's abilities, its HP, its feature and kit, then an overlay's scores (a copy of the
+     base's where the overlay says so, else rolled). */
   function newAdventurer() {
-    var made = {};
-    var cards = null;
-    sys.abilities.forEach(function (name) {
-      var how = (sys.create || {})[name] || {};
-      if (how.kind === "dice") { made[name] = sum(roll(how.count, how.sides)); }
-      else if (how.kind === "lowest") { made[name] = Math.min.apply(null, roll(how.count, how.sides)); }
-      else if (how.kind === "cards") {
-        if (!cards) {
-          var draw = function () { return sys.abilities.map(function () { return how.low + die(how.high - how.low + 1) - 1; }); };
-          cards = draw();
-          if (sum(cards) <= how.redraw) { cards = draw(); }
+    var made = {}, how = sys.create || {};
+    function kind(a) { return (how[a] || {}).kind; }
+    function rollAbilities(list) {
+      list.forEach(function (name) {
+        var h = how[name] || {};
+        if (made[name] !== undefined) { return; }
+        if (h.kind === "dice") { made[name] = sum(roll(h.count, h.sides)); }
+        else if (h.kind === "lowest") { made[name] = Math.min.apply(null, roll(h.count, h.sides)); }
+        else if (h.kind === "cards") {
+          /* One card for each ability dealt this way (the suits, not an overlay's scores): a hand
+             of h.redraw or less is drawn again, once, and the second hand kept. */
+          var suits = list.filter(function (a) { return kind(a) === "cards"; });
+          var draw = function () { return suits.map(function () { return h.low + die(h.high - h.low + 1) - 1; }); };
+          var cards = draw();
+          if (sum(cards) <= h.redraw) { cards = draw(); }
+          suits.forEach(function (a, i) { made[a] = cards[i]; });
+        } else if (h.kind === "arrays") {
+          var dealt = list.filter(function (a) { return kind(a) === "arrays"; });
+          var array = h.arrays[die(h.arrays.length) - 1];
+          dealt.forEach(function (a, i) { made[a] = array[i]; });
         }
-        made[name] = cards[sys.abilities.indexOf(name)];
-      } else if (how.kind === "deal") {
-        if (!made.__deal) {
-          var values = how.values.slice(), order = [];
-          while (values.length) { order.push(values.splice(die(values.length) - 1, 1)[0]); }
-          made.__deal = order;
-        }
-        var dealt = sys.abilities.filter(function (a) { return ((sys.create || {})[a] || {}).kind === "deal"; });
-        made[name] = made.__deal[dealt.indexOf(name)];
-      }
-    });
-    delete made.__deal;
-    Object.keys(sys.same || {}).forEach(function (a) { if (made[sys.same[a]] !== undefined) { made[a] = made[sys.same[a]]; } });
-    sys.abilities.forEach(function (a) { if (made[a] !== undefined) { setNum("ab-" + a, made[a]); } });
+      });
+    }
+    var own = sys.abilities.filter(function (a) { return !sys.owner || !sys.base || sys.owner[a] === sys.base; });
+    var added = sys.abilities.filter(function (a) { return own.indexOf(a) < 0; });
+    rollAbilities(own);
     var hp = sys.hp || {}, life = null;
     if (hp.fixed) { life = hp.fixed; }
     else if (hp.ability && made[hp.ability] !== undefined) { life = made[hp.ability]; }
     else if (hp.count) { life = Math.max(1, sum(roll(hp.count, hp.sides)) + (hp.adjust && made[hp.adjust] !== undefined ? highLow(made[hp.adjust]) : 0)); }
     if (life !== null) { setNum("hp", life); setNum("hpmax", life); }
+    var words = [];
+    var feature = sys.feature || {};
+    if (feature.die) {
+      var face = feature.faces[die(feature.die) - 1] || {};
+      Object.keys(face.set || {}).forEach(function (k) { var el = field(k); if (el) { el.value = String(face.set[k]); } });
+      if (face.words) { words.push("feature: " + face.words); }
+    }
+    if (field("chips") && sys.combat === "dominoes" && made["♣"] !== undefined) {
+      var fighter = made["♣"] >= made["♠"];
+      field("class").value = fighter ? "Fighter" : "Rogue";
+      setNum("chips", fighter ? made["♣"] : made["♠"]);
+      var kit = ((sys.combatData || {}).kits || {})[fighter ? "Fighter" : "Rogue"] || {};
+      Object.keys(kit).forEach(function (k) { if (k !== "items") { setNum(k, kit[k]); } });
+      if (kit.items && field("items")) { field("items").value = kit.items.concat(sys.gear || []).join(", "); }
+      words.push(fighter ? "Fighter" : "Rogue");
+    }
+    Object.keys(sys.same || {}).forEach(function (a) { if (made[sys.same[a]] !== undefined) { made[a] = made[sys.same[a]]; } });
+    rollAbilities(added);
     (sys.fields || []).forEach(function (f) {
       if (!f.adjust.length) { return; }
       var v = parseInt(f.value, 10) || 0;
       f.adjust.forEach(function (a) { if (made[a] !== undefined) { v += highLow(made[a]); } });
       setNum(f.key, v);
     });
-    if (field("chips") && sys.combat === "dominoes" && made["♣"] !== undefined) {
-      var fighter = made["♣"] >= made["♠"];
-      field("class").value = fighter ? "Fighter" : "Rogue";
-      setNum("chips", fighter ? made["♣"] : made["♠"]);
-      var kit = ((sys.combatData || {}).kits || {})[fighter ? "Fighter" : "Rogue"] || {};
-      Object.keys(kit).forEach(function (k) { setNum(k, kit[k]); });
-    }
-    return sys.abilities.filter(function (a) { return made[a] !== undefined; }).map(function (a) { return a + " " + made[a]; });
+    sys.abilities.forEach(function (a) { if (made[a] !== undefined) { setNum("ab-" + a, made[a]); } });
+    return sys.abilities.filter(function (a) { return made[a] !== undefined; }).map(function (a) { return a + " " + made[a]; })
+      .concat(words);
   }
+  /* A fresh sheet, as a new run of dtc play starts: nothing held, the clock and the light afresh. */
   function freshSheet() {
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false;
+    state.over = null; state.unconscious = false; state.dark = 0;
+    fights = {};
+    document.querySelectorAll(".fight").forEach(function (box) {
+      var hpBox = box.querySelector(".foe-hp"); if (hpBox) { hpBox.value = hpBox.defaultValue; }
+      var out = box.querySelector(".result"); if (out) { out.textContent = ""; }
+      box.querySelectorAll("button[data-fight='spend'], button[data-fight='take']").forEach(function (b) { b.hidden = true; });
+    });
+  }
+  /* The current entry shown afresh once a new run starts from the sheet (its ending gone). */
+  function reopen() {
+    var page = document.querySelector(".page.current.entry");
+    if (page) { renderOver(page, false); }
+  }
+  function newRun() {
+    freshSheet();
+    var made = newAdventurer();
+    return made.length ? "A new adventurer: " + made.join(", ") + "." : "A fresh sheet.";
   }
 
+  var OVER = "The run is over: play again, or start a new adventurer.";
   var actions = {
-    "hp-1": function () { setNum("hp", Math.max(0, num("hp") - 1)); if (num("hp") === 0 && field("hpmax").value) { say(downWords()); } },
-    "hp+1": function () { var max = num("hpmax"); setNum("hp", max ? Math.min(max, num("hp") + 1) : num("hp") + 1); },
-    "turn+1": function () { say(spendTurn()); },
+    "hp-1": function () {
+      if (state.over) { say(OVER); return; }
+      if (field("hp").value === "") { say("Write your HP on the sheet first."); return; }
+      say(hurt(1, "the sheet's −1").trim());
+    },
+    "hp+1": function () {
+      if (state.over) { say(OVER); return; }
+      var max = num("hpmax"); setNum("hp", max ? Math.min(max, num("hp") + 1) : num("hp") + 1);
+    },
+    "turn+1": function () { say(state.over ? OVER : spendTurn()); },
     "refill": function () {
       if (!field("oil")) { return; }
+      if (state.over) { say(OVER); return; }
       if (num("oil") < 1) { say("No oil left."); return; }
-      setNum("oil", num("oil") - 1); setNum("light", sys.light[0]); say("Lantern refilled: " + sys.light[0] + " turns of light.");
+      setNum("oil", num("oil") - 1); setNum("light", sys.light[0]); state.dark = 0;
+      say("Lantern refilled: " + sys.light[0] + " turns of light.");
     },
-    "roll-abilities": function () { say("A new adventurer: " + newAdventurer().join(", ") + "."); },
-    "encounter": function () { say(encounterCheck(true)); },
+    "roll-abilities": function () { say(newRun()); reopen(); },
+    "encounter": function () { say(state.over ? OVER : encounterCheck(true)); },
     "reset": function () {
       if (!window.confirm("Clear the sheet and start a new adventurer?")) { return; }
-      freshSheet(); say("A fresh sheet.");
+      freshSheet(); reopen(); say("A fresh sheet.");
     }
   };
-  function downWords() {
-    return sys.combat === "dominoes" ? "0 HP: you fall unconscious; further damage drains Hearts." : "0 HP: your adventurer dies.";
+
+  /* --- damage, and what 0 HP is (dtc play's Rules.down) ------------------------------ */
+  /* Damage to the adventurer: the sheet's HP fall, and at 0 the rules' "down": death, or (Zilch)
+     unconscious, damage beyond 0 draining Hearts. What happened, in words (with a leading space). */
+  function hurt(amount, cause) {
+    if (amount <= 0) { return ""; }
+    var before = num("hp");
+    var left = Math.max(0, before - amount);
+    setNum("hp", left);
+    var text = " You take " + amount + " damage (" + left + " HP left).";
+    return left > 0 ? text : text + down(cause, Math.max(0, amount - before));
+  }
+  var fighting = false;  /* a blow of the fight helper's (Zilch: at 0 HP the creatures leave you for dead) */
+  function down(cause, overflow) {
+    if (sys.zeroHp !== "unconscious") {
+      endRun("died", "You fell to 0 HP: " + cause + ".");
+      return " You die.";
+    }
+    var text = "";
+    if (overflow && sys.drain) {
+      var heart = abilityScore(sys.drain);
+      if (heart !== null) {
+        heart -= overflow;
+        setNum("ab-" + sys.drain, heart);
+        if (field("hpmax").value !== "") { setNum("hpmax", Math.max(1, num("hpmax") - overflow)); setNum("hp", Math.min(num("hp"), num("hpmax"))); }
+        text += " " + sys.drain + " drained to " + heart + ".";
+        if (heart <= 0) {
+          endRun("died", "Your " + sys.drain + " were drained to nothing: " + cause + ".");
+          return text + " You die.";
+        }
+      }
+    }
+    if (state.unconscious) { return text; }
+    state.unconscious = true;
+    text += " You fall unconscious (0 HP): further damage drains " + (sys.drain || "HP") + ".";
+    if (fighting) { text += " The creatures leave you for dead."; }
+    return text + lieUnconscious();
+  }
+  /* Out cold for an hour (Zilch, play.py lie_unconscious): its turns pass, each with its encounter
+     check; creatures that come strike the Defenseless body once and leave it for dead. */
+  function lieUnconscious() {
+    var text = " An hour passes:";
+    for (var i = 0; i < (sys.unconsciousTurns || 0) && !state.over; i++) {
+      var rolled = encounterRolls(false, true);
+      text += " Turn " + num("turn") + "." + rolled.text;
+      if (rolled.met && !state.over) { text += leftForDead(rolled.met); }
+    }
+    state.unconscious = false;
+    return state.over ? text : text + " You come to, at 0 HP: further damage drains " + (sys.drain || "HP") + ".";
+  }
+
+  /* --- the end of a run the rules end before an ending (0 HP, lost in the dark) ---------- */
+  function endRun(kind, why) {
+    if (state.over) { return; }
+    state.over = { kind: kind, why: why };
+    save();
+    var page = document.querySelector(".page.current.entry");
+    if (page) { renderOver(page, true); }
+  }
+  /* An entry while the run is over: its choices closed, the ending shown with Play again. */
+  function renderOver(page, focus) {
+    var box = page.querySelector(".run-over");
+    if (!state.over) {
+      if (box) { box.parentNode.removeChild(box); }
+      page.querySelectorAll("[data-over-hid]").forEach(function (el) { el.hidden = false; el.removeAttribute("data-over-hid"); });
+      return;
+    }
+    page.querySelectorAll(".choices, .stuck").forEach(function (el) {
+      if (!el.classList.contains("run-over") && !el.hidden) { el.hidden = true; el.setAttribute("data-over-hid", "1"); }
+    });
+    if (!box) {
+      var words = (data.endings || {})[state.over.kind] || ["The end", "This adventure is over."];
+      box = document.createElement("section");
+      box.className = "choices ending run-over " + (state.over.kind === "died" ? "death" : state.over.kind);
+      var h = document.createElement("h3");
+      h.id = page.id + "-over"; h.tabIndex = -1; h.textContent = words[0];
+      box.setAttribute("aria-labelledby", h.id);
+      var why = document.createElement("p");
+      why.className = "ending-words"; why.textContent = state.over.why + " " + words[1];
+      var again = document.createElement("p");
+      again.className = "begin";
+      if (data.start !== null && data.start !== undefined) {
+        var a = document.createElement("a");
+        a.className = "button primary play-again"; a.href = "#entry-" + data.start; a.textContent = "Play again";
+        again.appendChild(a);
+      }
+      var back = document.createElement("a");
+      back.className = "button"; back.href = "#cover"; back.textContent = "Back to the cover";
+      again.appendChild(back);
+      box.appendChild(h); box.appendChild(why); box.appendChild(again);
+      page.appendChild(box);
+    }
+    if (focus) { box.querySelector("h3").focus(); }
   }
 
   /* --- time, light and encounters ---------------------------------------------------- */
+  /* A turn passes (play's Engine.clock and the rules' turn_passed): the lantern burns; in the dark
+     it is lit again while oil lasts, else each turn there is a check (Death & Treasure: WIS) or
+     the adventurer is lost, as after sys.darkTurns of them. */
   function nextTurn() {
-    setNum("turn", num("turn") + 1);
+    setNum("turn", num("turn") + 1);  /* the sheet counts from turn 1; the log, turns passed */
     if (sys.minutes) { setNum("minutes", num("minutes") + 10); }
     var light = field("light");
     if (!light || light.value === "") { return ""; }
@@ -188,52 +333,125 @@
       setNum("light", left - 1);
       if (left - 1 === 0) {
         if (num("oil") > 0) { setNum("oil", num("oil") - 1); setNum("light", sys.light[0]); return " Your lantern burns dry; you refill it."; }
-        return " Your lantern goes out. Find light within " + sys.darkTurns + " turns.";
+        return " Your lantern goes out.";
+      }
+      return "";
+    }
+    if (num("oil") > 0) {
+      setNum("oil", num("oil") - 1); setNum("light", sys.light[0]); state.dark = 0;
+      return " You light your lantern again: " + sys.light[0] + " turns of light.";
+    }
+    state.dark = (state.dark || 0) + 1;
+    var text = " Turn " + state.dark + " of " + sys.darkTurns + " in the dark.";
+    var how = sys.darkCheck;
+    if (how) {
+      var score = abilityScore(how[0]), check = checkFor(how[0], how[1]);
+      if (score === null || !check) { text += " Each turn in the dark is a " + how[0] + " check: enter your " + how[0] + " on the sheet."; }
+      else {
+        var r = rollCheck(check, how[0], score);
+        text += " Keeping your head (" + how[0] + "): " + r.text;
+        if (!r.ok) { endRun("lost", "You lost your head in the dark after " + state.dark + " turn" + (state.dark > 1 ? "s" : "") + " without light."); return text; }
       }
     }
-    return "";
+    if (sys.darkTurns && state.dark >= sys.darkTurns) { endRun("lost", sys.darkTurns + " turns without light."); }
+    return text;
   }
-  function spendTurn() { return "Turn " + (num("turn") + 1) + "." + nextTurn() + " " + encounterCheck(false); }
+  function spendTurn() { return "Turn " + (num("turn") + 1) + "." + nextTurn() + (state.over ? "" : " " + encounterCheck(false)); }
+  /* A creature's card by the name a stat block or an encounter group gives (any case, any spacing). */
+  function creatureNamed(name) {
+    if (!name || !data.creatures) { return null; }
+    var want = String(name).toLowerCase().split(/\s+/).join(" ");
+    var key = Object.keys(data.creatures).filter(function (k) { return k.toLowerCase().split(/\s+/).join(" ") === want; })[0];
+    return key === undefined ? null : { name: key, card: data.creatures[key] };
+  }
+  /* A roll on the table, from its lowest row to its highest as play rolls it, and each group's count. */
   function rollEncounter() {
-    var r = die(data.encounterDie);
+    var low = data.encounterLow || 1, high = data.encounterDie;
+    var r = low + die(high - low + 1) - 1;
     var row = data.encounters.filter(function (e) { return r >= e.low && r <= e.high; })[0];
-    if (!row) { return "Rolled " + r + " on the table: no row for that roll."; }
+    if (!row) { return { text: "Rolled " + r + " on the table: no row for that roll.", foes: [] }; }
+    var foes = [];
     var counts = (row.groups || []).map(function (g) {
       var spec = parseDice(g[0]);
-      if (!spec || !spec.count) { return (spec ? spec.bonus : g[0]) + " " + g[1]; }
+      if (!spec || !spec.count) {
+        var fixed = spec ? spec.bonus : 1;
+        foes.push({ name: g[1], count: fixed, creature: g[2] });
+        return (spec ? spec.bonus : g[0]) + " " + g[1];
+      }
       var got = rollText(g[0]).total;
+      foes.push({ name: g[1], count: got, creature: g[2] });
       return got + " " + g[1] + " (" + g[0] + ")";
     });
-    return "Rolled " + r + " on the table: " + row.text + (counts.length ? ". You meet " + counts.join(" and ") : "") + ".";
+    return { text: "Rolled " + r + " on the table: " + row.text + (counts.length ? ". You meet " + counts.join(" and ") : "") + ".", foes: foes };
   }
-  /* One encounter check: 1-in-N per turn, or the zone's danger range (Dungeon Rules). */
-  function encounterCheck(asked) {
-    if (!data.encounters.length) { return asked ? "This book has no encounter table." : ""; }
-    var chance = sys.encounterInSix || 1;
+  /* The encounter checks a turn brings: 1-in-N, or (Dungeon Rules) the zone's danger range, once for
+     each of its intervals the clock has passed (twice in a lair). {text, met: the encounter or null}.
+     ``asked``: the sheet's button, one check now; ``clock``: a turn passes first (a lone turn). */
+  function encounterRolls(asked, clock) {
+    var before = clock ? nextTurn() : "";
+    if (state.over) { return { text: before, met: null }; }
+    if (!data.encounters.length) { return { text: before + (asked ? "This book has no encounter table." : ""), met: null }; }
+    var chance = sys.encounterInSix || 1, checks = 1;
     var zone = state.last !== null && sys.zones ? sys.zones[String(state.last)] : null;
     if (zone) {
-      if (!asked && num("minutes") - state.lastCheck < zone[0]) { return ""; }
-      state.lastCheck = num("minutes");
       chance = zone[1];
+      if (!asked) {
+        if (num("minutes") < state.lastCheck) { state.lastCheck = num("minutes"); }
+        var due = Math.floor((num("minutes") - state.lastCheck) / zone[0]);
+        state.lastCheck += due * zone[0];
+        checks = zone[2] ? 2 * due : due;
+        if (checks <= 0) { return { text: before, met: null }; }
+      }
     }
-    var d = die(6);
+    var rolled = [], hit = false;
+    for (var i = 0; i < checks; i++) {
+      var d = die(6); rolled.push(d); hit = hit || d <= chance;
+    }
     var range = chance > 1 ? "1–" + chance : "1";
-    if (d > chance) { return "Encounter check: rolled " + d + " (encounter on " + range + "). Nothing comes."; }
-    return "Encounter! Rolled " + d + " (on " + range + "). " + rollEncounter() + (data.creatures && Object.keys(data.creatures).length ? " Their cards, with a fight helper, are under Creatures on the cover." : "");
+    var dice = rolled.length > 1 ? "rolled " + rolled.join(", ") : "rolled " + rolled[0];
+    if (!hit) { return { text: before + " Encounter check: " + dice + " (encounter on " + range + "). Nothing comes.", met: null }; }
+    var met = rollEncounter();
+    return { text: before + " Encounter! " + dice.charAt(0).toUpperCase() + dice.slice(1) + " (on " + range + "). " + met.text, met: met };
+  }
+  function encounterCheck(asked) {
+    var r = encounterRolls(asked, false);
+    var text = r.text.trim();
+    if (r.met && data.creatures && Object.keys(data.creatures).length) { text += " Their cards, with a fight helper, are under Creatures on the cover."; }
+    return text;
+  }
+  /* Creatures that find the adventurer unconscious (Zilch, combat.py left_for_dead): each draws a
+     domino in the Bold stance and strikes once against ♠ alone (no domino, no shield). */
+  function leftForDead(met) {
+    var cd = sys.combatData || {}, pile = TILES.slice(), blows = [], text = " They find you unconscious.";
+    met.foes.forEach(function (g) {
+      var found = creatureNamed(g.creature || g.name);
+      if (!found) { text += " No stat block for " + g.name + ": adjudicate them yourself."; return; }
+      for (var k = 0; k < g.count; k++) { blows.push({ name: found.name, foe: found.card, tile: pile.splice(die(pile.length) - 1, 1)[0] }); }
+    });
+    blows.forEach(function (b) {
+      if (state.over) { return; }
+      var attack = stat(b.foe, ["clubs", "club", "♣"], cd.suit) + pips(b.tile, "bold")[0];
+      var defence = abilityScore("♠") || 0;
+      if (attack < defence) { text += " " + b.name + ": ♣ + pips = " + attack + " against your ♠ " + defence + ": it misses."; return; }
+      var base = foeDamage(b.foe);
+      var blow = Math.max(0, base + Math.floor((attack - defence) / 5) - num("dr"));
+      text += " " + b.name + ": ♣ + pips = " + attack + " against your ♠ " + defence + ": it hits." + (blow ? hurt(blow, b.name + "'s " + foeAttack(b.foe)[0]) : " Your armour takes it all.");
+    });
+    return text + (state.over ? "" : " They leave you for dead.");
   }
 
   document.querySelector(".sheet-form").addEventListener("click", function (ev) {
     var button = ev.target.closest("button[data-act]");
     if (!button || !actions[button.dataset.act]) { return; }
     actions[button.dataset.act]();
-    save(); refreshGear();
+    save(); refreshGates(); refreshGear();
   });
   document.querySelector(".sheet-form").addEventListener("input", function () { save(); refreshGates(); refreshGear(); });
   document.querySelector(".sheet-form").addEventListener("submit", function (ev) { ev.preventDefault(); });
   cover.addEventListener("click", function (ev) {
     var button = ev.target.closest("button[data-act='table']");
     if (!button || !data.encounters.length) { return; }
-    button.parentNode.querySelector(".result").textContent = rollEncounter();
+    button.parentNode.querySelector(".result").textContent = rollEncounter().text;
   });
 
   /* --- possessions: effects applied on arrival, gated choices open only when held ------ */
@@ -395,7 +613,9 @@
       card.querySelector('input[type="radio"]').focus();
       return;
     }
-    var plan = chosen ? chosen.value.split("+") : ["check"];
+    /* The way chosen, else the difficulty's one way (Death & Treasure D3: turn, gear and check). */
+    var only = (sys.plans || {})[d];
+    var plan = chosen ? chosen.value.split("+") : only && only.length === 1 ? only[0].slice() : ["check"];
     var picker = card.querySelector("select.ability");
     var ability = card.dataset.ability || (picker ? picker.value : "");
     var title = card.querySelector(".card-title strong");
@@ -414,8 +634,10 @@
       gearPick.focus();
       return;
     }
+    /* As play takes a plan (Engine._choice): its needs in order (turn, gear, check), the first
+       that fails ending it; a turn is spent with its encounter check before the gear or the dice. */
     var ok = true, words = [];
-    for (var i = 0; i < plan.length && ok; i++) {
+    for (var i = 0; i < plan.length && ok && !state.over; i++) {
       var need = plan[i];
       if (need === "turn") { words.push("You spend a turn. " + spendTurn()); }
       if (need === "gear") {
@@ -429,6 +651,11 @@
         if (path) { words.push("Your Path, " + path + ", gives advantage."); }
         ok = r.ok; words.push(r.text);
       }
+    }
+    if (state.over) {  /* the turn ended the run (lost in the dark): the action is never finished */
+      var ended = { ok: null, text: words.join(" ").replace(/\s+/g, " ").trim(), target: "" };
+      record(card, ended); showResult(card, ended, false);
+      return;
     }
     var target = ok ? card.dataset.s : card.dataset.f;
     var result = { ok: ok, text: words.join(" ").replace(/\s+/g, " ").trim() + (plan.length > 1 ? (ok ? " You succeed." : " You fail.") : ""), target: target || "" };
@@ -451,20 +678,34 @@
     }
     button = ev.target.closest("button.roll-hazard");
     if (button) {
+      /* As play meets a hazard (dungeon_rules/hazards.py): its rules' check (a d20), against the
+         better of its abilities, whichever system owns them; failing, the Fail text's damage dice. */
       var box = button.closest(".roller");
-      var pick = box.querySelector("select.ability");
-      var a = pick ? pick.value : box.dataset.ability;
-      var s = abilityScore(a);
-      if (s === null) {
-        box.querySelector(".result").textContent = "Enter your " + a + " score on the adventure sheet first.";
-        if (field("ab-" + a)) { openSheet(); field("ab-" + a).focus(); }
+      if (state.over) { box.querySelector(".result").textContent = OVER; return; }
+      var names = JSON.parse(box.dataset.abilities || "[]");
+      var missing = names.filter(function (x) { return abilityScore(x) === null; })[0];
+      if (missing !== undefined) {
+        box.querySelector(".result").textContent = "Enter your " + missing + " score on the adventure sheet first.";
+        if (field("ab-" + missing)) { openSheet(); field("ab-" + missing).focus(); }
         return;
       }
-      var c = checkFor(a, box.dataset.d);
+      var a = names.reduce(function (best, x) { return abilityScore(x) > abilityScore(best) ? x : best; }, names[0]);
+      var s = abilityScore(a);
+      var c = ((sys.checks || {})[sys.hazardChecks] || {})[box.dataset.d] || null;
       var r = c ? rollCheck(c, a, s) : { ok: null, text: "No check for D" + box.dataset.d + "." };
-      var res = { ok: r.ok, text: r.text + (r.ok === false ? " The hazard strikes: apply its effect." : ""), target: "" };
+      var text = (names.length > 1 ? "The better of " + names.join(" and ") + " is " + a + ". " : "") + r.text;
+      if (r.ok === false) {
+        var fail = box.dataset.fail || "";
+        var dmg = /(?:^|[^\w])(\d*d\d+(?:\s*[+-]\s*\d+)?)(?!\w)/i.exec(fail);
+        if (dmg) {
+          var got = rollText(dmg[1].replace(/\s/g, ""), "0");
+          text += " The hazard strikes: " + dmg[1] + " = " + got.total + "." + hurt(got.total, "hazard: " + box.dataset.hazard);
+        } else { text += " The hazard strikes: apply its effect."; }
+      }
+      var res = { ok: r.ok, text: text, target: "" };
       box.dataset.card = box.dataset.card || "hazard";
       record(box, res); showResult(box, res, true);
+      if (state.over) { renderOver(box.closest(".entry"), true); }
       return;
     }
     button = ev.target.closest("button.leave");
@@ -504,10 +745,16 @@
     for (var i = 0; i < names.length; i++) { if (foe.stats[names[i]] !== undefined) { return foe.stats[names[i]]; } }
     return fallback;
   }
-  function hurtYou(amount, why) {
-    if (amount <= 0) { return ""; }
-    setNum("hp", Math.max(0, num("hp") - amount));
-    return " You take " + amount + " damage" + why + " (" + num("hp") + " HP left)." + (num("hp") === 0 ? " " + downWords() : "");
+  /* A creature's attacks (play's foes_from: "attack d4" when its block gives none). */
+  function foeAttacks(foe) { return foe.attacks && foe.attacks.length ? foe.attacks : [["attack", "d4"]]; }
+  function foeAttack(foe) { return foeAttacks(foe)[0]; }
+  /* Zilch: a creature's blow before the margin and armour: its Damage field, else the first of its
+     attacks' dice that reads, else 2 (combat.py _damage_roll). */
+  function foeDamage(foe) {
+    var fixed = stat(foe, ["damage", "dmg"], null);
+    if (fixed !== null) { return fixed; }
+    var dice = foeAttacks(foe).filter(function (a) { return parseDice(a[1]); })[0];
+    return dice ? rollText(dice[1]).total : 2;
   }
   var TILES = [];
   for (var hi = 1; hi <= 6; hi++) { for (var lo = 1; lo <= hi; lo++) { TILES.push([hi, lo]); } }
@@ -515,6 +762,7 @@
     if (!tile) { return [0, 0]; }
     return { reckless: [tile[0] + tile[1], 0], bold: [tile[0], tile[1]], cautious: [tile[1], tile[0]], guarded: [0, tile[0] + tile[1]] }[stance];
   }
+  function heldShield() { return items().some(function (x) { return x.toLowerCase() === "shield"; }); }
   function fightAct(box, act) {
     var foe = foeOf(box);
     var id = (box.closest(".page") || cover).id + ":" + box.dataset.creature;
@@ -526,14 +774,33 @@
     var kind = sys.combat, cd = sys.combatData || {};
     var text = "";
     var pending = f.pending;
-    if (act !== "spend") { f.pending = null; }
+    function buttons() {
+      var spend = box.querySelector("button[data-fight='spend']"), take = box.querySelector("button[data-fight='take']");
+      var p = state.over ? null : f.pending;
+      if (spend) {
+        spend.hidden = !p;
+        if (p) { spend.textContent = p.kind === "hit" ? "Spend " + p.cost + " ♣ chips to hit" : p.kind === "dodge" ? "Spend " + p.cost + " ♠ chips to dodge" : "Shatter your shield"; }
+      }
+      if (take) { take.hidden = !(p && p.defensive); }
+    }
+    /* What play no longer lets happen: the run is over, a blow waits for the dodge or the shield,
+       the creature has fled (or routed), or it left you for dead. */
+    var refused = state.over ? OVER
+      : pending && pending.defensive && act !== "spend" && act !== "take" ? "First " + (pending.kind === "dodge" ? "dodge" : "shatter your shield against") + " the blow, or take it."
+      : f.fled && act !== "next" ? name + " has fled: it is out of the fight. (Next one: another creature.)"
+      : f.leftForDead && act !== "next" ? name + " left you for dead: this fight is over. (Next one: another creature.)"
+      : "";
+    if (refused) { out.textContent = refused; buttons(); return; }
+    if (act !== "spend" && act !== "take") { f.pending = null; }
     function damageFoe(amount) {
       hp = Math.max(0, hp - amount); hpBox.value = String(hp);
       var t = " " + name + " takes " + amount + " damage (" + hp + " HP left).";
       if (hp === 0) { return t + " It is defeated."; }
       if (kind === "roll-under-d20") {
-        if (!f.hurt) { f.hurt = true; t += " First blood: " + morale(); }
-        else if (!f.halved && hp * 2 < foe.hp) { f.halved = true; t += " Below half its HP: " + morale(); }
+        /* Morale when first hurt and when it falls below half its HP, one roll for both (combat.py _wound). */
+        var first = !f.hurt, below = !f.halved && hp * 2 < foe.hp;
+        f.hurt = true; f.halved = f.halved || hp * 2 < foe.hp;
+        if (first || below) { t += (first ? " First blood: " : " Below half its HP: ") + morale(); }
       } else if (kind === "armour" && !f.halved && hp * 2 <= foe.hp) { f.halved = true; t += " At half health: " + morale(); }
       return t;
     }
@@ -541,22 +808,40 @@
       if (kind === "armour") {
         var w = roll(2, 6), wil = stat(foe, ["wil"], cd.wil);
         var holds = sum(w) + wil >= cd.target;
-        return "WIL danger roll " + w.join(" + ") + " + " + wil + " = " + (sum(w) + wil) + (holds ? ": it stands its ground." : ": it routs!");
+        if (!holds) { f.fled = true; }
+        return "WIL danger roll " + w.join(" + ") + " + " + wil + " = " + (sum(w) + wil) + (holds ? ": it stands its ground." : ": it routs! It is out of the fight.");
       }
       if (foe.morale === null || foe.morale === undefined) { return "it has no Morale score: it fights on."; }
       var m = roll(2, 6), t = sum(m);
       var flees = cd.morale === "above" ? t > foe.morale : t < foe.morale;
-      return "morale 2d6 " + m.join(" + ") + " = " + t + " against Morale " + foe.morale + (flees ? ": it flees!" : ": it fights on.");
+      if (flees) { f.fled = true; }
+      return "morale 2d6 " + m.join(" + ") + " = " + t + " against Morale " + foe.morale + (flees ? ": it flees! It is out of the fight." : ": it fights on.");
     }
     function draw() {
       if (!f.pile.length) { f.pile = TILES.slice(); }
       return f.pile.splice(die(f.pile.length) - 1, 1)[0];
     }
+    /* A blow on you; at 0 HP in a Zilch fight the creatures leave you for dead (the fight is over). */
+    function blowOnYou(amount, why) {
+      fighting = true;
+      var t;
+      try { t = hurt(amount, why); } finally { fighting = false; }
+      if (state.unconscious === false && sys.zeroHp === "unconscious" && num("hp") === 0 && !state.over) { f.leftForDead = true; }
+      return t;
+    }
     if (act === "round") {
       if (kind === "dominoes") {
-        f.mine = draw(); f.theirs = draw();
-        f.their = hp * 2 < foe.hp ? "cautious" : "bold";
-        text = "You draw " + f.mine.join("|") + "; " + name + " draws " + f.theirs.join("|") + " and fights " + f.their + ".";
+        if (f.first === undefined) {
+          /* Initiative once a fight (combat.py fight): ♠ + d6 each side; a tie goes to the better ♠. */
+          var mySpades = abilityScore("♠") || 0, theirSpades = stat(foe, ["spades", "spade", "♠"], cd.suit);
+          var myRoll = die(6), theirRoll = die(6);
+          f.first = mySpades + myRoll > theirSpades + theirRoll || (mySpades + myRoll === theirSpades + theirRoll && mySpades >= theirSpades);
+          text = "Initiative: you ♠ " + mySpades + " + " + myRoll + " = " + (mySpades + myRoll) + ", " + name + " ♠ " + theirSpades + " + " + theirRoll + " = " + (theirSpades + theirRoll) + ": " + (f.first ? "you act first" : name + " acts first") + " each round. ";
+        }
+        /* Its stance is Cautious once it is at half its HP or less (combat.py); its tile is drawn first. */
+        f.their = hp * 2 <= foe.hp ? "cautious" : "bold";
+        f.theirs = draw(); f.mine = draw();
+        text += name + " draws " + f.theirs.join("|") + " and fights " + f.their + "; you draw " + f.mine.join("|") + ". " + (f.first ? "You act first." : name + " acts first.");
       } else {
         var a = die(6), b = die(6);
         while (kind === "armour" && a === b) { a = die(6); b = die(6); }
@@ -565,7 +850,12 @@
     } else if (act === "spend") {
       var p = pending;
       f.pending = null;
-      if (!p || num("chips") < p.cost) { text = "Not enough chips."; }
+      if (!p) { text = "Nothing to spend chips on now."; }
+      else if (p.kind === "shatter") {
+        if (field("items")) { field("items").value = items().filter(function (x) { return x.toLowerCase() !== "shield"; }).join(", "); }
+        setNum("armor", Math.max(0, num("armor") - 1));
+        text = "You shatter your shield: the blow does no damage (armour " + num("armor") + " now).";
+      } else if (num("chips") < p.cost) { text = "Not enough chips."; }
       else {
         setNum("chips", num("chips") - p.cost);
         if (p.kind === "hit") {
@@ -573,13 +863,16 @@
           var blow2 = Math.max(0, num("weapon") - stat(foe, ["dr", "armor", "armour"], 0));
           text += blow2 ? damageFoe(blow2) : " Its armour takes it all.";
         } else {
-          setNum("hp", Math.min(num("hpmax") || 99, num("hp") + p.damage));
-          text = "You spend " + p.cost + " ♠ chips: you dodge the blow (" + num("hp") + " HP).";
+          text = "You spend " + p.cost + " ♠ chips: you dodge the blow, and take no damage (" + num("hp") + " HP).";
         }
       }
+    } else if (act === "take") {
+      var taken = pending;
+      f.pending = null;
+      text = taken ? "You take the blow." + blowOnYou(taken.damage, taken.cause) : "No blow to take.";
     } else if (act === "next") {
       hp = foe.hp; hpBox.value = String(hp);
-      fights[id] = { hurt: false, halved: false, pile: f.pile };
+      fights[id] = { hurt: false, halved: false, pile: f.pile, first: f.first };
       text = "Another " + name + ": " + hp + " HP.";
     } else if (act === "morale") {
       text = name + ": " + morale();
@@ -628,17 +921,29 @@
         }
       }
     } else if (act === "defend") {
-      var hitWith = foe.attacks.length ? foe.attacks[0] : ["attack", "d4"];
       if (hp <= 0) { text = name + " is down."; }
       else if (kind === "roll-under-d20") {
-        var dv = die(20), defense = num("defense");
-        if (dv <= defense) { text = name + " attacks: d20 " + dv + " against your Defense " + defense + ": you avoid it."; }
-        else { text = name + " attacks: d20 " + dv + " against your Defense " + defense + ": it hits." + hurtYou(rollText(hitWith[1], "d4").total, " from its " + hitWith[0]); }
+        /* Each of its attacks, in turn: d20 at or under your Defense avoids it (combat.py _creatures_act). */
+        var defense = num("defense");
+        text = name + " attacks.";
+        foeAttacks(foe).forEach(function (atk) {
+          if (state.over) { return; }
+          var dv = die(20);
+          text += " " + atk[0] + ": d20 " + dv + " against your Defense " + defense;
+          text += dv <= defense ? ": you avoid it." : ": it hits." + hurt(rollText(atk[1], "d4").total, name + "'s " + atk[0]);
+        });
       } else if (kind === "armour") {
         var rr = roll(2, 6), fab = stat(foe, ["ab"], cd.ab), mine = num("armor"), tt = sum(rr) + fab;
         text = name + " attacks: 2d6 " + rr.join(" + ") + " + " + fab + " = " + tt + " against your armour " + mine;
-        if (tt > mine) { var dd = tt - mine; if (rr[0] === 6 && rr[1] === 6) { dd *= 2; } text += ": it hits." + hurtYou(dd, ""); }
-        else { text += ": it misses."; }
+        if (tt > mine) {
+          var dd = tt - mine; if (rr[0] === 6 && rr[1] === 6) { dd *= 2; }
+          var cause = name + "'s " + foeAttack(foe)[0];
+          /* Hit, you may shatter a shield to take no damage, not with a heavy weapon in hand (combat.py). */
+          if (heldShield() && !num("heavy")) {
+            f.pending = { kind: "shatter", cost: 0, damage: dd, cause: cause, defensive: true };
+            text += ": it hits for " + dd + " damage. Shatter your shield to take none, or take the blow.";
+          } else { text += ": it hits." + hurt(dd, cause); }
+        } else { text += ": it misses."; }
       } else if (kind === "dominoes") {
         if (!f.mine) { text = "Start a round first: it draws the dominoes."; }
         else {
@@ -647,23 +952,19 @@
           var dfn = (abilityScore("♠") || 0) + pips(f.mine, st)[1] + (st === "guarded" ? num("shield") : 0);
           text = name + ": ♣ + pips = " + atk + " against your ♠ + pips = " + dfn;
           if (atk >= dfn) {
-            var base = stat(foe, ["damage", "dmg"], null);
-            if (base === null) { base = rollText(hitWith[1], "2").total; }
-            var hurt = Math.max(0, base + Math.floor((atk - dfn) / 5) - num("dr"));
-            text += ": it hits." + (hurt ? hurtYou(hurt, "") : " Your armour takes it all.");
-            if (hurt && /^rogue$/i.test(field("class").value.trim()) && atk - dfn + 1 <= num("chips")) {
-              f.pending = { kind: "dodge", cost: atk - dfn + 1, damage: hurt };
-              text += " A Rogue may spend " + (atk - dfn + 1) + " ♠ chips to dodge it.";
-            }
+            var wound = Math.max(0, foeDamage(foe) + Math.floor((atk - dfn) / 5) - num("dr"));
+            var why = name + "'s " + foeAttack(foe)[0];
+            /* A Rogue spends ♠ chips as defensive pips before the blow lands (combat.py _rogue_chips):
+               the damage waits for the choice. */
+            if (wound && /^rogue$/i.test(field("class").value.trim()) && atk - dfn + 1 <= num("chips")) {
+              f.pending = { kind: "dodge", cost: atk - dfn + 1, damage: wound, cause: why, defensive: true };
+              text += ": it hits for " + wound + " damage. A Rogue may spend " + (atk - dfn + 1) + " ♠ chips to dodge it, or take the blow.";
+            } else { text += ": it hits." + (wound ? blowOnYou(wound, why) : " Your armour takes it all."); }
           } else { text += ": it misses."; }
         }
       }
     }
-    var spend = box.querySelector("button[data-fight='spend']");
-    if (spend) {
-      spend.hidden = !f.pending;
-      if (f.pending) { spend.textContent = "Spend " + f.pending.cost + (f.pending.kind === "hit" ? " ♣ chips to hit" : " ♠ chips to dodge"); }
-    }
+    buttons();
     out.textContent = text;
   }
 
@@ -676,11 +977,10 @@
     if (a.closest(".entry")) { moving = true; }
     if (sys.sameRoomFree && a.classList.contains("continue") && a.closest(".check")) { moving = false; }
     if (a.classList.contains("play-again")) {
-      freshSheet();
-      var made = newAdventurer();
+      var made = newRun();
       save();
       moving = false;
-      say(made.length ? "A new adventurer: " + made.join(", ") + "." : "A fresh sheet.");
+      say(made);
     }
     if (a.getAttribute("href") === window.location.hash && a.closest(".entry")) {
       ev.preventDefault();
@@ -727,9 +1027,12 @@
       var number = parseInt(page.id.slice(6), 10);
       var arriving = state.last !== number || (moving && fresh);
       if (fresh && arriving) { delete state.attempts[String(number)]; }
-      if (state.last !== number && (moving || state.last === null)) { applyChanges(number); }
+      var changes = state.last !== number && (moving || state.last === null);
       if (state.last !== number) { state.previous = state.last; state.last = number; }
-      if (fresh && arriving) { arrive(page, number); }
+      /* Play's order (Engine._arrive): the arrival's turn and its encounter check, then the entry's
+         effects; a run that is over takes no more turns and no effects. */
+      if (fresh && arriving && !state.over) { arrive(page, number); }
+      if (changes && !state.over) { applyChanges(number); }
       moving = false; fresh = false;
       var arrival = page.querySelector(".arrival");
       if (arrival) { arrival.textContent = state.arrivals[String(number)] || ""; }
@@ -746,6 +1049,7 @@
       if (escaped) { escaped.hidden = true; page.querySelector(".choices:not(.ending)").hidden = false; }
       restoreAttempts(page);
       page.querySelectorAll(".check").forEach(function (card) { if (card.querySelector(".plan")) { showGear(card); } });
+      renderOver(page, false);
       save();
       refreshGates();
       refreshGear();

@@ -2,7 +2,9 @@
 "Combat", "Light and Panic"): D1–D3 need one, two or all three of spend a turn, use suitable gear
 and pass a check of 2d6/3d6/4d6 at or under the ability; abilities 3d6 in order; HP d8 (CON
 above 13 +1, below 8 −1); Defense 9 with the STR and DEX modifiers; a lantern burns 24 turns a
-flask; combat rolls d20 at or under STR or DEX to hit, and a creature hits unless d20 ≤ Defense.
+flask, and each turn in the dark is a WIS check (2d6, as a check the prose asks for) or the
+adventurer is lost, as after six such turns; combat rolls d20 at or under STR or DEX to hit, and each
+of a creature's attacks hits unless d20 ≤ Defense; 0 HP is death (``dtc play``'s ``Rules.down``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ WEB = WebSystem(
             WebField("weapon", "Weapon damage", "d6", text=True)),
     light=(24, 3),
     dark_turns=6,
+    dark_check=("WIS", 1),
     encounter_in_six=1,
     gear=("Backpack", "Rope (50 ft.)", "Crowbar", "Knife", "Hammer", "Iron spikes", "Rations (14 days)",
           "Waterskin", "Lantern"),
@@ -30,8 +33,10 @@ WEB = WebSystem(
     combat_words=(
         "Each round: d6 initiative for each side, the higher acts first.",
         "Your attack: d20 at or under STR (hand to hand) or DEX (ranged) hits for your weapon's damage.",
-        "Its attack: d20 at or under your Defense avoids it; otherwise take its damage.",
-        "Morale: when first hurt and when below half its HP, it rolls 2d6 and flees on less than its Morale.",
+        "Its attacks: for each, d20 at or under your Defense avoids it; otherwise take its damage.",
+        "Morale: when first hurt and when below half its HP, it rolls 2d6 and flees on less than its Morale; "
+        "a creature that flees is out of the fight.",
+        "At 0 HP your adventurer dies.",
     ),
     combat_data={"attack": ["STR", "DEX"], "morale": "below"},
     notes=(
@@ -40,5 +45,6 @@ WEB = WebSystem(
         "The check rolls 2d6 for D1, 3d6 for D2, 4d6 for D3: a total equal to or under the ability succeeds. "
         "D0 needs nothing: just go.",
         "Each turn spent there is a 1-in-6 chance of an encounter. Your lantern burns 24 turns on a flask.",
+        "Each turn in the dark is a WIS check (2d6) or you are lost; after 6 turns without light you are lost.",
     ),
 )

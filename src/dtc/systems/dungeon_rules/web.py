@@ -1,12 +1,15 @@
 """How the web edition plays the Dungeon Rules overlay's own abilities (seed: 3 "Hazards": checks
 are rolled against the stat with a d20): d20 at or under the score, +3 at D1 and −3 at D3 (dtc's
-ladder, ``ruleset.py``). Scores are 3d6; on Death & Treasure AGI is DEX. The base system keeps
-everything else: what a difficulty needs, the sheet, combat. The overlay adds the minutes it
-keeps time in.
+ladder, ``ruleset.py``). Scores are 3d6; on Death & Treasure AGI is DEX. A hazard's check is that
+d20 whichever system owns its abilities, against the better of them (``hazards.py``), and a failed
+one's damage dice are rolled. The base system keeps everything else: what a difficulty needs, the
+sheet, combat. The overlay adds the minutes it keeps time in, and each zone's encounter checks
+(at its interval, at most every 10 minutes in a lair, two each time there: ``play.py``).
 """
 
 from __future__ import annotations
 
+from dtc.systems.dungeon_rules.play import _every, in_lair
 from dtc.systems.dungeon_rules.ruleset import DEFAULT_ZONE, MODIFIERS, ZONES
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
 
@@ -16,11 +19,13 @@ WEB = WebSystem(
     same={"AGI": "DEX"},
     create_words="3d6 for each Dungeon Rules score (AGI is DEX under Death & Treasure)",
     fields=(WebField("minutes", "Minutes", "0"),),
-    zones={key: (zone.interval, zone.top) for key, zone in ZONES.items()},
+    zones={key: (_every(zone), zone.top, int(in_lair(zone))) for key, zone in ZONES.items()},
     default_zone=DEFAULT_ZONE,
+    hazards=True,
     notes=(
         "Dungeon Rules scores (AGI, LUCK, WORLDSWAY) roll d20: equal to or under the score succeeds "
-        "(D1: score + 3, D3: score − 3). Hazards are d20 checks too.",
+        "(D1: score + 3, D3: score − 3). A hazard is a d20 check too, against the better of its abilities "
+        "(whichever rules own them); failing it, its damage dice are rolled.",
         "An encounter check rolls 1d6 against the zone's danger range (1, 1–2, 1–3 …).",
     ),
 )

@@ -1,8 +1,11 @@
 """How the web edition plays Maze Rats (seed: "Danger Rolls", "Advantage", "Combat", "NPC
 Morale"; dtc's mapping in ``ruleset.py``): a danger roll is 2d6 + the ability bonus and needs 10;
 D1 rolls with advantage (3d6, the best two), D3 at disadvantage (the worst two). A new adventurer
-gets +2, +1, +0 in some order, 4 health, armour 6 (+1 light armour, +1 shield) and attack bonus
-+0. An attack is 2d6 + attack bonus, hitting when it exceeds the armour for the difference.
+gets one of the six orders of +2, +1, +0 by a d6, then a feature by another d6 (1–2: +1 attack
+bonus, 3–6: a Path), as ``dtc play`` makes one (``play.py``); 4 health, armour 6 (+1 light armour,
++1 shield) and attack bonus +0. An attack is 2d6 + attack bonus, hitting when it exceeds the
+armour for the difference; hit, the adventurer may shatter a shield to take no damage (not with
+a heavy weapon in hand). 0 HP is death.
 
 A Path written on the sheet gives advantage to a danger roll whose choice's label holds one of
 its words, as in ``dtc play`` and ``dtc odds``: the page's script reads the words, the pattern
@@ -13,7 +16,8 @@ that cuts a label into words and the roll a favoured difficulty becomes from her
 
 from __future__ import annotations
 
-from dtc.systems.maze_rats.paths import FORMS, PATHS, WORD_PATTERN
+from dtc.systems.maze_rats.paths import FEATURE_DIE, FORMS, PATHS, WORD_PATTERN, feature_path
+from dtc.systems.maze_rats.play import ARRAYS
 from dtc.systems.maze_rats.ruleset import MAZE_RATS, MODES, TARGET, mode_for
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
 
@@ -26,22 +30,28 @@ WEB = WebSystem(
         2: WebCheck(count=2, under=False, target=TARGET),
         3: WebCheck(count=3, keep=2, best=False, under=False, target=TARGET),
     },
-    create={"kind": "deal", "values": [2, 1, 0]},
-    create_words="the bonuses +2, +1 and +0, dealt to STR, DEX and WIL in a random order",
+    create={"kind": "arrays", "arrays": [list(a) for a in ARRAYS]},
+    create_words="the bonuses +2, +1 and +0 to STR, DEX and WIL in one of six orders (a d6), then a feature "
+                 "(a d6: 1–2 +1 attack bonus, 3–6 a Path)",
+    feature={"die": FEATURE_DIE, "faces": [
+        {"set": {"ab": "1"}, "words": "+1 attack bonus"} if (path := feature_path(face)) is None else
+        {"set": {"path": path}, "words": f"the Path {path}"} for face in range(1, FEATURE_DIE + 1)]},
     hp={"fixed": 4},
     hp_label="Health",
     fields=(WebField("armor", "Armour", "8"), WebField("ab", "Attack bonus", "0"),
             WebField("heavy", "Heavy weapon (1 = yes)", "0"), WebField("path", "Path", "", text=True)),
     light=None,
     encounter_in_six=1,
-    gear=("Sword", "Light armour", "Shield", "Rations", "Rope", "Torches"),
+    gear=("Sword", "Light armour", "Shield", "Rations", "Rope", "Torches", "Medicine"),
     combat="armour",
     combat_words=(
         "Each round: a d6 for each side (ties rolled again); the higher side acts first.",
         "An attack is 2d6 + attack bonus; it hits when the total exceeds the defender's armour and deals the "
         "difference (+1 with a heavy weapon); double sixes double it.",
+        "Hit, you may shatter your shield to take no damage (not with a heavy weapon in hand).",
         "Morale: a lone creature at half health makes a WIL danger roll (2d6 + WIL, 10 or more holds); "
-        "failing, it routs.",
+        "failing, it routs and is out of the fight.",
+        "At 0 health your adventurer dies.",
     ),
     combat_data={"target": TARGET, "armor": 6, "ab": 1, "wil": 1,
                  "paths": {name: list(forms) for name, forms in FORMS.items()}, "pathWord": WORD_PATTERN,

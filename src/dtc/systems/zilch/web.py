@@ -2,19 +2,24 @@
 "Combat", "Stances"; dtc's mapping in ``ruleset.py``): a suit test rolls 3d6 with sixes counted as
 0 and succeeds at or under the suit (D1 +2, D2 ±0, D3 −2, D4 −5), critical at or under skill − 5
 and a fumble over skill + 5. A new adventurer draws one card of 5–10 for each suit (a hand of 25
-or less is drawn again); HP are the Heart chips. Combat draws a domino a round for each side.
+or less is drawn again, once, and the second hand kept, as ``dtc play`` makes one: ``play.py``);
+HP are the Heart chips. Combat draws a domino a round for each side, after an initiative of ♠ + d6
+a side once a fight. At 0 HP the adventurer falls unconscious for an hour (six turns, each with
+its encounter check: a creature that finds the body strikes it once); every point of damage taken
+at 0 HP drains ♥, and ♥ drained to 0 is death (``play.py``, ``down``).
 """
 
 from __future__ import annotations
 
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
+from dtc.systems.zilch.play import UNCONSCIOUS_TURNS
 from dtc.systems.zilch.ruleset import CARD_HIGH, CARD_LOW, MODIFIERS, REDRAW_AT_MOST
 
 WEB = WebSystem(
     checks={d: WebCheck(count=3, zero_faces=(6,), modifier=mod, degrees="zilch") for d, mod in MODIFIERS.items()},
     create={"kind": "cards", "low": CARD_LOW, "high": CARD_HIGH, "redraw": REDRAW_AT_MOST},
     create_words=f"a card of {CARD_LOW}–{CARD_HIGH} for each suit; a hand of {REDRAW_AT_MOST} or less is "
-                 "drawn again",
+                 "drawn again, once (the second hand is kept)",
     hp={"ability": "♥"},
     fields=(WebField("class", "Class", "Fighter", text=True), WebField("chips", "Class chips"),
             WebField("dr", "Damage resistance", "0"),
@@ -29,13 +34,21 @@ WEB = WebSystem(
         "attacks, the greater defends. Guarded: both ends defend (and your shield); no attack.",
         "An attack hits when ♣ + attacking pips reach ♠ + defending pips: the weapon's damage, +1 for each 5 "
         "points of margin, less damage resistance.",
-        "A Fighter may spend ♣ chips to turn a miss into a hit; a Rogue ♠ chips to turn a hit into a miss.",
+        "A Fighter may spend ♣ chips to turn a miss into a hit; a Rogue ♠ chips to turn a hit into a miss "
+        "(before its damage is taken).",
         "Zilch creatures have no morale: they fight until they drop.",
+        "At 0 HP you fall unconscious for an hour, and the creatures leave you for dead; damage taken at 0 HP "
+        "drains ♥, and ♥ drained to 0 is death.",
     ),
     # dtc's kits (play.py): a Fighter's longsword (3), chain mail and shield (DR 3); a Rogue's short sword (2)
     # and leather (DR 1). Weapon damage by class, combat.py.
-    combat_data={"suit": 7, "kits": {"Fighter": {"weapon": 3, "dr": 3, "shield": 1},
-                                     "Rogue": {"weapon": 2, "dr": 1, "shield": 0}}},
+    combat_data={"suit": 7, "kits": {"Fighter": {"weapon": 3, "dr": 3, "shield": 1,
+                                                 "items": ["Longsword", "Chain mail", "Shield"]},
+                                     "Rogue": {"weapon": 2, "dr": 1, "shield": 0,
+                                               "items": ["Short sword", "Shortbow", "Leather armour"]}}},
+    zero_hp="unconscious",
+    drain="♥",
+    unconscious_turns=UNCONSCIOUS_TURNS,
     notes=(
         "A suit test rolls 3d6 with sixes counted as 0 (0–15): equal to or under the suit succeeds. "
         "D1 is easy (suit + 2), D2 normal, D3 hard (suit − 2), D4 very hard (suit − 5). D0 needs no roll.",
