@@ -214,6 +214,7 @@ class WebEdition:
                 '<a class="button resume" href="#" hidden>Resume</a></p>'
             )
         parts.append(self._how_to_play())
+        parts.append(_REPLAY_BOX)
         if g["encounters"]:
             parts.append(self._encounter_table())
         if self.creatures:
@@ -621,6 +622,19 @@ def _without_blocks(items: list[Piece], creatures: list[str], hazards: list[str]
     block = re.compile(rf"(?:^|(?<=\s))(?:(?:{'|'.join(re.escape(c) for c in creatures) or '(?!)'})\s+HP\s+\d+"
                        rf"|Hazard:\s*(?:{'|'.join(re.escape(h) for h in hazards) or '(?!)'})\b)[^\n]*", re.M)
     return [Piece(p.kind, block.sub("", p.text), p.index, p.target) if p.kind == "text" else p for p in items]
+
+
+#: The cover's "Replay a run" box: a run log (``dtc play --log``) played again in the page, its result on
+#: ``data-replay`` (``match`` or ``diverged``, with the step and what differed in words).
+_REPLAY_BOX = (
+    '<details class="replay js-only"><summary>Replay a run</summary>'
+    '<p>Choose a run log written by <code>dtc play --log</code>: the page plays it '
+    'again with its own rules and the log’s dice, entry by entry, and says whether it does the same.</p>'
+    '<p><label for="replay-file">Run log</label> <input type="file" id="replay-file" accept=".jsonl,.json,.txt"> '
+    '<label for="replay-speed">Pace</label> <select id="replay-speed"><option value="500">Step by step</option>'
+    '<option value="0">At once</option></select></p>'
+    '<p id="replay-status" role="status" aria-live="polite" data-replay=""></p></details>'
+)
 
 
 def _go_card(target: int, body: str, card: str = "") -> str:

@@ -43,7 +43,12 @@
     return buf[0] | 0;
   }
   var random = mulberry32(initialSeed());
-  function die(sides) { return 1 + Math.floor(random() * sides); }
+  /* A replay's dice (see "replay" below): the faces a run log gives, taken in turn. */
+  var faces = null;
+  function die(sides) {
+    if (faces) { return takeFace(sides); }
+    return 1 + Math.floor(random() * sides);
+  }
   function roll(count, sides) {
     var dice = [];
     for (var i = 0; i < count; i++) { dice.push(die(sides)); }
@@ -180,12 +185,7 @@
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false;
     state.over = null; state.unconscious = false; state.dark = 0;
-    fights = {};
-    document.querySelectorAll(".fight").forEach(function (box) {
-      var hpBox = box.querySelector(".foe-hp"); if (hpBox) { hpBox.value = hpBox.defaultValue; }
-      var out = box.querySelector(".result"); if (out) { out.textContent = ""; }
-      box.querySelectorAll("button[data-fight='spend'], button[data-fight='take']").forEach(function (b) { b.hidden = true; });
-    });
+    document.querySelectorAll(".page").forEach(resetFights);
   }
   /* The current entry shown afresh once a new run starts from the sheet (its ending gone). */
   function reopen() {
@@ -324,7 +324,8 @@
      it is lit again while oil lasts, else each turn there is a check (Death & Treasure: WIS) or
      the adventurer is lost, as after sys.darkTurns of them. */
   function nextTurn() {
-    setNum("turn", num("turn") + 1);  /* the sheet counts from turn 1; the log, turns passed */
+    setNum("turn", num("turn") + 1);
+    note({ event: "turn", turn: num("turn") - 1 });  /* the sheet counts from turn 1; the log, turns passed */
     if (sys.minutes) { setNum("minutes", num("minutes") + 10); }
     var light = field("light");
     if (!light || light.value === "") { return ""; }
@@ -369,6 +370,7 @@
     var low = data.encounterLow || 1, high = data.encounterDie;
     var r = low + die(high - low + 1) - 1;
     var row = data.encounters.filter(function (e) { return r >= e.low && r <= e.high; })[0];
+    note({ event: "encounter", roll: r });
     if (!row) { return { text: "Rolled " + r + " on the table: no row for that roll.", foes: [] }; }
     var foes = [];
     var counts = (row.groups || []).map(function (g) {
@@ -406,11 +408,13 @@
     var rolled = [], hit = false;
     for (var i = 0; i < checks; i++) {
       var d = die(6); rolled.push(d); hit = hit || d <= chance;
+      note({ event: "encounter_check", roll: d, encounter: d <= chance });
     }
     var range = chance > 1 ? "1–" + chance : "1";
     var dice = rolled.length > 1 ? "rolled " + rolled.join(", ") : "rolled " + rolled[0];
     if (!hit) { return { text: before + " Encounter check: " + dice + " (encounter on " + range + "). Nothing comes.", met: null }; }
     var met = rollEncounter();
+    resetFights(cover);  /* the cover's helpers fight the creatures met now */
     return { text: before + " Encounter! " + dice.charAt(0).toUpperCase() + dice.slice(1) + " (on " + range + "). " + met.text, met: met };
   }
   function encounterCheck(asked) {
@@ -456,7 +460,27 @@
 
   /* --- possessions: effects applied on arrival, gated choices open only when held ------ */
   var has = data.possessions || [];
-  function held(name) { var i = has.indexOf(name); return i < 0 ? 0 : num("has-" + i); }
+  /* One inventory, as play keeps it (docs/format.md, "How names match"): a name counts the book's
+     possession and the sheet's items alike ("Rope (50 ft.)" is rope; "3 Torches" is 3 torch). */
+  function nameKey(n) { return String(n).replace(/\([^()]*\)/g, " ").replace(/\u2019/g, "'").toLowerCase().split(/\s+/).filter(Boolean).join(" "); }
+  function nameForms(k) {
+    var f = [k];
+    if (/ies$/.test(k) && k.length > 3) { f.push(k.slice(0, -3) + "y"); }
+    if (/es$/.test(k) && k.length > 2) { f.push(k.slice(0, -2)); }
+    if (/s$/.test(k) && !/ss$/.test(k) && k.length > 1) { f.push(k.slice(0, -1)); }
+    return f;
+  }
+  function sameName(a, b) {
+    var ka = nameKey(a), kb = nameKey(b), fb = nameForms(kb);
+    return ka === kb || nameForms(ka).some(function (x) { return fb.indexOf(x) >= 0; });
+  }
+  function itemCount(name) {
+    return items().reduce(function (total, it) {
+      var m = /^(\d+)\s+(.*)$/.exec(it);
+      return total + (sameName(m ? m[2] : it, name) ? (m ? parseInt(m[1], 10) : 1) : 0);
+    }, 0);
+  }
+  function held(name) { var i = has.indexOf(name); return (i < 0 ? 0 : num("has-" + i)) + itemCount(name); }
   function holds(c) {
     if ("has" in c) { return held(c.has) >= c.count; }
     if ("not" in c) { return !holds(c.not); }
@@ -470,6 +494,7 @@
       var now = num("has-" + i) + ch[1];
       if (now < 0) { say("You had " + (-now) + " " + ch[0] + " too few."); now = 0; }
       setNum("has-" + i, now);
+      note({ event: "possession", name: ch[0], held: now + itemCount(ch[0]) });
     });
   }
   function refreshGates() {
@@ -550,6 +575,7 @@
       ok = total + score >= check.target;
       text += " = " + total + ", + " + ability + " " + score + " = " + (total + score) + " against " + check.target;
     }
+    note({ event: "check", ability: ability, total: total, success: ok });
     var word = ok ? "success" : "failure";
     if (check.degrees === "zilch") { word = degree(total, score + check.mod); }
     return { ok: ok, text: text + ": " + word + "." };
@@ -659,6 +685,7 @@
     }
     var target = ok ? card.dataset.s : card.dataset.f;
     var result = { ok: ok, text: words.join(" ").replace(/\s+/g, " ").trim() + (plan.length > 1 ? (ok ? " You succeed." : " You fail.") : ""), target: target || "" };
+    note({ event: "action", success: ok, to: target ? parseInt(target, 10) : null });
     record(card, result);
     showResult(card, result, true);
   }
@@ -671,6 +698,7 @@
       var dice = roll(parseInt(card.dataset.count, 10), parseInt(card.dataset.sides, 10));
       var total = sum(dice);
       var branch = JSON.parse(card.dataset.branches).filter(function (b) { return total >= b[0] && total <= b[1]; })[0];
+      note({ event: "roll", total: total, to: branch && branch[2] !== null ? branch[2] : null });
       var result = { ok: null, text: "Rolled " + dice.join(" + ") + " = " + total + "." + (branch && branch[2] !== null ? "" : " No branch of this roll covers it."),
         target: branch && branch[2] !== null ? String(branch[2]) : "" };
       record(card, result); showResult(card, result, true);
@@ -792,6 +820,14 @@
       : "";
     if (refused) { out.textContent = refused; buttons(); return; }
     if (act !== "spend" && act !== "take") { f.pending = null; }
+    var clock = "";
+    if (!f.clocked && act !== "next" && act !== "spend" && act !== "take") {
+      /* A fight takes one turn, however many rounds (play's game.clock("combat"), before its first
+         round: the light burns, no encounter check). */
+      f.clocked = true;
+      clock = "The fight takes a turn (turn " + (num("turn") + 1) + ")." + nextTurn() + " ";
+      if (state.over) { out.textContent = clock.trim(); buttons(); return; }
+    }
     function damageFoe(amount) {
       hp = Math.max(0, hp - amount); hpBox.value = String(hp);
       var t = " " + name + " takes " + amount + " damage (" + hp + " HP left).";
@@ -872,7 +908,7 @@
       text = taken ? "You take the blow." + blowOnYou(taken.damage, taken.cause) : "No blow to take.";
     } else if (act === "next") {
       hp = foe.hp; hpBox.value = String(hp);
-      fights[id] = { hurt: false, halved: false, pile: f.pile, first: f.first };
+      fights[id] = { hurt: false, halved: false, pile: f.pile, first: f.first, clocked: f.clocked };
       text = "Another " + name + ": " + hp + " HP.";
     } else if (act === "morale") {
       text = name + ": " + morale();
@@ -965,7 +1001,16 @@
       }
     }
     buttons();
-    out.textContent = text;
+    out.textContent = clock + text;
+  }
+  /* A new fight for a page's helpers (an entry read afresh, a new encounter for the cover's). */
+  function resetFights(page) {
+    Object.keys(fights).forEach(function (k) { if (k.indexOf(page.id + ":") === 0) { delete fights[k]; } });
+    page.querySelectorAll(".fight").forEach(function (box) {
+      var hpBox = box.querySelector(".foe-hp"); if (hpBox) { hpBox.value = hpBox.defaultValue; }
+      var out = box.querySelector(".result"); if (out) { out.textContent = ""; }
+      box.querySelectorAll("button[data-fight='spend'], button[data-fight='take']").forEach(function (b) { b.hidden = true; });
+    });
   }
 
   /* --- navigation: the hash names the page shown --------------------------------------- */
@@ -1000,7 +1045,8 @@
   });
   function arrive(page, number) {
     var words = [];
-    if (moving && field("autoturn").checked) {
+    /* An ending ends the run: arriving there spends no turn (and rolls no encounter). */
+    if (moving && field("autoturn").checked && !page.querySelector(".choices.ending:not(.escaped)")) {
       var t = spendTurn();
       words.push(t);
     }
@@ -1026,7 +1072,7 @@
     if (page.classList.contains("entry")) {
       var number = parseInt(page.id.slice(6), 10);
       var arriving = state.last !== number || (moving && fresh);
-      if (fresh && arriving) { delete state.attempts[String(number)]; }
+      if (fresh && arriving) { delete state.attempts[String(number)]; resetFights(page); }
       var changes = state.last !== number && (moving || state.last === null);
       if (state.last !== number) { state.previous = state.last; state.last = number; }
       /* Play's order (Engine._arrive): the arrival's turn and its encounter check, then the entry's
@@ -1066,6 +1112,258 @@
     var heading = page.querySelector("h1, h2");
     if (heading && document.readyState !== "loading" && hash) { heading.focus({ preventScroll: true }); }
   }
+  /* --- replay: a run log of dtc play, played again in the page ---------------------------
+     The page plays the steps it models with its own rules, every die face taken from the log:
+     moves and where they lead, checks with their plans, random branches, turns and encounter
+     checks, possessions, the end. What it leaves to the reader (the encounter procedure, fights,
+     the Oracle, rest's healing, light, damage the text deals, escapes) it takes as the log
+     recorded it. The first difference stops the replay: data-replay="diverged", the step and
+     what differed; a replay that agrees to the end: data-replay="match". */
+  var replaying = null;
+  function note(ev) { if (replaying) { replaying.page.push(ev); } }
+  function Diverged(step, what) { this.step = step; this.what = what; }
+  function takeFace(sides) {
+    var r = replaying;
+    var f = r && r.queue.length ? r.queue.shift() : null;
+    if (f && f[0] === sides) { return f[1]; }
+    /* Thrown inside a control's own handler too (a click): kept, so the replay stops there. */
+    r.error = r.error || new Diverged(r.step, "the page rolls a d" + sides + " where the log rolled " + (!f ? "nothing more" : f[0] ? "a d" + f[0] : "a number in [0, 1)"));
+    throw r.error;
+  }
+  /* Which of the log's events the page plays itself (the rest it takes as recorded). */
+  function owned(e, segment) {
+    switch (e.event) {
+      case "turn": return segment !== "taken" && ["move", "action", "wait"].indexOf(e.why) >= 0;
+      /* the check of a turn the page spends (not one of a fight, of rest or of lying unconscious) */
+      case "encounter_check": case "encounter": return segment !== "taken" && replaying.turnOwned;
+      case "possession": return true;
+      case "check": return segment === "action" && e.why !== "escape";
+      case "action": return segment === "action";
+      case "roll": return segment === "random";
+      default: return false;
+    }
+  }
+  var COMPARED = { turn: ["turn"], encounter_check: ["roll", "encounter"], possession: ["name", "held"],
+    check: ["ability", "success"], action: ["success"], roll: ["total"], encounter: ["roll"] };
+  /* What the page takes from an event it leaves to the reader: the sheet's numbers as the log has them. */
+  function take(e) {
+    if ((e.event === "damage" || e.event === "heal") && typeof e.hp === "number") { setNum("hp", e.hp); }
+    if (e.event === "turn") { setNum("turn", e.turn + 1); }
+    if (e.event === "light" && typeof e.turns === "number" && field("light")) { setNum("light", e.turns); if (typeof e.flasks === "number") { setNum("oil", e.flasks); } }
+  }
+  function loadSheet(sheet) {
+    freshSheet();
+    var abilities = sheet.abilities || {};
+    Object.keys(abilities).forEach(function (a) { setNum("ab-" + a, abilities[a]); });
+    setNum("hp", sheet.hp); setNum("hpmax", sheet.max_hp);
+    var items = field("items");
+    if (items) { items.value = (sheet.items || []).map(function (i) { return (i.quantity > 1 ? i.quantity + " " : "") + i.name; }).join(", "); }
+    var stats = sheet.stats || {};
+    ["path", "class", "chips", "weapon", "armor", "defense"].forEach(function (k) {
+      var el = field(k);
+      if (el && stats[k] !== undefined) { el.value = String(stats[k]); }
+    });
+    has.forEach(function (name, i) { setNum("has-" + i, 0); });
+  }
+  function goTo(number, moving_) {
+    moving = moving_; fresh = true;
+    window.history.replaceState(null, "", "#entry-" + number);
+    show();
+  }
+  function currentNumber() { var p = document.querySelector(".page.current.entry"); return p ? parseInt(p.id.slice(6), 10) : null; }
+  /* What the page does for the log's event at i: "move", "action" (a check card), "random" (a
+     random card), "go", "turn" (rest or wait), "refused" (a closed gate) or "taken" (left to the reader). */
+  function kindOf(e) {
+    if (e.event === "move") { return "move"; }
+    var key = String(e.choice || ""), n = currentNumber();
+    if (e.question !== "menu") { return "taken"; }
+    if (key === "wait") { return "turn"; }  /* rest (its turns, its healing) is the reader's to keep */
+    if (!/^choice:\d+$/.test(key)) { return "taken"; }
+    var card = document.querySelector('.page.current [data-card="e' + n + "c" + key.slice(7) + '"]');
+    if (!card) { return "missing"; }
+    var gate = card.closest("[data-needs]");
+    if (gate && gate.classList.contains("closed")) { return "refused"; }
+    if (card.classList.contains("go")) { return "go"; }
+    if (card.classList.contains("random")) { return "random"; }
+    return card.classList.contains("check") && card.querySelector("button.roll") ? "action" : "taken";
+  }
+  /* Run the page's own step for the log's event at i (a decision or a move); its notes are then compared. */
+  function trigger(events, i) {
+    var e = events[i], n = currentNumber();
+    if (e.event === "move") {
+      if (["success", "failure", "prose"].indexOf(e.how) >= 0 && replaying.expect !== undefined) {
+        if (replaying.expect !== e.to) { throw new Diverged(e.seq, "move: the log goes to " + e.to + ", the page to " + replaying.expect); }
+      }
+      replaying.expect = undefined;
+      goTo(e.to, e.how !== "start");
+      return "move";
+    }
+    var key = String(e.choice || "");
+    if (e.question === "menu" && /^choice:\d+$/.test(key)) {
+      var card = document.querySelector('.page.current [data-card="e' + n + "c" + key.slice(7) + '"]');
+      if (!card) { throw new Diverged(e.seq, "decision: the log takes choice " + key.slice(7) + " at " + n + ", which the page does not show"); }
+      var gate = card.closest("[data-needs]");
+      if (gate && gate.classList.contains("closed")) { replaying.refused = true; return "refused"; }
+      if (card.classList.contains("go")) { replaying.expect = parseInt(card.querySelector("a").getAttribute("href").slice(7), 10); return "go"; }
+      if (card.classList.contains("random")) { card.querySelector("button.roll-branch").click(); if (replaying.error) { throw replaying.error; } return "random"; }
+      if (card.classList.contains("check") && card.querySelector("button.roll")) {
+        var rest = events.slice(i + 1);
+        var upto = rest.findIndex(function (x) { return x.event === "move" || (x.event === "decision" && x.question === "menu"); });
+        var part = upto < 0 ? rest : rest.slice(0, upto);
+        var plan = part.filter(function (x) { return x.event === "decision" && x.question === "plan"; })[0];
+        var gear = part.filter(function (x) { return x.event === "gear"; })[0];
+        var chk = part.filter(function (x) { return x.event === "check" && x.why !== "escape"; })[0];
+        if (plan) {
+          var value = String(plan.choice).replace(/^plan:/, "");
+          var radio = card.querySelector('input[type="radio"][value="' + value + '"]');
+          if (!radio) { throw new Diverged(plan.seq, "plan: the log's way (" + value + ") is not one the page offers"); }
+          radio.checked = true; showGear(card);
+        }
+        var pick = card.querySelector("select.gear");
+        if (pick) {
+          var name = gear && gear.appropriate && gear.item ? String(gear.item) : "-";
+          if (!Array.prototype.some.call(pick.options, function (o) { return o.value === name; })) {
+            var o = document.createElement("option"); o.value = name; o.textContent = name; pick.appendChild(o);
+          }
+          pick.value = name;
+        }
+        var ab = card.querySelector("select.ability");
+        if (ab && chk) { ab.value = chk.ability; }
+        card.querySelector("button.roll").click();
+        if (replaying.error) { throw replaying.error; }
+        return "action";
+      }
+      return "taken";
+    }
+    if (e.question === "menu" && key === "wait") { spendTurn(); return "turn"; }
+    return "taken";
+  }
+  /* Whether the reader ran from an encounter in the middle of the action at i (the page's action
+     then never finishes: the reader's flight is theirs to play). */
+  function fled(events, i) {
+    for (var j = i + 1; j < events.length; j++) {
+      var x = events[j];
+      if (x.event === "flee") { return true; }
+      if (x.event === "move" || x.event === "end" || (x.event === "decision" && x.question === "menu")) { return false; }
+    }
+    return false;
+  }
+  function compareNote(e, mine) {
+    if (!mine || mine.event !== e.event) {
+      throw new Diverged(e.seq, e.event + ": the log has one here; the page " + (mine ? "has " + mine.event : "has none"));
+    }
+    (COMPARED[e.event] || []).forEach(function (k) {
+      if (e[k] !== mine[k]) { throw new Diverged(e.seq, e.event + " " + k + ": the log has " + JSON.stringify(e[k]) + ", the page " + JSON.stringify(mine[k])); }
+    });
+    if (mine.to !== undefined && mine.to !== null) { replaying.expect = mine.to; }
+  }
+  function finishEnd(e) {
+    if (e.outcome === "died" && num("hp") > 0 && field("hpmax") && field("hpmax").value !== "") {
+      throw new Diverged(e.seq, "end: the log's adventurer died; on the page they have " + num("hp") + " HP");
+    }
+    if (e.outcome === "ended") {
+      var page = document.querySelector(".page.current");
+      if (!page || !page.querySelector(".choices.ending")) { throw new Diverged(e.seq, "end: the log's run ended at " + e.entry + ", which is no ending on the page"); }
+    }
+  }
+  function replayRun(events, pace, done) {
+    var status = document.getElementById("replay-status");
+    var start = events.filter(function (x) { return x.event === "start"; })[0];
+    if (!start || start.log !== 1 || !start.sheet) {
+      status.dataset.replay = "diverged"; status.textContent = "This is not a run log that replays (write it with dtc play --log).";
+      return done && done();
+    }
+    replaying = { page: [], queue: [], step: 0, expect: undefined };
+    var segment = "taken", i = 0, steps = 0;
+    function finish(kind, text) {
+      replaying = null; faces = null;
+      status.dataset.replay = kind;
+      status.textContent = text;
+      save();
+      if (done) { done(); }
+    }
+    function fail(err) {
+      if (err instanceof Diverged) {
+        status.dataset.step = String(err.step);
+        return finish("diverged", "Diverged at step " + err.step + ": " + err.what + ".");
+      }
+      throw err;
+    }
+    function queueFor(from, kind) {
+      /* The faces of the events the page plays in this segment, in order. */
+      var q = [], was = replaying.turnOwned;
+      for (var j = from; j < events.length; j++) {
+        var x = events[j];
+        if (x.event === "move" || x.event === "end" || (x.event === "decision" && x.question === "menu") || x.event === "entry" && kind !== "move") { break; }
+        if (x.event === "turn") { replaying.turnOwned = owned(x, kind); }
+        if (owned(x, kind)) { q = q.concat(x.faces || []); }
+      }
+      replaying.turnOwned = was;
+      return q;
+    }
+    function closeSegment(seq) {
+      if (replaying.page.length) { throw new Diverged(seq, "the page " + replaying.page[0].event + " where the log has nothing"); }
+      if (replaying.queue.length) { throw new Diverged(seq, "the log rolled " + replaying.queue.length + " dice the page did not"); }
+    }
+    function step() {
+      try {
+        while (i < events.length) {
+          var e = events[i];
+          replaying.step = e.seq;
+          var boundary = e.event === "move" || e.event === "end" || (e.event === "decision" && e.question === "menu");
+          if (boundary) { closeSegment(e.seq); }
+          if (e.event === "start") {
+            loadSheet(e.sheet); replaying.page = [];
+          } else if (boundary && e.event !== "end") {
+            segment = kindOf(e);
+            if (segment === "action" && fled(events, i)) { segment = "taken"; }
+            replaying.queue = queueFor(i + 1, segment);
+            faces = replaying.queue;
+            trigger(events, i);
+          } else if (e.event === "end") {
+            finishEnd(e);
+          } else if (e.event === "turn" && !(replaying.turnOwned = owned(e, segment))) {
+            take(e);
+          } else if (owned(e, segment)) {
+            compareNote(e, replaying.page.shift());
+          } else {
+            take(e);
+          }
+          i++; steps++;
+          if (e.event === "entry" && e.number !== currentNumber()) { throw new Diverged(e.seq, "entry: the log is at " + e.number + ", the page at " + currentNumber()); }
+          if (e.event === "entry" && pace > 0) { window.setTimeout(step, pace); return; }
+        }
+        closeSegment(events.length ? events[events.length - 1].seq : 0);
+        finish("match", "Replayed " + steps + " steps: the page plays this run as the log recorded it.");
+      } catch (err) { fail(err); }
+    }
+    step();
+  }
+  function readRunLog(text) {
+    return text.split("\n").filter(function (l) { return l.trim(); }).map(function (l) { return JSON.parse(l); });
+  }
+  var replayFile = document.getElementById("replay-file");
+  if (replayFile) {
+    replayFile.addEventListener("change", function () {
+      var file = replayFile.files && replayFile.files[0];
+      if (!file) { return; }
+      var status = document.getElementById("replay-status");
+      status.dataset.replay = "running"; status.textContent = "Replaying…";
+      file.text().then(function (text) {
+        var events;
+        try { events = readRunLog(text); } catch (e) { status.dataset.replay = "diverged"; status.textContent = "This file is not a run log (a line is not JSON)."; return; }
+        var pace = parseInt(document.getElementById("replay-speed").value, 10) || 0;
+        replayRun(events, pace);
+      });
+    });
+  }
+  window.dtcReplay = function (text, pace) {
+    return new Promise(function (resolve) {
+      var status = document.getElementById("replay-status");
+      replayRun(readRunLog(text), pace || 0, function () { resolve({ replay: status.dataset.replay, text: status.textContent }); });
+    });
+  };
+
   load();
   if (window.matchMedia("(max-width: 61.99rem)").matches) { sheetBox.open = false; }
   if ("scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
