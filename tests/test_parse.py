@@ -54,7 +54,7 @@ def test_labels() -> None:
         "You may attempt to take the eyes (DEX D3, S9, F10). (D0, S11)"
     )
     assert [c.label for c in e.choices] == [
-        "Frog Mouth", "search for other entrances", "Rusty Lever", "north", "south", "take the eyes", "go to 11",
+        "Frog Mouth", "search for other entrances", "Rusty Lever", "north", "south", "take the eyes", "Go on to 11",
     ]
 
 

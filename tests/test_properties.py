@@ -249,36 +249,22 @@ def test_statblock_fast_path_agrees_with_the_grammar(
 
 
 def _label_by_every_word(before: str) -> str:
-    """A choice's label with the segment split into every one of its words (the reference for
+    """A choice's label with each segment split into every one of its words (the reference for
     :func:`dtc.compiler.labels.read_label`, which splits off only the last few)."""
-    from dtc.compiler.labels import ARTICLES, BOLD_LABEL, EFFECT, LAST_CUT, STOP_WORDS
+    from dtc.compiler import labels
 
-    if before.rstrip().endswith(("**", "__")) and (bold := BOLD_LABEL.search(before)):
-        return bold.group(1).strip()
-    if "[" in before:
-        before = EFFECT.sub(".", before)
-    cut = LAST_CUT.match(before)
-    words = (before[cut.end():] if cut else before).split()
-    taken: list[str] = []
-    for word in reversed(words):
-        if word.lower().strip("'’") in STOP_WORDS or len(taken) == 5:
-            break
-        taken.insert(0, word)
-    caps: list[str] = []
-    for word in reversed(taken):
-        if not word[:1].isupper():
-            break
-        caps.insert(0, word)
-    if caps and (len(caps) < len(taken) or len(taken) != len(words)):
-        taken = caps
-    while taken and taken[0].lower() in ARTICLES:
-        taken = taken[1:]
-    return " ".join(taken).strip("*_'\"“”’ ")
+    kept = labels._LAST_WORDS
+    labels._LAST_WORDS = -1  # str.rsplit(None, -1): every word
+    try:
+        return labels.read_label(before)
+    finally:
+        labels._LAST_WORDS = kept
 
 
 _label_words = st.sampled_from([
     "the", "a", "An", "Frog", "mouth", "Old", "Well", "or", "you", "may", "lead", "THE", "x", "**", "Bold**",
     "**Door", ".", ",", "\n", "  ", "\t", "\u00a0", "'Tis", "’s", "[+key]", "[ -gold ]", "__", "“Door”", "to",
+    "is", "are", "leads", "runs", "on", "back", "came", "with", "17", "→", "|", "HP", "4", "We",
 ])
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from dtc.compiler.labels import read_label
+from dtc.compiler.labels import fallback_label, read_label
 from dtc.compiler.notation import Cond, fast_notation_at
 from dtc.diagnostics import Span
 
@@ -189,14 +189,22 @@ class Choice:
 
     @property
     def label(self) -> str:
-        """The element the choice belongs to (see :mod:`dtc.compiler.labels`); else ``go to <success>``,
+        """The element the choice belongs to (see :mod:`dtc.compiler.labels`); else a fallback
+        (``Go on to <success>``, ``Try for <success>``, ``Roll <dice>``: :func:`fallback_label`),
         or nothing for notation that does not parse."""
         if self.label_text is None:
             label = read_label(self.source[self.label_from : self.label_to])
             if not label and self.error is None:
-                label = f"go to {self.success}" if self.roll is None else f"roll {self.roll.dice}"
+                label = fallback_label(self.success, self.failure, self.difficulty,
+                                       None if self.roll is None else self.roll.dice)
             self.label_text = label
         return self.label_text
+
+    @property
+    def label_found(self) -> bool:
+        """Whether the text names the choice (its label is not the fallback): read again, for
+        the few that ask."""
+        return self.error is not None or bool(read_label(self.source[self.label_from : self.label_to]))
 
 
 @dataclass(slots=True)
