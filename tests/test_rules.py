@@ -167,6 +167,26 @@ def test_adjacent_outcomes() -> None:
     assert_diagnostics(book("1 A (D1, S2, F3).", "2 B. THE END", "3 C. THE END"), "adjacent-outcomes@5:5")
 
 
+def test_unlabelled_choice_fires_where_the_fallback_names_the_choice() -> None:
+    src = book(
+        "1 A smuggler.\nSmuggler HP 4 | Morale 7 | Cutlass d6\nIf you win, turn to 2 (D0, S2). **Bribe Him** (D0, S2).",
+        "2 The corridor runs on (D0, S3). The way you came → 1 (D0, S1).",
+        "3 Stuck. (D0, S2) Or leave the way you came (D0, S1). The **Gallery** runs on (D0, S4).",
+        "4 Out. THE END",
+    )
+    found = assert_diagnostics(src, "unlabelled-choice@7:23", "unlabelled-choice@9:55", "unlabelled-choice@11:10",
+                               "unlabelled-choice@11:45")
+    assert "readers see 'Go on to 2'" in found[0].message and found[0].fix is None
+    assert "('The way you came → 1')" in found[1].message
+
+
+def test_unlabelled_choice_is_quiet_on_named_and_malformed_choices() -> None:
+    found = assert_diagnostics(book(
+        "1 A **Rope Bridge** (DEX D2, S2, F3), the stair goes down (D0, S2) or back (D0, S3).",
+        "2 The door is open (D0, S3). (D1 S2 F3)", "3 Out. THE END"), "malformed-choice")
+    assert [d.rule for d in found if d.rule == "unlabelled-choice"] == []
+
+
 @pytest.mark.parametrize(
     "prose",
     ["(1,000 coins)", "(Weight 1)", "(d4 damage)", "(7)", "(evil, good, chaotic, lawful, etc..)", "(d6)",

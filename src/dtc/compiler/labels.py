@@ -4,9 +4,9 @@
 is labelled "right"; ``the **Gallery** runs on (D0, S7)`` is labelled "Gallery". Words that are
 no label worth showing — a number (``turn to 17``), part of a stat block (``Morale 7 | Cutlass
 d6``), a fragment (``came``, ``runs on``, ``leads back``) — give none: :func:`read_label` is
-then empty and the choice is named by :func:`fallback_label` ("Go on to 17"). Labels are read
-only when something asks for one (the compiled graph, a message, the editor): ``dtc lint`` of a
-large book reads none for most choices.
+then empty and the choice is named by :func:`fallback_label` ("Go on to 17"), which DT307
+``unlabelled-choice`` reports. Labels are read only when something asks for one (the compiled
+graph, a message, the editor, DT307 in ``dtc lint``).
 """
 
 from __future__ import annotations

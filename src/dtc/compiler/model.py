@@ -203,7 +203,7 @@ class Choice:
     @property
     def label_found(self) -> bool:
         """Whether the text names the choice (its label is not the fallback): read again, for
-        the few that ask."""
+        the few that ask (DT307 ``unlabelled-choice``)."""
         return self.error is not None or bool(read_label(self.source[self.label_from : self.label_to]))
 
 

@@ -175,7 +175,7 @@ class _Found:
 #: position outside the entry): the language server runs them once per chunk of text and keeps
 #: what they found while the chunk is unchanged. A rule not listed runs over the whole book on
 #: every edit; ``tests/test_incremental.py`` holds the two ways equal.
-LOCAL_RULES = frozenset({"DT101", "DT102", "DT103", "DT104", "DT105", "DT122", "DT204", "DT205", "DT304"})
+LOCAL_RULES = frozenset({"DT101", "DT102", "DT103", "DT104", "DT105", "DT122", "DT204", "DT205", "DT304", "DT307"})
 #: Rules whose findings about an entry depend on that entry, the numbers of the book's labels and
 #: which of the targets its prose exits name are entries of the book (nothing else): kept per
 #: chunk like :data:`LOCAL_RULES`, and worked out again when one of those targets comes or goes.

@@ -55,6 +55,7 @@ _MODULE_NAMES = (
     "dt304_adjacent_outcomes",
     "dt305_unused_possession",
     "dt306_gate_always_open",
+    "dt307_unlabelled_choice",
     "dt401_malformed_suppression",
     "dt402_unused_suppression",
 )
