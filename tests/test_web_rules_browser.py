@@ -342,8 +342,7 @@ def test_a_creature_that_flees_is_out_of_the_fight(browser: Any, tmp_path: Path)
         assert "has fled" in fight.locator(".result").inner_text()
 
 
-def test_death_and_treasure_morale_once_for_a_blow_that_is_first_and_below_half(browser: Any,
-                                                                                 tmp_path: Path) -> None:  # noqa: F811
+def test_death_and_treasure_morale_once_for_a_first_wound_below_half(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     """combat.py _wound: a first wound that also takes it below half its HP is one morale roll, and
     it is then below half: the next wound rolls none."""
     url = make(tmp_path, OGRE.format(rules="death-and-treasure", stats="Morale 2 | Club d6").replace("HP 30", "HP 4"))
@@ -528,8 +527,8 @@ def test_a_new_adventurer_holds_nothing_of_the_last(browser: Any, tmp_path: Path
     ("Rules: zilch\n", "Zilch", ""),
     ("Rules: homebrew\n", "homebrew", "rules dtc does not know: the page rolls no dice for them"),
 ])
-def test_the_page_names_the_system_it_plays(browser: Any, tmp_path: Path, rules_line: str, named: str,
-                                           why: str) -> None:  # noqa: F811
+def test_the_page_names_the_system_it_plays(browser: Any, tmp_path: Path, rules_line: str,  # noqa: F811
+                                           named: str, why: str) -> None:
     text = ONE.format(rules="x").replace("Rules: x\n", rules_line)
     url = make(tmp_path, text)
     with Page(browser) as page:
