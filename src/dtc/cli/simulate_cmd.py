@@ -28,9 +28,13 @@ from dtc.cli.base import (
 from dtc.cli.odds_cmd import emit
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight
+from dtc.simulate.stats import EXAMPLES
+from dtc.visible import visible
 
 if TYPE_CHECKING:
     from dtc.runtime.ruleset import Rules
+    from dtc.simulate.runner import Job
+    from dtc.simulate.stats import Tally
 
 def _rules_name(graph: CompiledGraph, file: str) -> Rules:
     from dtc.systems import UnknownRuleset, play_rules
@@ -55,6 +59,41 @@ def _character(path: str | None, rules: Rules) -> tuple[dict[str, Any] | None, s
         raise  # unreachable
     refuse_other_system(pc, rules, path)
     return pc.to_dict(), f"{pc.name} ({path}) every run: {pc.summary()}"
+
+
+#: The most run logs ``--failure-logs`` writes.
+MAX_FAILURE_LOGS = 20
+
+
+def _write_failure_logs(job: Job, runs: int, tally: Tally, folder: str, file: str,
+                        inputs: tuple[str | None, ...]) -> None:
+    """``--failure-logs DIR``: the run logs of the runs the report names for its problems, then a
+    line for each saying how ``dtc play`` replays it (stderr: the report alone is on stdout)."""
+    import shlex
+
+    from dtc.simulate.failures import write_failure_logs
+    from dtc.systems import play_rules
+
+    failed = sum(tally.outcomes.get(kind, 0) for kind in ("error", "cannot-continue", "stopped"))
+    if not failed:
+        click.echo(f"note: no run erred, could not continue or stopped: no run log written to {folder}", err=True)
+        return
+    logs = write_failure_logs(job, runs, tally, folder, file, play_rules(job.graph.get("rules")),
+                              MAX_FAILURE_LOGS, inputs)
+    written = [log for log in logs if log.path is not None]
+    problems = len(tally.problems)
+    click.echo(f"note: wrote {len(written)} run log{'s' if len(written) != 1 else ''} to {folder}: the runs the "
+               f"report names for its {problems} problem{'s' if problems != 1 else ''} (at most {EXAMPLES} each, "
+               f"{MAX_FAILURE_LOGS} in all), of the {failed:,} run{'s' if failed != 1 else ''} that erred, could not "
+               "continue or stopped", err=True)
+    for log in logs:
+        what = visible(f"{log.problem.kind} at entry {log.problem.entry}: {log.problem.message}"
+                       if log.problem.entry is not None else f"{log.problem.kind}: {log.problem.message}")
+        if log.path is None:
+            click.echo(f"warning: run {log.index} (seed {log.seed}) played otherwise with a run log, so none was "
+                       f"written for it ({what}); please report this", err=True)
+            continue
+        click.echo(f"replay: dtc play {shlex.quote(file)} --replay {shlex.quote(str(log.path))} ({what})", err=True)
 
 
 #: The most processes ``--workers`` asks for.
@@ -96,16 +135,22 @@ def _worker_count(ctx: click.Context, param: click.Parameter, value: str) -> int
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr (default: when stderr is a terminal).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
+@click.option("--failure-logs", "failure_logs", type=click.Path(file_okay=False), metavar="DIR",
+              help=f"Write the run log of each run the report names for a problem (a runtime error, a book that "
+                   f"cannot continue, a run stopped at its turn limit or stuck; the first {EXAMPLES} runs of "
+                   f"each) into DIR as BOOK-seed-N.jsonl, at most {MAX_FAILURE_LOGS}: `dtc play FILE --replay "
+                   "LOG` plays it again. Default: none written.")
 @guard
 @ends_cleanly  # a stop ends the workers too (they would play on to the end of their batches)
 def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: int | str, max_turns: int | None,
                  character_path: str | None, rulings: dict[str, str], fmt: str, limit: int, progress: bool | None,
-                 output: str | None) -> None:
+                 output: str | None, failure_logs: str | None) -> None:
     """Play FILE many times with the full `dtc play` runtime (HP, combat, encounters, light).
 
     Reports the outcomes with confidence intervals, deaths and their causes per entry, turns,
     treasure carried out, entries never visited, and every runtime error or stuck run with the
-    seed that replays it. Exit status 1 when a run hit a runtime error or a broken book.
+    seed that replays it (with --failure-logs, its run log too). Exit status 1 when a run hit a
+    runtime error or a broken book.
     """
     from dtc.cli.progress import Working
     from dtc.runtime.engine import DEFAULT_MAX_TURNS
@@ -149,5 +194,7 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
     else:
         color = output in (None, "-") and color_wanted()
         emit(render_text(meta, result.tally, limit=limit, color=color), output, color, (file, character_path))
+    if failure_logs is not None:
+        _write_failure_logs(job, runs, result.tally, failure_logs, file, (file, character_path, output))
     broken = result.tally.outcomes.get("error", 0) + result.tally.outcomes.get("cannot-continue", 0)
     raise SystemExit(int(Exit.FINDINGS if broken else Exit.CLEAN))

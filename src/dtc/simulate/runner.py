@@ -175,11 +175,21 @@ def _where(exc: BaseException) -> str:
 
 
 def play_one(job: Job, rules: Rules, index: int, *, seen: Counter[int | str] | None = None,
-             make_player: Callable[[], Player] | None = None) -> Run:
-    """Play run ``index`` of ``job`` to its end; a Python error becomes an ``error`` outcome."""
+             make_player: Callable[[], Player] | None = None,
+             log: Callable[[dict[str, Any]], None] | None = None) -> Run:
+    """Play run ``index`` of ``job`` to its end; a Python error becomes an ``error`` outcome.
+
+    ``log``: hand it the run log's events (:mod:`dtc.runtime.replay`: every die face, the
+    adventurer's sheet), as ``dtc play --log`` writes them. The run is the same with it or without:
+    the dice draw the same numbers and the player decides the same (:mod:`dtc.simulate.failures`)."""
     seed = run_seed(job.seed, index)
     dice = Dice(seed)
     visits: Counter[int] = Counter()
+    sinks: list[Any] = [_Visits(visits, seen)]
+    if log is not None:
+        from dtc.runtime.replay import LogWriter, record
+
+        sinks.append(LogWriter(log, record(dice)))  # from the first die: the adventurer's own rolls too
     engine: Engine | None = None
     try:
         pc = Character.from_dict(job.character) if job.character is not None else rules.new_character(dice)
@@ -191,8 +201,8 @@ def play_one(job: Job, rules: Rules, index: int, *, seen: Counter[int | str] | N
             player = POLICIES[job.policy]()
 
         budget = _Budget(player, DECISIONS_PER_TURN * max(job.max_turns, 1))
-        engine = Engine(job.graph, pc, budget, dice=dice, rules=rules, max_turns=job.max_turns,
-                        sinks=[_Visits(visits, seen)])
+        engine = Engine(job.graph, pc, budget, dice=dice, rules=rules, max_turns=job.max_turns, sinks=sinks,
+                        made=log is not None and job.character is None)
         outcome = engine.run()
     except Exception as exc:  # a bug in the runtime (or a graph it cannot handle): report it, go on
         entry = engine.state.entry if engine is not None else None
