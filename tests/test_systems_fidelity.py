@@ -142,7 +142,8 @@ DT_HEAD = ("Title: T\nRules: death-and-treasure{rulings}\n\nTest Book\n\nEncount
            "  1. 2 Goblins fighting 2 Giant Frogs\n\n"
            "Goblin HP 3 | Morale 7 | INT 8 | Sword d6\n\nGiant Frog HP 6 | Morale {frog} | INT 1 | Bite d8\n\n"
            "Statue HP 9 | Morale 12 | Fist d4\n\nAdventure Entries\n\n")
-DT_ENTRIES = "1 A hall. A stuck door (D1, S2, F3).\n\n2 Beyond the door. THE END\n\n3 Still stuck. THE END\n"
+DT_ENTRIES = ("1 A hall. A stuck door (D1, S2, F3).\n\n2 Beyond the door, a landing. Stairs (D0, S4).\n\n"
+              "3 Still stuck, a dim hall. Back (D0, S4).\n\n4 Daylight. THE END\n")
 
 
 def dt_game(player: Any, seed: int = 1, rulings: str = "", frog: int = 10,
@@ -207,7 +208,8 @@ def test_dt_intelligence_unknown_is_asked_once() -> None:
 def test_dt_same_room_entry_turn_ruling(rulings: str, turns: int) -> None:
     """death-and-treasure-v0.1.txt, *Game Procedure* and *Taking Action* ("If spending a turn,
     roll to determine if an encounter occurs"). Ruling ``same-room``: ``turn`` (default) charges
-    the entry read after an action a turn and an encounter check; ``free`` does not."""
+    the entry read after an action a turn and an encounter check; ``free`` does not. An ending
+    is never charged, so the action's entries lead on to one."""
     player = KeyPlayer(["choice:0", "plan:turn"], kinds={"menu", "plan"})
     game, events = dt_game(player, rulings=rulings)
     game.run()
