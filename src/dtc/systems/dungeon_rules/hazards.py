@@ -13,8 +13,9 @@ hazard stays: it is met again on the next visit.
 Rests (seed, 7): catch your breath (5 minutes, one check), a short rest (30 minutes through
 the zone's checks, then the base game's short recovery; the next two checks +1 step), a long
 rest (8 hours in four 2-hour watches through the zone's encounter checks, a Perception roll
-each watch deciding whether what comes is an ambush; then full recovery and the first three
-checks +2 steps), or fortifying a safe camp (an hour and a ration: the next rest's
+each watch deciding whether what comes is an ambush; then the base game's night — its ration,
+its chips — and every HP, whatever the base (ruling ``long-rest: full``; ``base``: the base's
+night alone); the first three checks +2 steps), or fortifying a safe camp (an hour and a ration: the next rest's
 steps are one lower). A catch of breath, a short rest or a camp an encounter interrupts gives
 nothing; a long rest goes on after an encounter unless you flee.
 """
@@ -243,6 +244,9 @@ def rest(rules: DungeonRules, game: Game) -> None:
     if not _long_rest(rules, game):
         return
     rules.base.recover(game, "long")
+    if rules.rulings.get("long-rest", "full") == "full" and game.pc.hp < game.pc.max_hp:
+        # 7: "Full HP and ability refresh per your class rules" — every HP, whatever the base
+        game.heal(game.pc.max_hp - game.pc.hp, "a long rest: full HP")
     rules.short_rested(game)  # a long rest is at least a short one
     if 2 - relief > 0:
         rules.add_step(game, 2 - relief, checks=3, why="long rest")

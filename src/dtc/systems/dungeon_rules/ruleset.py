@@ -276,9 +276,10 @@ DANGER_STEPS = (
 RESTS = {
     "breath": (5, "catch your breath", "one encounter check at the current danger"),
     "short": (30, "a short rest: the base game's short recovery", "the next two checks +1 step"),
-    "long": (480, "a long rest: full HP", "the zone's checks through four 2-hour watches, a Perception "
-                  "(WIS) roll each: what comes in a failed watch ambushes you; then the first three checks "
-                  "+2 steps"),
+    "long": (480, "a long rest: full HP and the base game's night (its ration, its chips)",
+             "the zone's checks through four 2-hour watches, a Perception "
+             "(WIS) roll each: what comes in a failed watch ambushes you; then the first three checks "
+             "+2 steps"),
     "camp": (60, "fortify a safe camp (spends a ration)", "the next rest's danger one step lower"),
 }
 
@@ -365,5 +366,9 @@ DUNGEON_RULES = DungeonRules(
         ("Loot (6)", ("a beaten creature whose stat block has EL N: worth rolled from 30xEL to 90xEL coins, "
                       "x the lair's multiplier (minor 1.25, standard and heart 1.5, major 2, deadly 3, mythic 4), "
                       "x1.5 for a boss; a d6 splits it into coins and goods (80/20 ... 20/80)",)),
+        ("Rulings (a book picks one: Rules: maze-rats + dungeon-rules [long-rest: base]; a run: "
+         "--ruling long-rest=base)", (
+            "long-rest: full (every HP back, whatever the base, with the base's night) | base (the base "
+            "game's night alone)",)),
     ),
 )

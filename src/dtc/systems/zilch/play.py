@@ -12,7 +12,8 @@ silent or leaves room (``docs/rulesets/zilch.md``):
   notices them (else a surprise round); then parley (a ♥ test), fight, or flee (a ♠ contest).
 * Temporary damage (unarmed blows) goes to a pool: a rally gives 1 HP of it back, a rest or a
   sleep all of it.
-* Recovery: rally (a turn: class chips back, −1 per rally marker), rest (an hour, six turns, 50%
+* Recovery: rally (about 2 minutes, less than a turn: no turn passes and no encounter is
+  checked for; class chips back, −1 per rally marker), rest (an hour, six turns, 50%
   interrupted by a wandering monster; else a marker off, chips back, ♦ First Aid), sleep (8 hours,
   once in 24, only outside: at the entrance; markers off, chips back, 2 HP, 2 ♥ drain off).
 * At 0 HP you fall unconscious (seed, *Injury*); every point of damage taken at 0 HP drains ♥
@@ -249,7 +250,7 @@ class Zilch(Rules):
         ways = []
         cap = chip_cap(pc) - pc.stats.get("rally", 0)
         if pc.stats.get("chips", 0) < cap or temporary_pool(pc):
-            ways.append(Option("rally", f"Rally (a turn): class chips back to {cap}"
+            ways.append(Option("rally", f"Rally (2 minutes): class chips back to {cap}"
                                         + (", 1 HP of temporary damage back" if temporary_pool(pc) else "")))
         ways.append(Option("rest", "Rest an hour: chips back, temporary damage back, ♦ First Aid for HP "
                                    "(50% interrupted)"))
@@ -273,8 +274,9 @@ class Zilch(Rules):
             return why
         key = game.ask(Question(RECOVERY, "How do you recover?", tuple(self._ways(game)))).key
         if key == "rally":
-            if game.spend_turn("rest"):
-                self.rally(game)
+            # seed, *Recovery*: "about 2 minutes of calm" — less than a turn, so no turn passes and
+            # no encounter is checked for (the calm is the condition: no rally in a fight)
+            self.rally(game)
             return None
         if key == "rest":
             for _ in range(REST_TURNS):
