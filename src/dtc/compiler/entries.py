@@ -116,6 +116,20 @@ NOT_CREATURES = frozenset(
         *("times", "hp", "xp", "gp", "sp", "cp", "ac"),
     )
 )
+#: "have read", "had already read": a note about what the reader has read before ("if you have
+#: read section 3 earlier"), not a direction to read it now (see :func:`read_before`).
+_HAVE_READ = re.compile(
+    r"(?:\bhav(?:e|ing)|\bhas|\bhad|['’]ve|['’]d)\s+(?:(?:already|not|never|previously|just|ever|once|yet)\s+){0,2}$",
+    re.I,
+)
+
+
+def read_before(text: str, at: int) -> bool:
+    """Whether ``read`` at ``at`` in ``text`` speaks of having read ("if you have read section 3
+    earlier"): a cross-reference in a note, not a prose exit."""
+    return _HAVE_READ.search(text, max(0, at - 40), at) is not None
+
+
 #: A prose exit's number follows one of these words (a cheap test before EXIT_BEFORE runs).
 EXIT_WORDS = ("to", "entry", "section", "paragraph")
 ENDING_CAPS = re.compile(r"\bTHE\s+END\b")
@@ -126,7 +140,7 @@ ENDING_AFTER = re.compile(r"(?![A-Za-z0-9])(?:[ \t]*\([ \t]*(?i:death|victory)[ 
 #: ``THE END (death)``, ``The End (victory).``: the kind of an ending.
 ENDING_KIND = re.compile(r"\b(?i:the\s+end)[ \t]*\([ \t]*(?i:(death|victory))[ \t]*\)")
 #: ``[+stone key]``, ``[-10 coins]``: a bracket that opens like effects.
-EFFECTS = re.compile(rf"\[{_SP}*[+-][^\[\]]{{0,200}}\]")
+EFFECTS = re.compile(rf"\[{_SP}*(?:(?i:may){_SP}+)?[+-][^\[\]]{{0,200}}\]")
 #: ``Span`` built from one tuple without the named tuple's Python-level ``__new__`` (three times
 #: faster; the parser makes several hundred thousand).
 _span: Callable[[tuple[int, int, int, int]], Span] = partial(tuple.__new__, Span)
@@ -315,9 +329,9 @@ def _read_effects(entry: Entry, body: str, start: int, index: LineIndex, notatio
             entry.effect_errors.append((parsed.message, index.span(at, max(at + 1, start + s + parsed.end))))
             continue
         for change in parsed:
-            entry.changes.append(
-                StateChange(change.name, change.amount, index.span(start + s + change.start, start + s + change.end))
-            )
+            entry.changes.append(StateChange(
+                change.name, change.amount, index.span(start + s + change.start, start + s + change.end),
+                None if _plain(change) else change))
     if found:
         notation.sort()
 
@@ -349,6 +363,8 @@ def _scan_numbers(
         token = body[s:e]
         near = body[max(0, s - 14) : s].rstrip(" \t\n§").lower()
         begin = EXIT_BEFORE.search(body, max(0, s - 40), s) if near.endswith(EXIT_WORDS) else None
+        if begin is not None and begin.group()[:4].lower() == "read" and read_before(body, begin.start()):
+            begin = None  # "if you have read section 3": what was read before, not where to go
         if begin is not None and not (token[0] != "@" and EXIT_AFTER_UNIT.match(body, e)):
             target: int | str = bounded(token, ENTRY) if token[0] != "@" else token
             entry.prose_exits.append(
@@ -421,6 +437,11 @@ def _is_ending(body: str, low: bytes) -> bool:
     return False
 
 
+def _plain(change: Change) -> bool:
+    """A fixed count on every reading (:attr:`StateChange.plain`)."""
+    return not (change.all or change.if_held or change.once or change.dice is not None or change.may)
+
+
 def _fast_choice(text: str, starts: list[int], body_start: int, s: int, fast: re.Match[str]) -> Choice:
     """The common case: notation on one line that the fast path read. The choice works out its
     spans if they are ever asked for (see :meth:`Choice.located`)."""
@@ -472,6 +493,8 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
         choice.success = target_value(result.success.value)
     choice.failure = target_value(result.failure.value) if result.failure else None
     choice.condition = result.condition
+    choice.changes = [StateChange(c.name, c.amount, span(c.start, c.end), None if _plain(c) else c)
+                      for c in result.changes]
     roll = result.roll
     if roll is not None:
         dice = sub(roll.dice)

@@ -31,7 +31,7 @@ from itertools import accumulate
 from typing import Any
 
 from dtc import numbers
-from dtc.compiler.entries import EXIT_VERBS
+from dtc.compiler.entries import EXIT_VERBS, read_before
 from dtc.systems import DEFAULT, get_ruleset
 
 Effect = dict[str, Any]
@@ -53,6 +53,14 @@ PROSE_EXIT = re.compile(
     r"(?:entry\s+|section\s+|paragraph\s+|§\s*)?([0-9]{1,7}|@[A-Za-z][A-Za-z0-9_-]*)\b",
     re.I,
 )
+
+
+def prose_exits(text: str) -> list[re.Match[str]]:
+    """``PROSE_EXIT`` in ``text``, less a note's cross-reference ("if you have read section 3")."""
+    return [m for m in PROSE_EXIT.finditer(text)
+            if m.group()[:4].lower() != "read" or not read_before(text, m.start())]
+
+
 #: What every ``MENTION`` holds: a digit, spaces, a capital (found at the speed of a scan for digits).
 _COUNT_HINT = re.compile(r"[0-9][ \t]+[A-Z]")
 #: ``4 Goblins``, ``1d6 Giant Frogs``: a counted, capitalised name.
@@ -496,7 +504,7 @@ class _Reader(_Found):
             # (every exit verb is followed by "to", but "read")
             win = self.any_fight and WIN.match(text) is not None
             if win or IF.match(text):
-                exits = list(PROSE_EXIT.finditer(text))
+                exits = prose_exits(text)
                 if exits and win:
                     for e in self.open_fights:
                         e["target"] = _target(exits[0].group(1))

@@ -63,7 +63,7 @@ class Reader(rx._Found):
         fight = rx.FIGHT.search(text)
         if fight:
             self.add("fight", start + fight.start(), start + fight.end(), when, target=None)
-        exits = list(rx.PROSE_EXIT.finditer(text))
+        exits = rx.prose_exits(text)
         if exits and rx.WIN.match(text) and self.any_fight:
             for e in self.open_fights:
                 e["target"] = rx._target(exits[0].group(1))
