@@ -689,21 +689,21 @@
     record(card, result);
     showResult(card, result, true);
   }
+  /* A random branch's dice, and the entry they lead to. */
+  function rollBranch(card) {
+    var dice = roll(parseInt(card.dataset.count, 10), parseInt(card.dataset.sides, 10));
+    var total = sum(dice);
+    var branch = JSON.parse(card.dataset.branches).filter(function (b) { return total >= b[0] && total <= b[1]; })[0];
+    note({ event: "roll", total: total, to: branch && branch[2] !== null ? branch[2] : null });
+    var result = { ok: null, text: "Rolled " + dice.join(" + ") + " = " + total + "." + (branch && branch[2] !== null ? "" : " No branch of this roll covers it."),
+      target: branch && branch[2] !== null ? String(branch[2]) : "" };
+    record(card, result); showResult(card, result, true);
+  }
   main.addEventListener("click", function (ev) {
     var button = ev.target.closest("button.roll");
     if (button) { attempt(button.closest(".check")); save(); return; }
     button = ev.target.closest("button.roll-branch");
-    if (button) {
-      var card = button.closest(".random");
-      var dice = roll(parseInt(card.dataset.count, 10), parseInt(card.dataset.sides, 10));
-      var total = sum(dice);
-      var branch = JSON.parse(card.dataset.branches).filter(function (b) { return total >= b[0] && total <= b[1]; })[0];
-      note({ event: "roll", total: total, to: branch && branch[2] !== null ? branch[2] : null });
-      var result = { ok: null, text: "Rolled " + dice.join(" + ") + " = " + total + "." + (branch && branch[2] !== null ? "" : " No branch of this roll covers it."),
-        target: branch && branch[2] !== null ? String(branch[2]) : "" };
-      record(card, result); showResult(card, result, true);
-      return;
-    }
+    if (button) { rollBranch(button.closest(".random")); return; }
     button = ev.target.closest("button.roll-hazard");
     if (button) {
       /* As play meets a hazard (dungeon_rules/hazards.py): its rules' check (a d20), against the
@@ -1126,9 +1126,8 @@
     var r = replaying;
     var f = r && r.queue.length ? r.queue.shift() : null;
     if (f && f[0] === sides) { return f[1]; }
-    /* Thrown inside a control's own handler too (a click): kept, so the replay stops there. */
-    r.error = r.error || new Diverged(r.step, "the page rolls a d" + sides + " where the log rolled " + (!f ? "nothing more" : f[0] ? "a d" + f[0] : "a number in [0, 1)"));
-    throw r.error;
+    /* The replay calls the page's steps itself (never through a click), so this reaches its loop. */
+    throw new Diverged(r.step, "the page rolls a d" + sides + " where the log rolled " + (!f ? "nothing more" : f[0] ? "a d" + f[0] : "a number in [0, 1)"));
   }
   /* Which of the log's events the page plays itself (the rest it takes as recorded). */
   function owned(e, segment) {
@@ -1171,72 +1170,73 @@
     show();
   }
   function currentNumber() { var p = document.querySelector(".page.current.entry"); return p ? parseInt(p.id.slice(6), 10) : null; }
+  /* The card on the current page for a log's menu decision "choice:N": {card, gate} (card null
+     when the page shows none); null for any other decision. */
+  function cardFor(e) {
+    var key = String(e.choice || "");
+    if (e.question !== "menu" || !/^choice:\d+$/.test(key)) { return null; }
+    var card = document.querySelector('.page.current [data-card="e' + currentNumber() + "c" + key.slice(7) + '"]');
+    var gate = card ? card.closest("[data-needs]") : null;
+    return { card: card, closed: !!(gate && gate.classList.contains("closed")) };
+  }
   /* What the page does for the log's event at i: "move", "action" (a check card), "random" (a
-     random card), "go", "turn" (rest or wait), "refused" (a closed gate) or "taken" (left to the reader). */
+     random card), "go", "turn" (rest or wait), "refused" (a closed gate), "missing" (no such card)
+     or "taken" (left to the reader). */
   function kindOf(e) {
     if (e.event === "move") { return "move"; }
-    var key = String(e.choice || ""), n = currentNumber();
     if (e.question !== "menu") { return "taken"; }
-    if (key === "wait") { return "turn"; }  /* rest (its turns, its healing) is the reader's to keep */
-    if (!/^choice:\d+$/.test(key)) { return "taken"; }
-    var card = document.querySelector('.page.current [data-card="e' + n + "c" + key.slice(7) + '"]');
+    if (String(e.choice || "") === "wait") { return "turn"; }  /* rest (its turns, its healing) is the reader's to keep */
+    var found = cardFor(e);
+    if (!found) { return "taken"; }
+    var card = found.card;
     if (!card) { return "missing"; }
-    var gate = card.closest("[data-needs]");
-    if (gate && gate.classList.contains("closed")) { return "refused"; }
+    if (found.closed) { return "refused"; }
     if (card.classList.contains("go")) { return "go"; }
     if (card.classList.contains("random")) { return "random"; }
     return card.classList.contains("check") && card.querySelector("button.roll") ? "action" : "taken";
   }
-  /* Run the page's own step for the log's event at i (a decision or a move); its notes are then compared. */
-  function trigger(events, i) {
-    var e = events[i], n = currentNumber();
+  /* Run the page's own step for the log's event at i (a decision or a move) as kindOf named it;
+     its notes are then compared. */
+  function trigger(events, i, kind) {
+    var e = events[i];
     if (e.event === "move") {
       if (["success", "failure", "prose"].indexOf(e.how) >= 0 && replaying.expect !== undefined) {
         if (replaying.expect !== e.to) { throw new Diverged(e.seq, "move: the log goes to " + e.to + ", the page to " + replaying.expect); }
       }
       replaying.expect = undefined;
       goTo(e.to, e.how !== "start");
-      return "move";
+      return;
     }
-    var key = String(e.choice || "");
-    if (e.question === "menu" && /^choice:\d+$/.test(key)) {
-      var card = document.querySelector('.page.current [data-card="e' + n + "c" + key.slice(7) + '"]');
-      if (!card) { throw new Diverged(e.seq, "decision: the log takes choice " + key.slice(7) + " at " + n + ", which the page does not show"); }
-      var gate = card.closest("[data-needs]");
-      if (gate && gate.classList.contains("closed")) { replaying.refused = true; return "refused"; }
-      if (card.classList.contains("go")) { replaying.expect = parseInt(card.querySelector("a").getAttribute("href").slice(7), 10); return "go"; }
-      if (card.classList.contains("random")) { card.querySelector("button.roll-branch").click(); if (replaying.error) { throw replaying.error; } return "random"; }
-      if (card.classList.contains("check") && card.querySelector("button.roll")) {
-        var rest = events.slice(i + 1);
-        var upto = rest.findIndex(function (x) { return x.event === "move" || (x.event === "decision" && x.question === "menu"); });
-        var part = upto < 0 ? rest : rest.slice(0, upto);
-        var plan = part.filter(function (x) { return x.event === "decision" && x.question === "plan"; })[0];
-        var gear = part.filter(function (x) { return x.event === "gear"; })[0];
-        var chk = part.filter(function (x) { return x.event === "check" && x.why !== "escape"; })[0];
-        if (plan) {
-          var value = String(plan.choice).replace(/^plan:/, "");
-          var radio = card.querySelector('input[type="radio"][value="' + value + '"]');
-          if (!radio) { throw new Diverged(plan.seq, "plan: the log's way (" + value + ") is not one the page offers"); }
-          radio.checked = true; showGear(card);
-        }
-        var pick = card.querySelector("select.gear");
-        if (pick) {
-          var name = gear && gear.appropriate && gear.item ? String(gear.item) : "-";
-          if (!Array.prototype.some.call(pick.options, function (o) { return o.value === name; })) {
-            var o = document.createElement("option"); o.value = name; o.textContent = name; pick.appendChild(o);
-          }
-          pick.value = name;
-        }
-        var ab = card.querySelector("select.ability");
-        if (ab && chk) { ab.value = chk.ability; }
-        card.querySelector("button.roll").click();
-        if (replaying.error) { throw replaying.error; }
-        return "action";
+    var card = kind === "taken" || kind === "turn" ? null : cardFor(e).card;
+    if (kind === "missing") { throw new Diverged(e.seq, "decision: the log takes choice " + String(e.choice).slice(7) + " at " + currentNumber() + ", which the page does not show"); }
+    if (kind === "refused") { replaying.refused = true; return; }
+    if (kind === "go") { replaying.expect = parseInt(card.querySelector("a").getAttribute("href").slice(7), 10); return; }
+    if (kind === "random") { rollBranch(card); return; }
+    if (kind === "turn") { spendTurn(); return; }
+    if (kind !== "action") { return; }
+    var rest = events.slice(i + 1);
+    var upto = rest.findIndex(function (x) { return x.event === "move" || (x.event === "decision" && x.question === "menu"); });
+    var part = upto < 0 ? rest : rest.slice(0, upto);
+    var plan = part.filter(function (x) { return x.event === "decision" && x.question === "plan"; })[0];
+    var gear = part.filter(function (x) { return x.event === "gear"; })[0];
+    var chk = part.filter(function (x) { return x.event === "check" && x.why !== "escape"; })[0];
+    if (plan) {
+      var value = String(plan.choice).replace(/^plan:/, "");
+      var radio = card.querySelector('input[type="radio"][value="' + value + '"]');
+      if (!radio) { throw new Diverged(plan.seq, "plan: the log's way (" + value + ") is not one the page offers"); }
+      radio.checked = true; showGear(card);
+    }
+    var pick = card.querySelector("select.gear");
+    if (pick) {
+      var name = gear && gear.appropriate && gear.item ? String(gear.item) : "-";
+      if (!Array.prototype.some.call(pick.options, function (o) { return o.value === name; })) {
+        var o = document.createElement("option"); o.value = name; o.textContent = name; pick.appendChild(o);
       }
-      return "taken";
+      pick.value = name;
     }
-    if (e.question === "menu" && key === "wait") { spendTurn(); return "turn"; }
-    return "taken";
+    var ab = card.querySelector("select.ability");
+    if (ab && chk) { ab.value = chk.ability; }
+    attempt(card); save();
   }
   /* Whether the reader ran from an encounter in the middle of the action at i (the page's action
      then never finishes: the reader's flight is theirs to play). */
@@ -1319,7 +1319,7 @@
             if (segment === "action" && fled(events, i)) { segment = "taken"; }
             replaying.queue = queueFor(i + 1, segment);
             faces = replaying.queue;
-            trigger(events, i);
+            trigger(events, i, segment);
           } else if (e.event === "end") {
             finishEnd(e);
           } else if (e.event === "turn" && !(replaying.turnOwned = owned(e, segment))) {
