@@ -135,14 +135,7 @@ def chain_key(key: str) -> str:
     return key
 
 
-#: Books whose gates read what a fresh adventurer's kit holds: play counts the kit ("one inventory",
-#: docs/format.md), odds still starts the reader with nothing (issue 39 open on it).
-KIT_READ = {"the-broken-lighthouse": "lantern", "the-tidewater-vault": "rope"}
-
-
-@pytest.mark.parametrize("book", [pytest.param(b, marks=pytest.mark.xfail(
-    reason=f"play counts the {KIT_READ[b.stem]} in the kit; odds starts with nothing", strict=False))
-    if b.stem in KIT_READ else b for b in BOOKS], ids=lambda p: p.stem)
+@pytest.mark.parametrize("book", BOOKS, ids=lambda p: p.stem)
 def test_odds_and_simulate_agree_on_every_outcome(book: Path) -> None:
     graph = reduced(compile_file(str(book)).graph())
     pc, scores = character(graph.get("rules") or "death-and-treasure", 11)

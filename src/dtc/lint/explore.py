@@ -115,6 +115,13 @@ class Layout:
     def get(self, values: int, slot: int) -> int:
         return (values >> self.off[slot]) & ((1 << self.width[slot]) - 1)
 
+    def pack(self, counts: Sequence[int]) -> int:
+        """Per-slot counts (in the slot's units) as one packed value, each kept up to its ``top``."""
+        values = 0
+        for i, c in enumerate(counts):
+            values |= min(max(0, int(c)), self.top[i]) << self.off[i]
+        return values
+
     def unpack(self, values: int) -> list[int]:
         return [self.get(values, i) for i in range(len(self.off))]
 
@@ -197,8 +204,10 @@ def live_masks(rooms: list[Room]) -> list[int]:
 
 
 def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges: bool = False,
-            gated_facts: bool = False) -> Exploration:
-    """Breadth first from ``start`` with nothing held; see the module's documentation."""
+            gated_facts: bool = False, held: int = 0) -> Exploration:
+    """Breadth first from ``start``, the reader holding ``held`` (packed values, :meth:`Layout.pack`:
+    what the adventurer carries in, the kit's rope; nothing by default) before the start entry's
+    effects; see the module's documentation."""
     n = len(rooms)
     eshift = max(1, (n + 1).bit_length())
     ex = Exploration(rooms, layout, start, _eshift=eshift)
@@ -272,7 +281,7 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
             for k in unpaid:
                 ex.unpaid.setdefault((t, k), (q, way, o))
 
-    arrived = arrive(start, 0)
+    arrived = arrive(start, held)
     if not arrived:
         ex.complete = False
         return ex

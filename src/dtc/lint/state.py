@@ -193,6 +193,15 @@ class StateAnalysis:
                     out.setdefault(c.name, c)
         return out
 
+    @cached_property
+    def held(self) -> dict[str, int]:
+        """What the reader holds before the first entry, of the names the book's conditions and
+        losses read: the kit's rope in a Death & Treasure book that asks ``if rope`` (one
+        inventory, as ``dtc play`` counts it; :func:`dtc.systems.kit_holdings_of`)."""
+        from dtc.systems import kit_holdings_of
+
+        return kit_holdings_of(self.doc.rules, set(self.tested) | set(self.lost))
+
     def _prepare(self) -> None:
         caps: dict[str, int] = {}
         unit: dict[str, int] = {}
@@ -210,6 +219,9 @@ class StateAnalysis:
                     for atom in _atoms(c.condition):
                         unit[atom.name] = gcd(unit.get(atom.name, 0), atom.count)
                         widen(atom.name, atom.count)
+        for name, count in self.held.items():  # the kit's counts, in the same units
+            if name in unit:
+                unit[name] = gcd(unit[name], count)
         self.names = sorted(caps)
         self.slot = {name: i for i, name in enumerate(self.names)}
         #: Counts are kept in units of the greatest common divisor of every amount that names
@@ -291,7 +303,8 @@ class StateAnalysis:
         # change indices in the Room skip untracked changes: map them back to the entry's
         self._change_index = {
             number: [k for k, (i, _, _) in enumerate(self.places[number].changes) if i >= 0] for number in numbers}
-        ex = explore(rooms, room_of[start], layout, budget=BUDGET, gated_facts=True)
+        held = layout.pack([self.held.get(n, 0) // self.unit[n] for n in self.names])
+        ex = explore(rooms, room_of[start], layout, budget=BUDGET, gated_facts=True, held=held)
         self.ex = ex
         self.numbers = numbers
         reached = self.reached
@@ -328,7 +341,8 @@ class StateAnalysis:
             at += top + 1
         start = self.res.start
         assert start is not None
-        zero = sum(1 << o for o in self.off)
+        zero = sum(1 << (o + min(self.held.get(n, 0) // self.unit[n], top))
+                   for o, n, top in zip(self.off, self.names, self.top, strict=True))
         state: dict[int, int] = {start: self._arrive_packed(self.places[start], zero)}
         work = deque([start])
         queued = {start}
@@ -477,7 +491,7 @@ class StateAnalysis:
     def replay(self, steps: list[tuple[Place, Move | None, int]]) -> Iterator[tuple[Place, dict[str, int], list[int]]]:
         """Walk a route with exact counts: yields each place, what is held after its effects, and
         the changes that could not be paid; stops early when a gate on the route is closed."""
-        held: dict[str, int] = {}
+        held: dict[str, int] = dict(self.held)
         for place, move, _ in steps:
             unpaid = []
             for k, (_, _, ch) in enumerate(place.changes):

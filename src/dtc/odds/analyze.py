@@ -275,14 +275,14 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         outcomes={k: v for k, v in sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))},
         loops=loops, visits=visits_out, reach=reach_out, edges=edges,
         hazards=hazards, notes=notes,
-        assumptions=_assumptions(ruleset, policy, approach, abilities is None, chain),
+        assumptions=_assumptions(ruleset, policy, approach, abilities is None, chain, book.held),
         states=chain.states if chain is not None else None, unexplored=unexplored, play=play,
         ending_kinds={n: e["ending_kind"] for n, e in book.entries.items() if e.get("ending_kind")},
     )
 
 
 def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: bool,
-                 chain: StateChain | None) -> list[str]:
+                 chain: StateChain | None, kit: dict[str, int] | None = None) -> list[str]:
     out = [
         f"policy {policy}: {POLICIES.get(policy) or DECIDED[policy]}",
         f"approach {approach}: {APPROACHES[approach]}",
@@ -296,6 +296,11 @@ def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: boo
             f"play; the chain runs over (entry, possessions) states (possessions read by a condition: {held})",
             "'return to your most recent entry' goes back where the reader came from, as in dtc play",
         ]
+        carried = {n: k for n, k in (kit or {}).items() if n in chain.names}
+        if carried:
+            out.append("the reader starts holding what every fresh adventurer's kit holds of those: "
+                       + ", ".join(n if k == 1 else f"{k} {n}" for n, k in sorted(carried.items()))
+                       + " (one inventory, as dtc play counts it: docs/format.md, \"How names match\")")
     else:
         out += [
             "no choice is gated on what the reader holds, so the chain runs over entries alone",

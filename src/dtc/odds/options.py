@@ -75,6 +75,9 @@ class Book:
     options: dict[int, list[Option]]
     skipped: dict[int, list[str]]  # what the chain ignored per entry, as notes
     facts: Analysis
+    #: What the reader holds before the first entry, of the names the book reads: the kit's rope
+    #: for a Death & Treasure book that asks ``if rope`` (:func:`dtc.systems.kit_holdings_of`).
+    held: dict[str, int] = field(default_factory=dict)
 
     @property
     def checks(self) -> list[CheckKey]:
@@ -211,6 +214,10 @@ def read_book(graph: CompiledGraph, rules: Ruleset | None = None) -> Book:
         if notes:
             skipped[n] = notes
     facts = Analysis.of_graph(graph)
+    from dtc.runtime.inventory import read_names
+    from dtc.systems import kit_holdings_of
+
+    held = kit_holdings_of(graph.get("rules"), read_names(graph))
     return Book(
         title=str(graph.get("title") or "Untitled adventure"),
         rules=str(graph.get("rules") or ""),
@@ -221,4 +228,5 @@ def read_book(graph: CompiledGraph, rules: Ruleset | None = None) -> Book:
         options=options,
         skipped=skipped,
         facts=facts,
+        held=held,
     )

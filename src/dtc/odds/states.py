@@ -130,6 +130,9 @@ def build(book: Book, budget: int | None = None) -> StateChain:
                 for name, count in _cond_names(cond):
                     unit[name] = gcd(unit.get(name, 0), count)
                     tops[name] = max(tops.get(name, 0), count)
+    for name, count in book.held.items():  # what the reader carries in counts in the same units
+        if name in unit:
+            unit[name] = gcd(unit[name], count)
     lost: dict[str, int] = {}
     for n in book.numbers:
         for ch in book.entries[n].get("changes", []):
@@ -144,7 +147,7 @@ def build(book: Book, budget: int | None = None) -> StateChain:
     # stands on a loop (it can never be more), else up to CEILING times what the largest condition
     # and the largest loss name together; past it a state is not expanded (bounds, not a guess).
     cyclic = cyclic_entries(book)
-    gained: dict[str, int] = {}
+    gained: dict[str, int] = {name: count for name, count in book.held.items() if name in lost}
     looped: set[str] = set()
     for n in book.numbers:
         for ch in book.entries[n].get("changes", []):
@@ -156,7 +159,7 @@ def build(book: Book, budget: int | None = None) -> StateChain:
     def ceiling(n: str) -> int:
         if n not in looped:
             return max(1, -(-gained.get(n, 0) // unit[n]))
-        return CEILING * -(-(tops[n] + lost.get(n, 0)) // unit[n])
+        return max(CEILING * -(-(tops[n] + lost.get(n, 0)) // unit[n]), book.held.get(n, 0) // unit[n])
 
     layout = Layout.of([-(-tops[n] // unit[n]) for n in names], [n in lost for n in names], exact=True,
                        ceilings=[ceiling(n) for n in names])
@@ -208,7 +211,8 @@ def build(book: Book, budget: int | None = None) -> StateChain:
         rooms.append(Room(n, changes, ways, ending, returns, reads, 0))
         options.append(opts)
     # return targets: the option's branch order, for the exit each one follows
-    ex = explore(rooms, room_of[book.start], layout, budget=budget, edges=True)
+    held = layout.pack([book.held.get(n, 0) // unit[n] for n in names])
+    ex = explore(rooms, room_of[book.start], layout, budget=budget, edges=True, held=held)
     return _lay_out(book, ex, numbers, options, rooms, sinks, names, return_exits, units, cyclic)
 
 

@@ -12,6 +12,7 @@ roller. Other packages add systems through the ``dtc.systems`` entry-point group
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -195,6 +196,21 @@ def play_rules(spec: str | None) -> Rules:
         rules = wrapper(rules)  # type: ignore[call-arg]
         rules.rulings = rulings
     return rules
+
+
+def kit_holdings_of(spec: str | None, names: Iterable[str]) -> dict[str, int]:
+    """Of ``names`` (possessions a book's conditions and losses read), those a fresh adventurer of
+    the ``Rules:`` value ``spec`` carries in the kit, with how many (``{"rope": 1}``): what
+    ``dtc play`` finds in the adventurer's items before the first page, and what ``dtc odds`` and
+    ``dtc lint`` start their reader with (one inventory, docs/format.md "How names match"). Empty
+    when the rules cannot be read (lint reports that on its own)."""
+    from dtc.runtime.inventory import kit_holdings
+
+    try:
+        kit = play_rules(spec).kit()
+    except (UnknownRuleset, ValueError, KeyError):
+        return {}
+    return kit_holdings(names, kit)
 
 
 def roller(spec: str | None) -> Roller | None:

@@ -104,7 +104,8 @@ class Context:
     def judged_gates(self) -> Iterator[tuple[int, int, Choice, tuple[bool, bool]]]:
         """(entry number, choice index, choice, (may open, may stay closed)) of every gated choice
         the state analysis judges: in a book with state, at a reached entry, with a well-formed
-        condition whose every name some effect gives (unknown-possession speaks of the others)."""
+        condition whose every name some effect gives or the kit holds (unknown-possession speaks
+        of the others)."""
         if not self.has_state:  # (what self.state would say, without the graph facts it is built on)
             return
         state = self.state
@@ -114,7 +115,7 @@ class Context:
             for ci, c in enumerate(self.doc.entries[i].choices):
                 if c.condition is None or c.error is not None:
                     continue
-                if any(name not in state.given for name in cond_names(c.condition)):
+                if any(name not in state.given and name not in state.held for name in cond_names(c.condition)):
                     continue
                 facts = state.gate(number, ci)
                 if facts is not None:

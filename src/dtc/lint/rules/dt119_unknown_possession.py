@@ -13,8 +13,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
 
     ## What it finds
     A choice's condition (`if stone key`, `if not alarm`, `if 10 coins`) names something no
-    `[+...]` effect anywhere in the book gives. Names are compared without regard to case or
-    spacing; when a given name is close, the message suggests it ("did you mean").
+    `[+...]` effect anywhere in the book gives and no fresh adventurer of the book's rules carries
+    (a Death & Treasure book may ask `if rope`: the standard kit holds one). Names are compared
+    without regard to case or spacing; when a given name is close, the message suggests it
+    ("did you mean").
 
     ## Why it matters
     It is a typo or a forgotten `[+...]`: `if` on such a name never holds, `if not` always does,
@@ -40,7 +42,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
         if c.condition is None:
             continue
         for name in dict.fromkeys(cond_names(c.condition)):
-            if name in given:
+            if name in given or name in ctx.state.held:
                 continue
             import difflib  # here: only a near miss needs it
 
