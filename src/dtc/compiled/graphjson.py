@@ -17,7 +17,7 @@ import re
 from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 #: ``format_version`` values this dtc reads (it writes :data:`dtc.FORMAT_VERSION`).
-READABLE_VERSIONS: tuple[int, ...] = (1, 2)
+READABLE_VERSIONS: tuple[int, ...] = (1, 2, 3)
 
 #: "Return to your most recent entry": the compiler writes it as one ``return`` exit per entry
 #: leading in, so an entry nothing leads into keeps it only in its ``text``, where a reader of
@@ -103,10 +103,18 @@ Hazard = TypedDict("Hazard", {
 
 #: A condition (schema ``$defs/condition``), a small expression tree: ``{"has": name, "count": n}``
 #: (at least n of the possession), ``{"not": c}``, ``{"all": [c, ...]}``, ``{"any": [c, ...]}``.
-Condition: TypeAlias = "HasCondition | NotCondition | AllCondition | AnyCondition"
+#: Version 3: ``op`` compares (``{"has": "gold crowns", "count": 3, "op": ">"}``), and
+#: ``{"score": "CON", "count": 12, "op": ">="}`` reads the adventurer's score.
+Condition: TypeAlias = "HasCondition | ScoreCondition | NotCondition | AllCondition | AnyCondition"
+CompareOp = Literal[">=", ">", "<=", "<", "="]
 class HasCondition(TypedDict):
     has: str
     count: int
+    op: NotRequired[CompareOp]
+class ScoreCondition(TypedDict):
+    score: str
+    count: int
+    op: CompareOp
 NotCondition = TypedDict("NotCondition", {"not": Condition})
 class AllCondition(TypedDict):
     all: list[Condition]
@@ -138,9 +146,21 @@ class Choice(TypedDict):
     span: SpanDict
     condition: NotRequired[Condition]
     roll: NotRequired[Roll]
+    changes: NotRequired[list["Change"]]
 
 
 class Change(TypedDict):
+    name: str
+    amount: int
+    all: NotRequired[bool]
+    if_held: NotRequired[bool]
+    once: NotRequired[bool]
+    dice: NotRequired[str]
+    times: NotRequired[int]
+    may: NotRequired[bool]
+
+
+class StartItem(TypedDict):
     name: str
     amount: int
 
@@ -218,5 +238,7 @@ class CompiledGraph(TypedDict):
     entries: list[Entry]
     introduction: NotRequired[list[str]]
     possessions: NotRequired[list[str]]
+    start_with: NotRequired[list[StartItem]]
+    limits: NotRequired[dict[str, int]]
     zones: NotRequired[list[Zone]]
     hazards: NotRequired[list[Hazard]]

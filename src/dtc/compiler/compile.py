@@ -16,10 +16,10 @@ from functools import cache, partial
 from typing import Any, NamedTuple, cast
 
 import dtc.compiler.dungeon as dungeon
-from dtc import FORMAT_VERSION, __version__
+from dtc import FORMAT_VERSION, FORMAT_VERSION_PUBLISHED, __version__
 from dtc.compiled.graphjson import CompiledGraph
-from dtc.compiler.model import Choice, Creature, Document, Entry, Offsets, Target
-from dtc.compiler.notation import cond_json, cond_names
+from dtc.compiler.model import Choice, Creature, Document, Entry, Offsets, StateChange, Target
+from dtc.compiler.notation import Cond, Has, Not, change_json, cond_json, cond_names
 from dtc.diagnostics import Span
 from dtc.numbers import ENTRY, bounded
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
@@ -406,7 +406,7 @@ def _graph(
             out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))
         # State (see "State" in docs/format.md): only on the entries that have it.
         if entry.changes:
-            out["changes"] = [{"name": c.name, "amount": c.amount} for c in entry.changes]
+            out["changes"] = [_change_json(c) for c in entry.changes]
         if entry.ending_kind is not None:
             out["ending_kind"] = entry.ending_kind
         return out
@@ -424,7 +424,7 @@ def _graph(
                 "end_line": entry.end_line,
                 "text": entry.text,
                 "ending": entry.ending,
-                "choices": [_state_choice(c, res, {
+                "choices": [_state_choice(c, res, doc.score_name, {
                         "label": c.label,
                         "text": c.text,
                         "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
@@ -508,8 +508,8 @@ def _graph(
                     f'"error":{"null" if c.error is None else value(c.error)},'
                     f'"span":{"null" if span is None else span_text % span}'
                 )
-                if c.condition is not None or c.roll is not None:
-                    for key, part in _state_choice(c, res, {}).items():
+                if c.condition is not None or c.roll is not None or c.changes:
+                    for key, part in _state_choice(c, res, doc.score_name, {}).items():
                         choice += f',"{key}":{encoder(part)}'
                 choices.append(choice + "}")
             exits = []
@@ -597,6 +597,7 @@ def _graph(
         if zones:
             _dungeon_notation(doc, graph, canonical)
         _possessions(doc, graph)
+        _published(doc, graph)
         return graph
 
     if write_to is not None:  # written straight to the output, the digest worked out beside
@@ -641,10 +642,14 @@ def _blank_state(text: str) -> str:
     return EFFECTS.sub(lambda m: " " * len(m.group()), text)
 
 
-def _state_choice(c: Choice, res: Resolved, out: dict[str, Any]) -> dict[str, Any]:
-    """A choice's condition and random branch, added only to the choices that have them."""
+def _state_choice(c: Choice, res: Resolved, score: Callable[[str], str | None],
+                  out: dict[str, Any]) -> dict[str, Any]:
+    """A choice's condition, random branch and effects, added only to the choices that have them
+    (``score``: the adventurer's score a condition's name is, :meth:`Document.score_name`)."""
     if c.condition is not None:
-        out["condition"] = cond_json(c.condition)
+        out["condition"] = cond_json(c.condition, score)
+    if c.changes:
+        out["changes"] = [_change_json(ch) for ch in c.changes]
     if c.roll is not None:
         out["roll"] = {
             "dice": c.roll.dice,
@@ -659,6 +664,47 @@ def _state_choice(c: Choice, res: Resolved, out: dict[str, Any]) -> dict[str, An
     return out
 
 
+def _published(doc: Document, graph: dict[str, Any]) -> None:
+    """The published-gamebook forms at the graph's top (docs/format.md, "Writing a published
+    gamebook"): ``start_with`` and ``limits`` from the front matter, added only to books that
+    write them; a book that writes any form of version 3 is written as version 3 (a book
+    without them stays version 2, which every reader since state came reads)."""
+    start, limits = doc.start_with, doc.limits
+    if start:
+        graph["start_with"] = [{"name": name, "amount": amount} for name, amount in start]
+    if limits:
+        graph["limits"] = dict(limits)
+    if start or limits or uses_version_3(doc):
+        graph["format_version"] = FORMAT_VERSION_PUBLISHED
+
+
+def uses_version_3(doc: Document) -> bool:
+    """Whether the book writes a form that came with version 3 of the graph: effects on a choice,
+    a change of a published-gamebook form, a compared condition or a score."""
+    for entry in doc.entries:
+        if any(ch.change is not None for ch in entry.changes):
+            return True
+        for c in entry.choices:
+            if c.changes or (c.condition is not None and _compares(c.condition, doc)):
+                return True
+    return False
+
+
+def _compares(cond: Cond, doc: Document) -> bool:
+    if isinstance(cond, Has):
+        return cond.op != ">=" or doc.score_name(cond.name) is not None
+    if isinstance(cond, Not):
+        return _compares(cond.arg, doc)
+    return any(_compares(a, doc) for a in cond.args)
+
+
+def _change_json(change: StateChange) -> dict[str, Any]:
+    """An effect as the graph writes it (``$defs/change``)."""
+    if change.change is None:
+        return {"name": change.name, "amount": change.amount}
+    return change_json(change.change)
+
+
 def _possessions(doc: Document, graph: dict[str, Any]) -> None:
     """The names of the possessions the book gives, takes or tests (see "State" in
     docs/format.md): added only to books that write them (optional in the schema)."""
@@ -668,7 +714,10 @@ def _possessions(doc: Document, graph: dict[str, Any]) -> None:
             names.update(dict.fromkeys(c.name for c in entry.changes))
         for c in entry.choices:
             if c.condition is not None:
-                names.update(dict.fromkeys(cond_names(c.condition)))
+                names.update(dict.fromkeys(cond_names(c.condition, doc.scores)))
+            if c.changes:
+                names.update(dict.fromkeys(ch.name for ch in c.changes))
+    names.update(dict.fromkeys(name for name, _ in doc.start_with))
     if names:
         graph["possessions"] = sorted(names)
 

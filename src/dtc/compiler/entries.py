@@ -30,6 +30,7 @@ from dtc.compiler.model import (
     StateChange,
 )
 from dtc.compiler.notation import (
+    Change,
     Failed,
     Field,
     difficulty_value,
@@ -140,7 +141,7 @@ ENDING_AFTER = re.compile(r"(?![A-Za-z0-9])(?:[ \t]*\([ \t]*(?i:death|victory)[ 
 #: ``THE END (death)``, ``The End (victory).``: the kind of an ending.
 ENDING_KIND = re.compile(r"\b(?i:the\s+end)[ \t]*\([ \t]*(?i:(death|victory))[ \t]*\)")
 #: ``[+stone key]``, ``[-10 coins]``: a bracket that opens like effects.
-EFFECTS = re.compile(rf"\[{_SP}*[+-][^\[\]]{{0,200}}\]")
+EFFECTS = re.compile(rf"\[{_SP}*(?:(?i:may){_SP}+)?[+-][^\[\]]{{0,200}}\]")
 #: ``Span`` built from one tuple without the named tuple's Python-level ``__new__`` (three times
 #: faster; the parser makes several hundred thousand).
 _span: Callable[[tuple[int, int, int, int]], Span] = partial(tuple.__new__, Span)
@@ -329,9 +330,9 @@ def _read_effects(entry: Entry, body: str, start: int, index: LineIndex, notatio
             entry.effect_errors.append((parsed.message, index.span(at, max(at + 1, start + s + parsed.end))))
             continue
         for change in parsed:
-            entry.changes.append(
-                StateChange(change.name, change.amount, index.span(start + s + change.start, start + s + change.end))
-            )
+            entry.changes.append(StateChange(
+                change.name, change.amount, index.span(start + s + change.start, start + s + change.end),
+                None if _plain(change) else change))
     if found:
         notation.sort()
 
@@ -437,6 +438,11 @@ def _is_ending(body: str, low: bytes) -> bool:
     return False
 
 
+def _plain(change: Change) -> bool:
+    """A fixed count on every reading (:attr:`StateChange.plain`)."""
+    return not (change.all or change.if_held or change.once or change.dice is not None or change.may)
+
+
 def _fast_choice(text: str, starts: list[int], body_start: int, s: int, fast: re.Match[str]) -> Choice:
     """The common case: notation on one line that the fast path read. The choice works out its
     spans if they are ever asked for (see :meth:`Choice.located`)."""
@@ -488,6 +494,8 @@ def _choice(text: str, index: LineIndex, start: int, end: int, entry_start: int)
         choice.success = target_value(result.success.value)
     choice.failure = target_value(result.failure.value) if result.failure else None
     choice.condition = result.condition
+    choice.changes = [StateChange(c.name, c.amount, span(c.start, c.end), None if _plain(c) else c)
+                      for c in result.changes]
     roll = result.roll
     if roll is not None:
         dice = sub(roll.dice)

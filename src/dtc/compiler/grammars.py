@@ -9,6 +9,7 @@ and every hazard line (:mod:`dtc.compiler.dungeon`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 import lark
@@ -27,6 +28,8 @@ from dtc.compiler.notation import (
     Parsed,
     RollSpec,
     StatBlock,
+    compare_op,
+    dice_parts,
     possession_name,
     range_bounds,
 )
@@ -53,6 +56,13 @@ _EXPECTED = {
     "COUNT": "a count",
     "WORD": "a name",
     "SIGN": "+ or -",
+    "ROLLED": "a random amount such as 1d10*3",
+    "ALL": "all",
+    "ONCE": "once",
+    "MAY": "may",
+    "BUY": "buy",
+    "COMPARE": "a comparison such as >=",
+    "MAYBE": "?",
     "LSQB": "'['",
     "RSQB": "']'",
 }
@@ -75,14 +85,53 @@ def parser(name: str, start: str) -> Lark:
 class _ToFields(Transformer[Token, object]):
     """Builds :class:`Parsed` from the tree, keeping every token's offsets."""
 
-    @v_args(inline=True)
-    def notation(
-        self, ability: Field | None, difficulty: Field, success: Field, failure: Field | None,
-        condition: tuple[Cond, Field] | None,
-    ) -> Parsed:
-        if condition is None:
-            return Parsed(ability, difficulty, success, failure)
-        return Parsed(ability, difficulty, success, failure, condition[0], condition[1])
+    def notation(self, children: list[object]) -> Parsed:
+        ability, difficulty, success, failure, *actions, condition = children
+        assert isinstance(difficulty, Field) and isinstance(success, Field)
+        assert ability is None or isinstance(ability, Field)
+        assert failure is None or isinstance(failure, Field)
+        changes: list[Change] = []
+        prices: list[Cond] = []
+        price_field: Field | None = None
+        for action in actions:
+            if isinstance(action, Change):
+                changes.append(action)
+            else:  # ``buy 4 coins``: open only with the price, which taking the choice pays
+                assert isinstance(action, tuple)
+                price, field = action
+                prices.append(Has(price.name, -price.amount))
+                changes.insert(len(prices) - 1, price)
+                price_field = price_field or field
+        cond: Cond | None = None
+        field_: Field | None = price_field
+        if condition is not None:
+            assert isinstance(condition, tuple)
+            cond, field_ = condition
+        if prices:
+            parts = (*prices, *((cond,) if cond is not None else ()))
+            cond = parts[0] if len(parts) == 1 else All(tuple(parts))
+        return Parsed(ability, difficulty, success, failure, cond, field_, None, tuple(changes))
+
+    def action(self, children: list[object]) -> Change:
+        change = children[0]
+        assert isinstance(change, Change)
+        return change
+
+    def buy(self, children: list[Token | None]) -> tuple[Change, Field]:
+        keyword, count, *words = children
+        assert keyword is not None and keyword.start_pos is not None
+        last = words[-1]
+        assert last is not None and last.end_pos is not None
+        name = possession_name(" ".join(str(w) for w in words if w is not None))
+        amount = int(str(count)) if count is not None else 1
+        return (Change(name, -amount, keyword.start_pos, last.end_pos),
+                Field("", keyword.start_pos, last.end_pos))
+
+    def change(self, children: list[object]) -> Change:
+        return _change(children, False)
+
+    def amount(self, children: list[Token]) -> Token:
+        return children[0]
 
     def random(self, children: list[object]) -> Parsed:
         _roll, dice, *rest = children
@@ -123,6 +172,13 @@ class _ToFields(Transformer[Token, object]):
     def has(self, children: list[Token | None]) -> Has:
         count, *words = children
         self._end = max(self._end, *(w.end_pos or 0 for w in words if w is not None))
+        compare = next((i for i, w in enumerate(words) if w is not None and w.type == "COMPARE"), None)
+        if compare is not None:  # ``END >= 10``: the number after the comparison is the count
+            number = words[compare + 1]
+            assert number is not None
+            named = ([count] if count is not None else []) + words[:compare]
+            return Has(possession_name(" ".join(str(w) for w in named if w is not None)), int(str(number)),
+                       compare_op(str(words[compare])))
         return Has(possession_name(" ".join(str(w) for w in words if w is not None)), int(str(count)) if count else 1)
 
     @v_args(inline=True)
@@ -167,10 +223,14 @@ def parse_notation(text: str) -> Parsed | Failed:
         return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
     result = _ToFields().transform(tree)
     assert isinstance(result, Parsed)
+    for change in result.changes:
+        refused = _refusal(change)
+        if refused is not None:
+            return refused
     if result.condition_field is not None:  # the condition runs to the last word it names
         cf = result.condition_field
         result = Parsed(result.ability, result.difficulty, result.success, result.failure, result.condition,
-                        Field(text[cf.start : cf.end], cf.start, cf.end), result.roll)
+                        Field(text[cf.start : cf.end], cf.start, cf.end), result.roll, result.changes)
     return result
 
 
@@ -191,17 +251,94 @@ def parse_effects(text: str) -> list[Change] | Failed:
         return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
     except lark.UnexpectedEOF as exc:
         return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
+    may, *parts = tree.children
     changes = []
-    for change in tree.children:
+    for change in parts:
         assert isinstance(change, lark.Tree)
-        sign, count, *words = change.children
-        assert isinstance(sign, Token) and sign.start_pos is not None
-        last = words[-1]
-        assert isinstance(last, Token) and last.end_pos is not None
-        amount = int(str(count)) if count is not None else 1
-        name = possession_name(" ".join(str(w) for w in words))
-        changes.append(Change(name, amount if str(sign) == "+" else -amount, sign.start_pos, last.end_pos))
+        found = _change(change.children, may is not None)
+        refused = _refusal(found)
+        if refused is not None:
+            return refused
+        changes.append(found)
     return changes
+
+
+def parse_front(text: str, rule: str) -> list[tuple[str, int]] | Failed:
+    """A front-matter value through the grammar's ``start_with`` or ``limits`` rule:
+    (name, count) per part, in the order written."""
+    try:
+        tree = parser("notation", rule).parse(text)
+    except lark.UnexpectedToken as exc:
+        tok = exc.token
+        if tok.type == "$END":
+            return Failed(f"expected {_describe(exc.expected)} before the end", len(text) - 1, len(text))
+        start = tok.start_pos or 0
+        return Failed(f"expected {_describe(exc.expected)}, found '{tok}'", start, start + len(str(tok)))
+    except lark.UnexpectedCharacters as exc:
+        pos = exc.pos_in_stream or 0
+        m = re.compile(r"[^\s,]+|.").match(text, pos)
+        end = m.end() if m else pos + 1
+        return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
+    except lark.UnexpectedEOF as exc:
+        return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
+    out: list[tuple[str, int]] = []
+    for part in tree.children:
+        assert isinstance(part, lark.Tree)
+        tokens = [t for t in part.children if isinstance(t, Token)]
+        if rule == "limits":
+            *words, count = tokens
+            out.append((possession_name(" ".join(map(str, words))), int(str(count))))
+        else:
+            first = part.children[0]
+            amount = int(str(first)) if first is not None else 1
+            words = tokens[1:] if first is not None else tokens
+            out.append((possession_name(" ".join(map(str, words))), amount))
+    return out
+
+
+def _refusal(change: Change) -> Failed | None:
+    """Why an effect the grammar reads means nothing: ``+all`` (gain every one of what?) and a
+    gain ``?`` (gain it if held?)."""
+    if change.amount > 0 and change.all:
+        return Failed("`all` is for losses: write how many are gained", change.start, change.end)
+    if change.amount > 0 and change.if_held:
+        return Failed("`?` is for losses (lose it if held): a gain needs none", change.start, change.end)
+    return None
+
+
+def _change(children: Sequence[object], may: bool) -> Change:
+    """One effect's tokens (``SIGN [amount] [ONCE] WORD... [ONCE] [MAYBE]``) as a :class:`Change`
+    (``+all`` and ``+rope?``, which the grammar reads, are refused by :func:`_refusal`)."""
+    tokens = [c for c in children if c is not None]
+    sign = tokens[0]
+    assert isinstance(sign, Token) and sign.start_pos is not None
+    gain = str(sign) == "+"
+    amount, all_, dice, times = 1, False, None, 1
+    once = if_held = False
+    words: list[Token] = []
+    end = sign.end_pos or 0
+    for token in tokens[1:]:
+        if isinstance(token, lark.Tree):  # the amount
+            token = token.children[0]
+        assert isinstance(token, Token)
+        end = max(end, token.end_pos or 0)
+        kind = token.type
+        if kind == "ONCE":
+            once = True
+        elif kind == "MAYBE":
+            if_held = True
+        elif kind == "ALL" and not words:
+            all_ = True
+        elif kind == "ROLLED" and not words:
+            dice, times = dice_parts(str(token))
+        elif kind == "COUNT" and not words:  # (a name opens with a word: a count before it is the amount)
+            amount = int(str(token))
+        else:
+            words.append(token)
+    name = possession_name(" ".join(str(w) for w in words))
+    signed = amount if gain else -amount
+    return Change(name, signed, sign.start_pos, end, all=all_, if_held=if_held, once=once, dice=dice,
+                  times=times, may=may)
 
 
 def statblock_error(text: str) -> Failed | None:

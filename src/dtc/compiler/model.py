@@ -13,7 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from dtc.compiler.labels import fallback_label, read_label
-from dtc.compiler.notation import Cond, fast_notation_at
+from dtc.compiler.notation import Change, Cond, fast_notation_at
 from dtc.diagnostics import Span
 
 if TYPE_CHECKING:
@@ -60,11 +60,24 @@ class Roll:
 
 @dataclass(slots=True)
 class StateChange:
-    """An effect in an entry's text: ``[+3 torches]`` is ``StateChange("torches", 3, span)``."""
+    """An effect in an entry's text: ``[+3 torches]`` is ``StateChange("torches", 3, span)``; or
+    on a choice, ``(D0, S37, -3 coins)``, applied when the choice is taken.
+
+    ``change`` is the effect as the grammar read it (:class:`dtc.compiler.notation.Change`), with
+    the published-gamebook forms: ``[-rope?]``, ``[-all coins]``, ``[+once stone key]``,
+    ``[+1d10*3 coins]``, ``[may +rope]`` (``None`` for a plain count)."""
 
     name: str
     amount: int
     span: Span
+    change: Change | None = None
+
+    @property
+    def plain(self) -> bool:
+        """A fixed count gained or lost on every reading, with a shortfall when it cannot be paid:
+        what every engine reads as state (the other forms each say what they do)."""
+        c = self.change
+        return c is None or not (c.all or c.if_held or c.once or c.dice is not None or c.may)
 
 
 @dataclass(slots=True, eq=False)
@@ -100,6 +113,8 @@ class Choice:
     condition: Cond | None = None
     #: A random branch ``(roll d6, 1-2 S5, 3-6 S9)``: difficulty, success and failure are then None.
     roll: Roll | None = None
+    #: ``(D0, S37, -3 coins)``, ``buy 4 coins``: what taking the choice does, in the order written.
+    changes: list[StateChange] = field(default_factory=list)
 
     def located(self) -> tuple[Span | None, ...]:
         """The seven spans (see ``spans``), worked out now if they were not yet: the notation
@@ -382,6 +397,44 @@ class Document:
     def rules(self) -> str:
         field_ = self.meta.get("rules")
         return field_.value if field_ else self.default_rules
+
+    def score_name(self, name: str) -> str | None:
+        """The adventurer's score a condition's name is (``if CON >= 12``: ``CON``; ``if HP < 5``:
+        ``HP``), as the book's rules spell it; None for a possession (or unknown rules)."""
+        if name == "hp":
+            return "HP"
+        from dtc.systems import UnknownRuleset, get_ruleset
+
+        try:
+            return get_ruleset(self.rules).abilities.get(name.upper())
+        except UnknownRuleset:
+            return None
+
+    @property
+    def scores(self) -> frozenset[str]:
+        """The names (as conditions write them, lower case) that are the adventurer's scores, of
+        those the book's conditions name: never possessions (docs/format.md, "Scores")."""
+        from dtc.compiler.notation import cond_names
+
+        names = {n for e in self.entries for c in e.choices if c.condition is not None for n in cond_names(c.condition)}
+        return frozenset(n for n in names if self.score_name(n) is not None)
+
+    @property
+    def start_with(self) -> list[tuple[str, int]]:
+        """``Start with: crystal star pendant, 20 gold crowns``: what the reader holds on the first
+        page, (name as compiled, count); items the line cannot read are DT123's to report."""
+        from dtc.compiler.frontmatter import start_with
+
+        field_ = self.meta.get("start with") or self.meta.get("start_with")
+        return [] if field_ is None else [(n, k) for n, k, _ in start_with(field_.value) if n]
+
+    @property
+    def limits(self) -> dict[str, int]:
+        """``Limits: coins 50, backpack 8``: the most of each name the reader can hold."""
+        from dtc.compiler.frontmatter import limits
+
+        field_ = self.meta.get("limits")
+        return {} if field_ is None else {n: k for n, k, _ in limits(field_.value) if n}
 
     def all_creatures(self) -> list[Creature]:
         """Stat blocks of the file and of its entries, file order."""

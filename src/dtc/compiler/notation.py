@@ -16,6 +16,7 @@ Lark is imported only when a line needs it, which a well-formed book may never d
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -38,12 +39,22 @@ class Field:
 # --- state: conditions, random branches, effects (see "State" in docs/format.md) ------------
 
 
+#: How a condition compares a count or a score with its number (``if END >= 10``).
+COMPARISONS = (">=", ">", "<=", "<", "=")
+#: The same, as an author may write them (``≥``, ``≤``).
+_COMPARE_ALIASES = {"≥": ">=", "≤": "<="}
+
+
 @dataclass(frozen=True, slots=True)
 class Has:
-    """``if stone key`` (count 1), ``if 10 coins``: at least ``count`` of ``name`` (normalised)."""
+    """``if stone key`` (count 1), ``if 10 coins``: at least ``count`` of ``name`` (normalised);
+    ``if END >= 10``, ``if HP < 5``, ``if gold crowns >= 3``: ``name`` compared by ``op`` with
+    ``count`` (``>=`` is the plain form: ``if 3 gold crowns``). A name the rules call a score
+    (an ability, ``HP``) is the adventurer's score; any other is a count of what is held."""
 
     name: str
     count: int = 1
+    op: str = ">="
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,18 +84,21 @@ def possession_name(words: str) -> str:
     return " ".join(words.replace("\u2019", "'").lower().split())
 
 
-def cond_names(cond: Cond) -> list[str]:
-    """Every possession a condition names, in the order written."""
+def cond_names(cond: Cond, scores: frozenset[str] = frozenset()) -> list[str]:
+    """Every possession a condition names, in the order written; ``scores`` (a book's
+    :attr:`dtc.compiler.model.Document.scores`) are the adventurer's, no possession, and left out."""
     if isinstance(cond, Has):
-        return [cond.name]
+        return [] if cond.name in scores else [cond.name]
     if isinstance(cond, Not):
-        return cond_names(cond.arg)
-    return [n for a in cond.args for n in cond_names(a)]
+        return cond_names(cond.arg, scores)
+    return [n for a in cond.args for n in cond_names(a, scores)]
 
 
 def cond_text(cond: Cond, top: bool = True) -> str:
     """A condition in words, as written in notation (``stone key and not alarm``)."""
     if isinstance(cond, Has):
+        if cond.op != ">=":
+            return f"{cond.name} {cond.op} {cond.count}"
         return cond.name if cond.count == 1 else f"{cond.count} {cond.name}"
     if isinstance(cond, Not):
         return f"not {cond_text(cond.arg, False)}"
@@ -94,15 +108,21 @@ def cond_text(cond: Cond, top: bool = True) -> str:
     return text if top else f"({text})"
 
 
-def cond_json(cond: Cond) -> dict[str, object]:
-    """The compiled graph's form (``$defs/condition``)."""
+def cond_json(cond: Cond, score: Callable[[str], str | None] | None = None) -> dict[str, object]:
+    """The compiled graph's form (``$defs/condition``); ``score`` names the adventurer's score a
+    name is (``con`` -> ``CON``, ``hp`` -> ``HP``), or None for a possession."""
     if isinstance(cond, Has):
+        named = None if score is None else score(cond.name)
+        if named is not None:
+            return {"score": named, "count": cond.count, "op": cond.op}
+        if cond.op != ">=":
+            return {"has": cond.name, "count": cond.count, "op": cond.op}
         return {"has": cond.name, "count": cond.count}
     if isinstance(cond, Not):
-        return {"not": cond_json(cond.arg)}
+        return {"not": cond_json(cond.arg, score)}
     if isinstance(cond, All):
-        return {"all": [cond_json(a) for a in cond.args]}
-    return {"any": [cond_json(a) for a in cond.args]}
+        return {"all": [cond_json(a, score) for a in cond.args]}
+    return {"any": [cond_json(a, score) for a in cond.args]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,14 +145,84 @@ class RollSpec:
     branches: tuple[Branch, ...]
 
 
+def compare_op(written: str) -> str:
+    """A comparison as written (``>=``, ``≥``, ``<``) in the form the graph keeps."""
+    return _COMPARE_ALIASES.get(written, written)
+
+
+def compared(op: str, value: int, count: int) -> bool:
+    """``value op count``: whether a count or a score held passes a condition's comparison."""
+    if op == ">=":
+        return value >= count
+    if op == ">":
+        return value > count
+    if op == "<=":
+        return value <= count
+    if op == "<":
+        return value < count
+    return value == count
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One effect: ``+3 torches`` is ``Change("torches", 3)``; a loss is negative."""
+    """One effect: ``+3 torches`` is ``Change("torches", 3)``; a loss is negative.
+
+    The published-gamebook forms (docs/format.md, "Writing a published gamebook") set the rest:
+    ``[-rope?]`` ``if_held`` (lose it if held; no shortfall), ``[-all coins]`` ``all`` (``amount``
+    is -1), ``[+once stone key]`` ``once`` (the first reading of the entry only), ``[+1d10*3
+    coins]`` ``dice`` ``1d10`` and ``times`` 3 (``amount`` is the sign, 1 or -1, times the
+    roll), ``[may +rope]`` ``may`` (the reader may take it or leave it)."""
 
     name: str
     amount: int
     start: int
     end: int
+    all: bool = False
+    if_held: bool = False
+    once: bool = False
+    dice: str | None = None
+    times: int = 1
+    may: bool = False
+
+    def words(self) -> str:
+        """The effect as the notation writes it (``-1d6 coins?``, ``+once stone key``)."""
+        sign = "+" if self.amount > 0 else "-"
+        if self.all:
+            size = "all "
+        elif self.dice is not None:
+            size = self.dice + (f"*{self.times}" if self.times != 1 else "") + " "
+        else:
+            size = "" if abs(self.amount) == 1 else f"{abs(self.amount)} "
+        text = f"{sign}{size}{'once ' if self.once else ''}{self.name}{'?' if self.if_held else ''}"
+        return f"may {text}" if self.may else text
+
+
+def change_json(change: Change) -> dict[str, object]:
+    """The compiled graph's form of one effect (``$defs/change``): its name and amount, and the
+    published-gamebook keys only where they are set."""
+    out: dict[str, object] = {"name": change.name, "amount": change.amount}
+    if change.all:
+        out["all"] = True
+    if change.if_held:
+        out["if_held"] = True
+    if change.once:
+        out["once"] = True
+    if change.dice is not None:
+        out["dice"] = change.dice
+        out["times"] = change.times
+    if change.may:
+        out["may"] = True
+    return out
+
+
+def dice_parts(rolled: str) -> tuple[str, int]:
+    """A ``ROLLED`` token (``1d10*3``, ``d6``, ``2d6 x 5``) -> (``1d10``, 3)."""
+    body = "".join(rolled.split()).lower()
+    for mark in ("*", "×", "x"):
+        if mark in body:
+            dice, _, times = body.partition(mark)
+            return (dice if not dice.startswith("d") else "1" + dice), numbers.bounded(times, numbers.AMOUNT)
+    return (body if not body.startswith("d") else "1" + body), 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +235,9 @@ class Parsed:
     #: Where the condition is written (``if stone key``).
     condition_field: Field | None = None
     roll: RollSpec | None = None
+    #: ``(D0, S37, -3 coins)``: what taking the choice does, in the order written (a ``buy``
+    #: price first, as a loss; its check is in ``condition``).
+    changes: tuple[Change, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,7 +500,7 @@ def parse_notation_lark(text: str) -> Parsed | Failed:
             _remap(result.start, runs),
             _remap(result.end, runs),
         )
-    if result.condition is not None or result.roll is not None:
+    if result.condition is not None or result.roll is not None or result.changes:
         return parse_state_notation(text)  # names and counts hold digits: no shape sharing
     difficulty = _field(result.difficulty, text, runs)
     success = _field(result.success, text, runs)

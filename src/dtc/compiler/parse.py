@@ -21,8 +21,15 @@ from dtc.numbers import ROLL, bounded
 
 _SP = r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 
-META = re.compile(r"([A-Za-z][A-Za-z_-]{0,20})[ \t]*:[ \t]*(.*?)[ \t]*$")
-KNOWN_META = ("title", "author", "rules", "start")
+META = re.compile(r"((?i:start[ \t]+with)|[A-Za-z][A-Za-z_-]{0,20})[ \t]*:[ \t]*(.*?)[ \t]*$")
+KNOWN_META = ("title", "author", "rules", "start", "start with", "limits")
+
+
+def meta_key(written: str) -> str:
+    """A front-matter key as dtc knows it: lower case, ``Start with``, ``start-with`` and
+    ``start_with`` all ``start with``."""
+    words = written.lower().replace("_", " ").replace("-", " ").split()
+    return "start with" if words == ["start", "with"] else written.lower()
 ENCOUNTERS_HEADER = re.compile(r"[#\s]*(?:random\s+)?encounters?(?:\s+table)?\s*:?\s*$", re.I)
 ENTRIES_HEADER = re.compile(r"[#\s]*(?:adventure\s+)?entries\s*:?\s*$", re.I)
 ENTRY_HEAD = re.compile(
@@ -76,7 +83,7 @@ def parse(text: str, path: str = "<input>", *, blank_separated: bool | None = No
                 continue
             meta = META.fullmatch(line)
             if meta and stripped and not ENTRIES_HEADER.fullmatch(line) and not ENCOUNTERS_HEADER.fullmatch(line):
-                key = meta.group(1).lower()
+                key = meta_key(meta.group(1))
                 field = MetaField(meta.group(1), meta.group(2), Span(i + 1, 1, i + 1, len(line) + 1))
                 if key in KNOWN_META and key not in doc.meta:
                     doc.meta[key] = field
