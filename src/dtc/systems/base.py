@@ -18,6 +18,7 @@ from dtc.systems.distributions import sum_distribution
 
 if TYPE_CHECKING:
     from dtc.runtime.ruleset import Rules
+    from dtc.systems.reference import Reference
     from dtc.systems.webplay import WebSystem
 
 #: One section of ``dtc rules NAME``: a heading and its lines.
@@ -302,6 +303,10 @@ class System:
     #: The rulings a book may choose (``Rules: maze-rats [morale: at-most]``): name -> the readings
     #: allowed, the default first. See each system's page, "dtc's rulings".
     rulings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: How a reader plays the system with dice and a pencil (its rolls in words, its sheet): a
+    #: :class:`dtc.systems.reference.Reference` as ``"module:NAME"`` (the package's ``reference.py``),
+    #: imported when an edition is built; "" where the system gives none.
+    reference: str = ""
 
     @property
     def name(self) -> str:
@@ -310,6 +315,14 @@ class System:
     @property
     def overlay(self) -> bool:
         return self.ruleset.overlay
+
+    def reference_card(self) -> Reference | None:
+        """The system's rules for a reader (imported now), None without one."""
+        if not self.reference:
+            return None
+        module, _, attr = self.reference.partition(":")
+        found: Reference = getattr(importlib.import_module(module), attr)
+        return found
 
     def web_rules(self) -> WebSystem | None:
         """The web edition's description of the system (imported now), None without one."""

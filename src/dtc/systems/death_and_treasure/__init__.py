@@ -20,8 +20,10 @@ RULINGS = {
     "morale": ("below", "above"),  # flee when 2d6 < Morale (as written), or when 2d6 > Morale
     "cha-reaction": ("as-written", "helps"),  # CHA above 13: -1 to reactions (as written), or +1
     "same-room": ("turn", "free"),  # an entry read after an action costs a turn, or not
+    "swallow-cut": ("blow", "total"),  # the frog's "Deal 4 or more damage": one blow, or added up
 }
 
 SYSTEM = System(ruleset=DEATH_AND_TREASURE, play="dtc.systems.death_and_treasure.play:DeathAndTreasure",
                 roller=ROLLER, rulings=RULINGS,
-                web="dtc.systems.death_and_treasure.web:WEB")
+                web="dtc.systems.death_and_treasure.web:WEB",
+                reference="dtc.systems.death_and_treasure.reference:REFERENCE")

@@ -6,4 +6,5 @@ from dtc.systems.base import System
 from dtc.systems.maze_rats.ruleset import MAZE_RATS
 
 SYSTEM = System(ruleset=MAZE_RATS, play="dtc.systems.maze_rats.play:MazeRats",
-                web="dtc.systems.maze_rats.web:WEB")
+                web="dtc.systems.maze_rats.web:WEB",
+                reference="dtc.systems.maze_rats.reference:REFERENCE")

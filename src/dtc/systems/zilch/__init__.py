@@ -6,4 +6,5 @@ from dtc.systems.base import System
 from dtc.systems.zilch.ruleset import ZILCH
 
 SYSTEM = System(ruleset=ZILCH, play="dtc.systems.zilch.play:Zilch",
-                web="dtc.systems.zilch.web:WEB")
+                web="dtc.systems.zilch.web:WEB",
+                reference="dtc.systems.zilch.reference:REFERENCE")

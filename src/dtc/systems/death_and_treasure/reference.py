@@ -1,0 +1,61 @@
+"""Death & Treasure for a reader with dice and a pencil: how its rolls are made, what its sheet
+holds (read by the print edition and the ebook through :func:`dtc.systems.reference.describe`).
+
+The facts are the ones ``play.py``, ``combat.py`` and ``creation.py`` play: a difficulty asks for
+one, two or all three of a turn, suitable gear and a check of 2d6/3d6/4d6 at or under the ability;
+combat on a d20; a lantern's flask for 24 turns.
+"""
+
+from __future__ import annotations
+
+from dtc.systems.reference import Reference, SheetField
+
+REFERENCE = Reference(
+    title="Death & Treasure",
+    abilities=("STR", "DEX", "CON", "WIS", "INT", "CHA"),
+    rolls={d: f"roll {d + 1}d6: a total equal to or under {{ability}} succeeds" for d in (1, 2, 3)},
+    checks=(
+        "A check's difficulty (1, 2 or 3) is how many of three things it asks of you: spend a turn (add one to "
+        "your Turns and roll for a wandering creature), use suitable gear (cross it off if it is used up), or "
+        "pass an ability check. Difficulty 3 asks for all three.",
+        "An ability check rolls 2d6 at difficulty 1, 3d6 at difficulty 2 and 4d6 at difficulty 3: a total equal "
+        "to or under the ability succeeds.",
+        "A choice of difficulty 0 needs nothing: simply turn to its number.",
+    ),
+    creation=(
+        "Roll 3d6 for each ability in order: STR, DEX, CON, WIS, INT, CHA; you may swap two of them.",
+        "HP: roll 1d8; add 1 if your CON is above 13, take 1 away if it is below 8 (at least 1).",
+        "Defense: 9, plus 1 for each of STR and DEX above 13, minus 1 for each below 8; armour adds to it.",
+        "You carry a backpack, 50 feet of rope, a crowbar, a knife, a hammer, iron spikes, 14 days' rations, "
+        "a waterskin and a lantern with 3 flasks of oil. Your weapon deals d6.",
+    ),
+    fights=(
+        "Each round both sides roll a d6 for initiative; the higher acts first.",
+        "Your attack: roll d20 (take 1 off the roll if that ability is above 13, add 1 if it is below 8); "
+        "equal to or under your STR (hand to hand) or DEX (thrown or shot) hits, and you roll your weapon's "
+        "damage.",
+        "For each of a creature's attacks, roll d20: equal to or under your Defense and it misses; otherwise "
+        "take its damage from your HP.",
+        "Morale: the first time a creature is hurt, and when it falls below half its HP, roll 2d6; below its "
+        "Morale, it flees and the fight is won.",
+        "A thrown flask of oil deals d6 and burns for d6 more the next round.",
+        "At 0 HP your adventurer is dead: the adventure is over.",
+    ),
+    time=(
+        "Each turn you spend, roll a d6: on a 1 a wandering creature arrives (roll on the encounter table).",
+        "Your lantern burns 24 turns on a flask of oil. Each turn in the dark, roll 2d6: over your WIS and "
+        "you are lost; after six turns without light you are lost for good.",
+        "A turn of rest with a ration and a drink of water gives back d4 HP, up to three times a day.",
+    ),
+    sheet=(
+        SheetField("Defense", "9 ± STR and DEX"),
+        SheetField("Weapon", "damage d6"),
+        SheetField("Lantern oil", "3 flasks (24 turns each)"),
+        SheetField("Turns", "0"),
+        SheetField("Turns in the dark", "0"),
+        SheetField("Coins", "0"),
+        SheetField("Equipment", "backpack, rope, crowbar, knife, hammer, iron spikes, 14 rations, waterskin, "
+                   "lantern", "long"),
+        SheetField("Treasure", "", "long"),
+    ),
+)
