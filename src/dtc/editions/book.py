@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Target
 from dtc.systems import Roller, UnknownRuleset, get_ruleset, normalise, parse_rules
+from dtc.systems.reference import BookRules, describe, roll_words
 
 _STATIC = Path(__file__).resolve().parent / "static"
 
@@ -30,10 +31,17 @@ class CheckRules:
     abilities: tuple[str, ...] = ()
     #: What a difficulty asks for, in words (shown beside a check).
     options: tuple[str, ...] = ()
+    #: The system's rules for a reader (:func:`dtc.systems.reference.describe`); None for unknown rules.
+    reader: BookRules | None = None
 
     def roll_words(self, difficulty: int) -> str | None:
         n = self.dice.get(difficulty)
         return None if n is None else f"{n}d{self.sides}"
+
+    def how_to_roll(self, ability: str | None, difficulty: int) -> str | None:
+        """How the reader rolls this check, in the system's words (``roll 2d6 and add your STR
+        bonus: 10 or more succeeds``); None where the rules do not say."""
+        return None if self.reader is None else roll_words(self.reader, ability, difficulty)
 
 
 def check_rules(rules: str) -> CheckRules:
@@ -45,7 +53,7 @@ def check_rules(rules: str) -> CheckRules:
         return CheckRules(normalise(rules).split("+")[0].strip("-") or "unknown", rules or "unknown rules")
     roller = base.roller or Roller()
     return CheckRules(base.name, ruleset.title, dict(roller.dice), roller.sides, tuple(ruleset.ability_names),
-                      roller.options)
+                      roller.options, describe(rules))
 
 
 def entries_in_order(graph: CompiledGraph) -> list[Entry]:

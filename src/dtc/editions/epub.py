@@ -20,7 +20,7 @@ import zipfile
 from html import escape
 from typing import Any
 
-from dtc.compiled.graphjson import CompiledGraph, Entry
+from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Hazard
 from dtc.editions.book import (
     check_rules,
     creatures_by_name,
@@ -33,7 +33,22 @@ from dtc.editions.book import (
 )
 from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
 from dtc.editions.prepared import Prepared, prepare
-from dtc.editions.print import close_gaps
+from dtc.editions.print import close_gaps, date_of_build
+from dtc.editions.reader import (
+    DICE_TABLE,
+    ENDING_HEADS,
+    Block,
+    bestiary,
+    blocks,
+    book_rules,
+    entry_zone,
+    hazard_card,
+    hazard_words,
+    own_creatures,
+    sheet_lines,
+    uses_random_branches,
+    zone_rows,
+)
 from dtc.editions.text import Piece, paragraphs
 
 MIMETYPE = "application/epub+zip"
@@ -58,6 +73,15 @@ th, td { border: 1px solid #888; padding: 0.2em 0.5em; text-align: left; vertica
 .cover { text-align: center; margin-top: 20%; }
 .cover h1 { font-size: 2.2em; }
 p.introduction { font-style: italic; }
+h2 { page-break-after: avoid; break-after: avoid; }
+.hazard { border: 1px solid #888; padding: 0.3em 0.8em; margin: 0.8em 0; page-break-inside: avoid; }
+.hazard-name, .ending-kind { font-weight: bold; font-family: sans-serif; }
+.hazard ul { margin: 0.2em 0; padding-left: 1.2em; }
+p.zone, p.foes { font-style: italic; }
+.ending { text-align: center; margin-top: 2em; }
+.ending p.the-end { margin-top: 0.2em; }
+.sheet .start { font-size: 0.8em; color: #555; }
+table.dice td { text-align: center; min-width: 1.5em; }
 """
 
 
@@ -115,6 +139,9 @@ class _Book:
         self.title = " ".join(str(graph.get("title") or "Untitled adventure").split())
         self.author = " ".join(str(graph.get("author") or "").split())
         self.rules = check_rules(graph.get("rules") or "")
+        self.reader = self.rules.reader or book_rules(graph)
+        self.dice = uses_random_branches(graph)
+        self.date = date_of_build()
         self.entries = entries_in_order(graph)
         self.numbers = {e["number"] for e in self.entries}
         self.labels = label_numbers(graph)
@@ -150,41 +177,85 @@ class _Book:
         if isinstance(start, int) and start in self.numbers:
             items.append(f'<p>Begin at <a class="turn" href="{section_file(start)}">section {start}</a>.</p>')
         parts = ["<section epub:type=\"preface\"><h1>How to play</h1>", *items]
+        for section in self.reader["sections"]:
+            parts.append(f"<h2>{_x(section['heading'])}</h2>")
+            parts += [f"<p>{_x(line)}</p>" for line in section["lines"]]
         if self.graph.get("encounters"):
             rows = "".join(f"<tr><td>{roll_label(r['low'], r['high'])}</td><td>{_x(r['text'])}</td></tr>"
                            for r in self.graph["encounters"])
             parts.append(f"<h2>Encounters</h2><p>Roll 1d{encounter_die(self.graph)}.</p>"
                          f"<table><tr><th>Roll</th><th>Encounter</th></tr>{rows}</table>")
-        if self.creatures:
-            parts.append("<h2>Creatures</h2>")
-            for c in self.creatures.values():
-                rows = "".join(f"<tr><th>{_x(k)}</th><td>{_x(v)}</td></tr>" for k, v in stat_rows(c))
-                parts.append(f"<table><caption>{_x(c['name'])}</caption>{rows}</table>")
+        if zones := zone_rows(self.graph, self.reader):
+            rows = "".join(f"<tr><td>{_x(s)}</td><td>{_x(z)}</td><td>{_x(w)}</td></tr>" for s, z, w in zones)
+            parts.append("<h2>Zones</h2><table><tr><th>Sections</th><th>Zone</th><th>Encounter check</th></tr>"
+                         f"{rows}</table>")
+        hazards = [h for h in self.graph.get("hazards") or [] if h["entry"] is None and not h["error"]]
+        if hazards:
+            parts.append('<h2 id="hazards">Hazards</h2>')
+            parts += [self.hazard(h) for h in hazards]
+        creatures = bestiary(self.graph)
+        if creatures:
+            parts.append('<h2 id="creatures">Creatures</h2>')
+            parts += [self.stats(c) for c in creatures]
         parts.append("</section>")
         return _page("How to play", "\n".join(parts))
 
+    def hazard(self, hazard: Hazard) -> str:
+        lines = "".join(f"<li>{_x(line)}</li>" for line in hazard_words(hazard, self.reader))
+        return f'<div class="hazard"><p class="hazard-name">Hazard: {_x(hazard["name"])}</p><ul>{lines}</ul></div>'
+
+    @staticmethod
+    def stats(creature: Creature) -> str:
+        rows = "".join(f"<tr><th>{_x(k)}</th><td>{_x(v)}</td></tr>" for k, v in stat_rows(creature))
+        return f'<table class="stats"><caption>{_x(creature["name"])}</caption>{rows}</table>'
+
     def sheet_page(self) -> str:
-        abilities = "".join(f'<tr><th>{_x(a)}</th><td class="blank"></td></tr>' for a in self.rules.abilities)
-        body = ("<section><h1>Adventure sheet</h1><p>Copy this page, or keep it on paper beside you.</p>"
-                '<table class="sheet"><tr><th>Name</th><td class="blank"></td></tr>'
-                '<tr><th>HP</th><td class="blank"></td></tr><tr><th>Turn</th><td class="blank"></td></tr>'
-                f"{abilities}"
-                '<tr><th>Items and treasure</th><td class="blank"></td></tr>'
-                '<tr><th>Notes</th><td class="blank"></td></tr></table></section>')
+        rows = []
+        for line in sheet_lines(self.graph, self.reader):
+            start = f'<span class="start">{_x(line["start"])}</span>' if line["start"] else ""
+            rows.append(f'<tr><th>{_x(line["label"])}</th><td class="blank">{start}</td></tr>')
+        body = ("<section><h1>Adventure sheet</h1><p>Copy this page, or keep it on paper beside you. Small print "
+                f'is what a new adventurer writes there.</p><table class="sheet">{"".join(rows)}</table></section>')
         return _page("Adventure sheet", body)
+
+    def dice_page(self) -> str:
+        rows = "".join("<tr>" + "".join(f"<td>{face}</td>" for face in row) + "</tr>" for row in DICE_TABLE)
+        body = ("<section epub:type=\"appendix\"><h1>Dice table</h1><p>No dice to hand? Close your eyes and "
+                "tap the table: the face you land on is your die. For more dice, read the faces that follow it.</p>"
+                f'<table class="dice">{rows}</table></section>')
+        return _page("Dice table", body)
+
+    def block(self, entry: Entry, block: Block) -> str:
+        if block.kind == "para":
+            body = close_gaps("".join(_piece(p, self.numbers) for p in block.pieces)).strip()
+            return f"<p>{body}</p>" if body else ""
+        if block.kind == "hazard":
+            card = hazard_card(self.graph, block.name, entry["number"])
+            if card is not None and card["entry"] == entry["number"]:
+                return self.hazard(card)
+            check = hazard_words(card, self.reader)[:1] if card is not None and card["check"] else []
+            said = "".join(f"<p>{_x(line)}</p>" for line in check)
+            return (f'<div class="hazard"><p class="hazard-name">Hazard: {_x(block.name)}</p>{said}'
+                    '<p>Its whole card is under <a href="rules.xhtml#hazards">Hazards</a>.</p></div>')
+        if block.kind == "zone":
+            return f'<p class="zone">Zone: {_x(entry_zone(entry) or block.name)}</p>'
+        if block.kind == "stats" and block.creature is not None:
+            return self.stats(block.creature)
+        if block.kind == "ending":
+            return (f'<div class="ending"><p class="ending-kind">{_x(ENDING_HEADS.get(block.name, "An ending"))}</p>'
+                    '<p class="the-end">The End</p></div>')
+        return ""
 
     def entry_page(self, entry: Entry) -> str:
         n = entry["number"]
         parts = [f'<section epub:type="chapter" id="section-{n}"><h1 class="number">{n}</h1>']
-        for para in paragraphs(self.prepared.pieces(entry)):
-            body = close_gaps("".join(_piece(p, self.numbers) for p in para)).strip()
-            if body:
-                parts.append(f"<p>{body}</p>")
-        for name in entry.get("creatures", []):
-            if name in self.creatures:
-                rows = "".join(f"<tr><th>{_x(k)}</th><td>{_x(v)}</td></tr>"
-                               for k, v in stat_rows(self.creatures[name]))
-                parts.append(f"<table><caption>{_x(name)}</caption>{rows}</table>")
+        own = own_creatures(self.graph, entry)
+        parts += [self.block(entry, b) for b in blocks(entry, self.prepared.pieces(entry), own, paragraphs)]
+        front = {c["name"] for c in bestiary(self.graph)}
+        named = [c for c in entry["creatures"] if c in front and all(c != o["name"] for o in own)]
+        if named:
+            parts.append(f'<p class="foes">Creatures here: {_x(", ".join(named))} (see '
+                         '<a href="rules.xhtml#creatures">Creatures</a>).</p>')
         choices = [choice_sentence(c, self.rules, self.numbers, self.labels)
                    for c in entry["choices"] if not c.get("error")]
         backs = sorted({t for x in entry["exits"] if x["kind"] == "return"
@@ -196,7 +267,7 @@ class _Book:
         if items:
             parts.append(f'<ul class="choices">{"".join(items)}</ul>')
         parts.append("</section>")
-        return _page(f"{self.title}: {n}", "\n".join(parts))
+        return _page(f"{self.title}: {n}", "\n".join(p for p in parts if p))
 
     def nav(self) -> str:
         items = ['<li><a href="cover.xhtml">Cover</a></li>', '<li><a href="rules.xhtml">How to play</a></li>',
@@ -208,6 +279,8 @@ class _Book:
                             if len(g) > 1 else f'<li><a href="{section_file(g[0])}">Section {g[0]}</a></li>'
                             for g in groups)
             items.append(f'<li><a href="{section_file(numbers[0])}">Sections</a><ol>{inner}</ol></li>')
+        if self.dice:
+            items.append('<li><a href="dice.xhtml">Dice table</a></li>')
         landmarks = ('<nav epub:type="landmarks" hidden="hidden"><ol>'
                      '<li><a epub:type="cover" href="cover.xhtml">Cover</a></li>'
                      '<li><a epub:type="bodymatter" href="rules.xhtml">How to play</a></li></ol></nav>')
@@ -230,7 +303,12 @@ class _Book:
             n = e["number"]
             manifest.append(f'<item id="s{n}" href="{section_file(n)}" media-type="{XHTML}"/>')
             spine.append(f'<itemref idref="s{n}"/>')
+        if self.dice:
+            manifest.append(f'<item id="dice" href="dice.xhtml" media-type="{XHTML}"/>')
+            spine.append('<itemref idref="dice"/>')
         creator = f"<dc:creator>{_x(self.author)}</dc:creator>" if self.author else ""
+        creator += f"\n<dc:date>{self.date}</dc:date>\n<dc:subject>gamebook</dc:subject>"
+        creator += f"\n<dc:description>A gamebook for {_x(self.reader['title'])}</dc:description>"
         return (
             '<?xml version="1.0" encoding="utf-8"?>\n'
             '<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="en">\n'
@@ -276,6 +354,8 @@ def render_epub(graph: CompiledGraph, *, prepared: Prepared | None = None) -> by
         ("OEBPS/sheet.xhtml", book.sheet_page()),
     ]
     files += [(f"OEBPS/{section_file(e['number'])}", book.entry_page(e)) for e in book.entries]
+    if book.dice:
+        files.append(("OEBPS/dice.xhtml", book.dice_page()))
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
         first = zipfile.ZipInfo("mimetype", STAMP)

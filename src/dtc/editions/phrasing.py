@@ -42,7 +42,8 @@ def check_words(choice: Choice, rules: CheckRules) -> str:
     ability = choice["ability"]
     yours = f"your {ability}" if ability else "your best ability"
     dice = rules.roll_words(d)
-    roll = f"roll {dice}: a total equal to or under {yours} succeeds" if dice else f"make a check of {yours}"
+    said = rules.how_to_roll(ability, d)
+    roll = said or (f"roll {dice}: a total equal to or under {yours} succeeds" if dice else f"make a check of {yours}")
     if rules.options and dice:
         needs = "all three" if d >= len(rules.options) else f"any {_COUNT.get(d, str(d))}"
         return f"you need {needs} of: {', '.join(rules.options)} ({roll})"
@@ -115,6 +116,8 @@ def how_checks_work(rules: CheckRules) -> list[str]:
         "Where a choice needs a check, its section says what to roll and where to turn if you succeed "
         "and if you fail (S and F in the author's notation).",
     ]
+    if rules.reader is not None and rules.reader["sections"]:
+        return lines  # the system's own words follow, kind by kind (dtc.systems.reference)
     if rules.dice:
         dice = ", ".join(f"{n}d{rules.sides} for difficulty {d}" for d, n in sorted(rules.dice.items()))
         lines.append(f"In {rules.title} a check rolls {dice}; a total equal to or under your ability succeeds.")

@@ -14,15 +14,16 @@ never reach the output as markup.
 
 from __future__ import annotations
 
+import os
 import re
+from datetime import UTC, datetime
 from functools import lru_cache
 from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
-from dtc.compiled.graphjson import CompiledGraph, Creature
+from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Hazard
 from dtc.editions.book import (
-    CheckRules,
     asset,
     encounter_die,
     roll_label,
@@ -30,7 +31,23 @@ from dtc.editions.book import (
 )
 from dtc.editions.phrasing import Words, how_checks_work
 from dtc.editions.prepared import Prepared, prepare
-from dtc.editions.text import Piece
+from dtc.editions.reader import (
+    DICE_TABLE,
+    ENDING_HEADS,
+    Block,
+    bestiary,
+    blocks,
+    book_rules,
+    entry_zone,
+    hazard_card,
+    hazard_words,
+    own_creatures,
+    sheet_lines,
+    uses_random_branches,
+    zone_rows,
+)
+from dtc.editions.text import Piece, paragraphs, state_words
+from dtc.systems.reference import BookRules
 
 #: Entries shorter than this (in characters of text) are never split across pages.
 SHORT = 600
@@ -44,8 +61,15 @@ _GAP = re.compile(r"[ \t]+(?=[.,;:!?)\]”’]|$)|(?<= )[ \t]+")
 _SPACE_GAP = re.compile(r" (?: *(?=[.,;:!?)\]”’]|$)|( ) *)")
 
 
+#: A line end left before punctuation where a choice's notation was taken out ("Walk Across\n.").
+_LINE_GAP = re.compile(r"[ \t]*\n[ \t]*(?=[.,;:!?)\]”’])")
+
+
 def close_gaps(text: str) -> str:
-    """``text`` without the gaps :data:`_GAP` removes (the same result, about twice as fast)."""
+    """``text`` without the gaps :data:`_GAP` removes (the same result, about twice as fast), and
+    without a line end left before punctuation."""
+    if "\n" in text:
+        text = _LINE_GAP.sub("", text)
     return _GAP.sub("", text) if "\t" in text else _SPACE_GAP.sub(r"\1", text)
 
 
@@ -121,46 +145,86 @@ def _md_words(words: list[Words]) -> str:
     return "".join(f"**{w.target}**" if w.target is not None else _md_said(w.text) for w in words)
 
 
+def _md_block(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRules, notation: bool) -> list[str]:
+    if block.kind == "para":
+        text = "".join(_md_piece(p, notation) for p in block.pieces)
+        text = (text if notation else close_gaps(text)).strip()
+        return [text, ""] if text else []
+    if block.kind == "hazard":
+        card = hazard_card(graph, block.name, entry["number"])
+        lines = hazard_words(card, reader) if card is not None else []
+        if card is not None and card["entry"] != entry["number"]:
+            lines = [*lines[:1], "Its whole card is under Hazards, at the front of the book."]
+        return [f"> **Hazard: {_md_cell(block.name)}**", *(f"> {md_text(line)}" for line in lines), ""]
+    if block.kind == "zone":
+        return [f"*Zone: {_md_cell(entry_zone(entry) or block.name)}*", ""]
+    if block.kind == "stats" and block.creature is not None:
+        c = block.creature
+        return [f"| {_md_cell(c['name'])} | |", "| --- | --- |",
+                *(f"| {_md_cell(k)} | {_md_cell(v)} |" for k, v in stat_rows(c)), ""]
+    if block.kind == "ending":
+        return [f"**{ENDING_HEADS.get(block.name, 'An ending')}**", "", "*The End*", ""]
+    return []
+
+
 def render_markdown(graph: CompiledGraph, *, notation: bool = False, prepared: Prepared | None = None) -> str:
     """The print edition in Markdown (``prepared``: the book's pieces, shared with other editions)."""
     book = prepare(graph, prepared)
-    rules = book.rules
+    reader = book.rules.reader or book_rules(graph)
     out = [f"# {_md_cell(graph['title'] or 'Untitled adventure')}", ""]
     if author := graph["author"]:
         out += [f"*by {_md_cell(author)}*", ""]
     for intro in graph.get("introduction") or []:
         out += [md_text(intro), ""]
     out += ["## How to play", "", *(f"- {md_text(line)}" for line in _how_lines(book)), ""]
+    for section in reader["sections"]:
+        out += [f"### {md_text(section['heading'])}", ""]
+        for line in section["lines"]:
+            out += [md_text(line), ""]
     if graph["encounters"]:
         out += ["## Encounters", "", f"Roll 1d{encounter_die(graph)}.", "", "| Roll | Encounter |", "| ---: | --- |"]
         out += [f"| {roll_label(r['low'], r['high'])} | {_md_cell(r['text'])} |" for r in graph["encounters"]]
         out.append("")
-    creatures = book.creatures
+    if zones := zone_rows(graph, reader):
+        out += ["## Zones", "", "| Sections | Zone | Encounter check |", "| --- | --- | --- |"]
+        out += [f"| {_md_cell(s)} | {_md_cell(z)} | {_md_cell(w)} |" for s, z, w in zones]
+        out.append("")
+    hazards = [h for h in graph.get("hazards") or [] if h["entry"] is None and not h["error"]]
+    if hazards:
+        out += ["## Hazards", ""]
+        for h in hazards:
+            out += [f"**Hazard: {_md_cell(h['name'])}**", ""]
+            out += [*(f"- {md_text(line)}" for line in hazard_words(h, reader)), ""]
+    creatures = bestiary(graph)
     if creatures:
         out += ["## Creatures", ""]
-        for c in creatures.values():
-            out += [f"**{_md_cell(c['name'])}**", "", "| | |", "| --- | --- |"]
+        for c in creatures:
+            out += [f"| {_md_cell(c['name'])} | |", "| --- | --- |"]
             out += [f"| {_md_cell(k)} | {_md_cell(v)} |" for k, v in stat_rows(c)]
             out.append("")
-    out += ["## Adventure sheet", "", "| | |", "| --- | --- |", "| Name | |", "| HP | |", "| Turn | |"]
-    out += [f"| {_md_cell(a)} | |" for a in rules.abilities]
-    out += ["| Items and treasure | |", "| Notes | |", ""]
-    out += ["## Sections", ""]
+    out += ["## Adventure sheet", "", "| | |", "| --- | --- |"]
+    out += [f"| {_md_cell(line['label'])} | {_md_cell(line['start'])} |" for line in sheet_lines(graph, reader)]
+    out += ["", "## Sections", ""]
+    front = {c["name"] for c in creatures}
     for entry in book.entries:
         out += [f"### {entry['number']}", ""]
-        for para in book.print_paragraphs(entry):
-            text = "".join(_md_piece(p, notation) for p in para)
-            out += [(text if notation else close_gaps(text)).strip(), ""]
-        for name in entry["creatures"]:
-            if name in creatures:
-                out += [f"*{_md_cell(name)}:* " + "; ".join(f"{_md_cell(k)} {_md_cell(v)}"
-                                                           for k, v in stat_rows(creatures[name])), ""]
+        own = own_creatures(graph, entry)
+        for block in blocks(entry, state_words(entry, book.pieces(entry)), own, paragraphs):
+            out += _md_block(graph, entry, block, reader, notation)
+        named = [c for c in entry["creatures"] if c in front and all(c != o["name"] for o in own)]
+        if named:
+            out += [f"*Creatures here: {_md_cell(', '.join(named))} (stat blocks under Creatures).*", ""]
         choices = [f"- {_md_words(words)}" for words in book.sentences(entry)]
         backs = book.returns(entry)
         if backs:
             choices.append("- Return to the section you came from: " + ", ".join(f"**{t}**" for t in backs) + ".")
         if choices:
             out += [*choices, ""]
+    if uses_random_branches(graph):
+        out += ["## Dice table", "", "No dice to hand? Close your eyes and put a pencil point on the table: the face "
+                "it lands on is your die.", "", "| " + " | ".join(" " for _ in DICE_TABLE[0]) + " |",
+                "| " + " | ".join("---" for _ in DICE_TABLE[0]) + " |"]
+        out += ["| " + " | ".join(str(f) for f in row) + " |" for row in DICE_TABLE]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -191,28 +255,82 @@ def _html_words(words: list[Words]) -> str:
                    for w in words)
 
 
-def _sheet(rules: CheckRules) -> str:
-    rows = ["Name", "HP", "Turn", *rules.abilities, "Items and treasure", "Notes"]
-    cells = "".join(f'<tr><th>{escape(r)}</th><td class="blank"></td></tr>' for r in rows)
-    return ('<section class="sheet"><h2>Adventure sheet</h2><p>Copy this page, or write on it in pencil.</p>'
-            f'<table class="sheet-table">{cells}</table></section>')
+def _sheet(graph: CompiledGraph, reader: BookRules) -> str:
+    rows = []
+    for line in sheet_lines(graph, reader):
+        start = f'<span class="start">{escape(line["start"])}</span>' if line["start"] else ""
+        rows.append(f'<tr class="{line["size"]}"><th>{escape(line["label"])}</th><td class="blank">{start}</td></tr>')
+    return ('<section class="sheet"><h2>Adventure sheet</h2><p>Copy this page, or write on it in pencil. '
+            "Small print is what a new adventurer writes there.</p>"
+            f'<table class="sheet-table">{"".join(rows)}</table></section>')
+
+
+def _rules_html(book: Prepared, reader: BookRules) -> list[str]:
+    """How to play: the book's numbered sections, then each kind of roll in the system's words."""
+    parts = ['<h2>How to play</h2><ul class="how">', *(f"<li>{escape(line)}</li>" for line in _how_lines(book)),
+             "</ul>"]
+    for section in reader["sections"]:
+        parts.append(f'<h3>{escape(section["heading"])}</h3>')
+        parts += [f"<p>{escape(line)}</p>" for line in section["lines"]]
+    return parts
+
+
+def hazard_html(hazard: Hazard, reader: BookRules) -> str:
+    lines = "".join(f"<li>{_inline(line)}</li>" for line in hazard_words(hazard, reader))
+    return f'<div class="hazard"><p class="hazard-name">Hazard: {escape(hazard["name"])}</p><ul>{lines}</ul></div>'
+
+
+def date_of_build() -> str:
+    """The date a book records (``SOURCE_DATE_EPOCH`` when set, for reproducible builds; else today)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    when = (datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit()
+            else datetime.now(UTC))
+    return when.date().isoformat()
+
+
+def _block_html(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRules, notation: bool) -> str:
+    if block.kind == "para":
+        body = "".join(_print_piece(p, notation) for p in block.pieces)
+        text = (body if notation else close_gaps(body)).strip()
+        return f"<p>{text}</p>" if text else ""
+    if block.kind == "hazard":
+        card = hazard_card(graph, block.name, entry["number"])
+        if card is not None and card["entry"] == entry["number"]:
+            return hazard_html(card, reader)
+        check = hazard_words(card, reader)[:1] if card is not None and card["check"] else []
+        said = "".join(f"<p>{_inline(line)}</p>" for line in check)
+        return (f'<div class="hazard"><p class="hazard-name">Hazard: {escape(block.name)}</p>{said}'
+                "<p>Its whole card is under Hazards, at the front of the book.</p></div>")
+    if block.kind == "zone":
+        where = entry_zone(entry) or block.name
+        return f'<p class="zone">Zone: {escape(where)}</p>'
+    if block.kind == "stats" and block.creature is not None:
+        return _stat_table(block.creature)
+    if block.kind == "ending":
+        return (f'<div class="ending"><p class="ending-kind">{escape(ENDING_HEADS.get(block.name, "An ending"))}</p>'
+                '<p class="the-end">The End</p></div>')
+    return ""
+
+
+def _dice_table_html() -> str:
+    rows = "".join("<tr>" + "".join(f"<td>{face}</td>" for face in row) + "</tr>" for row in DICE_TABLE)
+    return ('<section class="back"><h2>Dice table</h2><p>No dice to hand? Close your eyes and put a pencil point '
+            "on the table: the face it lands on is your die. For more dice, read the faces that follow it.</p>"
+            f'<table class="dice">{rows}</table></section>')
 
 
 def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared: Prepared | None = None) -> str:
     """The print edition as HTML for paper (``prepared``: the book's pieces, shared with other editions)."""
     book = prepare(graph, prepared)
-    rules = book.rules
+    reader = book.rules.reader or book_rules(graph)
     title = graph["title"] or "Untitled adventure"
-    creatures = book.creatures
     parts = ['<section class="front">', f"<h1>{escape(title)}</h1>"]
     if author := graph["author"]:
         parts.append(f'<p class="byline">by {escape(author)}</p>')
     intro = graph.get("introduction") or []
     if intro:
         parts.append('<div class="introduction">' + "".join(f"<p>{_inline(p)}</p>" for p in intro) + "</div>")
-    parts.append('<h2>How to play</h2><ul class="how">')
-    parts += [f"<li>{escape(line)}</li>" for line in _how_lines(book)]
-    parts.append("</ul>")
+    parts += _rules_html(book, reader)
     if graph["encounters"]:
         rows = "".join(
             f'<tr><th>{roll_label(r["low"], r["high"])}</th><td>{_inline(r["text"])}</td></tr>'
@@ -222,22 +340,35 @@ def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared:
             f'<h2>Encounters</h2><table class="encounters"><caption>Roll 1d{encounter_die(graph)}</caption>'
             f"<thead><tr><th>Roll</th><th>Encounter</th></tr></thead><tbody>{rows}</tbody></table>"
         )
+    if zones := zone_rows(graph, reader):
+        rows = "".join(f"<tr><th>{escape(s)}</th><td>{_inline(z)}</td><td>{escape(w)}</td></tr>" for s, z, w in zones)
+        parts.append('<h2>Zones</h2><table class="zones"><thead><tr><th>Sections</th><th>Zone</th>'
+                     f"<th>Encounter check</th></tr></thead><tbody>{rows}</tbody></table>")
+    hazards = [h for h in graph.get("hazards") or [] if h["entry"] is None and not h["error"]]
+    if hazards:
+        parts.append('<h2>Hazards</h2><div class="hazards">')
+        parts += [hazard_html(h, reader) for h in hazards]
+        parts.append("</div>")
+    creatures = bestiary(graph)
     if creatures:
         parts.append('<h2>Creatures</h2><div class="stat-grid">')
-        parts += [_stat_table(c) for c in creatures.values()]
+        parts += [_stat_table(c) for c in creatures]
         parts.append("</div>")
     parts.append("</section>")
-    parts.append(_sheet(rules))
+    parts.append(_sheet(graph, reader))
     parts.append('<section class="entries">')
+    front = {c["name"] for c in creatures}
     for entry in book.entries:
         n = entry["number"]
         size = "short" if len(entry["text"]) < SHORT else "long"
         parts.append(f'<article class="entry {size}" id="entry-{n}"><h2 class="number">{n}</h2>')
-        for para in book.print_paragraphs(entry):
-            body = "".join(_print_piece(p, notation) for p in para)
-            parts.append(f"<p>{(body if notation else close_gaps(body)).strip()}</p>")
-        names = [c for c in entry["creatures"] if c in creatures]
-        parts += [_stat_table(creatures[c]) for c in names]
+        own = own_creatures(graph, entry)
+        for block in blocks(entry, state_words(entry, book.pieces(entry)), own, paragraphs):
+            parts.append(_block_html(graph, entry, block, reader, notation))
+        named = [c for c in entry["creatures"] if c in front and all(c != o["name"] for o in own)]
+        if named:
+            parts.append(f'<p class="foes">Creatures here: {escape(", ".join(named))} (stat blocks under '
+                         "Creatures, at the front).</p>")
         items = [f"<li>{_html_words(words)}</li>" for words in book.sentences(entry)]
         backs = book.returns(entry)
         if backs:
@@ -247,10 +378,19 @@ def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared:
             parts.append(f'<ul class="choices">{"".join(items)}</ul>')
         parts.append("</article>")
     parts.append("</section>")
-    body = "\n".join(parts)
+    if uses_random_branches(graph):
+        parts.append(_dice_table_html())
+    body = "\n".join(p for p in parts if p)
+    author_meta = f'<meta name="author" content="{escape(graph["author"])}">\n' if graph["author"] else ""
+    date = date_of_build()
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(title)}</title>\n<style>{asset('print.css')}</style>\n</head>\n"
+        f"<title>{escape(title)}</title>\n{author_meta}"
+        f'<meta name="description" content="A gamebook for {escape(reader["title"])}">\n'
+        f'<meta name="keywords" content="gamebook, {escape(reader["title"])}">\n'
+        f'<meta name="generator" content="dtc">\n<meta name="dcterms.created" content="{date}">\n'
+        f'<meta name="dcterms.modified" content="{date}">\n'
+        f"<style>{asset('print.css')}</style>\n</head>\n"
         f"<body>\n{body}\n</body>\n</html>\n"
     )
 
