@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, Generic, NoReturn, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar, cast
 
 import click
 
@@ -266,6 +266,37 @@ def ruling_option(func: F) -> F:
 
 def _ruling_word(text: str) -> str:
     return text.strip().lower().replace(" ", "-").replace("_", "-").strip("-")
+
+
+def with_option(func: F) -> F:
+    """``--with NAME`` (repeatable): a reader who carries NAME in, as the book's ``Start with:``
+    line would give it (``--with rope``, ``--with "20 gold crowns"``): the parts as (name, count)."""
+
+    def parse(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> list[tuple[str, int]]:
+        from dtc.compiler.frontmatter import start_with
+
+        carried: list[tuple[str, int]] = []
+        for value in values:
+            for name, count, error in start_with(value):
+                if error is not None:
+                    raise click.BadParameter(f"'{value}': {error[0]} (write a name, or a count and a name)")
+                carried.append((name, count))
+        return carried
+
+    return click.option("--with", "carried", multiple=True, metavar="NAME", callback=parse,
+                        help="Start carrying NAME (or COUNT NAME), as a Start with: line gives it; "
+                             "repeatable.")(func)
+
+
+def carrying(graph: CompiledGraph, carried: list[tuple[str, int]]) -> CompiledGraph:
+    """The graph with ``carried`` (``--with``) after its ``Start with:`` items; unchanged when none."""
+    if not carried:
+        return graph
+    start = [*graph.get("start_with", ()), *({"name": n, "amount": k} for n, k in carried)]
+    new = dict(graph)
+    new["start_with"] = start
+    new["format_version"] = max(int(graph["format_version"]), 3)
+    return cast(CompiledGraph, new)
 
 
 def seed_option(func: F) -> F:

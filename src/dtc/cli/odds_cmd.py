@@ -9,6 +9,7 @@ import click
 
 from dtc.cli.base import (
     Exit,
+    carrying,
     color_wanted,
     ends_cleanly,
     fail,
@@ -19,6 +20,7 @@ from dtc.cli.base import (
     policy_option,
     report_format_option,
     ruling_option,
+    with_option,
 )
 from dtc.cli.progress import Working
 from dtc.compiled.graphjson import CompiledGraph
@@ -134,13 +136,15 @@ def emit(text: str, output: str | None, color: bool = False, inputs: tuple[str |
                    "or with appropriate gear at hand.")
 @click.option("--encumbered", is_flag=True, help="Roll every check twice and keep the worse.")
 @ruling_option
+@with_option
 @report_format_option
 @limit_option
 @output_option("Write the report to this file (default: stdout).")
 @guard
 @ends_cleanly
 def odds_cmd(file: str, character: str | None, abilities: str | None, policy: str, explain: bool, approach: str,
-             encumbered: bool, rulings: dict[str, str], fmt: str, limit: int, output: str | None) -> None:
+             encumbered: bool, rulings: dict[str, str], carried: list[tuple[str, int]], fmt: str, limit: int,
+             output: str | None) -> None:
     """The exact odds of every check and path of FILE (a source or a compiled .json).
 
     For each choice: the chance its check passes (for one adventurer, or over every freshly
@@ -157,7 +161,7 @@ def odds_cmd(file: str, character: str | None, abilities: str | None, policy: st
 
     preflight(output, [file, character])
     with Working(f"reading {file}"):
-        graph = load_graph(file)
+        graph = carrying(load_graph(file), carried)
     ruleset = ruleset_of(graph, file)
     chosen = chosen_rulings(graph, rulings)
     scores: dict[str, int] | None = None

@@ -14,6 +14,7 @@ from rich.console import Console
 from dtc.cli.base import (
     MAX_TURNS,
     Exit,
+    carrying,
     ends_cleanly,
     fail,
     guard,
@@ -21,6 +22,7 @@ from dtc.cli.base import (
     policy_option,
     ruling_option,
     seed_option,
+    with_option,
 )
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight, write_text
@@ -116,13 +118,14 @@ def _script_lines(path: str) -> list[str]:
               help="Play the run LOG records again (its decisions, its dice) and say whether this dtc does the same; "
                    "exit status 1 at the first difference.")
 @ruling_option
+@with_option
 @click.option("-v", "--verbose", is_flag=True, help="Narrate automatic and scripted runs on stdout.")
 @guard
 @ends_cleanly
 def play_cmd(file: str | None, seed: int | None, character_path: str | None, start: int | None, auto: str | None,
              script_path: str | None, log_path: str | None, max_turns: int | None, save_path: str | None,
              no_save: bool, resume_path: str | None, replay_path: str | None, rulings: dict[str, str],
-             verbose: bool) -> None:
+             carried: list[tuple[str, int]], verbose: bool) -> None:
     """Play FILE (an adventure source or its compiled JSON) with the rules automated.
 
     Interactive by default; --auto or --script play without a keyboard. Every run ends with one
@@ -133,7 +136,8 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
         given = [name for name, value in (("--seed", seed), ("--character", character_path), ("--from", start),
                                           ("--auto", auto), ("--script", script_path), ("--log", log_path),
                                           ("--max-turns", max_turns), ("--save", save_path),
-                                          ("--resume", resume_path), ("--ruling", rulings or None)) if value]
+                                          ("--resume", resume_path), ("--ruling", rulings or None),
+                                          ("--with", carried or None)) if value]
         if given:
             raise click.UsageError(f"--replay takes the run as the log recorded it: {', '.join(given)} "
                                    "cannot change it")
@@ -176,7 +180,9 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
         save_path = save_path or resume_path
     if file is None:
         raise click.UsageError("give the adventure FILE (or --resume SAVE)")
-    graph = load_graph(file)
+    if carried and resume_path:
+        raise click.UsageError("--with gives what a new run starts with: a resumed game carries what it held")
+    graph = carrying(load_graph(file), carried)
     rules = _rules(graph, rulings)
     if saved is not None:
         try:

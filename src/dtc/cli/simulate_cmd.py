@@ -15,6 +15,7 @@ from dtc.cli.base import (
     MAX_TURNS,
     SEEDS,
     Exit,
+    carrying,
     color_wanted,
     ends_cleanly,
     fail,
@@ -24,6 +25,7 @@ from dtc.cli.base import (
     policy_option,
     report_format_option,
     ruling_option,
+    with_option,
 )
 from dtc.cli.odds_cmd import emit
 from dtc.compiled.graphjson import CompiledGraph
@@ -130,6 +132,7 @@ def _worker_count(ctx: click.Context, param: click.Parameter, value: str) -> int
 @click.option("--character", "character_path", type=click.Path(dir_okay=False),
               help="Play every run with this adventurer (a `dtc character new` file).")
 @ruling_option
+@with_option
 @report_format_option
 @limit_option
 @click.option("--progress/--no-progress", default=None,
@@ -143,8 +146,8 @@ def _worker_count(ctx: click.Context, param: click.Parameter, value: str) -> int
 @guard
 @ends_cleanly  # a stop ends the workers too (they would play on to the end of their batches)
 def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: int | str, max_turns: int | None,
-                 character_path: str | None, rulings: dict[str, str], fmt: str, limit: int, progress: bool | None,
-                 output: str | None, failure_logs: str | None) -> None:
+                 character_path: str | None, rulings: dict[str, str], carried: list[tuple[str, int]], fmt: str,
+                 limit: int, progress: bool | None, output: str | None, failure_logs: str | None) -> None:
     """Play FILE many times with the full `dtc play` runtime (HP, combat, encounters, light).
 
     Reports the outcomes with confidence intervals, deaths and their causes per entry, turns,
@@ -160,7 +163,7 @@ def simulate_cmd(file: str, runs: int, seed: int | None, policy: str, workers: i
 
     preflight(output, [file, character_path])
     with Working(f"reading {file}"):
-        graph = load_graph(file)
+        graph = carrying(load_graph(file), carried)
     rules = _rules_name(graph, file)
     if rulings:
         from dtc.cli.play_cmd import with_rulings

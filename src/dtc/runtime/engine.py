@@ -24,6 +24,7 @@ from dtc.runtime.core import (
     GEAR,
     GEAR_OK,
     ORACLE,
+    TAKE,
     Option,
     Outcome,
     Player,
@@ -340,6 +341,8 @@ class Engine:
         if not self.entries:
             raise RunEnded("cannot-continue", "the adventure has no entries")
         self.rules.begin(self)
+        for item in self.graph.get("start_with", ()):  # ``Start with:``: held from the first page
+            self._possessions([{"name": item["name"], "amount": item["amount"]}])
         self._arrive(start, "start")
 
     def _resolve(self, target: int | str, how: str) -> int:
@@ -370,7 +373,7 @@ class Engine:
         else:
             self.emit("entry", number=number, ending=entry["ending"])
         if "changes" in entry:
-            self._possessions(entry["changes"])
+            self._possessions(entry["changes"], self.state.visits.get(number, 0) <= 1)
         if entry["effects"]:
             effects.apply(self, entry)
         if self.state.pending is None and not entry["ending"]:
@@ -379,18 +382,82 @@ class Engine:
             kind = entry.get("ending_kind")
             raise RunEnded("ended", f"THE END ({kind})" if kind else "THE END", kind)
 
-    def _possessions(self, changes: list[Change]) -> None:
-        """The entry's effects on what the reader holds, in text order; a count never goes below zero."""
+    def _possessions(self, changes: list[Change], first: bool = True) -> None:
+        """Effects on what the reader holds (an entry's, or a choice's when it is taken), in the
+        order written; a count never goes below zero, nor above the book's limit (``Limits:``).
+
+        ``first``: this is the first reading of the entry (``once`` effects apply only then). The
+        published-gamebook forms (docs/format.md): ``may`` asks the reader, ``dice`` rolls the
+        amount, ``all`` takes every one held, ``if_held`` loses it only if held (no shortfall)."""
         for change in changes:
             name, amount = change["name"], change["amount"]
+            if change.get("once") and not first:
+                continue
+            if change.get("may") and not self._may(change):
+                continue
+            if "dice" in change:
+                amount = self._rolled(change)
+            if change.get("all"):
+                amount = -self.held(name)
             before = self.held(name)
+            if change.get("if_held") or change.get("all"):  # what is held, no more: never short
+                amount = max(amount, -before)
+                if not amount:
+                    continue
             if amount > 0:
                 self.gain(name, amount)
             else:
                 self.give_up(name, -amount)
+            over = self._over_limit(name)
             if not self.skip("possession"):
-                self.emit("possession", name=name, amount=amount, held=self.held(name),
-                          **({"short": -amount - before} if before + amount < 0 else {}))
+                self.emit("possession", name=name, amount=amount - over, held=self.held(name),
+                          **({"short": -amount - before} if before + amount < 0 else {}),
+                          **({"over_limit": over} if over else {}))
+
+    def _may(self, change: Change) -> bool:
+        """``[may +rope]``: whether the reader takes it (a question of kind ``take``)."""
+        keys = ("take", "leave")
+        n = self.pick(TAKE, len(keys))
+        if n is not None:
+            return keys[n] == "take"
+        what = f"{change['amount']} {change['name']}" if abs(change["amount"]) != 1 else change["name"]
+        verb = "Take" if change["amount"] > 0 else "Give up"
+        question = Question(TAKE, f"You may {verb.lower()} {what}. {verb} it?",
+                            (Option("take", verb), Option("leave", "Leave it")),
+                            {"item": change["name"], "weight": "0", "value": 0})
+        return self.ask(question).key == "take"
+
+    def _rolled(self, change: Change) -> int:
+        """``[+1d10*3 coins]``: the amount rolled, with its sign."""
+        times = change.get("times", 1)
+        try:
+            roll = self.dice.roll(change["dice"])
+        except DiceError:
+            raise RunEnded("cannot-continue", f"entry {self.state.entry}: {change['dice']} cannot be rolled") from None
+        self.emit("roll", dice=roll.expr, rolls=list(roll.dice), total=roll.total * times,
+                  why=f"how many {change['name']}" + (f" (times {times})" if times != 1 else ""))
+        return roll.total * times * (1 if change["amount"] > 0 else -1)
+
+    def _over_limit(self, name: str) -> int:
+        """Past the book's limit for ``name`` (``Limits: coins 50``), the excess is lost: how much."""
+        limits = self.graph.get("limits")
+        if not limits or name not in limits:
+            return 0
+        over = self.held(name) - limits[name]
+        if over <= 0:
+            return 0
+        self.give_up(name, over)
+        return over
+
+    def score(self, name: str) -> int:
+        """The adventurer's score a condition reads (``if CON >= 12``, ``if HP < 5``): HP, an
+        ability, or another number the rules track; 0 for one this adventurer has not."""
+        if name == "HP":
+            return self.pc.hp
+        try:
+            return self.pc.score(name)
+        except KeyError:
+            return 0
 
     # --- one inventory: the book's possessions and the adventurer's items (dtc.runtime.inventory) ---
 
@@ -427,7 +494,7 @@ class Engine:
 
     def holds(self, condition: Mapping[str, Any]) -> bool:
         """Whether a choice's condition (the compiled graph's tree) holds for what is held now."""
-        return conditions.holds(condition, self.held)
+        return conditions.holds(condition, self.held, self.score)
 
     def inventory_lines(self) -> list[str]:
         """What the reader holds, for the terminal: the adventurer's items, then the book's possessions."""
@@ -527,6 +594,8 @@ class Engine:
         if condition is not None and not self.holds(condition):
             self.emit("refused", what=f"take '{label}'", why=f"it needs {conditions.words(condition)}")
             return
+        if "changes" in c and c["error"] is None:  # ``(D0, S37, -3 coins)``: applied as it is taken
+            self._possessions(c["changes"], self.state.visits.get(here, 0) <= 1)
         if c.get("roll") is not None and c["error"] is None:
             self._random(c)
             return

@@ -191,7 +191,7 @@ def moves(game: Engine) -> list[str]:
         plan = _entry_menu(game, entry)
         held = game.held
         for key, condition in plan.ways:
-            if condition is None or conditions.holds(condition, held):
+            if condition is None or conditions.holds(condition, held, game.score):
                 keys.append(key)
         keys += plan.exit_keys
         if plan.seen:
@@ -252,7 +252,7 @@ def options(game: Engine) -> tuple[tuple[Option, ...], bool]:
         held = game.held
         for i, c, target, is_check, known, condition in plan.choices:
             visited = target is not None and bool(visits.get(target))
-            closed = condition is not None and not conditions.holds(condition, held)
+            closed = condition is not None and not conditions.holds(condition, held, game.score)
             key: object
             if is_check and not closed:
                 odds = rules.odds_key(game.pc, c["ability"])

@@ -96,6 +96,8 @@ class Terminal:
         elif kind == "possession":
             verb = "Gained" if event["amount"] > 0 else "Lost"
             short = f" (you had {event['short']} too few)" if "short" in event else ""
+            if "over_limit" in event:
+                short += f" ({event['over_limit']} more would not fit: lost)"
             self.say(f"{verb}: {abs(event['amount'])} {event['name']}{short}; now {event['held']}.", "cyan")
         elif kind == "roll":
             self.say(f"{event['why']}: {event['dice']} rolled {event['total']}")
