@@ -24,21 +24,17 @@ from dtc.compiler.api import compile_file
 from dtc.editions import build
 from dtc.runtime.policies import POLICIES
 from helpers import BUNDLED, ROOT
-from test_build_browser import browser  # noqa: F401  (the fixture)
+from helpers.browser import browser  # noqa: F401  (the fixture)
 
 BOOKS = [*BUNDLED, *sorted((ROOT / "tests" / "fixtures" / "books").glob("*.txt"))]
 SEEDS = range(6)
 #: Books some of whose runs the page does not yet play as dtc play does, and why (issue 39 stays
 #: open on them): each divergence the suite reports names its step and what differed.
 KNOWN = {
-    "the-broken-lighthouse": "Death & Treasure encumbrance (an encumbered check rolls twice in play; the page "
-                             "keeps no load), and a flight in the middle of a step",
     "the-chime-pits": "Dungeon Rules time: play counts minutes by pace (careful, stealth, mapping halts) and "
                       "checks for encounters by them; the page counts ten minutes a turn",
     "the-drowned-chapel": "a flight from an encounter in the middle of a step, which the page leaves to the reader",
     "the-glass-orchard": "a Zilch check after a fight (one seed in eighteen)",
-    "the-tidewater-vault": "Death & Treasure encumbrance (an encumbered check rolls twice in play; the page "
-                           "keeps no load)",
 }
 
 

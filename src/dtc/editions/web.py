@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass
 from html import escape
-from typing import cast
+from typing import Any, cast
 
 from dtc.compiled.graphjson import Choice, CompiledGraph, Creature, Entry, Hazard
 from dtc.editions.book import (
@@ -32,6 +32,8 @@ from dtc.editions.text import Piece, exit_sentences, paragraphs
 from dtc.editions.webplay import Play, plan_words, play_data
 from dtc.outcomes import ending_words, the_end
 from dtc.render.html import script_json
+from dtc.runtime.effects import found_item
+from dtc.runtime.equipment import KEPT_WHEN_DUMPED
 from dtc.systems import DEFAULT, UnknownRuleset, find_system, normalise, split_rulings
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
@@ -119,6 +121,7 @@ class WebEdition:
             "endings": {"died": list(ending_words("death")),
                         "lost": ["Lost in the dark", "Without light you cannot find your way: your adventurer's "
                                  "story ends here."]},
+            "load": self._load(),
             "possessions": list(self.graph.get("possessions", [])),
             "changes": {str(e["number"]): [[c["name"], c["amount"]] for c in e["changes"]]
                         for e in self.entries if e.get("changes")},
@@ -193,6 +196,21 @@ class WebEdition:
         if normalise(written) == DEFAULT:
             return play.title, "dtc's default rules, played when a book names none"
         return play.title, ""
+
+    def _load(self) -> dict[str, Any] | None:
+        """Death & Treasure's load, as play's ``Character.load`` weighs it: what each thing the book
+        lets the reader find weighs (by name, in lower case, as ``[numerator, denominator]``), the
+        ability it is held against and the kit a full backpack keeps when dumped; None for rules
+        that keep no load."""
+        if self.play.base != DEFAULT:
+            return None
+        weights: dict[str, list[int]] = {}
+        for entry in self.entries:
+            for effect in entry.get("effects", []):
+                if effect["kind"] in ("treasure", "item"):
+                    item = found_item(effect)
+                    weights[item.name.lower()] = [item.weight.numerator, item.weight.denominator]
+        return {"limit": "STR", "weights": weights, "kept": sorted(KEPT_WHEN_DUMPED)}
 
     def _cover_before_chart(self) -> str:
         """The cover up to where the flowchart goes (its ``</section>`` comes after it)."""

@@ -185,6 +185,8 @@
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false;
     state.over = null; state.unconscious = false; state.dark = 0;
+    weights = {}; standard = {};
+    (sys.gear || []).forEach(function (g) { standard[String(g).toLowerCase()] = true; });
     document.querySelectorAll(".page").forEach(resetFights);
   }
   /* The current entry shown afresh once a new run starts from the sheet (its ending gone). */
@@ -474,11 +476,58 @@
     var ka = nameKey(a), kb = nameKey(b), fb = nameForms(kb);
     return ka === kb || nameForms(ka).some(function (x) { return fb.indexOf(x) >= 0; });
   }
-  function itemCount(name) {
-    return items().reduce(function (total, it) {
+  /* The sheet's items as piles: "3 Torches" is {q: 3, name: "Torches"}. */
+  function piles() {
+    return items().map(function (it) {
       var m = /^(\d+)\s+(.*)$/.exec(it);
-      return total + (sameName(m ? m[2] : it, name) ? (m ? parseInt(m[1], 10) : 1) : 0);
-    }, 0);
+      return m ? { q: parseInt(m[1], 10), name: m[2] } : { q: 1, name: it };
+    });
+  }
+  function writePiles(list) {
+    var el = field("items");
+    if (el) { el.value = list.filter(function (p) { return p.q > 0; }).map(function (p) { return (p.q !== 1 ? p.q + " " : "") + p.name; }).join(", "); }
+  }
+  function itemCount(name) {
+    return piles().reduce(function (total, p) { return total + (sameName(p.name, name) ? p.q : 0); }, 0);
+  }
+  /* Take up to ``amount`` of ``name`` from the items, as play's Character.give_up does: found and
+     bought piles before the standard kit, the heaviest first. How many were taken. */
+  function giveUpItems(name, amount) {
+    var list = piles(), taken = 0;
+    var order = list.map(function (p, i) { return i; }).filter(function (i) { return sameName(list[i].name, name); });
+    order.sort(function (a, b) {
+      var sa = isStandard(list[a].name) ? 1 : 0, sb = isStandard(list[b].name) ? 1 : 0;
+      if (sa !== sb) { return sa - sb; }
+      var wa = weightOf(list[a].name), wb = weightOf(list[b].name);
+      return wb[0] * wa[1] - wa[0] * wb[1] || a - b;
+    });
+    order.forEach(function (i) { var t = Math.min(list[i].q, amount - taken); list[i].q -= t; taken += t; });
+    writePiles(list);
+    return taken;
+  }
+  /* --- load (Death & Treasure): every item outside the standard kit weighs; past STR, the
+     adventurer is encumbered and every roll is made twice, the worse kept (play's Character.load) */
+  var weights = {}, standard = {};
+  (sys.gear || []).forEach(function (g) { standard[String(g).toLowerCase()] = true; });
+  function weightOf(name) {
+    var k = String(name).toLowerCase();
+    if (standard[k]) { return [0, 1]; }
+    return weights[k] || ((data.load || {}).weights || {})[k] || (k === "coins" ? [1, 1000] : [0, 1]);
+  }
+  function isStandard(name) { return !!standard[String(name).toLowerCase()]; }
+  function gcd(a, b) { while (b) { var t = a % b; a = b; b = t; } return a; }
+  function encumbered() {
+    var load = data.load;
+    var limit = load ? abilityScore(load.limit) : null;
+    if (limit === null) { return false; }
+    var n = 0, d = 1;
+    piles().forEach(function (p) {
+      var w = weightOf(p.name);
+      if (!w[0] || p.q <= 0) { return; }
+      n = n * w[1] + p.q * w[0] * d; d *= w[1];
+      var g = gcd(n, d); n /= g; d /= g;
+    });
+    return n > limit * d;
   }
   function held(name) { var i = has.indexOf(name); return (i < 0 ? 0 : num("has-" + i)) + itemCount(name); }
   function holds(c) {
@@ -489,12 +538,24 @@
   }
   function applyChanges(number) {
     (data.changes[String(number)] || []).forEach(function (ch) {
+      /* One inventory (play's Engine.give_up): a loss takes the book's possession first, then
+         the adventurer's matching items. */
       var i = has.indexOf(ch[0]);
       if (i < 0) { return; }
-      var now = num("has-" + i) + ch[1];
-      if (now < 0) { say("You had " + (-now) + " " + ch[0] + " too few."); now = 0; }
-      setNum("has-" + i, now);
-      note({ event: "possession", name: ch[0], held: now + itemCount(ch[0]) });
+      var before = num("has-" + i) + itemCount(ch[0]);
+      if (ch[1] >= 0 && sameName(ch[0], "coins")) {
+        /* coins go to the adventurer's treasure (play's Engine.gain), and weigh there */
+        var list = piles(), pile = list.filter(function (p) { return p.name === "coins"; })[0];
+        if (pile) { pile.q += ch[1]; } else { list.push({ q: ch[1], name: "coins" }); }
+        writePiles(list);
+      } else if (ch[1] >= 0) { setNum("has-" + i, num("has-" + i) + ch[1]); }
+      else {
+        var own = Math.min(num("has-" + i), -ch[1]);
+        setNum("has-" + i, num("has-" + i) - own);
+        if (own < -ch[1]) { giveUpItems(ch[0], -ch[1] - own); }
+        if (before + ch[1] < 0) { say("You had " + (-(before + ch[1])) + " " + ch[0] + " too few."); }
+      }
+      note({ event: "possession", name: ch[0], held: num("has-" + i) + itemCount(ch[0]) });
     });
   }
   function refreshGates() {
@@ -556,8 +617,15 @@
   }
   function rollCheck(check, ability, score) {
     var dice = roll(check.count, check.sides);
+    var twice = "";
+    if (check.under && !check.keep && encumbered()) {
+      /* Encumbered: the roll made twice, the worse (higher) kept. */
+      var again = roll(check.count, check.sides);
+      twice = "Encumbered: rolled " + dice.join(" + ") + " and " + again.join(" + ") + ", kept the worse. ";
+      if (sum(again) > sum(dice)) { dice = again; }
+    }
     var kept = dice.slice();
-    var text = "Rolled " + dice.join(" + ");
+    var text = twice + "Rolled " + dice.join(" + ");
     if (check.keep) {
       kept = dice.slice().sort(function (a, b) { return check.best ? b - a : a - b; }).slice(0, check.keep);
       text = "Rolled " + dice.join(", ") + ", kept " + kept.join(" + ");
@@ -1136,27 +1204,58 @@
       /* the check of a turn the page spends (not one of a fight, of rest or of lying unconscious) */
       case "encounter_check": case "encounter": return segment !== "taken" && replaying.turnOwned;
       case "possession": return true;
-      case "check": return segment === "action" && e.why !== "escape";
+      /* a check of the dark is the turn's (the page's when it spends the turn); others, an action's */
+      case "check": return e.why === DARK_WHY ? segment !== "taken" && replaying.turnOwned : segment === "action" && e.why !== "escape";
       case "action": return segment === "action";
       case "roll": return segment === "random";
       default: return false;
     }
   }
+  /* What dtc play's check of a turn in the dark gives as its why. */
+  var DARK_WHY = "keep your head in the dark";
   var COMPARED = { turn: ["turn"], encounter_check: ["roll", "encounter"], possession: ["name", "held"],
     check: ["ability", "success"], action: ["success"], roll: ["total"], encounter: ["roll"] };
   /* What the page takes from an event it leaves to the reader: the sheet's numbers as the log has them. */
   function take(e) {
     if ((e.event === "damage" || e.event === "heal") && typeof e.hp === "number") { setNum("hp", e.hp); }
-    if (e.event === "turn") { setNum("turn", e.turn + 1); }
+    if (e.event === "turn") {
+      setNum("turn", e.turn + 1);
+      /* a turn the reader played (a fight's, rest's) burns the lantern too; its refill or its going
+         out is the log's light event */
+      if (field("light") && field("light").value !== "" && num("light") > 0) { setNum("light", num("light") - 1); }
+    }
+    if (e.event === "dark" && typeof e.turns === "number") { state.dark = e.turns; }
+    if (e.event === "item" && typeof e.name === "string" && typeof e.quantity === "number") { takeItem(e); }
     if (e.event === "light" && typeof e.turns === "number" && field("light")) { setNum("light", e.turns); if (typeof e.flasks === "number") { setNum("oil", e.flasks); } }
+  }
+  /* An item the reader found, used or dropped, as the log has it, on the sheet's items. */
+  function takeItem(e) {
+    var amount = Math.abs(e.quantity);
+    if (e.action === "found") {
+      var list = piles(), pile = list.filter(function (p) { return p.name.toLowerCase() === e.name.toLowerCase(); })[0];
+      if (pile) { pile.q += amount; } else { list.push({ q: amount, name: e.name }); }
+      writePiles(list);
+    } else if (e.name === "standard kit") {
+      var kept = (data.load || {}).kept || [];
+      writePiles(piles().filter(function (p) { return !isStandard(p.name) || kept.indexOf(p.name.toLowerCase()) >= 0; }));
+    } else {
+      var rest = piles(), left = amount;
+      rest.forEach(function (p) { if (left > 0 && p.name.toLowerCase() === e.name.toLowerCase()) { var t = Math.min(p.q, left); p.q -= t; left -= t; } });
+      writePiles(rest);
+    }
   }
   function loadSheet(sheet) {
     freshSheet();
     var abilities = sheet.abilities || {};
     Object.keys(abilities).forEach(function (a) { setNum("ab-" + a, abilities[a]); });
     setNum("hp", sheet.hp); setNum("hpmax", sheet.max_hp);
-    var items = field("items");
-    if (items) { items.value = (sheet.items || []).map(function (i) { return (i.quantity > 1 ? i.quantity + " " : "") + i.name; }).join(", "); }
+    (sheet.items || []).forEach(function (i) {
+      var k = String(i.name).toLowerCase();
+      if (i.standard) { standard[k] = true; }
+      var w = /^(\d+)(?:\/(\d+))?$/.exec(String(i.weight || "0"));
+      weights[k] = w ? [parseInt(w[1], 10), w[2] ? parseInt(w[2], 10) : 1] : [0, 1];
+    });
+    writePiles((sheet.items || []).map(function (i) { return { q: i.quantity, name: i.name }; }));
     var stats = sheet.stats || {};
     ["path", "class", "chips", "weapon", "armor", "defense"].forEach(function (k) {
       var el = field(k);
