@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ from dtc.runtime.engine import Engine
 from dtc.runtime.equipment import HAND, Item
 from dtc.runtime.policies import CautiousPolicy
 from dtc.systems import UnknownRuleset, play_rules
-from test_runtime_support import KeyPlayer, compiled
+from helpers.runtime import KeyPlayer, compiled, hero
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "docs" / "rulesets"
@@ -126,3 +128,171 @@ def test_a_zilch_shield_resists_in_every_stance_and_the_doc_says_so() -> None:
     page = (RULESETS / "zilch.md").read_text(encoding="utf-8")
     assert "only when Guarded" not in page
     assert "counts in every" in page
+
+
+# --- Death & Treasure, Sample Dungeon: the Giant Frog's way out ---------------------------------------
+
+FROG = ("Title: T\nRules: death-and-treasure\n\nTest Book\n\n"
+        "Giant Frog HP 20 | Morale 10 | Bite d8 | Special: Swallows whoever its bite lands on unless a DEX "
+        "check saves them; inside, 1d4 damage each round; 4 or more damage cuts you free and kills it.\n\n"
+        "Adventure Entries\n\n1 A hall (D0, S2).\n\n2 Out. THE END\n")
+
+
+class Faces(random.Random):
+    """A die that gives these faces in order."""
+
+    def __init__(self, faces: list[int]) -> None:
+        super().__init__(0)
+        self.faces = faces
+
+    def randint(self, a: int, b: int) -> int:
+        face = self.faces.pop(0)
+        assert a <= face <= b
+        return face
+
+
+@pytest.mark.parametrize(("ruling", "rounds_inside"), [("", 3), (" [swallow-cut: total]", 2)])
+def test_the_frogs_way_out_is_one_blow_or_the_blows_added_up(ruling: str, rounds_inside: int) -> None:
+    """death-and-treasure-v0.1.txt, *Sample Dungeon*, the Giant Frog: "Deal 4 or more damage to cut
+    your way out and kill it". Ruling ``swallow-cut``: ``blow`` (the default) reads it as one blow of
+    4 or more — two blows of 2 leave you inside; ``total`` adds up your blows from inside since you
+    were swallowed — the second blow of 2 cuts you out."""
+    from dtc.runtime.foes import foes_from
+
+    player = KeyPlayer(["attack:1"] * 4, kinds={"combat"})
+    game, events = start(FROG, hero(STR=12), player=player, ruling=ruling)
+    game.pc.hp = game.pc.max_hp = 30
+    #        initiative 1 vs 6 | bite: d20 15, d8 3 | DEX 2d6 6+6 fails | inside, each round: d4 1,
+    #        d20 5 hits, d8 2 — and the blow that cuts the frog open under "blow" is a 4
+    faces = [1, 6, 15, 3, 6, 6, 1, 5, 2, 1, 5, 2] + ([1, 5, 4] if rounds_inside == 3 else [])
+    game.dice._rng = Faces(faces)
+    frog = foes_from(game.block("Giant Frog"), "Giant Frog", 1)
+    assert game.rules.fight(game, frog) == "won"
+    assert not faces
+    assert sum(e["cause"] == "inside the Giant Frog" for e in events if e["event"] == "damage") == rounds_inside
+    assert frog[0].hp == 0
+
+
+# --- every rule of every seed: the rulings tables ------------------------------------------------------
+
+#: The section headings of each seed (headings are short facts; no rule's sentence is copied). The
+#: lines of a seed that head no rule — its titles — are in :data:`FRONT_MATTER`.
+HEADINGS: dict[str, tuple[str, ...]] = {
+    "death-and-treasure-v0.1.txt": (
+        "Introduction", "Making an Adventurer", "Ability Scores", "Equipment and Encumbrance", "Weapons",
+        "Armor", "Gear", "Treasure", "HP and Defense", "Game Procedure", "Encounters", "Surprise",
+        "Reaction", "What's Next?", "Room Descriptions", "The Oracle", "Taking Action",
+        "Damage, Healing, and Death", "Combat", "Light and Panic", "Sample Dungeon", "Adventure Entries",
+    ),
+    "maze-rats-core-rules.txt": (
+        "Core Rules", "Danger Rolls", "Advantage", "NPC Reactions", "Initiative", "Combat", "NPC Morale",
+        "Healing", "Encumbrance", "Leveling Up", "Monster & NPC Stats", "Gold Prices",
+    ),
+    "zilch.txt": (
+        "GM Screen/Overview", "Characters", "Suits", "Clubs (♣)", "Spades (♠)", "Diamonds (♦)", "Hearts (♥)",
+        "Character Generation", "Class", "Multi-classing", "Skills", "Equipment", "Weapons", "Armor", "Magic",
+        "Combat", "Stances", "Combat Actions", "Full Actions", "Standard Actions", "Minor Actions",
+        "Free Actions", "Distances", "Combat Modifiers", "Adventuring", "Injury", "Temporary damage", "Drain",
+        "Taint", "Ongoing Damage", "Burning", "Fatigue", "Recovery", "Conditions", "Falling",
+        "Lighting and Vision", "Swag", "Option: In-Dungeon Swag Conversion",
+    ),
+    # Dungeon Rules numbers its sections; the page cites them by number.
+    "dungeon-rules.txt": (
+        "1", "2", "2.1", "2.2", "2.3", "3", "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "4", "5", "5.1",
+        "5.2", "6", "6.1", "6.2", "6.3", "6.4", "6.5", "7", "8", "8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "9",
+        "10",
+    ),
+}
+FRONT_MATTER: dict[str, frozenset[str]] = {
+    "death-and-treasure-v0.1.txt": frozenset({"Cats Have No Lord", "Game Rules", "Death & Treasure"}),
+}
+PAGES = {"death-and-treasure-v0.1.txt": "death-and-treasure.md", "maze-rats-core-rules.txt": "maze-rats.md",
+         "zilch.txt": "zilch.md", "dungeon-rules.txt": "dungeon-rules.md"}
+#: Words that say how dtc treats a rule, one of which each row of a table must use.
+VERDICTS = re.compile(r"implemented|ruling|not automated|not offered|the book's|the player's|examples for authors"
+                      r"|nothing to play|each rule as its own row|an adventure, not a rule|as below|a lair is a zone",
+                      re.IGNORECASE)
+
+
+def _plain(text: str) -> str:
+    return text.replace("’", "'")
+
+
+def _section(page: str, title: str) -> str:
+    """The text of the page's ``## title`` section."""
+    text = (RULESETS / page).read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def _rows(section: str) -> list[list[str]]:
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| ") and not line.startswith("| rule (") and not line.startswith("|---")]
+
+
+def _cited(seed: str) -> set[str]:
+    """The seed sections the page's rules table cites: italic headings, or (for Dungeon Rules)
+    the section numbers in its first column's parentheses (``(6.1, 6.3, 6.4, 6.5)``)."""
+    page = PAGES[seed]
+    cited: set[str] = set()
+    table = _section(page, "Rules and how dtc plays them")
+    for cells in _rows(table):
+        rule = cells[0]
+        if seed == "dungeon-rules.txt":
+            for group in re.findall(r"\(([\d., ]+)\)", rule):
+                cited.update(n.strip() for n in group.split(",") if n.strip())
+        else:
+            cited.update(_plain(h) for h in re.findall(r"\*([^*]+)\*", rule))
+    return cited
+
+
+@pytest.mark.parametrize("seed", list(HEADINGS))
+def test_the_rules_table_covers_every_section_of_the_seed(seed: str) -> None:
+    """Issue: "the rulings tables cover every rule of every seed". Each section of the seed is
+    named in its system's table of rules, and each row says what dtc does with it: implemented, a
+    ruling, or not automated with the reason."""
+    missing = [h for h in HEADINGS[seed] if _plain(h) not in _cited(seed)]
+    assert not missing, f"docs/rulesets/{PAGES[seed]} cites no row for {missing}"
+    for cells in _rows(_section(PAGES[seed], "Rules and how dtc plays them")):
+        assert len(cells) == 2 and VERDICTS.search(cells[1]), cells
+        if cells[1].lower().startswith("not automated"):  # with its reason
+            assert re.match(r"not automated[^:]*: \S", cells[1], re.IGNORECASE), cells
+
+
+def test_the_rulings_the_issue_named_are_written_with_their_alternative() -> None:
+    """Rulings with no alternative written before: Maze Rats' D3, reaction table, encounter schedule
+    and the ambushed leader's roll; Zilch's D1–D4, stances and schedule; the frog's one blow. Each is
+    a row of a rulings table with its alternative."""
+    for page, names in (("maze-rats.md", ("D3", "the reaction table", "the encounter schedule",
+                                          "the ambushed leader's WIL roll")),
+                        ("zilch.md", ("D1–D4", "the stances", "the encounter schedule")),
+                        ("death-and-treasure.md", ("`swallow-cut`", "`morale`")),
+                        ("dungeon-rules.md", ("`long-rest`",))):
+        rows = {cells[0].split(" (")[0]: cells for cells in _rows(_section(page, "dtc's rulings"))}
+        for name in names:
+            assert name in rows, (page, name)
+            assert len(rows[name]) == 4 and all(rows[name]), rows[name]  # reading, alternative, why
+
+
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seeds are not beside this checkout")
+@pytest.mark.parametrize("seed", list(HEADINGS))
+def test_the_heading_lists_are_the_seeds_own(seed: str) -> None:
+    """When the seeds are at hand, the lists above are checked against them: every heading is one
+    of the seed's lines, and every line the seed sets apart as a heading is in the list."""
+    lines = [line.rstrip() for line in (SEEDS / seed).read_text(encoding="utf-8").splitlines()]
+    if seed == "dungeon-rules.txt":
+        found = [next(g for g in m.groups() if g) for line in lines
+                 if (m := re.match(r"^(\d+)\) |^(\d+\.\d+) ", line)) and "\t" not in line]
+        assert found == list(HEADINGS[seed])
+        return
+    heading = re.compile(r"^[A-Z][A-Za-z&'’ ()♣♠♦♥:,/?-]{1,45}$")
+    found = [_plain(line) for n, line in enumerate(lines)
+             if heading.match(line) and not line.endswith(":") and 0 < n < len(lines) - 1
+             and not lines[n - 1].strip() and not lines[n + 1].strip()]
+    front = FRONT_MATTER.get(seed, frozenset())
+    rules = [h for h in dict.fromkeys(found) if h not in front]
+    assert rules == [_plain(h) for h in HEADINGS[seed]]

@@ -16,7 +16,9 @@ Two things the seed states in its lists are played too (``docs/rulesets/death-an
   to hand (no escape, no oil); a blow of 4 or more cuts your way out and kills it. The dice and
   the 4 are read from the Special's text when it states them ("Take 1d6 damage each round",
   "Deal 5 or more damage"). Rulings: the other creatures cannot reach you inside, the one that
-  holds you bites no more and makes no morale roll, and your attack is rolled as usual.
+  holds you bites no more and makes no morale roll, and your attack is rolled as usual; the 4 is
+  one blow's damage (ruling ``swallow-cut: blow``), or with ``swallow-cut: total`` the damage of
+  your blows from inside added up since you were swallowed.
 * A thrown flask of oil (*Gear*: "d6 damage and sets target on fire"): a hit sets the target
   burning; ruling: it burns for one more round, taking another d6 at the start of it, which
   counts for morale like any other wound.
@@ -74,6 +76,7 @@ class Melee:
     """What one fight remembers from round to round: who holds you inside it, who is burning."""
 
     inside: Foe | None = None
+    cut: int = 0  # the damage dealt from inside since you were swallowed (ruling swallow-cut: total)
     burning: dict[int, tuple[Foe, int]] = field(default_factory=dict)  # id(foe) -> (foe, rounds left)
 
 
@@ -187,6 +190,9 @@ def _inside(rules: DeathAndTreasure, game: Game, foes: list[Foe], melee: Melee, 
     weapon, mode, _ = _choose(rules, game, [holder], inside=True)
     assert weapon is not None
     dealt = _attack(rules, game, weapon, mode, holder, foes, melee)
+    melee.cut += dealt
+    if rules.rulings.get("swallow-cut", "blow") == "total":
+        dealt = melee.cut  # every blow from inside counts towards the way out
     if holder.hp > 0 and dealt >= cut:
         holder.hp = 0
         game.emit("effect", creature=holder.name, text=f"You cut your way out of {holder.name} ({dealt} damage): "
@@ -378,7 +384,7 @@ def _creatures_act(rules: DeathAndTreasure, game: Game, acting: list[Foe], melee
                 game.damage(damage, f"{foe.name}'s {name}")
             if (not avoided and melee is not None and swallow_terms(foe.special) is not None
                     and not rules.check(game, "DEX", None, f"not to be swallowed by {foe.name}")):
-                melee.inside = foe
+                melee.inside, melee.cut = foe, 0
                 game.emit("effect", creature=foe.name, text=f"{foe.name} swallows you whole.")
                 return
 

@@ -82,6 +82,7 @@ DEATH_AND_TREASURE = DeathAndTreasure(
         ("Rulings (a book picks one: Rules: death-and-treasure [morale: above]; a run: --ruling morale=above)", (
             "morale: below (2d6 < Morale flees, as written) | above (2d6 > Morale flees)",
             "cha-reaction: as-written (CHA above 13: −1 to reactions) | helps (+1)",
-            "same-room: turn (every entry read costs a turn) | free (not an action's result entry)")),
+            "same-room: turn (every entry read costs a turn) | free (not an action's result entry)",
+            "swallow-cut: blow (one blow of 4 or more cuts you out) | total (your blows from inside, added up)")),
     ),
 )
