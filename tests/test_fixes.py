@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from dtc.cli import main
 from dtc.cli.lint_fix import encode_like
-from dtc.diagnostics import Applicability, Edit, Fix, Span
+from dtc.diagnostics import Edit, Fix, Span
 from dtc.fixes import Lines, apply_fixes, fix_text
 from helpers import lint_text
 
@@ -45,20 +45,48 @@ def test_notation_commas_cannot_fix_gets_no_fix() -> None:
     assert fixes_of("1 A (D1 S2 F3 G4).\n\n2 B. THE END\n\n3 C. THE END\n", "DT101") == []
 
 
-def test_dangling_reference_gets_an_unsafe_stub() -> None:
+def test_dangling_reference_never_invents_an_entry() -> None:
     src = "1 Start (D1, S2, F40).\n\n2 End. THE END\n\n78 Far. THE END\n"
-    (fix,) = fixes_of(src, "DT107")
-    assert fix.applicability is Applicability.UNSAFE and fix.title == "Create entry 40"
-    fixed, _ = apply_fixes(src, [("DT107", fix)])
-    assert fixed.index("\n40 TODO") < fixed.index("\n78 ")
-    assert not [d for d in lint_text(fixed) if d.code == "DT107"]
+    assert fixes_of(src, "DT107") == []
+    assert "TODO" not in fix_text(src, lint_text, unsafe=True).text
 
 
-def test_dangling_reference_stub_follows_the_last_entry_of_the_number_below() -> None:
-    src = "1 Start (D1, S2, F40).\n\n2 End. THE END\n\n2 Again. THE END\n\n1 Late. THE END\n\n78 Far. THE END\n"
-    (fix,) = [f for f in fixes_of(src, "DT107") if f.title == "Create entry 40"]
-    fixed, _ = apply_fixes(src, [("DT107", fix)])
-    assert fixed.index("\n2 Again") < fixed.index("\n40 TODO") < fixed.index("\n1 Late")
+def test_a_slipped_exit_says_did_you_mean_with_a_safe_fix() -> None:
+    """'S73 for S37': one finding, "did you mean 37?", a safe fix; 37 is not also unreachable."""
+    src = "1 Start (D0, S2) or the gallery (D0, S73).\n\n2 End. THE END\n\n37 Gallery. Return to 1.\n"
+    found = lint_text(src)
+    (dangling,) = [d for d in found if d.code == "DT107"]
+    assert dangling.message == ("success exit to entry 73, which does not exist; did you mean 37? "
+                                "(nothing leads to entry 37)")
+    assert not [d for d in found if d.code == "DT201"]
+    assert dangling.fix is not None and dangling.fix.safe and dangling.fix.title == "Write 37 for 73"
+    fixed = fix_text(src, lint_text).text
+    assert "(D0, S37)" in fixed and not [d for d in lint_text(fixed) if d.code in ("DT107", "DT201")]
+
+
+def test_a_slip_in_a_prose_exit_and_one_digit_changed_dropped_or_added() -> None:
+    for written, meant in (("go to 13", 12), ("go to 112", 12), ("go to 122", 12), ("go to 21", 12)):
+        src = f"1 Start. Left (D0, S2), or {written}.\n\n2 End. THE END\n\n12 Hall. Return to 1.\n"
+        (dangling,) = [d for d in lint_text(src) if d.code == "DT107"]
+        assert f"did you mean {meant}?" in dangling.message, (written, dangling.message)
+        swap = written == "go to 21"  # two digits swapped: safe; a digit changed, added or dropped: unsafe
+        assert dangling.fix is not None and dangling.fix.safe is swap
+        assert f"go to {meant}." in fix_text(src, lint_text, unsafe=True).text
+        assert (f"go to {meant}." in fix_text(src, lint_text).text) is swap
+        assert bool([d for d in lint_text(src) if d.code == "DT201"]) is not swap
+
+
+def test_no_did_you_mean_for_an_entry_something_leads_to_or_when_two_fit() -> None:
+    led = "1 Start (D0, S2) or (D0, S73).\n\n2 End. THE END\n\n37 Gallery (D0, S38).\n\n38 Hall (D0, S37).\n"
+    (dangling,) = [d for d in lint_text(led) if d.code == "DT107"]
+    assert "did you mean" not in dangling.message  # 38 leads to 37: no guess
+    two = "1 Start (D0, S2) or (D0, S30).\n\n2 End. THE END\n\n3 A. Return to 1.\n\n31 B. Return to 1.\n"
+    (dangling,) = [d for d in lint_text(two) if d.code == "DT107"]
+    assert "did you mean 3 or 31?" in dangling.message and dangling.fix is None
+    assert len([d for d in lint_text(two) if d.code == "DT201"]) == 2
+    reached = "1 Start (D0, S2) or (D0, S73).\n\n2 End (D0, S37).\n\n37 Gallery. THE END\n"
+    (dangling,) = [d for d in lint_text(reached) if d.code == "DT107"]
+    assert "did you mean" not in dangling.message and dangling.fix is None
 
 
 def test_dangling_reference_read_as_prose_gets_a_blank_line() -> None:
@@ -179,7 +207,22 @@ def test_unsafe_fixes_only_when_asked(tmp_path: Path) -> None:
     code, out, _ = run("lint", "--no-config", "--fix", str(book))
     assert code == 1 and "DT107" in out and "No fixes applied; 1 remains." in out
     code, out, _ = run("lint", "--no-config", "--fix", "--unsafe-fixes", str(book))
-    assert "40 TODO: write this entry." in book.read_text(encoding="utf-8")
+    assert "TODO" not in book.read_text(encoding="utf-8")
+
+
+def test_fix_says_how_many_unsafe_fixes_remain_and_how_to_apply_them(tmp_path: Path) -> None:
+    """"No fixes applied; N remain" names the unsafe fixes on offer (issue 41)."""
+    book = tmp_path / "book.txt"
+    book.write_text("1 Start (D1, S2, F3).\n\n2 Mid (D0, S4).\n\n4 More (D0, S5).\n\n5 End. THE END\n"
+                    "You fall.\n3 Out. THE END\n", encoding="utf-8")
+    _, out, _ = run("lint", "--no-config", "--fix", "--format", "concise", str(book))
+    assert out.splitlines()[-1] == ("No fixes applied; 4 remain. 1 has an unsafe fix, a guess for you to check: "
+                                    "see it with --diff --unsafe-fixes, apply it with --fix --unsafe-fixes.")
+    _, _, err = run("lint", "--no-config", "--diff", str(book))
+    assert err.strip() == ("No fixes to apply. 1 has an unsafe fix, a guess for you to check: see it with "
+                           "--diff --unsafe-fixes.")
+    _, out, _ = run("lint", "--no-config", "--fix", "--unsafe-fixes", "--format", "concise", str(book))
+    assert out.splitlines()[-1].startswith("Fixed 1 finding in 1 file;") and "unsafe" not in out.splitlines()[-1]
 
 
 def test_fix_refuses_what_it_cannot_write(tmp_path: Path) -> None:

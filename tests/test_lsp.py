@@ -353,8 +353,8 @@ async def code_actions(client: LanguageClient, uri: str, at: types.Position) -> 
 
 
 @lsp
-async def test_code_action_creates_a_missing_entry(client: LanguageClient) -> None:
-    text = BOOK.replace("F3)", "F40)")
+async def test_code_action_writes_the_entry_a_slip_meant_and_never_invents_one(client: LanguageClient) -> None:
+    text = BOOK.replace("F3)", "F30)")  # entry 3: nothing else leads there
     uri = await open_doc(client, text)
     assert any(d.code == "DT107" for d in client.diagnostics[uri])
     actions = await code_actions(client, uri, pos(text, "F40", 1))

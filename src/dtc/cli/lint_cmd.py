@@ -161,10 +161,10 @@ def _fix(files: tuple[str, ...], settings_for: Callable[[str], Settings], fmt: s
         return
     if diff:
         click.echo("".join(report.diffs), nl=False)
-        click.echo(summary(report, diff=True), err=True)
+        click.echo(summary(report, diff=True, unsafe=unsafe), err=True)
         finish(int(Exit.FINDINGS if report.fixed else Exit.CLEAN))
     show(report.found)
-    click.echo(summary(report, diff=False), err=fmt not in ("full", "concise", "text"))
+    click.echo(summary(report, diff=False, unsafe=unsafe), err=fmt not in ("full", "concise", "text"))
     finish(int(Exit.FINDINGS if any(d.severity is Severity.ERROR for d in report.found) else Exit.CLEAN))
 
 

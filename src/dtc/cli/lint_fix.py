@@ -132,6 +132,7 @@ def _fix_one(path: str, lint: Callable[[str, str], list[Diagnostic]], report: Fi
             text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
             fromfile=f"a/{path}", tofile=f"b/{path}"))
         report.diffs.append(_shown_diff(shown) if terminal else shown)
+        report.found.extend(outcome.remaining)  # (for the summary's count of unsafe fixes)
         return
     write_fixed(path, original, data)
     report.found.extend(outcome.remaining)
@@ -141,12 +142,27 @@ def _findings(n: int) -> str:
     return f"{n} finding{'s' if n != 1 else ''}"
 
 
-def summary(report: FixReport, diff: bool) -> str:
+def summary(report: FixReport, diff: bool, unsafe: bool = False) -> str:
+    """What ``--fix`` (or ``--diff``) came to; without ``--unsafe-fixes``, how many of the
+    findings left carry an unsafe fix, and how to apply them."""
     files = f"{report.files} file{'s' if report.files != 1 else ''}"
     if diff:
-        return f"Would fix {_findings(report.fixed)} in {files}." if report.fixed else "No fixes to apply."
+        said = f"Would fix {_findings(report.fixed)} in {files}." if report.fixed else "No fixes to apply."
+        return said + _unsafe_left(report.found, unsafe, diff=True)
     left = len(report.found)
     remain = f"{left} remain{'s' if left == 1 else ''}"
-    if report.fixed:
-        return f"Fixed {_findings(report.fixed)} in {files}; {remain}."
-    return f"No fixes applied; {remain}."
+    said = f"Fixed {_findings(report.fixed)} in {files}; {remain}." if report.fixed else f"No fixes applied; {remain}."
+    return said + _unsafe_left(report.found, unsafe, diff=False)
+
+
+def _unsafe_left(found: list[Diagnostic], unsafe: bool, diff: bool) -> str:
+    """`` 2 have an unsafe fix, a guess for you to check: see them with --diff --unsafe-fixes,
+    apply them with --fix --unsafe-fixes.`` when some do and ``--unsafe-fixes`` was not given."""
+    if unsafe:
+        return ""
+    n = sum(1 for d in found if d.fix is not None and not d.fix.safe)
+    if not n:
+        return ""
+    has, it = ("has", "it") if n == 1 else ("have", "them")
+    apply = "" if diff else f", apply {it} with --fix --unsafe-fixes"
+    return f" {n} {has} an unsafe fix, a guess for you to check: see {it} with --diff --unsafe-fixes{apply}."

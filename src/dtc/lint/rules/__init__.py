@@ -32,6 +32,7 @@ _MODULE_NAMES = (
     "dt118_lowercase_entry_start",
     "dt121_number_out_of_range",
     "dt122_roll_ranges",
+    "dt123_unknown_ending_kind",
     "dt119_unknown_possession",
     "dt120_malformed_effect",
     "dt201_unreachable_entry",

@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.dt107_dangling_reference import near_misses, swapped
 
 
 @rule("DT201", "unreachable-entry", Severity.WARNING)
@@ -24,11 +25,27 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     3 A secret room nobody finds. Return to 1.
     ```
 
+    Silent on an entry that a dangling exit seems to have meant with two digits swapped (`S73`
+    where 37 is the entry nothing leads to): dangling-reference (DT107) reports that slip once,
+    "did you mean 37?", and its safe fix reaches the entry.
+
     ## Fix
     Add an exit into the entry from where the reader should find it, or delete it.
     """
     if not ctx.analysis.start_exists:
         return
-    for i, number in ctx.entries_of(ctx.analysis.unreachable):
+    meant = _meant(ctx)
+    for i, number in ctx.entries_of(ctx.analysis.unreachable - meant):
         yield self.diag(ctx, f"entry {number} cannot be reached from the start ({ctx.res.start})",
                         ctx.doc.entries[i].span, number)
+
+
+def _meant(ctx: Context) -> set[int]:
+    """The entries one dangling exit seems to mean with two digits swapped, alone (see
+    dangling-reference)."""
+    by_number = ctx.res.by_number
+    missing = {x.target for out in ctx.res.exits for x in out if x.target not in by_number}
+    if not missing:
+        return set()
+    return {meant[0] for target, meant in near_misses(ctx, missing).items()
+            if len(meant) == 1 and swapped(target, meant[0])}

@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from dtc.compiler.read_effects import WIN
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules.base import Context, Rule, rule
 
@@ -15,9 +16,14 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     "Return to 17", "go to 17", "skip to 17", "turn to 17", "read entry 17" where the entry
     has no notation exit to 17.
 
+    Silent on the exit of a sentence that opens "If you win" (or succeed, survive, defeat, kill,
+    prevail), "If victorious", "When you win" or "On a success": "If you win, go to 31" is the
+    form dtc reads a fight's or a check's way on from (docs/format.md), not a choice to write
+    in notation.
+
     ## Why it matters
     dtc follows it, but readers skimming for bold choices may miss it, and a prose exit
-    carries no difficulty. Fine for "return" and "if you win, go to" moments.
+    carries no difficulty. Fine for "return" moments.
 
     ## Example
     ```
@@ -40,7 +46,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
         notation |= {res.labels.get(str(b.target), b.target) for c in entry.choices if c.roll for b in c.roll.branches}
         for p in entry.prose_exits:
             dangling = res.target_number(p.target) is None  # dangling-reference reports it
-            if res.labels.get(str(p.target), p.target) not in notation and not dangling:
+            if res.labels.get(str(p.target), p.target) not in notation and not dangling \
+                    and not _on_winning(entry.text, p.phrase):
                 yield self.diag(ctx, f"exit to entry {p.target} is written only in prose ('{p.phrase}')"
                                 + _condition_hint(entry.text, p.phrase, p.target), p.span, res.numbers[i])
 
@@ -50,6 +57,16 @@ _HAVE = re.compile(
     r"([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,3}?)\s*,?\s*$",
     re.I,
 )
+
+
+def _on_winning(text: str, phrase: str) -> bool:
+    """Whether ``phrase`` stands in a sentence that opens as "If you win, go to 31" does (the
+    compiler's ``WIN``): the way on after a fight or a check, as the docs recommend writing it."""
+    at = text.find(phrase)
+    if at < 0:
+        return False
+    start = max(text.rfind(".", 0, at), text.rfind("!", 0, at), text.rfind("?", 0, at), text.rfind("\n", 0, at)) + 1
+    return WIN.match(text[start:at]) is not None
 
 
 def _condition_hint(text: str, phrase: str, target: object) -> str:

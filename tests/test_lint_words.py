@@ -1,0 +1,59 @@
+"""What lint says to authors (issue 41, "Words"): each message pinned as the author reads it."""
+
+from __future__ import annotations
+
+from dtc.fixes import fix_text
+from helpers import lint_text
+
+HEAD = "Title: Words\nRules: death-and-treasure\n\nAdventure Entries\n\n"
+
+
+def codes(src: str, code: str) -> list[str]:
+    return [d.message for d in lint_text(HEAD + src) if d.code == code]
+
+
+# --- DT302 prose-reference: silent on "If you win, go to N" ----------------------------------
+
+
+def test_prose_reference_is_silent_on_if_you_win_go_to() -> None:
+    fight = "1 A statue wakes. Follow the combat procedures. If you win, go to 2.\n\n2 Won. THE END\n"
+    assert codes(fight, "DT302") == []
+    check = "1 Make a DEX check. If you succeed, go to 2. Return to 3.\n\n2 Won. THE END\n\n3 Lost. THE END\n"
+    assert codes(check, "DT302") == ["exit to entry 3 is written only in prose ('Return to 3')"]
+
+
+def test_prose_reference_still_speaks_of_other_prose_exits() -> None:
+    src = "1 A door. Turn to 2.\n\n2 Won. THE END\n"
+    assert codes(src, "DT302") == ["exit to entry 2 is written only in prose ('Turn to 2')"]
+
+
+# --- DT123 unknown-ending-kind ---------------------------------------------------------------
+
+
+def test_the_end_win_is_an_unknown_kind_with_a_safe_fix() -> None:
+    src = "1 You ring the bell. THE END (win)\n"
+    (d,) = [d for d in lint_text(HEAD + src) if d.code == "DT123"]
+    assert d.message == ("'THE END (win)' names no kind of ending dtc knows (death, victory), so entry 1 is an "
+                         "ending of no kind: write THE END (victory)")
+    assert d.fix is not None and d.fix.safe
+    assert fix_text(HEAD + src, lint_text).text.endswith("THE END (victory)\n")
+
+
+def test_the_sentence_form_with_an_unknown_kind_is_no_ending() -> None:
+    src = "1 A door (D0, S2).\n\n2 The stair gives way. The End (died).\n"
+    (message,) = codes(src, "DT123")
+    assert message == ("'The End (died)' names no kind of ending dtc knows (death, victory), so entry 2 is no "
+                       "ending at all (the sentence form takes only these kinds): write The End (death)")
+    assert not codes(fix_text(HEAD + src, lint_text).text[len(HEAD):], "DT202")
+
+
+def test_an_unknown_kind_with_no_plain_meaning_names_both_and_offers_no_fix() -> None:
+    src = "1 You land in the hay. THE END (bittersweet)\n"
+    (d,) = [d for d in lint_text(HEAD + src) if d.code == "DT123"]
+    assert d.message.endswith("write THE END (victory) or THE END (death)") and d.fix is None
+
+
+def test_known_kinds_and_prose_are_never_reported() -> None:
+    src = ("1 Doors (D0, S2) (D0, S3) (D0, S4) (D0, S5).\n\n2 Home. THE END (Victory)\n\n3 A pit. The end (death).\n\n"
+           "4 The end (really) of the hall is near. THE END\n\n5 Rest a while. THE END (for now)\n")
+    assert codes(src, "DT123") == []
