@@ -356,15 +356,16 @@ async def code_actions(client: LanguageClient, uri: str, at: types.Position) -> 
 async def test_code_action_writes_the_entry_a_slip_meant_and_never_invents_one(client: LanguageClient) -> None:
     text = BOOK.replace("F3)", "F30)")  # entry 3: nothing else leads there
     uri = await open_doc(client, text)
-    assert any(d.code == "DT107" for d in client.diagnostics[uri])
-    actions = await code_actions(client, uri, pos(text, "F40", 1))
-    create = next(a for a in actions if a.title == "Create entry 40")
-    assert create.edit and create.edit.changes
-    fixed = apply_edits(text, create.edit.changes[uri])
-    assert "\n24 Beyond" in fixed and fixed.index("\n40 ") < fixed.index("\n78 ")
-    assert fixed.index("\n40 ") > fixed.index("\n24 ")
+    (dangling,) = [d for d in client.diagnostics[uri] if d.code == "DT107"]
+    assert "did you mean 3?" in dangling.message
+    actions = await code_actions(client, uri, pos(text, "F30", 1))
+    assert not any(a.title.startswith("Create entry") for a in actions)
+    retarget = next(a for a in actions if a.title == "Write 3 for 30")
+    assert retarget.edit and retarget.edit.changes
+    fixed = apply_edits(text, retarget.edit.changes[uri])
+    assert "(STR D1, S24, F3)" in fixed
     uri2 = await open_doc(client, fixed)
-    assert not any(d.code == "DT107" for d in client.diagnostics[uri2])
+    assert not any(d.code in ("DT107", "DT201") for d in client.diagnostics[uri2])
 
 
 @lsp
