@@ -236,7 +236,7 @@ def test_what_is_not_a_run_log_is_one_line_and_exit_2(logs: dict[str, list[dict[
     bad_ruling[0]["rulings"] = {"morale": "below", "moral": "above"}
     _refused(LIGHTHOUSE, write(tmp_path / "ruling.jsonl", bad_ruling), "rulings: death-and-treasure has no ruling "
                                                                         "'moral' (its rulings: cha-reaction, morale, "
-                                                                        "same-room)")
+                                                                        "same-room, swallow-cut)")
     bad_ruling[0]["rulings"] = {"morale": "sideways"}
     _refused(LIGHTHOUSE, write(tmp_path / "ruling.jsonl", bad_ruling), "the ruling 'morale' is one of below, above")
     bad_sheet = copy.deepcopy(lines)
