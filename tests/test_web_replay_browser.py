@@ -33,8 +33,6 @@ SEEDS = range(6)
 KNOWN = {
     "the-chime-pits": "Dungeon Rules time: play counts minutes by pace (careful, stealth, mapping halts) and "
                       "checks for encounters by them; the page counts ten minutes a turn",
-    "the-drowned-chapel": "a flight from an encounter in the middle of a step, which the page leaves to the reader",
-    "the-glass-orchard": "a Zilch check after a fight (one seed in eighteen)",
 }
 
 

@@ -246,11 +246,8 @@
     }
     var text = "";
     if (overflow && sys.drain) {
-      var heart = abilityScore(sys.drain);
+      var heart = drainBy(overflow);
       if (heart !== null) {
-        heart -= overflow;
-        setNum("ab-" + sys.drain, heart);
-        if (field("hpmax").value !== "") { setNum("hpmax", Math.max(1, num("hpmax") - overflow)); setNum("hp", Math.min(num("hp"), num("hpmax"))); }
         text += " " + sys.drain + " drained to " + heart + ".";
         if (heart <= 0) {
           endRun("died", "Your " + sys.drain + " were drained to nothing: " + cause + ".");
@@ -263,6 +260,15 @@
     text += " You fall unconscious (0 HP): further damage drains " + (sys.drain || "HP") + ".";
     if (fighting) { text += " The creatures leave you for dead."; }
     return text + lieUnconscious();
+  }
+  /* Damage taken at 0 HP drains the ability sys.drain (and the HP it holds): its score after, or null. */
+  function drainBy(overflow) {
+    var heart = abilityScore(sys.drain);
+    if (heart === null) { return null; }
+    heart -= overflow;
+    setNum("ab-" + sys.drain, heart);
+    if (field("hpmax").value !== "") { setNum("hpmax", Math.max(1, num("hpmax") - overflow)); setNum("hp", Math.min(num("hp"), num("hpmax"))); }
+    return heart;
   }
   /* Out cold for an hour (Zilch, play.py lie_unconscious): its turns pass, each with its encounter
      check; creatures that come strike the Defenseless body once and leave it for dead. */
@@ -359,7 +365,12 @@
     if (sys.darkTurns && state.dark >= sys.darkTurns) { endRun("lost", sys.darkTurns + " turns without light."); }
     return text;
   }
-  function spendTurn() { return "Turn " + (num("turn") + 1) + "." + nextTurn() + (state.over ? "" : " " + encounterCheck(false)); }
+  /* Whether the last turn spent brought an encounter (the reader plays it out). */
+  var lastMet = false;
+  function spendTurn() {
+    lastMet = false;
+    return "Turn " + (num("turn") + 1) + "." + nextTurn() + (state.over ? "" : " " + encounterCheck(false));
+  }
   /* A creature's card by the name a stat block or an encounter group gives (any case, any spacing). */
   function creatureNamed(name) {
     if (!name || !data.creatures) { return null; }
@@ -416,6 +427,7 @@
     var dice = rolled.length > 1 ? "rolled " + rolled.join(", ") : "rolled " + rolled[0];
     if (!hit) { return { text: before + " Encounter check: " + dice + " (encounter on " + range + "). Nothing comes.", met: null }; }
     var met = rollEncounter();
+    lastMet = true;
     resetFights(cover);  /* the cover's helpers fight the creatures met now */
     return { text: before + " Encounter! " + dice.charAt(0).toUpperCase() + dice.slice(1) + " (on " + range + "). " + met.text, met: met };
   }
@@ -671,7 +683,12 @@
     if (result.ok !== null && result.ok !== undefined) { card.classList.add(result.ok ? "passed" : "failed"); }
     card.classList.add("done");
     card.querySelectorAll(".roller button, .roller input, .roller select").forEach(function (el) { el.disabled = true; });
-    if (result.target) {
+    if (result.waits && suspended[card.dataset.card]) {
+      var on = document.createElement("button");
+      on.type = "button"; on.className = "go-on"; on.textContent = "Go on";
+      out.appendChild(on);
+      if (focus) { on.focus(); }
+    } else if (result.target) {
       var go = continueLink(result.target);
       out.appendChild(go);
       if (focus) { go.focus(); }
@@ -728,34 +745,61 @@
       gearPick.focus();
       return;
     }
-    /* As play takes a plan (Engine._choice): its needs in order (turn, gear, check), the first
-       that fails ending it; a turn is spent with its encounter check before the gear or the dice. */
-    var ok = true, words = [];
-    for (var i = 0; i < plan.length && ok && !state.over; i++) {
-      var need = plan[i];
-      if (need === "turn") { words.push("You spend a turn. " + spendTurn()); }
+    carryOut(card, { plan: plan, i: 0, ok: true, words: [], d: d, ability: ability, score: score, check: check, path: path });
+  }
+  /* As play takes a plan (Engine._choice): its needs in order (turn, gear, check), the first that
+     fails ending it; a turn is spent with its encounter check before the gear or the dice. An
+     encounter the turn brings comes in the middle of the action (play's encounter procedure):
+     the action waits while the reader plays it out, and goes on only if they come through. */
+  function carryOut(card, a) {
+    var words = a.words;
+    for (; a.i < a.plan.length && a.ok && !state.over; a.i++) {
+      var need = a.plan[a.i];
+      if (need === "turn") {
+        words.push("You spend a turn. " + spendTurn());
+        if (lastMet && !state.over) {
+          a.i++;
+          suspended[card.dataset.card] = a;
+          var waiting = { ok: null, text: words.join(" ").replace(/\s+/g, " ").trim() + " " + INTERRUPTED, target: "", waits: true };
+          record(card, waiting); showResult(card, waiting, true);
+          if (replaying) { replaying.suspended = card; }
+          return;
+        }
+      }
       if (need === "gear") {
         var gear = card.querySelector("select.gear");
         if (gear && gear.value && gear.value !== "-") { words.push("You use your " + gear.value + "."); }
-        else { ok = false; words.push("You have no suitable gear: this way fails."); }
+        else { a.ok = false; words.push("You have no suitable gear: this way fails."); }
       }
       if (need === "check") {
-        if (!check) { ok = false; words.push("D" + d + " has no check in these rules."); break; }
-        var r = rollCheck(check, ability, score);
-        if (path) { words.push("Your Path, " + path + ", gives advantage."); }
-        ok = r.ok; words.push(r.text);
+        if (!a.check) { a.ok = false; words.push("D" + a.d + " has no check in these rules."); break; }
+        var r = rollCheck(a.check, a.ability, a.score);
+        if (a.path) { words.push("Your Path, " + a.path + ", gives advantage."); }
+        a.ok = r.ok; words.push(r.text);
       }
     }
+    delete suspended[card.dataset.card];
     if (state.over) {  /* the turn ended the run (lost in the dark): the action is never finished */
       var ended = { ok: null, text: words.join(" ").replace(/\s+/g, " ").trim(), target: "" };
       record(card, ended); showResult(card, ended, false);
       return;
     }
+    var ok = a.ok;
     var target = ok ? card.dataset.s : card.dataset.f;
-    var result = { ok: ok, text: words.join(" ").replace(/\s+/g, " ").trim() + (plan.length > 1 ? (ok ? " You succeed." : " You fail.") : ""), target: target || "" };
+    var result = { ok: ok, text: words.join(" ").replace(/\s+/g, " ").trim() + (a.plan.length > 1 ? (ok ? " You succeed." : " You fail.") : ""), target: target || "" };
     note({ event: "action", success: ok, to: target ? parseInt(target, 10) : null });
     record(card, result);
     showResult(card, result, true);
+  }
+  /* Actions an encounter interrupted, by card, waiting for the reader to go on. */
+  var suspended = {};
+  var INTERRUPTED = "An encounter comes in the middle of it: play it out first (the creatures are under Creatures on the " +
+    "cover). If you flee or fall, the action is never finished; if you come through, go on with it.";
+  function goOn(card) {
+    var a = suspended[card.dataset.card];
+    if (!a) { return; }
+    if (state.over) { card.querySelector(".result").textContent = OVER; return; }
+    carryOut(card, a);
   }
   /* A random branch's dice, and the entry they lead to. */
   function rollBranch(card) {
@@ -770,6 +814,8 @@
   main.addEventListener("click", function (ev) {
     var button = ev.target.closest("button.roll");
     if (button) { attempt(button.closest(".check")); save(); return; }
+    button = ev.target.closest("button.go-on");
+    if (button) { goOn(button.closest(".check")); save(); return; }
     button = ev.target.closest("button.roll-branch");
     if (button) { rollBranch(button.closest(".random")); return; }
     button = ev.target.closest("button.roll-hazard");
@@ -1217,6 +1263,11 @@
     check: ["ability", "success"], action: ["success"], roll: ["total"], encounter: ["roll"] };
   /* What the page takes from an event it leaves to the reader: the sheet's numbers as the log has them. */
   function take(e) {
+    if (e.event === "damage" && typeof e.amount === "number" && sys.zeroHp === "unconscious" && sys.drain) {
+      /* damage the reader took beyond 0 HP drains, as the page's own blows do */
+      var overflow = Math.max(0, e.amount - num("hp"));
+      if (overflow) { drainBy(overflow); }
+    }
     if ((e.event === "damage" || e.event === "heal") && typeof e.hp === "number") { setNum("hp", e.hp); }
     if (e.event === "turn") {
       setNum("turn", e.turn + 1);
@@ -1337,16 +1388,6 @@
     if (ab && chk) { ab.value = chk.ability; }
     attempt(card); save();
   }
-  /* Whether the reader ran from an encounter in the middle of the action at i (the page's action
-     then never finishes: the reader's flight is theirs to play). */
-  function fled(events, i) {
-    for (var j = i + 1; j < events.length; j++) {
-      var x = events[j];
-      if (x.event === "flee") { return true; }
-      if (x.event === "move" || x.event === "end" || (x.event === "decision" && x.question === "menu")) { return false; }
-    }
-    return false;
-  }
   function compareNote(e, mine) {
     if (!mine || mine.event !== e.event) {
       throw new Diverged(e.seq, e.event + ": the log has one here; the page " + (mine ? "has " + mine.event : "has none"));
@@ -1415,7 +1456,7 @@
             loadSheet(e.sheet); replaying.page = [];
           } else if (boundary && e.event !== "end") {
             segment = kindOf(e);
-            if (segment === "action" && fled(events, i)) { segment = "taken"; }
+            replaying.suspended = null;
             replaying.queue = queueFor(i + 1, segment);
             faces = replaying.queue;
             trigger(events, i, segment);
@@ -1424,6 +1465,8 @@
           } else if (e.event === "turn" && !(replaying.turnOwned = owned(e, segment))) {
             take(e);
           } else if (owned(e, segment)) {
+            /* the reader came through the encounter that interrupted the action: it goes on */
+            if (!replaying.page.length && replaying.suspended) { var waiting = replaying.suspended; replaying.suspended = null; goOn(waiting); }
             compareNote(e, replaying.page.shift());
           } else {
             take(e);
