@@ -31,7 +31,7 @@ from click.testing import CliRunner
 from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.editions import build
-from test_build_browser import Page, browser  # noqa: F401  (the browser fixture)
+from helpers.browser import Page, browser  # noqa: F401  (the browser fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = sorted((ROOT / "adventures").glob("*.txt"))

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from dtc.cli import main
-from test_build_web import TOWER
+from helpers.tower import TOWER
 
 
 @pytest.fixture

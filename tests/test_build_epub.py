@@ -20,8 +20,8 @@ from click.testing import CliRunner
 
 from dtc.cli import main
 from dtc.editions.epub import MIMETYPE, render_epub
-from test_build_browser import browser  # noqa: F401 - the fixture
-from test_runtime_support import compiled
+from helpers.browser import browser  # noqa: F401 - the fixture
+from helpers.runtime import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPEL = ROOT / "adventures" / "the-drowned-chapel.txt"

@@ -22,7 +22,7 @@ from dtc.editions import build
 from dtc.editions.web import chart_block, render_web, render_web_around_chart
 from dtc.render.graph import Drawing, RenderError, Stopped, render
 from helpers import alive, terminated
-from test_build_web import TOWER
+from helpers.tower import TOWER
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="8pt" height="8pt"><g id="entry-1"><title>e1</title></g></svg>\n'
 EDITIONS = ("tower.json", "tower.html", "tower.md", "tower.print.html")

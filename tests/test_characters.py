@@ -151,7 +151,7 @@ def test_simulate_plays_the_given_character(tmp_path: Path) -> None:
 
 def test_ctrl_d_at_a_real_terminal_prompt(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
-    from test_runtime_terminal import spawn
+    from helpers.terminal import spawn
 
     out = tmp_path / "rat.json"
     child = spawn(["character", "new", "--rules", "maze-rats", "--seed", "2", "-o", str(out)], tmp_path)

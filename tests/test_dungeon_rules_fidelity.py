@@ -30,7 +30,7 @@ from dtc.systems.distributions import p_sum_at_most, sum_distribution
 from dtc.systems.dungeon_rules.play import overlay_scores
 from dtc.systems.dungeon_rules.ruleset import DungeonRules, door_work, p_d20
 from helpers import assert_diagnostics
-from test_runtime_support import KeyPlayer, compiled, hero
+from helpers.runtime import KeyPlayer, compiled, hero
 
 DT_DR = "death-and-treasure + dungeon-rules"
 DT_ABILITIES = ("STR", "DEX", "CON", "WIS", "INT", "CHA")

@@ -21,7 +21,7 @@ from dtc.runtime.engine import Engine
 from dtc.runtime.foes import foes_from
 from dtc.runtime.policies import CautiousPolicy
 from dtc.systems import play_rules
-from test_runtime_support import KeyPlayer, compiled, hero
+from helpers.runtime import KeyPlayer, compiled, hero
 
 
 class Script:

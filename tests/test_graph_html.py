@@ -21,7 +21,7 @@ from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.render.findings import place
 from dtc.render.html import page, script_json
-from test_build_browser import Page, browser  # noqa: F401  (the browser fixture)
+from helpers.browser import Page, browser  # noqa: F401  (the browser fixture)
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
 

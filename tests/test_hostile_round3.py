@@ -28,7 +28,7 @@ import dtc.renumber.journal as renumber_journal
 from dtc import fileio
 from dtc.cli import main
 from helpers import lint_text, on_a_terminal
-from test_renumber import LABELS
+from helpers.books import LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from unittest import mock
 
 import pytest
@@ -18,46 +17,8 @@ from dtc.lint.analysis import Analysis, reverse
 from dtc.lint.engine import lint_compilation
 from dtc.lsp.incremental import IncrementalParser
 from dtc.lsp.workspace import Documents
-from helpers import BUNDLED, bundled_and_sample
-from test_lsp import BOOK
-
-
-def _untouched(old: list[str], new: list[str]) -> tuple[int, int]:
-    """How many lines at the start and at the end an edit left alone: what `dtc lsp` works out
-    from an editor's changes and passes on (the benchmarks, which also run older checkouts'
-    code, keep their own copy: `benchmarks/lsp_edits.py`)."""
-    lead = 0
-    while lead < min(len(old), len(new)) and old[lead] == new[lead]:
-        lead += 1
-    trail = 0
-    while trail < min(len(old), len(new)) - lead and old[-1 - trail] == new[-1 - trail]:
-        trail += 1
-    return lead, trail
-
-
-def _edit_lines(rng: random.Random, lines: list[str]) -> list[str]:
-    lines = list(lines)
-    i = rng.randrange(len(lines))
-    kind = rng.randrange(6)
-    if kind == 0:
-        lines.insert(i, "")
-    elif kind == 1 and len(lines) > 1:
-        del lines[i]
-    elif kind == 2:
-        lines.insert(i, f"{rng.randint(1, 40)} A new entry (D0, S{rng.randint(1, 40)}).")
-    elif kind == 3:
-        lines[i] = lines[i] + " More words, go to 3."
-    elif kind == 4:
-        lines.insert(i, rng.choice(["<!-- dtc: ignore[dead-end] -->", "Ogre HP 5 | Morale x | Club",
-                                    "A Troll HP 9 | Bite d6. Then", "@pit A pit (D1, S@top, F2)."]))
-    else:
-        lines[i] = lines[i][: len(lines[i]) // 2]
-    return lines
-
-
-#: The books the editor is tested on: a small one, every bundled adventure, and the seed's Sample
-#: Dungeon (skipped with the reason when the seed documents are not beside the checkout).
-SOURCES = [pytest.param("frog-cellar", BOOK, id="frog-cellar"), *bundled_and_sample()]
+from helpers import BUNDLED
+from helpers.lsp import BOOK, SOURCES, edit_lines, entry_blocks, entry_edit, untouched
 
 
 @pytest.mark.parametrize(("name", "source"), SOURCES)
@@ -73,7 +34,7 @@ def test_incremental_parse_matches_full_parse(seed: int, name: str, source: str)
         assert [c.label for e in incremental.entries for c in e.choices] == [
             c.label for e in full.entries for c in e.choices
         ]
-        lines = _edit_lines(rng, lines)
+        lines = edit_lines(rng, lines)
 
 
 @pytest.mark.parametrize(("name", "source"), SOURCES)
@@ -109,7 +70,7 @@ def test_editor_findings_after_edits_equal_a_fresh_lint(seed: int, name: str, so
         snap = docs.update("untitled:book", text, version)
         fresh = lint_compilation(compile_text(text, "untitled:book"))
         assert snap.diagnostics == fresh, f"after edit {version}"
-        lines = _edit_lines(rng, lines) if rng.random() < 0.7 else _retype(rng, lines)
+        lines = edit_lines(rng, lines) if rng.random() < 0.7 else _retype(rng, lines)
 
 
 def _retype(rng: random.Random, lines: list[str]) -> list[str]:
@@ -205,57 +166,6 @@ def test_the_server_counts_the_lines_its_changes_leave_alone() -> None:
 
 # --- whole entries deleted, pasted, moved; lines added at the top; exits changed -------------
 
-_PASTES = [
-    "{n} A pasted room. Leave (D0, S{t}).", "{n} A pasted room. THE END", "{n} A pasted dead end.",
-    "{n} A pit (DEX D2, S{t}, F{t}). Suddenly, 2 Ogres attack!", "{n} A far door (D0, S99999999).",
-    "{n} A gate (D0, S{t}, if brass key). [+silver coin]", "{n} A hall. Go to {t}.",
-    "{n} Back. Return to your most recent entry.", "{n} A drop (D100, S{t}).",
-    "@{label} A labelled room (D0, S{t}).", "{n} A lair.\nOgre HP 5 | Morale 7 | Club d6",
-]
-
-
-def _entry_blocks(lines: list[str]) -> list[tuple[int, int]]:
-    """(first line, end line) of each entry-like block: a line opening with a number or a label
-    after a blank line, up to the next such line."""
-    heads = [i for i in range(1, len(lines)) if lines[i][:1].isdigit() or lines[i][:1] == "@"
-             if not lines[i - 1].strip()]
-    return [(a, heads[k + 1] if k + 1 < len(heads) else len(lines)) for k, a in enumerate(heads)]
-
-
-def _entry_edit(rng: random.Random, lines: list[str]) -> list[str]:
-    """An edit an author makes to whole entries: delete one, paste one (with exits, good or
-    dangling), move one, add a line at the top of one, change an exit's target, retype prose."""
-    blocks = _entry_blocks(lines)
-    if not blocks:
-        return [*lines, "", "1 A room (D0, S1)."]
-    a, b = blocks[rng.randrange(len(blocks))]
-    kind = rng.randrange(6)
-    target = rng.choice([rng.randint(1, 60), 999])
-    if kind == 0:  # delete an entry
-        return lines[:a] + lines[b:]
-    if kind == 1:  # paste an entry before another
-        piece = rng.choice(_PASTES).format(n=rng.randint(1, 80), t=target, label=rng.choice(["pit", "top"]))
-        return [*lines[:a], *piece.split("\n"), "", *lines[a:]]
-    if kind == 2:  # move an entry to the end
-        return lines[:a] + lines[b:] + ["", *lines[a:b]]
-    if kind == 3:  # a line added (or removed) inside an entry, near the top of the book
-        first = blocks[0][0]
-        if rng.random() < 0.5:
-            return [*lines[: first + 1], "A new line of prose.", *lines[first + 1 :]]
-        return [*lines[: first + 1], *lines[first + 2 :]] if blocks[0][1] > first + 2 else lines
-    if kind == 4:  # an exit changed: the first S or go-to target in the entry
-        out = list(lines)
-        for i in range(a, b):
-            changed = re.sub(r"(S|go to |Go to |Return to )(\d+)", lambda m: f"{m.group(1)}{target}", out[i], count=1)
-            if changed != out[i]:
-                out[i] = changed
-                break
-        return out
-    out = list(lines)
-    out[a] += " Quietly."
-    return out
-
-
 @pytest.mark.parametrize(("name", "source"), SOURCES)
 @pytest.mark.parametrize("told", [True, False])
 def test_entry_edits_give_what_a_full_lint_gives(told: bool, name: str, source: str) -> None:
@@ -267,9 +177,9 @@ def test_entry_edits_give_what_a_full_lint_gives(told: bool, name: str, source: 
     lines = source.split("\n")
     docs.update("untitled:book", source, 0)
     for version in range(1, 41):
-        edited = _entry_edit(rng, lines)
+        edited = entry_edit(rng, lines)
         text = "\n".join(edited)
-        snap = docs.update("untitled:book", text, version, unchanged=_untouched(lines, edited) if told else None)
+        snap = docs.update("untitled:book", text, version, unchanged=untouched(lines, edited) if told else None)
         assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
         lines = edited
 
@@ -282,7 +192,7 @@ def test_random_entry_edits_give_what_a_full_lint_gives(book: int, seeds: list[i
     lines = _books()[book].split("\n")
     docs.update("untitled:book", "\n".join(lines), 0)
     for version, seed in enumerate(seeds, 1):
-        lines = _entry_edit(random.Random(seed), lines)
+        lines = entry_edit(random.Random(seed), lines)
         text = "\n".join(lines)
         snap = docs.update("untitled:book", text, version)
         assert snap.diagnostics == lint_compilation(compile_text(text, "untitled:book")), f"after edit {version}"
@@ -304,7 +214,7 @@ def _plain_book(rng: random.Random, size: int) -> str:
 
 
 def _plain_edit(rng: random.Random, lines: list[str], size: int) -> list[str]:
-    blocks = _entry_blocks(lines)
+    blocks = entry_blocks(lines)
     if not blocks or rng.random() < 0.4:  # paste an entry (a number new, or one deleted before)
         a = blocks[rng.randrange(len(blocks))][0] if blocks else len(lines)
         n, t = rng.randint(1, size + 3), rng.randint(1, size + 3)
@@ -347,7 +257,7 @@ def test_deleting_and_pasting_an_entry_patches_the_graph() -> None:
     """The path the test above checks is the one a delete or a paste takes."""
     patched = mock.patch.object(inc._Graph, "patched", autospec=True, side_effect=inc._Graph.patched)
     lines = _plain_book(random.Random(3), 12).split("\n")
-    a, b = _entry_blocks(lines)[5]
+    a, b = entry_blocks(lines)[5]
     docs = Documents()
     texts = ["\n".join(lines), "\n".join(lines[:a] + lines[b:]), "\n".join(lines),
              "\n".join([*lines[:a], "40 A pasted room. Leave (D0, S6).", "", *lines[a:]])]
@@ -491,7 +401,7 @@ def test_a_hover_after_a_line_insert_moves_only_the_entries_it_reads() -> None:
     docs.update("untitled:book", text, 0)
     edited = [*lines[:5], "A new line of prose.", *lines[5:]]
     text = "\n".join(edited)
-    snap = docs.update("untitled:book", text, 1, unchanged=_untouched(lines, edited))
+    snap = docs.update("untitled:book", text, 1, unchanged=untouched(lines, edited))
     entries = snap.doc.entries
     assert isinstance(entries, inc.Placed) and len(entries._pending) > size // 2
     waiting = len(entries._pending)

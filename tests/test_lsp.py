@@ -15,36 +15,13 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from helpers import require_sample_dungeon
+from helpers.lsp import BOOK
 
 #: Every async test shares the module's server process (and its event loop).
 lsp = pytest.mark.asyncio(loop_scope="module")
 
 SERVER = [sys.executable, "-m", "dtc", "lsp"]
 
-BOOK = """Title: The Frog Cellar
-Rules: death-and-treasure
-
-The Frog Cellar
-
-Encounters
-
-  1. 1d4 Goblins
-
-Goblin HP 3 | Morale 7 | Sword or Bow d6
-
-Adventure Entries
-
-1 A muddy stair leads down. A **Chasm** (DEX D3, S24, F78) yawns ahead; a side door (D0, S2) is open.
-
-2 A small room. A lever (STR D1, S24, F3) or back (D0, S1).
-
-3 The lever snaps. You may go to 24.
-
-24 Beyond the chasm a cold wind blows.
-The frogs croak below. Return to 1.
-
-78 You fall into the dark water. THE END
-"""
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")

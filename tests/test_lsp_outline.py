@@ -21,7 +21,7 @@ from dtc.lsp.positions import UTF8, UTF16, UTF32, Lines
 from dtc.lsp.server import JSONReply, _converter
 from dtc.lsp.workspace import Documents
 from helpers import ROOT
-from test_incremental import SOURCES, _edit_lines, _entry_edit, _untouched
+from helpers.lsp import SOURCES, edit_lines, entry_edit, untouched
 
 BOOK = """Title: Outline
 Start: 1
@@ -180,9 +180,9 @@ def test_the_outline_and_folding_after_edits_are_those_of_a_fresh_open(told: boo
     lines = source.split("\n")
     docs.update("untitled:book", source, 0)
     for version in range(1, 16):
-        edited = (_line_at_top, _entry_edit, _edit_lines)[version % 3](rng, lines)
+        edited = (_line_at_top, entry_edit, edit_lines)[version % 3](rng, lines)
         text = "\n".join(edited)
-        snap = docs.update("untitled:book", text, version, unchanged=_untouched(lines, edited) if told else None)
+        snap = docs.update("untitled:book", text, version, unchanged=untouched(lines, edited) if told else None)
         entries = snap.doc.entries
         pending = dict(entries._pending) if isinstance(entries, Placed) else {}
         outline, folding = navigation.document_symbols(snap), navigation.folding_ranges(snap)
@@ -218,7 +218,7 @@ def test_what_gives_a_possession_and_its_completion_after_edits_are_those_of_a_f
     for version in range(1, 6):
         edited = _line_at_top(rng, lines)
         text = "\n".join(edited)
-        snap = docs.update("untitled:book", text, version, unchanged=_untouched(lines, edited))
+        snap = docs.update("untitled:book", text, version, unchanged=untouched(lines, edited))
         again = Documents().update("untitled:book", text, 0)
         entries = snap.doc.entries
         pending = dict(entries._pending) if isinstance(entries, Placed) else {}

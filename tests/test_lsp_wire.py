@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from lsp_wire import Wire
+from helpers.lsp_wire import Wire
 
 URI = "file:///book.txt"
 BOOK = "1 A ledge (DEX D10000, S2, F3). Or climb (DEX D2, S2, F3).\n\n2 THE END\n\n3 THE END\n"

@@ -108,7 +108,7 @@ def enumerated(checks: list[tuple[str, int, str | None]]) -> Fraction:
 
 def test_odds_of_a_fresh_adventurer_count_the_paths_exactly() -> None:
     from dtc.odds import compute_odds
-    from test_runtime_support import compiled
+    from helpers.runtime import compiled
 
     one = enumerated([("DEX", 3, "Roofrunner")])
     assert one == Fraction(283, 1944)  # 14.6%; without Paths 19/162 = 11.7%
@@ -125,7 +125,7 @@ def test_the_check_keys_carry_the_paths_and_the_readers_split_by_them() -> None:
     from dtc.odds.checks import fresh_key_probability
     from dtc.odds.options import CheckKey, read_book
     from dtc.systems import get_ruleset
-    from test_runtime_support import compiled
+    from helpers.runtime import compiled
 
     rules = get_ruleset("maze-rats")
     checks = read_book(compiled(THREE), rules).checks
@@ -155,7 +155,7 @@ def test_the_check_keys_carry_the_paths_and_the_readers_split_by_them() -> None:
 def test_other_rules_have_no_paths_in_their_keys() -> None:
     from dtc.odds.options import read_book
     from dtc.systems import get_ruleset
-    from test_runtime_support import compiled
+    from helpers.runtime import compiled
 
     for name in ("death-and-treasure", "zilch", "death-and-treasure + dungeon-rules"):
         rules = get_ruleset(name)
@@ -178,7 +178,7 @@ def test_odds_and_simulate_agree_on_a_book_with_path_words(src: str) -> None:
     from dtc.simulate.runner import Job, play_one
     from dtc.simulate.stats import wilson
     from dtc.systems import play_rules
-    from test_runtime_support import compiled
+    from helpers.runtime import compiled
 
     graph = compiled(src)
     odds = compute_odds(graph)

@@ -10,7 +10,7 @@ from typing import Any
 from dtc.compiler.api import compile_text
 from dtc.editions import build
 from dtc.systems.maze_rats.paths import PATHS, favoured
-from test_build_browser import Page, browser  # noqa: F401  (the fixture)
+from helpers.browser import Page, browser  # noqa: F401  (the fixture)
 
 LABELS = ("Climb the wall", "Recall knowledge", "Leapt across", "Block the blow", "Swinging on ropes",
           "Overbalance")

@@ -15,7 +15,7 @@ import pytest
 from dtc.runtime.ruleset import Rules
 from dtc.simulate.runner import Job, play_one
 from dtc.systems import play_rules
-from test_runtime_support import KeyPlayer, compiled, engine, kinds
+from helpers.runtime import KeyPlayer, compiled, engine, kinds
 
 RULESETS = ("death-and-treasure", "maze-rats", "zilch", "death-and-treasure + dungeon-rules")
 

@@ -21,7 +21,7 @@ from dtc.runtime.equipment import Item, standard_gear
 from dtc.runtime.inventory import is_coins, name_key, same
 from dtc.runtime.terminal import Terminal
 from dtc.systems import play_rules
-from test_runtime_support import KeyPlayer, compiled, engine, kinds
+from helpers.runtime import KeyPlayer, compiled, engine, kinds
 
 HEAD = "Title: Inventory\nRules: death-and-treasure\nStart: 1\n\nAdventure Entries\n\n"
 

@@ -134,7 +134,7 @@ def test_the_oracle_prompt_reads_as_a_question() -> None:
 
 def test_keys_inside_a_sub_question_at_a_real_terminal(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
-    from test_runtime_terminal import spawn
+    from helpers.terminal import spawn
 
     save = tmp_path / "game.json"
     child = spawn(["play", str(ROOT / "adventures" / "the-drowned-chapel.txt"), "--seed", "2", "--save", str(save)],

@@ -29,7 +29,7 @@ from dtc import fileio, fileread
 from dtc.cli import main
 from dtc.fileio import OutputError
 from dtc.fileread import ReadError
-from test_renumber import LABELS
+from helpers.books import LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPEL = ROOT / "adventures" / "the-drowned-chapel.txt"

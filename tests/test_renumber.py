@@ -15,21 +15,7 @@ from dtc.compiler.api import compile_text
 from dtc.lint.engine import lint_compilation
 from dtc.renumber.rewrite import NumberMap, Options, RenumberError, renumber
 from dtc.renumber.shuffle import Infeasible, spread
-
-LABELS = """\
-Title: Labels
-Start: @gate
-
-Adventure Entries
-
-@gate You stand at a gate. Climb it (DEX D2, S@wall, F @ditch) or walk in (D0, s@yard).
-
-@wall You top the wall. Go to @yard.
-
-@ditch You fall in the ditch. Return to @gate.
-
-@yard The yard is quiet. THE END
-"""
+from helpers.books import LABELS
 
 GAPPY = """\
 Adventure Entries

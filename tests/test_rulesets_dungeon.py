@@ -20,7 +20,7 @@ from dtc.runtime.policies import BoldPolicy, CautiousPolicy
 from dtc.systems import play_rules
 from dtc.systems.dungeon_rules.play import DungeonRules
 from helpers import assert_diagnostics
-from test_runtime_support import KeyPlayer, compiled
+from helpers.runtime import KeyPlayer, compiled
 
 HEAD = "Rules: death-and-treasure + dungeon-rules\n\nDelve\n\n"
 GAS = "Hazard: Sour Gas | Check: CON D2 | Fail: choking, 1d4 damage | Mitigation: waterskin | Telltales: egg smell"

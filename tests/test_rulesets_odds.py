@@ -10,10 +10,10 @@ from click.testing import CliRunner
 
 import dtc.systems.maze_rats.ruleset as mr
 import dtc.systems.zilch.ruleset as z
-from dice_oracles import enumerate_danger, enumerate_zilch
 from dtc.cli import main
 from dtc.systems import REGISTRY, UnknownRuleset, get_ruleset, known_names
 from dtc.systems.dungeon_rules.ruleset import p_d20, zone_key
+from helpers.dice_oracles import enumerate_danger, enumerate_zilch
 
 D6 = range(1, 7)
 
@@ -154,7 +154,7 @@ def test_maze_rats_fresh_adventurers_are_dealt_their_bonuses_together() -> None:
     fresh adventurer always has a +2 somewhere. Exhaustive enumeration over the six deals and every face
     of the dice gives the exact odds; drawing each bonus independently would not (issue: 37.1% vs 41.7%)."""
     from dtc.odds.analyze import compute_odds
-    from test_runtime_support import compiled
+    from helpers.runtime import compiled
 
     def p_pass(bonus: int) -> Fraction:
         return Fraction(sum(1 for a, b in product(range(1, 7), repeat=2) if a + b + bonus >= 10), 36)

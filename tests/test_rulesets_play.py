@@ -28,7 +28,7 @@ from dtc.runtime.policies import CautiousPolicy
 from dtc.systems import play_rules
 from dtc.systems.maze_rats.play import armor, make_character
 from dtc.systems.zilch.play import make_character as make_zilch
-from test_runtime_support import ROOT, KeyPlayer, book, compiled
+from helpers.runtime import ROOT, KeyPlayer, book, compiled
 
 ADVENTURES = {"the-tallow-king.txt": "maze-rats", "the-glass-orchard.txt": "zilch",
               "the-chime-pits.txt": "death-and-treasure + dungeon-rules"}

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from dice_oracles import enumerate_danger, enumerate_zilch
 from dtc.runtime.character import Character
 from dtc.runtime.dice import Dice
 from dtc.runtime.state import GameState
@@ -20,6 +19,7 @@ from dtc.systems.death_and_treasure.play import DeathAndTreasure
 from dtc.systems.dungeon_rules.play import DungeonRules
 from dtc.systems.maze_rats.play import MazeRats
 from dtc.systems.zilch.play import Zilch
+from helpers.dice_oracles import enumerate_danger, enumerate_zilch
 
 N = 12_000
 D6 = range(1, 7)

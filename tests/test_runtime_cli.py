@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 from dtc.cli import main
 from dtc.compiled.schema import validate
 from dtc.runtime.log import LogError, read_log
-from test_runtime_support import book, sample_source
+from helpers.runtime import book, sample_source
 
 
 def dtc(*args: str, input: str | None = None) -> Result:

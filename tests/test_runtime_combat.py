@@ -8,7 +8,7 @@ import pytest
 
 from dtc.runtime.core import COMBAT, ESCAPE, MENU, WON
 from dtc.systems.death_and_treasure.combat import morale_breaks
-from test_runtime_support import KeyPlayer, book, compiled, engine, hero, kinds
+from helpers.runtime import KeyPlayer, book, compiled, engine, hero, kinds
 
 ARENA = book(
     "1 A door. In (D0, S2).",

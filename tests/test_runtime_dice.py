@@ -19,7 +19,7 @@ from dtc.systems.death_and_treasure.play import (
     reaction_modifier,
     surprise_chance,
 )
-from test_runtime_support import book, compiled, engine, hero, kinds
+from helpers.runtime import book, compiled, engine, hero, kinds
 
 N = 4000
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from dtc.compiler.read_effects import extract_effects
-from test_runtime_support import KeyPlayer, book, compiled, engine, hero, kinds, sample_source
+from helpers.runtime import KeyPlayer, book, compiled, engine, hero, kinds, sample_source
 
 
 def fx(text: str, creatures: list[str] | None = None) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from dtc.runtime.log import EVENTS, event_line
 from dtc.runtime.policies import POLICIES, ScriptPlayer
 from dtc.systems import play_rules
 from dtc.systems.death_and_treasure.creation import random_character
-from test_runtime_support import ROOT, KeyPlayer, book, compiled, engine, hero, kinds, sample_source
+from helpers.runtime import ROOT, KeyPlayer, book, compiled, engine, hero, kinds, sample_source
 
 RUNTIME = ROOT / "src" / "dtc" / "runtime"
 FORBIDDEN = ("dtc.compiler", "dtc.lint")

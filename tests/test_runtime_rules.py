@@ -9,7 +9,7 @@ import pytest
 from dtc.runtime.core import ABILITY, GEAR, GEAR_OK, MENU, PLAN
 from dtc.runtime.equipment import Item
 from dtc.systems.death_and_treasure.play import LANTERN_TURNS, DeathAndTreasure
-from test_runtime_support import KeyPlayer, book, compiled, engine, hero, kinds
+from helpers.runtime import KeyPlayer, book, compiled, engine, hero, kinds
 
 ENCOUNTERS = "Test Book\n\nEncounters\n\n  1. 1d2 Rats\n\nRat HP 1 | Morale 2 | Bite 0\n\nAdventure Entries\n\n"
 

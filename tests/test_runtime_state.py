@@ -7,7 +7,7 @@ from collections import Counter
 from dtc.compiled.schema import validate
 from dtc.runtime.core import MENU, Outcome
 from dtc.runtime.state import GameState
-from test_runtime_support import KeyPlayer, book, compiled, engine
+from helpers.runtime import KeyPlayer, book, compiled, engine
 
 DOOR = book(
     "1 A hall. The **Stone Door** (D0, S3, if stone key). The **Crypt** (D0, S2).",

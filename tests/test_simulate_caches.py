@@ -213,7 +213,7 @@ def _played_beside(sink: object, graph: Any, policy: str, seed: int, runs: int,
                    monkeypatch: pytest.MonkeyPatch) -> str:
     """The tally digest of ``runs`` seeded runs, each engine given ``sink`` beside the runner's own."""
     from dtc.simulate import runner
-    from test_simulate_pinned import tally_digest
+    from helpers.simulate import tally_digest
 
     class Watched(runner.Engine):  # type: ignore[misc]
         def __init__(self, *args: object, sinks: list[object] = (), **kwargs: object) -> None:  # type: ignore[assignment]

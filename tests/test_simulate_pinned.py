@@ -25,6 +25,7 @@ from dtc.simulate import runner
 from dtc.simulate.runner import POLICY_NAMES, Job, play_block
 from dtc.simulate.stats import Tally
 from helpers import BUNDLED, ROOT
+from helpers.simulate import tally_digest
 
 #: Runs per book and policy, the master seed, and a turn limit that keeps a stuck run short.
 RUNS = 16
@@ -32,24 +33,6 @@ SEED = 2026
 MAX_TURNS = 150
 GOLDEN = ROOT / "tests" / "golden" / "simulate"
 UPDATE = os.environ.get("DTC_UPDATE_GOLDEN") == "1"
-
-
-def _plain(value: Any) -> Any:
-    """JSON-ready and order-independent where order carries no meaning (counters, dicts)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    return str(value)
-
-
-def tally_digest(tally: Tally) -> str:
-    fields = {name: _plain(getattr(tally, name)) for name in Tally.__dataclass_fields__}
-    fields["problems"] = [[list(map(str, k)), p.count, p.examples] for k, p in sorted(
-        tally.problems.items(), key=lambda kv: str(kv[0]))]
-    return hashlib.blake2b(json.dumps(fields, sort_keys=True).encode(), digest_size=12).hexdigest()
 
 
 def play_pinned(graph: dict[str, Any], policy: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Tally, str]:

@@ -224,7 +224,7 @@ def test_state_findings_are_never_contradicted_by_a_real_walk(src: str, seed: in
 
 def test_graph_labels_conditions_chances_and_ending_kinds() -> None:
     from dtc.render.model import build_book
-    from test_runtime_support import compiled
+    from helpers.runtime import compiled
 
     graph = compiled(book("1 Door (D0, S2, if key). Bridge (roll d6, 1-2 S2, 3-6 S3).", "2 Dead. THE END (death)",
                           "3 Won. [+key] THE END (victory)"))

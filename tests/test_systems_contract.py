@@ -33,7 +33,7 @@ from dtc.runtime.engine import Engine
 from dtc.runtime.policies import CautiousPolicy, RandomPolicy
 from dtc.systems import BUILTIN_SYSTEMS, ENTRY_POINT_GROUP, find_system, get_ruleset, play_rules, plugin_systems
 from helpers import ROOT
-from test_runtime_support import compiled
+from helpers.runtime import compiled
 
 PLUGINS = ROOT / "tests" / "plugins"
 PLUGIN = "knave-test"

@@ -21,7 +21,7 @@ from dtc.runtime.equipment import HAND, Item
 from dtc.runtime.foes import foes_from
 from dtc.runtime.policies import CautiousPolicy
 from dtc.systems import play_rules
-from test_runtime_support import KeyPlayer, compiled
+from helpers.runtime import KeyPlayer, compiled
 
 # --- Zilch --------------------------------------------------------------------------------------
 
@@ -148,7 +148,7 @@ DT_ENTRIES = ("1 A hall. A stuck door (D1, S2, F3).\n\n2 Beyond the door, a land
 
 def dt_game(player: Any, seed: int = 1, rulings: str = "", frog: int = 10,
             **scores: int) -> tuple[Engine, list[dict[str, Any]]]:
-    from test_runtime_support import hero
+    from helpers.runtime import hero
 
     events: list[dict[str, Any]] = []
     graph = graph_of(DT_HEAD.format(rulings=rulings, frog=frog) + DT_ENTRIES)
@@ -305,7 +305,7 @@ DELVE = ("Rules: death-and-treasure + dungeon-rules\n\nDelve\n\nZones\n  1. Stan
 
 
 def delve(player: Any, entry: int, seed: int = 1) -> tuple[Engine, list[dict[str, Any]]]:
-    from test_runtime_support import hero
+    from helpers.runtime import hero
 
     events: list[dict[str, Any]] = []
     graph = graph_of(DELVE)

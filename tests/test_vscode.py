@@ -15,7 +15,7 @@ import pytest
 
 from dtc.compiler.parse import parse
 from helpers import bundled_and_sample
-from test_lsp import BOOK
+from helpers.lsp import BOOK
 
 VSCODE = Path(__file__).resolve().parent.parent / "editors" / "vscode"
 

@@ -7,7 +7,7 @@ Each test pins a place where the page once disagreed with play: a plan's needs t
 and drained Hearts), a creature that flees, a hazard's d20, a new adventurer made as play makes one
 (and with nothing of the last one's), the system the page plays named, a Rogue's dodge before the
 damage lands, and more of the same kind. The page's dice are seeded (``?seed=N``): the die faces it
-draws are worked out here with its generator (``test_build_browser.mulberry32``), so a test can say
+draws are worked out here with its generator (``helpers.browser.mulberry32``), so a test can say
 which face went where.
 """
 
@@ -25,7 +25,7 @@ from dtc.editions import build
 from dtc.systems.maze_rats.paths import feature_path
 from dtc.systems.maze_rats.play import ARRAYS
 from dtc.systems.zilch.ruleset import CARD_HIGH, CARD_LOW, REDRAW_AT_MOST
-from test_build_browser import Page, assert_at, browser, mulberry32, stored  # noqa: F401  (the fixture)
+from helpers.browser import Page, assert_at, browser, mulberry32, stored  # noqa: F401  (the fixture)
 
 
 class Faces:

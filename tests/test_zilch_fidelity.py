@@ -33,7 +33,7 @@ from dtc.runtime.policies import CautiousPolicy
 from dtc.runtime.terminal import Terminal
 from dtc.systems import play_rules
 from dtc.systems.zilch.play import make_character, temporary_pool
-from test_runtime_support import KeyPlayer, compiled
+from helpers.runtime import KeyPlayer, compiled
 
 HEAD = "Rules: zilch\n\nCard Book\n\n"
 BLOCKS = ("Pit Rat HP 9 | Hearts 7 | Size 3 | Clubs 6 | Spades 6 | Damage 2\n\n"

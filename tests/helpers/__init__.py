@@ -20,7 +20,7 @@ from dtc.compiler.api import compile_text
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.engine import lint_compilation
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 #: The seed documents: the rule texts the game systems implement, kept beside the checkout as
 #: ``../shared/seeds`` for reference. A clone has no such folder; the tests that read them skip with
 #: ``SEEDS_MISSING`` as their reason, and no test falls back to other data in their place.
