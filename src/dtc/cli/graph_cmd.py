@@ -12,15 +12,37 @@ from dtc.cli.base import Exit, ends_cleanly, fail, guard, load_graph, load_sourc
 from dtc.cli.progress import Working
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.fileio import preflight, write_bytes, write_text
-from dtc.render.formats import BY_SUFFIX
 from dtc.render.formats import FORMATS as GRAPH_FORMATS
+from dtc.render.formats import by_suffix, names_with
 
 if TYPE_CHECKING:
     from dtc.compiler.api import Compilation
     from dtc.render.findings import Marks
 
-#: ``md`` is a Mermaid chart in a fenced block, as GitHub and GitLab draw it in a Markdown file.
-FORMATS = tuple(GRAPH_FORMATS)
+
+class _Formats(click.Choice[str]):
+    """``--format``'s choices: the rows of :data:`dtc.render.formats.FORMATS` when the command runs,
+    so a format added there is a choice with no edit here."""
+
+    def __init__(self) -> None:
+        super().__init__(tuple(GRAPH_FORMATS))
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(GRAPH_FORMATS)
+
+    @choices.setter
+    def choices(self, value: object) -> None:  # click's __init__ sets it; the table is the truth
+        pass
+
+
+class _FormatOption(click.Option):
+    """``--format``, whose help lists the formats of the table when help is shown."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = ("Output format: " + "; ".join(f"{f.name}: {f.help}" for f in GRAPH_FORMATS.values())
+                     + ". Default: from the output's extension, else dot.")
+        return super().get_help_record(ctx)
 
 
 def _format(fmt: str | None, output: str | None) -> str:
@@ -28,10 +50,11 @@ def _format(fmt: str | None, output: str | None) -> str:
         return fmt
     if output is None or output == "-":
         return "dot"
-    suffix = Path(output).suffix.lower()
-    if suffix not in BY_SUFFIX:
-        fail(f"error: cannot tell the format from '{output}'; use --format ({', '.join(FORMATS)})")
-    return BY_SUFFIX[suffix]
+    found = by_suffix(Path(output).suffix)
+    if found is None:
+        fail(f"error: cannot tell the format from '{output}'; use --format ({', '.join(GRAPH_FORMATS)})")
+        raise AssertionError  # unreachable: fail exits
+    return found
 
 
 def _write_bytes(path: Path, data: bytes, inputs: list[str]) -> None:
@@ -71,9 +94,7 @@ def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | Non
 @click.command("graph")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @output_option("Where to write the drawing (default: stdout).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Output format: " + "; ".join(f"{f.name}: {f.help}" for f in GRAPH_FORMATS.values())
-                   + ". Default: from the output's extension, else dot.")
+@click.option("--format", "fmt", cls=_FormatOption, type=_Formats(), default=None)
 @click.option("--from", "focus", type=int, default=None, metavar="N",
               help="Draw only the neighbourhood of entry N.")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
@@ -99,6 +120,9 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
     if depth is not None and focus is None:
         fail("error: --depth needs --from N")
     fmt = _format(fmt, output)
+    kind = GRAPH_FORMATS[fmt]
+    if with_odds and not kind.odds:
+        fail(f"error: --odds draws with {', '.join(names_with('odds'))}, not {fmt}")
     preflight(output, [file])
     with Working(f"reading {file}") as work:
         marks: Marks | None = None
@@ -112,7 +136,7 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
             comp = load_source(file)
             graph = comp.graph()
             validate(graph)
-            if no_lint or fmt in ("mermaid", "md"):
+            if no_lint or not kind.marks:
                 note = "Lint findings not shown (--no-lint)." if no_lint else ""
             else:
                 from dtc.render.findings import place
@@ -127,15 +151,13 @@ def graph_cmd(file: str, output: str | None, fmt: str | None, focus: int | None,
         if with_odds:
             from dtc.odds.overlay import overlay_graph
 
-            if fmt in ("mermaid", "md"):
-                fail("error: --odds draws with Graphviz (dot, svg, png, pdf), not mermaid")
             work.step("computing the odds")
             try:
                 odds = overlay_graph(graph)
             except ValueError as exc:
                 fail(f"error: --odds: {exc}")
         work.step(f"drawing {len(graph['entries']):,} entries"
-                  + (" (Graphviz lays them out)" if fmt in ("svg", "png", "pdf") else ""))
+                  + (" (Graphviz lays them out)" if kind.graphviz else ""))
         from dtc.compiler.api import no_gc_pauses
 
         with no_gc_pauses():  # hundreds of thousands of short-lived strings and lists: no collector passes

@@ -1,9 +1,13 @@
 """The formats `dtc graph` writes: one table row each, the one place a new format is added.
 
-A row names the format, the file suffixes that choose it, what ``--format`` help says of it, and
-the function that draws a :class:`Request` in it. A producer returns the drawing (text or bytes)
-and any warnings for the person running the command; it raises :class:`DrawError` for one it
-cannot draw. Adding a format is one module in ``dtc/render/`` and one row in :data:`FORMATS`.
+A row names the format, the file suffixes that choose it, what ``--format`` help says of it, the
+function that draws a :class:`Request` in it, and what the format can do: whether it draws
+``--odds`` (``odds``), marks lint findings on the chart (``marks``) and needs the Graphviz programs
+(``graphviz``). A producer returns the drawing (text or bytes) and any warnings for the person
+running the command; it raises :class:`DrawError` for one it cannot draw. Adding a format is one
+module in ``dtc/render/`` and one row in :data:`FORMATS`: ``dtc graph`` reads the names, suffixes,
+help and capabilities from the table when it runs, so a format that declares no odds refuses
+``--odds`` in one line, and a source is linted only for a format that marks findings.
 """
 
 from __future__ import annotations
@@ -51,6 +55,12 @@ class Format:
     suffixes: tuple[str, ...]
     help: str
     produce: Producer
+    #: Draws ``Request.odds`` (``dtc graph --odds``); a format without it refuses the option.
+    odds: bool = False
+    #: Marks lint findings (``Request.marks``); a source is linted only for such a format.
+    marks: bool = False
+    #: Needs the Graphviz programs (``dot``, ``sfdp``) to lay the chart out.
+    graphviz: bool = False
 
 
 def _mermaid(req: Request, fenced: bool) -> str:
@@ -96,17 +106,26 @@ def _html(req: Request) -> str:
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
-    Format("dot", (".dot", ".gv"), "Graphviz source", _dot),
-    Format("svg", (".svg",), "an SVG drawing (Graphviz)", _svg),
-    Format("png", (".png",), "a PNG image (Graphviz)", _graphviz("png")),
-    Format("pdf", (".pdf",), "a PDF (Graphviz)", _graphviz("pdf")),
-    Format("html", (".html", ".htm"), "an interactive page: pan, zoom, search, lint findings", _html),
+    Format("dot", (".dot", ".gv"), "Graphviz source", _dot, odds=True, marks=True),
+    Format("svg", (".svg",), "an SVG drawing (Graphviz)", _svg, odds=True, marks=True, graphviz=True),
+    Format("png", (".png",), "a PNG image (Graphviz)", _graphviz("png"), odds=True, marks=True, graphviz=True),
+    Format("pdf", (".pdf",), "a PDF (Graphviz)", _graphviz("pdf"), odds=True, marks=True, graphviz=True),
+    Format("html", (".html", ".htm"), "an interactive page: pan, zoom, search, lint findings", _html,
+           odds=True, marks=True, graphviz=True),
     Format("mermaid", (".mmd", ".mermaid"), "a Mermaid chart", lambda req: _mermaid(req, False)),
     Format("md", (".md",), "a Mermaid chart fenced for Markdown", lambda req: _mermaid(req, True)),
 )}
 
-#: File suffix -> format name.
-BY_SUFFIX: dict[str, str] = {suffix: f.name for f in FORMATS.values() for suffix in f.suffixes}
+
+def by_suffix(suffix: str) -> str | None:
+    """The name of the format a file suffix (``.svg``, any case) chooses, or None."""
+    suffix = suffix.lower()
+    return next((f.name for f in FORMATS.values() if suffix in f.suffixes), None)
+
+
+def names_with(capability: str) -> list[str]:
+    """The names of the formats that declare ``capability`` (``odds``, ``marks``, ``graphviz``)."""
+    return [f.name for f in FORMATS.values() if getattr(f, capability)]
 
 
 def produce(fmt: str, req: Request) -> str | bytes:
