@@ -30,7 +30,8 @@ def book(tmp_path: Path) -> Path:
 
 def test_command_line_rulings_go_over_the_book() -> None:
     spec = with_rulings("death-and-treasure [morale: above]", {"morale": "below", "same-room": "free"})
-    assert play_rules(spec).rulings == {"morale": "below", "cha-reaction": "as-written", "same-room": "free"}
+    assert play_rules(spec).rulings == {"morale": "below", "cha-reaction": "as-written", "same-room": "free",
+                                        "swallow-cut": "blow"}
     assert with_rulings("death-and-treasure", {}) == "death-and-treasure"
     assert play_rules(with_rulings(None, {"cha-reaction": "helps"})).rulings["cha-reaction"] == "helps"
 
