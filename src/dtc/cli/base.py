@@ -243,7 +243,8 @@ def policy_option(*names: str, option: str = "--policy", default: str | None = "
 
 RULING_HELP = ("Read a rule the other way for this run, as a book's Rules: line picks it with [name: reading] "
                "(the command line wins over the book); repeatable. Death & Treasure: morale=below|above, "
-               "cha-reaction=as-written|helps, same-room=turn|free (docs/rulesets/, \"dtc's rulings\").")
+               "cha-reaction=as-written|helps, same-room=turn|free, swallow-cut=blow|total; Dungeon Rules: "
+               "long-rest=full|base (docs/rulesets/, \"dtc's rulings\").")
 
 
 def ruling_option(func: F) -> F:
