@@ -59,3 +59,21 @@ def test_interactive_session_with_ctrl_c_and_resume(tmp_path: Path) -> None:
     assert [e["seq"] for e in events] == list(range(len(events)))
     assert [e["event"] for e in events][-2:] == ["decision", "end"]
     assert any(e["event"] == "oracle" for e in events)
+
+
+def test_play_shows_emphasis_never_its_marks() -> None:
+    """An entry's ``**Stone Stair**`` is bold in ``dtc play``, its stars never shown."""
+    import io
+
+    from rich.console import Console
+
+    from dtc.runtime.terminal import Terminal, emphasised
+
+    out = io.StringIO()
+    terminal = Terminal(Console(file=out, width=80, highlight=False, force_terminal=False))
+    terminal.prose("A **Stone Stair** (D0, S2) winds *down*, and a lone * stays.\n\nMore __words__.")
+    shown = out.getvalue()
+    assert "**" not in shown and "__" not in shown and "Stone Stair" in shown and "a lone * stays" in shown
+    styled = emphasised("A **Stone Stair** winds *down*.")
+    assert styled.plain == "A Stone Stair winds down."
+    assert [(s.start, s.end, str(s.style)) for s in styled.spans] == [(2, 13, "bold"), (20, 24, "italic")]

@@ -8,6 +8,7 @@ as markup. At an entry: a number picks a choice; ``w`` wait a turn, ``r`` rest, 
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,23 @@ ADJUST_KEYS = ("Type your ruling: hp -2, hp +1, coins +50, coins -100, item NAME
 LETTERS = {"wait": "w", "rest": "r", "oracle": "o", "adjust": "a", "leave": "l", "quit": "q"}
 
 
+#: The author's emphasis: ``**bold**``, ``__bold__`` and ``*italic*`` (a lone ``*`` stays as it is).
+_EMPHASIS = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__"
+                       r"|(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+
+
+def emphasised(text: str) -> Text:
+    """``text`` as rich text: emphasis shown bold or italic, its marks left out."""
+    out = Text()
+    at = 0
+    for m in _EMPHASIS.finditer(text):
+        out.append(text[at : m.start()])
+        out.append(m.group(1) or m.group(2) or m.group(3), style="italic" if m.group(3) else "bold")
+        at = m.end()
+    out.append(text[at:])
+    return out
+
+
 class Terminal:
     def __init__(self, console: Console | None = None, read: Callable[[str], str] = input,
                  save: Callable[[], str | None] | None = None) -> None:
@@ -60,9 +78,15 @@ class Terminal:
         self.console.print(Text(visible(text), style=style))
 
     def prose(self, text: str) -> None:
+        """An entry's text, wrapped, its ``**bold**`` and ``*italic*`` shown as such (never the stars)."""
         width = max(40, min(self.console.width, 100) - 2)
         for para in visible(text).split("\n"):
-            self.console.print(Text(textwrap.fill(para, width) if para.strip() else ""))
+            if not para.strip():
+                self.console.print(Text(""))
+            elif "*" in para or "__" in para:
+                self.console.print(emphasised(" ".join(para.split())), width=width)
+            else:
+                self.console.print(Text(textwrap.fill(para, width)))
 
     def status(self, game: Engine) -> str:
         pc = game.pc
