@@ -1,0 +1,371 @@
+"""A compiled book written as Twee 3 (SugarCube) or as gamebookformat.
+
+Twee carries everything the state notation says: each entry is a passage named by its number
+(tagged ``death``, ``victory`` or ``ending`` when it is one), a possession is a story variable
+(``StoryInit`` sets each to 0 and records its name in a ``/* dtc name: … */`` comment), an effect is
+a ``<<set>>``, a condition an ``<<if>>`` around the link, a random branch a ``random()`` total
+tested by an ``<<if>>`` chain, a check a ``/* dtc: check DEX D2 */`` comment before its success and
+failure links, "return to your most recent entry" ``<<return>>``. gamebookformat carries less;
+what it cannot say is returned as a warning (see :func:`to_gamebookformat`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, cast
+
+from dtc.compiled.graphjson import Choice as CompiledChoice
+from dtc.compiled.graphjson import CompiledGraph, Condition
+from dtc.compiled.graphjson import Entry as CompiledEntry
+
+_EFFECT = re.compile(r"\[\s*[+-][^\[\]]*\]")
+_ENDING = re.compile(r"THE END(?:\s*\((?:death|victory)\))?\.?|(?i:\bthe end\b(?:\s*\((?:death|victory)\))?[.!]*\s*$)",
+                     re.MULTILINE)
+_RETURN = re.compile(r"(?i)return\s+to\s+(?:your|the)\s+(?:most\s+recent|previous|last)\s+"
+                     r"(?:entry|section|room|paragraph|location)\.?")
+_PROSE_EXIT = r"(?i)\b((?:return|go|skip|turn|turning|proceed|continue|head|flip|jump)(?:\s+back)?\s+to)\s+{n}\b"
+
+
+def _twee_exit(target: int | str, words: str) -> str:
+    return f"[[{words} {target}->{target}]]"
+
+
+def _gbf_exit(section: str, words: str) -> str:
+    return f"{words} [[{section}]]"
+
+
+def _link_exit(text: str, target: int | str, link: Callable[[str], str]) -> tuple[str, int]:
+    """``text`` with its first prose exit to ``target`` (``turn to 12``) made a link by ``link``
+    (given the words before the number)."""
+    pattern = _PROSE_EXIT.format(n=re.escape(str(target)))
+    return re.subn(pattern, lambda m: link(m.group(1)), text, count=1)
+
+
+@dataclass(slots=True)
+class Exported:
+    text: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def variable_names(names: list[str]) -> dict[str, str]:
+    """A SugarCube variable for each possession: letters, digits and ``_``, unique."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in names:
+        base = re.sub(r"\W+", "_", name.lower().replace("'", "").replace("’", "")).strip("_") or "v"
+        if not (base[0].isalpha() and base.isascii()):
+            base = "v_" + (base if base.isascii() else "x")
+        var, n = base, 2
+        while var in taken:
+            var = f"{base}_{n}"
+            n += 1
+        taken.add(var)
+        out[name] = "$" + var
+    return out
+
+
+def _pieces(entry: CompiledEntry) -> list[str | CompiledChoice]:
+    """The entry's text split around its choices' notation (a bold label right before a
+    choice goes with it)."""
+    text = entry["text"]
+    out: list[str | CompiledChoice] = []
+    cursor = 0
+    for choice in entry["choices"]:
+        at = text.find(choice["text"], cursor)
+        if at == -1:
+            continue
+        before = text[cursor:at]
+        label = choice.get("label") or ""
+        bold = re.search(r"(\*\*|__)\s*" + re.escape(label) + r"\s*(\*\*|__)\s*$", before) if label else None
+        if bold:
+            before = before[: bold.start()]
+        out.append(before)
+        out.append(choice)
+        cursor = at + len(choice["text"])
+    out.append(text[cursor:])
+    return out
+
+
+def _clean(text: str) -> str:
+    text = _EFFECT.sub("", text)
+    text = _ENDING.sub("", text)
+    return text
+
+
+def _link_text(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).replace("]]", "] ]").replace("->", "-").replace("<-", "-").replace("|", "/")
+    return text.replace("[[", "[ [").strip() or "on"
+
+
+def _fields(condition: Condition) -> Mapping[str, Any]:
+    return cast("Mapping[str, Any]", condition)
+
+
+_SC_OP = {">=": "gte", ">": "gt", "<=": "lte", "<": "lt", "=": "is"}
+
+
+def _sugarcube(condition: Condition, var: dict[str, str], warnings: list[str]) -> str:
+    c = _fields(condition)
+    if "has" in c:
+        name, count, op = var[str(c["has"])], int(c["count"]), str(c.get("op", ">="))
+        return name if count == 1 and op == ">=" else f"{name} {_SC_OP[op]} {count}"
+    if "score" in c:
+        warnings.append(f"a condition on the adventurer's {c['score']} is written as a story variable")
+        return f"$score_{re.sub(r'[^A-Za-z0-9]', '_', str(c['score']))} {_SC_OP[str(c['op'])]} {int(c['count'])}"
+    if "not" in c:
+        return f"not {_sugarcube(c['not'], var, warnings)}"
+    if "all" in c:
+        return " and ".join(_sugarcube(x, var, warnings) for x in c["all"])
+    return " or ".join(_sugarcube(x, var, warnings) for x in c["any"])
+
+
+def to_twee(graph: CompiledGraph, ifid: str) -> Exported:
+    names = list(graph.get("possessions", []))
+    var = variable_names(names)
+    lines = [":: StoryTitle", graph["title"] or "Untitled", ""]
+    lines += [":: StoryData", "{", f'  "ifid": "{ifid}",', '  "format": "SugarCube",', '  "format-version": "2.36.1",',
+              f'  "start": "{graph["start"]}"', "}", ""]
+    if graph.get("author"):
+        lines += [":: StoryAuthor", str(graph["author"]), ""]
+    if names:
+        lines.append(":: StoryInit")
+        lines += [f"<<set {var[n]} to 0>> /* dtc name: {n.replace('*/', '* /')} */" for n in names]
+        lines.append("")
+    out = Exported("")
+    roll = 0
+    for entry in graph["entries"]:
+        tags = ([entry["ending_kind"]] if entry.get("ending_kind") else ["ending"] if entry["ending"] else
+                ["dead-end"] if not entry["exits"] else [])
+        lines.append(f":: {entry['number']}" + (f" [{' '.join(tags)}]" if tags else ""))
+        body = ""
+        for change in entry.get("changes", []):
+            v, amount = var[change["name"]], change["amount"]
+            if change.get("all"):
+                body += f"<<set {v} to 0>>"
+                continue
+            for form in ("if_held", "once", "dice", "may"):
+                if change.get(form):
+                    out.warnings.append(f"entry {entry['number']}: the effect on {change['name']} ({form}) is written "
+                                        "as a plain one")
+            body += (f"<<set {v} to {v} + {amount}>>" if amount > 0 else f"<<set {v} to Math.max(0, {v} - {-amount})>>")
+        if body:
+            body += "\n"
+        prose_exits = [x["target"] for x in entry["exits"] if x["kind"] == "prose"]
+        for piece in _pieces(entry):
+            if isinstance(piece, str):
+                text = _twee_escape(_clean(piece))
+                text = _RETURN.sub("<<return>>", text)
+                for target in list(prose_exits):
+                    text, n = _link_exit(text, target, partial(_twee_exit, target))
+                    if n:
+                        prose_exits.remove(target)
+                body += text
+                continue
+            roll += 1
+            body += _twee_choice(piece, var, f"_r{roll}", out.warnings)
+        for target in prose_exits:
+            body += f" [[turn to {target}->{target}]]"
+        lines += [body.strip("\n"), ""]
+    out.text = "\n".join(lines)
+    return out
+
+
+def _twee_escape(text: str) -> str:
+    """Prose no story format reads as markup: no macro, link, comment or Harlowe call opens in it."""
+    text = text.replace("<<", "< <").replace(">>", "> >").replace("[[", "[ [").replace("]]", "] ]")
+    text = text.replace("/*", "/ *").replace("<!--", "< !--")
+    text = re.sub(r"^::", ": :", text, flags=re.MULTILINE)
+    return re.sub(r"\(([A-Za-z][\w-]*):", r"( \1:", text)
+
+
+def _twee_choice(choice: CompiledChoice, var: dict[str, str], roll_var: str, warnings: list[str]) -> str:
+    label = _link_text(choice.get("label") or "")
+    if choice.get("error"):
+        return choice["text"]
+    inner: str
+    spec = choice.get("roll")
+    if spec is not None:
+        sides, count = spec["sides"], spec["count"]
+        total = " + ".join([f"random(1, {sides})"] * count)
+        branches = [f"{roll_var} gte {b['low']} and {roll_var} lte {b['high']}" for b in spec["branches"]]
+        inner = f"<<set {roll_var} to {total}>>"
+        for i, (branch, b) in enumerate(zip(branches, spec["branches"], strict=True)):
+            inner += f"<<{'if' if i == 0 else 'elseif'} {branch}>>[[{label}->{b['target']}]]"
+        inner += "<</if>>"
+    elif choice["failure"] is not None or choice["difficulty"]:
+        ability = f"{choice['ability']} " if choice.get("ability") else ""
+        only = "" if choice["failure"] is not None else " success only"
+        inner = f"/* dtc: check {ability}D{choice['difficulty']}{only} */[[{label}->{choice['success']}]]"
+        if choice["failure"] is not None:
+            inner += f" [[{label} (failed)->{choice['failure']}]]"
+    else:
+        inner = f"[[{label}->{choice['success']}]]"
+    condition = choice.get("condition")
+    if condition is not None:
+        return f"<<if {_sugarcube(condition, var, warnings)}>>{inner}<</if>>"
+    return inner
+
+
+# --- gamebookformat ----------------------------------------------------------------------------
+
+def _section_name(graph: CompiledGraph) -> Callable[[int | str], str]:
+    start = graph["start"]
+
+    def name(n: int | str) -> str:
+        return "start" if n == start else f"e{n}" if isinstance(n, int) else f"e_{re.sub(r'[^A-Za-z0-9]', '_', n)}"
+
+    return name
+
+
+def to_gamebookformat(graph: CompiledGraph) -> Exported:
+    """gamebookformat: items (``[add item]``, ``[drop item]``, ``[has item]``, ``[hasnot item]``)
+    for possessions only ever counted one at a time, counters (``[count]``, ``[inc]``, ``[dec]``,
+    ``[atleast]``, ``[lessthan]``) for the others; ``or``, checks, unequal random branches, kinds of
+    ending and returns cannot be said, and each is a warning."""
+    out = Exported("")
+    name = _section_name(graph)
+    counted = _counters(graph)
+    counter = {n: re.sub(r"\W+", "_", n.lower()).strip("_") or "c" for n in counted}
+    lines = [f"title = {_one_line(graph['title'] or 'Untitled')}"]
+    if graph.get("author"):
+        lines.append(f"author = {_one_line(str(graph['author']))}")
+    lines.append("")
+    intro = [p for p in graph.get("introduction", []) if p.strip()]
+    if intro or counted:
+        lines.append("= Introduction")
+        lines += [_gbf_text(p) for p in intro]
+        if counted:
+            lines.append(" ".join(f"[count {counter[n]}]{_gbf_text(n)}[/count]" for n in counted))
+        lines.append("")
+    for entry in graph["entries"]:
+        number = entry["number"]
+        lines.append(f"* {number} {name(number)}")
+        body = ""
+        for change in entry.get("changes", []):
+            n, amount = change["name"], change["amount"]
+            if n in counted:
+                tag = "inc" if amount > 0 else "dec"
+                body += f"[{tag} {counter[n]}]{abs(amount)}[/{tag}] "
+            else:
+                tag = "add" if amount > 0 else "drop"
+                body += " ".join([f"[{tag} item]{_gbf_text(n)}[/{tag}]"] * abs(amount)) + " "
+        if entry.get("ending_kind"):
+            out.warnings.append(f"entry {number}: gamebookformat has no kind of ending ({entry['ending_kind']})")
+        prose_exits = [x["target"] for x in entry["exits"] if x["kind"] == "prose"]
+        for piece in _pieces(entry):
+            if isinstance(piece, str):
+                text = _clean(piece)
+                if _RETURN.search(text):
+                    out.warnings.append(f"entry {number}: gamebookformat has no return to the most recent entry")
+                for target in list(prose_exits):
+                    text, found = _link_exit(text, target, partial(_gbf_exit, name(target)))
+                    if found:
+                        prose_exits.remove(target)
+                body += _gbf_text(text, keep_links=True)
+                continue
+            body += _gbf_choice(piece, counted, counter, name, out, number)
+        for target in prose_exits:
+            body += f" Turn to [[{name(target)}]]."
+        lines += [body.strip() or "…", ""]
+    return Exported("\n".join(lines), out.warnings)
+
+
+def _counters(graph: CompiledGraph) -> list[str]:
+    """Possessions some effect or condition counts more than one at a time."""
+    counted: set[str] = set()
+
+    def visit(condition: Condition) -> None:
+        c = _fields(condition)
+        if "has" in c:
+            if c["count"] != 1 or c.get("op", ">=") != ">=":
+                counted.add(str(c["has"]))
+        elif "not" in c:
+            visit(c["not"])
+        else:
+            for x in c.get("all", c.get("any", [])):
+                visit(x)
+
+    for entry in graph["entries"]:
+        for change in entry.get("changes", []):
+            if abs(change["amount"]) != 1:
+                counted.add(change["name"])
+        for choice in entry["choices"]:
+            if (cond := choice.get("condition")) is not None:
+                visit(cond)
+    return [n for n in graph.get("possessions", []) if n in counted]
+
+
+_GBF_TAG = {(">=", False): ("atleast", 0), (">=", True): ("lessthan", 0), (">", False): ("morethan", 0),
+            (">", True): ("lessthan", 1), ("<", False): ("lessthan", 0), ("<", True): ("atleast", 0),
+            ("<=", False): ("lessthan", 1), ("<=", True): ("morethan", 0)}
+
+
+def _gbf_gates(condition: Condition, counted: list[str], counter: dict[str, str]) -> str | None:
+    """gamebookformat's gates before a link for an ``and`` of (not) possessions; None if it has none."""
+    c = _fields(condition)
+    atoms = list(c["all"]) if "all" in c else [condition]
+    gates = ""
+    for atom in atoms:
+        a = _fields(atom)
+        negated = "not" in a
+        has = _fields(a["not"]) if negated else a
+        if "has" not in has:
+            return None
+        item, count, op = str(has["has"]), int(has["count"]), str(has.get("op", ">="))
+        if item in counted:
+            if op == "=":
+                return None
+            tag, shift = _GBF_TAG[(op, negated)]
+            gates += f"[{tag} {counter[item]}]{count + shift}[/{tag}] "
+        else:
+            tag = "hasnot" if negated else "has"
+            gates += f"[{tag} item]{_gbf_text(item)}[/{tag}] "
+    return gates
+
+
+def _gbf_choice(choice: CompiledChoice, counted: list[str], counter: dict[str, str],
+                name: Callable[[int | str], str], out: Exported, number: int) -> str:
+    if choice.get("error"):
+        return _gbf_text(choice["text"])
+    gates = ""
+    condition = choice.get("condition")
+    if condition is not None:
+        written = _gbf_gates(condition, counted, counter)
+        if written is None:
+            out.warnings.append(f"entry {number}: gamebookformat cannot say the condition of {choice['text']}: "
+                                "the link is written without it")
+        else:
+            gates = written
+    label = _gbf_text(choice.get("label") or "")
+    spec = choice.get("roll")
+    if spec is not None:
+        sizes = {b["high"] - b["low"] for b in spec["branches"]}
+        if len(sizes) != 1:
+            out.warnings.append(f"entry {number}: gamebookformat's random links are equally likely; "
+                                f"{choice['text']} is not")
+        links = " or ".join(f"[[{name(b['target'])}]]" for b in spec["branches"])
+        return f"{gates}[random]{label or 'Roll'}[/random]: {links}"
+    success, failure = choice["success"], choice["failure"]
+    if failure is not None and success is not None:
+        out.warnings.append(f"entry {number}: gamebookformat has no checks; {choice['text']} is written as two links")
+        return f"{gates}{label} [[{name(success)}]] (or, failing, [[{name(failure)}]])"
+    target = choice["success"]
+    if target is None:
+        return _gbf_text(choice["text"])
+    return f"{gates}[[{name(target)}][{label}]]" if label else f"{gates}[[{name(target)}]]"
+
+
+def _gbf_text(text: str, keep_links: bool = False) -> str:
+    """Prose gamebookformat reads as prose: its markup brackets replaced, one line."""
+    if keep_links:
+        parts = re.split(r"(\[\[[A-Za-z][\w]*\]\])", text)
+        return "".join(p if i % 2 else _gbf_text(p) for i, p in enumerate(parts))
+    text = text.replace("[", "(").replace("]", ")")
+    return re.sub(r"\s*\n\s*", " ", text)
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
