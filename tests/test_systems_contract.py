@@ -169,6 +169,44 @@ def test_the_web_edition_builds(name: str, tmp_path: Path) -> None:
     assert f'id="sheet-ab-{ability}"' in html
 
 
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_the_print_edition_and_ebook_say_how_to_roll(name: str) -> None:
+    """Every system describes itself for a reader with dice (``System.reference``): the print
+    edition and the ebook say how its own check is rolled, explain each kind of roll and give its
+    sheet lines; the description is plain data (JSON as it is)."""
+    import html
+    import io
+    import json
+    import zipfile
+
+    from dtc.editions.epub import render_epub
+    from dtc.editions.print import render_print_html
+    from dtc.systems.reference import describe, roll_words
+
+    system = find_system(name)
+    assert system is not None and system.reference_card() is not None
+    rules = describe(spec_of(name))
+    assert json.loads(json.dumps(rules)) == rules
+    ability, difficulty = own_ability(name)
+    if system.overlay:  # an overlay's own ability, rolled its own way
+        base = find_system(spec_of(name).split(" + ")[0])
+        assert base is not None
+        ability = next(a for a in system.ruleset.ability_names if a not in base.ruleset.ability_names)
+    words = roll_words(rules, ability, difficulty)
+    assert words is not None and words == roll_words(describe(name if not system.overlay else spec_of(name)),
+                                                     ability, difficulty)
+    book = contract_book(name).replace(f"Climb it ({own_ability(name)[0]}", f"Climb it ({ability}")
+    graph = compiled(book)
+    archive = zipfile.ZipFile(io.BytesIO(render_epub(graph)))
+    for page in (render_print_html(graph), archive.read("OEBPS/s1.xhtml").decode() + archive.read(
+            "OEBPS/rules.xhtml").decode() + archive.read("OEBPS/sheet.xhtml").decode()):
+        assert words in page
+        for section in rules["sections"]:
+            assert all(html.escape(line) in page for line in section["lines"])
+        for line in rules["sheet"]:
+            assert html.escape(line["label"]) in page
+
+
 def test_the_plugin_reaches_every_command(plugin_installed: Path, tmp_path: Path) -> None:
     """An installed plugin adds ``Rules: knave-test`` to lint, rules, play, odds and simulate."""
     book = tmp_path / "book.txt"

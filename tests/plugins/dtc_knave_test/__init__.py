@@ -19,6 +19,7 @@ from dtc.runtime.engine import Engine
 from dtc.systems import Roller, Ruleset, System
 from dtc.systems.death_and_treasure.creation import random_character
 from dtc.systems.death_and_treasure.play import DeathAndTreasure
+from dtc.systems.reference import Reference, SheetField
 from dtc.systems.webplay import WebCheck, WebSystem
 
 TARGET = 15
@@ -90,5 +91,14 @@ WEB = WebSystem(checks={1: WebCheck(count=1, sides=20, under=False, target=TARGE
                 create={"kind": "lowest", "count": 3, "sides": 6}, create_words="the lowest of 3d6 for each bonus",
                 hp={"count": 1, "sides": 8}, notes=("A save is d20 + the ability's bonus: 15 or more succeeds.",))
 
+#: The print edition and the ebook: how a reader rolls a save, and the sheet's lines.
+REFERENCE = Reference(
+    title="Knave (test plugin)", abilities=tuple(ABILITIES),
+    rolls={1: f"roll d20 and add {{ability}} bonus: {TARGET} or more succeeds"},
+    checks=(f"A check is a save: roll d20 and add the ability's bonus; {TARGET} or more succeeds.",),
+    creation=("Each ability's bonus is the lowest of three d6.",),
+    sheet=(SheetField("Armour", "11"),),
+)
+
 SYSTEM = System(ruleset=KNAVE, play="dtc_knave_test:KnavePlay", roller=Roller(dice={1: 1}, sides=20),
-                web="dtc_knave_test:WEB")
+                web="dtc_knave_test:WEB", reference="dtc_knave_test:REFERENCE")
