@@ -502,8 +502,8 @@ class TweeReader:
         value = value.strip()
         if value == "true":
             return f"+{name}"
-        if value == "false":
-            return f"-{name}"
+        if value in ("false", "0"):
+            return f"-all {name}"
         m = re.fullmatch(r"(?:Math\.max\(\s*0\s*,\s*)?(?:\$\w+|it)\s*([+-])\s*(\d{1,7})\s*\)?", value)
         if m and (value.startswith(("it", var)) or value.startswith(f"Math.max(0, {var}")
                   or re.match(rf"Math\.max\(\s*0\s*,\s*{re.escape(var)}\b", value)):
