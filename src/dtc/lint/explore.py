@@ -39,6 +39,14 @@ EXACT_BITS = 20
 
 Test = Callable[[int], bool]
 
+#: How a change other than a plain count applies (the published-gamebook forms, docs/format.md):
+#: (``maybe``: it may apply or not — ``[may +rope]``, and in lint ``[+once stone key]``;
+#: ``mode``: ``"plain"``, ``"all"`` (the count becomes 0) or ``"held"`` (a loss of what is held:
+#: never unpaid); ``amounts``: every amount it may be, in the slot's units, signed — several for
+#: ``[+1d10*3 coins]``). Only the over-approximation (``exact=False``) takes one with several
+#: outcomes; the exact layout takes ``all`` and ``held`` alone.
+Kind = tuple[bool, str, tuple[int, ...]]
+
 
 @dataclass(slots=True)
 class Way:
@@ -51,6 +59,11 @@ class Way:
     tag: object
     targets: tuple[int, ...]
     test: Test | None = None
+    #: What taking it does before the reader arrives (a choice's effects, ``(D0, S37, -3 coins)``):
+    #: as :attr:`Room.changes`, each with its :data:`Kind` (None: plain) in ``kinds``; a loss
+    #: here is never reported unpaid.
+    changes: tuple[tuple[int, int], ...] = ()
+    kinds: tuple[Kind | None, ...] = ()
 
 
 @dataclass(slots=True)
@@ -69,6 +82,8 @@ class Room:
     cond_reads: int = 0
     #: Slots the entry's losses read (lint counts a loss as a read: it checks it can be paid).
     loss_reads: int = 0
+    #: Per change, its :data:`Kind`, or None for a plain count (empty: every change is plain).
+    kinds: tuple[Kind | None, ...] = ()
 
     @property
     def returns(self) -> bool:
@@ -215,19 +230,20 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
         ex.edges = []
     keep = live_masks(rooms) if layout.off else [0] * n
     nodes, index, parent = ex.nodes, ex.index, ex.parent
-    off, width, top, lost, exact = layout.off, layout.width, layout.top, layout.lost, layout.exact
+    off, width, exact = layout.off, layout.width, layout.exact
     emask = (1 << eshift) - 1
     vshift = 2 * eshift
     # Per room, a compiled arrival: the changes with their fields, and what to forget after them.
-    plans: list[tuple[tuple[tuple[int, int, int, int, int, bool], ...], int]] = []
+    plans: list[tuple[tuple[Compiled, ...], int]] = []
     full = (1 << layout.bits) - 1
     for r, room in enumerate(rooms):
         forget = 0
         for i in range(len(off)):
             if not (keep[r] >> i) & 1:
                 forget |= ((1 << width[i]) - 1) << off[i]
-        plans.append((tuple((k, off[s], (1 << width[s]) - 1, top[s], a, lost[s])
-                            for k, (s, a) in enumerate(room.changes)), full & ~forget))
+        plans.append((_compiled(room.changes, room.kinds, layout), full & ~forget))
+    #: A way's changes, compiled once (by the way's id).
+    way_plans: dict[int, tuple[Compiled, ...]] = {}
 
     def arrive(r: int, values: int) -> list[tuple[int, tuple[int, ...]]]:
         """The values after room r's effects (several in the over-approximation, when an amount
@@ -236,26 +252,7 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
         changes, kept = plans[r]
         if not changes:
             return [(values & kept, ())]
-        results: list[tuple[int, tuple[int, ...]]] = [(values, ())]
-        for k, o, m, t, a, gone in changes:
-            nxt: list[tuple[int, tuple[int, ...]]] = []
-            for v, unpaid in results:
-                cur = (v >> o) & m
-                base = v & ~(m << o)
-                if a > 0:
-                    new = cur + a
-                    if new > t:
-                        if exact and gone:
-                            return []
-                        new = t
-                    nxt.append((base | (new << o), unpaid))
-                elif not exact and gone and cur == t:  # "more than t - 1": anything from t + a up
-                    for x in range(max(0, t + a), t + 1):
-                        nxt.append((base | (x << o), unpaid))
-                else:
-                    new = cur + a
-                    nxt.append((base | (max(0, new) << o), (*unpaid, k) if new < 0 else unpaid))
-            results = nxt
+        results = _apply(changes, values, exact)
         return [(v & kept, u) for v, u in results]
 
     def add(node: int, link: tuple[int, Way | None, int] | None) -> int:
@@ -269,7 +266,14 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
     def step(q: int, r: int, values: int, way: Way, o: int, t: int, targets: list[int]) -> None:
         """Arrive at room t from node q (room r) by outcome o of a way: add the nodes found (an
         overflow node where a count grew past what is kept exactly) to ``targets``."""
-        got = arrive(t, values)
+        if way.changes:  # the way's own effects first (their losses are never reported unpaid)
+            compiled = way_plans.get(id(way))
+            if compiled is None:
+                compiled = way_plans[id(way)] = _compiled(way.changes, way.kinds, layout)
+            before = _apply(compiled, values, exact)
+            got = [g for v, _ in before for g in arrive(t, v)]
+        else:
+            got = arrive(t, values)
         if not got:
             j = add((1 << (vshift + layout.bits + 1)) | t, (q, way, o))
             ex.overflow.add(j)
@@ -353,3 +357,67 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
     if ex.overflow:
         ex.complete = False
     return ex
+
+
+#: A change compiled for :func:`_apply`: (index, offset, mask, top, amount, lost, kind).
+Compiled = tuple[int, int, int, int, int, bool, "Kind | None"]
+
+
+def _compiled(changes: Sequence[tuple[int, int]], kinds: Sequence[Kind | None], layout: Layout) -> tuple[Compiled, ...]:
+    off, width, top, lost = layout.off, layout.width, layout.top, layout.lost
+    return tuple((k, off[s], (1 << width[s]) - 1, top[s], a, lost[s], kinds[k] if k < len(kinds) else None)
+                 for k, (s, a) in enumerate(changes))
+
+
+def _apply(changes: tuple[Compiled, ...], values: int, exact: bool) -> list[tuple[int, tuple[int, ...]]]:
+    """The values after ``changes`` (several in the over-approximation: an amount above the cap
+    spent, a change that may or may not apply, an amount rolled), each with the changes that could
+    not be paid in full; an empty list when a count overflows what is kept exactly."""
+    results: list[tuple[int, tuple[int, ...]]] = [(values, ())]
+    for k, o, m, t, a, gone, kind in changes:
+        nxt: list[tuple[int, tuple[int, ...]]] = []
+        if kind is None:  # a plain count, the common case
+            for v, unpaid in results:
+                cur = (v >> o) & m
+                base = v & ~(m << o)
+                if a > 0:
+                    new = cur + a
+                    if new > t:
+                        if exact and gone:
+                            return []
+                        new = t
+                    nxt.append((base | (new << o), unpaid))
+                elif not exact and gone and cur == t:  # "more than t - 1": anything from t + a up
+                    for x in range(max(0, t + a), t + 1):
+                        nxt.append((base | (x << o), unpaid))
+                else:
+                    new = cur + a
+                    nxt.append((base | (max(0, new) << o), (*unpaid, k) if new < 0 else unpaid))
+            results = nxt
+            continue
+        maybe, mode, amounts = kind
+        for v, unpaid in results:
+            if maybe:
+                nxt.append((v, unpaid))
+            cur = (v >> o) & m
+            base = v & ~(m << o)
+            if mode == "all":
+                nxt.append((base, unpaid))
+                continue
+            for amount in amounts:
+                if amount > 0:
+                    new = cur + amount
+                    if new > t:
+                        if exact and gone:
+                            return []
+                        new = t
+                    nxt.append((base | (new << o), unpaid))
+                elif not exact and gone and cur == t:  # "more than t - 1": anything from t + a up
+                    for x in range(max(0, t + amount), t + 1):
+                        nxt.append((base | (x << o), unpaid))
+                else:
+                    new = cur + amount
+                    short = new < 0 and mode != "held"
+                    nxt.append((base | (max(0, new) << o), (*unpaid, k) if short else unpaid))
+        results = list(dict.fromkeys(nxt)) if len(nxt) > 1 else nxt
+    return results

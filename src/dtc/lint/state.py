@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from math import gcd
 from typing import Any
@@ -44,7 +44,7 @@ from dtc.compiler.model import Document, Entry, StateChange
 from dtc.compiler.notation import All, AnyOf, Cond, Has, Not, cond_names
 from dtc.diagnostics import Span, Step
 from dtc.lint.analysis import _SALVAGE, Analysis
-from dtc.lint.explore import Layout, Room, Way, explore
+from dtc.lint.explore import Kind, Layout, Room, Way, explore
 
 #: States explored before the exploration gives way to the coarser over-approximation.
 BUDGET = 500_000
@@ -64,6 +64,8 @@ class Move:
     #: (target entry number, what led there, which outcome): worked out in words and positions
     #: only for a witness (see :func:`_described`), since reading a label costs.
     outcomes: list[tuple[int, Any, str]]
+    #: What taking it does (a choice's effects, ``(D0, S37, -3 coins)``), in order.
+    changes: list[StateChange] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -167,11 +169,20 @@ class StateAnalysis:
     def given(self) -> dict[str, StateChange]:
         """Possession -> the first effect that gives it."""
         out: dict[str, StateChange] = {}
-        for e in self.doc.entries:
-            for c in e.changes:
-                if c.amount > 0:
-                    out.setdefault(c.name, c)
+        for ch in self.all_changes:
+            if ch.amount > 0:
+                out.setdefault(ch.name, ch)
         return out
+
+    @cached_property
+    def all_changes(self) -> list[StateChange]:
+        """Every effect in the book: entries' and choices', in file order."""
+        return [ch for e in self.doc.entries for ch in [*e.changes, *(x for c in e.choices for x in c.changes)]]
+
+    @cached_property
+    def scores(self) -> frozenset[str]:
+        """The names conditions read that are the adventurer's scores (:attr:`Document.scores`)."""
+        return self.doc.scores
 
     @cached_property
     def tested(self) -> dict[str, Span]:
@@ -180,17 +191,16 @@ class StateAnalysis:
         for e in self.doc.entries:
             for c in e.choices:
                 if c.condition is not None:
-                    for name in cond_names(c.condition):
+                    for name in cond_names(c.condition, self.scores):
                         out.setdefault(name, c.condition_span or c.span)
         return out
 
     @cached_property
     def lost(self) -> dict[str, StateChange]:
         out: dict[str, StateChange] = {}
-        for e in self.doc.entries:
-            for c in e.changes:
-                if c.amount < 0:
-                    out.setdefault(c.name, c)
+        for ch in self.all_changes:
+            if ch.amount < 0:
+                out.setdefault(ch.name, ch)
         return out
 
     @cached_property
@@ -200,7 +210,10 @@ class StateAnalysis:
         inventory, as ``dtc play`` counts it; :func:`dtc.systems.kit_holdings_of`)."""
         from dtc.systems import kit_holdings_of
 
-        return kit_holdings_of(self.doc.rules, set(self.tested) | set(self.lost))
+        held = kit_holdings_of(self.doc.rules, set(self.tested) | set(self.lost))
+        for name, count in self.doc.start_with:  # ``Start with:`` (docs/format.md)
+            held[name] = held.get(name, 0) + count
+        return held
 
     def _prepare(self) -> None:
         caps: dict[str, int] = {}
@@ -209,19 +222,28 @@ class StateAnalysis:
         def widen(name: str, n: int) -> None:
             caps[name] = max(caps.get(name, 0), n)
 
+        scores = self.scores
+        for ch in self.all_changes:
+            if ch.change is not None and ch.change.all:
+                continue  # every one: no amount to count in
+            for a in amounts(ch):
+                unit[ch.name] = gcd(unit.get(ch.name, 0), abs(a))
+                if a < 0:
+                    widen(ch.name, -a)
         for e in self.doc.entries:
-            for ch in e.changes:
-                unit[ch.name] = gcd(unit.get(ch.name, 0), abs(ch.amount))
-                if ch.amount < 0:
-                    widen(ch.name, -ch.amount)
             for c in e.choices:
                 if c.condition is not None:
-                    for atom in _atoms(c.condition):
+                    for atom in _atoms(normal(c.condition)):
+                        if atom.name in scores:
+                            continue
                         unit[atom.name] = gcd(unit.get(atom.name, 0), atom.count)
                         widen(atom.name, atom.count)
         for name, count in self.held.items():  # the kit's counts, in the same units
             if name in unit:
                 unit[name] = gcd(unit[name], count)
+        lost = set(self.lost)
+        for n in lost:  # a loss of every one (``[-all coins]``) names no amount: it is still tracked
+            caps.setdefault(n, 0)
         self.names = sorted(caps)
         self.slot = {name: i for i, name in enumerate(self.names)}
         #: Counts are kept in units of the greatest common divisor of every amount that names
@@ -229,8 +251,9 @@ class StateAnalysis:
         self.unit = {name: unit.get(name) or 1 for name in self.names}
         #: A count above ``cap`` is kept as ``cap + 1``, "more than cap", for what can be lost.
         #: (A possession nothing takes away never needs "more than": its count only grows.)
-        lost = {ch.name for e in self.doc.entries for ch in e.changes if ch.amount < 0}
-        self.top = [caps[n] // self.unit[n] + (n in lost) for n in self.names]
+        self.top = [max(1, caps[n] // self.unit[n]) + (n in lost) for n in self.names]
+        #: (entry number, choice index) of gates that read a score: open for some reader, closed for another.
+        self.unknown_gates: set[tuple[int, int]] = set()
         res = self.res
         by_number = res.by_number
         self.places: dict[int, Place] = {}
@@ -258,7 +281,11 @@ class StateAnalysis:
                         t = None if target is None else res.target_number(target)
                         if t is not None:
                             outcomes.append((t, c, how))
-                move = Move(ci, c.condition, outcomes)
+                cond = None if c.condition is None else normal(c.condition)
+                if cond is not None and reads_score(cond, scores):
+                    cond = None  # a score: open for some reader (its gate is judged neither way)
+                    self.unknown_gates.add((number, ci))
+                move = Move(ci, cond, outcomes, list(c.changes))
                 moves.append(move)
             for p in entry.prose_exits:
                 t = res.target_number(p.target)
@@ -277,7 +304,7 @@ class StateAnalysis:
         assert start is not None
         numbers = list(self.places)
         room_of = {n: r for r, n in enumerate(numbers)}
-        lost = {ch.name for e in self.doc.entries for ch in e.changes if ch.amount < 0}
+        lost = set(self.lost)
         layout = Layout.of(self.top, [n in lost for n in self.names], exact=False)
         self.layout = layout
         rooms: list[Room] = []
@@ -291,15 +318,20 @@ class StateAnalysis:
                     test = _compile_packed(move.cond, self.slot, self.unit, layout)
                     for name in cond_names(move.cond):
                         cond_reads |= 1 << self.slot[name]
-                ways.append(Way(move, tuple(room_of[t] for t, _, _ in move.outcomes), test))
+                way_changes = [(self.slot[ch.name], ch) for ch in move.changes if ch.name in self.slot]
+                ways.append(Way(move, tuple(room_of[t] for t, _, _ in move.outcomes), test,
+                                tuple((i, ch.amount // self.unit[ch.name]) for i, ch in way_changes),
+                                tuple(kind_of(ch, self.unit[ch.name]) for _, ch in way_changes)))
             changes = tuple((i, a) for i, a, _ in place.changes if i >= 0)
+            kinds = tuple(kind_of(ch, self.unit[ch.name]) for i, _, ch in place.changes if i >= 0)
             loss_reads = 0
-            for i, a, _ in place.changes:
-                if i >= 0 and a < 0:
+            for i, a, ch in place.changes:
+                if i >= 0 and a < 0 and not (ch.change is not None and (ch.change.if_held or ch.change.all)):
                     loss_reads |= 1 << i
             # an entry that says "return" but has no entry leading in keeps no memory of where from
             back = tuple(room_of[t] for t in place.return_targets) if place.returns else ()
-            rooms.append(Room(number, changes, ways, bool(place.entry.ending), back, cond_reads, loss_reads))
+            rooms.append(Room(number, changes, ways, bool(place.entry.ending), back, cond_reads, loss_reads,
+                              kinds if any(k is not None for k in kinds) else ()))
         # change indices in the Room skip untracked changes: map them back to the entry's
         self._change_index = {
             number: [k for k, (i, _, _) in enumerate(self.places[number].changes) if i >= 0] for number in numbers}
@@ -354,7 +386,7 @@ class StateAnalysis:
             packed = state[number]
             if place.entry.ending:
                 continue
-            targets: list[int] = []
+            targets: list[tuple[int, int]] = []
             for move in place.moves:
                 if move.cond is not None:
                     assert move.choice is not None
@@ -363,10 +395,11 @@ class StateAnalysis:
                     gates[(number, move.choice)] = (old[0] or may_true, old[1] or may_false)
                     if not may_true:
                         continue
-                targets.extend(t for t, _, _ in move.outcomes)
-            targets += place.return_targets
-            for target in targets:
-                arrived = self._arrive_packed(self.places[target], packed)
+                taken = self._apply_packed(move.changes, packed) if move.changes else packed
+                targets.extend((t, taken) for t, _, _ in move.outcomes)
+            targets += [(t, packed) for t in place.return_targets]
+            for target, before in targets:
+                arrived = self._arrive_packed(self.places[target], before)
                 old_packed = state.get(target)
                 merged = arrived if old_packed is None else old_packed | arrived
                 if merged != old_packed:
@@ -377,24 +410,29 @@ class StateAnalysis:
         self.reached_numbers = set(state)
 
     def _arrive_packed(self, place: Place, packed: int) -> int:
-        for i, amount, _ in place.changes:
+        return self._apply_packed([ch for i, _, ch in place.changes if i >= 0], packed)
+
+    def _apply_packed(self, changes: Iterable[StateChange], packed: int) -> int:
+        """The sets of amounts after ``changes`` (an entry's or a choice's): each amount a change
+        may be, and not applying it where it may not apply, joined."""
+        for ch in changes:
+            i = self.slot.get(ch.name, -1)
             if i < 0:
                 continue
-            off, top = self.off[i], self.top[i]
+            off, top, unit = self.off[i], self.top[i], self.unit[ch.name]
             whole = (1 << (top + 1)) - 1
             field = (packed >> off) & whole
-            below_top = (1 << top) - 1
-            if amount > 0:
-                shifted = field << amount
-                new = (shifted & below_top) | ((1 << top) if shifted >> top else 0)
+            kind = kind_of(ch, unit)
+            if kind is None:
+                new = _field_after(field, ch.amount // unit, top)
             else:
-                k = -amount
-                low = field & below_top
-                new = low >> k
-                if low & ((1 << k) - 1):
-                    new |= 1  # what could not be paid in full leaves nothing
-                if (field >> top) & 1:  # "more than": anything from top - k up
-                    new |= whole ^ ((1 << max(0, top - k)) - 1)
+                maybe, mode, steps = kind
+                new = field if maybe else 0
+                if mode == "all":
+                    new |= 1
+                else:
+                    for a in steps:
+                        new |= _field_after(field, a, top)
             packed = (packed & ~(whole << off)) | (new << off)
         return packed
 
@@ -453,7 +491,9 @@ class StateAnalysis:
 
     def gate(self, number: int, choice: int) -> tuple[bool, bool] | None:
         """(may open, may stay closed) for a gated choice at a reached entry; None when its entry
-        is never reached."""
+        is never reached. A gate that reads a score may do either, for some reader."""
+        if (number, choice) in getattr(self, "unknown_gates", ()):
+            return (True, True) if number in self.reached_numbers else None
         if self.exact:
             facts = self.gates.get((number, choice))
             if facts is None:
@@ -492,17 +532,33 @@ class StateAnalysis:
         """Walk a route with exact counts: yields each place, what is held after its effects, and
         the changes that could not be paid; stops early when a gate on the route is closed."""
         held: dict[str, int] = dict(self.held)
+        visits: dict[int, int] = {}
         for place, move, _ in steps:
             unpaid = []
+            visits[place.number] = visits.get(place.number, 0) + 1
             for k, (_, _, ch) in enumerate(place.changes):
+                if uncertain(ch):
+                    return  # the reader's choice or a roll: the route is not followed exactly
+                if ch.change is not None and ch.change.once and visits[place.number] > 1:
+                    continue
                 amount = ch.amount
                 cur = held.get(ch.name, 0)
+                if ch.change is not None and (ch.change.all or ch.change.if_held):
+                    amount = -cur if ch.change.all else max(amount, -cur)
                 if amount < 0 and cur < -amount:
                     unpaid.append(k)
                 held[ch.name] = max(0, cur + amount)
             yield place, dict(held), unpaid
             if move is not None and move.cond is not None and not evaluate(move.cond, held):
                 return
+            for ch in move.changes if move is not None else ():
+                if uncertain(ch):
+                    return
+                if ch.change is not None and ch.change.once and visits[place.number] > 1:
+                    continue
+                cur = held.get(ch.name, 0)
+                amount = -cur if ch.change is not None and ch.change.all else ch.amount
+                held[ch.name] = max(0, cur + amount)
 
     def witness(self, steps: list[tuple[Place, Move | None, int]]) -> tuple[Step, ...]:
         out = []
@@ -565,6 +621,23 @@ class StateAnalysis:
             yield place.entry.changes[k], number, self.witness(steps), held
 
 
+def _field_after(field: int, amount: int, top: int) -> int:
+    """A set of amounts (bit a: the amount a; bit ``top``: "more") after a gain or a loss."""
+    whole = (1 << (top + 1)) - 1
+    below_top = (1 << top) - 1
+    if amount > 0:
+        shifted = field << amount
+        return (shifted & below_top) | ((1 << top) if shifted >> top else 0)
+    k = -amount
+    low = field & below_top
+    new = low >> k
+    if low & ((1 << k) - 1):
+        new |= 1  # what could not be paid in full leaves nothing
+    if (field >> top) & 1:  # "more than": anything from top - k up
+        new |= whole ^ ((1 << max(0, top - k)) - 1)
+    return new
+
+
 def _described(source: Any, kind: str) -> tuple[str, Span]:
     """How a route left an entry, in words, and where that is written."""
     if kind == "prose":
@@ -591,3 +664,57 @@ def _atoms(cond: Cond) -> Iterator[Has]:
         for a in cond.args:
             yield from _atoms(a)
 
+
+
+def normal(cond: Cond) -> Cond:
+    """A condition with its comparisons written as counts (``gold crowns > 3``: at least 4;
+    ``x < 3``: not 3 of x; ``x = 2``: 2 and not 3), as every state engine reads conditions."""
+    if isinstance(cond, Has):
+        if cond.op == ">=":
+            return cond
+        n = cond.count
+        if cond.op == ">":
+            return Has(cond.name, n + 1)
+        if cond.op == "<":
+            return Not(Has(cond.name, n))
+        if cond.op == "<=":
+            return Not(Has(cond.name, n + 1))
+        return All((Has(cond.name, n), Not(Has(cond.name, n + 1))))
+    if isinstance(cond, Not):
+        return Not(normal(cond.arg))
+    if isinstance(cond, All):
+        return All(tuple(normal(a) for a in cond.args))
+    return AnyOf(tuple(normal(a) for a in cond.args))
+
+
+def reads_score(cond: Cond, scores: frozenset[str]) -> bool:
+    """Whether a condition reads an adventurer's score (``if CON >= 12``, ``if HP < 5``), which
+    no state engine of the book knows: such a gate may be open or closed, for some reader."""
+    return any(atom.name in scores for atom in _atoms(cond))
+
+
+def amounts(ch: StateChange) -> tuple[int, ...]:
+    """Every amount a change may be, signed: one for a count, each total times the multiplier
+    for a rolled amount (``[+1d10*3 coins]``: 3, 6, ... 30)."""
+    c = ch.change
+    if c is None or c.dice is None:
+        return (ch.amount,)
+    count, _, sides = c.dice.partition("d")
+    n, k = int(count or 1), int(sides)
+    sign = 1 if ch.amount > 0 else -1
+    return tuple(sign * total * c.times for total in range(n, n * k + 1))
+
+
+def kind_of(ch: StateChange, unit: int) -> Kind | None:
+    """How the exploration applies a change (:data:`dtc.lint.explore.Kind`); None for a plain one.
+    A ``once`` find may apply or not (lint over-approximates it; a witness replays it exactly)."""
+    c = ch.change
+    if c is None:
+        return None
+    mode = "all" if c.all else "held" if c.if_held else "plain"
+    return (c.may or c.once, mode, tuple(a // unit for a in amounts(ch)))
+
+
+def uncertain(ch: StateChange) -> bool:
+    """A change a replay cannot follow exactly: the reader's choice (``may``), a roll (``dice``)."""
+    return ch.change is not None and (ch.change.may or ch.change.dice is not None)

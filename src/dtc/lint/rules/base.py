@@ -115,7 +115,8 @@ class Context:
             for ci, c in enumerate(self.doc.entries[i].choices):
                 if c.condition is None or c.error is not None:
                     continue
-                if any(name not in state.given and name not in state.held for name in cond_names(c.condition)):
+                if any(name not in state.given and name not in state.held
+                       for name in cond_names(c.condition, state.scores)):
                     continue
                 facts = state.gate(number, ci)
                 if facts is not None:

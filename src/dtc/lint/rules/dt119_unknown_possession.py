@@ -41,7 +41,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     for number, c in ctx.choices:
         if c.condition is None:
             continue
-        for name in dict.fromkeys(cond_names(c.condition)):
+        for name in dict.fromkeys(cond_names(c.condition, ctx.state.scores)):
             if name in given or name in ctx.state.held:
                 continue
             import difflib  # here: only a near miss needs it
