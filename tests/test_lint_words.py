@@ -57,3 +57,57 @@ def test_known_kinds_and_prose_are_never_reported() -> None:
     src = ("1 Doors (D0, S2) (D0, S3) (D0, S4) (D0, S5).\n\n2 Home. THE END (Victory)\n\n3 A pit. The end (death).\n\n"
            "4 The end (really) of the hall is near. THE END\n\n5 Rest a while. THE END (for now)\n")
     assert codes(src, "DT123") == []
+
+
+# --- DT124 unrecognised-fight and DT206 unused-creature: a fight named in prose ----------------
+
+BESTIARY = "Title: Words\nRules: death-and-treasure\n\nBell Warden HP 10 | Morale 12 | Bronze Fists d8\n\n" \
+           "Adventure Entries\n\n"
+
+
+def bestiary(src: str, code: str) -> list[str]:
+    return [d.message for d in lint_text(BESTIARY + src) if d.code == code]
+
+
+def test_a_fight_named_in_prose_says_it_was_not_recognised_and_what_to_write() -> None:
+    src = "1 The bell chamber. Fight the Bell Warden! If you win, go to 2.\n\n2 You ring the bell. THE END (victory)\n"
+    assert bestiary(src, "DT124") == [
+        "entry 1 tells of a fight with Bell Warden ('Fight the Bell Warden!') and where winning leads, but dtc does "
+        "not recognise a fight there, so none starts: write '1 Bell Warden attacks! Follow the combat rules.' (a "
+        "count before the name says who; that sentence starts the fight)"]
+    assert bestiary(src, "DT206") == [
+        "creature 'Bell Warden' is named in entry 1 ('Fight the Bell Warden!'), but dtc did not recognise a fight "
+        "with it there (no count before the name): write '1 Bell Warden attacks! Follow the combat rules.', or "
+        "delete the block"]
+    written = src.replace("Fight the Bell Warden!", "1 Bell Warden attacks! Follow the combat rules.")
+    assert bestiary(written, "DT124") == [] and bestiary(written, "DT206") == []
+
+
+def test_a_counted_fight_gets_the_sentence_that_starts_it_as_an_unsafe_fix() -> None:
+    src = "1 The bell chamber. 1 Bell Warden attacks. If you win, go to 2.\n\n2 You ring the bell. THE END\n"
+    (d,) = [d for d in lint_text(BESTIARY + src) if d.code == "DT124"]
+    assert d.message.endswith("after it write 'Follow the combat rules.' (that sentence starts the fight)")
+    assert d.fix is not None and not d.fix.safe
+    fixed = fix_text(BESTIARY + src, lint_text, unsafe=True).text
+    assert "1 Bell Warden attacks. Follow the combat rules. If you win" in fixed
+    assert not [d for d in lint_text(fixed) if d.code == "DT124"]
+
+
+def test_no_unrecognised_fight_where_one_starts_or_none_is_told() -> None:
+    quiet = [
+        "1 The Bell Warden attacks! Follow the combat rules. If you win, go to 2.\n\n2 Won. THE END\n",
+        "1 1 Bell Warden charges. Run (D0, S2) or fight it (STR D2, S2, F3).\n\n2 Won. THE END\n\n3 Lost. THE END\n",
+        "1 The Bell Warden sleeps. If you win the bet, go to 2.\n\n2 Won. THE END\n",
+        "1 A stone guard wakes. If you win, go to 2. Stone Guard HP 7 | Morale 12 | Fist d6.\n\n2 Won. THE END\n",
+        "1 Fight the Bell Warden! Make a STR check. If you succeed, go to 2.\n\n2 Won. THE END\n",
+    ]
+    for src in quiet:
+        assert bestiary(src, "DT124") == [], src
+
+
+def test_a_creature_named_only_in_passing_says_so() -> None:
+    src = "1 A statue of the Bell Warden stands here. Go on (D0, S2).\n\n2 Won. THE END\n"
+    assert bestiary(src, "DT206") == [
+        "creature 'Bell Warden' is named in entry 1 ('A statue of the Bell Warden stands here.'), but never with a "
+        "count, so no encounter or fight uses it: to fight it there write '1 Bell Warden attacks! Follow the combat "
+        "rules.', or delete the block"]

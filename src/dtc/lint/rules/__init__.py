@@ -33,6 +33,7 @@ _MODULE_NAMES = (
     "dt121_number_out_of_range",
     "dt122_roll_ranges",
     "dt123_unknown_ending_kind",
+    "dt124_unrecognised_fight",
     "dt119_unknown_possession",
     "dt120_malformed_effect",
     "dt201_unreachable_entry",

@@ -36,7 +36,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## Did you mean
     When the number looks like a slip for an entry nothing else leads to and the start does
     not reach — two digits swapped (`S73` for 37), or one digit changed, added or dropped — the
-    message asks "did you mean 37?", and the fix on offer writes it. Two swapped digits are
+    message asks "did you mean 37?", and the fix on offer writes it (no guess for a number of
+    one digit, which is one change from every other). Two swapped digits are
     rarely anything else: that fix is safe (`dtc lint --fix`), and entry 37 is then not also
     reported as unreachable (DT201), since this one finding is about both. Another slip (27 for
     26) may be an entry not yet written: that fix is unsafe, and DT201 still reports the
@@ -165,12 +166,14 @@ def near_misses(ctx: Context, missing: set[Target]) -> dict[Target, list[int]]:
 
 
 def _slips(word: str) -> set[int]:
-    """The numbers one slip away from ``word``'s: two adjacent digits swapped, one digit
-    changed, added or dropped (no leading zero)."""
+    """The numbers one slip away from ``word``'s: two adjacent digits swapped, or, in a number
+    of two digits or more, one digit changed, added or dropped (no leading zero)."""
     out: set[str] = set()
     digits = "0123456789"
     for k in range(len(word) - 1):
         out.add(word[:k] + word[k + 1] + word[k] + word[k + 2:])
+    if len(word) < 2:  # every one-digit number is one change from another: no guess
+        return {int(w) for w in out}
     for k in range(len(word)):
         out.update(word[:k] + d + word[k + 1:] for d in digits)
         out.add(word[:k] + word[k + 1:])
