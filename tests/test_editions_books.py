@@ -264,3 +264,36 @@ def test_the_pdf_reads_as_the_book(name: str, tmp_path: Path) -> None:
         fonts = subprocess.run(["pdffonts", str(tmp_path / f"{name}.pdf")], capture_output=True, text=True,
                                timeout=60, check=True).stdout
         assert "yes" in fonts  # embedded
+
+
+FERRY = """Title: The Ferry Test
+Rules: death-and-treasure
+Start with: 20 gold crowns, lamp
+Limits: gold crowns 50
+Start: 1
+
+Adventure Entries
+
+1 A ferry. [+1d10*3 gold crowns] [may +rope] [-rope?] Pay the **Ferryman** (D0, S2, -3 gold crowns, if gold
+crowns >= 3). Or **Swim** (D0, S3, if CON >= 12). [+once stone key] **Buy a Lamp** (D0, S2, buy 5 gold crowns).
+
+2 Across. [-all gold crowns] THE END (victory)
+
+3 Wet. THE END (death)
+"""
+
+
+def test_the_published_forms_read_as_sentences() -> None:
+    """Random amounts, a loss if held, all of a name, once, may, effects on a choice, compared
+    conditions and scores, and what the reader starts with and may hold, all in words."""
+    graph: CompiledGraph = compile_text(FERRY, "ferry.txt").graph()
+    for page in (text_of(render_print_html(graph)), " ".join(render_markdown(graph).split())):
+        for said in ("Roll 1d10 and multiply it by 3: add that many gold crowns.", "You may note the rope.",
+                     "Cross off the rope if you have it.", "Note the stone key (only the first time you read this).",
+                     "Cross off all your gold crowns.",
+                     "Ferryman: if you have 3 gold crowns, cross off 3 gold crowns, then turn to",
+                     "Swim: if your CON is 12 or more, turn to"):
+            assert said in page, said
+        assert "[" not in page.split("Sections")[-1]
+    sheet = text_of(render_print_html(graph)).split("Adventure sheet", 1)[1]
+    assert "Gold crowns 20; at most 50" in sheet and "☐ Lamp start with it" in sheet and "☐ Stone key" in sheet

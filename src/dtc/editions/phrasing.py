@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from dtc.compiled.graphjson import Choice
 from dtc.editions.book import CheckRules, target_number
+from dtc.editions.reader import changes_sentence
 from dtc.editions.text import needs_words
 
 _COUNT = {1: "one", 2: "two", 3: "three"}
@@ -74,19 +75,24 @@ def choice_sentence(choice: Choice, rules: CheckRules, numbers: set[int],
     lead = [Words(f"{label}: ")] if label else []
     condition = choice.get("condition")
     needs = f"if {needs_words(condition)}, " if condition is not None else ""
+    changes = choice.get("changes") or []
+    said = changes_sentence(list(changes))[:-1] if changes else ""  # what taking it does
+    pay = [Words(said[:1].lower() + said[1:] + ", then ")] if said else []
     if choice.get("roll") is not None:
-        body = [Words(needs), *_roll_words(choice, numbers, labels)] if needs else _roll_words(choice, numbers, labels)
+        body = [*([Words(needs)] if needs else []), *pay, *_roll_words(choice, numbers, labels)]
         return [*_lead(lead, body), Words(".")]
     success, failure = choice["success"], choice["failure"]
     d = int(choice["difficulty"] or 0)
     if d == 0 and failure is None:
-        body = [Words(needs), *_turn(success, numbers, labels)] if needs else _turn(success, numbers, labels)
+        body = [*([Words(needs)] if needs else []), *pay, *_turn(success, numbers, labels)]
         return [*_lead(lead, body), Words(".")]
     what = f"{choice['ability']}, difficulty {d}" if choice["ability"] else f"difficulty {d}"
     if condition is not None:
         what += f"; only if {needs_words(condition)}"
     head = f"{label} ({what}): " if label else f"A check ({what}): "
     out = [Words(head + check_words(choice, rules) + ". ")]
+    if said:
+        out.append(Words(f"Taking this way: {said}. "))
     if success is not None:
         out += [Words("If you succeed, "), *_turn(success, numbers, labels)]
     if failure is not None:

@@ -16,7 +16,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Hazard
 from dtc.editions.text import Piece
@@ -26,7 +28,6 @@ from dtc.systems.reference import BookRules, SheetLine, describe
 _SP = r"[ \t]"
 #: ``[+20 coins]``, ``[-10 coins, +3 torches]``, ``[may +rope]``: effects in brackets.
 EFFECTS = re.compile(rf"\[{_SP}*(?:(?i:may){_SP}+)?[+-][^\[\]\n]{{0,200}}\]")
-_CHANGE = re.compile(r"([+-])\s*([0-9]+)?\s*([^,+\-][^,]*?)\s*(?=,|$)")
 #: ``THE END``, ``THE END (death)``, ``The End.``: the ending's mark, shown as a block instead.
 THE_END = re.compile(r"\b(?:THE|The|the)\s+(?:END|End|end)\b(?:[ \t]*\([ \t]*(?i:death|victory)[ \t]*\))?[.!]*")
 #: A Dungeon Rules line of its own in an entry: ``Hazard: Rotten Joists``, ``Zone: dim``.
@@ -56,6 +57,28 @@ def book_state(graph: CompiledGraph) -> tuple[list[str], list[str], bool]:
     return things, words, coins
 
 
+def counted_names(graph: CompiledGraph) -> set[str]:
+    """The possessions a book counts (more than one at a time: a number on the sheet, not a box)."""
+    found: set[str] = set(graph.get("limits") or {})
+    found.update(s["name"] for s in graph.get("start_with") or [] if s["amount"] != 1)
+
+    def conditions(c: Mapping[str, Any]) -> None:
+        if "has" in c and (c["count"] != 1 or "op" in c):
+            found.add(c["has"])
+        for inner in (c.get("not"), *(c.get("all") or []), *(c.get("any") or [])):
+            if isinstance(inner, Mapping):
+                conditions(inner)
+
+    for entry in graph["entries"]:
+        changes: list[Mapping[str, Any]] = list(entry.get("changes") or [])
+        for choice in entry["choices"]:
+            changes += choice.get("changes") or []
+            if (condition := choice.get("condition")) is not None:
+                conditions(condition)
+        found.update(c["name"] for c in changes if abs(c["amount"]) != 1 or c.get("dice") or c.get("all"))
+    return found
+
+
 def sheet_lines(graph: CompiledGraph, rules: BookRules) -> list[SheetLine]:
     """The adventure sheet: name, hit points, the abilities, the system's lines, then a box for each
     possession and codeword the book uses, and notes."""
@@ -64,18 +87,31 @@ def sheet_lines(graph: CompiledGraph, rules: BookRules) -> list[SheetLine]:
     lines += [{"label": a, "start": "", "size": "short"} for a in rules["abilities"]]
     lines += rules["sheet"]
     things, words, coins = book_state(graph)
+    start = {s["name"]: s["amount"] for s in graph.get("start_with") or []}
+    limits = graph.get("limits") or {}
+
+    def begin(name: str) -> str:
+        held = f"{start[name]}" if name in start else ""
+        most = f"at most {limits[name]}" if name in limits else ""
+        return "; ".join(w for w in (held, most) if w)
+
+    if begin("coins"):  # the system's Coins line, with what the book starts with and allows
+        lines = [{"label": x["label"], "start": begin("coins"), "size": x["size"]} if x["label"] == "Coins" else x
+                 for x in lines]
     if coins and not any(s["label"] == "Coins" for s in lines):
-        lines.append({"label": "Coins", "start": "0", "size": "short"})
-    lines += [{"label": f"☐ {name[:1].upper()}{name[1:]}", "start": "", "size": "box"} for name in things]
+        lines.append({"label": "Coins", "start": begin("coins") or "0", "size": "short"})
+    counted = counted_names(graph)
+    for name in things:
+        title = name[:1].upper() + name[1:]
+        if name in counted:
+            lines.append({"label": title, "start": begin(name), "size": "short"})
+        else:
+            lines.append({"label": f"☐ {title}", "start": "start with it" if name in start else "", "size": "box"})
     lines += [{"label": f"☐ Codeword: {name}", "start": "", "size": "box"} for name in words]
     if not any(s["label"] in ("Equipment", "Items") for s in lines):
         lines.append({"label": "Items and treasure", "start": "", "size": "long"})
     lines.append({"label": "Notes", "start": "", "size": "long"})
     return lines
-
-
-def _count(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
 
 
 def _thing(name: str, amount: int | None) -> str:
@@ -86,29 +122,84 @@ def _thing(name: str, amount: int | None) -> str:
     return f"{amount} {name}"
 
 
-def effects_words(bracket: str) -> str:
-    """``[-10 coins, +3 torches]`` as a sentence: "Cross off 10 coins and note 3 torches."; ``[may
-    +rope]``: "You may note the rope."; what does not read as effects is given back unchanged."""
+def change_words(change: Mapping[str, Any]) -> str:
+    """One change of the book's state in words: "note the rope", "cross off 10 coins", "roll 1d10
+    and multiply it by 3: add that many gold crowns", "cross off the rope if you have it"."""
+    name, amount = str(change["name"]), int(change["amount"])
+    gain = amount > 0
+    if change.get("dice"):
+        times = f" and multiply it by {change['times']}" if change.get("times") else ""
+        said = f"roll {change['dice']}{times}: {'add' if gain else 'cross off'} that many {name}"
+    elif change.get("all"):
+        said = f"cross off all your {name}"
+    else:
+        n = abs(amount)
+        counted = n != 1 or name == "coins"
+        said = f"{'note' if gain else 'cross off'} {_thing(name, n if counted else None)}"
+        if gain and not counted and name.endswith("s") and not _is_codeword(name):
+            said = f"add one to your {name}"
+        if name == "coins":
+            said = f"{'add' if gain else 'cross off'} {n} coin{'s' if n != 1 else ''}"
+    if change.get("if_held"):
+        said += " if you have it" if abs(amount) == 1 and not change.get("all") else " if you have them"
+    if change.get("once"):
+        said += " (only the first time you read this)"
+    return said
+
+
+def changes_sentence(changes: list[Mapping[str, Any]], may: bool = False) -> str:
+    """Changes as one sentence: "Cross off 10 coins and note 3 torches."."""
+    said = [change_words(c) for c in changes]
+    if not said:
+        return ""
+    text = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
+    if may or all(c.get("may") for c in changes):
+        text = f"you may {text}"
+    return text[:1].upper() + text[1:] + "."
+
+
+#: One part of a bracket of effects: a sign, then an amount (a count, dice or ``all``) and a name.
+_PART = re.compile(r"([+-])\s*(?:(all)\s+|([0-9]*d[0-9]+)(?:\s*[*x×]\s*([0-9]+))?\s+|([0-9]+)\s+)?"
+                   r"(once\s+)?([^,?]+?)(\s+once)?\s*(\?)?", re.I)
+
+
+def _parse_bracket(bracket: str) -> tuple[list[dict[str, Any]], bool] | None:
+    """A bracket of effects read as changes (None when it does not read as effects)."""
     inner = bracket.strip()[1:-1].strip()
     may = inner[:3].lower() == "may" and inner[3:4].isspace()
     if may:
         inner = inner[3:].strip()
-    said: list[str] = []
+    found: list[dict[str, Any]] = []
     for part in inner.split(","):
-        m = _CHANGE.fullmatch(part.strip())
+        m = _PART.fullmatch(part.strip())
         if m is None:
-            return bracket
-        sign, number, name = m.group(1), m.group(2), " ".join(m.group(3).split())
-        amount = int(number) if number else None
-        if name == "coins":
-            said.append(f"{'add' if sign == '+' else 'cross off'} {amount or 1} coin{'s' if amount != 1 else ''}")
-        else:
-            said.append(f"{'note' if sign == '+' else 'cross off'} {_thing(name, amount)}")
-    if not said:
+            return None
+        sign, every, dice, times, count, once, name, once_after, maybe = m.groups()
+        change: dict[str, Any] = {"name": " ".join(name.split()),
+                                  "amount": (int(count) if count else 1) * (1 if sign == "+" else -1)}
+        if every:
+            change["all"] = True
+        if dice:
+            change.update(dice=dice, times=int(times)) if times else change.update(dice=dice)
+        if once or once_after:
+            change["once"] = True
+        if maybe:
+            change["if_held"] = True
+        found.append(change)
+    return found, may
+
+
+def effects_words(bracket: str, changes: list[Mapping[str, Any]] | None = None) -> str:
+    """``[-10 coins, +3 torches]`` as a sentence: "Cross off 10 coins and note 3 torches."; ``[may
+    +rope]``: "You may note the rope."; ``changes``: the compiled changes the bracket made (their
+    names as the book counts them), else the bracket's own reading. What does not read as effects
+    is given back unchanged."""
+    parsed = _parse_bracket(bracket)
+    if parsed is None:
         return bracket
-    text = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
-    text = f"you may {text}" if may else text
-    return text[:1].upper() + text[1:] + "."
+    read, may = parsed
+    chosen: list[Mapping[str, Any]] = list(changes) if changes is not None and len(changes) == len(read) else [*read]
+    return changes_sentence(chosen, may)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +225,16 @@ def blocks(entry: Entry, items: list[Piece], own: list[Creature], split: object)
     """The entry's ``items`` (pieces) as blocks; ``own``: the creatures whose stat blocks the entry
     writes; ``split``: the edition's paragraph splitter (:func:`dtc.editions.text.paragraphs`)."""
     raw = _own_blocks(entry, own)
+    pending: list[Mapping[str, Any]] = list(entry.get("changes") or [])
+
+    def said(m: re.Match[str]) -> str:
+        parsed = _parse_bracket(m.group())
+        if parsed is None:
+            return m.group()
+        mine = pending[: len(parsed[0])]
+        del pending[: len(parsed[0])]
+        return effects_words(m.group(), mine)
+
     pieces: list[Piece] = []
     for p in items:
         if p.kind != "text":
@@ -145,7 +246,7 @@ def blocks(entry: Entry, items: list[Piece], own: list[Creature], split: object)
         if entry["ending"]:
             text = THE_END.sub("", text)
         if "[" in text:
-            text = EFFECTS.sub(lambda m: effects_words(m.group()), text)
+            text = EFFECTS.sub(said, text)
         at = 0
         for m in _OWN_LINE.finditer(text):
             if text[at : m.start()]:

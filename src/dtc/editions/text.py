@@ -203,9 +203,22 @@ def _thing(name: str, count: int) -> str:
     return f"the codeword {name}" if "-" in name and " " not in name else f"the {name}"
 
 
+def _compared(op: str, n: int) -> str:
+    """``>= 12``: "12 or more"."""
+    return {">=": f"{n} or more", ">": f"more than {n}", "<=": f"{n} or less", "<": f"less than {n}",
+            "=": f"exactly {n}"}.get(op, f"{op} {n}")
+
+
 def needs_words(condition: Mapping[str, Any]) -> str:
     """A condition as the print edition says it: "you have the stone key", "you have 10 coins",
     "you do not have the codeword alarm-raised"."""
+    if "score" in condition:
+        return f"your {condition['score']} is {_compared(condition['op'], condition['count'])}"
+    if "has" in condition and "op" in condition:
+        n, name = condition["count"], condition["has"]
+        return {">=": f"you have at least {n} {name}", ">": f"you have more than {n} {name}",
+                "<=": f"you have at most {n} {name}", "<": f"you have fewer than {n} {name}",
+                "=": f"you have exactly {n} {name}"}.get(condition["op"], f"you have {n} {name}")
     if "has" in condition:
         return f"you have {_thing(condition['has'], condition['count'])}"
     if "not" in condition and "has" in condition["not"]:
