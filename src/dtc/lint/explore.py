@@ -43,9 +43,10 @@ Test = Callable[[int], bool]
 #: (``maybe``: it may apply or not — ``[may +rope]``, and in lint ``[+once stone key]``;
 #: ``mode``: ``"plain"``, ``"all"`` (the count becomes 0) or ``"held"`` (a loss of what is held:
 #: never unpaid); ``amounts``: every amount it may be, in the slot's units, signed — several for
-#: ``[+1d10*3 coins]``). Only the over-approximation (``exact=False``) takes one with several
-#: outcomes; the exact layout takes ``all`` and ``held`` alone.
-Kind = tuple[bool, str, tuple[int, ...]]
+#: ``[+1d10*3 coins]``); ``flag``: a slot (-1: none) set once the change has applied, which keeps it
+#: from applying again (``[+once stone key]``, exactly: the slot is a flag of its own). Only the
+#: over-approximation (``exact=False``) takes one with several outcomes.
+Kind = tuple[bool, str, tuple[int, ...], int]
 
 
 @dataclass(slots=True)
@@ -365,7 +366,11 @@ Compiled = tuple[int, int, int, int, int, bool, "Kind | None"]
 
 def _compiled(changes: Sequence[tuple[int, int]], kinds: Sequence[Kind | None], layout: Layout) -> tuple[Compiled, ...]:
     off, width, top, lost = layout.off, layout.width, layout.top, layout.lost
-    return tuple((k, off[s], (1 << width[s]) - 1, top[s], a, lost[s], kinds[k] if k < len(kinds) else None)
+
+    def placed(kind: Kind | None) -> Kind | None:  # the flag's slot as its offset in the values
+        return kind if kind is None or kind[3] < 0 else (kind[0], kind[1], kind[2], off[kind[3]])
+
+    return tuple((k, off[s], (1 << width[s]) - 1, top[s], a, lost[s], placed(kinds[k] if k < len(kinds) else None))
                  for k, (s, a) in enumerate(changes))
 
 
@@ -395,8 +400,13 @@ def _apply(changes: tuple[Compiled, ...], values: int, exact: bool) -> list[tupl
                     nxt.append((base | (max(0, new) << o), (*unpaid, k) if new < 0 else unpaid))
             results = nxt
             continue
-        maybe, mode, amounts = kind
+        maybe, mode, amounts, flag = kind
         for v, unpaid in results:
+            if flag >= 0:
+                if (v >> flag) & 1:  # applied once already
+                    nxt.append((v, unpaid))
+                    continue
+                v |= 1 << flag
             if maybe:
                 nxt.append((v, unpaid))
             cur = (v >> o) & m

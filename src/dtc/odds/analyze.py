@@ -290,7 +290,8 @@ def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: boo
         "more among the entry's own, as dtc play offers it (docs/outcomes.md)",
     ]
     if chain is not None:
-        held = ", ".join(chain.names) if chain.names else "nothing"
+        read = [n for n in chain.names if not n.startswith("once:")]  # (a once find's own flag)
+        held = ", ".join(read) if read else "nothing"
         out += [
             "what the reader holds is modelled exactly: a choice whose condition is false is closed, as in dtc "
             f"play; the chain runs over (entry, possessions) states (possessions read by a condition: {held})",
@@ -434,7 +435,8 @@ def _held(chain: StateChain | None, s: int) -> str:
         return ""
     ex = chain.exploration
     values = ex.layout.unpack(ex.values_of(s))
-    held = {name: v * chain.units[i] for i, (name, v) in enumerate(zip(chain.names, values, strict=True)) if v}
+    held = {name: v * chain.units[i] for i, (name, v) in enumerate(zip(chain.names, values, strict=True))
+            if v and not name.startswith("once:")}
     return held_text(held)
 
 

@@ -218,6 +218,8 @@ def read_book(graph: CompiledGraph, rules: Ruleset | None = None) -> Book:
     from dtc.systems import kit_holdings_of
 
     held = kit_holdings_of(graph.get("rules"), read_names(graph))
+    for item in graph.get("start_with", ()):  # ``Start with:`` and ``--with`` (docs/format.md)
+        held[item["name"]] = held.get(item["name"], 0) + item["amount"]
     return Book(
         title=str(graph.get("title") or "Untitled adventure"),
         rules=str(graph.get("rules") or ""),

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from math import gcd
 from typing import Any
 
-from dtc.lint.explore import Exploration, Layout, Room, Way, explore
+from dtc.lint.explore import Exploration, Kind, Layout, Room, Way, explore
 from dtc.odds.options import SURE, Book, Option
 from dtc.odds.small import ESCAPED, PlainShape
 
@@ -51,6 +51,31 @@ def needs_states(book: Book) -> bool:
             if opt.kind == "return" and len(opt.branches) > 1:
                 return True
     return False
+
+
+def normal(cond: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A condition with its comparisons (version 3's ``op``) written as counts: ``x > 3`` is at
+    least 4 of x, ``x < 3`` not 3 of x, ``x = 2`` 2 and not 3 (as lint reads them,
+    :func:`dtc.lint.state.normal`). A score (``{"score": "CON"}``) is the adventurer's, which the
+    odds do not follow through a run: :class:`ValueError` names it."""
+    if "score" in cond:
+        raise ValueError(f"a condition reads the adventurer's score ({cond['score']} {cond['op']} {cond['count']}), "
+                         "which dtc odds does not yet follow: dtc simulate plays it")
+    if "has" in cond:
+        op, n, name = cond.get("op", ">="), int(cond["count"]), cond["has"]
+        if op == ">=":
+            return cond
+        if op == ">":
+            return {"has": name, "count": n + 1}
+        if op == "<":
+            return {"not": {"has": name, "count": n}}
+        if op == "<=":
+            return {"not": {"has": name, "count": n + 1}}
+        return {"all": [{"has": name, "count": n}, {"not": {"has": name, "count": n + 1}}]}
+    if "not" in cond:
+        return {"not": normal(cond["not"])}
+    key = "all" if "all" in cond else "any"
+    return {key: [normal(c) for c in cond[key]]}
 
 
 def _cond_names(cond: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -127,7 +152,7 @@ def build(book: Book, budget: int | None = None) -> StateChain:
         for opt in book.options[n]:
             cond = e["choices"][opt.choice].get("condition") if opt.choice is not None else None
             if cond is not None:
-                for name, count in _cond_names(cond):
+                for name, count in _cond_names(normal(cond)):
                     unit[name] = gcd(unit.get(name, 0), count)
                     tops[name] = max(tops.get(name, 0), count)
     for name, count in book.held.items():  # what the reader carries in counts in the same units
@@ -135,9 +160,11 @@ def build(book: Book, budget: int | None = None) -> StateChain:
             unit[name] = gcd(unit[name], count)
     lost: dict[str, int] = {}
     for n in book.numbers:
-        for ch in book.entries[n].get("changes", []):
+        for ch in _changes(book, n):
             if ch["name"] in unit:
-                unit[ch["name"]] = gcd(unit[ch["name"]], abs(int(ch["amount"])))
+                _exact_only(ch, n)
+                if not ch.get("all"):
+                    unit[ch["name"]] = gcd(unit[ch["name"]], abs(int(ch["amount"])))
                 if ch["amount"] < 0:
                     lost[ch["name"]] = max(lost.get(ch["name"], 0), -int(ch["amount"]))
     names = sorted(tops)
@@ -150,7 +177,7 @@ def build(book: Book, budget: int | None = None) -> StateChain:
     gained: dict[str, int] = {name: count for name, count in book.held.items() if name in lost}
     looped: set[str] = set()
     for n in book.numbers:
-        for ch in book.entries[n].get("changes", []):
+        for ch in _changes(book, n):
             if ch["name"] in lost and ch["amount"] > 0:
                 gained[ch["name"]] = gained.get(ch["name"], 0) + int(ch["amount"])
                 if n in cyclic:
@@ -161,8 +188,32 @@ def build(book: Book, budget: int | None = None) -> StateChain:
             return max(1, -(-gained.get(n, 0) // unit[n]))
         return max(CEILING * -(-(tops[n] + lost.get(n, 0)) // unit[n]), book.held.get(n, 0) // unit[n])
 
-    layout = Layout.of([-(-tops[n] // unit[n]) for n in names], [n in lost for n in names], exact=True,
-                       ceilings=[ceiling(n) for n in names])
+    # ``[+once stone key]``: a flag of its own per such change, set when it has applied (exact).
+    onces: dict[tuple[int, int, int], int] = {}
+    for n in book.numbers:
+        e = book.entries[n]
+        for ci, c in [(-1, e), *((opt.choice, e["choices"][opt.choice]) for opt in book.options[n]
+                                 if opt.choice is not None)]:
+            for k, ch in enumerate(c.get("changes", [])):
+                if ch.get("once") and ch["name"] in slot:
+                    onces.setdefault((n, ci, k), len(names) + len(onces))
+    flag_names = [f"once:{n}:{ci}:{k}" for (n, ci, k) in onces]
+    layout = Layout.of([-(-tops[n] // unit[n]) for n in names] + [1] * len(onces),
+                       [n in lost for n in names] + [False] * len(onces), exact=True,
+                       ceilings=[ceiling(n) for n in names] + [1] * len(onces))
+
+    def compiled(n: int, ci: int, changes: list[Any]) -> tuple[tuple[tuple[int, int], ...], tuple[Kind | None, ...]]:
+        """A list of changes (an entry's, ``ci`` -1, or a choice's) as a room or a way takes them."""
+        out, kinds = [], []
+        for k, ch in enumerate(changes):
+            if ch["name"] not in slot:
+                continue
+            mode = "all" if ch.get("all") else "held" if ch.get("if_held") else "plain"
+            flag = onces.get((n, ci, k), -1)
+            amount = int(ch["amount"]) // unit[ch["name"]]
+            out.append((slot[ch["name"]], amount))
+            kinds.append(None if mode == "plain" and flag < 0 else (False, mode, (amount,), flag))
+        return tuple(out), tuple(kinds) if any(k is not None for k in kinds) else ()
 
     sinks: dict[str, int] = {}
 
@@ -181,8 +232,11 @@ def build(book: Book, budget: int | None = None) -> StateChain:
     return_exits: dict[int, dict[int, int]] = {}
     for r, n in enumerate(numbers):
         e = book.entries[n]
-        changes = tuple((slot[ch["name"]], int(ch["amount"]) // unit[ch["name"]])
-                        for ch in e.get("changes", []) if ch["name"] in slot)
+        changes, kinds = compiled(n, -1, e.get("changes", []))
+        loss_reads = 0
+        for (n_, ci_, _), f in onces.items():  # a once flag is read where its change applies
+            if n_ == n and ci_ < 0:
+                loss_reads |= 1 << f
         ways: list[Way] = []
         opts: list[Option] = []
         reads = 0
@@ -199,21 +253,47 @@ def build(book: Book, budget: int | None = None) -> StateChain:
             cond = e["choices"][opt.choice].get("condition") if opt.choice is not None else None
             test = None
             if cond is not None:
-                test = _test(cond, slot, unit, layout)
-                for name, _ in _cond_names(cond):
+                read = normal(cond)
+                test = _test(read, slot, unit, layout)
+                for name, _ in _cond_names(read):
                     reads |= 1 << slot[name]
-            ways.append(Way(opt, tuple(target(b.target) for b in opt.branches), test))
+            way_changes: tuple[tuple[int, int], ...] = ()
+            way_kinds: tuple[Kind | None, ...] = ()
+            if opt.choice is not None and "changes" in e["choices"][opt.choice]:
+                way_changes, way_kinds = compiled(n, opt.choice, e["choices"][opt.choice]["changes"])
+                for (n_, ci_, _), f in onces.items():
+                    if n_ == n and ci_ == opt.choice:
+                        reads |= 1 << f
+            ways.append(Way(opt, tuple(target(b.target) for b in opt.branches), test, way_changes, way_kinds))
             opts.append(opt)
         if r == back:
             leave = Option("leave", "leave the dungeon", None, None, [])
             ways.append(Way(leave, (sink(ESCAPED),)))
             opts.append(leave)
-        rooms.append(Room(n, changes, ways, ending, returns, reads, 0))
+        rooms.append(Room(n, changes, ways, ending, returns, reads, loss_reads, kinds))
         options.append(opts)
     # return targets: the option's branch order, for the exit each one follows
-    held = layout.pack([book.held.get(n, 0) // unit[n] for n in names])
+    held = layout.pack([book.held.get(n, 0) // unit[n] for n in names] + [0] * len(onces))
     ex = explore(rooms, room_of[book.start], layout, budget=budget, edges=True, held=held)
-    return _lay_out(book, ex, numbers, options, rooms, sinks, names, return_exits, units, cyclic)
+    return _lay_out(book, ex, numbers, options, rooms, sinks, names + flag_names, return_exits,
+                    units + [1] * len(onces), cyclic)
+
+
+def _changes(book: Book, n: int) -> list[Any]:
+    """Every change of entry ``n``: its own, then its choices' (``(D0, S37, -3 coins)``)."""
+    e = book.entries[n]
+    return [*e.get("changes", []), *(ch for c in e["choices"] for ch in c.get("changes", []))]
+
+
+def _exact_only(ch: Mapping[str, Any], n: int) -> None:
+    """A change the odds cannot follow exactly yet, on a possession a condition reads: a
+    :class:`ValueError` naming it (``dtc simulate`` plays it)."""
+    if "dice" in ch:
+        raise ValueError(f"entry {n}: a random amount of {ch['name']} ({ch['dice']}), which a condition reads: "
+                         "dtc odds does not yet work out random amounts (dtc simulate plays them)")
+    if ch.get("may"):
+        raise ValueError(f"entry {n}: the reader may take {ch['name']} or leave it, and a condition reads it: "
+                         "dtc odds does not yet follow that choice (dtc simulate plays it)")
 
 
 def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list[Option]], rooms: list[Room],

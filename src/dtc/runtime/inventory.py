@@ -76,6 +76,8 @@ def holding(items: Iterable[Item], name: str) -> int:
 
 
 def _condition_names(condition: Mapping[str, Any]) -> Iterator[str]:
+    if "score" in condition:  # the adventurer's score, no possession
+        return
     if "has" in condition:
         yield str(condition["has"])
     elif "not" in condition:
@@ -93,7 +95,7 @@ def read_names(graph: CompiledGraph) -> set[str]:
             condition = choice.get("condition")
             if condition is not None:
                 names.update(_condition_names(condition))
-        for change in entry.get("changes", ()):
+        for change in [*entry.get("changes", ()), *(ch for c in entry["choices"] for ch in c.get("changes", ()))]:
             if change["amount"] < 0:
                 names.add(change["name"])
     return names
