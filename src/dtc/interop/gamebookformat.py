@@ -5,10 +5,10 @@
 ``[[ref][text]]`` are choices; ``[has item]key[/has]``, ``[hasnot item]…``, ``[atleast c]N``,
 ``[morethan c]N`` and ``[lessthan c]N`` gate the next link; ``[[auto ref]]`` is taken at once when its
 gate holds (so every other link of the section needs the gate not to hold) and ``[[xor ref]]``'s
-next link needs its gate not to hold; ``[add item]``, ``[found item]`` (taken), ``[drop item]``,
-``[inc c]``, ``[dec c]`` are effects (``[found item]`` is ``[may +item]``: the reader may take it),
-and ``[set c]``/``[init c]`` in the start section give the reader the amount; ``[random]`` makes the section's links one random branch. Everything else is
-kept as text with a finding.
+next link needs its gate not to hold. ``[add item]``, ``[drop item]``, ``[inc c]`` and ``[dec c]``
+are effects, ``[found item]`` is ``[may +item]`` (the reader may take it), ``[set c]`` and
+``[init c]`` in the start section give the reader the amount, and ``[random]`` makes the
+section's links one random branch. Everything else is kept as text with a finding.
 """
 
 from __future__ import annotations
