@@ -206,6 +206,14 @@ class Effect(TypedDict):
     target: NotRequired[Target | None]
 
 
+class Image(TypedDict):
+    """An illustration an entry places (version 3): its file, relative to the book, and its words."""
+
+    src: str
+    alt: str
+    line: int
+
+
 class Entry(TypedDict):
     number: int
     label: str | None
@@ -222,6 +230,7 @@ class Entry(TypedDict):
     changes: NotRequired[list[Change]]
     ending_kind: NotRequired[Literal["death", "victory"]]
     hazards: NotRequired[list[str]]
+    images: NotRequired[list[Image]]
 
 
 class CompiledGraph(TypedDict):

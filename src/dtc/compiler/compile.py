@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any, NamedTuple, cast
@@ -367,7 +367,6 @@ def _graph(
     JSON is written to the file instead, each entry as the UTF-8 of its text, and the entries
     are not returned (see :func:`compile_json_write`)."""
     import dtc.compiler.parallel as parallel
-    from dtc.compiler.read_effects import extract_effects  # here, not at the top: `dtc lint` never needs it
 
     res = resolved or resolve(doc)
     try:
@@ -443,11 +442,13 @@ def _graph(
                     for x in all_exits[i]
                 ],
                 "creatures": entry_creatures(entry, index),
-                "effects": (extract_effects(_blank_state(dungeon.blank_lines(entry.text)), names)
+                "effects": (prose_effects(dungeon.blank_lines(entry.text), names)
                             if effects else []),
             }
             if zones or entry.changes or entry.ending_kind is not None:
                 item.update(optional(i, entry))
+            if ("Image" in entry.text or "![" in entry.text) and (images := entry_images(entry)):
+                item["images"] = images
             yield item
 
     # Made once, not in each call of build_json (which builds the entries a part at a time):
@@ -530,12 +531,14 @@ def _graph(
                 f'"ending":{"true" if (end := entry.ending) is True else "false" if end is False else value(end)},'
                 f'"choices":[{",".join(choices)}],"exits":[{",".join(exits)}],'
                 f'"creatures":[{",".join(map(string, entry_creatures(entry, index)))}],'
-                '"effects":' + (ahead.get(i) or encoder(extract_effects(_blank_state(dungeon.blank_lines(entry.text)),
-                                                                      names) if effects else []))
+                '"effects":' + (ahead.get(i) or encoder(prose_effects(dungeon.blank_lines(entry.text), names)
+                                                        if effects else []))
             )
             if zones or entry.changes or entry.ending_kind is not None:
                 for key, part in optional(i, entry).items():
                     text += f',"{key}":{encoder(part)}'
+            if ("Image" in entry.text or "![" in entry.text) and (images := entry_images(entry)):
+                text += f',"images":{encoder(images)}'
             out.append(text + "}")
         return out
 
@@ -624,12 +627,41 @@ def effects_ahead(text: str) -> str | None:
     creatures (``4 Goblins``); given names, it drops those that match none, and it drops effects
     only there. So where it finds no creatures without names, it finds the same effects with
     any names at all."""
-    from dtc.compiler.read_effects import extract_effects
-
-    found = extract_effects(_blank_state(dungeon.blank_lines(text)), None)
+    found = prose_effects(dungeon.blank_lines(text), None)
     if any(effect["kind"] == "creatures" for effect in found):
         return None
     return _compact_encoder()(found)
+
+
+def prose_effects(text: str, names: Iterable[str] | None) -> list[dict[str, Any]]:
+    """The effects of an entry's prose (:func:`dtc.compiler.read_effects.extract_effects`), its
+    ``[+stone key]`` brackets blanked, less the rule-like sentences (``manual``) that such a
+    bracket states exactly — one holding it, or right before it ("You count fifty coins into
+    his palm. [-50 coins]"): dtc applies those, so there is nothing left for the player's ruling."""
+    from dtc.compiler.read_effects import extract_effects
+
+    found = extract_effects(_blank_state(text), names)
+    if "[" not in text or not any(e["kind"] == "manual" for e in found):
+        return found
+    from dtc.compiler.entries import EFFECTS
+
+    brackets = [m.span() for m in EFFECTS.finditer(text)]
+
+    def noted(e: dict[str, Any]) -> bool:
+        return e["kind"] == "manual" and any(
+            (start < e["end"] and e["start"] < end) or (start >= e["end"] and not text[e["end"]:start].strip())
+            for start, end in brackets)
+
+    kept = [i for i, e in enumerate(found) if not noted(e)]
+    if len(kept) == len(found):
+        return found
+    new = {old: n for n, old in enumerate(kept)}
+    out = [found[i] for i in kept]
+    for e in out:
+        when = e.get("when")
+        if when is not None and when.get("check") in new:
+            e["when"] = {**when, "check": new[when["check"]]}
+    return out
 
 
 def _blank_state(text: str) -> str:
@@ -678,10 +710,27 @@ def _published(doc: Document, graph: dict[str, Any]) -> None:
         graph["format_version"] = FORMAT_VERSION_PUBLISHED
 
 
+#: An illustration in an entry: ``Image: cellar.png`` or ``Image: cellar.png | the cellar stair`` on a
+#: line of its own, or a Markdown image, ``![the cellar stair](cellar.png)``.
+IMAGE_LINE = re.compile(r"^[ \t]*Image[ \t]*:[ \t]*([^\s|]+)(?:[ \t]*\|[ \t]*([^\n]*?))?[ \t]*$", re.M)
+MARKDOWN_IMAGE = re.compile(r"!\[([^\[\]\n]{0,300})\]\([ \t]*<?([^\s()<>]{1,500})>?(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)")
+
+
+def entry_images(entry: Entry) -> list[dict[str, Any]]:
+    """The illustrations an entry places, in text order: where the image is (as written, relative
+    to the book), its words for a reader who cannot see it, and its line."""
+    found = [(m.start(), m.group(1), m.group(2) or "") for m in IMAGE_LINE.finditer(entry.text)]
+    found += [(m.start(), m.group(2), m.group(1)) for m in MARKDOWN_IMAGE.finditer(entry.text)]
+    return [{"src": src, "alt": " ".join(alt.split()), "line": entry.span.line + entry.text.count("\n", 0, at)}
+            for at, src, alt in sorted(found)]
+
+
 def uses_version_3(doc: Document) -> bool:
     """Whether the book writes a form that came with version 3 of the graph: effects on a choice,
-    a change of a published-gamebook form, a compared condition or a score."""
+    a change of a published-gamebook form, a compared condition or a score, an illustration."""
     for entry in doc.entries:
+        if ("Image" in entry.text or "![" in entry.text) and entry_images(entry):
+            return True
         if any(ch.change is not None for ch in entry.changes):
             return True
         for c in entry.choices:
