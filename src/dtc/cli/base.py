@@ -432,6 +432,8 @@ COMMANDS = {
     "simulate": "dtc.cli.simulate_cmd:simulate_cmd",
     "build": "dtc.cli.build_cmd:build_cmd",
     "renumber": "dtc.cli.renumber_cmd:renumber_cmd",
+    "import": "dtc.cli.import_cmd:import_cmd",
+    "export": "dtc.cli.import_cmd:export_cmd",
     "rules": "dtc.cli.lint_cmd:rules_cmd",
     "lsp": "dtc.cli.lsp_cmd:lsp_cmd",
 }

@@ -31,6 +31,7 @@ class Finding:
     line: int
     column: int
     message: str
+    severity: str = "warning"  # "warning": not mapped, kept as text; "note": how the source was read
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +98,12 @@ class Book:
         self.findings.append(Finding(line, column, f"{message} (kept as text)"))
 
     def note(self, line: int, column: int, message: str) -> None:
-        self.findings.append(Finding(line, column, message))
+        self.findings.append(Finding(line, column, message, "note"))
+
+    def differs(self, line: int, message: str) -> None:
+        """What was written does not read as the source: a warning, counted as not mapped."""
+        self.unmapped["exits read differently"] += 1
+        self.findings.append(Finding(line, 1, message))
 
     def map(self, construct: str, count: int = 1) -> None:
         self.mapped[construct] += count
@@ -351,7 +357,7 @@ def verify(book: Book, written: Written, path: str = "<import>") -> None:
     for entry in book.entries:
         compiled_entry = by_ref.get(written.refs[entry.key])
         if compiled_entry is None:
-            book.note(entry.line, 1, f"'{entry.key}' is not read as an entry by dtc")
+            book.differs(entry.line, f"'{entry.key}' is not read as an entry by dtc")
             continue
         expected = Counter[tuple[str, str]]()
         for choice in entry.choices():
@@ -365,10 +371,10 @@ def verify(book: Book, written: Written, path: str = "<import>") -> None:
                 if ex["kind"] != "return":
                     got[(str(ex["target"]), str(ex["kind"]))] += 1
         if got != expected:
-            book.note(entry.line, 1, f"dtc reads the exits of '{entry.key}' as {_exits(got)} where the source has "
+            book.differs(entry.line, f"dtc reads the exits of '{entry.key}' as {_exits(got)} where the source has "
                                      f"{_exits(expected)}")
         if bool(compiled_entry.get("ending")) != (entry.ending is not None):
-            book.note(entry.line, 1, f"dtc reads '{entry.key}' as {'an' if compiled_entry.get('ending') else 'no'} "
+            book.differs(entry.line, f"dtc reads '{entry.key}' as {'an' if compiled_entry.get('ending') else 'no'} "
                                      "ending, unlike the source")
 
 
