@@ -51,6 +51,7 @@ _MODULE_NAMES = (
     "dt213_soft_lock",
     "dt214_unpaid_loss",
     "dt215_no_victory",
+    "dt216_gate_past_limit",
     "dt301_numbering_gap",
     "dt302_prose_reference",
     "dt303_dynamic_return",
@@ -58,6 +59,7 @@ _MODULE_NAMES = (
     "dt305_unused_possession",
     "dt306_gate_always_open",
     "dt307_unlabelled_choice",
+    "dt308_repeatable_find",
     "dt401_malformed_suppression",
     "dt402_unused_suppression",
 )
