@@ -86,6 +86,7 @@ class Book:
     title: str | None = None
     author: str | None = None
     start: str | None = None
+    start_with: list[str] = field(default_factory=list)  # "2 fare", "bell": held on the first page
     intro: list[str] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -304,6 +305,8 @@ def write_book(book: Book) -> Written:
         lines.append(f"Author: {_one_line(book.author)[:200]}")
     if book.start is not None and book.start in ref:
         lines.append(f"Start: {ref[book.start]}")
+    if book.start_with:
+        lines.append(f"Start with: {', '.join(book.start_with)}")
     if lines:
         lines.append("")
     lines.append(_safe_line(safe_prose(_one_line(book.title or "An imported book"))))

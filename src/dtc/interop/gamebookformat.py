@@ -7,7 +7,7 @@
 gate holds (so every other link of the section needs the gate not to hold) and ``[[xor ref]]``'s
 next link needs its gate not to hold. ``[add item]``, ``[drop item]``, ``[inc c]`` and ``[dec c]``
 are effects, ``[found item]`` is ``[may +item]`` (the reader may take it), ``[set c]`` and
-``[init c]`` in the start section give the reader the amount, and ``[random]`` makes the
+``[init c]`` in the start section are what the reader starts with (``Start with:``), and ``[random]`` makes the
 section's links one random branch. Everything else is kept as text with a finding.
 """
 
@@ -271,9 +271,8 @@ def _tag(tag: str, args: list[str], inner: str, source: str, entry: Entry, book:
     if tag in ("set", "init") and kind and count is not None and is_start:
         entry.parts.append(inner)
         if count:
-            entry.parts.append(Raw(f" [+{count} {possession_name(kind)}]"))
+            book.start_with.append(f"{count} {possession_name(kind)}" if count != 1 else possession_name(kind))
         book.map(tag)
-        book.note(line, column, f"[{tag} {kind}]{count} in the start section: the reader is given {count}")
         return
     if tag == "min" and count == 0:
         entry.parts.append(inner)

@@ -192,11 +192,8 @@ class TweeReader:
 
     def _read_init(self, start: int, end: int) -> None:
         """StoryInit (Harlowe: ``startup`` passages): a variable set to a number above 0 or to
-        true is given in the start entry."""
+        true is held from the first page (``Start with:``)."""
         body = self.text[start:end]
-        first = next((e for e in self.book.entries if e.key == self.book.start), None)
-        if first is None and self.book.entries:
-            first = self.book.entries[0]
         gains: list[str] = []
         for m in re.finditer(r"<<set\s+(.*?)>>|\(set:\s*(.*?)\)", body, re.DOTALL):
             for assignment in _assignments(m.group(1) or m.group(2) or ""):
@@ -208,17 +205,14 @@ class TweeReader:
                 if tree in (("num", 0), ("bool", False)):
                     self.book.map("initial value")
                 elif tree == ("bool", True):
-                    gains.append(f"+{self.names[var]}")
+                    gains.append(self.names[var])
                     self.book.map("initial value")
                 elif tree[0] == "num" and isinstance(tree[1], int) and tree[1] > 0:
-                    gains.append(f"+{tree[1]} {self.names[var]}")
+                    gains.append(f"{tree[1]} {self.names[var]}" if tree[1] != 1 else self.names[var])
                     self.book.map("initial value")
                 else:
                     self.kept(start + m.start(), "StoryInit", f"initial value {value.strip()[:40]!r} not read")
-        if gains and first is not None:
-            first.parts.insert(0, Raw(f"[{', '.join(gains)}] "))
-            self.note(start, f"initial values given in the start entry ({', '.join(gains)}); they are given again "
-                             "each time it is read")
+        self.book.start_with += gains
 
     # --- the scanner -----------------------------------------------------------------------
 
