@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dtc.compiled.graphjson import CompiledGraph
+from dtc.editions.pictures import load as load_pictures
 from dtc.editions.prepared import Prepared
 from dtc.editions.print import render_markdown, render_print_html, write_pdf
 from dtc.editions.web import chart_block, render_web, render_web_around_chart
@@ -83,7 +84,7 @@ def _why(exc: BaseException) -> str:
 
 
 def _editions(graph: CompiledGraph, name: str, epub: bool, notation: bool, step: Callable[[str], None],
-              write: Callable[[str, str | bytes], None], result: BuildResult) -> str:
+              write: Callable[[str, str | bytes], None], result: BuildResult, base: Path | None = None) -> str:
     """Write the JSON, the flowchart, the web, Markdown and paper editions (and the ebook);
     returns the paper edition's HTML (for the PDF).
 
@@ -98,15 +99,17 @@ def _editions(graph: CompiledGraph, name: str, epub: bool, notation: bool, step:
         # Compact: a file for programs (Python's encoder is three times slower with indentation).
         write(f"{name}.json", json.dumps(graph, ensure_ascii=False, separators=(",", ":")) + "\n")
         book = Prepared(graph, facts)  # each entry's pieces and sentences, worked out once for every edition
+        pictures = load_pictures(graph, base)  # the illustrations, read once for print and the ebook
+        result.warnings += pictures.warnings
         step("writing the print edition")
         write(f"{name}.md", render_markdown(graph, notation=notation, prepared=book))
-        print_html = render_print_html(graph, notation=notation, prepared=book)
+        print_html = render_print_html(graph, notation=notation, prepared=book, pictures=pictures)
         write(f"{name}.print.html", print_html)
         if epub:
             from dtc.editions.epub import render_epub
 
             step("writing the ebook")
-            write(f"{name}.epub", render_epub(graph, prepared=book))
+            write(f"{name}.epub", render_epub(graph, prepared=book, pictures=pictures))
         step("writing the web edition")
         before, after = render_web_around_chart(graph, prepared=book)
         svg: str | None = None
@@ -172,7 +175,9 @@ def build(graph: CompiledGraph, outdir: Path, name: str, *, pdf: bool = True, ep
         result.written.append(target)
 
     with _no_collector():
-        print_html = _editions(graph, name, epub, notation, step, write, result)
+        source = inputs[0] if inputs else None  # the book: its illustrations are beside it
+        base = Path(source).parent if source is not None and str(source).endswith(".txt") else None
+        print_html = _editions(graph, name, epub, notation, step, write, result, base)
     if pdf:
         step("writing the PDF")
         target = outdir / f"{name}.pdf"

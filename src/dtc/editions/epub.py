@@ -32,6 +32,8 @@ from dtc.editions.book import (
     target_number,
 )
 from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
+from dtc.editions.pictures import Pictures
+from dtc.editions.pictures import load as load_pictures
 from dtc.editions.prepared import Prepared, prepare
 from dtc.editions.print import close_gaps, date_of_build
 from dtc.editions.reader import (
@@ -82,6 +84,9 @@ p.zone, p.foes { font-style: italic; }
 .ending p.the-end { margin-top: 0.2em; }
 .sheet .start { font-size: 0.8em; color: #555; }
 table.dice td { text-align: center; min-width: 1.5em; }
+figure.picture { margin: 1em 0; text-align: center; }
+figure.picture img { max-width: 100%; }
+figure.picture figcaption { font-style: italic; font-size: 0.9em; }
 """
 
 
@@ -133,8 +138,10 @@ def _piece(piece: Piece, numbers: set[int]) -> str:
 
 
 class _Book:
-    def __init__(self, graph: CompiledGraph, prepared: Prepared | None = None) -> None:
+    def __init__(self, graph: CompiledGraph, prepared: Prepared | None = None,
+                 pictures: Pictures | None = None) -> None:
         self.graph = graph
+        self.pictures = pictures if pictures is not None else load_pictures(graph)
         self.prepared = prepare(graph, prepared)
         self.title = " ".join(str(graph.get("title") or "Untitled adventure").split())
         self.author = " ".join(str(graph.get("author") or "").split())
@@ -241,6 +248,12 @@ class _Book:
             return f'<p class="zone">Zone: {_x(entry_zone(entry) or block.name)}</p>'
         if block.kind == "stats" and block.creature is not None:
             return self.stats(block.creature)
+        if block.kind == "image":
+            picture = self.pictures.found.get(block.name)
+            words = f"<figcaption>{_x(block.alt)}</figcaption>" if block.alt else ""
+            if picture is None:
+                return f'<figure class="picture">{words}</figure>' if words else ""
+            return f'<figure class="picture"><img src="{picture.name}" alt="{_x(block.alt)}"/>{words}</figure>'
         if block.kind == "ending":
             return (f'<div class="ending"><p class="ending-kind">{_x(ENDING_HEADS.get(block.name, "An ending"))}</p>'
                     '<p class="the-end">The End</p></div>')
@@ -303,6 +316,8 @@ class _Book:
             n = e["number"]
             manifest.append(f'<item id="s{n}" href="{section_file(n)}" media-type="{XHTML}"/>')
             spine.append(f'<itemref idref="s{n}"/>')
+        for n, picture in enumerate(self.pictures.found.values(), 1):
+            manifest.append(f'<item id="picture-{n}" href="{picture.name}" media-type="{picture.media_type}"/>')
         if self.dice:
             manifest.append(f'<item id="dice" href="dice.xhtml" media-type="{XHTML}"/>')
             spine.append('<itemref idref="dice"/>')
@@ -340,9 +355,10 @@ CONTAINER = (
 )
 
 
-def render_epub(graph: CompiledGraph, *, prepared: Prepared | None = None) -> bytes:
-    """The book as an EPUB 3 archive (bytes); ``prepared``: the book's pieces, shared with other editions."""
-    book = _Book(graph, prepared)
+def render_epub(graph: CompiledGraph, *, prepared: Prepared | None = None, pictures: Pictures | None = None) -> bytes:
+    """The book as an EPUB 3 archive (bytes); ``prepared``: the book's pieces, shared with other editions;
+    ``pictures``: its illustrations (read by :func:`dtc.editions.pictures.load` when not given)."""
+    book = _Book(graph, prepared, pictures)
     files: list[tuple[str, str]] = [
         ("META-INF/container.xml", CONTAINER),
         ("OEBPS/content.opf", book.package()),
@@ -366,4 +382,9 @@ def render_epub(graph: CompiledGraph, *, prepared: Prepared | None = None) -> by
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, text.encode("utf-8"))
+        for picture in book.pictures.found.values():
+            info = zipfile.ZipInfo(f"OEBPS/{picture.name}", STAMP)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, picture.data)
     return out.getvalue()

@@ -30,6 +30,8 @@ from dtc.editions.book import (
     stat_rows,
 )
 from dtc.editions.phrasing import Words, how_checks_work
+from dtc.editions.pictures import Pictures
+from dtc.editions.pictures import load as load_pictures
 from dtc.editions.prepared import Prepared, prepare
 from dtc.editions.reader import (
     DICE_TABLE,
@@ -158,6 +160,8 @@ def _md_block(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRule
         return [f"> **Hazard: {_md_cell(block.name)}**", *(f"> {md_text(line)}" for line in lines), ""]
     if block.kind == "zone":
         return [f"*Zone: {_md_cell(entry_zone(entry) or block.name)}*", ""]
+    if block.kind == "image":
+        return [f"*(Illustration: {_md_cell(block.alt or block.name)})*", ""]
     if block.kind == "stats" and block.creature is not None:
         c = block.creature
         return [f"| {_md_cell(c['name'])} | |", "| --- | --- |",
@@ -288,7 +292,8 @@ def date_of_build() -> str:
     return when.date().isoformat()
 
 
-def _block_html(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRules, notation: bool) -> str:
+def _block_html(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRules, notation: bool,
+                pictures: Pictures | None = None) -> str:
     if block.kind == "para":
         body = "".join(_print_piece(p, notation) for p in block.pieces)
         text = (body if notation else close_gaps(body)).strip()
@@ -306,6 +311,12 @@ def _block_html(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRu
         return f'<p class="zone">Zone: {escape(where)}</p>'
     if block.kind == "stats" and block.creature is not None:
         return _stat_table(block.creature)
+    if block.kind == "image":
+        picture = pictures.found.get(block.name) if pictures is not None else None
+        words = f"<figcaption>{escape(block.alt)}</figcaption>" if block.alt else ""
+        if picture is None:
+            return f'<figure class="picture missing">{words}</figure>' if words else ""
+        return f'<figure class="picture"><img src="{picture.data_uri()}" alt="{escape(block.alt)}">{words}</figure>'
     if block.kind == "ending":
         return (f'<div class="ending"><p class="ending-kind">{escape(ENDING_HEADS.get(block.name, "An ending"))}</p>'
                 '<p class="the-end">The End</p></div>')
@@ -319,9 +330,12 @@ def _dice_table_html() -> str:
             f'<table class="dice">{rows}</table></section>')
 
 
-def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared: Prepared | None = None) -> str:
-    """The print edition as HTML for paper (``prepared``: the book's pieces, shared with other editions)."""
+def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared: Prepared | None = None,
+                      pictures: Pictures | None = None) -> str:
+    """The print edition as HTML for paper (``prepared``: the book's pieces, shared with other editions;
+    ``pictures``: its illustrations, read by :func:`dtc.editions.pictures.load` when not given)."""
     book = prepare(graph, prepared)
+    pictures = pictures if pictures is not None else load_pictures(graph)
     reader = book.rules.reader or book_rules(graph)
     title = graph["title"] or "Untitled adventure"
     parts = ['<section class="front">', f"<h1>{escape(title)}</h1>"]
@@ -364,7 +378,7 @@ def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared:
         parts.append(f'<article class="entry {size}" id="entry-{n}"><h2 class="number">{n}</h2>')
         own = own_creatures(graph, entry)
         for block in blocks(entry, state_words(entry, book.pieces(entry)), own, paragraphs):
-            parts.append(_block_html(graph, entry, block, reader, notation))
+            parts.append(_block_html(graph, entry, block, reader, notation, pictures))
         named = [c for c in entry["creatures"] if c in front and all(c != o["name"] for o in own)]
         if named:
             parts.append(f'<p class="foes">Creatures here: {escape(", ".join(named))} (stat blocks under '

@@ -31,7 +31,8 @@ EFFECTS = re.compile(rf"\[{_SP}*(?:(?i:may){_SP}+)?[+-][^\[\]\n]{{0,200}}\]")
 #: ``THE END``, ``THE END (death)``, ``The End.``: the ending's mark, shown as a block instead.
 THE_END = re.compile(r"\b(?:THE|The|the)\s+(?:END|End|end)\b(?:[ \t]*\([ \t]*(?i:death|victory)[ \t]*\))?[.!]*")
 #: A Dungeon Rules line of its own in an entry: ``Hazard: Rotten Joists``, ``Zone: dim``.
-_OWN_LINE = re.compile(r"^[ \t]*(Hazard|Zone)[ \t]*:[ \t]*([^\n|]*?)[ \t]*(?:\|[^\n]*)?$", re.M)
+_OWN_LINE = re.compile(r"^[ \t]*(Hazard|Zone|Image)[ \t]*:[ \t]*([^\n|]*?)[ \t]*(?:\|[^\n]*)?$"
+                       r"|!\[[^\[\]\n]{0,300}\]\([ \t]*<?([^\s()<>]{1,500})>?(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)", re.M)
 
 
 def book_rules(graph: CompiledGraph) -> BookRules:
@@ -205,13 +206,15 @@ def effects_words(bracket: str, changes: list[Mapping[str, Any]] | None = None) 
 @dataclass(frozen=True, slots=True)
 class Block:
     """A part of a section as a page shows it: ``para`` (pieces of prose), ``hazard`` (a name),
-    ``zone`` (the words of a zone line), ``stats`` (a creature written in the entry) or ``ending``
-    (its kind: ``death``, ``victory`` or "")."""
+    ``zone`` (the words of a zone line), ``image`` (an illustration), ``stats`` (a creature written
+    in the entry) or ``ending`` (its kind: ``death``, ``victory`` or "")."""
 
     kind: str
     pieces: list[Piece] = field(default_factory=list)
     name: str = ""
     creature: Creature | None = None
+    #: An illustration's words (``image``: ``name`` is its file).
+    alt: str = ""
 
 
 def _own_blocks(entry: Entry, creatures: list[Creature]) -> list[str]:
@@ -251,7 +254,7 @@ def blocks(entry: Entry, items: list[Piece], own: list[Creature], split: object)
         for m in _OWN_LINE.finditer(text):
             if text[at : m.start()]:
                 pieces.append(Piece("text", text[at : m.start()]))
-            pieces.append(Piece(m.group(1).lower(), m.group(2)))
+            pieces.append(Piece(m.group(1).lower(), m.group(2)) if m.group(1) else Piece("image", m.group(3)))
             at = m.end()
         if text[at:]:
             pieces.append(Piece("text", text[at:]))
@@ -264,9 +267,10 @@ def blocks(entry: Entry, items: list[Piece], own: list[Creature], split: object)
             run.clear()
 
     for p in pieces:
-        if p.kind in ("hazard", "zone"):
+        if p.kind in ("hazard", "zone", "image"):
             flush()
-            out.append(Block(p.kind, name=p.text))
+            alt = next((i["alt"] for i in entry.get("images") or [] if i["src"] == p.text), "")
+            out.append(Block(p.kind, name=p.text, alt=alt))
         else:
             run.append(p)
     flush()
