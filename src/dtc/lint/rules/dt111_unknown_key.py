@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.compiler.model import MetaField
-from dtc.compiler.parse import KNOWN_META
+from dtc.compiler.parse import KNOWN_META, meta_key
 from dtc.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity, Span
 from dtc.lint.rules.base import Context, Rule, rule
 
@@ -13,8 +13,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A `Key: value` line at the top of the file that dtc does not know, or a repeated key.
 
     ## What it finds
-    Front-matter keys other than `Title`, `Author`, `Rules` and `Start`, and any key given
-    twice (the first one counts).
+    Front-matter keys other than `Title`, `Author`, `Rules`, `Start`, `Start with` and `Limits`,
+    and any key given twice (the first one counts).
 
     ## Why it matters
     A misspelt key (`Strat: 5`) is silently ignored otherwise, and the book starts somewhere
@@ -26,19 +26,19 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ```
 
     ## Fix
-    Spell the key as one of Title, Author, Rules, Start, or remove the line. `dtc lint --fix`
+    Spell the key as one of Title, Author, Rules, Start, Start with, Limits, or remove the line. `dtc lint --fix`
     deletes a repeated key's line (safe: it is ignored already); the unsafe fix
     (`--unsafe-fixes`, or the editor's quick fix) respells a key close to a known one
     (`Autor` becomes `Author`).
     """
     for field in ctx.doc.unknown_meta:
-        if field.key.lower() in KNOWN_META:
+        if meta_key(field.key) in KNOWN_META:
             fix = None if ctx.lines is None else Fix(f"Delete the repeated {field.key}: line",
                                                       (ctx.lines.delete_line(field.span.line),))
             yield self.diag(ctx, f"'{field.key}' is given twice; the first one counts", field.span, fix=fix)
         else:
             yield self.diag(
-                ctx, f"unknown key '{field.key}' (known: Title, Author, Rules, Start)", field.span,
+                ctx, f"unknown key '{field.key}' (known: Title, Author, Rules, Start, Start with, Limits)", field.span,
                 fix=_respell(ctx, field),
             )
 
