@@ -292,6 +292,8 @@ def parse_front(text: str, rule: str) -> list[tuple[str, int]] | Failed:
             first = part.children[0]
             amount = int(str(first)) if first is not None else 1
             words = tokens[1:] if first is not None else tokens
+            if len(words) > 1 and str(words[0]).lower() in ("a", "an", "the"):
+                words = words[1:]  # ``a rope`` is a rope
             out.append((possession_name(" ".join(map(str, words))), amount))
     return out
 
