@@ -178,7 +178,7 @@ def test_system_sheets_differ_as_their_rules_do() -> None:
     rats = text_of(editions("the-tallow-king")["print"])
     assert all(f in rats for f in ("Armour", "Attack bonus", "Health"))
     vault = text_of(editions("the-tidewater-vault")["print"])
-    assert "☐ Brass key" in vault and "☐ Codeword: tide-lore" in vault
+    assert "Possessions ☐ Blessing" in vault and "☐ Brass key" in vault and "Codewords ☐ crab-bitten" in vault
 
 
 def test_effects_read_as_sentences() -> None:

@@ -49,7 +49,7 @@ from dtc.editions.reader import (
     zone_rows,
 )
 from dtc.editions.text import Piece, paragraphs, state_words
-from dtc.systems.reference import BookRules
+from dtc.systems.reference import BookRules, SheetLine
 
 #: Entries shorter than this (in characters of text) are never split across pages.
 SHORT = 600
@@ -260,13 +260,38 @@ def _html_words(words: list[Words]) -> str:
 
 
 def _sheet(graph: CompiledGraph, reader: BookRules) -> str:
+    """The adventure sheet on one page: name and hit points, the abilities two to a row, the
+    system's lines, then a box for each possession and codeword the book uses, two columns each."""
+    lines = sheet_lines(graph, reader)
+    abilities = set(reader["abilities"])
+    cells = [f'<th>{escape(x["label"])}</th><td class="blank"></td>' for x in lines if x["label"] in abilities]
+    grid = "".join(f"<tr>{''.join(cells[i:i + 2])}</tr>" for i in range(0, len(cells), 2))
     rows = []
-    for line in sheet_lines(graph, reader):
+    for line in lines:
+        if line["label"] in abilities or line["size"] == "box":
+            continue
         start = f'<span class="start">{escape(line["start"])}</span>' if line["start"] else ""
         rows.append(f'<tr class="{line["size"]}"><th>{escape(line["label"])}</th><td class="blank">{start}</td></tr>')
+    notes = rows.pop() if rows and "Notes" in rows[-1] else ""
+    boxes = [x for x in lines if x["size"] == "box"]
+    things = [x for x in boxes if not x["label"].startswith("☐ Codeword: ")]
+    words = [x for x in boxes if x["label"].startswith("☐ Codeword: ")]
+
+    def listed(heading: str, items: list[SheetLine], cut: str) -> str:
+        if not items:
+            return ""
+        shown = "".join(f'<li>☐ {escape(x["label"].removeprefix(cut))}'
+                        + (f' <span class="start">{escape(x["start"])}</span>' if x["start"] else "") + "</li>"
+                        for x in items)
+        return f'<div class="boxes"><h3>{heading}</h3><ul>{shown}</ul></div>'
+
     return ('<section class="sheet"><h2>Adventure sheet</h2><p>Copy this page, or write on it in pencil. '
             "Small print is what a new adventurer writes there.</p>"
-            f'<table class="sheet-table">{"".join(rows)}</table></section>')
+            f'<table class="sheet-table">{rows[0] if rows else ""}{rows[1] if len(rows) > 1 else ""}</table>'
+            f'<table class="sheet-table abilities">{grid}</table>'
+            f'<table class="sheet-table">{"".join(rows[2:])}</table>'
+            + listed("Possessions", things, "☐ ") + listed("Codewords", words, "☐ Codeword: ")
+            + f'<table class="sheet-table">{notes}</table></section>')
 
 
 def _rules_html(book: Prepared, reader: BookRules) -> list[str]:

@@ -109,7 +109,7 @@ def join(references: list[tuple[str, Reference]]) -> BookRules:
         for a in ref.abilities:
             if all(b.split(" ")[0] != a for b in abilities):
                 copy = ref.same.get(a)
-                abilities.append(f"{a} (the same as {copy})" if copy in abilities else a)
+                abilities.append(f"{a} (= {copy})" if copy in abilities else a)
     sheet: list[SheetLine] = []
     for _, ref in references:
         sheet += [{"label": f.label, "start": f.start, "size": f.size} for f in ref.sheet
