@@ -35,7 +35,8 @@ def plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
 #: language server over stdio): marked ``slow``. A single slow test elsewhere carries
 #: ``@pytest.mark.slow`` itself.
 SLOW_MODULES = frozenset({
-    "test_accessibility", "test_benchmarks_generator", "test_characters", "test_docs_examples",
+    "test_accessibility", "test_benchmarks_generator", "test_characters", "test_condition_fastpath",
+    "test_docs_examples", "test_odds_chain", "test_odds_linsolve", "test_renumber_property",
     "test_dominoes_odds", "test_dungeon_rules_fidelity", "test_fidelity_rats_and_treasure", "test_fuzz",
     "test_hostile_round3", "test_incremental", "test_lsp", "test_lsp_outline", "test_lsp_wire",
     "test_odds_maze_rats_book", "test_odds_memory", "test_outcomes_agree", "test_parallel", "test_play_words",
@@ -44,6 +45,14 @@ SLOW_MODULES = frozenset({
     "test_simulate_pinned", "test_simulate_workers", "test_startup_imports", "test_systems_contract",
     "test_systems_fidelity", "test_vscode", "test_zilch_counted_odds", "test_zilch_fidelity",
 })
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``-m "not slow ..."`` a module of :data:`SLOW_MODULES` is not even imported (collecting
+    it costs seconds of the quick run)."""
+    if collection_path.stem in SLOW_MODULES and "not slow" in str(config.getoption("markexpr") or ""):
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -12,13 +12,29 @@ from click.testing import CliRunner, Result
 
 from dtc.cli import main
 from dtc.compiled.schema import validate
+from dtc.diagnostics import Severity
 from dtc.runtime.character import load_character
 from dtc.runtime.dice import Dice
+from dtc.systems import BUILTIN_SYSTEMS, get_ruleset
 from dtc.systems import play_rules as get_rules
+from helpers import BUNDLED, ROOT, lint_text
 
-ROOT = Path(__file__).resolve().parent.parent
-BOOK = {"death-and-treasure": "the-drowned-chapel", "maze-rats": "the-tallow-king", "zilch": "the-glass-orchard",
-        "death-and-treasure + dungeon-rules": "the-chime-pits"}
+
+def _book_for_each_system() -> dict[str, str]:
+    """Every registered system (an overlay over its default base), by the ruleset name a book's
+    ``Rules:`` line gives, with the first bundled book written for it that lints without errors."""
+    by_rules: dict[str, str] = {}
+    for path in BUNDLED:
+        text = path.read_text(encoding="utf-8")
+        if any(d.severity == Severity.ERROR for d in lint_text(text)):
+            continue
+        line = next((x for x in text.splitlines() if x.startswith("Rules:")), "")
+        by_rules.setdefault(get_ruleset(line.removeprefix("Rules:").strip() or None).name, path.stem)
+    return {get_ruleset(name).name: by_rules[get_ruleset(name).name] for name in BUILTIN_SYSTEMS}
+
+
+#: The registry's systems and a bundled book for each (a system with no book is an error here).
+BOOK = _book_for_each_system()
 
 
 def dtc(*args: str, input: str | None = None) -> Result:

@@ -36,12 +36,16 @@ class _Formats(click.Choice[str]):
         pass
 
 
+def _format_help() -> str:
+    return ("Output format: " + "; ".join(f"{f.name}: {f.help}" for f in GRAPH_FORMATS.values())
+            + ". Default: from the output's extension, else dot.")
+
+
 class _FormatOption(click.Option):
     """``--format``, whose help lists the formats of the table when help is shown."""
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        self.help = ("Output format: " + "; ".join(f"{f.name}: {f.help}" for f in GRAPH_FORMATS.values())
-                     + ". Default: from the output's extension, else dot.")
+        self.help = _format_help()
         return super().get_help_record(ctx)
 
 
@@ -94,7 +98,7 @@ def _produce(graph: CompiledGraph, fmt: str, focus: int | None, depth: int | Non
 @click.command("graph")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @output_option("Where to write the drawing (default: stdout).")
-@click.option("--format", "fmt", cls=_FormatOption, type=_Formats(), default=None)
+@click.option("--format", "fmt", cls=_FormatOption, type=_Formats(), default=None, help=_format_help())
 @click.option("--from", "focus", type=int, default=None, metavar="N",
               help="Draw only the neighbourhood of entry N.")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="K",
