@@ -157,7 +157,7 @@ def _md_block(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRule
         lines = hazard_words(card, reader) if card is not None else []
         if card is not None and card["entry"] != entry["number"]:
             lines = [*lines[:1], "Its whole card is under Hazards, at the front of the book."]
-        return [f"> **Hazard: {_md_cell(block.name)}**", *(f"> {md_text(line)}" for line in lines), ""]
+        return [f"> **Hazard: {_md_cell(block.name)}**", ">", *(f"> - {md_text(line)}" for line in lines), ""]
     if block.kind == "zone":
         return [f"*Zone: {_md_cell(entry_zone(entry) or block.name)}*", ""]
     if block.kind == "image":
