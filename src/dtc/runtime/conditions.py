@@ -40,6 +40,16 @@ def compared(op: str, value: int, count: int) -> bool:
     return value == count
 
 
+def needs(condition: Mapping[str, Any]) -> str:
+    """What a closed choice needs, in words for the player: ``rope``, ``10 coins``, ``you not to
+    have gallery-searched``, ``stone key and you not to have alarm`` (``not`` read as a need)."""
+    if "not" in condition:
+        return "you not to have " + words(condition["not"], False)
+    if "all" in condition:
+        return " and ".join(needs(c) if "not" in c else words(c, False) for c in condition["all"])
+    return words(condition)
+
+
 def words(condition: Mapping[str, Any], top: bool = True) -> str:
     """``stone key and not alarm``, ``10 coins``: the condition as notation writes it."""
     if "score" in condition or "op" in condition:
@@ -53,3 +63,18 @@ def words(condition: Mapping[str, Any], top: bool = True) -> str:
         return " and ".join(words(c, False) for c in condition["all"])
     text = " or ".join(words(c, False) for c in condition["any"])
     return text if top else f"({text})"
+
+
+def change_words(change: Mapping[str, Any]) -> str:
+    """An effect (``$defs/change``) as the notation writes it: ``-3 coins``, ``+once stone key``,
+    ``-1d6 coins?``, ``-all coins``, ``may +rope``."""
+    sign = "+" if change["amount"] > 0 else "-"
+    if change.get("all"):
+        size = "all "
+    elif "dice" in change:
+        times = change.get("times", 1)
+        size = change["dice"] + (f"*{times}" if times != 1 else "") + " "
+    else:
+        size = "" if abs(change["amount"]) == 1 else f"{abs(change['amount'])} "
+    text = f"{sign}{size}{'once ' if change.get('once') else ''}{change['name']}{'?' if change.get('if_held') else ''}"
+    return f"may {text}" if change.get("may") else text
