@@ -137,7 +137,7 @@ def test_remembered_attack_odds_are_the_odds_worked_out() -> None:
                 dist = mr.attack_distribution(ab, armour, heavy=cls == "heavy", unarmed=cls == "unarmed")
                 assert p == 1 - dist.get(0, Fraction(0))
                 mean = sum((d * q for d, q in dist.items()), Fraction(0))
-                assert words.format(7).endswith(f"your armour 7, {round(mean / p) if p else 0} damage a hit")
+                assert words.format(7).endswith(f"your armour 7, {round(mean / p) if p else 0} damage a hit on average")
                 assert rats.expected_damage(ab, armour, mr.PLAIN, heavy=cls == "heavy") == sum(
                     (d * q for d, q in mr.attack_distribution(ab, armour, mr.PLAIN, heavy=cls == "heavy").items()),
                     Fraction(0))

@@ -321,7 +321,7 @@ def attack_options(game: Any, foes: list[Any], known: zc._Round, tile: dom.Domin
         p = 1 - dist.get(0, Fraction(0))
         per_hit = round(dom.mean(dist) / p) if p else 0
         out.append((f"attack:{n}", f"♣ {pc.score('♣')} + {offensive} pips = {offence}: damages {percent(p)}, "
-                                   f"{per_hit} damage a hit", p))
+                                   f"{per_hit} damage a hit on average", p))
     return out
 
 
@@ -473,7 +473,8 @@ def turn_options_by_hand(game: Any, foes: list[Any], known: zc._Round, tile: dom
                                           second=dom.HARM)
         per_hit = round(Fraction(dealt, damaging)) if damaging else 0
         opts.append(Option(f"attack:{n}", f"Attack with {w.name}", f"♣ {pc.score('♣')} + {offensive} pips = "
-                           f"{offence}: damages {percent(Fraction(damaging, total))}, {per_hit} damage a hit",
+                           f"{offence}: damages {percent(Fraction(damaging, total))}, "
+                           f"{per_hit} damage a hit on average",
                            chance=Fraction(damaging, total)))
     from dtc.systems.zilch.play import class_of
 
@@ -485,7 +486,7 @@ def turn_options_by_hand(game: Any, foes: list[Any], known: zc._Round, tile: dom
         label = (f"Two weapons: {zc.DOUBLE[first[0].lower()]}" if first[0] == second[0]
                  and first[0].lower() in zc.DOUBLE else f"Two weapons: {first[0]} and {second[0]}")
         opts.append(Option(f"two:{n}", label, f"{offensive} pips split {split}+{offensive - split}: damages "
-                                              f"{percent(p)}, {per_hit} damage a hit", chance=p))
+                                              f"{percent(p)}, {per_hit} damage a hit on average", chance=p))
     held = [n for n in active if zc.holds_weapon(foes[n])]
     if held:
         aim = min(held, key=lambda n: (foes[n].hp, n))

@@ -621,7 +621,7 @@ def _graph(
 def effects_ahead(text: str) -> str | None:
     """An entry's effects as the compiled graph writes them (JSON), read from its ``text``
     alone, or None when they depend on more: when they name creatures, which are those of the
-    book's stat blocks (what :data:`dtc.compiler.parallel.read_ahead` is set to by ``dtc compile``).
+    book's stat blocks (``dtc compile``'s :attr:`dtc.runmode.RunMode.read_ahead`).
 
     Read with no stat-block names, the reader takes every counted, capitalised name for
     creatures (``4 Goblins``); given names, it drops those that match none, and it drops effects
@@ -636,23 +636,36 @@ def effects_ahead(text: str) -> str | None:
 def prose_effects(text: str, names: Iterable[str] | None) -> list[dict[str, Any]]:
     """The effects of an entry's prose (:func:`dtc.compiler.read_effects.extract_effects`), its
     ``[+stone key]`` brackets blanked, less the rule-like sentences (``manual``) that such a
-    bracket states exactly — one holding it, or right before it ("You count fifty coins into
-    his palm. [-50 coins]"): dtc applies those, so there is nothing left for the player's ruling."""
+    bracket states exactly — one holding it, or right before it, whose every rule word the
+    bracket names ("You count fifty coins into his palm. [-50 coins]"): dtc applies those, so
+    there is nothing left for the player's ruling ("Note the oil's weight (Weight 3). [+oil]"
+    keeps its note: the weight is not applied)."""
     from dtc.compiler.read_effects import extract_effects
 
     found = extract_effects(_blank_state(text), names)
     if "[" not in text or not any(e["kind"] == "manual" for e in found):
         return found
     from dtc.compiler.entries import EFFECTS
+    from dtc.compiler.read_effects import RULE_WORDS
 
     brackets = [m.span() for m in EFFECTS.finditer(text)]
+    for e in found:  # a bracket that opens a note belongs to the sentence before it
+        if e["kind"] == "manual":
+            for start, end in brackets:
+                if start <= e["start"] < end or (e["start"] <= start and not text[e["start"]:start].strip()):
+                    e["start"] = end + len(text[end:e["end"]]) - len(text[end:e["end"]].lstrip())
+            e["text"] = text[e["start"]:e["end"]].strip()
 
     def noted(e: dict[str, Any]) -> bool:
-        return e["kind"] == "manual" and any(
-            (start < e["end"] and e["start"] < end) or (start >= e["end"] and not text[e["end"]:start].strip())
-            for start, end in brackets)
+        if e["kind"] != "manual":
+            return False
+        for start, end in brackets:
+            if (start < e["end"] and e["start"] < end) or (start >= e["end"] and not text[e["end"]:start].strip()):
+                said = text[start:end].lower()  # every rule word of the sentence must be the bracket's
+                return all(w.group().lower().rstrip("s") in said for w in RULE_WORDS.finditer(e["text"]))
+        return False
 
-    kept = [i for i, e in enumerate(found) if not noted(e)]
+    kept = [i for i, e in enumerate(found) if not noted(e)]  # (a note kept shows its brackets as written)
     if len(kept) == len(found):
         return found
     new = {old: n for n, old in enumerate(kept)}

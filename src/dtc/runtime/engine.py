@@ -592,7 +592,7 @@ class Engine:
         label = c["label"]
         condition = c.get("condition")
         if condition is not None and not self.holds(condition):
-            self.emit("refused", what=f"take '{label}'", why=f"it needs {conditions.words(condition)}")
+            self.emit("refused", what=f"take '{label}'", why=f"it needs {conditions.needs(condition)}")
             return
         if "changes" in c and c["error"] is None:  # ``(D0, S37, -3 coins)``: applied as it is taken
             self._possessions(c["changes"], self.state.visits.get(here, 0) <= 1)

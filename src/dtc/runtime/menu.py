@@ -97,7 +97,7 @@ def _choice_option(game: Engine, index: int, c: Choice) -> Option:
         tags.add("visited")
     condition = c.get("condition")
     if condition is not None and c["error"] is None and not game.holds(condition):
-        return Option(f"choice:{index}", c["label"], f"closed: needs {conditions.words(condition)}",
+        return Option(f"choice:{index}", c["label"], f"closed: needs {conditions.needs(condition)}",
                       chance=Fraction(0), target=target, tags=frozenset(tags | {"closed"}))
     if c.get("roll") is not None and c["error"] is None:
         roll = c["roll"]

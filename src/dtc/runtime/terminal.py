@@ -47,6 +47,51 @@ _EMPHASIS = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__"
                        r"|(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
 
 
+#: ``3d6 keep best 2``: how many dice of a roll count, and which.
+_KEEP = re.compile(r"\bkeep\s+(best|worst)\s+([0-9]+)")
+
+
+def rolled(event: dict[str, Any]) -> str:
+    """A check's dice and total as the player reads them: ``6+1 +2 = 9`` when the total adds a
+    bonus to the dice (a Maze Rats danger roll), ``6, 1, 4: kept 6+4 +2 = 12`` when it keeps some
+    of them; the dice alone as before (``3+4+5 / 2+6+1 = 12``) when they make the total."""
+    groups = [list(map(int, r)) for r in event["rolls"]]
+    total = int(event["total"])
+    plain = " / ".join("+".join(map(str, r)) for r in groups)
+    if len(groups) != 1 or not groups[0]:
+        return f"{plain} = {total}"
+    dice = groups[0]
+    text = str(event.get("dice", ""))
+    keep = _KEEP.search(text)
+    kept = sorted(dice, reverse=keep.group(1) == "best")[: int(keep.group(2))] if keep else dice
+    value = sum(0 if "6=0" in text and d == 6 else d for d in kept)
+    bonus = total - value
+    shown = f"{', '.join(map(str, dice))}: kept {'+'.join(map(str, kept))}" if keep else plain
+    high = event.get("compare") == "≥"  # a roll-high danger roll always shows its bonus, +0 too
+    if not bonus and not high:
+        return f"{shown} = {total}"
+    why = f" {event['ability']}" if high else ""
+    return f"{shown} {bonus:+d}{why} = {total}"
+
+
+def possession_words(event: dict[str, Any]) -> str:
+    """``Gained: 3 torches; now 3.``; a codeword (``bell-rung``: one word with a hyphen, held once
+    or not at all) is noted or crossed off, never counted: ``Noted: bell-rung.``"""
+    name, amount, held = str(event["name"]), int(event["amount"]), int(event["held"])
+    short = f" (you had {event['short']} too few)" if "short" in event else ""
+    if "over_limit" in event:
+        short += f" ({event['over_limit']} more would not fit: lost)"
+    if codeword(name) and held in (0, 1) and abs(amount) == 1:
+        return f"Noted: {name}{short}." if amount > 0 else f"Crossed off: {name}{short}."
+    verb = "Gained" if amount > 0 else "Lost"
+    return f"{verb}: {abs(amount)} {name}{short}; now {held}."
+
+
+def codeword(name: str) -> bool:
+    """A flag the book notes (``goblins-dead``): one word joined by hyphens, no digit."""
+    return "-" in name and not any(c.isspace() or c.isdigit() for c in name) and name.strip("-") == name
+
+
 def emphasised(text: str) -> Text:
     """``text`` as rich text: emphasis shown bold or italic, its marks left out."""
     out = Text()
@@ -111,18 +156,13 @@ class Terminal:
         elif kind == "entry" and game is not None:
             self.prose(game.entries[event["number"]]["text"])
         elif kind == "check":
-            rolls = " / ".join("+".join(map(str, r)) for r in event["rolls"])
             verdict = "success" if event["success"] else "failure"
             compare = event.get("compare", "≤")
             verdict = event.get("degree", verdict)
-            self.say(f"{event['ability']} check ({event['dice']} {compare} {event['target']}): rolled {rolls} = "
-                     f"{event['total']}: {verdict}", "green" if event["success"] else "red")
+            self.say(f"{event['ability']} check ({event['dice']} {compare} {event['target']}): rolled "
+                     f"{rolled(event)}: {verdict}", "green" if event["success"] else "red")
         elif kind == "possession":
-            verb = "Gained" if event["amount"] > 0 else "Lost"
-            short = f" (you had {event['short']} too few)" if "short" in event else ""
-            if "over_limit" in event:
-                short += f" ({event['over_limit']} more would not fit: lost)"
-            self.say(f"{verb}: {abs(event['amount'])} {event['name']}{short}; now {event['held']}.", "cyan")
+            self.say(possession_words(event), "cyan")
         elif kind == "roll":
             self.say(f"{event['why']}: {event['dice']} rolled {event['total']}")
         elif kind == "damage":
@@ -178,7 +218,7 @@ class Terminal:
         if kind == "effect":
             return f"  {e['text']}"
         if kind == "experience":
-            return f"Experience: {e['xp']} XP for {e['why']}; {e['total']} XP in all, level {e['level']}."
+            return f"Experience: {e['xp']} XP ({e['why']}); {e['total']} XP in all, level {e['level']}."
         if kind == "fight_end":
             ends = {"won": "You win the fight.", "fled": "You get away from the fight.",
                     "stalemate": "The fight ends with no winner."}

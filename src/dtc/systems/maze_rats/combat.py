@@ -133,7 +133,8 @@ def _attack_odds(ab: int, their_armor: int, cls: str) -> tuple[Fraction, str]:
     p = 1 - dist.get(0, Fraction(0))
     mean = expected_damage(ab, their_armor, mr.PLAIN, heavy=cls == "heavy", unarmed=cls == "unarmed")
     per_hit = round(mean / p) if p else 0
-    return p, f"2d6{ab:+d} vs armour {their_armor}: hits {percent(p)}, your armour {{}}, {per_hit} damage a hit"
+    return p, (f"2d6{ab:+d} vs armour {their_armor}: hits {percent(p)}, your armour {{}}, "
+               f"{per_hit} damage a hit on average")
 
 
 def escape_chance(game: Game, foes: list[Foe]) -> Fraction:

@@ -772,7 +772,7 @@ def _attack_option(n: int, name: str, damage: int, clubs: int, offensive: int, b
     dealt, damaging, total = dom.odds(ways, base, damage, dr, second=dom.HARM)
     per_hit = _rounded(dealt, damaging) if damaging else 0  # the mean over the chance
     detail = (f"♣ {clubs} + {offensive} pips = {clubs + offensive}: damages {_share(damaging, total)}, "
-              f"{per_hit} damage a hit")
+              f"{per_hit} damage a hit on average")
     return Option(f"attack:{n}", f"Attack with {name}", detail, chance=_fraction(damaging, total))
 
 
@@ -785,7 +785,7 @@ def _pair_option(n: int, first: tuple[str, int], second: tuple[str, int], clubs:
     label = (f"Two weapons: {DOUBLE[first[0].lower()]}" if first[0] == second[0] and first[0].lower() in DOUBLE
              else f"Two weapons: {first[0]} and {second[0]}")
     detail = (f"{offensive} pips split {split}+{offensive - split}: damages {_share(harm, whole)}, "
-              f"{per_hit} damage a hit")
+              f"{per_hit} damage a hit on average")
     return Option(f"two:{n}", label, detail, chance=_fraction(harm, whole))
 
 
