@@ -21,9 +21,13 @@ _PROSE = re.compile(
 )
 _DIFFICULTY = re.compile(r"[Dd][ \t]*[0-9]+")
 #: The caret after ``if``/``and``/``or``/``not`` (and a count) in a condition: a name is wanted.
+#: What may stand between an effect's sign and its name: a count, dice (``1d10*3``), ``all``, ``once``.
+_AMOUNT = r"(?:(?:[0-9]*[dD][0-9]+(?:[ \t]*[*×x][ \t]*[0-9]+)?|[0-9]+|all)[ \t]+)?(?:once[ \t]+)?"
 _CONDITION_NAME = re.compile(r",[^,]*\bif\b(?:.*\b(?:and|or|not)\b)?[ \t]+(?:[0-9]+[ \t]+)?([\w'’ -]*)$", re.I)
 #: The caret inside an effect after its sign (and count): ``[+st``, ``[+stone key, -10 co``.
-_EFFECT_NAME = re.compile(r"\[(?:[^\[\]]*,)?[ \t]*[+-][ \t]*(?:[0-9]+[ \t]+)?([\w'’ -]*)$")
+_EFFECT_NAME = re.compile(r"\[(?:[ \t]*may\b)?(?:[^\[\]]*,)?[ \t]*[+-][ \t]*(?:" + _AMOUNT + r")?([\w'’ -]*)$", re.I)
+#: An effect or a price inside a choice's notation: ``(D0, S37, -3 gold cr``, ``(D0, S4, buy 4 go``.
+_CHOICE_EFFECT = re.compile(r",[ \t]*(?:buy[ \t]+(?:[0-9]+[ \t]+)?|[+-][ \t]*(?:" + _AMOUNT + r")?)([\w'’ -]*)$", re.I)
 
 #: Trigger characters: the comma before a target, the space after "to", the opening parenthesis.
 TRIGGERS = ["(", ",", " "]
@@ -85,16 +89,19 @@ def _abilities(snap: Snapshot, line: int, start_col: int, end_col: int, inner: s
 def _possessions(snap: Snapshot, line: int, start_col: int, end_col: int) -> list[types.CompletionItem]:
     """Every possession or flag the book gives or tests, with where it is first given."""
     found: dict[str, str] = {}
+    for name, _ in snap.doc.start_with:
+        found.setdefault(name, "held from the start (Start with:)")
     for entry in unmoved(snap.doc.entries):  # no position is read: no entry need be moved
-        for ch in entry.changes:
+        for ch in [*entry.changes, *(x for c in entry.choices for x in c.changes)]:
             if ch.amount > 0:
                 found.setdefault(ch.name, f"given in entry {entry.number}")
+    scores = snap.doc.scores
     for entry in unmoved(snap.doc.entries):
         for c in entry.choices:
             if c.condition is not None:
                 from dtc.compiler.notation import cond_names
 
-                for name in cond_names(c.condition):
+                for name in cond_names(c.condition, scores):
                     found.setdefault(name, "tested, never given")
     return [
         types.CompletionItem(label=name, kind=types.CompletionItemKind.Value, detail=detail, sort_text=name,
@@ -110,6 +117,8 @@ def complete(snap: Snapshot, line: int, column: int) -> types.CompletionList:
     opened = _OPEN.search(before)
     condition = _CONDITION_NAME.search(opened.group(0)) if opened is not None else None
     effect = _EFFECT_NAME.search(before) if "[" in before else None
+    if effect is None and condition is None and opened is not None and opened.group(1).count(",") >= 2:
+        effect = _CHOICE_EFFECT.search(opened.group(0))  # ``(D0, S37, -3 gold cr``
     if condition is not None or effect is not None:
         name = (condition or effect)
         assert name is not None

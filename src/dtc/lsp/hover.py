@@ -82,10 +82,29 @@ def _check_text(snap: Snapshot, c: Choice) -> str:
     return "  \n".join(lines)
 
 
+def _state_text(c: Choice) -> str:
+    """What a choice needs and what taking it does (docs/format.md, "Writing a published gamebook")."""
+    from dtc.compiler.notation import cond_text
+
+    lines = []
+    if c.condition is not None:
+        lines.append(f"Open only if: {cond_text(c.condition)}")
+    if c.changes:
+        said = ", ".join(ch.change.words() if ch.change is not None else _plain_words(ch.name, ch.amount)
+                         for ch in c.changes)
+        lines.append(f"Taking it: {said} (applied as it is taken)")
+    return "  \n".join(lines)
+
+
+def _plain_words(name: str, amount: int) -> str:
+    """``-3 coins``, ``+rope``: a plain effect as the notation writes it."""
+    return f"{'+' if amount > 0 else '-'}{'' if abs(amount) == 1 else f'{abs(amount)} '}{name}"
+
+
 def _choice_hover(snap: Snapshot, c: Choice) -> str:
     if c.error is not None:
         return f"Malformed choice `{c.text}`: {c.error}"
-    parts = [f"**{c.label}** `{c.text}`" if c.label else f"`{c.text}`", _check_text(snap, c),
+    parts = [f"**{c.label}** `{c.text}`" if c.label else f"`{c.text}`", _check_text(snap, c), _state_text(c),
              _target_lines(snap, "S", c.success)]
     if c.failure is not None:
         parts.append(_target_lines(snap, "F", c.failure))
