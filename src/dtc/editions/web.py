@@ -34,7 +34,7 @@ from dtc.outcomes import ending_words, the_end
 from dtc.render.html import script_json
 from dtc.runtime.effects import found_item
 from dtc.runtime.equipment import KEPT_WHEN_DUMPED
-from dtc.systems import DEFAULT, UnknownRuleset, find_system, normalise, split_rulings
+from dtc.systems import DEFAULT, UnknownRuleset, find_system, normalise, play_rules, split_rulings
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 #: Run first, in <head>: with scripts on, entries start hidden, so a big book is not laid out whole.
@@ -122,6 +122,7 @@ class WebEdition:
                         "lost": ["Lost in the dark", "Without light you cannot find your way: your adventurer's "
                                  "story ends here."]},
             "load": self._load(),
+            "run": self._run_log(),
             "possessions": list(self.graph.get("possessions", [])),
             "changes": {str(e["number"]): [[c["name"], c["amount"]] for c in e["changes"]]
                         for e in self.entries if e.get("changes")},
@@ -211,6 +212,32 @@ class WebEdition:
                     item = found_item(effect)
                     weights[item.name.lower()] = [item.weight.numerator, item.weight.denominator]
         return {"limit": "STR", "weights": weights, "kept": sorted(KEPT_WHEN_DUMPED)}
+
+    def _run_log(self) -> dict[str, Any]:
+        """What "Download this run" needs to write a run log ``dtc play --replay`` plays: the
+        book's title and the rules' name as ``dtc play`` states them, and, by entry, what play does
+        there that the page leaves to the reader (its effects other than possessions and prose: damage,
+        finds, checks, creatures, fights; a Dungeon Rules hazard) — a run's log stops there — and
+        the Dungeon Rules zone whose first entry asks for a pace."""
+        try:
+            rules: str | None = play_rules(self.graph.get("rules")).name
+        except UnknownRuleset:
+            rules = None
+        untracked: dict[str, str] = {}
+        zones: dict[str, str] = {}
+        overlay = bool(rules and "dungeon-rules" in rules)
+        for entry in self.entries:
+            kinds: list[str] = sorted({e["kind"] for e in entry.get("effects", []) if e["kind"] != "manual"})
+            if entry.get("hazards"):
+                kinds.append("hazard")
+            if kinds:
+                untracked[str(entry["number"])] = ", ".join(kinds)
+            if overlay:  # the zone play is in there (an unknown name or none: the default zone)
+                from dtc.systems.dungeon_rules.ruleset import DEFAULT_ZONE, ZONES
+
+                name = entry.get("zone") or DEFAULT_ZONE
+                zones[str(entry["number"])] = name if name in ZONES else DEFAULT_ZONE
+        return {"title": self.graph.get("title"), "rules": rules, "untracked": untracked, "zones": zones}
 
     def _cover_before_chart(self) -> str:
         """The cover up to where the flowchart goes (its ``</section>`` comes after it)."""
@@ -422,12 +449,17 @@ class WebEdition:
                 items.append(self._card(n, i, c))
         prose = [x["target"] for x in entry["exits"] if x["kind"] == "prose"]
         unplaced = [t for t in (target_number(x, self.numbers) for x in prose) if t is not None]
+        # dtc play's key for each prose exit (``exit:J``, J its place among the entry's exits), by target.
+        keys: dict[int, list[str]] = {}
+        for j, x in enumerate(entry["exits"]):
+            if x["kind"] == "prose" and (t := target_number(x["target"], self.numbers)) is not None:
+                keys.setdefault(t, []).append(f"exit:{j}")
         for piece, sentence in exit_sentences(self._pieces(entry)):
             t = target_number(piece.target, self.numbers)
             if t is not None and t in unplaced:
                 unplaced.remove(t)
-                items.append(_go_card(t, inline(sentence)))
-        items += [_go_card(t, f"Go to {t}") for t in unplaced]
+                items.append(_go_card(t, inline(sentence), key=keys[t].pop(0)))
+        items += [_go_card(t, f"Go to {t}", key=keys[t].pop(0)) for t in unplaced]
         back = sorted({t for x in entry["exits"] if x["kind"] == "return"
                        and (t := target_number(x["target"], self.numbers)) is not None})
         if back:
@@ -625,7 +657,7 @@ class WebEdition:
             '<div><label for="sheet-items">Items and treasure</label>'
             f'<textarea id="sheet-items" data-field="items" rows="4">{escape(gear)}</textarea></div>',
             check,
-            buttons(("reset", "New adventurer")),
+            buttons(("reset", "New adventurer"), ("download", "Download this run")),
             '<p class="sheet-status" role="status" aria-live="polite"></p>',
             "</form></details></aside>",
         ]
@@ -655,9 +687,10 @@ _REPLAY_BOX = (
 )
 
 
-def _go_card(target: int, body: str, card: str = "") -> str:
+def _go_card(target: int, body: str, card: str = "", key: str = "") -> str:
+    """A way on; ``card`` names a choice's card, ``key`` is dtc play's for a prose exit (``exit:J``)."""
     inner = f'<span>{body}</span><span class="to">→ {target}</span>'
-    named = f' data-card="{card}"' if card else ""
+    named = (f' data-card="{card}"' if card else "") + (f' data-key="{key}"' if key else "")
     return f'<li class="card go"{named}>{link(target, inner, "action")}</li>'
 
 

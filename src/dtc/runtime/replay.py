@@ -264,6 +264,43 @@ def start_event(events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     raise ReplayError("the log has no start event")
 
 
+#: What a log that records some kinds only (``recorded``) leaves out of the comparison: its own
+#: numbering, the dice (they are played, so they agree or the run does not), the words an option
+#: is shown with, and what the writer words or counts its own way (the start's sheet and seed, the
+#: end's reason and treasure).
+_LEFT_OUT = frozenset({"seq", "faces", "label"})
+_LEFT_OUT_OF = {"start": frozenset({"seed", "character", "log", "sheet", "made", "rulings", "recorded"}),
+                "end": frozenset({"reason", "treasure"})}
+
+
+def recorded_kinds(start: Mapping[str, Any]) -> frozenset[str] | None:
+    """The event kinds a log records, when its ``start`` says (``recorded``: the web edition's
+    "Download this run" writes the kinds the page plays itself); None: every event (``dtc play --log``).
+    A replay of such a log compares this dtc's events of those kinds only, on the fields the log has."""
+    kinds = start.get("recorded")
+    if kinds is None:
+        return None
+    if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+        raise ReplayError(f"step {start.get('seq')}: recorded is not a list of event kinds")
+    return frozenset(kinds) | {"start", "end"}
+
+
+def _compared(theirs: Mapping[str, Any]) -> list[str]:
+    left_out = _LEFT_OUT | _LEFT_OUT_OF.get(str(theirs.get("event")), frozenset())
+    return [k for k in theirs if k not in left_out]
+
+
+def _agrees(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
+    return all(k in mine and mine[k] == theirs[k] for k in _compared(theirs))
+
+
+def _as_recorded(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[str, Any]:
+    """``theirs`` with what the comparison leaves out taken as this dtc has it (to name what differed)."""
+    kept = set(_compared(theirs))
+    return {k: theirs[k] if k in kept else mine.get(k) for k in (*theirs, *(k for k in mine if k not in theirs))
+            if k in kept or k in mine}
+
+
 def _differs(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> str:
     if mine.get("event") != theirs.get("event"):
         return f"this dtc reports {mine.get('event')!r} where the log has {theirs.get('event')!r}"
@@ -330,13 +367,18 @@ def replay(graph: CompiledGraph, events: Sequence[Mapping[str, Any]],
     except Divergence as exc:
         return Replayed(0, "", exc)
 
+    kinds = recorded_kinds(start)
+
     def compare(event: dict[str, Any]) -> None:
+        if kinds is not None and event.get("event") not in kinds:
+            return  # a kind the log does not record (the web edition's: what the page plays itself)
         n = compared[0]
         if n >= len(events):
             raise Divergence(n, f"this dtc goes on ({event.get('event')}) after the log's run ended")
         theirs = events[n]
-        if event != theirs:
-            raise Divergence(int(theirs.get("seq", n)), _differs(event, theirs))
+        if event != theirs if kinds is None else not _agrees(event, theirs):
+            raise Divergence(int(theirs.get("seq", n)), _differs(event, theirs) if kinds is None
+                             else _differs(event, _as_recorded(event, theirs)))
         compared[0] = n + 1
 
     player = ReplayPlayer(events, lambda: compared[0])
@@ -361,6 +403,9 @@ def replay(graph: CompiledGraph, events: Sequence[Mapping[str, Any]],
             return Replayed(compared[0], "", Divergence(
                 int(nxt.get("seq", compared[0])), f"this dtc asks a question where the log has {nxt.get('event')!r}"))
         return Replayed(compared[0], "", unfinished=True)
+    if kinds is not None and source.left:
+        return Replayed(compared[0], outcome.line(), Divergence(
+            int(events[-1].get("seq", compared[0])), f"the log rolled {source.left} more dice than this dtc did"))
     if compared[0] < len(events):
         nxt = events[compared[0]]
         return Replayed(compared[0], outcome.line(), Divergence(

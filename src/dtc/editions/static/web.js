@@ -42,12 +42,15 @@
     window.crypto.getRandomValues(buf);
     return buf[0] | 0;
   }
-  var random = mulberry32(initialSeed());
+  var seed = initialSeed();
+  var random = mulberry32(seed);
   /* A replay's dice (see "replay" below): the faces a run log gives, taken in turn. */
   var faces = null;
   function die(sides) {
     if (faces) { return takeFace(sides); }
-    return 1 + Math.floor(random() * sides);
+    var face = 1 + Math.floor(random() * sides);
+    if (recording()) { run.faces.push([sides, face]); }
+    return face;
   }
   function roll(count, sides) {
     var dice = [];
@@ -186,6 +189,7 @@
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false;
     state.over = null; state.unconscious = false; state.dark = 0;
     weights = {}; standard = {};
+    run = null; store.set(runKey, "null");
     (sys.gear || []).forEach(function (g) { standard[String(g).toLowerCase()] = true; });
     document.querySelectorAll(".page").forEach(resetFights);
   }
@@ -203,24 +207,28 @@
   var OVER = "The run is over: play again, or start a new adventurer.";
   var actions = {
     "hp-1": function () {
+      cutRun("HP changed on the sheet");
       if (state.over) { say(OVER); return; }
       if (field("hp").value === "") { say("Write your HP on the sheet first."); return; }
       say(hurt(1, "the sheet's −1").trim());
     },
     "hp+1": function () {
+      cutRun("HP changed on the sheet");
       if (state.over) { say(OVER); return; }
       var max = num("hpmax"); setNum("hp", max ? Math.min(max, num("hp") + 1) : num("hp") + 1);
     },
-    "turn+1": function () { say(state.over ? OVER : spendTurn()); },
+    "turn+1": function () { cutRun("a turn spent from the sheet"); say(state.over ? OVER : spendTurn("wait")); },
     "refill": function () {
       if (!field("oil")) { return; }
+      cutRun("the lantern refilled by hand");
       if (state.over) { say(OVER); return; }
       if (num("oil") < 1) { say("No oil left."); return; }
       setNum("oil", num("oil") - 1); setNum("light", sys.light[0]); state.dark = 0;
       say("Lantern refilled: " + sys.light[0] + " turns of light.");
     },
     "roll-abilities": function () { say(newRun()); reopen(); },
-    "encounter": function () { say(state.over ? OVER : encounterCheck(true)); },
+    "download": function () { say(downloadRun()); },
+    "encounter": function () { cutRun("an encounter check asked for on the sheet"); say(state.over ? OVER : encounterCheck(true)); },
     "reset": function () {
       if (!window.confirm("Clear the sheet and start a new adventurer?")) { return; }
       freshSheet(); reopen(); say("A fresh sheet.");
@@ -287,6 +295,7 @@
   function endRun(kind, why) {
     if (state.over) { return; }
     state.over = { kind: kind, why: why };
+    endLog(kind, why);
     save();
     var page = document.querySelector(".page.current.entry");
     if (page) { renderOver(page, true); }
@@ -331,9 +340,10 @@
   /* A turn passes (play's Engine.clock and the rules' turn_passed): the lantern burns; in the dark
      it is lit again while oil lasts, else each turn there is a check (Death & Treasure: WIS) or
      the adventurer is lost, as after sys.darkTurns of them. */
-  function nextTurn() {
+  function nextTurn(why) {
     setNum("turn", num("turn") + 1);
-    note({ event: "turn", turn: num("turn") - 1 });  /* the sheet counts from turn 1; the log, turns passed */
+    /* the sheet counts from turn 1; the log, turns passed */
+    note({ event: "turn", turn: num("turn") - 1 }, { event: "turn", why: why || "move" });
     if (sys.minutes) { setNum("minutes", num("minutes") + 10); }
     var light = field("light");
     if (!light || light.value === "") { return ""; }
@@ -367,9 +377,9 @@
   }
   /* Whether the last turn spent brought an encounter (the reader plays it out). */
   var lastMet = false;
-  function spendTurn() {
+  function spendTurn(why) {
     lastMet = false;
-    return "Turn " + (num("turn") + 1) + "." + nextTurn() + (state.over ? "" : " " + encounterCheck(false));
+    return "Turn " + (num("turn") + 1) + "." + nextTurn(why) + (state.over ? "" : " " + encounterCheck(false));
   }
   /* A creature's card by the name a stat block or an encounter group gives (any case, any spacing). */
   function creatureNamed(name) {
@@ -383,8 +393,10 @@
     var low = data.encounterLow || 1, high = data.encounterDie;
     var r = low + die(high - low + 1) - 1;
     var row = data.encounters.filter(function (e) { return r >= e.low && r <= e.high; })[0];
-    note({ event: "encounter", roll: r });
-    if (!row) { return { text: "Rolled " + r + " on the table: no row for that roll.", foes: [] }; }
+    if (!row) {
+      note({ event: "encounter", roll: r }, { event: "encounter", roll: r });
+      return { text: "Rolled " + r + " on the table: no row for that roll.", foes: [] };
+    }
     var foes = [];
     var counts = (row.groups || []).map(function (g) {
       var spec = parseDice(g[0]);
@@ -397,13 +409,15 @@
       foes.push({ name: g[1], count: got, creature: g[2] });
       return got + " " + g[1] + " (" + g[0] + ")";
     });
+    /* (after the groups' counts: play's encounter event carries their dice) */
+    note({ event: "encounter", roll: r }, { event: "encounter", roll: r });
     return { text: "Rolled " + r + " on the table: " + row.text + (counts.length ? ". You meet " + counts.join(" and ") : "") + ".", foes: foes };
   }
   /* The encounter checks a turn brings: 1-in-N, or (Dungeon Rules) the zone's danger range, once for
      each of its intervals the clock has passed (twice in a lair). {text, met: the encounter or null}.
      ``asked``: the sheet's button, one check now; ``clock``: a turn passes first (a lone turn). */
   function encounterRolls(asked, clock) {
-    var before = clock ? nextTurn() : "";
+    var before = clock ? nextTurn("unconscious") : "";
     if (state.over) { return { text: before, met: null }; }
     if (!data.encounters.length) { return { text: before + (asked ? "This book has no encounter table." : ""), met: null }; }
     var chance = sys.encounterInSix || 1, checks = 1;
@@ -421,13 +435,14 @@
     var rolled = [], hit = false;
     for (var i = 0; i < checks; i++) {
       var d = die(6); rolled.push(d); hit = hit || d <= chance;
-      note({ event: "encounter_check", roll: d, encounter: d <= chance });
+      note({ event: "encounter_check", roll: d, encounter: d <= chance }, { event: "encounter_check", roll: d, encounter: d <= chance });
     }
     var range = chance > 1 ? "1–" + chance : "1";
     var dice = rolled.length > 1 ? "rolled " + rolled.join(", ") : "rolled " + rolled[0];
     if (!hit) { return { text: before + " Encounter check: " + dice + " (encounter on " + range + "). Nothing comes.", met: null }; }
     var met = rollEncounter();
     lastMet = true;
+    cutRun("an encounter, which the reader plays");
     resetFights(cover);  /* the cover's helpers fight the creatures met now */
     return { text: before + " Encounter! " + dice.charAt(0).toUpperCase() + dice.slice(1) + " (on " + range + "). " + met.text, met: met };
   }
@@ -469,6 +484,7 @@
   cover.addEventListener("click", function (ev) {
     var button = ev.target.closest("button[data-act='table']");
     if (!button || !data.encounters.length) { return; }
+    cutRun("a roll on the encounter table");
     button.parentNode.querySelector(".result").textContent = rollEncounter().text;
   });
 
@@ -567,7 +583,9 @@
         if (own < -ch[1]) { giveUpItems(ch[0], -ch[1] - own); }
         if (before + ch[1] < 0) { say("You had " + (-(before + ch[1])) + " " + ch[0] + " too few."); }
       }
-      note({ event: "possession", name: ch[0], held: num("has-" + i) + itemCount(ch[0]) });
+      var now = num("has-" + i) + itemCount(ch[0]), logged = { event: "possession", name: ch[0], amount: ch[1], held: now };
+      if (before + ch[1] < 0) { logged.short = -ch[1] - before; }
+      note({ event: "possession", name: ch[0], held: now }, logged);
     });
   }
   function refreshGates() {
@@ -655,7 +673,7 @@
       ok = total + score >= check.target;
       text += " = " + total + ", + " + ability + " " + score + " = " + (total + score) + " against " + check.target;
     }
-    note({ event: "check", ability: ability, total: total, success: ok });
+    note({ event: "check", ability: ability, total: total, success: ok }, { event: "check", ability: ability, success: ok });
     var word = ok ? "success" : "failure";
     if (check.degrees === "zilch") { word = degree(total, score + check.mod); }
     return { ok: ok, text: text + ": " + word + "." };
@@ -745,6 +763,9 @@
       gearPick.focus();
       return;
     }
+    decide("menu", choiceKey(card), cardLabel(card));
+    if (chosen) { decide("plan", "plan:" + chosen.value, chosen.value.split("+").join(" + ")); }
+    if (plan.indexOf("check") >= 0 && picker && !card.dataset.ability) { decide("ability", ability, ability); }
     carryOut(card, { plan: plan, i: 0, ok: true, words: [], d: d, ability: ability, score: score, check: check, path: path });
   }
   /* As play takes a plan (Engine._choice): its needs in order (turn, gear, check), the first that
@@ -756,7 +777,7 @@
     for (; a.i < a.plan.length && a.ok && !state.over; a.i++) {
       var need = a.plan[a.i];
       if (need === "turn") {
-        words.push("You spend a turn. " + spendTurn());
+        words.push("You spend a turn. " + spendTurn("action"));
         if (lastMet && !state.over) {
           a.i++;
           suspended[card.dataset.card] = a;
@@ -768,8 +789,8 @@
       }
       if (need === "gear") {
         var gear = card.querySelector("select.gear");
-        if (gear && gear.value && gear.value !== "-") { words.push("You use your " + gear.value + "."); }
-        else { a.ok = false; words.push("You have no suitable gear: this way fails."); }
+        if (gear && gear.value && gear.value !== "-") { words.push("You use your " + gear.value + "."); logGear(gear.value); }
+        else { a.ok = false; words.push("You have no suitable gear: this way fails."); logGear(null); }
       }
       if (need === "check") {
         if (!a.check) { a.ok = false; words.push("D" + a.d + " has no check in these rules."); break; }
@@ -787,7 +808,7 @@
     var ok = a.ok;
     var target = ok ? card.dataset.s : card.dataset.f;
     var result = { ok: ok, text: words.join(" ").replace(/\s+/g, " ").trim() + (a.plan.length > 1 ? (ok ? " You succeed." : " You fail.") : ""), target: target || "" };
-    note({ event: "action", success: ok, to: target ? parseInt(target, 10) : null });
+    note({ event: "action", success: ok, to: target ? parseInt(target, 10) : null }, { event: "action", plan: a.plan.slice(), success: ok });
     record(card, result);
     showResult(card, result, true);
   }
@@ -806,7 +827,8 @@
     var dice = roll(parseInt(card.dataset.count, 10), parseInt(card.dataset.sides, 10));
     var total = sum(dice);
     var branch = JSON.parse(card.dataset.branches).filter(function (b) { return total >= b[0] && total <= b[1]; })[0];
-    note({ event: "roll", total: total, to: branch && branch[2] !== null ? branch[2] : null });
+    decide("menu", choiceKey(card), cardLabel(card));
+    note({ event: "roll", total: total, to: branch && branch[2] !== null ? branch[2] : null }, { event: "roll", total: total });
     var result = { ok: null, text: "Rolled " + dice.join(" + ") + " = " + total + "." + (branch && branch[2] !== null ? "" : " No branch of this roll covers it."),
       target: branch && branch[2] !== null ? String(branch[2]) : "" };
     record(card, result); showResult(card, result, true);
@@ -820,6 +842,7 @@
     if (button) { rollBranch(button.closest(".random")); return; }
     button = ev.target.closest("button.roll-hazard");
     if (button) {
+      cutRun("a hazard, which the reader plays");
       /* As play meets a hazard (dungeon_rules/hazards.py): its rules' check (a d20), against the
          better of its abilities, whichever system owns them; failing, the Fail text's damage dice. */
       var box = button.closest(".roller");
@@ -906,6 +929,7 @@
   }
   function heldShield() { return items().some(function (x) { return x.toLowerCase() === "shield"; }); }
   function fightAct(box, act) {
+    cutRun("a fight, which the page leaves to the reader");
     var foe = foeOf(box);
     var id = (box.closest(".page") || cover).id + ":" + box.dataset.creature;
     var f = fights[id] || (fights[id] = { hurt: false, halved: false, pile: [] });
@@ -939,7 +963,7 @@
       /* A fight takes one turn, however many rounds (play's game.clock("combat"), before its first
          round: the light burns, no encounter check). */
       f.clocked = true;
-      clock = "The fight takes a turn (turn " + (num("turn") + 1) + ")." + nextTurn() + " ";
+      clock = "The fight takes a turn (turn " + (num("turn") + 1) + ")." + nextTurn("combat") + " ";
       if (state.over) { out.textContent = clock.trim(); buttons(); return; }
     }
     function damageFoe(amount) {
@@ -1135,6 +1159,7 @@
     fresh = true;
     if (a.closest(".entry")) { moving = true; }
     if (sys.sameRoomFree && a.classList.contains("continue") && a.closest(".check")) { moving = false; }
+    pendingMove = recording() ? moveBy(a) : null;
     if (a.classList.contains("play-again")) {
       var made = newRun();
       save();
@@ -1161,7 +1186,7 @@
     var words = [];
     /* An ending ends the run: arriving there spends no turn (and rolls no encounter). */
     if (moving && field("autoturn").checked && !page.querySelector(".choices.ending:not(.escaped)")) {
-      var t = spendTurn();
+      var t = spendTurn("move");
       words.push(t);
     }
     if (words.length) { state.arrivals[String(number)] = words.join(" ").replace(/\s+/g, " ").trim(); }
@@ -1185,14 +1210,17 @@
     page.classList.add("current");
     if (page.classList.contains("entry")) {
       var number = parseInt(page.id.slice(6), 10);
+      var wasAt = state.last;
       var arriving = state.last !== number || (moving && fresh);
       if (fresh && arriving) { delete state.attempts[String(number)]; resetFights(page); }
       var changes = state.last !== number && (moving || state.last === null);
       if (state.last !== number) { state.previous = state.last; state.last = number; }
       /* Play's order (Engine._arrive): the arrival's turn and its encounter check, then the entry's
          effects; a run that is over takes no more turns and no effects. */
+      if (!replaying) { logArrival(number, fresh && arriving, wasAt !== number); }
       if (fresh && arriving && !state.over) { arrive(page, number); }
       if (changes && !state.over) { applyChanges(number); }
+      if (!replaying && recording() && fresh && arriving) { afterArrival(page, number); }
       moving = false; fresh = false;
       var arrival = page.querySelector(".arrival");
       if (arrival) { arrival.textContent = state.arrivals[String(number)] || ""; }
@@ -1226,6 +1254,144 @@
     var heading = page.querySelector("h1, h2");
     if (heading && document.readyState !== "loading" && hash) { heading.focus({ preventScroll: true }); }
   }
+  /* --- the reader's run, written as dtc play --log writes a run log ("Download this run") ---
+     From the first page of a run with an adventurer on the sheet: every die face the page rolls
+     and every decision the reader makes on the page's own controls, with the steps the page
+     plays (moves, turns, encounter checks, checks, actions, random branches, possessions, the
+     end). The start event names the kinds it records ("recorded"); dtc play --replay compares
+     those. Where the reader takes over (an encounter, a fight, a hazard, an entry's damage or
+     finds, the sheet changed by hand, a link followed out of turn), the log stops: the page no
+     longer knows every die and decision play would need. */
+  var run = null, pendingMove = null;
+  var RECORDED = ["move", "turn", "encounter_check", "encounter", "check", "action", "roll", "possession", "decision", "gear"];
+  var runKey = data.key + ":run";
+  function recording() { return !!run && !run.cut && !run.ended && !replaying; }
+  function cutRun(why) { if (recording()) { run.cut = why; run.faces = []; saveRun(); } }
+  function saveRun() { if (run) { store.set(runKey, JSON.stringify(run)); } }
+  function loadRun() {
+    try { var saved = JSON.parse(store.get(runKey) || "null"); if (saved && Array.isArray(saved.events)) { run = saved; } } catch (e) { run = null; }
+  }
+  function logEvent(ev) {
+    if (!recording()) { return; }
+    var e = { seq: run.events.length, turn: Math.max(0, num("turn") - 1 - run.turn0), entry: ev.entry !== undefined ? ev.entry : state.last !== null ? state.last : data.start, event: ev.event };
+    Object.keys(ev).forEach(function (k) { if (k !== "event" && k !== "entry") { e[k] = ev[k]; } });
+    if (run.faces.length) { e.faces = run.faces; run.faces = []; }
+    run.events.push(e);
+    saveRun();
+  }
+  function decide(question, choice, label) { logEvent({ event: "decision", question: question, choice: String(choice), label: String(label || choice) }); }
+  function choiceKey(card) { var m = /c(\d+)$/.exec(card.dataset.card || ""); return m ? "choice:" + m[1] : ""; }
+  function cardLabel(card) { var t = card.querySelector(".card-title strong, strong, span"); return t ? t.textContent.trim() : ""; }
+  /* How a followed link moves in play's words (and the menu's decision it is), or null: a move the page does not play. */
+  function moveBy(a) {
+    var card = a.closest("[data-card], [data-key]");
+    if (a.classList.contains("play-again") || (!a.closest(".entry") && a.getAttribute("href") === "#entry-" + data.start)) { return "start"; }
+    if (!card || !a.closest(".entry")) { return null; }
+    if (card.classList.contains("go")) {
+      if (card.dataset.card) { decide("menu", choiceKey(card), cardLabel(card)); } else { decide("menu", card.dataset.key, a.textContent.trim()); }
+      return card.dataset.key ? "prose" : "success";
+    }
+    if (a.classList.contains("continue")) {
+      if (card.classList.contains("random")) { return "random"; }
+      var done = (state.attempts[entryOf(card)] || {})[card.dataset.card];
+      return done && done.ok !== null && done.ok !== undefined ? (done.ok ? "success" : "failure") : null;
+    }
+    return null;
+  }
+  function sheetReady() {
+    return sys.abilities.length > 0 && sys.abilities.every(function (a) { return abilityScore(a) !== null; }) && field("hp").value !== "";
+  }
+  /* The move into the entry shown: a run starts on the book's first page; a move the page plays is
+     logged; any other (a link out of turn, the browser's back button) stops the log. */
+  function logArrival(number, arriving, moved) {
+    var how = pendingMove;
+    pendingMove = null;
+    if (arriving && number === data.start && (how === "start" || !run)) {
+      if (sheetReady() && data.run.rules) { startRun(); how = "start"; } else { run = null; }
+    }
+    if (!recording()) { return; }
+    if (arriving && how) { logEvent({ event: "move", entry: number, to: number, how: how }); }
+    else if (arriving || moved) { cutRun("a move the page does not play (a link followed out of turn)"); }
+  }
+  /* After the arrival's turn and possessions: what play does next on this page. */
+  function afterArrival(page, number) {
+    if (state.over) { return; }
+    var ending = !!page.querySelector(".choices.ending:not(.escaped)");
+    var untracked = (data.run.untracked || {})[String(number)];
+    if (untracked) { cutRun("what the entry does (" + untracked + "), which the reader plays"); return; }
+    var zone = (data.run.zones || {})[String(number)];
+    if (zone !== undefined && zone !== run.zone && !ending) { run.zone = zone; decide("pace", "pace:standard", "Standard advance"); }
+    if (ending) { endLog("ended", "THE END"); }
+    else if (!page.querySelector(".choices:not(.ending) .card")) { cutRun("an entry with no way on the page plays"); }
+  }
+  function endLog(outcome, why) {
+    if (!recording()) { return; }
+    logEvent({ event: "end", outcome: outcome, reason: why, treasure: itemCount("coins"), hp: num("hp") });
+    run.ended = true; saveRun();
+  }
+  /* The gear the reader uses for a plan's "gear" (play's Engine.use_gear: which item, then the reader's yes). */
+  function logGear(value) {
+    if (!recording()) { return; }
+    if (value === null) { decide("gear", "none", "Nothing suitable"); logEvent({ event: "gear", item: null, appropriate: false }); return; }
+    var all = piles(), pile = all[items().indexOf(value)];
+    var names = [];
+    all.forEach(function (p) { if (p.q > 0 && p.name !== "coins" && names.indexOf(p.name) < 0) { names.push(p.name); } });
+    var k = pile ? names.indexOf(pile.name) : -1;
+    if (k < 0) { cutRun("gear that is not among the sheet's items"); return; }
+    decide("gear", "gear:" + k, pile.name);
+    decide("gear-ok", "yes", "Yes");
+    logEvent({ event: "gear", item: pile.name, appropriate: true });
+  }
+  function startRun() {
+    run = { events: [], faces: [], cut: null, ended: false, zone: null, turn0: num("turn") - 1 };
+    var sheet = sheetFile();
+    var line = sheet.name + ": " + Object.keys(sheet.abilities).map(function (a) { return a + " " + sheet.abilities[a]; }).join("  ") + "  HP " + sheet.hp + "/" + sheet.max_hp;
+    logEvent({ event: "start", entry: data.start, title: data.run.title, rules: data.run.rules, seed: seed, character: line, start: data.start,
+      log: 1, sheet: sheet, made: false, rulings: {}, recorded: RECORDED });
+  }
+  /* The adventurer on the sheet as a character file holds it (schemas/character.schema.json). */
+  function sheetFile() {
+    var abilities = {}, stats = {}, notes = [];
+    sys.abilities.forEach(function (a) {
+      var v = abilityScore(a);
+      if (v === null || (sys.same || {})[a] !== undefined) { return; }
+      if (sys.owner && sys.base && sys.owner[a] && sys.owner[a] !== sys.base) { stats[a] = v; } else { abilities[a] = v; }
+    });
+    if (field("chips")) { stats.chips = num("chips"); }
+    if (field("ab")) { stats.AB = num("ab"); }
+    if (field("class") && field("class").value.trim()) { notes.push("class: " + field("class").value.trim()); }
+    if (field("path") && field("path").value.trim()) { notes.push("path: " + field("path").value.trim()); }
+    var list = piles().filter(function (p) { return p.q > 0; }).map(function (p) {
+      var w = weightOf(p.name), coin = p.name === "coins";
+      var item = { name: p.name, kind: coin ? "treasure" : "gear", quantity: p.q, weight: w[1] === 1 ? String(w[0]) : w[0] + "/" + w[1], standard: isStandard(p.name) };
+      if (coin) { item.value = 1; item.category = "coins"; }
+      return item;
+    });
+    if (field("oil") && field("light") && field("light").value !== "") {
+      /* play lights the lantern as the run begins, from a flask: the page's lit lantern is that flask */
+      var oil = num("oil") + (num("light") > 0 ? 1 : 0);
+      var flask = list.filter(function (i) { return i.name.toLowerCase() === "lantern oil"; })[0];
+      if (flask) { flask.quantity = oil; } else if (oil > 0) { list.push({ name: "Lantern Oil", kind: "gear", quantity: oil, weight: "0", standard: true }); }
+    }
+    var hp = num("hp");
+    var sheet = { format: "dtc-character", format_version: 1, name: (field("name") && field("name").value.trim()) || "Adventurer",
+      ruleset: sys.base || "", abilities: abilities, stats: stats, hp: hp, max_hp: field("hpmax").value !== "" ? num("hpmax") : hp,
+      notes: notes, items: list };
+    if (!sheet.ruleset) { delete sheet.ruleset; }
+    return sheet;
+  }
+  function downloadRun() {
+    if (!run || !run.events.length) { return "No run to download yet: make or enter an adventurer, then begin the adventure."; }
+    var text = run.events.map(function (e) { return JSON.stringify(e); }).join("\n") + "\n";
+    var a = document.createElement("a");
+    a.href = "data:application/x-ndjson;charset=utf-8," + encodeURIComponent(text);
+    a.download = (data.key.split(":")[1] || "run") + "-run.jsonl";
+    a.hidden = true;
+    document.body.appendChild(a); a.click(); a.parentNode.removeChild(a);
+    return "Saved this run's log (" + run.events.length + " events" + (run.cut ? "; it stops at " + run.cut : run.ended ? "" : "; the run goes on") +
+      "): dtc play the book --replay the log plays it again.";
+  }
+
   /* --- replay: a run log of dtc play, played again in the page ---------------------------
      The page plays the steps it models with its own rules, every die face taken from the log:
      moves and where they lead, checks with their plans, random branches, turns and encounter
@@ -1234,7 +1400,11 @@
      recorded it. The first difference stops the replay: data-replay="diverged", the step and
      what differed; a replay that agrees to the end: data-replay="match". */
   var replaying = null;
-  function note(ev) { if (replaying) { replaying.page.push(ev); } }
+  /* A step the page plays: kept for a replay's comparison, and (``logged``) in the reader's run log. */
+  function note(ev, logged) {
+    if (replaying) { replaying.page.push(ev); }
+    if (logged) { logEvent(logged); }
+  }
   function Diverged(step, what) { this.step = step; this.what = what; }
   function takeFace(sides) {
     var r = replaying;
@@ -1362,7 +1532,7 @@
     if (kind === "refused") { replaying.refused = true; return; }
     if (kind === "go") { replaying.expect = parseInt(card.querySelector("a").getAttribute("href").slice(7), 10); return; }
     if (kind === "random") { rollBranch(card); return; }
-    if (kind === "turn") { spendTurn(); return; }
+    if (kind === "turn") { spendTurn("wait"); return; }
     if (kind !== "action") { return; }
     var rest = events.slice(i + 1);
     var upto = rest.findIndex(function (x) { return x.event === "move" || (x.event === "decision" && x.question === "menu"); });
@@ -1507,6 +1677,7 @@
   };
 
   load();
+  loadRun();
   if (window.matchMedia("(max-width: 61.99rem)").matches) { sheetBox.open = false; }
   if ("scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
   window.addEventListener("hashchange", show);

@@ -1,0 +1,150 @@
+"""The web edition and `dtc play` are one game, the other way: runs played in the page replay in play.
+
+For every bundled book and every acceptance book under ``tests/fixtures/books/``, seeded runs are
+played in the web edition in headless Chromium as a reader plays them — a new adventurer from the
+sheet, then the page's own controls clicked (a way on, a check's plan, gear and ability, a random
+branch, Continue), the picks drawn from a seeded generator — and saved with the sheet's "Download
+this run". Each download must be a run log the schema accepts, and ``dtc play BOOK --replay LOG``
+must play it again step for step: "same outcome" for a run that ended in what the page plays, "the
+same so far" for one whose log stops where the reader took over (an encounter, a fight, a hazard,
+an entry's damage or finds). Needs Playwright and Chromium, as tests/test_build_browser.py says.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from dtc.cli import main
+from dtc.compiled.schema import validate
+from dtc.compiler.api import compile_file
+from dtc.editions import build
+from helpers import BUNDLED, ROOT
+from helpers.browser import browser  # noqa: F401  (the fixture)
+
+BOOKS = [*BUNDLED, *sorted((ROOT / "tests" / "fixtures" / "books").glob("*.txt"))]
+SEEDS = range(4)
+#: Clicks at most in one run (a run that goes on longer is downloaded as it stands).
+STEPS = 80
+
+
+@pytest.fixture(scope="module")
+def editions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    out = tmp_path_factory.mktemp("editions")
+    found = {}
+    for book in BOOKS:
+        build(compile_file(book).graph(), out / book.stem, book.stem, pdf=False)
+        found[book.stem] = (out / book.stem / f"{book.stem}.html").as_uri()
+    return found
+
+
+@pytest.fixture()
+def page(browser: Any) -> Iterator[Any]:  # noqa: F811
+    context = browser.new_context(accept_downloads=True)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    yield tab
+    context.close()
+    assert not errors, errors
+
+
+#: The current entry's ways on that the page plays itself (not a check rolled by hand, not a leave card).
+_WAYS = (".page.current .choices:not(.ending) .card.go:not(.closed), "
+         ".page.current .choices:not(.ending) .card.check:not(.closed):has(button.roll), "
+         ".page.current .choices:not(.ending) .card.random:not(.closed)")
+
+
+def _pick(page: Any, rng: random.Random, selector: str) -> None:
+    """Choose one of a select's options (not the empty one) at random."""
+    values = page.eval_on_selector(selector, "s => Array.from(s.options).map(o => o.value).filter(v => v)")
+    if values:
+        page.select_option(selector, rng.choice(values))
+
+
+def _step(page: Any, rng: random.Random) -> bool:
+    """One way on, taken as a reader takes it; False when there is none (an ending, the run over)."""
+    if page.locator(".page.current .run-over").count() or page.locator(".page.current .choices.ending:not([hidden]):not(.escaped)").count():
+        return False
+    ways = page.locator(_WAYS)
+    if not ways.count():
+        return False
+    card = ways.nth(rng.randrange(ways.count()))
+    if "go" in (card.get_attribute("class") or "").split():
+        card.locator("a").first.click()
+        return True
+    if card.locator("button.roll-branch").count():
+        card.locator("button.roll-branch").click()
+    else:
+        radios = card.locator('input[type="radio"]')
+        if radios.count():
+            radios.nth(rng.randrange(radios.count())).check()
+        cid = card.get_attribute("data-card")
+        if card.locator("select.gear:visible").count():
+            _pick(page, rng, f'[data-card="{cid}"] select.gear')
+        if card.locator("select.ability:visible").count():
+            _pick(page, rng, f'[data-card="{cid}"] select.ability')
+        card.locator("button.roll").click()
+    go = card.locator("a.continue")
+    if not go.count():
+        return False  # an encounter came in the middle of it, the run ended, or the book gives no entry
+    go.click()
+    return True
+
+
+def _play(page: Any, uri: str, seed: int, out: Path) -> Path:
+    page.goto(f"{uri}?seed={seed}")
+    page.locator("details.sheet-box").evaluate("d => d.open = true")
+    page.click("button[data-act='roll-abilities']")
+    page.click("#cover a.button.primary")
+    rng = random.Random(seed)
+    for _ in range(STEPS):
+        if not _step(page, rng):
+            break
+    with page.expect_download() as download:
+        page.click("button[data-act='download']")
+    log = out / f"run-{seed}.jsonl"
+    download.value.save_as(log)
+    return log
+
+
+@pytest.mark.parametrize("book", BOOKS, ids=[b.stem for b in BOOKS])
+def test_every_run_played_in_the_page_replays_in_play(book: Path, editions: dict[str, str], page: Any,
+                                                      tmp_path: Path) -> None:
+    failures = []
+    for seed in SEEDS:
+        log = _play(page, editions[book.stem], seed, tmp_path)
+        events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        for event in events:
+            validate(event, "run-log")
+        assert events[0]["event"] == "start" and events[0]["made"] is False
+        result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+        if result.exit_code != 0 or ("same outcome" not in result.output and "the same so far" not in result.output):
+            failures.append(f"seed {seed}: {result.output.strip()}")
+    assert not failures, "\n".join(failures)
+
+
+def test_a_download_before_any_run_says_so(editions: dict[str, str], page: Any) -> None:
+    page.goto(editions["the-drowned-chapel"])
+    page.locator("details.sheet-box").evaluate("d => d.open = true")
+    page.click("button[data-act='download']")
+    assert "No run to download yet" in (page.text_content(".sheet-status") or "")
+
+
+def test_a_run_played_to_its_end_replays_with_the_same_outcome(editions: dict[str, str], page: Any,
+                                                               tmp_path: Path) -> None:
+    """At least one seeded run of a book without wandering encounters is played to its end."""
+    book = next(b for b in BOOKS if b.stem == "maze-rats-keys-and-coins")
+    outcomes = []
+    for seed in range(12):
+        log = _play(page, editions[book.stem], seed, tmp_path)
+        result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+        assert result.exit_code == 0, result.output
+        outcomes.append(result.output)
+    assert any("same outcome" in o for o in outcomes), outcomes
