@@ -70,7 +70,8 @@ def _pick(page: Any, rng: random.Random, selector: str) -> None:
 
 def _step(page: Any, rng: random.Random) -> bool:
     """One way on, taken as a reader takes it; False when there is none (an ending, the run over)."""
-    if page.locator(".page.current .run-over").count() or page.locator(".page.current .choices.ending:not([hidden]):not(.escaped)").count():
+    over = ".page.current .run-over, .page.current .choices.ending:not([hidden]):not(.escaped)"
+    if page.locator(over).count():
         return False
     ways = page.locator(_WAYS)
     if not ways.count():
