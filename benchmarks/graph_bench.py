@@ -13,7 +13,7 @@ accounting, the CPU time (user + system) of dtc itself (``RUSAGE_SELF``) and of 
 programs it ran (``RUSAGE_CHILDREN``), with the wall time. CPU time, not wall time, is what to
 compare on a busy machine. ``--base`` puts another checkout's ``src`` first on the path, so the
 previous code runs in the same sitting, alternating with the new. As the console script does,
-what the compiler built is frozen for the garbage collector (``freeze_after_build``); the entries
+what the compiler built is frozen for the garbage collector (``RunMode.freeze``); the entries
 are read in one process, so that a forked reader's time is not counted as Graphviz's.
 
 ``--shape dense`` is a book of ``--size`` entries each of which leads to every other (500 entries:
@@ -39,11 +39,18 @@ CHILD = r"""
 import json, os, resource, sys, time
 sys.argv = ["dtc", *sys.argv[1:]]
 from dtc.cli import main
-from dtc.compiler import api
-api.freeze_after_build = True
+try:
+    from dtc import runmode
+    mode = runmode.running(runmode.RunMode(freeze=True))
+except ImportError:  # a checkout from before dtc.runmode (--base): the module switch
+    import contextlib
+    from dtc.compiler import api
+    api.freeze_after_build = True
+    mode = contextlib.nullcontext()
 start = time.monotonic()
 try:
-    main.main(args=sys.argv[1:], standalone_mode=False)
+    with mode:
+        main.main(args=sys.argv[1:], standalone_mode=False)
 except SystemExit:
     pass
 wall = time.monotonic() - start

@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 
 import dtc.compiler.parallel as parallel
+from dtc import runmode
 from dtc.compiler.api import compile_text
 from dtc.compiler.model import Choice, Document, Entry
 from dtc.compiler.parse import parse
 from dtc.lint.engine import lint_compilation
+from dtc.runmode import RunMode
 from helpers import SEEDS_MISSING, alive, benchmark, count_forks, sample_dungeon, terminated
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,14 +150,14 @@ def test_incomplete_output_is_refused() -> None:
 
 
 def test_off_for_small_books_and_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "enabled", True)
+    monkeypatch.setattr(runmode, "current", lambda: RunMode(parallel=True))
     monkeypatch.setattr(parallel, "cores", lambda: 2)
     assert not parallel.wanted(parallel.MIN_ENTRIES - 1)
     assert parallel.wanted(parallel.MIN_ENTRIES)
     monkeypatch.setenv("DTC_PARALLEL", "0")
     assert not parallel.wanted(parallel.MIN_ENTRIES)
     monkeypatch.delenv("DTC_PARALLEL")
-    monkeypatch.setattr(parallel, "enabled", False)
+    monkeypatch.setattr(runmode, "current", lambda: RunMode(parallel=False))
     assert not parallel.wanted(parallel.MIN_ENTRIES)
 
 
@@ -268,7 +270,7 @@ def _compiled(text: str, name: str, wait: float = 0.0) -> tuple[str, dict[str, i
 
     counts = {"ahead": 0, "first": -1}
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(parallel, "read_ahead", effects_ahead)
+        mp.setattr(runmode, "current", lambda: RunMode(read_ahead=effects_ahead))
         doc = parse(text, name)
     if doc.ahead is not None:
         time.sleep(wait)
@@ -355,7 +357,7 @@ def test_effects_read_ahead_by_a_child_that_fails(forked: list[int], monkeypatch
         return None
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(parallel, "read_ahead", fails)
+        mp.setattr(runmode, "current", lambda: RunMode(read_ahead=fails))
         doc = parse(text, "x")
     assert compile_json(doc, text, resolve(doc)) == serial
     _fail_in_the_child(monkeypatch)
@@ -369,7 +371,7 @@ def test_effects_read_ahead_by_a_child_that_fails(forked: list[int], monkeypatch
 
     monkeypatch.setattr(parallel, "encode", fails_to_send)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(parallel, "read_ahead", effects_ahead)
+        mp.setattr(runmode, "current", lambda: RunMode(read_ahead=effects_ahead))
         doc = parse(text, "x")
     assert doc.ahead is None  # this process read the child's entries itself
     assert compile_json(doc, text, resolve(doc)) == serial
@@ -473,7 +475,7 @@ def test_a_stop_while_entries_are_read_leaves_no_child(forked: list[int], monkey
         time.sleep(0.5)  # a slow child: still reading when this process stops
         return entries[lo:hi]
 
-    monkeypatch.setattr(parallel, "read_ahead", (lambda text: None) if reading_ahead else None)
+    monkeypatch.setattr(runmode, "current", lambda: RunMode(read_ahead=(lambda text: None) if reading_ahead else None))
     started = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         parallel.read_entries(Document(path="x"), "", [], len(entries), [0] * len(entries), read, lambda k: "")

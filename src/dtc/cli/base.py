@@ -15,9 +15,7 @@ from typing import Any, Generic, NoReturn, TypeVar, cast
 
 import click
 
-import dtc.compiler.api as api
-import dtc.compiler.parallel as parallel
-from dtc import __version__
+from dtc import __version__, runmode
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.api import Compilation, compile_file, compile_text
 from dtc.compiler.source import SourceError, read_source
@@ -35,11 +33,6 @@ class Exit(enum.IntEnum):
     USAGE = 2  # a file cannot be read, or the command is misused
 
 
-#: Set by :func:`run`, the installed ``dtc`` command: the process may then end without tearing
-#: down its objects (see :func:`finish`). Tests drive :func:`main` and never set it.
-QUICK_EXIT = False
-
-
 def finish(code: int) -> NoReturn:
     """Exit with ``code`` once a command's output is written.
 
@@ -47,7 +40,7 @@ def finish(code: int) -> NoReturn:
     objects one by one at interpreter shutdown takes 0.08 s at 10,000 entries and 0.8 s at
     100,000, all of it after the answer is printed. Elsewhere this is a plain ``SystemExit``.
     """
-    if QUICK_EXIT:
+    if runmode.current().quick_exit:  # the installed command's mode (run); tests drive main()
         try:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -67,7 +60,7 @@ def reader_gone(code: int = int(Exit.CLEAN)) -> NoReturn:
     """
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
-    if QUICK_EXIT or sys.stdout is sys.__stdout__:
+    if runmode.current().quick_exit or sys.stdout is sys.__stdout__:
         os._exit(code)
     raise SystemExit(code)
 
@@ -125,11 +118,9 @@ def load_graph(path: str) -> CompiledGraph:
 
     Exits 2 with one line when the file cannot be read or is not a valid graph.
     """
-    import dtc.compiled.schema as schema
     from dtc.compiled.schema import SchemaError, load_graph_json
 
     if path.lower().endswith(".json"):
-        schema.freeze_after_load = api.freeze_after_build  # the one-shot command: see there
         try:
             graph = load_graph_json(path)
         except SchemaError as exc:
@@ -454,8 +445,5 @@ def main() -> None:
 
 def run() -> None:
     """The ``dtc`` console command: :func:`main`, allowed to end the process quickly."""
-    global QUICK_EXIT
-    QUICK_EXIT = True
-    api.freeze_after_build = True
-    parallel.enabled = True
-    main()
+    with runmode.running(runmode.ONE_SHOT):
+        main()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-import dtc.compiler.parallel as parallel
+from dtc import runmode
 from dtc.cli.base import Beside, Exit, ends_cleanly, fail, finish, guard, load_source, output_option
 from dtc.cli.progress import Working
 from dtc.compiler.compile import effects_ahead
@@ -39,12 +40,10 @@ def compile_cmd(file: str, output: str | None, validate: bool) -> None:
         preflight(target, [file])
     linted: list[list[Diagnostic]] = []
     with Working(f"parsing {file}") as work:
-        if not validate:  # a large book's reading child reads effects ahead (dtc.compiler.parallel.Ahead)
-            parallel.read_ahead = effects_ahead
-        try:
+        # a large book's reading child reads effects ahead (dtc.compiler.parallel.Ahead)
+        mode = runmode.current() if validate else replace(runmode.current(), read_ahead=effects_ahead)
+        with runmode.running(mode):
             comp = load_source(file)
-        finally:
-            parallel.read_ahead = None
         settings = None
         if file != "-":
             try:

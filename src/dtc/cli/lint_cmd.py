@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-import dtc.compiler.api as api
+from dtc import runmode
 from dtc.cli.base import Exit, color_wanted, ends_cleanly, fail, finish, guard, load_source, reader_gone, terminal_width
 from dtc.cli.progress import Working
 from dtc.compiler.api import compile_file, compile_text
@@ -124,8 +125,9 @@ def lint_cmd(files: tuple[str, ...], fmt: str | None, select: tuple[str, ...], i
     if watch:
         if "-" in files:
             fail("error: --watch needs file paths, not '-' (stdin)")
-        api.freeze_after_build = False  # a long-running process: every build must stay collectable
-        _watch(files, run, show, poll_interval, None if no_config else config_path)
+        # a long-running process: every build must stay collectable
+        with runmode.running(replace(runmode.current(), freeze=False)):
+            _watch(files, run, show, poll_interval, None if no_config else config_path)
     try:
         found = run()
     except (ConfigError, SourceError) as exc:

@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from dtc import runmode
 from dtc.compiled.graphjson import READABLE_VERSIONS, CompiledGraph
 from dtc.resources import data_dir
 
@@ -140,12 +141,6 @@ def validate(instance: Any, name: str = "adventure") -> None:
     raise SchemaError("the document does not satisfy its schema")  # the validators disagree
 
 
-#: Whether what a load allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic
-#: collector never walks the graph again; the one-shot ``dtc`` command turns this on (as
-#: :data:`dtc.compiler.api.freeze_after_build`).
-freeze_after_load = False
-
-
 def load_json(path: str | Path, name: str) -> Any:
     """Read a JSON file and check it against schema ``name``; raise SchemaError if it fails.
 
@@ -158,7 +153,7 @@ def load_json(path: str | Path, name: str) -> Any:
     try:
         return _load_json(path, name)
     finally:
-        if freeze_after_load:
+        if runmode.current().freeze:  # the one-shot command: the collector never walks the graph again
             gc.freeze()
         if enabled:
             gc.enable()

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from dtc import runmode
 from dtc.compiled.graphjson import CompiledGraph
 from dtc.compiler.compile import (
     Resolved,
@@ -50,14 +51,6 @@ class Compilation:
             return compile_json_write(self.doc, self.text, fd, self.resolved, end=end, meanwhile=meanwhile)
 
 
-#: Whether what a build allocated is frozen afterwards (:func:`gc.freeze`), so that the cyclic
-#: collector never walks it again. The one-shot ``dtc`` command turns this on: with it off, the
-#: first collection after a build walks every object of the book (2% of a 10,000-entry lint).
-#: A long-running process (the language server, ``dtc lint --watch``, the test runner) turns
-#: it off, since garbage cycles that were frozen would never be collected.
-freeze_after_build = False
-
-
 @contextmanager
 def no_gc_pauses() -> Iterator[None]:
     """Suspend the cyclic garbage collector while a book's objects are built.
@@ -71,7 +64,10 @@ def no_gc_pauses() -> Iterator[None]:
     try:
         yield
     finally:
-        if freeze_after_build:
+        # The one-shot command's mode freezes what the build allocated (runmode.RunMode.freeze): else
+        # the first collection after a build walks every object of the book (2% of a
+        # 10,000-entry lint). A long-running process must not: frozen garbage is never collected.
+        if runmode.current().freeze:
             gc.freeze()
         if enabled:
             gc.enable()

@@ -22,10 +22,10 @@ Under ``dtc compile`` the child that read the second half does not end once its 
 sent: it reads the book's effects ahead, from the last entry, while this process finishes the
 parse and lints the book (:class:`Ahead`).
 
-Only the one-shot ``dtc`` command turns this on (:data:`enabled`): a long-running process with
-threads (the language server) must not fork, and the tests turn it on where they check it. The
-progress display's threads do not stop it (see :mod:`dtc.forking`); any other thread does.
-``DTC_PARALLEL=0`` in the environment turns it off.
+Only work done in a run mode that allows it (:attr:`dtc.runmode.RunMode.parallel`: the one-shot
+``dtc`` command's) forks: a long-running process with threads (the language server) must not,
+and the tests allow it where they check it. The progress display's threads do not stop it (see
+:mod:`dtc.forking`); any other thread does. ``DTC_PARALLEL=0`` in the environment turns it off.
 """
 
 from __future__ import annotations
@@ -39,13 +39,11 @@ from contextlib import ExitStack
 from functools import partial
 from typing import IO, Any
 
-from dtc import forking
+from dtc import forking, runmode
 from dtc.compiler.model import Choice, CreatureGroup, Document, Entry, ProseExit
 from dtc.diagnostics import Span
 from dtc.fileio import pwrite_all
 
-#: Set by the installed ``dtc`` command (see :func:`dtc.cli.base.run`).
-enabled = False
 #: Below this many entries the parse takes a tenth of a second or less, and what a second
 #: process saves there is lost in the machine's noise (the fork itself takes 1–3 ms; each of
 #: the child's entries costs about a quarter of its reading again, in instructions, to encode
@@ -56,10 +54,6 @@ CHUNK = 1000
 #: The share of the entries the parent reads itself: it also rebuilds the child's, while the
 #: child also encodes them; the two extras cost about the same.
 PARENT_SHARE = 0.55
-
-#: Set by ``dtc compile`` (see :class:`Ahead`): what an entry's text gives the compiled graph
-#: that needs nothing else of the book (its effects' JSON), or None where it needs more.
-read_ahead: Callable[[str], str | None] | None = None
 
 #: Reads entries ``lo`` to ``hi`` (indices into the book's entry heads), in order, into the document.
 Reader = Callable[[int, int], list[Entry]]
@@ -80,7 +74,7 @@ def cores() -> int:
 def wanted(count: int) -> bool:
     """Whether to read ``count`` entries on two cores."""
     return (
-        enabled
+        runmode.current().parallel
         and count >= MIN_ENTRIES
         and hasattr(os, "fork")
         and os.environ.get("DTC_PARALLEL", "1") != "0"
@@ -103,7 +97,7 @@ def read_entries(
     import tempfile  # here, not at the top: a book too small for this never pays for it
 
     split = max(1, min(count - 1, round(count * PARENT_SHARE)))
-    ahead = read_ahead
+    ahead = runmode.current().read_ahead
     later: Ahead | None = None
     with ExitStack() as stack:
         try:
@@ -182,10 +176,11 @@ class Ahead:
     After sending its entries, the child would sit idle while this process reads the rest of
     its share, rebuilds the child's entries and resolves the book (a tenth of a second at
     10,000 entries, more than a second at 100,000), then lints it (``dtc compile`` lints before
-    it builds the graph when this child is reading ahead). When ``dtc compile`` sets
-    :data:`read_ahead`, the child spends that time on what the compiled graph takes from an
-    entry's text alone (its effects, as JSON), the book's entries from the last towards the
-    first (its own, then this process's: an entry's text is a slice of the source), until this
+    it builds the graph when this child is reading ahead). When ``dtc compile`` parses in a run
+    mode with a ``read_ahead`` (:attr:`dtc.runmode.RunMode.read_ahead`), the child spends that
+    time on what the compiled graph takes from an entry's text alone (its effects, as JSON), the
+    book's entries from the last towards the first (its own, then this process's: an entry's
+    text is a slice of the source), until this
     process asks for them (:meth:`collect`, when the graph is built). It then stops after the
     entry in hand and sends what it has, through a second unlinked temporary file.
 
@@ -199,7 +194,7 @@ class Ahead:
     def __init__(self, ahead: Callable[[str], str | None]) -> None:
         import tempfile
 
-        self.ahead = ahead  # what read_ahead was when the child was started
+        self.ahead = ahead  # the run mode's read_ahead when the child was started
         self.parent = os.getpid()
         self.pid = 0
         self._taken: dict[int, str] | None = None
