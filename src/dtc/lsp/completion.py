@@ -78,12 +78,22 @@ def _abilities(snap: Snapshot, line: int, start_col: int, end_col: int, inner: s
             types.CompletionItem(
                 label=f"D{d}",
                 kind=types.CompletionItemKind.EnumMember,
-                detail="no check" if d == 0 else f"difficulty {d}",
+                detail="no check" if d == 0 else _difficulty_words(snap, d),
                 sort_text=f"0D{d}",
                 text_edit=_edit(snap, line, start_col, end_col, f"D{d}"),
             )
         )
     return items
+
+
+def _difficulty_words(snap: Snapshot, difficulty: int) -> str:
+    """``difficulty 2: roll 2d6 and add the ability's bonus: 10 or more succeeds``: the game system's
+    own words for the roll (roll-high or roll-under), never another system's."""
+    from dtc.lsp.hover import roll_words
+
+    ruleset = snap.ruleset
+    words = roll_words(ruleset, None, difficulty, "the ability") if ruleset is not None else ""
+    return f"difficulty {difficulty}: {words}" if words else f"difficulty {difficulty}"
 
 
 def _possessions(snap: Snapshot, line: int, start_col: int, end_col: int) -> list[types.CompletionItem]:

@@ -1,14 +1,19 @@
 """Hover: what a choice leads to and its odds, where a prose exit goes, what leads into an entry.
 
+The words and dice are the game system's own (its reference card, :func:`dtc.systems.reference.describe`:
+roll-high or roll-under, its scores and bonus), never Death & Treasure's unless the book plays it.
 The odds come from the adventure's ruleset (:meth:`~dtc.systems.base.Ruleset.check_probability`,
-exact fractions) for a default character with :data:`DEFAULT_SCORE` in every ability. In Death &
-Treasure ("Taking Action") a difficulty of 1, 2 or 3 is that many of {spend a turn, use gear,
-pass an ability check}, and the check rolls 2d6, 3d6 or 4d6, passing at or under the ability.
+exact fractions): for a fresh adventurer, over every score the system deals for the ability
+(:meth:`~dtc.systems.base.Ruleset.score_distribution`), and for the middle score of that deal
+(10 in Death & Treasure, a +1 bonus in Maze Rats). In Death & Treasure ("Taking Action") a
+difficulty of 1, 2 or 3 is that many of {spend a turn, use gear, pass an ability check}.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -18,7 +23,10 @@ from dtc.lsp.workspace import Snapshot, first_lines
 from dtc.numbers import DIFFICULTY
 from dtc.systems import Ruleset
 
-#: Every ability of the default character (the middle of 3d6).
+if TYPE_CHECKING:
+    from dtc.systems.reference import RollWords
+
+#: Every ability of the default character (the middle of 3d6), where the system deals no scores.
 DEFAULT_SCORE = 10
 _HOW_MANY = {1: "any one", 2: "any two", 3: "all three"}
 
@@ -65,21 +73,91 @@ def _check_text(snap: Snapshot, c: Choice) -> str:
         return f"{written}: not a difficulty of {ruleset.title} ({span}), so no odds."
     ability = ruleset.canonical_ability(c.ability) if c.ability else None
     shown = ability or c.ability or "the most fitting ability"
-    odds = check_odds(ruleset, ability, d)
     named = ability or c.ability
     lines = [f"**{named} D{d}**" if named else f"**D{d}**"]
     if ruleset.name.split(" + ")[0] == "death-and-treasure" and d in _HOW_MANY:
         lines[0] += f" — needs {_HOW_MANY[d]} of: spend a turn, use gear, pass the check."
+    words = roll_words(ruleset, ability, d, shown)
+    if words:
+        lines.append(f"Check: {words}.")
+    typical = middle_score(ruleset, ability)
+    odds = check_odds(ruleset, ability, d, typical)
     if odds is not None:
-        try:
-            dice = ruleset.check_dice(d)
-        except NotImplementedError:
-            dice = "the dice"
-        lines.append(
-            f"Check: roll {dice}, pass on ≤ {shown}. A default character ({DEFAULT_SCORE} in every "
-            f"ability) passes **{_percent(odds)}** ({odds.numerator}/{odds.denominator})."
-        )
+        fresh = fresh_odds(ruleset, ability, d) if ability else None
+        said = ("" if fresh is None else
+                f"A fresh adventurer passes **{_percent(fresh)}** ({fresh.numerator}/{fresh.denominator}), over "
+                f"every {ability} the rules deal; ")
+        bonus = _bonus(ruleset, ability)
+        score = (f"{ability} {typical:+d}" if bonus else f"{ability} {typical}") if ability else (
+            f"a {typical:+d} bonus in every ability" if bonus else f"{typical} in every ability")
+        lines.append(f"{said}{'w' if said else 'W'}ith {score} (the middle of the deal), "
+                     f"**{_percent(odds)}** ({odds.numerator}/{odds.denominator}).")
     return "  \n".join(lines)
+
+
+def roll_words(ruleset: Ruleset, ability: str | None, difficulty: int, shown: str) -> str:
+    """How the system rolls a check of ``difficulty``, in its own words ("roll 2d6 and add STR bonus:
+    10 or more succeeds"); '' when it has none (a plugin without a reference card)."""
+    for part in _parts(ruleset.name):
+        if ability is None or ability in part["abilities"]:
+            template = part["rolls"].get(str(difficulty))
+            if template:
+                if ability is None:
+                    template = template.replace("{ability} bonus", "{ability}'s bonus")
+                return template.replace("{ability}", shown)
+            break
+    return ""
+
+
+@lru_cache(maxsize=32)
+def _parts(spec: str) -> tuple[RollWords, ...]:
+    from dtc.systems.reference import describe
+
+    try:
+        return tuple(describe(spec)["parts"])
+    except Exception:  # an unknown or a plugin's rules: no words, never a failed hover
+        return ()
+
+
+def middle_score(ruleset: Ruleset, ability: str | None) -> int:
+    """The middle of the scores the system deals for ``ability`` (the lower median: 10 on 3d6, a
+    +1 bonus in Maze Rats); :data:`DEFAULT_SCORE` when it cannot say."""
+    dist = _distribution(ruleset, ability)
+    if not dist:
+        return DEFAULT_SCORE
+    seen = Fraction(0)
+    for score in sorted(dist):
+        seen += dist[score]
+        if seen >= Fraction(1, 2):
+            return score
+    return DEFAULT_SCORE
+
+
+def fresh_odds(ruleset: Ruleset, ability: str, difficulty: int) -> Fraction | None:
+    """The chance a freshly made adventurer passes: over every score the system deals for ``ability``."""
+    dist = _distribution(ruleset, ability)
+    if not dist:
+        return None
+    total = Fraction(0)
+    for score, p in dist.items():
+        odds = check_odds(ruleset, ability, difficulty, score)
+        if odds is None:
+            return None
+        total += p * odds
+    return total
+
+
+def _distribution(ruleset: Ruleset, ability: str | None) -> dict[int, Fraction]:
+    try:
+        return ruleset.score_distribution(ability or next(iter(ruleset.ability_names), None))
+    except (NotImplementedError, KeyError, ValueError):
+        return {}
+
+
+def _bonus(ruleset: Ruleset, ability: str | None) -> bool:
+    """Whether the scores are bonuses added to a roll-high total (Maze Rats), not targets."""
+    return any("bonus" in part["rolls"].get("2", "") and (ability is None or ability in part["abilities"])
+               for part in _parts(ruleset.name))
 
 
 def _state_text(c: Choice) -> str:
