@@ -241,6 +241,9 @@ class StateAnalysis:
         for name, count in self.held.items():  # the kit's counts, in the same units
             if name in unit:
                 unit[name] = gcd(unit[name], count)
+        limits = {n: k for n, k in self.doc.limits.items() if n in caps or n in self.lost}
+        for name, limit in limits.items():  # ``Limits:``: kept exactly, up to the limit (a gain past it is lost)
+            unit[name] = gcd(unit.get(name, 0), limit)
         lost = set(self.lost)
         for n in lost:  # a loss of every one (``[-all coins]``) names no amount: it is still tracked
             caps.setdefault(n, 0)
@@ -251,7 +254,10 @@ class StateAnalysis:
         self.unit = {name: unit.get(name) or 1 for name in self.names}
         #: A count above ``cap`` is kept as ``cap + 1``, "more than cap", for what can be lost.
         #: (A possession nothing takes away never needs "more than": its count only grows.)
-        self.top = [max(1, caps[n] // self.unit[n]) + (n in lost) for n in self.names]
+        self.top = [limits[n] // self.unit[n] if n in limits else max(1, caps[n] // self.unit[n]) + (n in lost)
+                    for n in self.names]
+        #: Possessions kept as "more than" above their top: those that can be lost and have no limit.
+        self.more = {n for n in lost if n not in limits}
         #: (entry number, choice index) of gates that read a score: open for some reader, closed for another.
         self.unknown_gates: set[tuple[int, int]] = set()
         res = self.res
@@ -304,8 +310,7 @@ class StateAnalysis:
         assert start is not None
         numbers = list(self.places)
         room_of = {n: r for r, n in enumerate(numbers)}
-        lost = set(self.lost)
-        layout = Layout.of(self.top, [n in lost for n in self.names], exact=False)
+        layout = Layout.of(self.top, [n in self.more for n in self.names], exact=False)
         self.layout = layout
         rooms: list[Room] = []
         for number in numbers:
@@ -335,7 +340,7 @@ class StateAnalysis:
         # change indices in the Room skip untracked changes: map them back to the entry's
         self._change_index = {
             number: [k for k, (i, _, _) in enumerate(self.places[number].changes) if i >= 0] for number in numbers}
-        held = layout.pack([self.held.get(n, 0) // self.unit[n] for n in self.names])
+        held = layout.pack([self.held.get(n, 0) // self.unit[n] for n in self.names])  # (pack keeps each to its top)
         ex = explore(rooms, room_of[start], layout, budget=BUDGET, gated_facts=True, held=held)
         self.ex = ex
         self.numbers = numbers
@@ -531,7 +536,8 @@ class StateAnalysis:
     def replay(self, steps: list[tuple[Place, Move | None, int]]) -> Iterator[tuple[Place, dict[str, int], list[int]]]:
         """Walk a route with exact counts: yields each place, what is held after its effects, and
         the changes that could not be paid; stops early when a gate on the route is closed."""
-        held: dict[str, int] = dict(self.held)
+        limits = self.doc.limits
+        held: dict[str, int] = {n: min(k, limits.get(n, k)) for n, k in self.held.items()}
         visits: dict[int, int] = {}
         for place, move, _ in steps:
             unpaid = []
@@ -547,7 +553,7 @@ class StateAnalysis:
                     amount = -cur if ch.change.all else max(amount, -cur)
                 if amount < 0 and cur < -amount:
                     unpaid.append(k)
-                held[ch.name] = max(0, cur + amount)
+                held[ch.name] = min(max(0, cur + amount), limits.get(ch.name, cur + amount))
             yield place, dict(held), unpaid
             if move is not None and move.cond is not None and not evaluate(move.cond, held):
                 return
@@ -558,7 +564,7 @@ class StateAnalysis:
                     continue
                 cur = held.get(ch.name, 0)
                 amount = -cur if ch.change is not None and ch.change.all else ch.amount
-                held[ch.name] = max(0, cur + amount)
+                held[ch.name] = min(max(0, cur + amount), limits.get(ch.name, cur + amount))
 
     def witness(self, steps: list[tuple[Place, Move | None, int]]) -> tuple[Step, ...]:
         out = []

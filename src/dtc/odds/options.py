@@ -78,6 +78,8 @@ class Book:
     #: What the reader holds before the first entry, of the names the book reads: the kit's rope
     #: for a Death & Treasure book that asks ``if rope`` (:func:`dtc.systems.kit_holdings_of`).
     held: dict[str, int] = field(default_factory=dict)
+    #: ``Limits:``: the most of each name a reader holds (a gain past it is lost).
+    limits: dict[str, int] = field(default_factory=dict)
 
     @property
     def checks(self) -> list[CheckKey]:
@@ -218,8 +220,10 @@ def read_book(graph: CompiledGraph, rules: Ruleset | None = None) -> Book:
     from dtc.systems import kit_holdings_of
 
     held = kit_holdings_of(graph.get("rules"), read_names(graph))
+    limits = dict(graph.get("limits") or {})
     for item in graph.get("start_with", ()):  # ``Start with:`` and ``--with`` (docs/format.md)
-        held[item["name"]] = held.get(item["name"], 0) + item["amount"]
+        name = item["name"]
+        held[name] = min(held.get(name, 0) + item["amount"], limits.get(name, held.get(name, 0) + item["amount"]))
     return Book(
         title=str(graph.get("title") or "Untitled adventure"),
         rules=str(graph.get("rules") or ""),
@@ -231,4 +235,5 @@ def read_book(graph: CompiledGraph, rules: Ruleset | None = None) -> Book:
         skipped=skipped,
         facts=facts,
         held=held,
+        limits=limits,
     )

@@ -167,6 +167,9 @@ def build(book: Book, budget: int | None = None) -> StateChain:
                     unit[ch["name"]] = gcd(unit[ch["name"]], abs(int(ch["amount"])))
                 if ch["amount"] < 0:
                     lost[ch["name"]] = max(lost.get(ch["name"], 0), -int(ch["amount"]))
+    limits = {n: k for n, k in book.limits.items() if n in tops}
+    for name, limit in limits.items():  # ``Limits:``: kept exactly up to the limit, a gain past it lost
+        unit[name] = gcd(unit[name], limit)
     names = sorted(tops)
     slot = {name: i for i, name in enumerate(names)}
     units = [unit[n] for n in names]
@@ -198,8 +201,9 @@ def build(book: Book, budget: int | None = None) -> StateChain:
                 if ch.get("once") and ch["name"] in slot:
                     onces.setdefault((n, ci, k), len(names) + len(onces))
     flag_names = [f"once:{n}:{ci}:{k}" for (n, ci, k) in onces]
-    layout = Layout.of([-(-tops[n] // unit[n]) for n in names] + [1] * len(onces),
-                       [n in lost for n in names] + [False] * len(onces), exact=True,
+    layout = Layout.of([limits[n] // unit[n] if n in limits else -(-tops[n] // unit[n]) for n in names]
+                       + [1] * len(onces), [n in lost and n not in limits for n in names] + [False] * len(onces),
+                       exact=True,
                        ceilings=[ceiling(n) for n in names] + [1] * len(onces))
 
     def compiled(n: int, ci: int, changes: list[Any]) -> tuple[tuple[tuple[int, int], ...], tuple[Kind | None, ...]]:
