@@ -4,6 +4,8 @@ assume Death & Treasure — for Maze Rats, no "pass on ≤ STR" and no "passes 1
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lsprotocol import types
 
 from dtc.lsp.completion import complete
@@ -53,3 +55,23 @@ def test_completion_describes_each_difficulty_in_the_systems_words() -> None:
     assert details["D0"] == "no check"
     details = {i.label: i.detail for i in complete(snapshot("death-and-treasure", "1 A gate ("), 6, 11).items}
     assert details["D1"] == "difficulty 1: roll 2d6: a total equal to or under the ability succeeds"
+
+
+# --- dtc odds: the system's words ---------------------------------------------------------------
+
+
+def test_odds_speak_of_gear_only_where_the_system_has_it(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    book = tmp_path / "rats.txt"
+    book.write_text("Title: T\nRules: maze-rats\n\nAdventure Entries\n\n1 A gate (STR D2, S2, F3).\n\n"
+                    "2 Win. THE END (victory)\n\n3 Lose. THE END (death)\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["odds", str(book)], catch_exceptions=False).stdout
+    assert "gear" not in out and "STR D2 2d6 + bonus ≥ 10  28.7%" in out
+    assert ("approach check: every check is rolled with the dice of its difficulty (Maze Rats meets a "
+            "difficulty no other way)") in out
+    book.write_text(book.read_text(encoding="utf-8").replace("maze-rats", "death-and-treasure"), encoding="utf-8")
+    out = CliRunner().invoke(main, ["odds", str(book)], catch_exceptions=False).stdout
+    assert "With gear" in out and "(any other need, such as gear, met)" in out

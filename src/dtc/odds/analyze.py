@@ -18,6 +18,7 @@ from dtc.odds.checks import (
     APPROACHES,
     Mix,
     approach_probability,
+    approach_words,
     best_mix,
     describe_scores,
     fresh_key_probability,
@@ -285,7 +286,7 @@ def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: boo
                  chain: StateChain | None, kit: dict[str, int] | None = None) -> list[str]:
     out = [
         f"policy {policy}: {POLICIES.get(policy) or DECIDED[policy]}",
-        f"approach {approach}: {APPROACHES[approach]}",
+        f"approach {approach}: {approach_words(ruleset, approach)}",
         "back at the start entry after going in, the reader may also leave the dungeon (escaped), one option "
         "more among the entry's own, as dtc play offers it (docs/outcomes.md)",
     ]

@@ -301,6 +301,19 @@ APPROACHES = {
 }
 
 
+def other_ways(ruleset: Ruleset) -> bool:
+    """Whether the system meets a difficulty other ways than the check (Death & Treasure's turn
+    and gear); for the others the check is all, and the odds say nothing of gear."""
+    return base_name(ruleset) in MIXES
+
+
+def approach_words(ruleset: Ruleset, approach: str) -> str:
+    """``APPROACHES[approach]`` in the system's terms: where the check is the only way, no gear."""
+    if other_ways(ruleset):
+        return APPROACHES[approach]
+    return f"every check is rolled with the dice of its difficulty ({ruleset.title} meets a difficulty no other way)"
+
+
 def approach_probability(ruleset: Ruleset, approach: str, difficulty: int, p_check: Fraction) -> Fraction:
     """The chance a choice succeeds when the reader meets it by ``approach``."""
     if difficulty <= 0:

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dtc.odds.analyze import Odds
-from dtc.odds.checks import Mix
+from dtc.odds.checks import Mix, other_ways
 from dtc.outcomes import chain_kind, chain_words, the_end
 from dtc.visible import visible
 
@@ -131,11 +131,13 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     console.print()
     rows = odds.choices[:limit] if limit else odds.choices
     gated = any(c.condition for c in odds.choices)
+    ways = other_ways(odds.ruleset)  # gear and turns are Death & Treasure's: no such columns elsewhere
     table = _table(console, f"Checks ({len(odds.choices)} choices)", "Entry", "Choice", "Check", "Pass",
-                   "Surest way, no gear", "With gear", *(["Only if"] if gated else []))
+                   *(["Surest way, no gear", "With gear"] if ways else []), *(["Only if"] if gated else []))
     for c in rows:
         check = f"{c.ability + ' ' if c.ability else ''}D{c.difficulty}" + (f" {c.dice}" if c.difficulty else "")
-        table.add_row(str(c.entry), _text(c.label), check, pct(c.check), mix_words(c.best), mix_words(c.best_gear),
+        table.add_row(str(c.entry), _text(c.label), check, pct(c.check),
+                      *([mix_words(c.best), mix_words(c.best_gear)] if ways else []),
                       *([_text(c.condition or "-")] if gated else []))
     console.print(table)
     if limit and len(odds.choices) > limit:
