@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
+from operator import itemgetter
 
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules.base import Context, Rule, rule
@@ -34,8 +36,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     if not ctx.analysis.start_exists:
         return
-    meant = _meant(ctx)
-    for i, number in ctx.entries_of(ctx.analysis.unreachable - meant):
+    unreachable = ctx.analysis.unreachable
+    if not unreachable:
+        return
+    for i, number in ctx.entries_of(unreachable - _meant(ctx)):
         yield self.diag(ctx, f"entry {number} cannot be reached from the start ({ctx.res.start})",
                         ctx.doc.entries[i].span, number)
 
@@ -44,7 +48,7 @@ def _meant(ctx: Context) -> set[int]:
     """The entries one dangling exit seems to mean with two digits swapped, alone (see
     dangling-reference)."""
     by_number = ctx.res.by_number
-    missing = {x.target for out in ctx.res.exits for x in out if x.target not in by_number}
+    missing = set(map(itemgetter(0), chain.from_iterable(ctx.res.exits))).difference(by_number)
     if not missing:
         return set()
     return {meant[0] for target, meant in near_misses(ctx, missing).items()
