@@ -237,7 +237,8 @@ class WebEdition:
 
                 name = entry.get("zone") or DEFAULT_ZONE
                 zones[str(entry["number"])] = name if name in ZONES else DEFAULT_ZONE
-        return {"title": self.graph.get("title"), "rules": rules, "untracked": untracked, "zones": zones}
+        file = (self.graph.get("source", {}).get("path") or "").replace("\\", "/").rsplit("/", 1)[-1]
+        return {"title": self.graph.get("title"), "rules": rules, "file": file, "untracked": untracked, "zones": zones}
 
     def _cover_before_chart(self) -> str:
         """The cover up to where the flowchart goes (its ``</section>`` comes after it)."""

@@ -1385,11 +1385,12 @@
     var text = run.events.map(function (e) { return JSON.stringify(e); }).join("\n") + "\n";
     var a = document.createElement("a");
     a.href = "data:application/x-ndjson;charset=utf-8," + encodeURIComponent(text);
-    a.download = (data.key.split(":")[1] || "run") + "-run.jsonl";
+    var name = (data.key.split(":")[1] || "run") + "-run.jsonl";
+    a.download = name;
     a.hidden = true;
     document.body.appendChild(a); a.click(); a.parentNode.removeChild(a);
-    return "Saved this run's log (" + run.events.length + " events" + (run.cut ? "; it stops at " + run.cut : run.ended ? "" : "; the run goes on") +
-      "): dtc play the book --replay the log plays it again.";
+    return "Saved this run as " + name + " (" + run.events.length + " events" + (run.cut ? "; it stops at " + run.cut : run.ended ? "" : "; the run goes on") +
+      "). To play it again: dtc play " + (data.run.file || "BOOK") + " --replay " + name;
   }
 
   /* --- replay: a run log of dtc play, played again in the page ---------------------------
@@ -1481,6 +1482,12 @@
     ["path", "class", "chips", "weapon", "armor", "defense"].forEach(function (k) {
       var el = field(k);
       if (el && stats[k] !== undefined) { el.value = String(stats[k]); }
+    });
+    if (field("ab") && stats.AB !== undefined) { setNum("ab", stats.AB); }
+    /* a Maze Rats Path and a Zilch class are notes on play's sheet ("path: Thief", "class: Rogue") */
+    (sheet.notes || []).forEach(function (n) {
+      var m = /^(path|class):\s*(.*)$/.exec(String(n));
+      if (m && field(m[1])) { field(m[1]).value = m[2].trim(); }
     });
     has.forEach(function (name, i) { setNum("has-" + i, 0); });
   }
