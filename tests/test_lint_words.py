@@ -48,9 +48,19 @@ def test_the_sentence_form_with_an_unknown_kind_is_no_ending() -> None:
 
 
 def test_an_unknown_kind_with_no_plain_meaning_names_both_and_offers_no_fix() -> None:
-    src = "1 You land in the hay. THE END (bittersweet)\n"
+    src = "1 Doors (D0, S2) (D0, S3).\n\n2 You land in the hay. THE END (bittersweet)\n\n3 A pit. THE END (death)\n"
     (d,) = [d for d in lint_text(HEAD + src) if d.code == "DT123"]
     assert d.message.endswith("write THE END (victory) or THE END (death)") and d.fix is None
+
+
+def test_a_word_meant_as_a_kind_is_reported_and_a_heading_is_not() -> None:
+    slip = "1 You ring the bell. THE END (victroy)\n"
+    (d,) = [d for d in lint_text(HEAD + slip) if d.code == "DT123"]
+    assert d.message.endswith("write THE END (victory)") and d.fix is not None and d.fix.safe
+    assert codes("1 A quiet road home. THE END (Epilogue)\n", "DT123") == []  # no kinds in the book: a heading
+    kinds = "1 Doors (D0, S2) (D0, S3).\n\n2 A pit. THE END (death)\n\n3 Home. THE END (Epilogue)\n"
+    (message,) = codes(kinds, "DT123")  # the book marks kinds: a word there is meant as one
+    assert message.startswith("'THE END (Epilogue)' names no kind of ending dtc knows (death, victory)")
 
 
 def test_known_kinds_and_prose_are_never_reported() -> None:

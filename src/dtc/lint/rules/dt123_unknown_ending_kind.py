@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from difflib import get_close_matches
 
 from dtc.compiler.entries import ENDING_BEFORE
 from dtc.diagnostics import Diagnostic, Edit, Fix, Severity, Span
@@ -29,7 +30,10 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
 
     ## What it finds
     `THE END (win)`, or `The End (won).` as a sentence of its own: one word in parentheses
-    where an ending's kind goes, when the word is neither `death` nor `victory` (any case).
+    where an ending's kind goes, when the word is neither `death` nor `victory` (any case) and
+    is meant as a kind: a word that plainly means one (below), a slip of one (`victroy`), or
+    any word in a book that marks another ending with a kind. `THE END (Epilogue)` in a book
+    whose endings have no kinds is a heading, not a kind, and is left alone.
 
     ## Why it matters
     dtc knows two kinds of ending. `THE END (win)` is an ending of no kind, so `dtc play` does
@@ -44,8 +48,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
 
     ## Fix
     Write `THE END (victory)` or `THE END (death)`. Where the word plainly means one of them
-    (`win`, `won`, `victorious`, `success`; `dead`, `died`, `killed`, `slain`) the fix on offer
-    writes it, and is safe (`dtc lint --fix`).
+    (`win`, `won`, `victorious`, `success`; `dead`, `died`, `killed`, `slain`), or is one with
+    its letters swapped (`victroy`), the fix on offer writes it, and is safe (`dtc lint --fix`).
     """
     lines = ctx.lines
     if lines is None:
@@ -53,6 +57,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     text = lines.text
     entries = ctx.doc.entries
     numbers = ctx.res.numbers
+    kinds_used = any(e.ending_kind is not None for e in entries)
     for i, entry in enumerate(entries):
         if "(" not in entry.text:
             continue
@@ -60,14 +65,14 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
         hi = lines.offset(entry.end_line + 1, 1) if entry.end_line < len(lines.starts) else len(text)
         for m in _KIND_LIKE.finditer(text, lo, hi):
             word = m.group("word")
-            if word.lower() in KINDS:
+            if word.lower() in KINDS or not (kinds_used or _meant_as_kind(word)):
                 continue
             capitals = m.group("end").startswith("THE")
             if not capitals and not ENDING_BEFORE.search(text, max(lo, m.start() - 8), m.start()):
                 continue  # "the end (really)" inside a sentence: prose
             start, end = lines.position(m.start("word")), lines.position(m.end("word"))
             span = Span(start[0], start[1], end[0], end[1])
-            kind = SYNONYMS.get(word.lower())
+            kind = SYNONYMS.get(word.lower()) or next((k for k in KINDS if sorted(k) == sorted(word.lower())), None)
             shown = f"{m.group('end')} ({word})"
             what = ("an ending of no kind" if capitals else
                     "no ending at all (the sentence form takes only these kinds)")
@@ -76,3 +81,9 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
                        + ("" if kind else f" or {m.group('end')} (death)"))
             fix = None if kind is None else Fix(f"Write ({kind})", (Edit(span, kind),))
             yield self.diag(ctx, message, span, numbers[i], fix)
+
+
+def _meant_as_kind(word: str) -> bool:
+    """A word that means a kind (``win``) or is a slip of one (``victroy``, ``deaht``)."""
+    low = word.lower()
+    return low in SYNONYMS or bool(get_close_matches(low, KINDS, n=1, cutoff=0.7))
