@@ -680,7 +680,8 @@ def _without_blocks(items: list[Piece], creatures: list[str], hazards: list[str]
 _REPLAY_BOX = (
     '<details class="replay js-only"><summary>Replay a run</summary>'
     '<p>Choose a run log written by <code>dtc play --log</code>: the page plays it '
-    'again with its own rules and the log’s dice, entry by entry, and says whether it does the same.</p>'
+    'again with its own rules and the log’s dice, entry by entry, and says whether it does the same. '
+    'The sheet’s “Download this run” writes such a log of your own run.</p>'
     '<p><label for="replay-file">Run log</label> <input type="file" id="replay-file" accept=".jsonl,.json,.txt"> '
     '<label for="replay-speed">Pace</label> <select id="replay-speed"><option value="500">Step by step</option>'
     '<option value="0">At once</option></select></p>'

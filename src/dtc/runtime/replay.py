@@ -15,6 +15,11 @@ A run log is the event log (:mod:`dtc.runtime.log`) of one run with two addition
 from the log in turn and every decision answered as the log answered it. Each event the engine
 reports is compared with the log's; the first difference is a :class:`Divergence` naming the
 step and what differed. Nothing here reads the book's source: the caller hands in the graph.
+
+A log may hold some kinds of event only: the web edition's "Download this run" writes the steps
+the page plays itself and names their kinds in the start's ``recorded``. Such a log is replayed the
+same way, and this dtc's events of those kinds are compared on the fields the log has
+(:func:`recorded_kinds`).
 """
 
 from __future__ import annotations
