@@ -318,12 +318,15 @@ def write_book(book: Book) -> Written:
     lines.extend(["Adventure Entries", ""])
     for entry in book.entries:
         lines.append(ref[entry.key])
-        body = ""
+        pieces: list[str] = []
+        last = ""
         for part in entry.parts:
             text = _render(part, ref)
-            if not isinstance(part, str) and body and not body[-1].isspace() and body[-1] not in "([":
-                body += " "
-            body += text
+            if not isinstance(part, str) and last and not last.isspace() and last not in "([":
+                pieces.append(" ")
+            pieces.append(text)
+            last = text[-1:] or last
+        body = "".join(pieces)
         tail: list[str] = []
         if entry.returns:
             tail.append("Return to your most recent entry.")

@@ -60,6 +60,8 @@ class _Parser:
         return left
 
     def unary(self, depth: int) -> Node:
+        if depth > 20:
+            raise ValueError("too deep")
         if self.peek() in (("word", "not"), ("op", "!")):
             self.take()
             return ("not", self.unary(depth + 1))

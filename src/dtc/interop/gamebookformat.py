@@ -18,8 +18,12 @@ import re
 from dtc.interop.book import Book, Choice, Entry, Raw, condition_atom, possession_name
 
 _SECTION = re.compile(r"^[A-Za-z][A-Za-z_0-9]*$")
-_MARKUP = re.compile(r"\[\[(.*?)\]\]|\[([A-Za-z]+)((?:\s+[^\]\s]+)*)\s*\](.*?)\[/[^\]]*\]|\[[^\]]*\]", re.DOTALL)
+_MARKUP = re.compile(r"\[\[(.{0,2000}?)\]\]"
+                     r"|\[([A-Za-z]{1,30})((?:\s+[^\]\s]{1,200}){0,10})\s*\](.{0,2000}?)\[/[^\]]{0,60}\]"
+                     r"|\[[^\]]{0,200}\]", re.DOTALL)
 _LINK_NAME = re.compile(r"^(.*?)\]\[(.*)$", re.DOTALL)
+#: The most auto links of one section whose gates close the section's other links.
+MAX_AUTOS = 8
 #: Output format a section may be tagged for: dtc reads the variants for plain text.
 FORMAT = "TXT"
 
@@ -207,18 +211,26 @@ def _read_section(section: _Section, entry: Entry, book: Book, is_start: bool) -
             entry.parts.append(Choice([t for t, _ in random_links], label=random_links[0][1] or "Pick at random",
                                       dice=f"d{sides}", ranges=[(i, i) for i in range(1, sides + 1)]))
             book.map("random branch")
+    if len(autos) > MAX_AUTOS:
+        book.kept(section.line, 1, "auto", f"more than {MAX_AUTOS} auto links in one section: the others are read as "
+                                           "plain links")
+        del autos[MAX_AUTOS:]
+    choices = entry.choices()
     for auto, auto_gates in autos:
         if not auto_gates:
             book.note(section.line, 1, f"an auto link with no gate in '{section.name}': its other links are kept")
             continue
         negated = [_negate(g) for g in auto_gates]
-        for choice in entry.choices():
+        for choice in choices:
             if choice is not auto:
                 clauses = choice.condition.split(" or ") if choice.condition else [""]
+                if len(clauses) * len(negated) > 16:
+                    book.kept(section.line, 1, "auto", "too many auto links in one section to write their conditions")
+                    continue
                 choice.condition = " or ".join(f"{c} and {n}" if c else n for c in clauses for n in negated)
     if gates:
         book.note(section.line, 1, f"a gate in '{section.name}' with no link after it")
-    if not entry.choices():
+    if not choices:
         entry.ending = ""
         book.map("ending")
 

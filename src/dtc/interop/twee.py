@@ -22,10 +22,10 @@ from dtc.interop.book import Book, Choice, Entry, Raw, possession_name
 from dtc.interop.exprs import Dnf
 
 _HEADER = re.compile(r"^::(.*)$", re.MULTILINE)
-_LINK = re.compile(r"\[\[((?:[^\]]|\](?!\]))*)\]\](?:\[((?:[^\]])*)\])?")
-_SC_MACRO = re.compile(r"<<(/?)([A-Za-z][\w-]*)((?:[^>]|>(?!>))*)>>")
+_LINK = re.compile(r"\[\[((?:[^\]\n]|\](?!\])){0,2000})\]\](?:\[([^\]\n]{0,2000})\])?")
+_SC_MACRO = re.compile(r"<<(/?)([A-Za-z][\w-]{0,60})((?:[^>]|>(?!>)){0,5000})>>")
 _HARLOWE = re.compile(r"\(([A-Za-z][\w-]*):")
-_COMMENT = re.compile(r"/\*(.*?)\*/|<!--(.*?)-->", re.DOTALL)
+_COMMENT = re.compile(r"/\*(.{0,20000}?)\*/|<!--(.{0,20000}?)-->", re.DOTALL)
 _RANDOM = re.compile(r"^\s*(?:\(\s*random\s*:\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|random\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\))\s*$")
 _CHECK = re.compile(r"^\s*dtc:\s*check\s+(?:([^\s*/]{1,20})\s+)?D(\d{1,3})(\s+success\s+only)?\s*$")
 _NAME_NOTE = re.compile(r"^\s*dtc name:\s*(.+?)\s*$")
@@ -92,6 +92,21 @@ class TweeReader:
         self.book = Book("twee")
         self.names: dict[str, str] = {}  # variable -> possession name
         self.entry: Entry | None = None
+        self.parens: dict[int, int] | None = None
+        self.brackets: dict[int, int] | None = None
+        self.if_ends: dict[int, int] | None = None
+
+    def _close(self, at: int, end: int) -> int | None:
+        """Where the bracket at ``at`` closes, if it does before ``end``."""
+        if self.text[at] == "(":
+            if self.parens is None:
+                self.parens = pairs(self.text, "(", ")")
+            close = self.parens.get(at)
+        else:
+            if self.brackets is None:
+                self.brackets = pairs(self.text, "[", "]")
+            close = self.brackets.get(at)
+        return close if close is not None and close < end else None
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self.starts, offset)
@@ -225,10 +240,13 @@ class TweeReader:
     def _scan(self, pos: int, end: int, ctx: _Context, depth: int) -> None:
         assert self.entry is not None
         text = self.text
+        tokens = ("[[", "<<", "(", "/*", "<!--")
+        found = [-2] * len(tokens)  # the next place of each token (-1: none before end)
         while pos < end:
-            candidates = [i for i in (text.find("[[", pos, end), text.find("<<", pos, end),
-                                      text.find("(", pos, end), text.find("/*", pos, end),
-                                      text.find("<!--", pos, end)) if i != -1]
+            for k, token in enumerate(tokens):
+                if found[k] != -1 and found[k] < pos:
+                    found[k] = text.find(token, pos, end)
+            candidates = [i for i in found if i != -1]
             nxt = min(candidates) if candidates else end
             if nxt > pos:
                 self._prose(text[pos:nxt], ctx, pos)
@@ -381,7 +399,14 @@ class TweeReader:
         level = 0
         pos = m.end()
         header_at = m.start()
-        for inner in _SC_MACRO.finditer(self.text, pos, end):
+        if self.if_ends is None:
+            self.if_ends = self._if_pairs()
+        close = self.if_ends.get(m.start())
+        if close is None or close >= end:
+            self.kept(m.start(), "<<if>>", "an <<if>> without its <</if>>")
+            self._prose(m.group(0), ctx, m.start())
+            return m.end()
+        for inner in _SC_MACRO.finditer(self.text, pos, close + 7):
             closing, name = inner.group(1), inner.group(2)
             if name == "if":
                 level += 1 if not closing else -1
@@ -395,6 +420,18 @@ class TweeReader:
         self.kept(m.start(), "<<if>>", "an <<if>> without its <</if>>")
         self._prose(m.group(0), ctx, m.start())
         return m.end()
+
+    def _if_pairs(self) -> dict[int, int]:
+        """Where each ``<<if>>`` is closed by its ``<</if>>``, in one pass."""
+        closing: dict[int, int] = {}
+        stack: list[int] = []
+        for m in _SC_MACRO.finditer(self.text):
+            if m.group(2) == "if":
+                if not m.group(1):
+                    stack.append(m.start())
+                elif stack:
+                    closing[stack.pop()] = m.start()
+        return closing
 
     def _branches(self, branches: list[tuple[str | None, int, int, int]], ctx: _Context, depth: int,
                   after: int) -> int:
@@ -516,7 +553,7 @@ class TweeReader:
     def _harlowe(self, m: re.Match[str], end: int, ctx: _Context, depth: int) -> int:
         assert self.entry is not None
         name = m.group(1).lower()
-        close = _matching(self.text, m.start(), "(", ")", end)
+        close = self._close(m.start(), end)
         if close is None:
             self._prose("(", ctx, m.start())
             return m.start() + 1
@@ -568,7 +605,7 @@ class TweeReader:
                 self.kept(at, f"({name}:)", f"({name}:) with no hook after it")
                 self._prose(self.text[at:pos], ctx, at)
                 return pos
-            close = _matching(self.text, pos, "[", "]", end)
+            close = self._close(pos, end)
             if close is None:
                 self.kept(at, f"({name}:)", "a hook without its closing ]")
                 self._prose(self.text[at:pos], ctx, at)
@@ -578,7 +615,7 @@ class TweeReader:
             nxt = re.compile(r"\s*\((else-if|elseif|else):").match(self.text, pos, end)
             if not nxt:
                 break
-            close_args = _matching(self.text, nxt.end() - len(nxt.group(1)) - 2, "(", ")", end)
+            close_args = self._close(nxt.end() - len(nxt.group(1)) - 2, end)
             if close_args is None:
                 break
             at = nxt.start()
@@ -658,29 +695,29 @@ def _assignments(args: str) -> list[tuple[str, str]]:
     return out
 
 
-def _matching(text: str, at: int, open_ch: str, close_ch: str, end: int) -> int | None:
-    """The index of the bracket closing the one at ``at`` (strings skipped), or None."""
-    depth = 0
-    i = at
+def pairs(text: str, open_ch: str, close_ch: str) -> dict[int, int]:
+    """Where each ``open_ch`` of ``text`` is closed, in one pass (for parentheses, what is inside a
+    string is skipped, as Harlowe reads it)."""
+    closing: dict[int, int] = {}
+    stack: list[int] = []
     quote = ""
-    while i < end:
+    i, n = 0, len(text)
+    while i < n:
         ch = text[i]
         if quote:
             if ch == "\\":
                 i += 2
                 continue
-            if ch == quote:
+            if ch == quote or ch == "\n":
                 quote = ""
-        elif ch in "\"'" and open_ch == "(":
+        elif ch in "\"'" and open_ch == "(" and stack:
             quote = ch
         elif ch == open_ch:
-            depth += 1
-        elif ch == close_ch:
-            depth -= 1
-            if depth == 0:
-                return i
+            stack.append(i)
+        elif ch == close_ch and stack:
+            closing[stack.pop()] = i
         i += 1
-    return None
+    return closing
 
 
 def read_twee(text: str) -> Book:
