@@ -103,6 +103,18 @@ You walk home with a full bucket. THE END
     assert signature(round_trip(graph, "gamebookformat")) == signature(graph)
 
 
+def test_twee_export_speaks_sugarcube_for_the_published_gamebook_forms() -> None:
+    graph = compile_file(str(ROOT / "adventures" / "the-salt-courier.txt")).graph()
+    text = export_book(graph, "twee").text
+    assert "<<set $sealed_letter to 1>> /* dtc name: sealed letter */" in text  # Start with:
+    assert "/* dtc limits: gold crowns 40, provisions 4 */" in text
+    assert '<<link "Take the provisions">><<set $provisions to $provisions + 1>><</link>>' in text  # [may +…]
+    assert "<<set $lantern to Math.max(0, $lantern - 1)>>" in text  # [-lantern?]
+    assert "<<if visited() is 1>><<set $gold_crowns to $gold_crowns + random(1, 10) * 2>><</if>>" in text
+    assert "<<set $gold_crowns to 0>>" in text  # [-all gold crowns]
+    assert "[[Pay the toll->3][$gold_crowns to $gold_crowns - 3]]" in text  # effects on a choice
+
+
 def test_twee_export_speaks_sugarcube() -> None:
     graph = compile_file(str(ROOT / "adventures" / "the-tidewater-vault.txt")).graph()
     text = export_book(graph, "twee").text
@@ -110,6 +122,6 @@ def test_twee_export_speaks_sugarcube() -> None:
     assert "<<set $brass_key to 0>> /* dtc name: brass key */" in text
     assert "<<if $brass_key>>[[Iron Door->20]]<</if>>" in text
     assert "<<set _r" in text and "random(1, 6) + random(1, 6)>>" in text
-    assert "<<set $coins to Math.max(0, $coins - 10)>>" in text
+    assert "<<set $coins to $coins - 10>>" in text
     assert ":: 28 [victory]" in text and ":: 18 [death]" in text
     assert export_book(graph, "twee").text == text  # the same IFID each time

@@ -54,6 +54,7 @@ class Choice:
     dice: str | None = None
     ranges: list[tuple[int, int]] = field(default_factory=list)
     prose: str | None = None  # written as a prose exit: these words, then the target
+    effects: list[str] = field(default_factory=list)  # "-3 gold crowns", "+lantern": as it is taken
 
     def kinds(self) -> list[str]:
         """The kind of each target's exit in the compiled graph."""
@@ -87,6 +88,7 @@ class Book:
     author: str | None = None
     start: str | None = None
     start_with: list[str] = field(default_factory=list)  # "2 fare", "bell": held on the first page
+    limits: list[str] = field(default_factory=list)  # "gold crowns 40": the most a reader may hold
     intro: list[str] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -176,7 +178,7 @@ def link_label(text: str) -> str:
 
 # --- prose made safe ---------------------------------------------------------------------------
 
-_EFFECT_BRACKET = re.compile(r"\[(\s*[+-][^\[\]]*)\]")
+_EFFECT_BRACKET = re.compile(r"(?i)\[(\s*(?:may\s+)?[+-][^\[\]]*)\]")
 _PAREN = re.compile(r"\(([^()]{1,200})\)")
 _EXIT_WORDS = re.compile(
     r"(?i)\b((?:return|go|skip|turn|turning|proceed|continue|head|flip|jump)(?:\s+back)?\s+to"
@@ -246,6 +248,7 @@ def _notation(choice: Choice, ref: dict[str, str]) -> str:
         fields = [check, f"S{targets[0]}"]
         if len(targets) > 1:
             fields.append(f"F{targets[1]}")
+    fields += choice.effects
     if choice.condition:
         fields.append(f"if {choice.condition}")
     return "(" + ", ".join(fields) + ")"
@@ -307,6 +310,8 @@ def write_book(book: Book) -> Written:
         lines.append(f"Start: {ref[book.start]}")
     if book.start_with:
         lines.append(f"Start with: {', '.join(book.start_with)}")
+    if book.limits:
+        lines.append(f"Limits: {', '.join(book.limits)}")
     if lines:
         lines.append("")
     lines.append(_safe_line(safe_prose(_one_line(book.title or "An imported book"))))

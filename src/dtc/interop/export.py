@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, cast
 
+from dtc.compiled.graphjson import Change, CompiledGraph, Condition
 from dtc.compiled.graphjson import Choice as CompiledChoice
-from dtc.compiled.graphjson import CompiledGraph, Condition
 from dtc.compiled.graphjson import Entry as CompiledEntry
 
-_EFFECT = re.compile(r"\[\s*[+-][^\[\]]*\]")
+_EFFECT = re.compile(r"(?i)\[\s*(?:may\s+)?[+-][^\[\]]*\]")
 _ENDING = re.compile(r"THE END(?:\s*\((?:death|victory)\))?\.?|(?i:\bthe end\b(?:\s*\((?:death|victory)\))?[.!]*\s*$)",
                      re.MULTILINE)
 _RETURN = re.compile(r"(?i)return\s+to\s+(?:your|the)\s+(?:most\s+recent|previous|last)\s+"
@@ -123,7 +123,8 @@ def _sugarcube(condition: Condition, var: dict[str, str], warnings: list[str]) -
 
 
 def to_twee(graph: CompiledGraph, ifid: str) -> Exported:
-    names = list(graph.get("possessions", []))
+    start_with = {item["name"]: item["amount"] for item in graph.get("start_with", [])}
+    names = list(dict.fromkeys([*start_with, *graph.get("possessions", [])]))  # held first, in their order
     var = variable_names(names)
     lines = [":: StoryTitle", graph["title"] or "Untitled", ""]
     lines += [":: StoryData", "{", f'  "ifid": "{ifid}",', '  "format": "SugarCube",', '  "format-version": "2.36.1",',
@@ -132,7 +133,11 @@ def to_twee(graph: CompiledGraph, ifid: str) -> Exported:
         lines += [":: StoryAuthor", str(graph["author"]), ""]
     if names:
         lines.append(":: StoryInit")
-        lines += [f"<<set {var[n]} to 0>> /* dtc name: {n.replace('*/', '* /')} */" for n in names]
+        lines += [f"<<set {var[n]} to {start_with.get(n, 0)}>> /* dtc name: {n.replace('*/', '* /')} */"
+                  for n in names]
+        if graph.get("limits"):
+            limits = ", ".join(f"{n} {k}" for n, k in graph.get("limits", {}).items())
+            lines.append(f"/* dtc limits: {limits.replace('*/', '* /')} */")
         lines.append("")
     out = Exported("")
     roll = 0
@@ -142,15 +147,7 @@ def to_twee(graph: CompiledGraph, ifid: str) -> Exported:
         lines.append(f":: {entry['number']}" + (f" [{' '.join(tags)}]" if tags else ""))
         body = ""
         for change in entry.get("changes", []):
-            v, amount = var[change["name"]], change["amount"]
-            if change.get("all"):
-                body += f"<<set {v} to 0>>"
-                continue
-            for form in ("if_held", "once", "dice", "may"):
-                if change.get(form):
-                    out.warnings.append(f"entry {entry['number']}: the effect on {change['name']} ({form}) is written "
-                                        "as a plain one")
-            body += (f"<<set {v} to {v} + {amount}>>" if amount > 0 else f"<<set {v} to Math.max(0, {v} - {-amount})>>")
+            body += _twee_change(change, var)
         if body:
             body += "\n"
         prose_exits = [x["target"] for x in entry["exits"] if x["kind"] == "prose"]
@@ -181,10 +178,41 @@ def _twee_escape(text: str) -> str:
     return re.sub(r"\(([A-Za-z][\w-]*):", r"( \1:", text)
 
 
+def _assignment(change: Change, var: dict[str, str]) -> str:
+    """``$v to …`` for one change (see :func:`_twee_change`)."""
+    v, amount = var[change["name"]], change["amount"]
+    if change.get("all"):
+        return f"{v} to 0"
+    if "dice" in change:
+        count, _, sides = change["dice"].partition("d")
+        total = " + ".join([f"random(1, {sides})"] * int(count or 1))
+        times = change.get("times", 1)
+        return f"{v} to {v} + {total}" + (f" * {times}" if times != 1 else "")
+    if amount > 0:
+        return f"{v} to {v} + {amount}"
+    if change.get("if_held"):
+        return f"{v} to Math.max(0, {v} - {-amount})"
+    return f"{v} to {v} - {-amount}"
+
+
+def _twee_change(change: Change, var: dict[str, str]) -> str:
+    """An effect as SugarCube: ``<<set>>``; a loss if held takes at most what is held
+    (``Math.max(0, …)``), a first-reading effect is under ``<<if visited() is 1>>``, one the reader
+    may take is a ``<<link>>``."""
+    text = f"<<set {_assignment(change, var)}>>"
+    if change.get("once"):
+        text = f"<<if visited() is 1>>{text}<</if>>"
+    if change.get("may"):
+        text = f'<<link "Take the {change["name"]}">>{text}<</link>>'
+    return text
+
+
 def _twee_choice(choice: CompiledChoice, var: dict[str, str], roll_var: str, warnings: list[str]) -> str:
     label = _link_text(choice.get("label") or "")
     if choice.get("error"):
         return choice["text"]
+    setter = "; ".join(_assignment(c, var) for c in choice.get("changes", []))
+    set_ = f"][{setter}" if setter else ""
     inner: str
     spec = choice.get("roll")
     if spec is not None:
@@ -193,16 +221,16 @@ def _twee_choice(choice: CompiledChoice, var: dict[str, str], roll_var: str, war
         branches = [f"{roll_var} gte {b['low']} and {roll_var} lte {b['high']}" for b in spec["branches"]]
         inner = f"<<set {roll_var} to {total}>>"
         for i, (branch, b) in enumerate(zip(branches, spec["branches"], strict=True)):
-            inner += f"<<{'if' if i == 0 else 'elseif'} {branch}>>[[{label}->{b['target']}]]"
+            inner += f"<<{'if' if i == 0 else 'elseif'} {branch}>>[[{label}->{b['target']}{set_}]]"
         inner += "<</if>>"
     elif choice["failure"] is not None or choice["difficulty"]:
         ability = f"{choice['ability']} " if choice.get("ability") else ""
         only = "" if choice["failure"] is not None else " success only"
-        inner = f"/* dtc: check {ability}D{choice['difficulty']}{only} */[[{label}->{choice['success']}]]"
+        inner = f"/* dtc: check {ability}D{choice['difficulty']}{only} */[[{label}->{choice['success']}{set_}]]"
         if choice["failure"] is not None:
-            inner += f" [[{label} (failed)->{choice['failure']}]]"
+            inner += f" [[{label} (failed)->{choice['failure']}{set_}]]"
     else:
-        inner = f"[[{label}->{choice['success']}]]"
+        inner = f"[[{label}->{choice['success']}{set_}]]"
     condition = choice.get("condition")
     if condition is not None:
         return f"<<if {_sugarcube(condition, var, warnings)}>>{inner}<</if>>"

@@ -142,7 +142,7 @@ class Atom:
         return Atom(self.name, self.count, not self.negated)
 
 
-Dnf = list[frozenset[Atom]]  # [] is false, [frozenset()] is true
+Dnf = list[tuple[Atom, ...]]  # [] is false, [()] is true; atoms in the order written
 
 
 def _or(a: Dnf, b: Dnf) -> Dnf:
@@ -153,10 +153,10 @@ def _or(a: Dnf, b: Dnf) -> Dnf:
 
 
 def _and(a: Dnf, b: Dnf) -> Dnf:
-    out: list[frozenset[Atom]] = []
+    out: list[tuple[Atom, ...]] = []
     for x in a:
         for y in b:
-            clause = x | y
+            clause = tuple(dict.fromkeys(x + y))
             if any(atom.flip() in clause for atom in clause):
                 continue  # never true
             out.append(clause)
@@ -166,18 +166,18 @@ def _and(a: Dnf, b: Dnf) -> Dnf:
 
 
 def _not(a: Dnf) -> Dnf:
-    result: Dnf = [frozenset()]
+    result: Dnf = [()]
     for clause in a:
-        result = _and(result, [frozenset({atom.flip()}) for atom in clause])
+        result = _and(result, [(atom.flip(),) for atom in clause])
     return result
 
 
 def _compare(name: str, op: str, n: int) -> Dnf:
     """``$name op n`` over a count that is never negative."""
-    true: Dnf = [frozenset()]
+    true: Dnf = [()]
 
     def at_least(k: int) -> Dnf:
-        return true if k <= 0 else [frozenset({Atom(name, k, False)})]
+        return true if k <= 0 else [(Atom(name, k, False),)]
 
     if op == ">=":
         return at_least(n)
@@ -195,9 +195,9 @@ def _compare(name: str, op: str, n: int) -> Dnf:
 def _dnf(tree: Node, names: dict[str, str]) -> Dnf:
     kind = tree[0]
     if kind == "var":
-        return [frozenset({Atom(names[str(tree[1])], 1, False)})]
+        return [(Atom(names[str(tree[1])], 1, False),)]
     if kind == "bool":
-        return [frozenset()] if tree[1] else []
+        return [()] if tree[1] else []
     if kind == "not":
         return _not(_dnf(tree[1], names))  # type: ignore[arg-type]
     if kind in ("and", "or"):
@@ -214,7 +214,7 @@ def _dnf(tree: Node, names: dict[str, str]) -> Dnf:
         name = names[str(lhs[1])]
         if rhs[0] == "bool":
             positive = (op == "==") == bool(rhs[1])
-            atom = [frozenset({Atom(name, 1, False)})]
+            atom: Dnf = [(Atom(name, 1, False),)]
             return atom if positive else _not(atom)
         if rhs[0] != "num":
             raise ValueError("not a number")
@@ -234,14 +234,12 @@ def write(dnf: Dnf) -> str | None:
     """A dtc condition (None: always true)."""
     if any(not clause for clause in dnf):
         return None
-    clauses = [" and ".join(condition_atom(a.name, a.count, a.negated)
-                            for a in sorted(clause, key=lambda a: (a.negated, a.name, a.count)))
-               for clause in dnf]
+    clauses = [" and ".join(condition_atom(a.name, a.count, a.negated) for a in clause) for clause in dnf]
     return " or ".join(clauses)
 
 
 def conjoin(conditions: list[Dnf]) -> Dnf | None:
-    result: Dnf = [frozenset()]
+    result: Dnf = [()]
     try:
         for c in conditions:
             result = _and(result, c)

@@ -22,7 +22,7 @@ from dtc.interop.book import Book, Choice, Entry, Raw, possession_name
 from dtc.interop.exprs import Dnf
 
 _HEADER = re.compile(r"^::(.*)$", re.MULTILINE)
-_LINK = re.compile(r"\[\[((?:[^\]\n]|\](?!\])){0,2000})\]\](?:\[([^\]\n]{0,2000})\])?")
+_LINK = re.compile(r"\[\[((?:[^\]\n]|\](?![\]\[])){0,2000})(?:\]\[([^\]\n]{0,2000}))?\]\]")
 _SC_MACRO = re.compile(r"<<(/?)([A-Za-z][\w-]{0,60})((?:[^>]|>(?!>)){0,5000})>>")
 _HARLOWE = re.compile(r"\(([A-Za-z][\w-]*):")
 _COMMENT = re.compile(r"/\*(.{0,20000}?)\*/|<!--(.{0,20000}?)-->", re.DOTALL)
@@ -31,6 +31,8 @@ _CHECK = re.compile(r"^\s*dtc:\s*check\s+(?:([^\s*/]{1,20})\s+)?D(\d{1,3})(\s+su
 _NAME_NOTE = re.compile(r"^\s*dtc name:\s*(.+?)\s*$")
 _EXIT_LABEL = re.compile(r"(?i)((?:return|go|turn|turning|skip|proceed|continue|head|flip|jump)(?:\s+back)?\s+to)"
                          r"\s+(\d{1,7})")
+_FIRST_VISIT = re.compile(r"\s*visited\(\)\s*(?:is|===|==|eq)\s*1\s*")
+_LIMITS_NOTE = re.compile(r"/\*\s*dtc limits:\s*(.{1,2000}?)\s*\*/")
 _SPECIAL = {"StoryTitle", "StoryData", "StoryInit", "StoryMenu", "StoryCaption", "StoryBanner", "StorySubtitle",
             "StoryAuthor", "PassageReady", "PassageDone", "PassageHeader", "PassageFooter", "StoryInterface",
             "StoryShare"}
@@ -138,6 +140,7 @@ class TweeReader:
         for name, _tags, _at, start, end in passages:
             if name == "StoryInit":
                 self._read_names(self.text[start:end])
+                self._read_limits(self.text[start:end])
         for _, _, _, start, end in passages:
             self._read_names_anywhere(self.text[start:end])
         seen: set[str] = set()
@@ -194,6 +197,15 @@ class TweeReader:
             self.note(at, f"story format {fmt[:40]!r}: read as SugarCube or Harlowe")
         start = data.get("start")
         return start if isinstance(start, str) else None
+
+    def _read_limits(self, body: str) -> None:
+        m = _LIMITS_NOTE.search(body)
+        if m:
+            for item in m.group(1).split(","):
+                words = item.split()
+                if len(words) >= 2 and words[-1].isdigit():
+                    self.book.limits.append(f"{possession_name(' '.join(words[:-1]))} {int(words[-1])}")
+            self.book.map("limits")
 
     def _read_names(self, body: str) -> None:
         for m in re.finditer(r"<<set\s+(\$\w+)\s+to\s+[^>]*>>\s*/\*\s*dtc name:\s*(.+?)\s*\*/", body):
@@ -309,11 +321,17 @@ class TweeReader:
         else:
             label = target = inner
         target = target.strip()
+        effects: list[str] = []
         if setter is not None:
-            self.kept(at, "setter link", f"the setter [{setter.strip()[:40]}] of a link")
-        self._goto(label.strip(), target, at, ctx)
+            read = self._setter(setter, at)
+            if read is None:
+                self.kept(at, "setter link", f"the setter [{setter.strip()[:40]}] of a link")
+            else:
+                effects = read
+                self.book.map("setter", len(read))
+        self._goto(label.strip(), target, at, ctx, effects)
 
-    def _goto(self, label: str, target: str, at: int, ctx: _Context) -> None:
+    def _goto(self, label: str, target: str, at: int, ctx: _Context, effects: list[str] | None = None) -> None:
         assert self.entry is not None
         if not target:
             self.kept(at, "empty link", "a link to no passage")
@@ -331,10 +349,11 @@ class TweeReader:
         elif condition:
             self.book.map("condition")
         words = _EXIT_LABEL.fullmatch(label)
-        if words and words.group(2) == target and not ctx.conditions and ctx.pending_check is None:
+        if words and words.group(2) == target and not ctx.conditions and ctx.pending_check is None and not effects:
             choice = Choice([target], prose=words.group(1))
         else:
-            choice = Choice([target], label=label if label != target else None, condition=condition)
+            choice = Choice([target], label=label if label != target else None, condition=condition,
+                            effects=effects or [])
         if ctx.pending_check is not None:
             choice.ability, choice.difficulty = ctx.pending_check.ability, ctx.pending_check.difficulty
             choice.prose = None
@@ -373,6 +392,14 @@ class TweeReader:
             if name in ("link", "button") and len(words) == 1 and parts[0][2]:
                 self._link(parts[0][2], at, ctx)
                 return m.end()
+        if name == "link" and re.fullmatch(r"\s*(\"[^\"]*\"|'[^']*')\s*", args):
+            close = self.text.find("<</link>>", m.end(), end)
+            if close != -1:
+                effects = self._sets_only(m.end(), close)
+                if effects is not None and all(e.startswith("+") for e in effects):
+                    self.entry.parts.append(Raw("[may " + ", ".join(effects) + "]"))
+                    self.book.map("optional gain", len(effects))
+                    return close + len("<</link>>")
         if name in ("return", "back") and not args.strip():
             self.entry.returns = True
             self.book.map("return")
@@ -406,6 +433,13 @@ class TweeReader:
             self.kept(m.start(), "<<if>>", "an <<if>> without its <</if>>")
             self._prose(m.group(0), ctx, m.start())
             return m.end()
+        if _FIRST_VISIT.fullmatch(m.group(3)) and not ctx.conditions:
+            effects = self._sets_only(m.end(), close)
+            if effects is not None and all(e[0] == "+" and "?" not in e for e in effects):
+                assert self.entry is not None
+                self.entry.parts.append(Raw("[" + ", ".join(f"+once {e[1:]}" for e in effects) + "]"))
+                self.book.map("first-visit effect", len(effects))
+                return close + len("<</if>>")
         for inner in _SC_MACRO.finditer(self.text, pos, close + 7):
             closing, name = inner.group(1), inner.group(2)
             if name == "if":
@@ -420,6 +454,21 @@ class TweeReader:
         self.kept(m.start(), "<<if>>", "an <<if>> without its <</if>>")
         self._prose(m.group(0), ctx, m.start())
         return m.end()
+
+    def _sets_only(self, start: int, stop: int) -> list[str] | None:
+        """The effects of a stretch that holds nothing but ``<<set>>`` macros, or None."""
+        effects: list[str] = []
+        pos = start
+        for m in _SC_MACRO.finditer(self.text, start, stop):
+            if self.text[pos:m.start()].strip() or m.group(1) or m.group(2) != "set":
+                return None
+            for var, value in _assignments(m.group(3)):
+                effect = self._effect(var, value)
+                if effect is None:
+                    return None
+                effects.append(effect)
+            pos = m.end()
+        return effects if effects and not self.text[pos:stop].strip() else None
 
     def _if_pairs(self) -> dict[int, int]:
         """Where each ``<<if>>`` is closed by its ``<</if>>``, in one pass."""
@@ -526,7 +575,9 @@ class TweeReader:
             self.book.map("set")
 
     def _effect(self, var: str, value: str) -> str | None:
-        """``[+5 gold]``'s inside for ``$gold to $gold + 5`` (and ``+=``, ``it + 5``, ``true``)."""
+        """``[+5 gold]``'s inside for ``$gold to $gold + 5`` (and ``+=``, Harlowe's ``it + 5``): ``true`` is
+        a gain, ``false`` or ``0`` ``-all``, ``Math.max(0, $gold - 5)`` a loss if held (``-5 gold?``),
+        ``$gold + random(1, 10) * 2`` a rolled amount (``+1d10*2 gold``)."""
         if var not in self.names:
             return None
         name = self.names[var]
@@ -535,18 +586,35 @@ class TweeReader:
             return f"+{name}"
         if value in ("false", "0"):
             return f"-all {name}"
-        m = re.fullmatch(r"(?:Math\.max\(\s*0\s*,\s*)?(?:\$\w+|it)\s*([+-])\s*(\d{1,7})\s*\)?", value)
-        if m and (value.startswith(("it", var)) or value.startswith(f"Math.max(0, {var}")
-                  or re.match(rf"Math\.max\(\s*0\s*,\s*{re.escape(var)}\b", value)):
-            n = int(m.group(2))
+        own = rf"(?:{re.escape(var)}|it)"
+        m = re.fullmatch(rf"Math\.max\(\s*0\s*,\s*{own}\s*-\s*(\d{{1,7}})\s*\)", value)
+        if m and int(m.group(1)):
+            n = int(m.group(1))
+            return f"-{n} {name}?" if n != 1 else f"-{name}?"
+        m = re.fullmatch(rf"{own}\s*([+-])\s*(\d{{1,7}})", value) or re.fullmatch(r"([+-])=\s*(\d{1,7})", value)
+        if m:
+            sign, n = m.group(1), int(m.group(2))
             if n == 0:
                 return None
-            return f"{m.group(1)}{n} {name}" if n != 1 else f"{m.group(1)}{name}"
-        m = re.fullmatch(r"([+-])=\s*(\d{1,7})", value)
-        if m and int(m.group(2)):
-            n = int(m.group(2))
-            return f"{m.group(1)}{n} {name}" if n != 1 else f"{m.group(1)}{name}"
+            return f"{sign}{n} {name}" if n != 1 else f"{sign}{name}"
+        m = re.fullmatch(rf"{own}\s*\+\s*(.+?)(?:\s*\*\s*(\d{{1,4}}))?", value)
+        if m:
+            rolled = _random_total(m.group(1))
+            if rolled is not None and rolled.offset == 0:
+                dice = rolled.dice if rolled.dice[0].isdigit() else "1" + rolled.dice
+                times = f"*{int(m.group(2))}" if m.group(2) and int(m.group(2)) != 1 else ""
+                return f"+{dice}{times} {name}"
         return None
+
+    def _setter(self, setter: str, at: int) -> list[str] | None:
+        """A setter link's assignments as a choice's effects, or None (kept as text)."""
+        effects = []
+        for var, value in _assignments(setter):
+            effect = self._effect(var, value)
+            if effect is None or "?" in effect or "all" in effect.split()[0] or "d" in effect.split()[0][1:]:
+                return None
+            effects.append(effect)
+        return effects
 
     # --- Harlowe -----------------------------------------------------------------------
 
