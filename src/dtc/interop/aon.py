@@ -252,7 +252,7 @@ class AonReader:
             self.book.map("gold")
         if text:
             entry.parts.append(text)
-        entry.parts.append(Raw((" [" + ", ".join(gains) + "]" if gains else "") + "\n"))
+        entry.parts.append(Raw(" ".join(f"[{g}]" for g in gains) + "\n"))
 
     def _combat(self, block: Node, entry: Entry) -> None:
         enemy = block.find("enemy")
@@ -339,7 +339,7 @@ class AonReader:
         if sorted(covered) != list(range(10)):
             return False
         order = sorted(range(len(ranges)), key=lambda k: ranges[k])
-        entry.parts.append(" ".join(_prose_of(block).rstrip(" ,") + "." for block in run) + "\n")
+        entry.parts.append(" ".join(_prose_of(block).rstrip(" ,.;:") + "." for block in run) + "\n")
         entry.parts.append(Choice([targets[k] for k in order], label="Pick a number", dice="d10",
                                   ranges=[ranges[k] for k in order]))
         entry.parts.append(" (the Random Number Table's 0–9 read as 1–10)\n")

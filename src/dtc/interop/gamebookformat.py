@@ -251,7 +251,7 @@ def _tag(tag: str, args: list[str], inner: str, source: str, entry: Entry, book:
         name = possession_name(inner)
         entry.parts.append(inner)
         effect = {"add": "+", "drop": "-", "found": "may +"}[tag]
-        entry.parts.append(Raw(f" [{effect}{name}]"))
+        entry.parts.append(Raw(f"[{effect}{name}]"))
         book.map(tag)
         return
     if tag in ("has", "hasnot") and inner.strip():
@@ -276,8 +276,8 @@ def _tag(tag: str, args: list[str], inner: str, source: str, entry: Entry, book:
         entry.parts.append(inner)
         if count:
             sign = "+" if tag == "inc" else "-"
-            entry.parts.append(Raw(f" [{sign}{count} {possession_name(kind)}]" if count != 1
-                                   else f" [{sign}{possession_name(kind)}]"))
+            entry.parts.append(Raw(f"[{sign}{count} {possession_name(kind)}]" if count != 1
+                                   else f"[{sign}{possession_name(kind)}]"))
         book.map(tag)
         return
     if tag in ("set", "init") and kind and count is not None and is_start:
