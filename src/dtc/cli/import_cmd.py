@@ -13,6 +13,14 @@ from dtc.interop.api import READERS, WRITERS, ImportFailed, export_book, import_
 from dtc.visible import visible
 
 
+def _write(target: str, text: str, source: str) -> None:
+    """``text`` to stdout (``-``) or written whole to ``target`` (never over ``source``)."""
+    if target == "-":
+        click.echo(text, nl=False)
+    else:
+        write_text(target, text, inputs=[source])
+
+
 @click.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @output_option("Where to write the book (default: FILE with the suffix .txt; '-' for stdout).")
@@ -52,7 +60,7 @@ def import_cmd(file: str, output: str | None, source_format: str | None) -> None
         click.echo(visible(f"{shown}:{finding.line}:{finding.column}: {finding.severity}: {finding.message}",
                            newlines=False), err=True)
     try:
-        write_text(target, imported.text, inputs=[file])
+        _write(target, imported.text, file)
     except OutputError as exc:
         fail(visible(str(exc), newlines=False))
         return
@@ -88,7 +96,7 @@ def export_cmd(book: str, target_format: str, output: str | None) -> None:
     for warning in dict.fromkeys(exported.warnings):
         click.echo(visible(f"{book}: warning: {warning}", newlines=False), err=True)
     try:
-        write_text(target, exported.text if exported.text.endswith("\n") else exported.text + "\n", inputs=[book])
+        _write(target, exported.text if exported.text.endswith("\n") else exported.text + "\n", book)
     except OutputError as exc:
         fail(visible(str(exc), newlines=False))
         return
