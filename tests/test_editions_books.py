@@ -297,3 +297,15 @@ def test_the_published_forms_read_as_sentences() -> None:
         assert "[" not in page.split("Sections")[-1]
     sheet = text_of(render_print_html(graph)).split("Adventure sheet", 1)[1]
     assert "Gold crowns 20; at most 50" in sheet and "☐ Lamp start with it" in sheet and "☐ Stone key" in sheet
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_ebook_is_well_formed(name: str) -> None:
+    """Every bundled book's ebook, with its new pages (the dice table) and blocks, keeps the
+    structure an EPUB 3 reading system relies on."""
+    from test_build_epub import check_structure
+
+    pages = check_structure(render_epub(graph_of(name)))
+    assert "OEBPS/rules.xhtml" in pages and "OEBPS/sheet.xhtml" in pages
+    if any(c.get("roll") for e in graph_of(name)["entries"] for c in e["choices"]):
+        assert "OEBPS/dice.xhtml" in pages
