@@ -40,7 +40,7 @@ def _survives(name: str, data: bytes) -> None:
         assert "\n" not in message and ": error: " in message
     else:
         compile_text(imported.text, "imported.txt").graph()
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 60  # a hang guard
 
 
 def _strategy(bits: list[str]) -> st.SearchStrategy[bytes]:
@@ -80,22 +80,21 @@ def test_any_bytes_end_in_a_book_or_one_line(data: bytes) -> None:
                                              ("big.gamebook", "* s\n[has item]k[/has] [[auto s]] [b] [[x"),
                                              ("big.twee", "<<if $a>>[[a"), ("big.twee", "(a:" * 3),
                                              ("big.twee", "[[a->b]]<<set $a to $a + 1>>(if: not not $a)[x]")])
-def test_large_unclosed_markup_is_read_in_linear_time(name: str, unit: str) -> None:
-    """200 KB of markup that never closes: the reader takes no longer than a few passes over it
-    (the book it makes is then the compiler's to read)."""
+def test_large_unclosed_markup_does_not_hang(name: str, unit: str) -> None:
+    """200 KB of markup that never closes is read (a guard against a reader that would scan to
+    the end of the file for each construct, not a measure of speed)."""
     data = (":: A\n" if name.endswith(".twee") else "") + unit * (200_000 // len(unit))
     started = time.monotonic()
     read(name, data.encode())
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 120
 
 
 def test_xml_entities_are_never_expanded() -> None:
+    """A billion laughs: the entity is not expanded, so the text stays a few characters long."""
     lol = "".join(f'<!ENTITY lol{i} "{"&lol" + str(i - 1) + ";" * 1}{("&lol" + str(i - 1) + ";") * 9}">'
                   for i in range(1, 10))
     doc = f'<?xml version="1.0"?><!DOCTYPE gamebook [<!ENTITY lol0 "lol">{lol}]><gamebook><p>&lol9;</p></gamebook>'
-    started = time.monotonic()
     root = parse_xml(doc.encode())
-    assert time.monotonic() - started < 2
     assert len(root.text()) < 100
 
 
