@@ -121,3 +121,9 @@ def test_a_creature_named_only_in_passing_says_so() -> None:
         "creature 'Bell Warden' is named in entry 1 ('A statue of the Bell Warden stands here.'), but never with a "
         "count, so no encounter or fight uses it: to fight it there write '1 Bell Warden attacks! Follow the combat "
         "rules.', or delete the block"]
+
+
+def test_a_dead_end_from_an_unknown_kind_says_why() -> None:
+    src = "1 A door (D0, S2).\n\n2 The stair gives way. The End (died).\n"
+    assert codes(src, "DT202") == ["entry 2 has no exits and is not an ending; 'The End (died)' would end it, but the "
+                                   "sentence form takes only (death) or (victory) (unknown-ending-kind)"]

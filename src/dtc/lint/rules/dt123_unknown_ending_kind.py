@@ -18,7 +18,7 @@ SYNONYMS = {
 }
 #: ``THE END (win)``, or ``The End (win).`` as a sentence of its own: one word in parentheses where
 #: the kind goes, the sentence ending there.
-_KIND_LIKE = re.compile(
+KIND_LIKE = re.compile(
     r"\b(?P<end>THE[ \t]+END|[Tt]he[ \t]+[Ee]nd)[ \t]*\([ \t]*(?P<word>[A-Za-z]{1,20})[ \t]*\)"
     r"(?=[.!*_]*[ \t]*(?:\n|$))"
 )
@@ -63,7 +63,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
             continue
         lo = lines.offset(entry.span.line, entry.span.column)
         hi = lines.offset(entry.end_line + 1, 1) if entry.end_line < len(lines.starts) else len(text)
-        for m in _KIND_LIKE.finditer(text, lo, hi):
+        for m in KIND_LIKE.finditer(text, lo, hi):
             word = m.group("word")
             if word.lower() in KINDS or not (kinds_used or _meant_as_kind(word)):
                 continue
