@@ -6,12 +6,16 @@ and minutes, and what it adds to the sheet (read by the print edition and the eb
 
 from __future__ import annotations
 
-from dtc.systems.dungeon_rules.ruleset import MODIFIERS, ZONES
+from dtc.systems.dungeon_rules.ruleset import DANGER_CAP, DANGER_STEPS, MODIFIERS, PACES, RESTS, ZONES
 from dtc.systems.reference import Reference, SheetField
 
 
 def _against(modifier: int) -> str:
     return "{ability}" if not modifier else f"{{ability}} {'+' if modifier > 0 else '−'} {abs(modifier)}"
+
+
+def _minutes(minutes: int) -> str:
+    return f"{minutes // 60} hours" if minutes >= 120 else "an hour" if minutes == 60 else f"{minutes} minutes"
 
 
 def _zone(interval: int, top: int) -> str:
@@ -40,11 +44,15 @@ REFERENCE = Reference(
         "A triggered hazard stays where it is: you meet it again if you come back.",
     ),
     time=(
-        "Time is kept in minutes: each section you move to takes 10, an action, a wait or a fight 10; every "
-        "10 minutes is one turn of the base rules (light burns).",
+        "Time is kept in minutes; every 10 minutes is one turn of the base rules (light burns). An action, a "
+        "wait or a fight takes 10 minutes. Choose a pace for each move to another section: "
+        + "; ".join(f"{p.title.lower()}, {p.minutes} minutes ({p.note})" for p in PACES.values()) + ".",
         "Each zone has its own encounter check (the Zones table): roll 1d6 at its interval; within the "
         "zone's danger range a wandering creature arrives (instead of the base rules' roll for each turn). A "
         "fight or other loud noise calls for a check at once.",
+        f"A danger step widens the range by one (1 becomes 1–2), up to 1–{DANGER_CAP}: "
+        + "; ".join(f"{cause}: {steps}" for cause, steps in DANGER_STEPS) + ".",
+        "Rests: " + "; ".join(f"{what} takes {_minutes(m)} ({risk})" for m, what, risk in RESTS.values()) + ".",
     ),
     sheet=(
         SheetField("Minutes", "0"),
