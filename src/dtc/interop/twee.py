@@ -175,7 +175,9 @@ class TweeReader:
                 self.book.entries.append(self.entry)
                 self._scan(start, end, _Context(), 0)
                 self._finish_entry(self.entry, tags)
-        if story_start is not None:
+        if story_start is not None and story_start not in seen:
+            self.note(0, f"StoryData's start '{story_start[:60]}' names no passage: the first entry is the start")
+        elif story_start is not None:
             self.book.start = story_start
         elif any(e.key == "Start" for e in self.book.entries):
             self.book.start = "Start"
