@@ -87,3 +87,12 @@ def test_export_reads_a_compiled_graph(tmp_path: Path) -> None:
     assert invoke("compile", VAULT, "-o", str(graph)).exit_code == 0
     assert invoke("export", str(graph), "--to", "twee").output == invoke("export", VAULT, "--to", "twee").output
     assert invoke("export", VAULT).exit_code == 2  # --to is required
+
+
+def test_dtc_renumber_numbers_an_imported_book(tmp_path: Path) -> None:
+    book = tmp_path / "ferry.txt"
+    assert invoke("import", str(FIXTURES / "twee" / "ferry-bell-harlowe.twee"), "-o", str(book)).exit_code == 1
+    assert "@pier" in book.read_text(encoding="utf-8")
+    assert invoke("renumber", str(book)).exit_code == 0
+    text = book.read_text(encoding="utf-8")
+    assert "@" not in text and "Start: 1\n" in text and "**Ring the bell** (D0, S2)" in text
