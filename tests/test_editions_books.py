@@ -309,3 +309,14 @@ def test_every_ebook_is_well_formed(name: str) -> None:
     assert "OEBPS/rules.xhtml" in pages and "OEBPS/sheet.xhtml" in pages
     if any(c.get("roll") for e in graph_of(name)["entries"] for c in e["choices"]):
         assert "OEBPS/dice.xhtml" in pages
+
+
+def test_emphasis_is_shown_never_its_marks() -> None:
+    src = ("Title: Marks\nStart: 1\n\nAdventure Entries\n\n1 A **Stone Stair** winds *down*; 2 * 3 stays, "
+           "and so does a lone *. Go on (D0, S2).\n\n2 Done. THE END\n")
+    graph: CompiledGraph = compile_text(src, "marks.txt").graph()
+    page = render_print_html(graph)
+    archive = zipfile.ZipFile(io.BytesIO(render_epub(graph)))
+    for markup in (page, archive.read("OEBPS/s1.xhtml").decode()):
+        assert "<strong>Stone Stair</strong>" in markup and "<em>down</em>" in markup
+        assert "2 * 3 stays" in markup and "a lone *." in markup and "**" not in markup

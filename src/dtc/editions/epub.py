@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 import uuid
 import zipfile
 from html import escape
@@ -35,7 +34,7 @@ from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
 from dtc.editions.pictures import Pictures
 from dtc.editions.pictures import load as load_pictures
 from dtc.editions.prepared import Prepared, prepare
-from dtc.editions.print import close_gaps, date_of_build
+from dtc.editions.print import close_gaps, date_of_build, emphasis
 from dtc.editions.reader import (
     DICE_TABLE,
     ENDING_HEADS,
@@ -90,19 +89,14 @@ figure.picture figcaption { font-style: italic; font-size: 0.9em; }
 """
 
 
-_BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
-
-
 def _x(text: Any) -> str:
     """Author text made safe for XML (also quotes, for attributes)."""
     return escape(str(text), quote=True)
 
 
 def _prose(text: str) -> str:
-    """Author prose for the page: escaped, ``**bold**`` as bold."""
-    text = _x(text)
-    # Bold opens with ** or __: a text with neither is kept as it is (no scan of it all).
-    return _BOLD.sub(r"<strong>\1</strong>", text) if "**" in text or "__" in text else text
+    """Author prose for the page: escaped, ``**bold**`` as bold and ``*italic*`` as italic."""
+    return emphasis(_x(text))
 
 
 def _page(title: str, body: str, *, epub_type: str | None = None, lang: str = "en") -> str:

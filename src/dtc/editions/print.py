@@ -236,10 +236,20 @@ def render_markdown(graph: CompiledGraph, *, notation: bool = False, prepared: P
 # --- HTML for paper ------------------------------------------------------------------------
 
 
-def _inline(text: str) -> str:
-    text = escape(text)
+#: ``*italic*``: a star that opens before a word and closes after one (``a * b`` is no emphasis).
+ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])")
+
+
+def emphasis(text: str) -> str:
+    """Escaped author text with its ``**bold**`` (or ``__bold__``) and ``*italic*`` as HTML."""
     # Bold opens with ** or __: a text with neither is kept as it is (no scan of it all).
-    return _BOLD.sub(r"<strong>\1</strong>", text) if "**" in text or "__" in text else text
+    if "**" in text or "__" in text:
+        text = _BOLD.sub(r"<strong>\1</strong>", text)
+    return ITALIC.sub(r"<em>\1</em>", text) if "*" in text else text
+
+
+def _inline(text: str) -> str:
+    return emphasis(escape(text))
 
 
 def _stat_table(creature: Creature) -> str:
