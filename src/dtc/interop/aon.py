@@ -117,6 +117,9 @@ _CONDITION = re.compile(
     r"(?:(?:the|a|an)\s+)?(?:(?:kai|magnakai|grand\s+master|lore-circle\s+of\s+the)\s+)?"
     r"(?:(?P<discipline>discipline)\s+of\s+)?(?P<what>[^,;.]+?)\s*(?P<tail>[,;.]|$)"
 )
+_NOT_A_THING = {"ever", "already", "been", "previously", "just", "recently", "not", "no", "never", "lost", "used",
+                "eaten", "seen", "heard", "read", "met", "fought", "won", "less", "fewer", "more", "any", "some",
+                "enough"}
 _GOLD = re.compile(r"(?i)^(?:at\s+least\s+)?(\d{1,5})\s+(gold\s+crowns?|crowns?|gold|.*?)$")
 _WISH = re.compile(r"(?i)^(\s*(?:if\s+you\s+(?:wish|want|decide|prefer|choose|would\s+rather|would\s+like)"
                    r"(?:\s+to)?|if\s+you\s+would\s+rather)\s+)(.+?)([,.;:]?\s*)$")
@@ -134,6 +137,8 @@ class AonReader:
         self.root = root
         self.book = Book("aon")
         self.disciplines: dict[str, int] = {}  # name -> the line of the first choice naming it
+        self.conditioned: dict[str, tuple[int, int]] = {}  # item -> the most a condition asks for, a line
+        self.given: set[str] = set()  # items and gold the book's prose gives
 
     def read(self) -> Book:
         meta = self.root.find("meta")
@@ -157,6 +162,13 @@ class AonReader:
         if numbered:
             self.book.start = next((e.key for e in self.book.entries if e.number == 1), self.book.entries[0].key)
             first = next(e for e in self.book.entries if e.key == self.book.start)
+            carried = {n: c for n, c in self.conditioned.items() if n.lower() not in self.given}
+            if carried:
+                offered = " ".join(f"[may +{count} {name}]" if count != 1 else f"[may +{name}]"
+                                   for name, (count, _) in carried.items())
+                first.parts.insert(0, Raw(f"What you may carry from before: {offered}\n"))
+                self.book.note(min(line for _, line in carried.values()), 1, "what the choices ask for and no section "
+                               f"gives may be carried from before: the start entry offers it ({', '.join(carried)})")
             if self.disciplines:
                 chosen = " ".join(f"[may +{name}]" for name in self.disciplines)
                 first.parts.insert(0, Raw(f"Disciplines chosen before the adventure: {chosen}\n"))
@@ -234,6 +246,41 @@ class AonReader:
             entry.ending = ""
             self.book.note(section.line, section.column, f"section {entry.number} has no choice: an ending")
 
+    def _condition(self, what: str, negated: bool, discipline: bool, line: int) -> tuple[str, str] | None:
+        """A choice's prose condition (``what`` follows "If you have"): the dtc condition and the
+        words to name the choice by; None when it is not clear. "X or Y", "X and Y", "neither X
+        nor Y" are read; "X or Y and Z" is not."""
+        first = what.split()[0].lower() if what.split() else ""
+        if first in _NOT_A_THING or (first.endswith("ed") and len(first) > 4):
+            return None  # "If you have ever visited…", "If you have already eaten…": not a possession
+        neither = re.match(r"(?i)^neither\s+(.+?)\s+nor\s+(.+)$", what.strip())
+        if neither:
+            if negated:
+                return None
+            parts, joiner, negated = [neither.group(1), neither.group(2)], " and ", True
+        else:
+            words = re.split(r"(?i)\s+(or|and)\s+", what.strip())
+            joiners = {w.lower() for w in words[1::2]}
+            if len(joiners) > 1:
+                return None
+            parts = words[0::2]
+            joiner = f" {joiners.pop()} " if joiners else ""
+            if negated and joiner:  # "do not have X or Y": neither; "do not have X and Y": unclear
+                if joiner != " or ":
+                    return None
+                joiner = " and "
+        atoms: list[str] = []
+        for i, part in enumerate(parts):
+            name, is_discipline, count = _thing(("discipline of " if discipline and i == 0 else "") + part)
+            if not name or len(part) > 80:
+                return None
+            if is_discipline:
+                self.disciplines.setdefault(name, line)
+            else:
+                self.conditioned[name] = max(self.conditioned.get(name, (0, line))[0], count), line
+            atoms.append(condition_atom(name, count, negated))
+        return joiner.join(atoms), what.strip()
+
     def _prose_block(self, block: Node, entry: Entry) -> None:
         """A paragraph (or list, table...): its text, an ``<item>`` it finds as ``[may +Item]``."""
         if block.tag not in _BLOCKS and block.tag not in ("ul", "ol", "dl", "table", "tr", "hr", "a"):
@@ -244,11 +291,13 @@ class AonReader:
             name = _one_line(item.text())
             if name and _FINDS.search(text):
                 gains.append(f"may +{possession_name(name)}")
+                self.given.add(possession_name(name).lower())
                 self.book.map("item")
             elif name:
                 self.book.note(item.line, item.column, f"the item '{name[:40]}' is named, not found: prose")
         for m in _GAINS.finditer(text):
             gains.append(f"+{int(m.group(1))} {possession_name(m.group(2).lower())}")
+            self.given.add(possession_name(m.group(2).lower()))
             self.book.map("gold")
         if text:
             entry.parts.append(text)
@@ -288,19 +337,10 @@ class AonReader:
             entry.parts.append(".\n")
             return
         m = _CONDITION.match(prose)
-        if m and " or " not in m.group("what") and " and " not in m.group("what") and "neither" not in m.group("what"):
-            what = m.group("what").strip()
-            if m.group("discipline"):
-                self.disciplines.setdefault(possession_name(what), block.line)
-            gold = _GOLD.match(what)
-            if gold and gold.group(2):
-                name = possession_name(gold.group(2).lower())
-                condition = condition_atom(name, int(gold.group(1)), negated=bool(m.group("not")))
-                label = what
-            else:
-                name = possession_name(re.sub(r"(?i)^(the|a|an)\s+", "", what))
-                condition = condition_atom(name, negated=bool(m.group("not")))
-                label = what
+        read = self._condition(m.group("what"), bool(m.group("not")), bool(m.group("discipline")), block.line) \
+            if m else None
+        if m and read is not None:
+            condition, label = read
             entry.parts.append(prose[: m.start("what")])
             entry.parts.append(Choice([target], label=label, condition=condition))
             rest = prose[m.end("what"):].strip(" ,;.")
@@ -309,7 +349,8 @@ class AonReader:
             return
         if _UNCLEAR.match(prose):
             self.book.kept(block.line, block.column, "prose condition",
-                           f"the condition in '{prose[:60]}' is not read: the choice is open to every reader")
+                           f"the condition in '{prose.rstrip(' ,.;:')[:60]}' is not read: the choice is open to every "
+                           "reader")
         wish = _WISH.match(prose)
         if wish:
             entry.parts.append(wish.group(1))
@@ -345,6 +386,18 @@ class AonReader:
         entry.parts.append(" (the Random Number Table's 0–9 read as 1–10)\n")
         self.book.map("random number table")
         return True
+
+
+def _thing(text: str) -> tuple[str, bool, int]:
+    """A thing a condition names: its possession name, whether it is a Discipline, and a count."""
+    text = re.sub(r"(?i)^(?:the|a|an)\s+", "", text.strip())
+    discipline = re.match(r"(?i)^(?:(?:kai|magnakai|grand\s+master)\s+)?discipline\s+of\s+(.+)$", text)
+    if discipline:
+        return possession_name(discipline.group(1)), True, 1
+    gold = _GOLD.match(text)
+    if gold and gold.group(2):
+        return possession_name(gold.group(2).lower()), False, int(gold.group(1))
+    return possession_name(text), False, 1
 
 
 def _range(prose: str) -> tuple[int, int] | None:
