@@ -28,12 +28,6 @@ from helpers.browser import browser  # noqa: F401  (the fixture)
 
 BOOKS = [*BUNDLED, *sorted((ROOT / "tests" / "fixtures" / "books").glob("*.txt"))]
 SEEDS = range(6)
-#: Books some of whose runs the page does not yet play as dtc play does, and why (issue 39 stays
-#: open on them): each divergence the suite reports names its step and what differed.
-KNOWN = {
-    "the-chime-pits": "Dungeon Rules time: play counts minutes by pace (careful, stealth, mapping halts) and "
-                      "checks for encounters by them; the page counts ten minutes a turn",
-}
 
 
 def _log(book: Path, policy: str, seed: int, out: Path) -> str:
@@ -72,8 +66,7 @@ def _replay(page: Any, uri: str, text: str) -> dict[str, str]:
     return page.evaluate("t => window.dtcReplay(t, 0)", text)  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("book", [pytest.param(b, marks=pytest.mark.xfail(reason=KNOWN[b.stem], strict=False))
-                                  if b.stem in KNOWN else b for b in BOOKS], ids=[b.stem for b in BOOKS])
+@pytest.mark.parametrize("book", BOOKS, ids=[b.stem for b in BOOKS])
 def test_every_run_of_play_replays_in_the_page(book: Path, editions: dict[str, str], page: Any,
                                                tmp_path: Path) -> None:
     failures = []

@@ -123,6 +123,7 @@ class WebEdition:
                                  "story ends here."]},
             "load": self._load(),
             "run": self._run_log(),
+            "clock": self._clock(),
             "possessions": list(self.graph.get("possessions", [])),
             "changes": {str(e["number"]): [[c["name"], c["amount"]] for c in e["changes"]]
                         for e in self.entries if e.get("changes")},
@@ -212,6 +213,20 @@ class WebEdition:
                     item = found_item(effect)
                     weights[item.name.lower()] = [item.weight.numerator, item.weight.denominator]
         return {"limit": "STR", "weights": weights, "kept": sorted(KEPT_WHEN_DUMPED)}
+
+    def _clock(self) -> dict[str, Any] | None:
+        """Dungeon Rules time as play keeps it (``dungeon_rules/play.py``): the minutes a room takes at
+        each pace, an action, a rest and a mapping halt, the alarm's interval and the danger cap; None
+        for rules without the overlay."""
+        rules = self.graph.get("rules") or ""
+        if "dungeon-rules" not in normalise(rules):
+            return None
+        import dtc.systems.dungeon_rules.ruleset as dr
+        from dtc.systems.dungeon_rules.hazards import MITIGATE_MINUTES
+
+        return {"paces": {k: p.minutes for k, p in dr.PACES.items()}, "rests": {k: r[0] for k, r in dr.RESTS.items()},
+                "halt": dr.MAPPING_HALT_MINUTES, "mitigate": MITIGATE_MINUTES, "alarm": dr.ALARM_INTERVAL,
+                "cap": dr.DANGER_CAP, "forced": [dr.FORCED_MINUTES, dr.FORCED_ROOMS]}
 
     def _run_log(self) -> dict[str, Any]:
         """What "Download this run" needs to write a run log ``dtc play --replay`` plays: the

@@ -77,7 +77,7 @@
   /* over: the run the rules ended before an ending ({kind: "died" | "lost", why}); unconscious:
      Zilch's 0 HP; dark: turns spent in the dark (Death & Treasure). */
   var state = { last: null, previous: null, attempts: {}, arrivals: {}, lastCheck: 0, over: null, unconscious: false,
-    dark: 0 };
+    dark: 0, dr: null };
   function field(name) { return document.querySelector('[data-field="' + name + '"]'); }
   function num(name) { var el = field(name); var v = el ? parseInt(el.value, 10) : NaN; return isNaN(v) ? 0 : v; }
   function setNum(name, value) { var el = field(name); if (el) { el.value = String(value); } }
@@ -86,7 +86,7 @@
     fields.forEach(function (el) { values[el.dataset.field] = el.type === "checkbox" ? el.checked : el.value; });
     store.set(sheetKey, JSON.stringify({ fields: values, last: state.last, previous: state.previous, been: !!state.been,
       attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck, over: state.over,
-      unconscious: state.unconscious, dark: state.dark }));
+      unconscious: state.unconscious, dark: state.dark, dr: state.dr }));
     if (!store.ok) { say("This browser does not let the page save your sheet."); }
   }
   function load() {
@@ -108,6 +108,7 @@
       state.over = saved.over && typeof saved.over === "object" ? { kind: String(saved.over.kind), why: String(saved.over.why) } : null;
       state.unconscious = !!saved.unconscious;
       state.dark = saved.dark || 0;
+      if (saved.dr && typeof saved.dr === "object" && Array.isArray(saved.dr.steps)) { state.dr = saved.dr; }
     } catch (e) { /* a damaged record: start afresh */ }
   }
   function say(text) { status.textContent = text; }
@@ -187,7 +188,7 @@
   function freshSheet() {
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false;
-    state.over = null; state.unconscious = false; state.dark = 0;
+    state.over = null; state.unconscious = false; state.dark = 0; state.dr = clock ? freshClock() : null;
     weights = {}; standard = {};
     run = null; store.set(runKey, "null");
     (sys.gear || []).forEach(function (g) { standard[String(g).toLowerCase()] = true; });
@@ -344,7 +345,152 @@
     setNum("turn", num("turn") + 1);
     /* the sheet counts from turn 1; the log, turns passed */
     note({ event: "turn", turn: num("turn") - 1 }, { event: "turn", why: why || "move" });
-    if (sys.minutes) { setNum("minutes", num("minutes") + 10); }
+    if (clock) {
+      var passed = passMinutes(turnMinutes(why || "move"), true);
+      /* a fast push: the danger range +4 at the next check (a stealth crawl's check is the reader's) */
+      if ((why || "move") === "move" && state.dr.pace === "fast") { state.dr.bonus = Math.max(state.dr.bonus, 4); }
+      if ((why || "move") === "move" && state.dr.pace === "stealth" && !state.over) { passed += stealthCrawl(); }
+      return passed;
+    }
+    return baseTurn();
+  }
+  /* --- Dungeon Rules time (play's dungeon_rules/play.py): a clock in minutes. A move takes the
+     pace's minutes, an action, a wait or a fight 10; the base game's turn (its lantern, the dark)
+     passes once for every 10 minutes; the zone's encounter die is rolled at each of its intervals
+     the clock has passed, against its danger range moved by steps (noise, running, rests), the
+     alarm and fresh blood. */
+  var clock = data.clock;
+  function freshClock() {
+    return { minutes: 0, base: 0, last: 0, pace: "standard", steps: [], alarm: 0, alarmUntil: -1, highUntil: -1,
+      blood: false, loud: false, bonus: 0, slip: false, ran: false, forcedRooms: 0, camp: false, rest: null, dead: false };
+  }
+  function turnMinutes(why) {
+    var st = state.dr;
+    if (why === "rest") { return 0; }
+    if (why !== "move") { return 10; }
+    if (st.pace !== "forced") { return clock.paces[st.pace] || 10; }
+    st.forcedRooms += 1;  /* a forced march: its rooms take 20 minutes for every 3 (6, 7, 7) */
+    var r = st.forcedRooms, m = clock.forced[0], n = clock.forced[1];
+    return Math.floor(r * m / n) - Math.floor((r - 1) * m / n);
+  }
+  /* The clock moves on; each 10 minutes the base game's turn passes (``own``: played by the page,
+     else only the lantern burns: what else happens is in the log). ``noTurns``: a long rest's watch. */
+  function passMinutes(m, own, noTurns) {
+    var st = state.dr, text = "";
+    st.minutes += m;
+    setNum("minutes", st.minutes);
+    if (noTurns) { st.base = st.minutes - st.minutes % 10; return ""; }
+    while (st.minutes - st.base >= 10 && !state.over) {
+      st.base += 10;
+      if (own) { text += baseTurn(); } else if (field("light") && field("light").value !== "" && num("light") > 0) { setNum("light", num("light") - 1); }
+    }
+    return text;
+  }
+  /* A stealth crawl's move (play's _paced_move): a D2 d20 check of the better of AGI and WIS;
+     passed, an encounter this move is slipped past; failed, the range +7 at the next check and
+     the alarm +1. */
+  function stealthCrawl() {
+    var st = state.dr;
+    var best = (abilityScore("AGI") || 0) >= (abilityScore("WIS") || 0) ? "AGI" : "WIS";
+    var c = ((sys.checks || {})[sys.hazardChecks] || {})["2"], score = abilityScore(best);
+    if (!c || score === null) { return " A stealth crawl is a D2 check of AGI or WIS: enter them on the sheet."; }
+    var r = rollCheck(c, best, score);
+    st.slip = r.ok;
+    if (!r.ok) { st.bonus = Math.max(st.bonus, 7); raiseAlarm(1); }
+    return " Stealth crawl (" + best + "): " + r.text;
+  }
+  function raiseAlarm(amount) {
+    var st = state.dr, before = st.alarm;
+    st.alarm = Math.max(0, Math.min(5, before + amount));
+    if (st.alarm >= 5 && before < 5) { st.highUntil = st.minutes + 60; }
+  }
+  function addStep(amount, minutes, checks, why) {
+    state.dr.steps.push({ amount: amount, until: minutes === null ? null : state.dr.minutes + minutes, checks: checks, why: why || "" });
+  }
+  /* The top of the danger range here (play's DungeonRules.danger). */
+  function danger(zone) {
+    var st = state.dr, now = st.minutes, top = zone[1];
+    st.steps.forEach(function (s) { if ((s.until === null || s.until > now) && s.checks !== 0) { top += s.amount; } });
+    top += (st.blood ? 1 : 0) + st.bonus;
+    if (st.alarmUntil > now) { top = Math.max(top + 1, 3); }
+    if (st.alarm >= 3 && top < 3) { top = 3; }
+    if (st.highUntil > now) { top = 5; }
+    return top < 1 ? 1 : top > clock.cap ? clock.cap : top;
+  }
+  /* After each roll of the encounter die: one-shot steps are spent, the fast pace's bonus gone. */
+  function checkRolled() {
+    var st = state.dr;
+    st.bonus = 0;
+    st.steps = st.steps.filter(function (s) { return s.checks !== 1 && (s.until === null || s.until > st.minutes); })
+      .map(function (s) { return s.checks ? { amount: s.amount, until: s.until, checks: s.checks - 1, why: s.why } : s; });
+  }
+  /* How many interval checks fall due now (the clock may have crossed several; a loud event adds one). */
+  function dueChecks(zone) {
+    var st = state.dr, every = zone[0];
+    if (st.alarmUntil > st.minutes) { every = Math.min(every, clock.alarm); }
+    var due = Math.floor((st.minutes - st.last) / every);
+    st.last += due * every;
+    if (zone[2]) { due *= 2; }
+    if (st.loud) { st.loud = false; due += 1; }
+    return due;
+  }
+  /* What the reader played (in a replay, as the log has it) does to the clock and the danger. */
+  function takeClock(e) {
+    var st = state.dr, zone = sys.zones ? sys.zones[String(state.last)] : null;
+    if (st.rest && e.event !== "encounter_check") {
+      /* a rest's steps once its checks are through, if nothing interrupted it (play's hazards.rest) */
+      var r = st.rest; st.rest = null;
+      if (!r.interrupted && (r.kind === "short" || r.kind === "long")) {
+        st.steps = st.steps.filter(function (x) { return x.why !== "forced march"; });
+        var relief = st.camp ? 1 : 0; st.camp = false;
+        var n = (r.kind === "short" ? 1 : 2) - relief;
+        if (n > 0) { addStep(n, null, r.kind === "short" ? 2 : 3, r.kind + " rest"); }
+      }
+      if (!r.interrupted && r.kind === "camp") { st.camp = true; }
+    }
+    if (e.event === "turn") { passMinutes(turnMinutes(e.why), false); }
+    if (e.event === "pace") {
+      if (e.pace === "mapping halt") { passMinutes(e.minutes, false); } else { st.pace = e.pace; }
+    }
+    if (e.event === "roll" && /^minutes /.test(String(e.why || "")) && typeof e.total === "number") { passMinutes(e.total, false); }
+    if (e.event === "hazard" && e.stage === "mitigated") { passMinutes(clock.mitigate, false); st.loud = true; }
+    if (e.event === "hazard" && e.stage === "triggered") {
+      var low = String(e.text || "").toLowerCase();
+      if (low.indexOf("alarm") >= 0) { addStep(5, 60, null, "alarm"); st.alarmUntil = st.minutes + 60; }
+      else if (low.indexOf("noise") >= 0 || low.indexOf("noisy") >= 0) { addStep(1, null, 1, "hazard"); }
+    }
+    if (e.event === "alarm" && typeof e.level === "number" && e.level !== st.alarm) { raiseAlarm(e.level - st.alarm); }
+    if (e.event === "encounter_check") {
+      checkRolled();
+      if (st.rest && e.encounter) { st.rest.interrupted = true; }
+    }
+    if (e.event === "encounter") { st.ran = false; }
+    if (e.event === "fight") { st.dead = false; }
+    if (e.event === "defeated") { st.dead = true; }
+    if (e.event === "fight_end") {
+      addStep(1, 20, null, "combat noise"); st.loud = true;
+      if (e.result === "won" && st.dead) { st.blood = true; }
+      if (e.result === "fled") { st.ran = true; addStep(1, null, 1, "running away"); }
+    }
+    if (e.event === "flee" && !st.ran) { st.ran = true; addStep(1, null, 1, "running away"); }
+    if (e.event === "gear" && e.item) { addStep(st.pace === "careful" ? 2 : 1, null, 1, "noise"); }
+    if (e.event === "check" && e.why === "stealth crawl") {
+      st.slip = !!e.success;
+      if (!e.success) { st.bonus = Math.max(st.bonus, 7); }
+    }
+    if (e.event === "check" && e.why === "an hour of forced march") { addStep(1, null, null, "forced march"); }
+    if (e.event === "check" && /^watch \d+: Perception$/.test(String(e.why || "")) && zone) {
+      passMinutes(clock.rests.long / 4, false, true); dueChecks(zone);
+    }
+    if (e.event === "rest" && e.rest) {
+      st.rest = { kind: e.rest, interrupted: false };
+      if (e.rest === "breath") { passMinutes(clock.rests.breath, false); }
+      if ((e.rest === "short" || e.rest === "camp") && zone) { passMinutes(clock.rests[e.rest], false); dueChecks(zone); }
+    }
+  }
+  /* The base game's turn: its lantern burns; in the dark it is lit again while oil lasts, else a
+     check of the dark (or lost, as after sys.darkTurns such turns). */
+  function baseTurn() {
     var light = field("light");
     if (!light || light.value === "") { return ""; }
     var left = num("light");
@@ -415,32 +561,35 @@
   }
   /* The encounter checks a turn brings: 1-in-N, or (Dungeon Rules) the zone's danger range, once for
      each of its intervals the clock has passed (twice in a lair). {text, met: the encounter or null}.
-     ``asked``: the sheet's button, one check now; ``clock``: a turn passes first (a lone turn). */
-  function encounterRolls(asked, clock) {
-    var before = clock ? nextTurn("unconscious") : "";
+     ``asked``: the sheet's button, one check now; ``turnFirst``: a turn passes first (a lone turn). */
+  function encounterRolls(asked, turnFirst) {
+    var before = turnFirst ? nextTurn("unconscious") : "";
     if (state.over) { return { text: before, met: null }; }
     if (!data.encounters.length) { return { text: before + (asked ? "This book has no encounter table." : ""), met: null }; }
     var chance = sys.encounterInSix || 1, checks = 1;
     var zone = state.last !== null && sys.zones ? sys.zones[String(state.last)] : null;
-    if (zone) {
-      chance = zone[1];
+    if (zone && clock) {
+      chance = danger(zone);
       if (!asked) {
-        if (num("minutes") < state.lastCheck) { state.lastCheck = num("minutes"); }
-        var due = Math.floor((num("minutes") - state.lastCheck) / zone[0]);
-        state.lastCheck += due * zone[0];
-        checks = zone[2] ? 2 * due : due;
+        checks = dueChecks(zone);
         if (checks <= 0) { return { text: before, met: null }; }
       }
     }
     var rolled = [], hit = false;
     for (var i = 0; i < checks; i++) {
+      if (zone && clock) { chance = danger(zone); }
       var d = die(6); rolled.push(d); hit = hit || d <= chance;
       note({ event: "encounter_check", roll: d, encounter: d <= chance }, { event: "encounter_check", roll: d, encounter: d <= chance });
+      if (zone && clock) { checkRolled(); }
+    }
+    if (hit && zone && clock && state.dr.pace === "stealth" && state.dr.slip) {
+      return { text: before + " Encounter check: rolled " + rolled.join(", ") + ": something comes, but you slip past it unseen.", met: null };
     }
     var range = chance > 1 ? "1–" + chance : "1";
     var dice = rolled.length > 1 ? "rolled " + rolled.join(", ") : "rolled " + rolled[0];
     if (!hit) { return { text: before + " Encounter check: " + dice + " (encounter on " + range + "). Nothing comes.", met: null }; }
     var met = rollEncounter();
+    if (clock) { state.dr.ran = false; }
     lastMet = true;
     cutRun("an encounter, which the reader plays");
     resetFights(cover);  /* the cover's helpers fight the creatures met now */
@@ -789,7 +938,11 @@
       }
       if (need === "gear") {
         var gear = card.querySelector("select.gear");
-        if (gear && gear.value && gear.value !== "-") { words.push("You use your " + gear.value + "."); logGear(gear.value); }
+        if (gear && gear.value && gear.value !== "-") {
+          words.push("You use your " + gear.value + "."); logGear(gear.value);
+          /* metal on stone (Dungeon Rules): a step until the next check; a replay takes it from the log */
+          if (clock && !replaying) { addStep(state.dr.pace === "careful" ? 2 : 1, null, 1, "noise"); }
+        }
         else { a.ok = false; words.push("You have no suitable gear: this way fails."); logGear(null); }
       }
       if (need === "check") {
@@ -958,13 +1111,13 @@
       : "";
     if (refused) { out.textContent = refused; buttons(); return; }
     if (act !== "spend" && act !== "take") { f.pending = null; }
-    var clock = "";
+    var turnWords = "";
     if (!f.clocked && act !== "next" && act !== "spend" && act !== "take") {
       /* A fight takes one turn, however many rounds (play's game.clock("combat"), before its first
          round: the light burns, no encounter check). */
       f.clocked = true;
-      clock = "The fight takes a turn (turn " + (num("turn") + 1) + ")." + nextTurn("combat") + " ";
-      if (state.over) { out.textContent = clock.trim(); buttons(); return; }
+      turnWords = "The fight takes a turn (turn " + (num("turn") + 1) + ")." + nextTurn("combat") + " ";
+      if (state.over) { out.textContent = turnWords.trim(); buttons(); return; }
     }
     function damageFoe(amount) {
       hp = Math.max(0, hp - amount); hpBox.value = String(hp);
@@ -1139,7 +1292,7 @@
       }
     }
     buttons();
-    out.textContent = clock + text;
+    out.textContent = turnWords + text;
   }
   /* A new fight for a page's helpers (an entry read afresh, a new encounter for the cover's). */
   function resetFights(page) {
@@ -1419,10 +1572,13 @@
     switch (e.event) {
       case "turn": return segment !== "taken" && ["move", "action", "wait"].indexOf(e.why) >= 0;
       /* the check of a turn the page spends (not one of a fight, of rest or of lying unconscious) */
-      case "encounter_check": case "encounter": return segment !== "taken" && replaying.turnOwned;
+      /* (a Dungeon Rules check at its interval: a rest's, a watch's or one while clearing a hazard is the reader's) */
+      case "encounter_check": return segment !== "taken" && replaying.turnOwned && (e.why === undefined || e.why === "interval");
+      case "encounter": return segment !== "taken" && replaying.turnOwned && replaying.checkOwned;
       case "possession": return true;
       /* a check of the dark is the turn's (the page's when it spends the turn); others, an action's */
-      case "check": return e.why === DARK_WHY ? segment !== "taken" && replaying.turnOwned : segment === "action" && e.why !== "escape";
+      case "check": return e.why === DARK_WHY || e.why === "stealth crawl" ? segment !== "taken" && replaying.turnOwned
+        : segment === "action" && e.why !== "escape";
       case "action": return segment === "action";
       case "roll": return segment === "random";
       default: return false;
@@ -1442,11 +1598,16 @@
     if ((e.event === "damage" || e.event === "heal") && typeof e.hp === "number") { setNum("hp", e.hp); }
     if (e.event === "turn") {
       setNum("turn", e.turn + 1);
-      /* a turn the reader played (a fight's, rest's) burns the lantern too; its refill or its going
-         out is the log's light event */
-      if (field("light") && field("light").value !== "" && num("light") > 0) { setNum("light", num("light") - 1); }
+      /* a turn the reader played (a fight's, rest's) burns the lantern too (Dungeon Rules: by its
+         minutes, below); its refill or its going out is the log's light event */
+      if (!clock && field("light") && field("light").value !== "" && num("light") > 0) { setNum("light", num("light") - 1); }
     }
+    if (clock) { takeClock(e); }
     if (e.event === "dark" && typeof e.turns === "number") { state.dark = e.turns; }
+    if (e.event === "manual" && /^Dungeon Rules scores rolled/.test(String(e.text))) {
+      /* the overlay's scores play rolled as the run began ("…: LUCK 12, WORLDSWAY 8") */
+      String(e.text).replace(/([A-Z]+) (-?\d+)/g, function (m, a, v) { if (field("ab-" + a)) { setNum("ab-" + a, parseInt(v, 10)); } return m; });
+    }
     if (e.event === "item" && typeof e.name === "string" && typeof e.quantity === "number") { takeItem(e); }
     if (e.event === "light" && typeof e.turns === "number" && field("light")) { setNum("light", e.turns); if (typeof e.flasks === "number") { setNum("oil", e.flasks); } }
   }
@@ -1470,6 +1631,9 @@
     freshSheet();
     var abilities = sheet.abilities || {};
     Object.keys(abilities).forEach(function (a) { setNum("ab-" + a, abilities[a]); });
+    /* an overlay's scores: its own on the sheet's stats, a shared one the base's (AGI is DEX) */
+    Object.keys(sheet.stats || {}).forEach(function (a) { if (sys.abilities.indexOf(a) >= 0) { setNum("ab-" + a, sheet.stats[a]); } });
+    Object.keys(sys.same || {}).forEach(function (a) { if (abilities[sys.same[a]] !== undefined) { setNum("ab-" + a, abilities[sys.same[a]]); } });
     setNum("hp", sheet.hp); setNum("hpmax", sheet.max_hp);
     (sheet.items || []).forEach(function (i) {
       var k = String(i.name).toLowerCase();
@@ -1608,14 +1772,15 @@
     }
     function queueFor(from, kind) {
       /* The faces of the events the page plays in this segment, in order. */
-      var q = [], was = replaying.turnOwned;
+      var q = [], was = replaying.turnOwned, wasCheck = replaying.checkOwned;
       for (var j = from; j < events.length; j++) {
         var x = events[j];
         if (x.event === "move" || x.event === "end" || (x.event === "decision" && x.question === "menu") || x.event === "entry" && kind !== "move") { break; }
         if (x.event === "turn") { replaying.turnOwned = owned(x, kind); }
+        if (x.event === "encounter_check") { replaying.checkOwned = owned(x, kind); }
         if (owned(x, kind)) { q = q.concat(x.faces || []); }
       }
-      replaying.turnOwned = was;
+      replaying.turnOwned = was; replaying.checkOwned = wasCheck;
       return q;
     }
     function closeSegment(seq) {
@@ -1640,6 +1805,8 @@
           } else if (e.event === "end") {
             finishEnd(e);
           } else if (e.event === "turn" && !(replaying.turnOwned = owned(e, segment))) {
+            take(e);
+          } else if (e.event === "encounter_check" && !(replaying.checkOwned = owned(e, segment))) {
             take(e);
           } else if (owned(e, segment)) {
             /* the reader came through the encounter that interrupted the action: it goes on */
@@ -1684,6 +1851,7 @@
   };
 
   load();
+  if (clock && !state.dr) { state.dr = freshClock(); }
   loadRun();
   if (window.matchMedia("(max-width: 61.99rem)").matches) { sheetBox.open = false; }
   if ("scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
