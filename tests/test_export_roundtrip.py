@@ -103,8 +103,27 @@ You walk home with a full bucket. THE END
     assert signature(round_trip(graph, "gamebookformat")) == signature(graph)
 
 
+PUBLISHED_FORMS = """Title: The Toll Road
+Start with: sealed letter, 12 gold crowns
+Limits: gold crowns 40, provisions 4
+
+Adventure Entries
+
+1
+A baker offers bread. [may +provisions] **Pay the toll** (D0, S2, -3 gold crowns), or **climb round** (DEX D2,
+S2, F3).
+
+2
+The marsh takes your lantern. [-lantern?] A shrine: [+once saint's bell] [+1d10*2 gold crowns once]
+**Rest** (D0, S3, if gold crowns >= 10). Robbers take it all. [-all gold crowns] **Walk on** (D0, S3).
+
+3
+The gate. THE END (victory)
+"""
+
+
 def test_twee_export_speaks_sugarcube_for_the_published_gamebook_forms() -> None:
-    graph = compile_file(str(ROOT / "adventures" / "the-salt-courier.txt")).graph()
+    graph = compile_text(PUBLISHED_FORMS, "toll.txt").graph()
     text = export_book(graph, "twee").text
     assert "<<set $sealed_letter to 1>> /* dtc name: sealed letter */" in text  # Start with:
     assert "/* dtc limits: gold crowns 40, provisions 4 */" in text
@@ -112,7 +131,9 @@ def test_twee_export_speaks_sugarcube_for_the_published_gamebook_forms() -> None
     assert "<<set $lantern to Math.max(0, $lantern - 1)>>" in text  # [-lantern?]
     assert "<<if visited() is 1>><<set $gold_crowns to $gold_crowns + random(1, 10) * 2>><</if>>" in text
     assert "<<set $gold_crowns to 0>>" in text  # [-all gold crowns]
-    assert "[[Pay the toll->3][$gold_crowns to $gold_crowns - 3]]" in text  # effects on a choice
+    assert "[[Pay the toll->2][$gold_crowns to $gold_crowns - 3]]" in text  # effects on a choice
+    assert signature(round_trip(graph, "twee")) == signature(graph)
+    assert round_trip(graph, "twee").get("limits") == {"gold crowns": 40, "provisions": 4}
 
 
 def test_twee_export_speaks_sugarcube() -> None:
