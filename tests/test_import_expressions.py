@@ -46,3 +46,15 @@ Warm bread.
     assert "**Beg** (D0, S@alms, if not 5 gold)" in text
     assert "**Buy bread** (D0, S@bread, if 5 gold and 2 gold)" in text
     assert "**Wait** (D0, S@start, if 5 gold and not 2 gold)" in text
+
+
+def test_sugarcube_link_with_goto_and_sets_is_a_choice_with_effects() -> None:
+    twee = b""":: A
+Hi <<link "Pay the toll">><<set $gold to $gold - 3>><<goto "B">><</link>> or <<link "Run">><<goto "B">><</link>>.
+
+:: B
+The far side.
+"""
+    imported = import_book("t.twee", twee)
+    assert "**Pay the toll** (D0, S@b, -3 gold) or **Run** (D0, S@b)." in imported.text
+    assert not imported.book.unmapped

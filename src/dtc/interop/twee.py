@@ -402,6 +402,14 @@ class TweeReader:
                     self.entry.parts.append(Raw("[may " + ", ".join(effects) + "]"))
                     self.book.map("optional gain", len(effects))
                     return close + len("<</link>>")
+                body = self.text[m.end():close]
+                goto = list(re.finditer(r"<<goto\s+(\"[^\"]*\"|'[^']*')\s*>>", body))
+                if len(goto) == 1:
+                    rest = body[: goto[0].start()] + body[goto[0].end():]
+                    sets = self._sets_in(rest)
+                    if sets is not None:  # <<link "text">><<set …>><<goto "P">><</link>>: a choice
+                        self._goto(args.strip()[1:-1], goto[0].group(1)[1:-1], at, ctx, sets)
+                        return close + len("<</link>>")
         if name in ("return", "back") and not args.strip():
             self.entry.returns = True
             self.book.map("return")
@@ -471,6 +479,22 @@ class TweeReader:
                 effects.append(effect)
             pos = m.end()
         return effects if effects and not self.text[pos:stop].strip() else None
+
+    def _sets_in(self, text: str) -> list[str] | None:
+        """The effects of text that holds nothing but ``<<set>>`` macros (possibly none), as a
+        choice's effects, or None."""
+        effects: list[str] = []
+        pos = 0
+        for m in _SC_MACRO.finditer(text):
+            if text[pos:m.start()].strip() or m.group(1) or m.group(2) != "set":
+                return None
+            for var, value in _assignments(m.group(3)):
+                effect = self._effect(var, value)
+                if effect is None or "?" in effect or effect.split()[0] in ("-all",) or "d" in effect.split()[0][1:]:
+                    return None
+                effects.append(effect)
+            pos = m.end()
+        return effects if not text[pos:].strip() else None
 
     def _if_pairs(self) -> dict[int, int]:
         """Where each ``<<if>>`` is closed by its ``<</if>>``, in one pass."""
