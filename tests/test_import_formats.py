@@ -183,3 +183,24 @@ def test_project_aon_prose_combat_random_and_endings() -> None:
     twelve = next(e for e in graph["entries"] if e["number"] == 12)
     assert twelve.get("ending_kind") == "victory"
     assert Counter(x["kind"] for x in next(e for e in graph["entries"] if e["number"] == 2)["exits"]) == {"prose": 1}
+
+
+def test_project_aon_prose_conditions_in_their_common_shapes() -> None:
+    xml = b"""<?xml version="1.0"?>
+<gamebook version="0.12"><meta><title>T</title></meta>
+<section id="sect1"><meta><title>1</title></meta><data>
+<p>A swaying bridge.</p>
+<choice idref="sect2">If you have a Grapnel and wish to use it, <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect2">If you wish to use your Kai Discipline of Sixth Sense, <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect2">If you have a Grapnel or a Ladder, <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect2">If you have already crossed a bridge today, <link-text>turn to 2</link-text>.</choice>
+</data></section>
+<section id="sect2"><meta><title>2</title></meta><data><p>Across.</p></data></section>
+</gamebook>"""
+    imported = import_book("t.xml", xml)
+    text = imported.text
+    assert "If you have a **Grapnel** (D0, S2, if Grapnel) and wish to use it." in text
+    assert "If you wish to use your Kai Discipline of **Sixth Sense** (D0, S2, if Sixth Sense)." in text
+    assert "(D0, S2, if Grapnel or Ladder)" in text
+    assert "[may +Sixth Sense]" in text and "[may +Grapnel] [may +Ladder]" in text
+    assert imported.book.unmapped == {"prose condition": 1}  # "already crossed" is no possession

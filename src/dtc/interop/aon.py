@@ -117,6 +117,8 @@ _CONDITION = re.compile(
     r"(?:(?:the|a|an)\s+)?(?:(?:kai|magnakai|grand\s+master|lore-circle\s+of\s+the)\s+)?"
     r"(?:(?P<discipline>discipline)\s+of\s+)?(?P<what>[^,;.]+?)\s*(?P<tail>[,;.]|$)"
 )
+_USE = re.compile(r"(?i)\buse\s+(?:your|the)\s+(?:(?:kai|magnakai|grand\s+master)\s+)?discipline\s+of\s+([^,;.]+?)"
+                  r"\s*(?=[,;.]|$)")
 _NOT_A_THING = {"ever", "already", "been", "previously", "just", "recently", "not", "no", "never", "lost", "used",
                 "eaten", "seen", "heard", "read", "met", "fought", "won", "less", "fewer", "more", "any", "some",
                 "enough"}
@@ -337,13 +339,28 @@ class AonReader:
             entry.parts.append(".\n")
             return
         m = _CONDITION.match(prose)
-        read = self._condition(m.group("what"), bool(m.group("not")), bool(m.group("discipline")), block.line) \
-            if m else None
+        what_end = m.end("what") if m else 0
+        if m:  # "If you have a Rope and wish to use it": the thing ends before the wish
+            wish_tail = re.search(r"(?i)\s+and\s+(?:wish|want|decide|would|choose|prefer)\b", m.group("what"))
+            if wish_tail:
+                what_end = m.start("what") + wish_tail.start()
+        read = self._condition(prose[m.start("what"):what_end], bool(m.group("not")), bool(m.group("discipline")),
+                               block.line) if m else None
         if m and read is not None:
             condition, label = read
             entry.parts.append(prose[: m.start("what")])
             entry.parts.append(Choice([target], label=label, condition=condition))
-            rest = prose[m.end("what"):].strip(" ,;.")
+            rest = prose[what_end:].strip(" ,;.")
+            entry.parts.append((" " + rest if rest.lower().startswith("and ") else ", " + rest if rest else "") + ".\n")
+            self.book.map("prose condition")
+            return
+        use = _USE.search(prose)
+        if use and not _UNCLEAR.match(prose):  # "If you wish to use your Kai Discipline of Sixth Sense"
+            name = possession_name(use.group(1))
+            self.disciplines.setdefault(name, block.line)
+            entry.parts.append(prose[: use.start(1)])
+            entry.parts.append(Choice([target], label=use.group(1).strip(), condition=condition_atom(name)))
+            rest = prose[use.end(1):].strip(" ,;.")
             entry.parts.append((", " + rest if rest else "") + ".\n")
             self.book.map("prose condition")
             return
