@@ -273,6 +273,16 @@ def test_odds_of_the_forms_it_follows_are_exact_and_agree_with_simulate() -> Non
     assert shares[5] == pytest.approx(2 / 15, abs=0.03)
 
 
+def test_odds_work_out_a_rolled_amount_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "sand.txt"
+    path.write_text(book("1 Start. **Go** (D0, S2).", "2 Sand. [+1d4*2 marks] **Pay** (D0, S3, if marks >= 6); "
+                         "**Walk** (D0, S4).", "3 Paid. THE END", "4 Away. THE END"), encoding="utf-8")
+    result = run(["odds", "--format", "json", str(path)])
+    assert result.exit_code == 0, result.output
+    odds = {o["key"]: o["probability"] for o in json.loads(result.output)["outcomes"]}
+    assert odds["ending:3"] == pytest.approx(1 / 4)  # 6 or 8 of 2, 4, 6, 8; then Pay or Walk
+
+
 def test_odds_with_a_reader_who_carries_more(tmp_path: Path) -> None:
     path = tmp_path / "door.txt"
     path.write_text(book("1 A door. **Unlock** (D0, S2, if iron key); **Walk** (D0, S3).", "2 In. THE END (victory)",

@@ -44,9 +44,10 @@ Test = Callable[[int], bool]
 #: ``mode``: ``"plain"``, ``"all"`` (the count becomes 0) or ``"held"`` (a loss of what is held:
 #: never unpaid); ``amounts``: every amount it may be, in the slot's units, signed — several for
 #: ``[+1d10*3 coins]``); ``flag``: a slot (-1: none) set once the change has applied, which keeps it
-#: from applying again (``[+once stone key]``, exactly: the slot is a flag of its own). Only the
-#: over-approximation (``exact=False``) takes one with several outcomes.
-Kind = tuple[bool, str, tuple[int, ...], int]
+#: from applying again (``[+once stone key]``, exactly: the slot is a flag of its own); ``chances``:
+#: each amount's chance, for the exact layout (a rolled amount; empty where lint needs none).
+#: ``maybe`` and several amounts without chances are for the over-approximation (``exact=False``).
+Kind = tuple[bool, str, tuple[int, ...], int, tuple[float, ...]]
 
 
 @dataclass(slots=True)
@@ -155,8 +156,9 @@ class Exploration:
     #: Node index -> (parent node index, way, outcome) of the first route found; the start's is None.
     parent: list[tuple[int, Way | None, int] | None] = field(default_factory=list)
     #: Per expanded node (only when asked for): (way index, the target node indices or sinks
-    #: (negative), and for each target the changes that could not be paid) for each open way.
-    edges: list[list[tuple[int, list[int]]]] | None = None
+    #: (negative), and None, or where a rolled amount splits an outcome, per target the way's
+    #: outcome it belongs to and its chance within that outcome) for each open way.
+    edges: list[list[tuple[int, list[int], list[tuple[int, float]] | None]]] | None = None
     #: How many nodes were expanded; the rest (``nodes[expanded:]``) is the frontier.
     expanded: int = 0
     complete: bool = True
@@ -246,14 +248,17 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
     #: A way's changes, compiled once (by the way's id).
     way_plans: dict[int, tuple[Compiled, ...]] = {}
 
-    def arrive(r: int, values: int) -> list[tuple[int, tuple[int, ...]]]:
+    def arrive(r: int, values: int, chances: list[float] | None = None) -> list[tuple[int, tuple[int, ...]]]:
         """The values after room r's effects (several in the over-approximation, when an amount
-        above the cap is spent), each with the changes that could not be paid in full; an
-        empty list when a count overflows what is kept exactly."""
+        above the cap is spent; several with their ``chances``, filled in, for an amount rolled),
+        each with the changes that could not be paid in full; an empty list when a count
+        overflows what is kept exactly."""
         changes, kept = plans[r]
         if not changes:
+            if chances is not None:
+                chances.append(1.0)
             return [(values & kept, ())]
-        results = _apply(changes, values, exact)
+        results = _apply(changes, values, exact, chances)
         return [(v & kept, u) for v, u in results]
 
     def add(node: int, link: tuple[int, Way | None, int] | None) -> int:
@@ -264,25 +269,35 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
             parent.append(link)
         return i
 
-    def step(q: int, r: int, values: int, way: Way, o: int, t: int, targets: list[int]) -> None:
+    def step(q: int, r: int, values: int, way: Way, o: int, t: int, targets: list[int],
+             parts: list[tuple[int, float]]) -> None:
         """Arrive at room t from node q (room r) by outcome o of a way: add the nodes found (an
-        overflow node where a count grew past what is kept exactly) to ``targets``."""
+        overflow node where a count grew past what is kept exactly) to ``targets``, and each
+        with the outcome and its chance within it to ``parts``."""
+        chances: list[float] = []
         if way.changes:  # the way's own effects first (their losses are never reported unpaid)
             compiled = way_plans.get(id(way))
             if compiled is None:
                 compiled = way_plans[id(way)] = _compiled(way.changes, way.kinds, layout)
-            before = _apply(compiled, values, exact)
-            got = [g for v, _ in before for g in arrive(t, v)]
+            before_chances: list[float] = []
+            before = _apply(compiled, values, exact, before_chances)
+            got = []
+            for (v, _), w in zip(before, before_chances, strict=True):
+                then: list[float] = []
+                got += arrive(t, v, then)
+                chances += [w * x for x in then]
         else:
-            got = arrive(t, values)
+            got = arrive(t, values, chances)
         if not got:
             j = add((1 << (vshift + layout.bits + 1)) | t, (q, way, o))
             ex.overflow.add(j)
             targets.append(j)
+            parts.append((o, 1.0))
             return
         pc = (r + 1) << eshift if rooms[t].return_targets else 0
-        for v2, unpaid in got:
+        for (v2, unpaid), w in zip(got, chances, strict=True):
             targets.append(add((v2 << vshift) | pc | t, (q, way, o)))
+            parts.append((o, w))
             for k in unpaid:
                 ex.unpaid.setdefault((t, k), (q, way, o))
 
@@ -310,7 +325,7 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
         prevc = (node >> eshift) & emask
         values = node >> vshift
         room = rooms[r]
-        out: list[tuple[int, list[int]]] | None = [] if edges else None
+        out: list[tuple[int, list[int], list[tuple[int, float]] | None]] | None = [] if edges else None
         if not room.ending:
             any_open = False
             ways = room.ways
@@ -330,13 +345,15 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
                         continue
                 any_open = True
                 targets: list[int] = []
+                parts: list[tuple[int, float]] = []
                 for o, t in enumerate(way.targets):
                     if t < 0:
                         targets.append(t)
+                        parts.append((o, 1.0))
                     else:
-                        step(q, r, values, way, o, t, targets)
+                        step(q, r, values, way, o, t, targets, parts)
                 if out is not None:
-                    out.append((wi, targets))
+                    out.append((wi, targets, None if len(parts) == len(way.targets) else parts))
             if room.return_targets:
                 prev = prevc - 1 if prevc else None
                 # as dtc play offers it: back where the reader came from when that entry leads
@@ -345,9 +362,10 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
                 way = Way("return", back)
                 for o, t in enumerate(back):
                     targets = []
-                    step(q, r, values, way, o, t, targets)
+                    parts = []
+                    step(q, r, values, way, o, t, targets, parts)
                     if out is not None:
-                        out.append((len(ways), targets))
+                        out.append((len(ways), targets, None if len(parts) == 1 else [(0, w) for _, w in parts]))
                 any_open = True
             if not any_open and ways and r not in ex.locked:
                 ex.locked[r] = q
@@ -368,17 +386,20 @@ def _compiled(changes: Sequence[tuple[int, int]], kinds: Sequence[Kind | None], 
     off, width, top, lost = layout.off, layout.width, layout.top, layout.lost
 
     def placed(kind: Kind | None) -> Kind | None:  # the flag's slot as its offset in the values
-        return kind if kind is None or kind[3] < 0 else (kind[0], kind[1], kind[2], off[kind[3]])
+        return kind if kind is None or kind[3] < 0 else (kind[0], kind[1], kind[2], off[kind[3]], kind[4])
 
     return tuple((k, off[s], (1 << width[s]) - 1, top[s], a, lost[s], placed(kinds[k] if k < len(kinds) else None))
                  for k, (s, a) in enumerate(changes))
 
 
-def _apply(changes: tuple[Compiled, ...], values: int, exact: bool) -> list[tuple[int, tuple[int, ...]]]:
+def _apply(changes: tuple[Compiled, ...], values: int, exact: bool,
+           chances: list[float] | None = None) -> list[tuple[int, tuple[int, ...]]]:
     """The values after ``changes`` (several in the over-approximation: an amount above the cap
     spent, a change that may or may not apply, an amount rolled), each with the changes that could
-    not be paid in full; an empty list when a count overflows what is kept exactly."""
+    not be paid in full; an empty list when a count overflows what is kept exactly. ``chances``,
+    when given, is filled with each result's chance (an amount rolled, with its chances)."""
     results: list[tuple[int, tuple[int, ...]]] = [(values, ())]
+    weights = [1.0]
     for k, o, m, t, a, gone, kind in changes:
         nxt: list[tuple[int, tuple[int, ...]]] = []
         if kind is None:  # a plain count, the common case
@@ -398,23 +419,30 @@ def _apply(changes: tuple[Compiled, ...], values: int, exact: bool) -> list[tupl
                 else:
                     new = cur + a
                     nxt.append((base | (max(0, new) << o), (*unpaid, k) if new < 0 else unpaid))
+            if len(nxt) != len(results):
+                weights = [1.0] * len(nxt)  # (the over-approximation: no chances)
             results = nxt
             continue
-        maybe, mode, amounts, flag = kind
-        for v, unpaid in results:
+        maybe, mode, amounts, flag, odds = kind
+        split = odds or (1.0,) * len(amounts)
+        nw: list[float] = []
+        for (v, unpaid), w in zip(results, weights, strict=True):
             if flag >= 0:
                 if (v >> flag) & 1:  # applied once already
                     nxt.append((v, unpaid))
+                    nw.append(w)
                     continue
                 v |= 1 << flag
             if maybe:
                 nxt.append((v, unpaid))
+                nw.append(w)
             cur = (v >> o) & m
             base = v & ~(m << o)
             if mode == "all":
                 nxt.append((base, unpaid))
+                nw.append(w)
                 continue
-            for amount in amounts:
+            for amount, p in zip(amounts, split, strict=True):
                 if amount > 0:
                     new = cur + amount
                     if new > t:
@@ -422,12 +450,20 @@ def _apply(changes: tuple[Compiled, ...], values: int, exact: bool) -> list[tupl
                             return []
                         new = t
                     nxt.append((base | (new << o), unpaid))
+                    nw.append(w * p)
                 elif not exact and gone and cur == t:  # "more than t - 1": anything from t + a up
                     for x in range(max(0, t + amount), t + 1):
                         nxt.append((base | (x << o), unpaid))
+                        nw.append(w * p)
                 else:
                     new = cur + amount
                     short = new < 0 and mode != "held"
                     nxt.append((base | (max(0, new) << o), (*unpaid, k) if short else unpaid))
-        results = list(dict.fromkeys(nxt)) if len(nxt) > 1 else nxt
+                    nw.append(w * p)
+        merged: dict[tuple[int, tuple[int, ...]], float] = {}
+        for key, w in zip(nxt, nw, strict=True):  # the same values by two ways: one result, chances added
+            merged[key] = merged.get(key, 0.0) + w
+        results, weights = list(merged), list(merged.values())
+    if chances is not None:
+        chances += weights
     return results

@@ -431,7 +431,7 @@ class StateAnalysis:
             if kind is None:
                 new = _field_after(field, ch.amount // unit, top)
             else:
-                maybe, mode, steps, _ = kind
+                maybe, mode, steps, _, _ = kind
                 new = field if maybe else 0
                 if mode == "all":
                     new |= 1
@@ -718,7 +718,7 @@ def kind_of(ch: StateChange, unit: int) -> Kind | None:
     if c is None:
         return None
     mode = "all" if c.all else "held" if c.if_held else "plain"
-    return (c.may or c.once, mode, tuple(a // unit for a in amounts(ch)), -1)
+    return (c.may or c.once, mode, tuple(a // unit for a in amounts(ch)), -1, ())
 
 
 def uncertain(ch: StateChange) -> bool:

@@ -71,10 +71,10 @@ def _options_of(shape: PlainShape, first_opt: list[int], s: int) -> range:
 
 def branch_probability(shape: PlainShape, p: Sequence[float], b: int) -> float:
     kind = shape.br_kind[b]
-    if kind == PASS:
-        return p[shape.opt_check[shape.br_opt[b]]]
+    if kind == PASS:  # (a share below 1: an outcome a rolled amount splits)
+        return p[shape.opt_check[shape.br_opt[b]]] * float(shape.br_share[b])
     if kind == FAIL:
-        return 1.0 - p[shape.opt_check[shape.br_opt[b]]]
+        return (1.0 - p[shape.opt_check[shape.br_opt[b]]]) * float(shape.br_share[b])
     return float(shape.br_share[b])
 
 

@@ -24,6 +24,7 @@ import math
 from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from math import gcd
 from typing import Any
 
@@ -162,11 +163,13 @@ def build(book: Book, budget: int | None = None) -> StateChain:
     for n in book.numbers:
         for ch in _changes(book, n):
             if ch["name"] in unit:
-                _exact_only(ch, n)
-                if not ch.get("all"):
-                    unit[ch["name"]] = gcd(unit[ch["name"]], abs(int(ch["amount"])))
-                if ch["amount"] < 0:
-                    lost[ch["name"]] = max(lost.get(ch["name"], 0), -int(ch["amount"]))
+                _exact_only(ch, n, n == book.start)
+                for a in (_rolled(ch) if "dice" in ch else () if ch.get("all") else (int(ch["amount"]),)):
+                    unit[ch["name"]] = gcd(unit[ch["name"]], abs(a))
+                    if a < 0:
+                        lost[ch["name"]] = max(lost.get(ch["name"], 0), -a)
+                if ch.get("all") and ch["amount"] < 0:
+                    lost.setdefault(ch["name"], 0)
     limits = {n: k for n, k in book.limits.items() if n in tops}
     for name, limit in limits.items():  # ``Limits:``: kept exactly up to the limit, a gain past it lost
         unit[name] = gcd(unit[name], limit)
@@ -182,7 +185,7 @@ def build(book: Book, budget: int | None = None) -> StateChain:
     for n in book.numbers:
         for ch in _changes(book, n):
             if ch["name"] in lost and ch["amount"] > 0:
-                gained[ch["name"]] = gained.get(ch["name"], 0) + int(ch["amount"])
+                gained[ch["name"]] = gained.get(ch["name"], 0) + max(_rolled(ch) if "dice" in ch else [ch["amount"]])
                 if n in cyclic:
                     looped.add(ch["name"])
 
@@ -208,7 +211,8 @@ def build(book: Book, budget: int | None = None) -> StateChain:
 
     def compiled(n: int, ci: int, changes: list[Any]) -> tuple[tuple[tuple[int, int], ...], tuple[Kind | None, ...]]:
         """A list of changes (an entry's, ``ci`` -1, or a choice's) as a room or a way takes them."""
-        out, kinds = [], []
+        out: list[tuple[int, int]] = []
+        kinds: list[Kind | None] = []
         for k, ch in enumerate(changes):
             if ch["name"] not in slot:
                 continue
@@ -216,7 +220,12 @@ def build(book: Book, budget: int | None = None) -> StateChain:
             flag = onces.get((n, ci, k), -1)
             amount = int(ch["amount"]) // unit[ch["name"]]
             out.append((slot[ch["name"]], amount))
-            kinds.append(None if mode == "plain" and flag < 0 else (False, mode, (amount,), flag))
+            if "dice" in ch:  # each amount the roll may give, with its chance
+                rolled = _rolled(ch)
+                kinds.append((False, mode, tuple(a // unit[ch["name"]] for a in rolled),
+                              flag, tuple(rolled.values())))
+            else:
+                kinds.append(None if mode == "plain" and flag < 0 else (False, mode, (amount,), flag, ()))
         return tuple(out), tuple(kinds) if any(k is not None for k in kinds) else ()
 
     sinks: dict[str, int] = {}
@@ -289,12 +298,27 @@ def _changes(book: Book, n: int) -> list[Any]:
     return [*e.get("changes", []), *(ch for c in e["choices"] for ch in c.get("changes", []))]
 
 
-def _exact_only(ch: Mapping[str, Any], n: int) -> None:
+def _rolled(ch: Mapping[str, Any]) -> dict[int, float]:
+    """A rolled amount (``[+1d10*3 coins]``): each amount it may be, signed, with its chance."""
+    count, _, sides = str(ch["dice"]).partition("d")
+    totals = {0: Fraction(1)}
+    for _ in range(int(count or 1)):
+        nxt: dict[int, Fraction] = {}
+        for total, p in totals.items():
+            for face in range(1, int(sides) + 1):
+                nxt[total + face] = nxt.get(total + face, Fraction(0)) + p / int(sides)
+        totals = nxt
+    sign = 1 if ch["amount"] > 0 else -1
+    return {sign * total * int(ch.get("times", 1)): float(p) for total, p in sorted(totals.items())}
+
+
+def _exact_only(ch: Mapping[str, Any], n: int, start: bool) -> None:
     """A change the odds cannot follow exactly yet, on a possession a condition reads: a
     :class:`ValueError` naming it (``dtc simulate`` plays it)."""
-    if "dice" in ch:
-        raise ValueError(f"entry {n}: a random amount of {ch['name']} ({ch['dice']}), which a condition reads: "
-                         "dtc odds does not yet work out random amounts (dtc simulate plays them)")
+    if "dice" in ch and start:
+        raise ValueError(f"entry {n}: a random amount of {ch['name']} ({ch['dice']}) on the first page, which a "
+                         "condition reads: dtc odds does not yet start from more than one state (dtc simulate "
+                         "plays it)")
     if ch.get("may"):
         raise ValueError(f"entry {n}: the reader may take {ch['name']} or leave it, and a condition reads it: "
                          "dtc odds does not yet follow that choice (dtc simulate plays it)")
@@ -326,19 +350,18 @@ def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list
             ways = []
         r = ex.room_of(q)
         room = rooms[r]
-        for wi, targets in ways:
+        for wi, targets, parts in ways:
             o = len(opt_state)
             opt_state.append(q)
             if wi == len(room.ways):  # "return to your most recent entry"
                 opt_check.append(-1)
                 opt_choice_code.append(-1)
-                share = 1.0 / len(targets)
                 back_exits = return_exits.get(r, {})
-                for j in targets:
+                for k, j in enumerate(targets):
                     br_opt.append(o)
                     br_target.append(j)
                     br_kind.append(SURE)
-                    br_share.append(share)
+                    br_share.append(1.0 / len(targets) if parts is None else parts[k][1])
                     x = back_exits.get(ex.room_of(j))
                     br_exit_code.append(-1 if x is None or r >= len(book.numbers)
                                         else exits.setdefault((numbers[r], x), len(exits)))
@@ -349,11 +372,13 @@ def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list
             opt_choice_code.append(choices.setdefault((number, opt.choice), len(choices))
                                    if opt.check is not None and opt.choice is not None else -1)
             branches: list[Any] = list(opt.branches) or [None]
-            for b, j in zip(branches, targets, strict=True):
+            # (an outcome a rolled amount splits is one branch per amount, each with its chance)
+            split = [(branches[k], w) for k, w in parts] if parts is not None else [(b, 1.0) for b in branches]
+            for (b, w), j in zip(split, targets, strict=True):
                 br_opt.append(o)
                 br_target.append(j if j >= 0 else index[sink_names[-1 - j]])
                 br_kind.append(b.kind if b is not None else SURE)
-                br_share.append(b.share if b is not None else 1.0)
+                br_share.append((b.share if b is not None else 1.0) * w)
                 br_exit_code.append(exits.setdefault((number, b.exit), len(exits))
                                     if b is not None and b.exit is not None and r < len(book.numbers) else -1)
     absorbing = [True] * len(states)
