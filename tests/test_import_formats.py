@@ -204,3 +204,19 @@ def test_project_aon_prose_conditions_in_their_common_shapes() -> None:
     assert "(D0, S2, if Grapnel or Ladder)" in text
     assert "[may +Sixth Sense]" in text and "[may +Grapnel] [may +Ladder]" in text
     assert imported.book.unmapped == {"prose condition": 1}  # "already crossed" is no possession
+
+
+def test_a_random_number_table_with_its_numbers_changed_is_kept_and_reported() -> None:
+    xml = b"""<?xml version="1.0"?>
+<gamebook version="0.12"><meta><title>T</title></meta>
+<section id="sect1"><meta><title>1</title></meta><data>
+<p>Pick a number from the Random Number Table. If you have the Kai Discipline of Hunting, add 2 to it.</p>
+<choice idref="sect2">If your total is now 0&ndash;6, <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect3">If it is 7&ndash;11, <link-text>turn to 3</link-text>.</choice>
+</data></section>
+<section id="sect2"><meta><title>2</title></meta><data><p>Caught.</p><deadend>The end.</deadend></data></section>
+<section id="sect3"><meta><title>3</title></meta><data><p>Free.</p></data></section>
+</gamebook>"""
+    imported = import_book("t.xml", xml)
+    assert imported.book.unmapped == {"random number table": 2}
+    assert "(D0, S2)" in imported.text and "(D0, S3)" in imported.text

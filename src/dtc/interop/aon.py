@@ -63,7 +63,29 @@ class Node:
 
 
 def parse_xml(data: bytes) -> Node:
-    """The document's tree, read safely (see the module's docstring); XmlError with a place."""
+    """The document's tree, read safely (see the module's docstring); XmlError with a place.
+
+    A document with no DTD that uses the DTD's character entities (``&ndash;``) is read again
+    with each replaced by its character (one it does not know stays as written)."""
+    try:
+        return _parse(data)
+    except XmlError as exc:
+        if "undefined entity" not in str(exc):
+            raise
+    builtin = {"amp", "lt", "gt", "quot", "apos"}
+
+    def known(m: re.Match[bytes]) -> bytes:
+        name = m.group(1).decode("ascii")
+        if name in builtin:
+            return m.group(0)
+        if name in ENTITIES:
+            return ENTITIES[name].replace("&", "&amp;").replace("<", "&lt;").encode("utf-8")
+        return b"&amp;" + m.group(1) + b";"
+
+    return _parse(re.sub(rb"&([A-Za-z][\w.-]{0,60});", known, data))
+
+
+def _parse(data: bytes) -> Node:
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     declared: dict[str, str] = {}
@@ -125,8 +147,8 @@ _NOT_A_THING = {"ever", "already", "been", "previously", "just", "recently", "no
 _GOLD = re.compile(r"(?i)^(?:at\s+least\s+)?(\d{1,5})\s+(gold\s+crowns?|crowns?|gold|.*?)$")
 _WISH = re.compile(r"(?i)^(\s*(?:if\s+you\s+(?:wish|want|decide|prefer|choose|would\s+rather|would\s+like)"
                    r"(?:\s+to)?|if\s+you\s+would\s+rather)\s+)(.+?)([,.;:]?\s*)$")
-_RANGES = (re.compile(r"(?<!\d)(\d)\s*(?:–|-|—|to)\s*(\d)(?!\d)"), re.compile(r"(?<!\d)(\d)\s+or\s+(\d)(?!\d)"),
-           re.compile(r"\bis\s+(\d)(?![\d–—-])"))
+_RANGES = (re.compile(r"(?<!\d)(\d{1,2})\s*(?:–|-|—|to)\s*(\d{1,2})(?!\d)"),
+           re.compile(r"(?<!\d)(\d{1,2})\s+or\s+(\d{1,2})(?!\d)"), re.compile(r"\bis\s+(\d{1,2})(?![\d–—-])"))
 _GAINS = re.compile(r"(?i)\b(?:find|finds|found|take|takes|receive|receives|gives?\s+you|hands?\s+you|earn|earns)\b"
                     r"[^.!?]*?\b(\d{1,5})\s+(gold\s+crowns?)")
 _FINDS = re.compile(r"(?i)\b(find|finds|found|take|takes|took|pick(?:s|ed)?\s+up|discover|discovers|receive|receives|"
@@ -223,7 +245,7 @@ class AonReader:
                     if self._random(run, entry):
                         i += len(run)
                         continue
-                self._choice(block, entry, blocks[i - 1] if i else None)
+                self._choice(block, entry, blocks[i - 1] if i else None, random_context)
             elif block.tag == "combat":
                 self._combat(block, entry)
             elif block.tag == "deadend":
@@ -324,7 +346,7 @@ class AonReader:
         entry.parts.append(Raw("\n" + " | ".join(fields) + "\n"))
         self.book.map("combat")
 
-    def _choice(self, block: Node, entry: Entry, before: Node | None) -> None:
+    def _choice(self, block: Node, entry: Entry, before: Node | None, random_context: bool = False) -> None:
         target = block.attrs.get("idref", "")
         if not target:
             self.book.kept(block.line, block.column, "choice without idref", "a choice that names no section")
@@ -364,7 +386,11 @@ class AonReader:
             entry.parts.append((", " + rest if rest else "") + ".\n")
             self.book.map("prose condition")
             return
-        if _UNCLEAR.match(prose):
+        if random_context and _range(prose) is not None:
+            self.book.kept(block.line, block.column, "random number table",
+                           f"the Random Number Table branch '{prose.rstrip(' ,.;:')[:60]}' is not read (the numbers "
+                           "are changed, or the branches do not cover 0 to 9 once): the choice is open to every reader")
+        elif _UNCLEAR.match(prose):
             self.book.kept(block.line, block.column, "prose condition",
                            f"the condition in '{prose.rstrip(' ,.;:')[:60]}' is not read: the choice is open to every "
                            "reader")
