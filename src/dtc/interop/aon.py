@@ -216,18 +216,20 @@ class AonReader:
                     numbered.append((child, int(title)))
                     continue
                 data = child.find("data")
-                has_sections = data is not None and any(c.tag == "section" for c in data.elements())
-                if data is not None and not has_sections:
+                blocks = [b for b in data.elements() if b.tag != "section"] if data is not None else []
+                texts = [t for t in (_one_line(b.text()) for b in blocks) if t]
+                if texts:
                     if title:
                         self.book.intro.append(title)
-                    for block in data.elements():
-                        text = _one_line(block.text())
-                        if text:
-                            self.book.intro.append(text)
+                    self.book.intro += texts
                     self.book.map("front matter")
                 self._sections(child, numbered)
 
     def _entry(self, section: Node, entry: Entry, ids: dict[str, int]) -> None:
+        for extra in section.elements():
+            if extra.tag in ("footnotes", "illustrations") and extra.elements():
+                self.book.kept(extra.line, extra.column, f"<{extra.tag}>", f"<{extra.tag}> of section {entry.number} "
+                               "is left out")
         data = section.find("data")
         if data is None:
             self.book.kept(section.line, section.column, "section without data", "a section with no <data>")

@@ -175,6 +175,9 @@ class TweeReader:
                 self.book.entries.append(self.entry)
                 self._scan(start, end, _Context(), 0)
                 self._finish_entry(self.entry, tags)
+                for tag in tags:
+                    if tag not in ("death", "victory", "ending", "dead-end"):
+                        self.note(at, f"the tag '{tag[:40]}' of '{name[:40]}' is not read")
         if story_start is not None and story_start not in seen:
             self.note(0, f"StoryData's start '{story_start[:60]}' names no passage: the first entry is the start")
         elif story_start is not None:
