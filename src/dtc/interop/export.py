@@ -11,6 +11,7 @@ what it cannot say is returned as a warning (see :func:`to_gamebookformat`).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -96,7 +97,8 @@ def _clean(text: str) -> str:
 
 
 def _link_text(text: str) -> str:
-    text = re.sub(r"\s+", " ", text).replace("]]", "] ]").replace("->", "-").replace("<-", "-").replace("|", "/")
+    text = re.sub(r"\s+", " ", text).replace("]]", "] ]").replace("][", "] [").replace("->", "-").replace("<-", "-")
+    text = text.replace("|", "/")
     return text.replace("[[", "[ [").strip() or "on"
 
 
@@ -127,8 +129,10 @@ def to_twee(graph: CompiledGraph, ifid: str) -> Exported:
     names = list(dict.fromkeys([*start_with, *graph.get("possessions", [])]))  # held first, in their order
     var = variable_names(names)
     lines = [":: StoryTitle", graph["title"] or "Untitled", ""]
-    lines += [":: StoryData", "{", f'  "ifid": "{ifid}",', '  "format": "SugarCube",', '  "format-version": "2.36.1",',
-              f'  "start": "{graph["start"]}"', "}", ""]
+    data = {"ifid": ifid, "format": "SugarCube", "format-version": "2.36.1"}
+    if graph["start"] is not None:
+        data["start"] = str(graph["start"])
+    lines += [":: StoryData", json.dumps(data, indent=2), ""]
     if graph.get("author"):
         lines += [":: StoryAuthor", str(graph["author"]), ""]
     if names:
