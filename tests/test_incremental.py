@@ -15,6 +15,7 @@ from dtc.compiler.compile import resolve
 from dtc.compiler.parse import DIRECTIVE, find_heads, parse
 from dtc.lint.analysis import Analysis, reverse
 from dtc.lint.engine import lint_compilation
+from dtc.lint.rules.base import ENTRY, TARGETS
 from dtc.lsp.incremental import IncrementalParser
 from dtc.lsp.workspace import Documents
 from helpers import BUNDLED
@@ -372,8 +373,8 @@ def _local_findings_equal_each_chunk_checked_alone(source: str) -> None:
     if layout is None:
         return
     rules = pick_rules()
-    chosen = [r for r in rules if r.code in inc.LOCAL_RULES]
-    targeted = [r for r in rules if r.code in inc.TARGET_RULES]
+    chosen = [r for r in rules if r.reads == ENTRY]
+    targeted = [r for r in rules if r.reads == TARGETS]
     res = snap.comp.resolved
     for chunk in layout.chunks:
         assert chunk.local is not None and chunk.targeted is not None

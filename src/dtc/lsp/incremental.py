@@ -46,6 +46,8 @@ from dtc.compiler.parse import (
 from dtc.diagnostics import Diagnostic, Span
 from dtc.lint.analysis import SALVAGE, Analysis, extend, reverse
 from dtc.lint.rules import Context, Rule
+from dtc.lint.rules.base import ENTRY as READS_ENTRY
+from dtc.lint.rules.base import TARGETS as READS_TARGETS
 from dtc.lint.state import book_has_state
 from dtc.numbers import ENTRY, bounded
 
@@ -76,9 +78,9 @@ class _Chunk:
     part: _Part | None = None
 
     has_labels: bool | None = None
-    #: Findings of the entry-local rules (:data:`LOCAL_RULES`), for one (path, ruleset, label numbers).
+    #: Findings of the entry-local rules (``reads=ENTRY``), for one (path, ruleset, label numbers).
     local: _Found | None = None
-    #: Findings of :data:`TARGET_RULES`, for one key (which also says which targets name an entry).
+    #: Findings of the ``reads=TARGETS`` rules, for one key (which also says which targets name an entry).
     targeted: _Found | None = None
     #: What the two were last checked for (see :meth:`IncrementalParser.local_findings`), and
     #: whether either holds a finding.
@@ -170,16 +172,14 @@ class _Found:
         return self.moved
 
 
-#: Rules whose findings about an entry depend on nothing but that entry's own choices, its number,
-#: the numbers of the book's labels and the ruleset (never on other entries, the graph or a
-#: position outside the entry): the language server runs them once per chunk of text and keeps
-#: what they found while the chunk is unchanged. A rule not listed runs over the whole book on
-#: every edit; ``tests/test_incremental.py`` holds the two ways equal.
-LOCAL_RULES = frozenset({"DT101", "DT102", "DT103", "DT104", "DT105", "DT122", "DT204", "DT205", "DT304", "DT307"})
-#: Rules whose findings about an entry depend on that entry, the numbers of the book's labels and
-#: which of the targets its prose exits name are entries of the book (nothing else): kept per
-#: chunk like :data:`LOCAL_RULES`, and worked out again when one of those targets comes or goes.
-TARGET_RULES = frozenset({"DT302"})
+# The entry-local rules are those whose registration says ``reads=ENTRY``: their findings about
+# an entry depend on nothing but that entry's own choices, its number, the numbers of the book's
+# labels and the ruleset (never on other entries, the graph or a position outside the entry). The
+# language server runs them once per chunk of text and keeps what they found while the chunk is
+# unchanged. ``reads=TARGETS`` rules also read which of the targets an entry's prose exits name
+# are entries of the book: kept per chunk too, and worked out again when one of those targets
+# comes or goes. Any other rule runs over the whole book (tests/test_incremental.py and
+# tests/test_rules_read.py hold the two ways equal).
 
 
 @dataclass(slots=True)
@@ -810,7 +810,7 @@ class IncrementalParser:
     # -- the entry-local rules --------------------------------------------------------------
 
     def local_findings(self, res: Resolved, rules: list[Rule]) -> dict[str, list[Diagnostic]] | None:
-        """What each rule of ``rules`` in :data:`LOCAL_RULES` or :data:`TARGET_RULES` finds in
+        """What each rule of ``rules`` that reads an entry alone (``reads=ENTRY`` or ``TARGETS``) finds in
         the document the last :meth:`parse` returned (resolved as ``res``), file order: each
         chunk's findings are worked out once, on the chunk alone, and moved with it (only its
         findings are copied when it moves). None when the last parse was not made of chunks."""
@@ -818,8 +818,8 @@ class IncrementalParser:
         doc = res.doc
         if layout is None or doc is not self._doc:
             return None
-        chosen = [r for r in rules if r.code in LOCAL_RULES]
-        targeted_rules = [r for r in rules if r.code in TARGET_RULES]
+        chosen = [r for r in rules if r.reads == READS_ENTRY]
+        targeted_rules = [r for r in rules if r.reads == READS_TARGETS]
         out: dict[str, list[Diagnostic]] = {r.code: [] for r in chosen + targeted_rules}
         if not chosen and not targeted_rules:
             return out
@@ -889,7 +889,7 @@ class IncrementalParser:
         """For each set of rules, what :func:`_find` finds in each chunk (spans at the chunk's
         ``base``; None for a chunk with no entries), from one run of the rules over the whole
         book, each chunk's part as it stands now; None when a finding lies outside every chunk.
-        (The entries a target names are looked up in the whole book, as :data:`TARGET_RULES`
+        (The entries a target names are looked up in the whole book, as the ``reads=TARGETS`` rules
         need: the others read no other entry.)"""
         layout = self._layout
         assert layout is not None

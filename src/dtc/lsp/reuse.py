@@ -8,12 +8,16 @@ and after an edit that keeps the shape it moves them instead of running the rule
 runs again when the shape changed, when a finding (its span, a step of its route, an edit of
 its fix) lies in the changed lines, or when the configuration changed.
 
-Rules that read more than the shape are never kept: :data:`READS_PROSE` (prose text, comment
-lines) run on every edit. Rules whose messages quote a line number (:data:`QUOTES_LINES`) are
-kept only while they find nothing: whether they find anything depends on the shape alone, but
-what they say depends on places. Rules kept per stretch of text (the incremental parser's
-local rules) are not handled here. ``tests/test_incremental.py`` holds the findings equal to a
-fresh lint after random edits.
+Which rules read only the shape is each rule's own declaration (``reads`` on its registration,
+see :mod:`dtc.lint.rules.base`): ``reads=SHAPE`` rules are kept so; ``reads=CONTENT`` rules are
+kept also across an edit that changes the shape but not what they read (:func:`content`); a rule
+that declares nothing (``EVERYTHING``: prose text, comment lines, places) runs on every edit.
+Rules whose messages quote a line number (``quotes_lines=True``) are kept only while they find
+nothing: whether they find anything depends on the shape alone, but what they say depends on
+places. Rules kept per stretch of text (``reads=ENTRY`` and ``TARGETS``: the incremental
+parser's local rules) are not handled here. ``tests/test_incremental.py`` holds the findings
+equal to a fresh lint after random edits, and ``tests/test_rules_read.py`` after each kind of
+edit under every rule.
 """
 
 from __future__ import annotations
@@ -27,28 +31,18 @@ from dtc.compiler.compile import Resolved
 from dtc.compiler.model import Entry
 from dtc.diagnostics import Diagnostic, Edit, Span, Step
 from dtc.lint.rules import Context, Rule
+from dtc.lint.rules.base import CONTENT, SHAPE
 from dtc.lsp.incremental import Edited
 from dtc.lsp.incremental import without_places as shape
-
-#: Rules that read an entry's prose, its place among other lines, or the comment lines.
-READS_PROSE = frozenset({"DT118", "DT302", "DT401", "DT402"})  # DT302: kept per chunk instead
-#: Rules whose messages or fixes name a line: kept only while they find nothing.
-QUOTES_LINES = frozenset({"DT106", "DT107", "DT209", "DT301"})
-
-#: Rules that read nothing of an entry but its stat blocks, creatures named, zone, hazards, effects
-#: that do not parse and numbers too large to read (:func:`content`), and the document-level items
-#: (front matter, stat blocks, hazards, zones): kept also across an edit that changes the shape but
-#: none of those, the labels or which entries share a number (an entry deleted or pasted). Not
-#: DT209: whether a zone row covers an entry reads which entry numbers the book has.
-CONTENT_RULES = frozenset({"DT109", "DT111", "DT112", "DT113", "DT114", "DT115", "DT116", "DT117", "DT120",
-                           "DT121", "DT206", "DT207", "DT208", "DT210"})
 
 #: (index of the first changed line, 0-based; how many lines it replaced; lines added or removed).
 Moved = tuple[int, int, int]
 
 
 def content(entry: Entry) -> tuple[object, ...] | None:
-    """What the rules of :data:`CONTENT_RULES` read of an entry, without places (None: nothing)."""
+    """What a ``reads=CONTENT`` rule reads of an entry, without places (None: nothing). Such a rule
+    is kept across an edit that changes the shape but none of this, the document-level items, the
+    labels or which entries share a number (an entry deleted or pasted)."""
     big = any((c.difficulty is not None and c.difficulty > numbers.DIFFICULTY)
               or (c.success.__class__ is int and c.success > numbers.ENTRY)
               or (c.failure.__class__ is int and c.failure > numbers.ENTRY)
@@ -71,11 +65,11 @@ class Kept:
 
     def findings(self, ctx: Context, rules: Iterable[Rule], key: object, edited: Edited | None,
                  skip: Iterable[str] = ()) -> dict[str, list[Diagnostic]]:
-        """What each of ``rules`` (but those in ``skip`` and :data:`READS_PROSE`) finds in
-        ``ctx``: kept findings moved by the edit when ``key`` (the configuration) is the same as
-        last time and the edit left what the rule reads alone, else the rule's run. Returns every
-        rule's findings by code."""
-        skipped = frozenset(skip) | READS_PROSE
+        """What each of ``rules`` that reads only the shape or the content (but those in
+        ``skip``) finds in ``ctx``: kept findings moved by the edit when ``key`` (the
+        configuration) is the same as last time and the edit left what the rule reads alone, else
+        the rule's run. Returns those rules' findings by code; any other rule is left to run."""
+        skipped = frozenset(skip)
         same = edited is not None and key == self._key
         kept = self._found if same else {}
         whole = same and edited is not None and edited.same_shape
@@ -83,12 +77,12 @@ class Kept:
         out: dict[str, list[Diagnostic]] = {}
         for r in rules:
             code = r.code
-            if code in skipped:
+            if code in skipped or r.reads not in (SHAPE, CONTENT):
                 continue
-            found = kept.get(code) if whole or (part and code in CONTENT_RULES) else None
+            found = kept.get(code) if whole or (part and r.reads == CONTENT) else None
             if found:
                 assert edited is not None
-                found = None if code in QUOTES_LINES else _moved_all(found, edited.moved)
+                found = None if r.quotes_lines else _moved_all(found, edited.moved)
             if found is None:
                 found = list(r.run(ctx))
             out[code] = found
@@ -98,7 +92,7 @@ class Kept:
         return out
 
     def _content_kept(self, res: Resolved, edited: Edited) -> bool:
-        """Whether an edit that changed the shape left alone what :data:`CONTENT_RULES` read."""
+        """Whether an edit that changed the shape left alone what ``reads=CONTENT`` rules read."""
         before = self._res
         if before is None or not edited.same_extras or before.labels != res.labels:
             return False

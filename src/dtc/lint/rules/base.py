@@ -125,6 +125,30 @@ class Context:
 
 Check = Callable[["Rule", Context], Iterator[Diagnostic]]
 
+# What a rule reads, declared on its registration (``@rule(code, name, severity, reads=SHAPE)``).
+# The language server keeps a rule's findings across an edit that leaves what the rule reads alone
+# (dtc.lsp.reuse, dtc.lsp.incremental) and runs it again otherwise; a rule that declares nothing
+# is run again after every edit. tests/test_rules_read.py edits each kind of text under every
+# rule and holds the server's findings to a fresh lint's.
+
+#: One entry alone — its choices, checks, outcomes and text — with the book's path, ruleset and
+#: label numbers: a finding about an entry is about nothing else, and lies inside it. Kept per
+#: stretch of text, while the stretch is unchanged.
+ENTRY = "entry"
+#: As :data:`ENTRY`, and which of the targets its prose exits name are entries of the book.
+TARGETS = "targets"
+#: Of the entries only their stat blocks, the creatures they name, zone, hazards, effects that do
+#: not parse and numbers too large to read (``dtc.lsp.reuse.content``), and the document-level
+#: items (front matter, stat blocks, hazards, zones). Kept across every edit that leaves those
+#: alone.
+CONTENT = "content"
+#: The book's shape: what every entry says apart from its prose and its place (numbers, choices,
+#: exits, gates, effects, stat blocks, comment lines, endings). Kept across edits to prose.
+SHAPE = "shape"
+#: Anything, prose and places included: run again after every edit. The default.
+EVERYTHING = "everything"
+READS = (ENTRY, TARGETS, CONTENT, SHAPE, EVERYTHING)
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -132,6 +156,11 @@ class Rule:
     name: str
     severity: Severity
     check: Check = field(repr=False)
+    #: What the rule reads (:data:`READS`); :data:`EVERYTHING` unless its registration says less.
+    reads: str = EVERYTHING
+    #: Its messages or fixes name a line number, so a finding cannot simply be moved with the text:
+    #: its findings are kept only while it finds nothing.
+    quotes_lines: bool = False
 
     @property
     def doc(self) -> str:
@@ -162,10 +191,15 @@ def forgotten_blank_line(ctx: Context, number: Target) -> str:
             f" (this book puts a blank line before each entry)")
 
 
-def rule(code: str, name: str, severity: Severity) -> Callable[[Check], Rule]:
-    """Declare a rule; the decorated function's docstring is its documentation."""
+def rule(code: str, name: str, severity: Severity, *, reads: str = EVERYTHING,
+         quotes_lines: bool = False) -> Callable[[Check], Rule]:
+    """Declare a rule; the decorated function's docstring is its documentation. ``reads`` says
+    what it reads (:data:`READS`; the language server keeps its findings while that is
+    unchanged) and ``quotes_lines`` that its messages name line numbers."""
+    if reads not in READS:
+        raise ValueError(f"{code}: reads={reads!r} is not one of {', '.join(READS)}")
 
     def wrap(check: Check) -> Rule:
-        return Rule(code, name, severity, check)
+        return Rule(code, name, severity, check, reads, quotes_lines)
 
     return wrap

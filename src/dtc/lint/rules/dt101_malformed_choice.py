@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dtc.compiler.model import Choice
 from dtc.compiler.notation import Parsed, parse_notation
 from dtc.diagnostics import Diagnostic, Edit, Fix, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import ENTRY, Context, Rule, rule
 
 _SPACES = "\t \u00a0\u2000-\u200b\u202f\u205f\u3000"
 _TOKENS = re.compile(
@@ -50,7 +50,7 @@ def _fix(c: Choice) -> Fix | None:
     return Fix(f"Insert the missing commas: {fixed}", (Edit(c.span, fixed),))
 
 
-@rule("DT101", "malformed-choice", Severity.ERROR)
+@rule("DT101", "malformed-choice", Severity.ERROR, reads=ENTRY)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A parenthetical meant as choice notation that does not parse.
 

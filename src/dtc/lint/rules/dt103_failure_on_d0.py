@@ -6,13 +6,13 @@ from collections.abc import Iterator
 from dtc.compiler.model import Choice
 from dtc.compiler.notation import Parsed, parse_notation
 from dtc.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import ENTRY, Context, Rule, rule
 
 #: The failure outcome written last in a parenthetical, with the separator before it.
 _FAILURE = re.compile(r"[,\s\u00a0]*[Ff][\s\u00a0]*(?:[0-9]+|@[A-Za-z][\w-]*)[\s\u00a0]*(?=\)$)")
 
 
-@rule("DT103", "failure-on-d0", Severity.ERROR)
+@rule("DT103", "failure-on-d0", Severity.ERROR, reads=ENTRY)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A difficulty-0 choice that gives a failure entry.
 

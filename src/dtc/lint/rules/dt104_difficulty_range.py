@@ -3,11 +3,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import ENTRY, Context, Rule, rule
 from dtc.numbers import DIFFICULTY
 
 
-@rule("DT104", "difficulty-range", Severity.ERROR)
+@rule("DT104", "difficulty-range", Severity.ERROR, reads=ENTRY)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A difficulty the adventure's ruleset does not have.
 

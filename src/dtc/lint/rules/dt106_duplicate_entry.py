@@ -3,10 +3,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 
 
-@rule("DT106", "duplicate-entry", Severity.ERROR)
+@rule("DT106", "duplicate-entry", Severity.ERROR, reads=SHAPE, quotes_lines=True)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """Two entries with the same number.
 

@@ -9,14 +9,14 @@ from operator import itemgetter
 from dtc.compiler.compile import Exit
 from dtc.compiler.model import Target
 from dtc.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity, Span
-from dtc.lint.rules.base import Context, Rule, forgotten_blank_line, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, forgotten_blank_line, rule
 from dtc.numbers import ENTRY
 
 _KIND = {"success": "success", "failure": "failure", "prose": "prose"}
 _target = itemgetter(0)  # an Exit's target
 
 
-@rule("DT107", "dangling-reference", Severity.ERROR)
+@rule("DT107", "dangling-reference", Severity.ERROR, reads=SHAPE, quotes_lines=True)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """An exit to an entry that does not exist.
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity, Span
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 
 
-@rule("DT108", "missing-start", Severity.ERROR)
+@rule("DT108", "missing-start", Severity.ERROR, reads=SHAPE)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """The start entry does not exist.
 

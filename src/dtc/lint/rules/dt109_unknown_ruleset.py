@@ -3,11 +3,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity, Span
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import CONTENT, Context, Rule, rule
 from dtc.systems import UnknownRuleset, get_ruleset
 
 
-@rule("DT109", "unknown-ruleset", Severity.ERROR)
+@rule("DT109", "unknown-ruleset", Severity.ERROR, reads=CONTENT)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """The `Rules:` key names a ruleset dtc does not know.
 

@@ -5,10 +5,10 @@ from collections.abc import Iterator
 from dtc.compiler.model import MetaField
 from dtc.compiler.parse import KNOWN_META, meta_key
 from dtc.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity, Span
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import CONTENT, Context, Rule, rule
 
 
-@rule("DT111", "unknown-key", Severity.WARNING)
+@rule("DT111", "unknown-key", Severity.WARNING, reads=CONTENT)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A `Key: value` line at the top of the file that dtc does not know, or a repeated key.
 

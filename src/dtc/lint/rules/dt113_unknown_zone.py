@@ -3,11 +3,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity, Span
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import CONTENT, Context, Rule, rule
 from dtc.systems.dungeon_rules.ruleset import ZONES, zone_parts
 
 
-@rule("DT113", "unknown-zone", Severity.ERROR)
+@rule("DT113", "unknown-zone", Severity.ERROR, reads=CONTENT)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A `Zones` row or a `Zone:` line names no Dungeon Rules zone type or condition.
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import CONTENT, Context, Rule, rule
 from dtc.numbers import DIFFICULTY
 from dtc.systems import has_overlay
 from dtc.systems.dungeon_rules.ruleset import DUNGEON_RULES
 
 
-@rule("DT117", "hazard-check", Severity.ERROR)
+@rule("DT117", "hazard-check", Severity.ERROR, reads=CONTENT)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A hazard's check names an ability or a difficulty the rules do not have.
 

@@ -4,10 +4,10 @@ from collections.abc import Iterator
 
 from dtc.compiler.notation import cond_names
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 
 
-@rule("DT119", "unknown-possession", Severity.ERROR)
+@rule("DT119", "unknown-possession", Severity.ERROR, reads=SHAPE)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A condition names a possession or flag that no effect ever gives.
 

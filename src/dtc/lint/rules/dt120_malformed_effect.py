@@ -3,10 +3,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import CONTENT, Context, Rule, rule
 
 
-@rule("DT120", "malformed-effect", Severity.ERROR)
+@rule("DT120", "malformed-effect", Severity.ERROR, reads=CONTENT)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A bracket that opens like an effect (`[+`, `[-`) but does not follow the notation.
 

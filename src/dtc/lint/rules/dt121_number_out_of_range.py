@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from dtc import numbers
 from dtc.compiler.compile import creature_index, match_creature
 from dtc.diagnostics import Diagnostic, Severity, Span
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import CONTENT, Context, Rule, rule
 
 _DICE = re.compile(r"([0-9]*)[dD]([0-9]+)(?:[+-]([0-9]+))?")
 
 
-@rule("DT121", "number-out-of-range", Severity.ERROR)
+@rule("DT121", "number-out-of-range", Severity.ERROR, reads=CONTENT)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A number larger than dtc reads in its place.
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import ENTRY, Context, Rule, rule
 
 
-@rule("DT122", "roll-ranges", Severity.ERROR)
+@rule("DT122", "roll-ranges", Severity.ERROR, reads=ENTRY)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A random branch whose ranges leave a total uncovered, overlap, or fall outside the dice.
 

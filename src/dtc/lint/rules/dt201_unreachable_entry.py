@@ -5,11 +5,11 @@ from itertools import chain
 from operator import itemgetter
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 from dtc.lint.rules.dt107_dangling_reference import near_misses, swapped
 
 
-@rule("DT201", "unreachable-entry", Severity.WARNING)
+@rule("DT201", "unreachable-entry", Severity.WARNING, reads=SHAPE)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """An entry that cannot be reached from the start.
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 from dtc.lint.rules.dt123_unknown_ending_kind import KIND_LIKE, KINDS
 
 
-@rule("DT202", "dead-end", Severity.WARNING)
+@rule("DT202", "dead-end", Severity.WARNING, reads=SHAPE)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """An entry with no exits that is not an ending.
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import ENTRY, Context, Rule, rule
 
 
-@rule("DT204", "same-outcome", Severity.WARNING)
+@rule("DT204", "same-outcome", Severity.WARNING, reads=ENTRY)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A check whose success and failure lead to the same entry.
 

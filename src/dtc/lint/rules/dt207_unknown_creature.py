@@ -4,10 +4,10 @@ from collections.abc import Iterator
 
 from dtc.compiler.compile import creature_index, match_creature
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import CONTENT, Context, Rule, rule
 
 
-@rule("DT207", "unknown-creature", Severity.WARNING)
+@rule("DT207", "unknown-creature", Severity.WARNING, reads=CONTENT)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """An encounter, or a fight in an entry, names a creature with no stat block.
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import CONTENT, Context, Rule, rule
 from dtc.systems import has_overlay
 from dtc.systems.dungeon_rules.ruleset import DUNGEON_RULES
 
 
-@rule("DT208", "dungeon-notation-ignored", Severity.WARNING)
+@rule("DT208", "dungeon-notation-ignored", Severity.WARNING, reads=CONTENT)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """Zones or hazards in a book whose ruleset has no Dungeon Rules overlay.
 

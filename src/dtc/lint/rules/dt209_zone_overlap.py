@@ -3,11 +3,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 from dtc.systems.dungeon_rules.ruleset import zone_parts
 
 
-@rule("DT209", "zone-overlap", Severity.WARNING)
+@rule("DT209", "zone-overlap", Severity.WARNING, reads=SHAPE, quotes_lines=True)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """Two rows of the `Zones` table give the same entry different zones, or a row covers no entry.
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import CONTENT, Context, Rule, rule
 
 
-@rule("DT210", "unused-hazard", Severity.WARNING)
+@rule("DT210", "unused-hazard", Severity.WARNING, reads=CONTENT)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A hazard defined before the entries that no entry places.
 

@@ -4,11 +4,11 @@ from collections.abc import Iterator
 
 from dtc.compiler.notation import cond_text
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 from dtc.lint.state import held_text
 
 
-@rule("DT211", "gate-never-opens", Severity.ERROR)
+@rule("DT211", "gate-never-opens", Severity.ERROR, reads=SHAPE)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A gated choice whose condition is false on every route that reaches it.
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 from dtc.lint.state import held_text
 
 
-@rule("DT213", "soft-lock", Severity.WARNING)
+@rule("DT213", "soft-lock", Severity.WARNING, reads=SHAPE)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A route that leaves the reader at an entry, not an ending, with every exit closed.
 

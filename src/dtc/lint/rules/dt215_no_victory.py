@@ -3,10 +3,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 
 
-@rule("DT215", "no-victory", Severity.WARNING)
+@rule("DT215", "no-victory", Severity.WARNING, reads=SHAPE)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A book whose endings have kinds, but where no victory can be reached.
 

@@ -5,10 +5,10 @@ from collections.abc import Iterator
 from itertools import pairwise
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, forgotten_blank_line, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, forgotten_blank_line, rule
 
 
-@rule("DT301", "numbering-gap", Severity.INFO)
+@rule("DT301", "numbering-gap", Severity.INFO, reads=SHAPE, quotes_lines=True)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """Numbers missing from the sequence of entries.
 

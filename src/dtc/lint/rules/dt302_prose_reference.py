@@ -5,10 +5,10 @@ from collections.abc import Iterator
 
 from dtc.compiler.read_effects import WIN
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import TARGETS, Context, Rule, rule
 
 
-@rule("DT302", "prose-reference", Severity.INFO)
+@rule("DT302", "prose-reference", Severity.INFO, reads=TARGETS)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """An exit written only in prose.
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import ENTRY, Context, Rule, rule
 
 
-@rule("DT304", "adjacent-outcomes", Severity.INFO)
+@rule("DT304", "adjacent-outcomes", Severity.INFO, reads=ENTRY)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A check whose success and failure entries are consecutive numbers.
 

@@ -4,10 +4,10 @@ from collections.abc import Iterator
 
 from dtc.compiler.notation import cond_text
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import SHAPE, Context, Rule, rule
 
 
-@rule("DT306", "gate-always-open", Severity.INFO)
+@rule("DT306", "gate-always-open", Severity.INFO, reads=SHAPE)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A condition that holds on every route that reaches its choice.
 

@@ -4,10 +4,10 @@ from collections.abc import Iterator
 
 from dtc.compiler.labels import words_before
 from dtc.diagnostics import Diagnostic, Severity
-from dtc.lint.rules.base import Context, Rule, rule
+from dtc.lint.rules.base import ENTRY, Context, Rule, rule
 
 
-@rule("DT307", "unlabelled-choice", Severity.WARNING)
+@rule("DT307", "unlabelled-choice", Severity.WARNING, reads=ENTRY)
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A choice with no label worth showing, so it is named by its target ("Go on to 14").
 
