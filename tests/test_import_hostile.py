@@ -114,3 +114,27 @@ def test_bad_xml_is_one_line_with_its_place() -> None:
     with pytest.raises(ImportFailed) as info:
         import_book("book.xml", b'<gamebook>\n  <section id="a">\n</gamebook>')
     assert str(info.value).startswith("book.xml:3:3: error: not well-formed XML")
+
+
+DTC_BITS = ["1 ", "2 ", "@cellar ", "\n\n", "(D0, S2)", "(DEX D2, S2, F1)", "(roll d6, 1-3 S1, 4-6 S2)",
+            "(D0, S2, if key)", "(D0, S1, if not key or 3 coins)", "[+key]", "[-3 coins]", "[may +rope]",
+            "[-all coins]", "[+once bell]", "THE END", "THE END (death)", "Return to your most recent entry.",
+            "turn to 2", "**Door** ", "<<if $x>>", "[[a->b]]", "/*", "(set: $a to 1)", "::", "Start with: 2 key\n",
+            "Title: T\n", "Adventure Entries\n", "Rat HP 3 | Bite d4\n", " ", "\n"]
+
+
+@FUZZ
+@given(_strategy(DTC_BITS))
+def test_export_of_any_book_imports_again(data: bytes) -> None:
+    from dtc.interop.api import export_book
+
+    text = data.decode("utf-8", "replace").replace("\x00", "")  # a source with a NUL is refused before
+    graph = compile_text(text, "book.txt").graph()
+    for fmt, name in (("twee", "book.twee"), ("gamebookformat", "book.gamebook")):
+        exported = export_book(graph, fmt)
+        try:
+            imported = import_book(name, exported.text.encode("utf-8"))
+        except ImportFailed as exc:
+            assert "no passage or section" in str(exc)
+        else:
+            compile_text(imported.text, "again.txt").graph()
