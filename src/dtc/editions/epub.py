@@ -42,10 +42,10 @@ from dtc.editions.reader import (
     bestiary,
     blocks,
     book_rules,
+    creatures_by_entry,
     entry_zone,
     hazard_card,
     hazard_words,
-    own_creatures,
     sheet_lines,
     uses_random_branches,
     zone_rows,
@@ -142,6 +142,8 @@ class _Book:
         self.rules = check_rules(graph.get("rules") or "")
         self.reader = self.rules.reader or book_rules(graph)
         self.dice = uses_random_branches(graph)
+        self.placed = creatures_by_entry(graph)  # each entry's own stat blocks, found once
+        self.front = {c["name"] for c in bestiary(graph)}
         self.date = date_of_build()
         self.entries = entries_in_order(graph)
         self.numbers = {e["number"] for e in self.entries}
@@ -256,9 +258,9 @@ class _Book:
     def entry_page(self, entry: Entry) -> str:
         n = entry["number"]
         parts = [f'<section epub:type="chapter" id="section-{n}"><h1 class="number">{n}</h1>']
-        own = own_creatures(self.graph, entry)
+        own = self.placed.get(n, [])
         parts += [self.block(entry, b) for b in blocks(entry, self.prepared.pieces(entry), own, paragraphs)]
-        front = {c["name"] for c in bestiary(self.graph)}
+        front = self.front
         named = [c for c in entry["creatures"] if c in front and all(c != o["name"] for o in own)]
         if named:
             parts.append(f'<p class="foes">Creatures here: {_x(", ".join(named))} (see '

@@ -40,10 +40,10 @@ from dtc.editions.reader import (
     bestiary,
     blocks,
     book_rules,
+    creatures_by_entry,
     entry_zone,
     hazard_card,
     hazard_words,
-    own_creatures,
     sheet_lines,
     uses_random_branches,
     zone_rows,
@@ -211,9 +211,10 @@ def render_markdown(graph: CompiledGraph, *, notation: bool = False, prepared: P
     out += [f"| {_md_cell(line['label'])} | {_md_cell(line['start'])} |" for line in sheet_lines(graph, reader)]
     out += ["", "## Sections", ""]
     front = {c["name"] for c in creatures}
+    placed = creatures_by_entry(graph)
     for entry in book.entries:
         out += [f"### {entry['number']}", ""]
-        own = own_creatures(graph, entry)
+        own = placed.get(entry["number"], [])
         for block in blocks(entry, state_words(entry, book.pieces(entry)), own, paragraphs):
             out += _md_block(graph, entry, block, reader, notation)
         named = [c for c in entry["creatures"] if c in front and all(c != o["name"] for o in own)]
@@ -408,11 +409,12 @@ def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared:
     parts.append(_sheet(graph, reader))
     parts.append('<section class="entries">')
     front = {c["name"] for c in creatures}
+    placed = creatures_by_entry(graph)
     for entry in book.entries:
         n = entry["number"]
         size = "short" if len(entry["text"]) < SHORT else "long"
         parts.append(f'<article class="entry {size}" id="entry-{n}"><h2 class="number">{n}</h2>')
-        own = own_creatures(graph, entry)
+        own = placed.get(n, [])
         for block in blocks(entry, state_words(entry, book.pieces(entry)), own, paragraphs):
             parts.append(_block_html(graph, entry, block, reader, notation, pictures))
         named = [c for c in entry["creatures"] if c in front and all(c != o["name"] for o in own)]

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -251,7 +252,8 @@ def blocks(entry: Entry, items: list[Piece], own: list[Creature], split: object)
         if "[" in text:
             text = EFFECTS.sub(said, text)
         at = 0
-        for m in _OWN_LINE.finditer(text):
+        lines = "Hazard" in text or "Zone" in text or "Image" in text or "![" in text
+        for m in _OWN_LINE.finditer(text) if lines else ():
             if text[at : m.start()]:
                 pieces.append(Piece("text", text[at : m.start()]))
             pieces.append(Piece(m.group(1).lower(), m.group(2)) if m.group(1) else Piece("image", m.group(3)))
@@ -289,15 +291,36 @@ def _inside(creature: Creature, entry: Entry) -> bool:
 
 def own_creatures(graph: CompiledGraph, entry: Entry) -> list[Creature]:
     """The creatures whose stat blocks this entry writes (shown as tables in its section)."""
-    return [c for c in graph["creatures"] if _inside(c, entry)]
+    return [c for c in graph["creatures"] if _inside(c, entry)] if graph["creatures"] else []
+
+
+def _placed(graph: CompiledGraph) -> list[Entry | None]:
+    """For each creature of the graph, the entry whose lines hold its stat block (None: the bestiary)."""
+    entries = sorted(graph["entries"], key=lambda e: e["line"])
+    starts = [e["line"] for e in entries]
+    found: list[Entry | None] = []
+    for c in graph["creatures"]:
+        at = bisect_right(starts, c["line"]) - 1
+        inside = entries[at] if at >= 0 and c["line"] <= entries[at]["end_line"] else None
+        found.append(inside if inside is not None or c["entry"] is None
+                     else next((e for e in entries if e["number"] == c["entry"]), None))
+    return found
+
+
+def creatures_by_entry(graph: CompiledGraph) -> dict[int, list[Creature]]:
+    """:func:`own_creatures` of every entry at once, by entry number (one pass for a whole book)."""
+    out: dict[int, list[Creature]] = {}
+    for c, entry in zip(graph["creatures"], _placed(graph), strict=True):
+        if entry is not None:
+            out.setdefault(entry["number"], []).append(c)
+    return out
 
 
 def bestiary(graph: CompiledGraph) -> list[Creature]:
     """The creatures written outside the entries, once each (the first of a name): the front matter's."""
-    spans = sorted((e["line"], e["end_line"]) for e in graph["entries"])
     seen: dict[str, Creature] = {}
-    for c in graph["creatures"]:
-        if c["entry"] is None and not any(lo <= c["line"] <= hi for lo, hi in spans):
+    for c, entry in zip(graph["creatures"], _placed(graph), strict=True):
+        if entry is None:
             seen.setdefault(c["name"], c)
     return list(seen.values())
 
