@@ -187,7 +187,7 @@
   /* A fresh sheet, as a new run of dtc play starts: nothing held, the clock and the light afresh. */
   function freshSheet() {
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
-    state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false;
+    state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false; state.pendingArrival = null;
     state.over = null; state.unconscious = false; state.dark = 0; state.dr = clock ? freshClock() : null;
     weights = {}; standard = {};
     run = null; store.set(runKey, "null");
@@ -965,6 +965,12 @@
     record(card, result);
     showResult(card, result, true);
   }
+  /* The reader came through the encounter on arrival: the entry's effects now. */
+  function arrivedAfterAll() {
+    var n = state.pendingArrival;
+    state.pendingArrival = null;
+    if (n !== null && n !== undefined && !state.over) { applyChanges(n); }
+  }
   /* Actions an encounter interrupted, by card, waiting for the reader to go on. */
   var suspended = {};
   var INTERRUPTED = "An encounter comes in the middle of it: play it out first (the creatures are under Creatures on the " +
@@ -989,6 +995,8 @@
   main.addEventListener("click", function (ev) {
     var button = ev.target.closest("button.roll");
     if (button) { attempt(button.closest(".check")); save(); return; }
+    button = ev.target.closest("button.arrival-on");
+    if (button) { arrivedAfterAll(); button.parentNode.removeChild(button); save(); refreshGates(); refreshGear(); return; }
     button = ev.target.closest("button.go-on");
     if (button) { goOn(button.closest(".check")); save(); return; }
     button = ev.target.closest("button.roll-branch");
@@ -1335,12 +1343,17 @@
   document.querySelector(".skip").addEventListener("click", function (ev) {
     ev.preventDefault(); var h = document.querySelector(".page.current h1, .page.current h2"); if (h) { h.focus(); }
   });
+  /* An encounter the arrival's turn brought (play's Engine._arrive): the entry's effects wait
+     until the reader has come through it (a flight leaves them undone). */
+  var arrivalMet = false;
   function arrive(page, number) {
     var words = [];
     /* An ending ends the run: arriving there spends no turn (and rolls no encounter). */
+    arrivalMet = false;
     if (moving && field("autoturn").checked && !page.querySelector(".choices.ending:not(.escaped)")) {
       var t = spendTurn("move");
       words.push(t);
+      arrivalMet = lastMet && !state.over;
     }
     if (words.length) { state.arrivals[String(number)] = words.join(" ").replace(/\s+/g, " ").trim(); }
     else { delete state.arrivals[String(number)]; }
@@ -1372,11 +1385,22 @@
          effects; a run that is over takes no more turns and no effects. */
       if (!replaying) { logArrival(number, fresh && arriving, wasAt !== number); }
       if (fresh && arriving && !state.over) { arrive(page, number); }
-      if (changes && !state.over) { applyChanges(number); }
+      if (state.pendingArrival !== undefined && state.pendingArrival !== number) { state.pendingArrival = null; }
+      if (changes && !state.over) {
+        if (fresh && arriving && arrivalMet) { state.pendingArrival = number; } else { applyChanges(number); }
+      }
+      arrivalMet = false;
       if (!replaying && recording() && fresh && arriving) { afterArrival(page, number); }
       moving = false; fresh = false;
       var arrival = page.querySelector(".arrival");
-      if (arrival) { arrival.textContent = state.arrivals[String(number)] || ""; }
+      if (arrival) {
+        arrival.textContent = state.arrivals[String(number)] || "";
+        if (state.pendingArrival === number && (data.changes[String(number)] || []).length) {
+          var on = document.createElement("button");
+          on.type = "button"; on.className = "arrival-on"; on.textContent = "Came through it: go on";
+          arrival.appendChild(document.createTextNode(" ")); arrival.appendChild(on);
+        }
+      }
       page.querySelectorAll("a.back").forEach(function (a) {
         var mine = a.getAttribute("href") === "#entry-" + state.previous;
         a.classList.toggle("came-from", mine);
@@ -1811,6 +1835,7 @@
           } else if (owned(e, segment)) {
             /* the reader came through the encounter that interrupted the action: it goes on */
             if (!replaying.page.length && replaying.suspended) { var waiting = replaying.suspended; replaying.suspended = null; goOn(waiting); }
+            if (!replaying.page.length && state.pendingArrival !== null && state.pendingArrival !== undefined) { arrivedAfterAll(); }
             compareNote(e, replaying.page.shift());
           } else {
             take(e);
