@@ -320,3 +320,17 @@ def test_emphasis_is_shown_never_its_marks() -> None:
     for markup in (page, archive.read("OEBPS/s1.xhtml").decode()):
         assert "<strong>Stone Stair</strong>" in markup and "<em>down</em>" in markup
         assert "2 * 3 stays" in markup and "a lone *." in markup and "**" not in markup
+
+
+def test_a_hazard_written_in_its_section_is_shown_there_once() -> None:
+    src = ("Title: Inline Hazard\nRules: death-and-treasure + dungeon-rules\nStart: 1\n\nAdventure Entries\n\n"
+           "1 A shaft.\nHazard: Loose Rungs | Check: AGI D2 | Fail: you slip, 1d6 damage | Pass: you hold on\n"
+           "Climb **Down** (D0, S2).\n\n2 Down. THE END\n")
+    graph: CompiledGraph = compile_text(src, "shaft.txt").graph()
+    for markup in (render_print_html(graph), "\n".join(
+            zipfile.ZipFile(io.BytesIO(render_epub(graph))).read(n).decode() for n in ("OEBPS/rules.xhtml",
+                                                                                      "OEBPS/s1.xhtml"))):
+        text = text_of(markup)
+        assert text.count("Fail: you slip, 1d6 damage.") == 1
+        assert "Hazard: Loose Rungs Check: AGI, difficulty 2: roll d20: equal to or under your AGI succeeds." in text
+        assert "| Check" not in text
