@@ -223,10 +223,18 @@ def _twee_choice(choice: CompiledChoice, var: dict[str, str], roll_var: str, war
         sides, count = spec["sides"], spec["count"]
         total = " + ".join([f"random(1, {sides})"] * count)
         branches = [f"{roll_var} gte {b['low']} and {roll_var} lte {b['high']}" for b in spec["branches"]]
-        inner = f"<<set {roll_var} to {total}>>"
-        for i, (branch, b) in enumerate(zip(branches, spec["branches"], strict=True)):
-            inner += f"<<{'if' if i == 0 else 'elseif'} {branch}>>[[{label}->{b['target']}{set_}]]"
-        inner += "<</if>>"
+        covered = sorted(t for b in spec["branches"] for t in range(b["low"], b["high"] + 1))
+        if covered == list(range(count, count * sides + 1)):
+            inner = f"<<set {roll_var} to {total}>>"
+            for i, (branch, b) in enumerate(zip(branches, spec["branches"], strict=True)):
+                inner += f"<<{'if' if i == 0 else 'elseif'} {branch}>>[[{label}->{b['target']}{set_}]]"
+            inner += "<</if>>"
+        else:  # ranges that overlap or leave a total out (DT122): each its own <<if>>, as written
+            inner = f"/* dtc: ranges as written */<<set {roll_var} to {total}>>"
+            inner += "".join(f"<<if {branch}>>[[{label}->{b['target']}{set_}]]<</if>>"
+                             for branch, b in zip(branches, spec["branches"], strict=True))
+            warnings.append(f"the random branch {choice['text']} is written as separate <<if>>s: its ranges overlap or "
+                            "leave a total out")
     elif choice["failure"] is not None or choice["difficulty"]:
         ability = f"{choice['ability']} " if choice.get("ability") else ""
         only = "" if choice["failure"] is not None else " success only"

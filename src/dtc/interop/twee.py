@@ -97,6 +97,8 @@ class TweeReader:
         self.parens: dict[int, int] | None = None
         self.brackets: dict[int, int] | None = None
         self.if_ends: dict[int, int] | None = None
+        self.as_written = False  # the next random() total's branches are each an <<if>> of their own
+        self.written: dict[str, Choice | None] = {}  # such totals, and the random branch they make
 
     def _close(self, at: int, end: int) -> int | None:
         """Where the bracket at ``at`` closes, if it does before ``end``."""
@@ -173,6 +175,7 @@ class TweeReader:
                 line, _ = self.position(at)
                 self.entry = Entry(name, line, number)
                 self.book.entries.append(self.entry)
+                self.written, self.as_written = {}, False
                 self._scan(start, end, _Context(), 0)
                 self._finish_entry(self.entry, tags)
                 for tag in tags:
@@ -287,6 +290,9 @@ class TweeReader:
                 return at + 2
             body = m.group(1) if m.group(1) is not None else m.group(2)
             check = _CHECK.match(body)
+            if re.fullmatch(r"\s*dtc:\s*ranges\s+as\s+written\s*", body):
+                self.as_written = True
+                return m.end()
             if check:
                 ctx.pending_check = Choice([], ability=check.group(1), difficulty=int(check.group(2)),
                                            label="" if check.group(3) else None)
@@ -516,6 +522,9 @@ class TweeReader:
         trees = [exprs.parse(c) if c is not None else ("bool", True) for c, _, _, _ in branches]
         # a random branch: every condition reads one dice variable, every branch one link
         dice_vars = {v for t in trees if t is not None for v in exprs.variables(t)}
+        if len(dice_vars) == 1 and (var := next(iter(dice_vars))) in self.written and len(branches) == 1 \
+                and self._written_branch(branches[0], trees[0], ctx, var):
+            return after
         if len(dice_vars) == 1 and (var := next(iter(dice_vars))) in ctx.randoms \
                 and self._random_branches(branches, trees, ctx, var):
             return after
@@ -539,6 +548,33 @@ class TweeReader:
     def _scan_unread(self, start: int, stop: int, ctx: _Context, depth: int) -> None:
         """A branch whose condition is not read: its links are kept without one."""
         self._scan(start, stop, _Context(list(ctx.conditions), ctx.randoms), depth + 1)
+
+    def _written_branch(self, branch: tuple[str | None, int, int, int], tree: exprs.Node | None, ctx: _Context,
+                        var: str) -> bool:
+        """One ``<<if>>`` of a random branch whose ranges are kept as written (``/* dtc: ranges as
+        written */``: they may overlap or leave a total out, which dtc reports)."""
+        assert self.entry is not None
+        dice = ctx.randoms.get(var)
+        body = self.text[branch[2]:branch[3]].strip()
+        link = _LINK.fullmatch(body)
+        chosen = exprs.totals(tree, var, dice.low, dice.high) if tree is not None and dice is not None else None
+        if dice is None or link is None or not chosen or len(_runs(sorted(chosen))) != 1:
+            return False
+        inner = link.group(1)
+        label, target = inner.rpartition("->")[::2] if "->" in inner else (inner, inner)
+        low, high = min(chosen) - dice.offset, max(chosen) - dice.offset
+        choice = self.written[var]
+        if choice is None:
+            ok, condition = self._condition(ctx, branch[1])
+            if not ok:
+                return False
+            choice = Choice([], label=label.strip() or None, condition=condition, dice=dice.dice)
+            self.written[var] = choice
+            self.entry.parts.append(choice)
+            self.book.map("random branch")
+        choice.targets.append(target.strip())
+        choice.ranges.append((low, high))
+        return True
 
     def _random_branches(self, branches: list[tuple[str | None, int, int, int]],
                          trees: list[exprs.Node | None], ctx: _Context, var: str) -> bool:
@@ -590,6 +626,9 @@ class TweeReader:
             if random is not None and var.startswith("_"):
                 ctx.randoms[var] = random
                 self.book.map("random()")
+                if self.as_written:
+                    self.written[var] = None
+                    self.as_written = False
                 continue
             effect = self._effect(var, value)
             if effect is None:
