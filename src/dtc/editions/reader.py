@@ -218,17 +218,9 @@ class Block:
     alt: str = ""
 
 
-def _own_blocks(entry: Entry, creatures: list[Creature]) -> list[str]:
-    """The raw texts of the stat blocks written in the entry (to take out of its prose)."""
-    names = {c["name"] for c in creatures}
-    return [e["text"] for e in entry["effects"] if e["kind"] == "fight" and "|" in e["text"]
-            and any(e["text"].startswith(n) for n in names)]
-
-
 def blocks(entry: Entry, items: list[Piece], own: list[Creature], split: object) -> list[Block]:
     """The entry's ``items`` (pieces) as blocks; ``own``: the creatures whose stat blocks the entry
     writes; ``split``: the edition's paragraph splitter (:func:`dtc.editions.text.paragraphs`)."""
-    raw = _own_blocks(entry, own)
     pending: list[Mapping[str, Any]] = list(entry.get("changes") or [])
 
     def said(m: re.Match[str]) -> str:
@@ -239,14 +231,29 @@ def blocks(entry: Entry, items: list[Piece], own: list[Creature], split: object)
         del pending[: len(parsed[0])]
         return effects_words(m.group(), mine)
 
+    # A stat block runs to the end of its line (docs/format.md): from its name and HP on, the line
+    # is left out, across the pieces it spans (a fight's outcomes may be notation of their own).
+    names = sorted({c["name"] for c in own}, key=len, reverse=True)
+    start = re.compile("|".join(rf"{re.escape(n)}[ \t]+HP[ \t]*[0-9]+" for n in names)) if names else None
+    skipping = False
     pieces: list[Piece] = []
     for p in items:
+        if skipping:
+            cut = p.text.find("\n") if p.kind == "text" else -1
+            if cut == -1:
+                continue
+            p = Piece("text", p.text[cut:])  # the rest of the piece, after the block's line
+            skipping = False
         if p.kind != "text":
             pieces.append(p)
             continue
         text = p.text
-        for block in raw:
-            text = re.sub(re.escape(block) + r"[ \t]*\.?", "", text)
+        while start is not None and (m := start.search(text)) is not None:
+            end = text.find("\n", m.end())
+            if end == -1:
+                text, skipping = text[: m.start()], True
+                break
+            text = text[: m.start()] + text[end:]
         if entry["ending"]:
             text = THE_END.sub("", text)
         if "[" in text:

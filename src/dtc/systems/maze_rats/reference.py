@@ -10,7 +10,7 @@ from dtc.systems.maze_rats.paths import PATHS
 from dtc.systems.maze_rats.ruleset import TARGET
 from dtc.systems.reference import Reference, SheetField
 
-_PATHS = "; ".join(f"{name} ({', '.join(words[:4])}…)" for name, words in PATHS.items())
+_PATHS = "; ".join(f"{name} ({', '.join(words)})" for name, words in PATHS.items())
 
 REFERENCE = Reference(
     title="Maze Rats",
@@ -25,7 +25,8 @@ REFERENCE = Reference(
         f"{TARGET} or more succeeds.",
         "Difficulty 1 is a roll with advantage: roll 3d6 and keep the best two. Difficulty 2 is the plain roll. "
         "Difficulty 3 is a roll at disadvantage: roll 3d6 and keep the worst two.",
-        "If your Path fits what the choice's name says (its words below), roll one step easier: difficulty 2 "
+        "If a word of the choice's name is one of your Path's words (or a form of one: climb, climbs, "
+        "climbing, climbed), roll one step easier: difficulty 2 "
         "as 1, difficulty 3 as 2. Paths: " + _PATHS + ".",
         "A choice of difficulty 0 needs no roll: simply turn to its number.",
     ),
