@@ -1,0 +1,175 @@
+"""The web edition plays, in a reader's own run, what the replay suites found it did not play as
+``dtc play`` does (issue 39): Death & Treasure's load, one inventory for a loss, an encounter in the
+middle of an action or of an arrival, and Dungeon Rules time. In headless Chromium as
+tests/test_web_rules_browser.py; the page's die faces for a seed are worked out with its generator.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from dtc.compiler.api import compile_text
+from dtc.editions import build
+from helpers.browser import Page, browser, mulberry32  # noqa: F401  (the fixture)
+
+
+def faces(seed: int, *sides: int) -> list[int]:
+    """The page's first die faces for ``seed``, one for each die size given."""
+    gen = mulberry32(seed)
+    return [1 + int(next(gen) * s) for s in sides]
+
+
+def make(tmp_path: Path, text: str) -> str:
+    build(compile_text(text, "book.txt").graph(), tmp_path, "book", pdf=False)
+    return (tmp_path / "book.html").as_uri()
+
+
+LOAD = """Title: Heavy
+Rules: death-and-treasure
+Start: 1
+
+Adventure Entries
+
+1 A cold hall. You find 20 pieces of jewelry. **Climb** the wall (STR D1, S2, F3).
+
+2 Over the top. THE END (victory)
+
+3 You slip. THE END
+"""
+
+
+def test_an_encumbered_check_is_rolled_twice_and_the_worse_kept(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Play's Character.load: a thing the book lets you find weighs what play weighs it (a piece of
+    jewelry 1/5); carried past STR, every roll is made twice and the worse kept
+    (death_and_treasure/play.py pc_roll). Twenty pieces weigh 4: past STR 3."""
+    url = make(tmp_path, LOAD)
+    with Page(browser) as page:
+        page.goto(url + "?seed=3#entry-1")
+        page.fill("#sheet-ab-STR", "3")
+        page.fill("#sheet-items", "Rope (50 ft.), 20 jewelry")
+        page.locator("#entry-1 .card.check input[value='check']").check()
+        page.locator("#entry-1 .card.check button.roll").click()
+        text = page.locator("#entry-1 .card.check .result").inner_text()
+        first, second = faces(3, 6, 6), faces(3, 6, 6, 6, 6)[2:]
+        kept = second if sum(second) > sum(first) else first
+        assert text.startswith(f"Encumbered: rolled {' + '.join(map(str, first))} and {' + '.join(map(str, second))}, "
+                               f"kept the worse. Rolled {' + '.join(map(str, kept))} = {sum(kept)} against STR 3"), text
+    with Page(browser) as page:  # the jewelry left behind: one roll
+        page.goto(url + "?seed=3#entry-1")
+        page.fill("#sheet-ab-STR", "3")
+        page.fill("#sheet-items", "Rope (50 ft.)")
+        page.locator("#entry-1 .card.check input[value='check']").check()
+        page.locator("#entry-1 .card.check button.roll").click()
+        text = page.locator("#entry-1 .card.check .result").inner_text()
+        assert text.startswith(f"Rolled {' + '.join(map(str, faces(3, 6, 6)))} = "), text
+
+
+ROPE = """Title: Rope
+Rules: death-and-treasure
+Start: 1
+
+Adventure Entries
+
+1 A cliff. The wind takes your rope. [-rope] You can go to the **ledge** (D0, S2).
+
+2 A ledge. **Climb down** (D0, S3, if rope), or **wait** (D0, S4).
+
+3 Down. THE END (victory)
+
+4 Waiting. THE END
+"""
+
+
+def test_a_loss_takes_the_kit_item_the_condition_reads(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """One inventory (runtime/inventory.py): the kit's "Rope (50 ft.)" opens ``if rope``, and ``[-rope]``
+    with no rope possession takes it from the sheet's items."""
+    url = make(tmp_path, ROPE)
+    with Page(browser) as page:
+        page.goto(url + "#cover")
+        page.click("#cover a.button.primary")
+        assert "Rope (50 ft.)" not in page.input_value("#sheet-items")
+        page.locator("#entry-1 .card.go a").first.click()
+        gate = page.locator("#entry-2 [data-needs]").first
+        assert "closed" in (gate.get_attribute("class") or "")
+
+
+INTERRUPT = """Title: Interrupted
+Rules: death-and-treasure
+Start: 1
+
+Encounters
+  1-6. 1 Rat
+
+Rat HP 1 | Morale 7 | Bite d2
+
+Adventure Entries
+
+1 A locked grate. The **Grate** (STR D2, S2, F3).
+
+2 Through. THE END (victory)
+
+3 Stuck. THE END
+"""
+
+
+def test_an_encounter_interrupts_an_action_until_the_reader_goes_on(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Play's Engine._choice: a turn spent on an action brings its encounter check, and an encounter
+    then is played out before the action goes on (fleeing or falling, it is never finished)."""
+    url = make(tmp_path, INTERRUPT)
+    seed = next(s for s in range(200) if faces(s, 6)[0] == 1)
+    with Page(browser) as page:
+        page.goto(url + f"?seed={seed}#entry-1")
+        page.fill("#sheet-ab-STR", "10")
+        card = page.locator("#entry-1 .card.check")
+        card.locator("input[value='turn+check']").check()
+        card.locator("button.roll").click()
+        assert "An encounter comes in the middle of it" in card.locator(".result").inner_text()
+        assert card.locator("a.continue").count() == 0
+        card.locator("button.go-on").click()
+        text = card.locator(".result").inner_text()
+        assert "Rolled" in text and card.locator("a.continue").count() == 1, text
+
+
+CLOCK = """Title: Clock
+Rules: death-and-treasure + dungeon-rules
+Start: 1
+
+Zones
+  1-2. Quiet
+  3. Perilous
+
+Encounters
+  1-6. 1 Rat
+
+Rat HP 1 | Morale 7 | Bite d2
+
+Adventure Entries
+
+1 A quiet hall. Go on to the **gallery** (D0, S2).
+
+2 A quiet gallery. Go on to the **pit** (D0, S3).
+
+3 The pit's edge. **Leave** (D0, S4).
+
+4 Out. THE END
+"""
+
+
+def test_dungeon_rules_minutes_and_checks_at_the_zones_intervals(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Dungeon Rules time (dungeon_rules/play.py): a room at the standard pace takes 10 minutes and
+    a quiet zone checks every 30 minutes, so the first move rolls no encounter die; the perilous
+    zone's 10-minute interval has passed twice when the second move ends there: two checks."""
+    url = make(tmp_path, CLOCK)
+    with Page(browser) as page:
+        page.goto(url + "?seed=5#cover")
+        page.click("button[data-act='roll-abilities']")
+        page.click("#cover a.button.primary")
+        page.locator("#entry-1 .card.go a").first.click()
+        assert page.input_value("#sheet-minutes") == "10"
+        assert "Encounter" not in page.locator("#entry-2 .arrival").inner_text()
+        page.locator("#entry-2 .card.go a").first.click()
+        assert page.input_value("#sheet-minutes") == "20"
+        arrival = page.locator("#entry-3 .arrival").inner_text()
+        assert re.search(r"[Rr]olled \d, \d \((?:encounter )?on 1–2\)", arrival), arrival
