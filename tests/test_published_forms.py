@@ -23,6 +23,7 @@ from dtc.lint.engine import lint_compilation
 from dtc.runtime.character import Character
 from dtc.runtime.core import MENU, TAKE
 from dtc.runtime.equipment import Item
+from dtc.runtime.policies import RandomPolicy
 from helpers.runtime import KeyPlayer, compiled, engine, kinds
 
 HERE = Path(__file__).parent / "fixtures" / "published"
@@ -34,10 +35,10 @@ def graph_of(path: Path) -> dict[str, Any]:
     return compiled(path.read_text(encoding="utf-8"), str(path))
 
 
-def bare(**scores: int) -> Character:
+def bare(hp: int = 8, **scores: int) -> Character:
     """An adventurer with a lit lantern and nothing else (no kit rope, no coins)."""
     abilities = {a: scores.get(a, 10) for a in ("STR", "DEX", "CON", "WIS", "INT", "CHA")}
-    return Character("Bare", abilities, 8, 8,
+    return Character("Bare", abilities, hp, hp,
                      [Item("Lantern", "gear", standard=True), Item("Lantern Oil", "gear", 3, standard=True)])
 
 
@@ -351,3 +352,38 @@ def test_renumber_keeps_every_form(tmp_path: Path) -> None:
         json.dumps(e.get("changes", []), sort_keys=True) for e in before["entries"])
     assert sorted(json.dumps([c.get("changes") for c in e["choices"]], sort_keys=True) for e in after["entries"]) == (
         sorted(json.dumps([c.get("changes") for c in e["choices"]], sort_keys=True) for e in before["entries"]))
+
+
+# --- a fight's outcomes as exits ---------------------------------------------------------------------------
+
+FIGHT = book("1 A bandit blocks the bridge.\nMarsh Bandit HP 3 | Morale 7 | Knife d4 | win S@over, lose S2, flee S3",
+             "@over You cross the bridge. THE END (victory)", "2 You wake in a ditch, robbed. THE END",
+             "3 You run home. THE END")
+
+
+def test_a_fight_block_names_its_exits() -> None:
+    graph = compiled(FIGHT)
+    (block,) = graph["creatures"]
+    assert block["exits"] == {"win": 4, "lose": 2, "flee": 3} and graph["format_version"] == 3
+    assert sorted(x["target"] for x in graph["entries"][0]["exits"]) == [2, 3, 4]
+    assert lint_codes(FIGHT) == []  # the exits are notation: no prose-reference, no dead end
+
+
+def test_play_follows_a_fights_exits() -> None:
+    graph = compiled(FIGHT)
+    reached = set()
+    for seed in range(40):
+        game, _ = engine(graph, KeyPlayer(fallback=RandomPolicy()), pc=bare(hp=1 + seed % 3), seed=seed)
+        outcome = game.run()
+        reached.add(outcome.entry)
+        assert outcome.kind != "died"  # a lost fight leads to 3
+    assert reached == {2, 3, 4}
+
+
+def test_renumber_keeps_a_fights_exits(tmp_path: Path) -> None:
+    copy = tmp_path / "fight.txt"
+    copy.write_text(FIGHT, encoding="utf-8")
+    result = run(["renumber", str(copy)])
+    assert result.exit_code == 0, result.output
+    assert "win S2, lose S3, flee S4" in copy.read_text(encoding="utf-8")  # file order: 1, @over, 2, 3
+    assert compiled(copy.read_text(encoding="utf-8"))["creatures"][0]["exits"] == {"win": 2, "lose": 3, "flee": 4}

@@ -57,6 +57,7 @@ class Creature(TypedDict):
     stats: dict[str, int]
     entry: int | None
     line: int
+    exits: NotRequired[dict[Literal["win", "lose", "flee"], Target]]
 
 
 class Group(TypedDict):

@@ -46,6 +46,8 @@ from dtc.numbers import ENTRY, bounded
 
 _SP = r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 
+#: After a fight's outcome in a stat block (``win``), its target: ``S13``.
+_FIGHT_TARGET = re.compile(rf"{_SP}*[Ss]{_SP}*(?:[0-9]+|@[A-Za-z][A-Za-z0-9_-]*)")
 STAT_INLINE = re.compile(
     r"(?:(?<=^)|(?<=[.!?:]\s)|(?<=\n))"
     r"([A-Z][\w'’-]*[ \t]+(?:(?:[A-Z][\w'’-]*|[0-9]+)[ \t]+){0,4}HP[ \t]+[0-9]+(?:[ \t]*\|[^|\n]*)*)",
@@ -192,6 +194,7 @@ def read_creature(line: str, offset: int, index: LineIndex, entry: int | None = 
         special=block.special,
         stats=dict(block.stats),
         entry=entry,
+        exits={outcome: target_value(target) for outcome, target in block.exits},
     )
 
 
@@ -279,6 +282,13 @@ def read_entry(
             creature = _inline_creature(m.group(1), start + m.start(1), index, number)
             if creature is not None:
                 entry.creatures.append(creature)
+                block, base = m.group(1), start + m.start(1)
+                for outcome, target in creature.exits.items():  # a fight's exits: ways on, as prose exits are
+                    at = max(0, block.lower().rfind(outcome))
+                    tail = _FIGHT_TARGET.match(block, at + len(outcome))
+                    end = tail.end() if tail is not None else len(block)
+                    entry.prose_exits.append(ProseExit(target, block[at:end], index.span(base + at, base + end),
+                                                       outcome))
             elif "|" in m.group(1):
                 bad_statblock(doc, m.group(1), start + m.start(1), index)
     return entry

@@ -374,6 +374,7 @@ def parse_statblock(text: str) -> StatBlock | None:
     special: str | None = None
     attacks: list[tuple[str, str]] = []
     stats: list[tuple[str, int]] = []
+    exits: list[tuple[str, str]] = []
     for f in fields:
         if not isinstance(f, lark.Tree):
             continue
@@ -386,5 +387,7 @@ def parse_statblock(text: str) -> StatBlock | None:
             attacks.append((kids[0], kids[1].replace(" ", "")))
         elif f.data == "stat":
             stats.append((kids[0], bounded(kids[1], STAT)))
+        elif f.data == "exits":
+            exits += [(kids[i].lower(), kids[i + 1]) for i in range(0, len(kids) - 1, 2)]
     hp = bounded(str(hp_tok).strip(), HP)
-    return StatBlock(str(name_tok).strip(), hp, morale, tuple(attacks), special, tuple(stats))
+    return StatBlock(str(name_tok).strip(), hp, morale, tuple(attacks), special, tuple(stats), tuple(exits))

@@ -229,6 +229,8 @@ class ProseExit:
     target: Target
     phrase: str
     span: Span
+    #: ``win``, ``lose`` or ``flee`` for a fight's exit written in its stat block (``win S13``).
+    fight: str | None = None
 
 
 @dataclass(slots=True)
@@ -250,6 +252,8 @@ class Creature:
     stats: dict[str, int] = field(default_factory=dict)
     #: The entry whose text holds this stat block, if any.
     entry: int | None = None
+    #: ``win S13, lose S4, flee S3``: where the fight's outcomes lead (outcome -> target).
+    exits: dict[str, Target] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -562,6 +562,8 @@ class StatBlock:
     attacks: tuple[tuple[str, str], ...]
     special: str | None
     stats: tuple[tuple[str, int], ...]
+    #: ``win S13, lose S4, flee S3``: each outcome (lower case) and its target as written (``S13``).
+    exits: tuple[tuple[str, str], ...] = ()
 
 
 def statblock_error(text: str) -> Failed | None:

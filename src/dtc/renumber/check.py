@@ -89,7 +89,10 @@ def difference(before: CompiledGraph, after: CompiledGraph, renamed: Mapping[Any
     if len(before["creatures"]) != len(after["creatures"]):
         return "the number of stat blocks differs"
     for a, b in zip(before["creatures"], after["creatures"], strict=True):
-        same = {k: v for k, v in a.items() if k != "entry"} == {k: v for k, v in b.items() if k != "entry"}
+        same = ({k: v for k, v in a.items() if k not in ("entry", "exits")}
+                == {k: v for k, v in b.items() if k not in ("entry", "exits")})
+        # A fight's exits (``win S13``) follow the new numbers.
+        same = same and {k: _target(t, renamed) for k, t in a.get("exits", {}).items()} == b.get("exits", {})
         # A block inside an entry headed by a label has no entry number until it is renumbered.
         if not same or (a["entry"] is not None and _target(a["entry"], renamed) != b["entry"]):
             return f"the stat block of {b['name']} (line {b['line']}) differs"

@@ -187,15 +187,29 @@ def foes_here(game: Engine, entry: Entry) -> list[Foe]:
 
 def _fight(game: Engine, entry: Entry, e: Effect) -> None:
     foes = foes_here(game, entry)
-    target = e.get("target")
-    result = game.rules.fight(game, foes) if foes else _adjudicated(game, e["text"])
+    # ``win S13, lose S4, flee S3`` in the entry's stat blocks: where each outcome leads.
+    exits: dict[str, int | str] = {}
+    for block in game.graph["creatures"]:
+        if block["entry"] == entry["number"]:
+            for outcome, to in block.get("exits", {}).items():
+                exits[outcome] = to
+    target = exits.get("win", e.get("target"))
+    try:
+        result = game.rules.fight(game, foes) if foes else _adjudicated(game, e["text"])
+    except RunEnded as end:
+        if end.kind != "died" or "lose" not in exits:
+            raise
+        game.pc.hp = 1  # a lost fight the book leads on from: the reader comes to there
+        game.emit("manual", text=f"The fight is lost: you come to with 1 HP (turn to {exits['lose']}).")
+        game.go(exits["lose"], "lose")
+        return
     if result == FIGHT_WON:
         game.state.defeated.add(entry["number"])
         game.state.scene = []
         if target is not None:
             game.go(target, "win")
     elif result == FLED:
-        back = game.state.previous
+        back = exits.get("flee", game.state.previous)
         game.emit("flee", to=back)
         if back is not None:
             game.go(back, "flee")

@@ -45,6 +45,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
         notation = {res.labels.get(str(t), t) for c in entry.choices for t in (c.success, c.failure) if t is not None}
         notation |= {res.labels.get(str(b.target), b.target) for c in entry.choices if c.roll for b in c.roll.branches}
         for p in entry.prose_exits:
+            if p.fight is not None:
+                continue  # ``win S13`` in a stat block: notation, not prose
             dangling = res.target_number(p.target) is None  # dangling-reference reports it
             if res.labels.get(str(p.target), p.target) not in notation and not dangling \
                     and not _on_winning(entry.text, p.phrase):
