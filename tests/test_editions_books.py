@@ -334,3 +334,19 @@ def test_a_hazard_written_in_its_section_is_shown_there_once() -> None:
         assert text.count("Fail: you slip, 1d6 damage.") == 1
         assert "Hazard: Loose Rungs Check: AGI, difficulty 2: roll d20: equal to or under your AGI succeeds." in text
         assert "| Check" not in text
+
+
+def test_a_fights_outcomes_on_its_stat_block_are_read_out() -> None:
+    """Where a fight leads, written on the stat block (``win S2, lose S3``: a creature's ``exits``),
+    is read out under its table, never left raw in the prose."""
+    src = ("Title: Toll\nStart: 1\n\nAdventure Entries\n\n1 A bandit bars the bridge.\n"
+           "Bridge Bandit HP 3 | Morale 7 | Knife d4\n\n2 Across. THE END\n\n3 Robbed. THE END\n")
+    graph: CompiledGraph = compile_text(src, "toll.txt").graph()
+    creature: Any = graph["creatures"][0]
+    creature["exits"] = {"lose": 3, "win": 2}
+    page = text_of(render_print_html(graph))
+    assert "Knife d4 If you win, turn to 2. If you lose, turn to 3." in page
+    assert "Bridge Bandit HP 3 |" not in page
+    first = zipfile.ZipFile(io.BytesIO(render_epub(graph))).read("OEBPS/s1.xhtml").decode()
+    assert '<li>If you win, turn to <a class="turn" href="s2.xhtml">2</a>.</li>' in first
+    assert "- If you lose, turn to **3**." in render_markdown(graph)

@@ -44,6 +44,7 @@ from dtc.editions.reader import (
     book_rules,
     creatures_by_entry,
     entry_zone,
+    fight_outcomes,
     hazard_card,
     hazard_words,
     sheet_lines,
@@ -243,7 +244,12 @@ class _Book:
         if block.kind == "zone":
             return f'<p class="zone">Zone: {_x(entry_zone(entry) or block.name)}</p>'
         if block.kind == "stats" and block.creature is not None:
-            return self.stats(block.creature)
+            ways = []
+            for said, to in fight_outcomes(block.creature):
+                t = target_number(to, self.numbers)
+                number = f'<a class="turn" href="{section_file(t)}">{t}</a>' if t is not None else _x(to)
+                ways.append(f"<li>{_x(said)}, turn to {number}.</li>")
+            return self.stats(block.creature) + (f'<ul class="choices">{"".join(ways)}</ul>' if ways else "")
         if block.kind == "image":
             picture = self.pictures.found.get(block.name)
             words = f"<figcaption>{_x(block.alt)}</figcaption>" if block.alt else ""

@@ -42,6 +42,7 @@ from dtc.editions.reader import (
     book_rules,
     creatures_by_entry,
     entry_zone,
+    fight_outcomes,
     hazard_card,
     hazard_words,
     sheet_lines,
@@ -165,8 +166,9 @@ def _md_block(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRule
         return [f"*(Illustration: {_md_cell(block.alt or block.name)})*", ""]
     if block.kind == "stats" and block.creature is not None:
         c = block.creature
+        ways = [f"- {md_text(said)}, turn to **{md_text(str(to))}**." for said, to in fight_outcomes(c)]
         return [f"| {_md_cell(c['name'])} | |", "| --- | --- |",
-                *(f"| {_md_cell(k)} | {_md_cell(v)} |" for k, v in stat_rows(c)), ""]
+                *(f"| {_md_cell(k)} | {_md_cell(v)} |" for k, v in stat_rows(c)), "", *ways, *([""] if ways else [])]
     if block.kind == "ending":
         return [f"**{ENDING_HEADS.get(block.name, 'An ending')}**", "", "*The End*", ""]
     return []
@@ -347,7 +349,9 @@ def _block_html(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRu
         where = entry_zone(entry) or block.name
         return f'<p class="zone">Zone: {escape(where)}</p>'
     if block.kind == "stats" and block.creature is not None:
-        return _stat_table(block.creature)
+        ways = "".join(f'<li>{escape(said)}, turn to <strong class="turn">{escape(str(to))}</strong>.</li>'
+                       for said, to in fight_outcomes(block.creature))
+        return _stat_table(block.creature) + (f'<ul class="choices">{ways}</ul>' if ways else "")
     if block.kind == "image":
         picture = pictures.found.get(block.name) if pictures is not None else None
         words = f"<figcaption>{escape(block.alt)}</figcaption>" if block.alt else ""

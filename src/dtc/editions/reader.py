@@ -19,7 +19,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from dtc.compiled.graphjson import CompiledGraph, Creature, Entry, Hazard
 from dtc.editions.text import Piece
@@ -290,6 +290,17 @@ def blocks(entry: Entry, items: list[Piece], own: list[Creature], split: object)
 
 
 ENDING_HEADS = {"death": "Death", "victory": "Victory", "": "An ending"}
+
+
+def fight_outcomes(creature: Creature) -> list[tuple[str, int | str]]:
+    """Where a fight with a creature written in a section leads (``win S13, lose S12, flee S3`` on its
+    stat block), as ("If you win", 13) pairs, win, lose and flee first; none where it says none."""
+    exits = cast(Mapping[str, Any], creature).get("exits") or {}
+    if not isinstance(exits, Mapping):
+        return []
+    order = sorted(exits, key=lambda k: ("win", "lose", "flee").index(k) if k in ("win", "lose", "flee") else 3)
+    return [(f"If you {key}", exits[key]) for key in order
+            if isinstance(exits[key], (int, str)) and not isinstance(exits[key], bool)]
 
 
 def _inside(creature: Creature, entry: Entry) -> bool:
