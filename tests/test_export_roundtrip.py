@@ -2,7 +2,8 @@
 
 Twee carries everything the notation says, so the round trip is exact: every entry's choices
 (checks, conditions, random branches — the Broken Lighthouse's, whose ranges overlap, too),
-exits, effects and ending, the start, the possessions.
+exits, effects, ending, zone, hazards and creatures; the start, rules, possessions, introduction,
+stat blocks, encounter and zone tables and hazards.
 gamebookformat cannot say checks, ``or``, unequal random branches or kinds of ending (the export
 warns of each): its round trip keeps every entry and every exit's target, and is exact for a
 book that says only what gamebookformat can.
@@ -36,9 +37,19 @@ def signature(graph: CompiledGraph, skip: set[int] = frozenset()) -> dict[str, A
                          json.dumps(c.get("condition"), sort_keys=True), json.dumps(c.get("roll"), sort_keys=True))
                         for c in e["choices"] if not c.get("error")],
             "exits": sorted((str(x["target"]), x["kind"]) for x in e["exits"]),
+            "zone": e.get("zone"), "hazards": e.get("hazards"), "conditions": e.get("conditions"),
+            "creatures": e["creatures"],
         }
-    return {"start": graph["start"], "title": graph["title"], "possessions": sorted(graph.get("possessions", [])),
-            "start_with": graph.get("start_with", []), "entries": entries}
+
+    def without_lines(items: list[Any]) -> list[Any]:
+        return [{k: v for k, v in dict(item).items() if k != "line"} for item in items]
+
+    return {"start": graph["start"], "title": graph["title"], "author": graph["author"], "rules": graph["rules"],
+            "possessions": sorted(graph.get("possessions", [])), "start_with": graph.get("start_with", []),
+            "limits": graph.get("limits"), "introduction": graph.get("introduction"),
+            "creatures": without_lines(graph["creatures"]), "encounters": without_lines(graph["encounters"]),
+            "zones": without_lines(graph.get("zones", [])), "hazards": without_lines(graph.get("hazards", [])),
+            "entries": entries}
 
 
 def round_trip(graph: CompiledGraph, fmt: str) -> CompiledGraph:
@@ -139,5 +150,5 @@ def test_twee_export_speaks_sugarcube() -> None:
     assert "<<if $brass_key>>[[Iron Door->20]]<</if>>" in text
     assert "<<set _r" in text and "random(1, 6) + random(1, 6)>>" in text
     assert "<<set $coins to $coins - 10>>" in text
-    assert ":: 28 [victory]" in text and ":: 18 [death]" in text
+    assert ":: 28 [dtc victory]" in text and ":: 18 [dtc death]" in text
     assert export_book(graph, "twee").text == text  # the same IFID each time

@@ -89,6 +89,8 @@ class Book:
     start: str | None = None
     start_with: list[str] = field(default_factory=list)  # "2 fare", "bell": held on the first page
     limits: list[str] = field(default_factory=list)  # "gold crowns 40": the most a reader may hold
+    rules: str | None = None
+    front: str | None = None  # dtc's own text before the entries (written by dtc export), kept as it is
     intro: list[str] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -306,6 +308,8 @@ def write_book(book: Book) -> Written:
         lines.append(f"Title: {_one_line(book.title)[:200]}")
     if book.author:
         lines.append(f"Author: {_one_line(book.author)[:200]}")
+    if book.rules:
+        lines.append(f"Rules: {_one_line(book.rules)[:200]}")
     if book.start is not None and book.start in ref:
         lines.append(f"Start: {ref[book.start]}")
     if book.start_with:
@@ -316,6 +320,8 @@ def write_book(book: Book) -> Written:
         lines.append("")
     lines.append(_safe_line(safe_prose(_one_line(book.title or "An imported book"))))
     lines.append("")
+    if book.front:
+        lines.extend([book.front, ""])
     for paragraph in book.intro:
         text = _one_line(paragraph)
         if text:

@@ -27,7 +27,8 @@ _ENDING = re.compile(r"THE END(?:\s*\((?:death|victory)\))?\.?|(?i:\bthe end\b(?
                      re.MULTILINE)
 _RETURN = re.compile(r"(?i)return\s+to\s+(?:your|the)\s+(?:most\s+recent|previous|last)\s+"
                      r"(?:entry|section|room|paragraph|location)\.?")
-_PROSE_EXIT = r"(?i)\b((?:return|go|skip|turn|turning|proceed|continue|head|flip|jump)(?:\s+back)?\s+to)\s+{n}\b"
+_PROSE_EXIT = (r"(?i)\b((?:return|go|skip|turn|turning|proceed|continue|head|flip|jump)(?:\s+back)?\s+to"
+               r"(?:\s+(?:entry|section|paragraph))?|read\s+(?:entry|section|paragraph))\s+{n}\b")
 
 
 def _twee_exit(target: int | str, words: str) -> str:
@@ -143,12 +144,15 @@ def to_twee(graph: CompiledGraph, ifid: str) -> Exported:
             limits = ", ".join(f"{n} {k}" for n, k in graph.get("limits", {}).items())
             lines.append(f"/* dtc limits: {limits.replace('*/', '* /')} */")
         lines.append("")
+    front = _front_matter(graph)
+    if front:
+        lines += [":: dtc-front-matter [dtc-front-matter]", front, ""]
     out = Exported("")
     roll = 0
     for entry in graph["entries"]:
-        tags = ([entry["ending_kind"]] if entry.get("ending_kind") else ["ending"] if entry["ending"] else
+        tags = ["dtc"] + ([entry["ending_kind"]] if entry.get("ending_kind") else ["ending"] if entry["ending"] else
                 ["dead-end"] if not entry["exits"] else [])
-        lines.append(f":: {entry['number']}" + (f" [{' '.join(tags)}]" if tags else ""))
+        lines.append(f":: {entry['number']} [{' '.join(tags)}]")
         body = ""
         for change in entry.get("changes", []):
             body += _twee_change(change, var)
@@ -168,10 +172,54 @@ def to_twee(graph: CompiledGraph, ifid: str) -> Exported:
             roll += 1
             body += _twee_choice(piece, var, f"_r{roll}", out.warnings)
         for target in prose_exits:
-            body += f" [[turn to {target}->{target}]]"
+            # an exit dtc reads where no words say it (a stat block's "win S13"): a link for Twine,
+            # which dtc import leaves to the text
+            body += f"\n/* dtc: exit in the text */[[turn to {target}->{target}]]"
         lines += [body.strip("\n"), ""]
     out.text = "\n".join(lines)
     return out
+
+
+def _front_matter(graph: CompiledGraph) -> str:
+    """The book's own text before its entries, as dtc's notation: rules, introduction, zones,
+    encounters, stat blocks and hazards (a passage dtc import puts back as it is)."""
+    lines: list[str] = [f"Rules: {graph['rules']}"] if graph.get("rules") else []
+    lines += [p.strip() + "\n" for p in graph.get("introduction", []) if p.strip()]
+
+    def rows(header: str, items: list[tuple[int, int, str]]) -> None:
+        if items:
+            lines.append(header)
+            lines.extend(f"  {lo}-{hi}. {text}" if lo != hi else f"  {lo}. {text}" for lo, hi, text in items)
+            lines.append("")
+
+    rows("Zones", [(z["low"], z["high"], z["text"]) for z in graph.get("zones", [])])
+    rows("Encounters", [(e["low"], e["high"], e["text"]) for e in graph.get("encounters", [])])
+    for c in graph.get("creatures", []):
+        if c.get("entry") is None:
+            fields = [f"{c['name']} HP {c['hp']}"]
+            if c.get("morale") is not None:
+                fields.append(f"Morale {c['morale']}")
+            fields += [f"{a['name']} {a['damage']}" for a in c.get("attacks", [])]
+            fields += [f"{k} {v}" for k, v in (c.get("stats") or {}).items()]
+            if c.get("special"):
+                fields.append(f"Special: {c['special']}")
+            lines += [" | ".join(fields), ""]
+    for h in graph.get("hazards", []):
+        if h.get("entry") is None and not h.get("error"):
+            fields = [f"Hazard: {h['name']}"]
+            check = h.get("check")
+            if check:
+                fields.append(f"Check: {' or '.join(check['abilities'])} D{check['difficulty']}")
+            for key, word in (("fail", "Fail"), ("pass", "Pass")):
+                if h.get(key):
+                    fields.append(f"{word}: {h[key]}")  # type: ignore[literal-required]
+            if h.get("mitigation"):
+                fields.append(f"Mitigation: {', '.join(h['mitigation'])}")
+            for key, word in (("telltales", "Telltales"), ("trigger", "Trigger")):
+                if h.get(key):
+                    fields.append(f"{word}: {h[key]}")  # type: ignore[literal-required]
+            lines += [" | ".join(fields), ""]
+    return "\n".join(lines).strip("\n")
 
 
 def _twee_escape(text: str) -> str:
@@ -274,16 +322,16 @@ def to_gamebookformat(graph: CompiledGraph) -> Exported:
         lines.append(f"author = {_one_line(str(graph['author']))}")
     lines.append("")
     intro = [p for p in graph.get("introduction", []) if p.strip()]
-    if intro or counted:
+    if intro:
         lines.append("= Introduction")
         lines += [_gbf_text(p) for p in intro]
-        if counted:
-            lines.append(" ".join(f"[count {counter[n]}]{_gbf_text(n)}[/count]" for n in counted))
         lines.append("")
     for entry in graph["entries"]:
         number = entry["number"]
         lines.append(f"* {number} {name(number)}")
         body = ""
+        if number == graph["start"] and counted:  # the counters, declared where the book starts
+            body += " ".join(f"[count {counter[n]}]{_gbf_text(n)}[/count]" for n in counted) + "\n"
         for change in entry.get("changes", []):
             n, amount = change["name"], change["amount"]
             if n in counted:

@@ -70,7 +70,8 @@ def read_gamebookformat(text: str) -> Book:
             book.kept(number, 1, "text before the sections", "text before the first section")
             book.intro.append(line)
     for _, heading, lines in intro:
-        book.intro.append(heading)
+        if heading != "Introduction":  # gamebookformat's usual name for the front section
+            book.intro.append(heading)
         paragraph = " ".join(t for _, t in lines if t)
         if paragraph:
             book.intro.append(_plain(paragraph))

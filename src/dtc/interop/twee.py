@@ -29,8 +29,8 @@ _COMMENT = re.compile(r"/\*(.{0,20000}?)\*/|<!--(.{0,20000}?)-->", re.DOTALL)
 _RANDOM = re.compile(r"^\s*(?:\(\s*random\s*:\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|random\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\))\s*$")
 _CHECK = re.compile(r"^\s*dtc:\s*check\s+(?:([^\s*/]{1,20})\s+)?D(\d{1,3})(\s+success\s+only)?\s*$")
 _NAME_NOTE = re.compile(r"^\s*dtc name:\s*(.+?)\s*$")
-_EXIT_LABEL = re.compile(r"(?i)((?:return|go|turn|turning|skip|proceed|continue|head|flip|jump)(?:\s+back)?\s+to)"
-                         r"\s+(\d{1,7})")
+_EXIT_LABEL = re.compile(r"(?i)((?:return|go|turn|turning|skip|proceed|continue|head|flip|jump)(?:\s+back)?\s+to"
+                         r"(?:\s+(?:entry|section|paragraph))?|read\s+(?:entry|section|paragraph))\s+(\d{1,7})")
 _FIRST_VISIT = re.compile(r"\s*visited\(\)\s*(?:is|===|==|eq)\s*1\s*")
 _LIMITS_NOTE = re.compile(r"/\*\s*dtc limits:\s*(.{1,2000}?)\s*\*/")
 _SPECIAL = {"StoryTitle", "StoryData", "StoryInit", "StoryMenu", "StoryCaption", "StoryBanner", "StorySubtitle",
@@ -98,6 +98,9 @@ class TweeReader:
         self.brackets: dict[int, int] | None = None
         self.if_ends: dict[int, int] | None = None
         self.as_written = False  # the next random() total's branches are each an <<if>> of their own
+        self.own_prose = False  # a passage tagged dtc: its prose is dtc's own (written by dtc export)
+        self.exit_in_text = False  # the next link is an exit the passage's own text gives
+        self.text_exits: set[str] = set()  # passages with such exits
         self.written: dict[str, Choice | None] = {}  # such totals, and the random branch they make
 
     def _close(self, at: int, end: int) -> int | None:
@@ -160,6 +163,13 @@ class TweeReader:
                 self.book.map("StoryAuthor")
             elif name == "StoryInit" or "startup" in tags:
                 init.append((start, end))
+            elif "dtc-front-matter" in tags:  # written by dtc export: the book's tables, as they were
+                rules = re.match(r"Rules:[ \t]*(.+)\n?", body)
+                if rules:
+                    self.book.rules = rules.group(1).strip()
+                    body = body[rules.end():]
+                self.book.front = body.strip("\n")
+                self.book.map("front matter")
             elif name in _SPECIAL or _CODE_TAGS & set(tags):
                 what = "JavaScript" if "script" in tags else f"special passage '{name}'" if name in _SPECIAL else \
                     f"passage tagged {', '.join(sorted(_CODE_TAGS & set(tags)))}"
@@ -176,10 +186,11 @@ class TweeReader:
                 self.entry = Entry(name, line, number)
                 self.book.entries.append(self.entry)
                 self.written, self.as_written = {}, False
+                self.own_prose = "dtc" in tags
                 self._scan(start, end, _Context(), 0)
                 self._finish_entry(self.entry, tags)
                 for tag in tags:
-                    if tag not in ("death", "victory", "ending", "dead-end"):
+                    if tag not in ("death", "victory", "ending", "dead-end", "dtc"):
                         self.note(at, f"the tag '{tag[:40]}' of '{name[:40]}' is not read")
         if story_start is not None and story_start not in seen:
             self.note(0, f"StoryData's start '{story_start[:60]}' names no passage: the first entry is the start")
@@ -255,7 +266,7 @@ class TweeReader:
         assert self.entry is not None
         if ctx.conditions and text.strip():
             self.kept(offset, "conditional text", "text shown only under a condition is shown always")
-        self.entry.parts.append(text)
+        self.entry.parts.append(Raw(text) if self.own_prose else text)
 
     def _scan(self, pos: int, end: int, ctx: _Context, depth: int) -> None:
         assert self.entry is not None
@@ -293,6 +304,9 @@ class TweeReader:
             if re.fullmatch(r"\s*dtc:\s*ranges\s+as\s+written\s*", body):
                 self.as_written = True
                 return m.end()
+            if re.fullmatch(r"\s*dtc:\s*exit\s+in\s+the\s+text\s*", body):
+                self.exit_in_text = True
+                return m.end()
             if check:
                 ctx.pending_check = Choice([], ability=check.group(1), difficulty=int(check.group(2)),
                                            label="" if check.group(3) else None)
@@ -323,6 +337,12 @@ class TweeReader:
 
     def _link(self, inner: str, at: int, ctx: _Context, setter: str | None = None) -> None:
         assert self.entry is not None
+        if self.exit_in_text:
+            self.exit_in_text = False
+            if self.own_prose:  # the passage's own text says it (dtc export wrote the link for Twine)
+                self.book.map("link")
+                self.text_exits.add(self.entry.key)
+                return
         if "->" in inner:
             label, _, target = inner.rpartition("->")
         elif "<-" in inner:
@@ -766,7 +786,8 @@ class TweeReader:
         kinds = [t for t in ("death", "victory") if t in tags]
         if kinds:
             entry.ending = kinds[0]
-        elif "ending" in tags or (not entry.choices() and not entry.returns and "dead-end" not in tags):
+        elif "ending" in tags or (not entry.choices() and not entry.returns and "dead-end" not in tags
+                                  and entry.key not in self.text_exits):
             entry.ending = ""
         if entry.ending is not None:
             self.book.map("ending")
