@@ -179,6 +179,8 @@ def test_project_aon_prose_combat_random_and_endings() -> None:
     assert "(roll d10, 1-5 S6, 6-10 S7)" in text
     assert "THE END (death)" in text and text.rstrip().endswith("THE END (victory)")
     assert "Weldmere" in text  # a plain-text entity the document declares
+    assert "He counts them twice and lifts the bar. [-3 gold crowns?]" in text
+    assert "from your Action Chart. [-Bone Whistle?]" in text
     graph = compile_text(text, "x").graph()
     twelve = next(e for e in graph["entries"] if e["number"] == 12)
     assert twelve.get("ending_kind") == "victory"

@@ -149,8 +149,9 @@ _WISH = re.compile(r"(?i)^(\s*(?:if\s+you\s+(?:wish|want|decide|prefer|choose|wo
                    r"(?:\s+to)?|if\s+you\s+would\s+rather)\s+)(.+?)([,.;:]?\s*)$")
 _RANGES = (re.compile(r"(?<!\d)(\d{1,2})\s*(?:–|-|—|to)\s*(\d{1,2})(?!\d)"),
            re.compile(r"(?<!\d)(\d{1,2})\s+or\s+(\d{1,2})(?!\d)"), re.compile(r"\bis\s+(\d{1,2})(?![\d–—-])"))
-_GAINS = re.compile(r"(?i)\b(?:find|finds|found|take|takes|receive|receives|gives?\s+you|hands?\s+you|earn|earns)\b"
-                    r"[^.!?]*?\b(\d{1,5})\s+(gold\s+crowns?)")
+_LOSES = re.compile(r"(?i)\b(lose|loses|lost|erase|erases|discard|discards|give\s+up|hand\s+over|hands\s+over|"
+                    r"pay|pays|paid|surrender|surrenders|is\s+stolen|are\s+stolen|steals?|drop|drops)\b")
+_GOLD_AMOUNT = re.compile(r"(?i)\b(\d{1,5})\s+(gold\s+crowns?)\b")
 _FINDS = re.compile(r"(?i)\b(find|finds|found|take|takes|took|pick(?:s|ed)?\s+up|discover|discovers|receive|receives|"
                     r"gives?\s+you|hands?\s+you|acquire|keep)\b")
 _UNCLEAR = re.compile(r"(?i)^\s*if\s+(?:you\s+(?:have|possess|carry|are|were|do|did)|your)\b")
@@ -308,26 +309,41 @@ class AonReader:
         return joiner.join(atoms), what.strip()
 
     def _prose_block(self, block: Node, entry: Entry) -> None:
-        """A paragraph (or list, table...): its text, an ``<item>`` it finds as ``[may +Item]``."""
+        """A paragraph (or list, table...): its text; an ``<item>`` its sentence finds is
+        ``[may +Item]``, one it loses (lose, erase, discard, give up...) ``[-Item?]``; Gold Crowns
+        found are ``[+5 gold crowns]``, paid or lost ``[-5 gold crowns?]``."""
         if block.tag not in _BLOCKS and block.tag not in ("ul", "ol", "dl", "table", "tr", "hr", "a"):
             self.book.kept(block.line, block.column, f"<{block.tag}>", f"the element <{block.tag}> is read as prose")
         text = _one_line(block.text())
-        gains: list[str] = []
+        sentences = re.findall(r"[^.!?]+[.!?]*", text)
+        changes: list[str] = []
         for item in _items(block):
             name = _one_line(item.text())
-            if name and _FINDS.search(text):
-                gains.append(f"may +{possession_name(name)}")
+            sentence = next((x for x in sentences if name and name in x), "")
+            if name and _LOSES.search(sentence):
+                changes.append(f"-{possession_name(name)}?")
+                self.book.map("item")
+            elif name and _FINDS.search(sentence):
+                changes.append(f"may +{possession_name(name)}")
                 self.given.add(possession_name(name).lower())
                 self.book.map("item")
             elif name:
-                self.book.note(item.line, item.column, f"the item '{name[:40]}' is named, not found: prose")
-        for m in _GAINS.finditer(text):
-            gains.append(f"+{int(m.group(1))} {possession_name(m.group(2).lower())}")
-            self.given.add(possession_name(m.group(2).lower()))
-            self.book.map("gold")
+                self.book.note(item.line, item.column, f"the item '{name[:40]}' is named, not found or lost: prose")
+        for sentence in sentences:
+            gold = _GOLD_AMOUNT.search(sentence)
+            if gold is None:
+                continue
+            name = possession_name(gold.group(2).lower())
+            if _LOSES.search(sentence):
+                changes.append(f"-{int(gold.group(1))} {name}?")
+                self.book.map("gold")
+            elif _FINDS.search(sentence):
+                changes.append(f"+{int(gold.group(1))} {name}")
+                self.given.add(name)
+                self.book.map("gold")
         if text:
             entry.parts.append(text)
-        entry.parts.append(Raw(" ".join(f"[{g}]" for g in gains) + "\n"))
+        entry.parts.append(Raw(" ".join(f"[{c}]" for c in changes) + "\n"))
 
     def _combat(self, block: Node, entry: Entry) -> None:
         enemy = block.find("enemy")
