@@ -29,7 +29,8 @@ REFERENCE = Reference(
     ),
     creation=(
         f"Shuffle the cards {CARD_LOW} to {CARD_HIGH} of each suit and draw one of each suit: its value is "
-        f"that suit's score. A hand totalling {REDRAW_AT_MOST} or less is drawn again, once.",
+        f"that suit's score (without cards, roll a d6 and add {CARD_LOW - 1} for each suit). A hand totalling "
+        f"{REDRAW_AT_MOST} or less is drawn again, once.",
         "Your HP are your ♥ score. Choose a class: a Fighter (chips up to your ♣, a longsword dealing 3, chain "
         "mail and a shield: damage resistance 3) or a Rogue (chips up to your ♠, a short sword dealing 2, "
         "leather armour: damage resistance 1). You carry rations, rope and torches.",
