@@ -252,7 +252,8 @@ def test_the_kit_holdings_of_the_bundled_books() -> None:
     assert found["the-tidewater-vault"] == {"rope": 1}  # 'if rope': the kit's Rope (50 ft.)
     assert found["the-broken-lighthouse"] == {"lantern": 1}  # 'if lantern'
     assert {k: v for k, v in found.items() if v} == {"the-tidewater-vault": {"rope": 1},
-                                                     "the-broken-lighthouse": {"lantern": 1}}
+                                                     "the-broken-lighthouse": {"lantern": 1},
+                                                     "the-salt-courier": {"rope": 1}}  # '[-rope?]', 'if rope'
 
 
 def test_read_names_are_the_names_conditions_test_and_losses_take() -> None:

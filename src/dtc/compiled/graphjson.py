@@ -57,7 +57,15 @@ class Creature(TypedDict):
     stats: dict[str, int]
     entry: int | None
     line: int
-    exits: NotRequired[dict[Literal["win", "lose", "flee"], Target]]
+    exits: NotRequired["FightExits"]
+
+
+class FightExits(TypedDict):
+    """``win S13, lose S12, flee S3`` in a stat block: where each outcome of its fight leads."""
+
+    win: NotRequired[Target]
+    lose: NotRequired[Target]
+    flee: NotRequired[Target]
 
 
 class Group(TypedDict):

@@ -190,9 +190,11 @@ def _fight(game: Engine, entry: Entry, e: Effect) -> None:
     # ``win S13, lose S4, flee S3`` in the entry's stat blocks: where each outcome leads.
     exits: dict[str, int | str] = {}
     for block in game.graph["creatures"]:
-        if block["entry"] == entry["number"]:
-            for outcome, to in block.get("exits", {}).items():
-                exits[outcome] = to
+        if block["entry"] == entry["number"] and "exits" in block:
+            fight = block["exits"]
+            for outcome in ("win", "lose", "flee"):
+                if outcome in fight:
+                    exits[outcome] = fight[outcome]
     target = exits.get("win", e.get("target"))
     try:
         result = game.rules.fight(game, foes) if foes else _adjudicated(game, e["text"])
