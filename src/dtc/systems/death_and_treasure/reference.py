@@ -28,6 +28,8 @@ REFERENCE = Reference(
         "Defense: 9, plus 1 for each of STR and DEX above 13, minus 1 for each below 8; armour adds to it.",
         "You carry a backpack, 50 feet of rope, a crowbar, a knife, a hammer, iron spikes, 14 days' rations, "
         "a waterskin and a lantern with 3 flasks of oil. Your weapon deals d6.",
+        "Besides your kit you can carry a weight up to your STR (a thing marked Weight 1 counts 1); carrying "
+        "more, roll every roll twice and keep the worse.",
     ),
     fights=(
         "Each round both sides roll a d6 for initiative; the higher acts first.",
@@ -57,5 +59,6 @@ REFERENCE = Reference(
         SheetField("Equipment", "backpack, rope, crowbar, knife, hammer, iron spikes, 14 rations, waterskin, "
                    "lantern", "long"),
         SheetField("Treasure", "", "long"),
+        SheetField("Weight carried", "up to STR"),
     ),
 )
