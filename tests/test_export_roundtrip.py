@@ -152,3 +152,12 @@ def test_twee_export_speaks_sugarcube() -> None:
     assert "<<set $coins to $coins - 10>>" in text
     assert ":: 28 [dtc victory]" in text and ":: 18 [dtc death]" in text
     assert export_book(graph, "twee").text == text  # the same IFID each time
+
+
+def test_gamebookformat_text_never_opens_a_section() -> None:
+    text = ("Title: T\n\nAdventure Entries\n\n1\n**Bold** words first, then the **Door** (D0, S2).\n\n"
+            "2\n= not a heading. THE END\n")
+    graph = compile_text(text, "t.txt").graph()
+    exported = export_book(graph, "gamebookformat").text
+    assert "\n **Bold** words first" in exported and "\n = not a heading." in exported
+    assert signature(round_trip(graph, "gamebookformat"))["entries"].keys() == {1, 2}

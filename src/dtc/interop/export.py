@@ -357,7 +357,8 @@ def to_gamebookformat(graph: CompiledGraph) -> Exported:
             body += _gbf_choice(piece, counted, counter, name, out, number)
         for target in prose_exits:
             body += f" Turn to [[{name(target)}]]."
-        lines += [body.strip() or "…", ""]
+        # a line that starts with * or = would open a section: a space before it keeps it text
+        lines += [re.sub(r"(?m)^(?=[*=])", " ", body.strip()) or "…", ""]
     return Exported("\n".join(lines), out.warnings)
 
 
