@@ -264,6 +264,15 @@ def test_odds_refuses_in_one_line_what_it_cannot_yet_follow() -> None:
     assert result.output.count("\n") == 1 and "does not yet" in result.output and "Traceback" not in result.output
 
 
+def test_odds_follow_a_score_gate_for_one_adventurer() -> None:
+    def endings(strength: int) -> set[str]:
+        result = run(["odds", "--format", "json", "--abilities", f"STR={strength}", str(EVERY)])
+        assert result.exit_code == 0, result.output
+        return {o["key"] for o in json.loads(result.output)["outcomes"] if o["probability"] > 0}
+
+    assert "ending:7" in endings(14) and "ending:7" not in endings(9)  # the sinkhole: if STR >= 12
+
+
 def test_odds_of_the_forms_it_follows_are_exact_and_agree_with_simulate() -> None:
     result = run(["odds", "--format", "json", str(ODDS)])
     assert result.exit_code == 0, result.output

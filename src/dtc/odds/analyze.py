@@ -210,7 +210,9 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     stateful = needs_states(book)
     chain: StateChain | None = None
     if stateful:
-        chain = build_states(book)
+        known = None if abilities is None else {
+            a: abilities.get(a, ruleset.typical_score) for a in ruleset.ability_names}  # a score gate's reader
+        chain = build_states(book, scores=known)
         plain = chain.shape
     else:
         plain = shape

@@ -54,14 +54,22 @@ def needs_states(book: Book) -> bool:
     return False
 
 
-def normal(cond: Mapping[str, Any]) -> Mapping[str, Any]:
+def normal(cond: Mapping[str, Any], scores: Mapping[str, int] | None = None) -> Mapping[str, Any]:
     """A condition with its comparisons (version 3's ``op``) written as counts: ``x > 3`` is at
     least 4 of x, ``x < 3`` not 3 of x, ``x = 2`` 2 and not 3 (as lint reads them,
-    :func:`dtc.lint.state.normal`). A score (``{"score": "CON"}``) is the adventurer's, which the
-    odds do not follow through a run: :class:`ValueError` names it."""
+    :func:`dtc.lint.state.normal`). A score (``{"score": "CON"}``) is the adventurer's: with the
+    reader's ``scores`` (``--abilities``, ``--character``) the gate is open or closed for the whole
+    run (``{"all": []}`` or ``{"any": []}``); over every fresh adventurer, and for HP, which the odds
+    do not follow through a run, :class:`ValueError` names it."""
     if "score" in cond:
-        raise ValueError(f"a condition reads the adventurer's score ({cond['score']} {cond['op']} {cond['count']}), "
-                         "which dtc odds does not yet follow: dtc simulate plays it")
+        if scores is not None and cond["score"] in scores:
+            from dtc.runtime.conditions import compared
+
+            return {"all": []} if compared(cond["op"], scores[cond["score"]], int(cond["count"])) else {"any": []}
+        given = "HP, which dtc odds does not follow through a run" if cond["score"] == "HP" else (
+            "which dtc odds follows only for one adventurer (--abilities or --character)")
+        raise ValueError(f"a condition reads the adventurer's score ({cond['score']} {cond['op']} {cond['count']}): "
+                         f"{given}; dtc simulate plays it")
     if "has" in cond:
         op, n, name = cond.get("op", ">="), int(cond["count"]), cond["has"]
         if op == ">=":
@@ -74,9 +82,9 @@ def normal(cond: Mapping[str, Any]) -> Mapping[str, Any]:
             return {"not": {"has": name, "count": n + 1}}
         return {"all": [{"has": name, "count": n}, {"not": {"has": name, "count": n + 1}}]}
     if "not" in cond:
-        return {"not": normal(cond["not"])}
+        return {"not": normal(cond["not"], scores)}
     key = "all" if "all" in cond else "any"
-    return {key: [normal(c) for c in cond[key]]}
+    return {key: [normal(c, scores) for c in cond[key]]}
 
 
 def _cond_names(cond: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -132,7 +140,7 @@ class StateChain:
         return len(self.exploration.nodes)
 
 
-def build(book: Book, budget: int | None = None) -> StateChain:
+def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | None = None) -> StateChain:
     """Explore the book's states (at most ``budget``, default :data:`BUDGET`) and lay the chain out
     for the solvers."""
     budget = BUDGET if budget is None else budget
@@ -153,7 +161,7 @@ def build(book: Book, budget: int | None = None) -> StateChain:
         for opt in book.options[n]:
             cond = e["choices"][opt.choice].get("condition") if opt.choice is not None else None
             if cond is not None:
-                for name, count in _cond_names(normal(cond)):
+                for name, count in _cond_names(normal(cond, scores)):
                     unit[name] = gcd(unit.get(name, 0), count)
                     tops[name] = max(tops.get(name, 0), count)
     for name, count in book.held.items():  # what the reader carries in counts in the same units
@@ -266,7 +274,7 @@ def build(book: Book, budget: int | None = None) -> StateChain:
             cond = e["choices"][opt.choice].get("condition") if opt.choice is not None else None
             test = None
             if cond is not None:
-                read = normal(cond)
+                read = normal(cond, scores)
                 test = _test(read, slot, unit, layout)
                 for name, _ in _cond_names(read):
                     reads |= 1 << slot[name]
