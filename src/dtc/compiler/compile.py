@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any, NamedTuple, cast
@@ -71,6 +71,48 @@ class Resolved:
         return target if target in self.by_number else None
 
 
+def resolve_exits(entries: Sequence[Entry], labels: dict[str, int], malformed: list[int],
+                  returning: list[int]) -> tuple[list[list[Exit]], bool]:
+    """The exits of each of ``entries``, in order, their labels numbered as ``labels`` says: the
+    one resolver, which :func:`resolve` runs over the whole book and the language server over
+    each chunk of text (``dtc.lsp.incremental``), so the loop stays inline in both.
+
+    Appends to ``malformed`` the index (in ``entries``) of each entry that holds notation that
+    does not parse, and to ``returning`` that of each entry with a "return to your most recent
+    entry" (whose exits depend on the whole book: :func:`resolve` adds them). Also returns
+    whether any exit carries a span (random branches and prose exits do; a choice's S and F
+    targets are found through the choice)."""
+    new_exit = _new_exit
+    spanned = False
+    out: list[list[Exit]] = []
+    for i, entry in enumerate(entries):
+        exits: list[Exit] = []
+        for ci, c in enumerate(entry.choices):
+            if c.error is not None and (not malformed or malformed[-1] != i):
+                malformed.append(i)
+            t = c.success
+            if t is not None:
+                exits.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "success", ci, None)))
+            t = c.failure
+            if t is not None:
+                exits.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "failure", ci, None)))
+            if c.roll is not None:
+                for b in c.roll.branches:
+                    spanned = True
+                    t = b.target
+                    exits.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "random", ci, b.span)))
+        prose = entry.prose_exits
+        if prose:
+            spanned = True
+            for p in prose:
+                t = p.target
+                exits.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "prose", None, p.span)))
+        if entry.returns:
+            returning.append(i)
+        out.append(exits)
+    return out, spanned
+
+
 def resolve(doc: Document) -> Resolved:
     taken = {e.number for e in doc.entries if isinstance(e.number, int)}
     next_free = max(taken, default=0) + 1
@@ -88,30 +130,11 @@ def resolve(doc: Document) -> Resolved:
     for i, n in enumerate(numbers):
         res.by_number.setdefault(n, i)
 
-    new_exit = _new_exit
-    malformed = res.malformed
-    for i, entry in enumerate(doc.entries):
-        exits: list[Exit] = []
-        for ci, c in enumerate(entry.choices):
-            if c.error is not None and (not malformed or malformed[-1] != i):
-                malformed.append(i)
-            t = c.success
-            if t is not None:
-                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "success", ci, None)))
-            t = c.failure
-            if t is not None:
-                exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "failure", ci, None)))
-            if c.roll is not None:
-                for b in c.roll.branches:
-                    t = b.target
-                    exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "random", ci, b.span)))
-        for p in entry.prose_exits:
-            t = p.target
-            exits.append(new_exit((labels.get(t, t) if isinstance(t, str) else t, "prose", None, p.span)))
-        res.exits.append(exits)
+    returns: list[int] = []
+    res.exits, _ = resolve_exits(doc.entries, labels, res.malformed, returns)
 
     # "Return to your most recent entry": an exit back to each entry that leads in.
-    returning = {numbers[i] for i, entry in enumerate(doc.entries) if entry.returns}
+    returning = {numbers[i] for i in returns}
     if returning:
         preds: dict[int, set[int]] = defaultdict(set)
         for number, i in res.by_number.items():

@@ -28,11 +28,10 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from operator import itemgetter
 from typing import Any
 
-from dtc.compiler.compile import Exit, Resolved, resolve
+from dtc.compiler.compile import Exit, Resolved, resolve, resolve_exits
 from dtc.compiler.model import Choice, Directive, Document, Entry, Target
 from dtc.compiler.parse import (
     DIRECTIVE,
@@ -1311,7 +1310,6 @@ class _Graph:
         if self.facts is not None:
             found.since = (self.facts, self.endings, gone, taken - put, put - taken)
         return found
-_new_exit: Callable[[tuple[Target, str, int | None, Span | None]], Exit] = partial(tuple.__new__, Exit)
 
 
 def _targets(entry: Entry) -> list[Target]:
@@ -1353,45 +1351,15 @@ class _Part:
     @classmethod
     def of(cls, entries: list[Entry], labels: dict[str, int]) -> _Part:
         numbers = [labels[e.number] if isinstance(e.number, str) else e.number for e in entries]
-        exits: list[list[Exit]] = []
         malformed: list[int] = []
         returning: list[int] = []
-        keys = []
-        new_exit = _new_exit
-        spanned = False
+        exits, spanned = resolve_exits(entries, labels, malformed, returning)  # as resolve() does
+        bad = frozenset(malformed)
         target = _target
-        for i, entry in enumerate(entries):  # as resolve() does, entry by entry
-            out: list[Exit] = []
-            choices = entry.choices
-            errors: tuple[str, ...] = ()
-            for ci, c in enumerate(choices):
-                if c.error is not None:
-                    if not malformed or malformed[-1] != i:
-                        malformed.append(i)
-                    errors = (*errors, c.text)
-                t = c.success
-                if t is not None:
-                    out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "success", ci, None)))
-                t = c.failure
-                if t is not None:
-                    out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "failure", ci, None)))
-                if c.roll is not None:
-                    for b in c.roll.branches:
-                        spanned = True
-                        t = b.target
-                        out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "random", ci, b.span)))
-            prose = entry.prose_exits
-            if prose:
-                spanned = True
-                for p in prose:
-                    t = p.target
-                    out.append(new_exit((labels.get(t, t) if t.__class__ is str else t, "prose", None, p.span)))
-            exits.append(out)
-            returns = entry.returns
-            if returns:
-                returning.append(i)
-            keys.append((numbers[i], entry.ending, tuple(map(target, out)), errors,
-                         bool(choices or prose or returns), bool(returns)))
+        keys = [(numbers[i], entry.ending, tuple(map(target, out)),
+                 tuple(c.text for c in entry.choices if c.error is not None) if i in bad else (),
+                 bool(entry.choices or entry.prose_exits or entry.returns), bool(entry.returns))
+                for i, (entry, out) in enumerate(zip(entries, exits, strict=True))]
         targets = frozenset([x[0] for out in exits for x in out])
         return cls(numbers, exits, malformed, returning, targets, tuple(keys), spanned)
 
