@@ -21,7 +21,7 @@ from dtc.editions.book import (
     target_number,
 )
 from dtc.editions.phrasing import Words, choice_sentence
-from dtc.editions.text import Piece, numbered, paragraphs, pieces, state_words
+from dtc.editions.text import Piece, numbered, pieces
 from dtc.lint.analysis import Analysis
 
 
@@ -40,7 +40,6 @@ class Prepared:
         self.start: int | None = (facts or Analysis.of_graph(graph)).start
         # id(entry) -> (entry, value): the entry is kept so that its id is not reused.
         self._pieces: dict[int, tuple[Entry, list[Piece]]] = {}
-        self._print: dict[int, tuple[Entry, list[list[Piece]]]] = {}
         self._sentences: dict[int, tuple[Entry, list[list[Words]]]] = {}
 
     def pieces(self, entry: Entry) -> list[Piece]:
@@ -48,13 +47,6 @@ class Prepared:
         got = self._pieces.get(id(entry))
         if got is None:
             got = self._pieces[id(entry)] = (entry, numbered(pieces(entry), self.labels))
-        return got[1]
-
-    def print_paragraphs(self, entry: Entry) -> list[list[Piece]]:
-        """The print edition's paragraphs: the pieces with conditions and random branches in words."""
-        got = self._print.get(id(entry))
-        if got is None:
-            got = self._print[id(entry)] = (entry, paragraphs(state_words(entry, self.pieces(entry))))
         return got[1]
 
     def sentences(self, entry: Entry) -> list[list[Words]]:
