@@ -3,11 +3,13 @@
 Structure (EPUB 3.3): ``mimetype`` first and stored, ``META-INF/container.xml``, and under
 ``OEBPS/`` the package document (``content.opf``: metadata, manifest, spine), the navigation
 document (``nav.xhtml``, also the reading order's table of contents), a cover (an SVG image and
-its page), the rules in words, an adventure sheet to copy out, one ``sNNN.xhtml`` per entry in
-number order, and one stylesheet. Choices are sentences ("If you succeed, turn to 7") whose
-numbers link to their sections, so a reader plays by tapping. Every text the author wrote is
-escaped for XML; the archive is byte-for-byte the same for the same book (fixed timestamps, an
-identifier derived from the book).
+its page), the rules in the system's words (as the print edition gives them), an adventure sheet
+to copy out, one ``sNNN.xhtml`` per entry in number order (its blocks as the print edition cuts
+them), the pictures the entries place, a dice table for a book with random branches, and one
+stylesheet. Choices are sentences ("If you succeed, turn to 7") whose numbers link to their
+sections, so a reader plays by tapping. Every text the author wrote is escaped for XML; the
+archive is byte-for-byte the same for the same book built the same day (fixed timestamps, an
+identifier derived from the book; its date is ``SOURCE_DATE_EPOCH``'s when set).
 """
 
 from __future__ import annotations

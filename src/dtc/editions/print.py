@@ -1,13 +1,17 @@
 """The print edition: Markdown, and HTML laid out for paper (and a PDF with WeasyPrint: ``pip install '.[pdf]'``).
 
 It follows the conventions of printed gamebooks: the title page with the author's introduction,
-"How to play" (what the numbers mean, how this system rolls a check, S and F in words), the
-encounter table and the creatures, an adventure sheet to copy, then the numbered sections in
-order, each with its number large and bold and its choices read out below the text — "Great
-Doors: turn to 26"; "Belfry (DEX, difficulty 2): … If you succeed, turn to 7; if you fail, turn
-to 15" — instead of the raw notation (``notation=True`` keeps the notation in the text as
-written). Text is set ragged-right; sections flow across pages (only short ones are kept whole,
-and a number never ends a page); running heads give the first and last section on each page
+"How to play" (what the numbers mean, S and F in words, then each kind of roll in the system's
+own words and dice, from :func:`dtc.systems.reference.describe`), the encounter table, the zones,
+the hazards and the creatures, an adventure sheet to copy (the system's lines and a box for each
+possession and codeword the book uses), then the numbered sections in order, each with its number
+large and bold, its blocks (:func:`dtc.editions.reader.blocks`: prose with effects as sentences,
+hazards, zones, pictures, its own stat blocks, its ending) and its choices read out below the text
+— "Great Doors: turn to 26"; "Belfry (DEX, difficulty 2): … If you succeed, turn to 7; if you
+fail, turn to 15" — instead of the raw notation (``notation=True`` keeps the notation in the text
+as written), and a dice table in the back matter of a book with random branches. Text is set
+ragged-right; sections flow across pages (only short ones are kept whole, and a number never ends
+a page); running heads give the section a page starts in and the last one begun on it
 (WeasyPrint; browsers print page numbers only). Author text is escaped: ``<``, ``>`` and ``&``
 never reach the output as markup.
 """
