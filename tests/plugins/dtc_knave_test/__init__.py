@@ -3,7 +3,8 @@
 Installed in the tests by writing its distribution metadata (with its ``dtc.systems`` entry point)
 beside it on ``sys.path``, exactly as pip would. Its checks roll d20 + the ability's bonus and
 succeed on 15 or more (Knave's save); a fresh adventurer's bonus in each ability is the lowest of
-three d6. Play borrows Death & Treasure's procedures and changes only how a check is rolled.
+three d6. Play is the generic base (``dtc.systems.generic.GenericRules``): only how a check is
+rolled and how a bonus is dealt are its own.
 """
 
 from __future__ import annotations
@@ -14,11 +15,9 @@ from fractions import Fraction
 from itertools import product
 
 from dtc.runtime.character import ABILITIES, Character
-from dtc.runtime.dice import Dice, percent
-from dtc.runtime.engine import Engine
+from dtc.runtime.dice import Dice
 from dtc.systems import Roller, Ruleset, System
-from dtc.systems.death_and_treasure.creation import random_character
-from dtc.systems.death_and_treasure.play import DeathAndTreasure
+from dtc.systems.generic import GenericRules
 from dtc.systems.reference import Reference, SheetField
 from dtc.systems.webplay import WebCheck, WebSystem
 
@@ -57,32 +56,20 @@ KNAVE = KnaveRuleset(name="knave-test", title="Knave (test plugin)",
                      score_range=(1, 6), difficulty_notes={0: "no roll", 1: "a save: d20 + bonus ≥ 15"})
 
 
-class KnavePlay(DeathAndTreasure):
+class KnavePlay(GenericRules):
+    """Play: the generic rules (encounters, combat, rest), a check rolled high, Knave's bonuses."""
+
     name = "knave-test"
     title = "Knave (test plugin)"
     character_kind = "knave-test"
+    abilities = tuple(ABILITIES)
 
-    def plans(self, difficulty: int) -> list[tuple[str, ...]] | None:
-        return [()] if difficulty == 0 else [("check",)] if difficulty == 1 else None
-
-    def check_chance(self, pc: Character, ability: str, difficulty: int, modifier: int = 0) -> Fraction:
-        return p_save(pc.score(ability) + modifier)
-
-    def check_text(self, pc: Character, ability: str, difficulty: int) -> str:
-        return f"d20 + {ability} {pc.score(ability)} ≥ {TARGET}: {percent(self.check_chance(pc, ability, difficulty))}"
-
-    def check(self, game: Engine, ability: str, difficulty: int | None, why: str, modifier: int = 0) -> bool:
-        roll = game.dice.roll("d20")
-        total = roll.total + game.pc.score(ability) + modifier
-        ok = total >= TARGET
-        game.emit("check", ability=ability, difficulty=difficulty or 1, dice="d20", rolls=[list(roll.dice)],
-                  total=total, target=TARGET, success=ok, why=why)
-        return ok
+    def target(self, score: int, difficulty: int) -> tuple[str, int, bool]:
+        return self.roll_high("d20", TARGET)
 
     def new_character(self, dice: Dice) -> Character:
-        pc = random_character(dice)
+        pc = super().new_character(dice)
         pc.abilities = {a: min(dice.roll("3d6").dice) for a in ABILITIES}
-        pc.ruleset = self.character_kind
         return pc
 
 
