@@ -265,6 +265,18 @@ def test_odds_refuses_in_one_line_what_it_cannot_yet_follow() -> None:
     assert "Traceback" not in result.output
 
 
+def test_odds_follow_a_may_as_the_random_reader_takes_it(tmp_path: Path) -> None:
+    path = tmp_path / "hook.txt"
+    path.write_text(book("1 A hall. **On** (D0, S2).",
+                         "2 A key on a hook. [may +iron key] **Door** (D0, S3, if iron key); **Stair** (D0, S4).",
+                         "3 Through. THE END (victory)", "4 Down. THE END"), encoding="utf-8")
+    result = run(["odds", "--format", "json", str(path)])
+    assert result.exit_code == 0, result.output
+    odds = {o["key"]: o["probability"] for o in json.loads(result.output)["outcomes"]}
+    assert odds["ending:3"] == pytest.approx(1 / 4)  # taken half the time, then the door or the stair
+    assert run(["odds", "--policy", "best", str(path)]).exit_code == 2  # a reader who decides: not yet
+
+
 def test_odds_follow_a_score_gate_for_one_adventurer() -> None:
     def endings(strength: int) -> set[str]:
         scores = f"STR={strength},DEX=10,CON=10,WIS=10,INT=10,CHA=10"

@@ -212,7 +212,8 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     if stateful:
         known = None if abilities is None else {
             a: abilities.get(a, ruleset.typical_score) for a in ruleset.ability_names}  # a score gate's reader
-        chain = build_states(book, scores=known)
+        take = 0.5 if policy == "random" else 1.0 if policy == "cautious" else None  # as play's readers do
+        chain = build_states(book, scores=known, take=take)
         plain = chain.shape
     else:
         plain = shape

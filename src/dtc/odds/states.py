@@ -140,9 +140,12 @@ class StateChain:
         return len(self.exploration.nodes)
 
 
-def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | None = None) -> StateChain:
+def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | None = None,
+          take: float | None = 0.5) -> StateChain:
     """Explore the book's states (at most ``budget``, default :data:`BUDGET`) and lay the chain out
-    for the solvers."""
+    for the solvers. ``scores``: the reader's, for a gate on a score; ``take``: the chance the
+    reader takes what a ``[may ...]`` offers (the random reader 1/2, the cautious one 1; None for a
+    reader who decides, whose choice the odds do not follow there)."""
     budget = BUDGET if budget is None else budget
     if book.start is None:
         raise ValueError("the adventure has no start entry")
@@ -171,7 +174,7 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     for n in book.numbers:
         for ch in _changes(book, n):
             if ch["name"] in unit:
-                _exact_only(ch, n, n == book.start)
+                _exact_only(ch, n, n == book.start, take)
                 for a in (_rolled(ch) if "dice" in ch else () if ch.get("all") else (int(ch["amount"]),)):
                     unit[ch["name"]] = gcd(unit[ch["name"]], abs(a))
                     if a < 0:
@@ -228,12 +231,13 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
             flag = onces.get((n, ci, k), -1)
             amount = int(ch["amount"]) // unit[ch["name"]]
             out.append((slot[ch["name"]], amount))
-            if "dice" in ch:  # each amount the roll may give, with its chance
-                rolled = _rolled(ch)
-                kinds.append((False, mode, tuple(a // unit[ch["name"]] for a in rolled),
-                              flag, tuple(rolled.values())))
+            rolled = _rolled(ch) if "dice" in ch else {int(ch["amount"]): 1.0}  # each amount, with its chance
+            if ch.get("may") and take is not None and take < 1:  # left: an amount of none
+                rolled = {0: 1 - take, **{a: p * take for a, p in rolled.items()}}
+            if len(rolled) > 1 or mode != "plain" or flag >= 0:
+                kinds.append((False, mode, tuple(a // unit[ch["name"]] for a in rolled), flag, tuple(rolled.values())))
             else:
-                kinds.append(None if mode == "plain" and flag < 0 else (False, mode, (amount,), flag, ()))
+                kinds.append(None)
         return tuple(out), tuple(kinds) if any(k is not None for k in kinds) else ()
 
     sinks: dict[str, int] = {}
@@ -320,16 +324,20 @@ def _rolled(ch: Mapping[str, Any]) -> dict[int, float]:
     return {sign * total * int(ch.get("times", 1)): float(p) for total, p in sorted(totals.items())}
 
 
-def _exact_only(ch: Mapping[str, Any], n: int, start: bool) -> None:
+def _exact_only(ch: Mapping[str, Any], n: int, start: bool, take: float | None) -> None:
     """A change the odds cannot follow exactly yet, on a possession a condition reads: a
     :class:`ValueError` naming it (``dtc simulate`` plays it)."""
-    if "dice" in ch and start:
+    if ("dice" in ch or (ch.get("may") and take not in (None, 1.0))) and start:
         raise ValueError(f"entry {n}: a random amount of {ch['name']} ({ch['dice']}) on the first page, which a "
                          "condition reads: dtc odds does not yet start from more than one state (dtc simulate "
                          "plays it)")
-    if ch.get("may"):
+    if ch.get("may") and take is None:
         raise ValueError(f"entry {n}: the reader may take {ch['name']} or leave it, and a condition reads it: "
-                         "dtc odds does not yet follow that choice (dtc simulate plays it)")
+                         "dtc odds follows that choice for the random and the cautious reader only (dtc "
+                         "simulate plays it)")
+    if ch.get("may") and ch.get("all") and take != 1.0:
+        raise ValueError(f"entry {n}: the reader may lose every {ch['name']} or not: dtc odds does not yet follow "
+                         "that choice (dtc simulate plays it)")
 
 
 def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list[Option]], rooms: list[Room],
