@@ -595,7 +595,9 @@ class Engine:
             self.emit("refused", what=f"take '{label}'", why=f"it needs {conditions.needs(condition)}")
             return
         if "changes" in c and c["error"] is None:  # ``(D0, S37, -3 coins)``: applied as it is taken
-            self._possessions(c["changes"], self.state.visits.get(here, 0) <= 1)
+            taken = f"{here}:choice:{index}"  # (its ``once`` effects: the first time it is taken)
+            self._possessions(c["changes"], taken not in self.state.looted)
+            self.state.looted.add(taken)
         if c.get("roll") is not None and c["error"] is None:
             self._random(c)
             return
