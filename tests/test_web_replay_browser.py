@@ -66,13 +66,7 @@ def _replay(page: Any, uri: str, text: str) -> dict[str, str]:
     return page.evaluate("t => window.dtcReplay(t, 0)", text)  # type: ignore[no-any-return]
 
 
-#: Books whose runs the page cannot replay yet, and why.
-NOT_YET = {"the-salt-courier": "the web edition does not play the published-gamebook forms yet (a choice's effects, "
-                               "[may ...], rolled amounts, once, all, ?, Limits:, Start with:; docs/format.md)"}
-
-
-@pytest.mark.parametrize("book", [pytest.param(b, marks=pytest.mark.xfail(reason=NOT_YET[b.stem], strict=False))
-                                  if b.stem in NOT_YET else b for b in BOOKS], ids=[b.stem for b in BOOKS])
+@pytest.mark.parametrize("book", BOOKS, ids=[b.stem for b in BOOKS])
 def test_every_run_of_play_replays_in_the_page(book: Path, editions: dict[str, str], page: Any,
                                                tmp_path: Path) -> None:
     failures = []

@@ -125,8 +125,13 @@ class WebEdition:
             "run": self._run_log(),
             "clock": self._clock(),
             "possessions": list(self.graph.get("possessions", [])),
-            "changes": {str(e["number"]): [[c["name"], c["amount"]] for c in e["changes"]]
-                        for e in self.entries if e.get("changes")},
+            # What the reader holds changes as play changes it (Engine._possessions): an entry's
+            # changes on arrival, a choice's as it is taken, the front matter's "Start with:".
+            "changes": {str(e["number"]): list(e["changes"]) for e in self.entries if e.get("changes")},
+            "choiceChanges": {f"e{e['number']}c{i}": list(c["changes"]) for e in self.entries
+                              for i, c in enumerate(e["choices"]) if c.get("changes") and c["error"] is None},
+            "startWith": list(self.graph.get("start_with", [])),
+            "limits": dict(self.graph.get("limits", {})),
             "creatures": {c["name"]: {"hp": c["hp"], "morale": c["morale"],
                                       "attacks": [[a["name"], a["damage"]] for a in c.get("attacks", [])],
                                       "stats": {k.lower(): v for k, v in c.get("stats", {}).items()}}

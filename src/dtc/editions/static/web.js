@@ -86,7 +86,7 @@
     fields.forEach(function (el) { values[el.dataset.field] = el.type === "checkbox" ? el.checked : el.value; });
     store.set(sheetKey, JSON.stringify({ fields: values, last: state.last, previous: state.previous, been: !!state.been,
       attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck, over: state.over,
-      unconscious: state.unconscious, dark: state.dark, dr: state.dr }));
+      unconscious: state.unconscious, dark: state.dark, dr: state.dr, visits: state.visits, begun: !!state.begun }));
     if (!store.ok) { say("This browser does not let the page save your sheet."); }
   }
   function load() {
@@ -109,6 +109,8 @@
       state.unconscious = !!saved.unconscious;
       state.dark = saved.dark || 0;
       if (saved.dr && typeof saved.dr === "object" && Array.isArray(saved.dr.steps)) { state.dr = saved.dr; }
+      state.visits = saved.visits && typeof saved.visits === "object" ? saved.visits : {};
+      state.begun = !!saved.begun;
     } catch (e) { /* a damaged record: start afresh */ }
   }
   function say(text) { status.textContent = text; }
@@ -188,6 +190,7 @@
   function freshSheet() {
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false; state.pendingArrival = null;
+    state.visits = {}; state.begun = false;
     state.over = null; state.unconscious = false; state.dark = 0; state.dr = clock ? freshClock() : null;
     weights = {}; standard = {};
     run = null; store.set(runKey, "null");
@@ -707,35 +710,84 @@
     return n > limit * d;
   }
   function held(name) { var i = has.indexOf(name); return (i < 0 ? 0 : num("has-" + i)) + itemCount(name); }
+  /* A choice's condition (play's conditions.holds): held counts, compared counts ("gold crowns > 3")
+     and the adventurer's scores ("if CON >= 12", "if HP < 5"). */
+  function compared(op, value, count) {
+    return op === ">=" ? value >= count : op === ">" ? value > count : op === "<=" ? value <= count : op === "<" ? value < count : value === count;
+  }
+  function scoreOf(name) { if (name === "HP") { return num("hp"); } var v = abilityScore(name); return v === null ? 0 : v; }
   function holds(c) {
-    if ("has" in c) { return held(c.has) >= c.count; }
+    if ("has" in c) { return c.op ? compared(c.op, held(c.has), c.count) : held(c.has) >= c.count; }
+    if ("score" in c) { return compared(c.op, scoreOf(c.score), c.count); }
     if ("not" in c) { return !holds(c.not); }
     if ("all" in c) { return c.all.every(holds); }
     return c.any.some(holds);
   }
-  function applyChanges(number) {
-    (data.changes[String(number)] || []).forEach(function (ch) {
-      /* One inventory (play's Engine.give_up): a loss takes the book's possession first, then
-         the adventurer's matching items. */
-      var i = has.indexOf(ch[0]);
-      if (i < 0) { return; }
-      var before = num("has-" + i) + itemCount(ch[0]);
-      if (ch[1] >= 0 && sameName(ch[0], "coins")) {
-        /* coins go to the adventurer's treasure (play's Engine.gain), and weigh there */
-        var list = piles(), pile = list.filter(function (p) { return p.name === "coins"; })[0];
-        if (pile) { pile.q += ch[1]; } else { list.push({ q: ch[1], name: "coins" }); }
-        writePiles(list);
-      } else if (ch[1] >= 0) { setNum("has-" + i, num("has-" + i) + ch[1]); }
-      else {
-        var own = Math.min(num("has-" + i), -ch[1]);
-        setNum("has-" + i, num("has-" + i) - own);
-        if (own < -ch[1]) { giveUpItems(ch[0], -ch[1] - own); }
-        if (before + ch[1] < 0) { say("You had " + (-(before + ch[1])) + " " + ch[0] + " too few."); }
+  /* Gain or lose ``amount`` of ``name`` (play's Engine.gain and give_up): coins go to the
+     adventurer's treasure, and weigh there; a loss takes the book's possession first, then the
+     adventurer's matching items. */
+  function changeHeld(name, amount) {
+    var i = has.indexOf(name);
+    if (amount >= 0 && sameName(name, "coins")) {
+      var list = piles(), pile = list.filter(function (p) { return p.name === "coins"; })[0];
+      if (pile) { pile.q += amount; } else { list.push({ q: amount, name: "coins" }); }
+      writePiles(list);
+    } else if (amount >= 0) { if (i >= 0) { setNum("has-" + i, num("has-" + i) + amount); } }
+    else {
+      var own = i < 0 ? 0 : Math.min(num("has-" + i), -amount);
+      if (i >= 0) { setNum("has-" + i, num("has-" + i) - own); }
+      if (own < -amount) { giveUpItems(name, -amount - own); }
+    }
+  }
+  function heldNow(name) { var i = has.indexOf(name); return (i < 0 ? 0 : num("has-" + i)) + itemCount(name); }
+  /* Changes to what the reader holds, in the order written (play's Engine._possessions): ``first``
+     is the first reading of the entry (``once`` applies only then); ``may`` asks the reader;
+     ``dice`` rolls the amount; ``all`` takes every one held; ``if_held`` takes only what is held;
+     a count above the book's limit is lost. */
+  function applyList(list, first) {
+    (list || []).forEach(function (ch) {
+      if (Array.isArray(ch)) { ch = { name: ch[0], amount: ch[1] }; }
+      var name = ch.name, amount = ch.amount;
+      if (ch.once && !first) { return; }
+      if (ch.may && !mayTake(ch)) { return; }
+      if (ch.dice) {
+        var times = ch.times || 1, r = rollText(ch.dice, "0"), total = r.total * times;
+        note({ event: "roll", total: total }, { event: "roll", total: total });
+        amount = total * (ch.amount > 0 ? 1 : -1);
       }
-      var now = num("has-" + i) + itemCount(ch[0]), logged = { event: "possession", name: ch[0], amount: ch[1], held: now };
-      if (before + ch[1] < 0) { logged.short = -ch[1] - before; }
-      note({ event: "possession", name: ch[0], held: now }, logged);
+      if (ch.all) { amount = -heldNow(name); }
+      var before = heldNow(name);
+      if (ch.if_held || ch.all) { amount = Math.max(amount, -before); if (!amount) { return; } }
+      changeHeld(name, amount);
+      var over = 0, limit = (data.limits || {})[name];
+      if (limit !== undefined && heldNow(name) > limit) { over = heldNow(name) - limit; changeHeld(name, -over); }
+      if (before + amount < 0) { say("You had " + (-(before + amount)) + " " + name + " too few."); }
+      var now = heldNow(name), logged = { event: "possession", name: name, amount: amount - over, held: now };
+      if (before + amount < 0) { logged.short = -amount - before; }
+      if (over) { logged.over_limit = over; }
+      note({ event: "possession", name: name, held: now }, logged);
     });
+  }
+  /* ``[may +rope]``: the reader's choice (a replay takes the log's answer). */
+  function mayTake(ch) {
+    var what = (Math.abs(ch.amount) !== 1 ? Math.abs(ch.amount) + " " : "") + ch.name, take;
+    if (replaying) { take = replaying.mayAnswers.length ? replaying.mayAnswers.shift() === "take" : false; }
+    else { take = window.confirm("You may " + (ch.amount > 0 ? "take " : "give up ") + what + ". " + (ch.amount > 0 ? "Take" : "Give up") + " it?"); }
+    decide("take", take ? "take" : "leave", take ? "Take" : "Leave it");
+    return take;
+  }
+  function visitsOf(n) { return (state.visits || {})[String(n)] || 0; }
+  function applyChanges(number) { applyList(data.changes[String(number)], visitsOf(number) <= 1); }
+  /* A choice's own changes, as it is taken ("(D0, S37, -3 coins)"). */
+  function applyChoiceChanges(card) {
+    var list = (data.choiceChanges || {})[card.dataset.card || ""];
+    if (list) { applyList(list, visitsOf(entryOf(card)) <= 1); }
+  }
+  /* The front matter's "Start with:", held from the run's first page. */
+  function beginRun() {
+    if (state.begun) { return; }
+    state.begun = true;
+    applyList((data.startWith || []).map(function (x) { return { name: x.name, amount: x.amount }; }), true);
   }
   function refreshGates() {
     document.querySelectorAll(".page.current [data-needs]").forEach(function (card) {
@@ -913,6 +965,7 @@
       return;
     }
     decide("menu", choiceKey(card), cardLabel(card));
+    applyChoiceChanges(card);
     if (chosen) { decide("plan", "plan:" + chosen.value, chosen.value.split("+").join(" + ")); }
     if (plan.indexOf("check") >= 0 && picker && !card.dataset.ability) { decide("ability", ability, ability); }
     carryOut(card, { plan: plan, i: 0, ok: true, words: [], d: d, ability: ability, score: score, check: check, path: path });
@@ -983,10 +1036,11 @@
   }
   /* A random branch's dice, and the entry they lead to. */
   function rollBranch(card) {
+    decide("menu", choiceKey(card), cardLabel(card));
+    applyChoiceChanges(card);
     var dice = roll(parseInt(card.dataset.count, 10), parseInt(card.dataset.sides, 10));
     var total = sum(dice);
     var branch = JSON.parse(card.dataset.branches).filter(function (b) { return total >= b[0] && total <= b[1]; })[0];
-    decide("menu", choiceKey(card), cardLabel(card));
     note({ event: "roll", total: total, to: branch && branch[2] !== null ? branch[2] : null }, { event: "roll", total: total });
     var result = { ok: null, text: "Rolled " + dice.join(" + ") + " = " + total + "." + (branch && branch[2] !== null ? "" : " No branch of this roll covers it."),
       target: branch && branch[2] !== null ? String(branch[2]) : "" };
@@ -1321,6 +1375,8 @@
     if (a.closest(".entry")) { moving = true; }
     if (sys.sameRoomFree && a.classList.contains("continue") && a.closest(".check")) { moving = false; }
     pendingMove = recording() ? moveBy(a) : null;
+    var taken = a.closest(".entry .card.go[data-card]");
+    if (taken && !replaying) { applyChoiceChanges(taken); }
     if (a.classList.contains("play-again")) {
       var made = newRun();
       save();
@@ -1383,7 +1439,9 @@
       if (state.last !== number) { state.previous = state.last; state.last = number; }
       /* Play's order (Engine._arrive): the arrival's turn and its encounter check, then the entry's
          effects; a run that is over takes no more turns and no effects. */
+      if (arriving) { state.visits = state.visits || {}; state.visits[String(number)] = visitsOf(number) + 1; }
       if (!replaying) { logArrival(number, fresh && arriving, wasAt !== number); }
+      if (!state.begun && number === data.start && fresh && arriving && !replaying) { beginRun(); }
       if (fresh && arriving && !state.over) { arrive(page, number); }
       if (state.pendingArrival !== undefined && state.pendingArrival !== number) { state.pendingArrival = null; }
       if (changes && !state.over) {
@@ -1484,7 +1542,7 @@
     var how = pendingMove;
     pendingMove = null;
     if (arriving && number === data.start && (how === "start" || !run)) {
-      if (sheetReady() && data.run.rules) { startRun(); how = "start"; } else { run = null; }
+      if (sheetReady() && data.run.rules) { startRun(); how = "start"; beginRun(); } else { run = null; }
     }
     if (!recording()) { return; }
     if (arriving && how) { logEvent({ event: "move", entry: number, to: number, how: how }); }
@@ -1604,7 +1662,8 @@
       case "check": return e.why === DARK_WHY || e.why === "stealth crawl" ? segment !== "taken" && replaying.turnOwned
         : segment === "action" && e.why !== "escape";
       case "action": return segment === "action";
-      case "roll": return segment === "random";
+      /* a random branch's roll; a change's rolled amount ("[+1d10*3 coins]") wherever the page plays it */
+      case "roll": return segment === "random" || (segment !== "taken" && /^how many /.test(String(e.why || "")));
       default: return false;
     }
   }
@@ -1725,7 +1784,7 @@
     var card = kind === "taken" || kind === "turn" ? null : cardFor(e).card;
     if (kind === "missing") { throw new Diverged(e.seq, "decision: the log takes choice " + String(e.choice).slice(7) + " at " + currentNumber() + ", which the page does not show"); }
     if (kind === "refused") { replaying.refused = true; return; }
-    if (kind === "go") { replaying.expect = parseInt(card.querySelector("a").getAttribute("href").slice(7), 10); return; }
+    if (kind === "go") { applyChoiceChanges(card); replaying.expect = parseInt(card.querySelector("a").getAttribute("href").slice(7), 10); return; }
     if (kind === "random") { rollBranch(card); return; }
     if (kind === "turn") { spendTurn("wait"); return; }
     if (kind !== "action") { return; }
@@ -1778,7 +1837,7 @@
       status.dataset.replay = "diverged"; status.textContent = "This is not a run log that replays (write it with dtc play --log).";
       return done && done();
     }
-    replaying = { page: [], queue: [], step: 0, expect: undefined };
+    replaying = { page: [], queue: [], step: 0, expect: undefined, mayAnswers: [] };
     var segment = "taken", i = 0, steps = 0;
     function finish(kind, text) {
       replaying = null; faces = null;
@@ -1807,6 +1866,17 @@
       replaying.turnOwned = was; replaying.checkOwned = wasCheck;
       return q;
     }
+    /* The reader's answers to "you may take it" in the segment from ``from`` (not a find's: that is
+       followed by its item). */
+    function mayAnswers(list, from) {
+      var found = [];
+      for (var j = from; j < list.length; j++) {
+        var x = list[j];
+        if (x.event === "move" || x.event === "end" || (x.event === "decision" && x.question === "menu")) { break; }
+        if (x.event === "decision" && x.question === "take" && !(list[j + 1] && list[j + 1].event === "item")) { found.push(String(x.choice)); }
+      }
+      return found;
+    }
     function closeSegment(seq) {
       if (replaying.page.length) { throw new Diverged(seq, "the page " + replaying.page[0].event + " where the log has nothing"); }
       if (replaying.queue.length) { throw new Diverged(seq, "the log rolled " + replaying.queue.length + " dice the page did not"); }
@@ -1820,10 +1890,12 @@
           if (boundary) { closeSegment(e.seq); }
           if (e.event === "start") {
             loadSheet(e.sheet); replaying.page = [];
+            replaying.mayAnswers = mayAnswers(events, i + 1); beginRun();
           } else if (boundary && e.event !== "end") {
             segment = kindOf(e);
             replaying.suspended = null;
             replaying.queue = queueFor(i + 1, segment);
+            replaying.mayAnswers = mayAnswers(events, i + 1);
             faces = replaying.queue;
             trigger(events, i, segment);
           } else if (e.event === "end") {
