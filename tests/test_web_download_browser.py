@@ -1,6 +1,7 @@
 """The web edition and `dtc play` are one game, the other way: runs played in the page replay in play.
 
-For every bundled book and every acceptance book under ``tests/fixtures/books/``, seeded runs are
+For every bundled book and every acceptance book under ``tests/fixtures/books/`` and
+``tests/fixtures/published/``, seeded runs are
 played in the web edition in headless Chromium as a reader plays them — a new adventurer from the
 sheet, then the page's own controls clicked (a way on, a check's plan, gear and ability, a random
 branch, Continue), the picks drawn from a seeded generator — and saved with the sheet's "Download
@@ -28,7 +29,8 @@ from dtc.editions import build
 from helpers import BUNDLED, ROOT
 from helpers.browser import browser  # noqa: F401  (the fixture)
 
-BOOKS = [*BUNDLED, *sorted((ROOT / "tests" / "fixtures" / "books").glob("*.txt"))]
+BOOKS = [*BUNDLED, *sorted((ROOT / "tests" / "fixtures" / "books").glob("*.txt")),
+         *sorted((ROOT / "tests" / "fixtures" / "published").glob("*.txt"))]
 SEEDS = range(4)
 #: Clicks at most in one run (a run that goes on longer is downloaded as it stands).
 STEPS = 80

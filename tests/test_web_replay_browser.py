@@ -1,6 +1,7 @@
 """The web edition and `dtc play` are one game: seeded runs of `dtc play --auto` replayed in the page.
 
-For every bundled book and every acceptance book under ``tests/fixtures/books/``, each policy
+For every bundled book and every acceptance book under ``tests/fixtures/books/`` and
+``tests/fixtures/published/``, each policy
 plays seeded runs with a run log (``dtc play --log``); the book's web edition, in headless
 Chromium, replays each log with its own rules and the log's dice (``window.dtcReplay``, the
 function behind the cover's "Replay a run") and must say ``match``: every move, check, plan,
@@ -26,7 +27,8 @@ from dtc.runtime.policies import POLICIES
 from helpers import BUNDLED, ROOT
 from helpers.browser import browser  # noqa: F401  (the fixture)
 
-BOOKS = [*BUNDLED, *sorted((ROOT / "tests" / "fixtures" / "books").glob("*.txt"))]
+BOOKS = [*BUNDLED, *sorted((ROOT / "tests" / "fixtures" / "books").glob("*.txt")),
+         *sorted((ROOT / "tests" / "fixtures" / "published").glob("*.txt"))]
 SEEDS = range(6)
 
 
