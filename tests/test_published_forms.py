@@ -377,6 +377,32 @@ def test_renumber_keeps_every_form(tmp_path: Path) -> None:
         sorted(json.dumps([c.get("changes") for c in e["choices"]], sort_keys=True) for e in before["entries"]))
 
 
+# --- losing what the reader chooses ----------------------------------------------------------------------
+
+PICK = book("1 A cave. [+brass lamp, +iron key] **On** (D0, S2).",
+            "2 A troll's toll: erase one item of your choice. [-1 item of choice] **Door** (D0, S3, if iron key); "
+            "**Stair** (D0, S4, if brass lamp); **Back** (D0, S5).",
+            "3 Through. THE END (victory)", "4 Down. THE END", "5 Out. THE END")
+
+
+def test_the_reader_chooses_what_to_lose() -> None:
+    graph = compiled(PICK)
+    assert graph["entries"][1]["changes"] == [{"name": "item of choice", "amount": -1, "pick": True}]
+    assert graph["possessions"] == ["brass lamp", "iron key"]
+    assert lint_codes(PICK) == []  # both gates may open: the reader chooses
+    player = KeyPlayer(["choice:0", "lose:0", "choice:0"], kinds={MENU, "lose"})  # the lamp (sorted first)
+    game, events = engine(graph, player, pc=bare())
+    outcome = game.run()
+    assert (outcome.entry, kinds(events, "possession")[-1]["name"]) == (3, "brass lamp")  # kept the key
+
+
+def test_odds_refuse_a_loss_the_reader_chooses(tmp_path: Path) -> None:
+    path = tmp_path / "pick.txt"
+    path.write_text(PICK, encoding="utf-8")
+    result = run(["odds", str(path)])
+    assert result.exit_code == 2 and "[-1 item of choice]" in result.output
+
+
 # --- a fight's outcomes as exits ---------------------------------------------------------------------------
 
 FIGHT = book("1 A bandit blocks the bridge.\nMarsh Bandit HP 3 | Morale 7 | Knife d4 | win S@over, lose S2, flee S3",

@@ -167,6 +167,7 @@ class Change(TypedDict):
     dice: NotRequired[str]
     times: NotRequired[int]
     may: NotRequired[bool]
+    pick: NotRequired[bool]
 
 
 class StartItem(TypedDict):

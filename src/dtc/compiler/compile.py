@@ -798,12 +798,12 @@ def _possessions(doc: Document, graph: dict[str, Any]) -> None:
     names: dict[str, None] = {}
     for entry in doc.entries:
         if entry.changes:
-            names.update(dict.fromkeys(c.name for c in entry.changes))
+            names.update(dict.fromkeys(c.name for c in entry.changes if c.change is None or not c.change.pick))
         for c in entry.choices:
             if c.condition is not None:
                 names.update(dict.fromkeys(cond_names(c.condition, doc.scores)))
             if c.changes:
-                names.update(dict.fromkeys(ch.name for ch in c.changes))
+                names.update(dict.fromkeys(ch.name for ch in c.changes if ch.change is None or not ch.change.pick))
     names.update(dict.fromkeys(name for name, _ in doc.start_with))
     if names:
         graph["possessions"] = sorted(names)

@@ -450,7 +450,7 @@ def _is_ending(body: str, low: bytes) -> bool:
 
 def _plain(change: Change) -> bool:
     """A fixed count on every reading (:attr:`StateChange.plain`)."""
-    return not (change.all or change.if_held or change.once or change.dice is not None or change.may)
+    return not (change.all or change.if_held or change.once or change.dice is not None or change.may or change.pick)
 
 
 def _fast_choice(text: str, starts: list[int], body_start: int, s: int, fast: re.Match[str]) -> Choice:

@@ -77,7 +77,7 @@ class StateChange:
         """A fixed count gained or lost on every reading, with a shortfall when it cannot be paid:
         what every engine reads as state (the other forms each say what they do)."""
         c = self.change
-        return c is None or not (c.all or c.if_held or c.once or c.dice is not None or c.may)
+        return c is None or not (c.all or c.if_held or c.once or c.dice is not None or c.may or c.pick)
 
 
 @dataclass(slots=True, eq=False)

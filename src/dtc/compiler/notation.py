@@ -184,6 +184,11 @@ class Change:
     times: int = 1
     may: bool = False
 
+    @property
+    def pick(self) -> bool:
+        """``[-1 item of choice]``: the reader chooses which of the book's possessions to lose."""
+        return self.name in PICK_NAMES and self.amount < 0
+
     def words(self) -> str:
         """The effect as the notation writes it (``-1d6 coins?``, ``+once stone key``)."""
         sign = "+" if self.amount > 0 else "-"
@@ -195,6 +200,10 @@ class Change:
             size = "" if abs(self.amount) == 1 else f"{abs(self.amount)} "
         text = f"{sign}{size}{'once ' if self.once else ''}{self.name}{'?' if self.if_held else ''}"
         return f"may {text}" if self.may else text
+
+
+#: The names that mean "one of the reader's choice" in a loss (``[-1 item of choice]``).
+PICK_NAMES = frozenset({"item of choice", "items of choice"})
 
 
 def change_json(change: Change) -> dict[str, object]:
@@ -212,6 +221,8 @@ def change_json(change: Change) -> dict[str, object]:
         out["times"] = change.times
     if change.may:
         out["may"] = True
+    if change.pick:
+        out["pick"] = True
     return out
 
 

@@ -199,7 +199,7 @@ class StateAnalysis:
     def lost(self) -> dict[str, StateChange]:
         out: dict[str, StateChange] = {}
         for ch in self.all_changes:
-            if ch.amount < 0:
+            if ch.amount < 0 and not _picks(ch):
                 out.setdefault(ch.name, ch)
         return out
 
@@ -223,9 +223,11 @@ class StateAnalysis:
             caps[name] = max(caps.get(name, 0), n)
 
         scores = self.scores
+        #: ``[-1 item of choice]`` may take one of anything: every count is then kept one by one.
+        self.picks = any(_picks(ch) for ch in self.all_changes)
         for ch in self.all_changes:
-            if ch.change is not None and ch.change.all:
-                continue  # every one: no amount to count in
+            if (ch.change is not None and ch.change.all) or _picks(ch):
+                continue  # every one, or one of the reader's choice: no amount to count in
             for a in amounts(ch):
                 unit[ch.name] = gcd(unit.get(ch.name, 0), abs(a))
                 if a < 0:
@@ -251,7 +253,7 @@ class StateAnalysis:
         self.slot = {name: i for i, name in enumerate(self.names)}
         #: Counts are kept in units of the greatest common divisor of every amount that names
         #: them (coins gained and spent in tens are counted in tens): the same facts, fewer states.
-        self.unit = {name: unit.get(name) or 1 for name in self.names}
+        self.unit = {name: 1 if self.picks else unit.get(name) or 1 for name in self.names}
         #: A count above ``cap`` is kept as ``cap + 1``, "more than cap", for what can be lost.
         #: (A possession nothing takes away never needs "more than": its count only grows.)
         self.top = [limits[n] // self.unit[n] if n in limits else max(1, caps[n] // self.unit[n]) + (n in lost)
@@ -265,8 +267,7 @@ class StateAnalysis:
         self.places: dict[int, Place] = {}
         for number, i in by_number.items():
             entry = self.doc.entries[i]
-            changes = [(self.slot.get(ch.name, -1), ch.amount // self.unit.get(ch.name, 1), ch)
-                       for ch in entry.changes]
+            changes = self._placed(entry.changes)
             moves: list[Move] = []
             uncertain = False
             for ci, c in enumerate(entry.choices):
@@ -323,15 +324,16 @@ class StateAnalysis:
                     test = _compile_packed(move.cond, self.slot, self.unit, layout)
                     for name in cond_names(move.cond):
                         cond_reads |= 1 << self.slot[name]
-                way_changes = [(self.slot[ch.name], ch) for ch in move.changes if ch.name in self.slot]
+                way_changes = [(i, a, ch) for i, a, ch in self._placed(move.changes) if i >= 0]
                 ways.append(Way(move, tuple(room_of[t] for t, _, _ in move.outcomes), test,
-                                tuple((i, ch.amount // self.unit[ch.name]) for i, ch in way_changes),
-                                tuple(kind_of(ch, self.unit[ch.name]) for _, ch in way_changes)))
+                                tuple((i, a) for i, a, _ in way_changes),
+                                tuple(kind_of(ch, self.unit.get(ch.name, 1)) for _, _, ch in way_changes)))
             changes = tuple((i, a) for i, a, _ in place.changes if i >= 0)
-            kinds = tuple(kind_of(ch, self.unit[ch.name]) for i, _, ch in place.changes if i >= 0)
+            kinds = tuple(kind_of(ch, self.unit.get(ch.name, 1)) for i, _, ch in place.changes if i >= 0)
             loss_reads = 0
             for i, a, ch in place.changes:
-                if i >= 0 and a < 0 and not (ch.change is not None and (ch.change.if_held or ch.change.all)):
+                if i >= 0 and a < 0 and not (ch.change is not None and (ch.change.if_held or ch.change.all
+                                                                         or ch.change.pick)):
                     loss_reads |= 1 << i
             # an entry that says "return" but has no entry leading in keeps no memory of where from
             back = tuple(room_of[t] for t in place.return_targets) if place.returns else ()
@@ -400,7 +402,8 @@ class StateAnalysis:
                     gates[(number, move.choice)] = (old[0] or may_true, old[1] or may_false)
                     if not may_true:
                         continue
-                taken = self._apply_packed(move.changes, packed) if move.changes else packed
+                taken = self._apply_packed([(i, ch) for i, _, ch in self._placed(move.changes)],
+                                           packed) if move.changes else packed
                 targets.extend((t, taken) for t, _, _ in move.outcomes)
             targets += [(t, packed) for t in place.return_targets]
             for target, before in targets:
@@ -414,17 +417,28 @@ class StateAnalysis:
                         work.append(target)
         self.reached_numbers = set(state)
 
-    def _arrive_packed(self, place: Place, packed: int) -> int:
-        return self._apply_packed([ch for i, _, ch in place.changes if i >= 0], packed)
-
-    def _apply_packed(self, changes: Iterable[StateChange], packed: int) -> int:
-        """The sets of amounts after ``changes`` (an entry's or a choice's): each amount a change
-        may be, and not applying it where it may not apply, joined."""
+    def _placed(self, changes: Iterable[StateChange]) -> list[tuple[int, int, StateChange]]:
+        """Changes as the exploration takes them: (slot, amount in its units, the change); -1 for
+        a possession nothing reads. ``[-1 item of choice]`` is a loss that may fall on any one
+        possession kept (one entry per possession, each of which may apply or not)."""
+        out: list[tuple[int, int, StateChange]] = []
         for ch in changes:
-            i = self.slot.get(ch.name, -1)
+            if _picks(ch):
+                out += [(i, ch.amount, ch) for i in range(len(self.names))]
+            else:
+                out.append((self.slot.get(ch.name, -1), ch.amount // self.unit.get(ch.name, 1), ch))
+        return out
+
+    def _arrive_packed(self, place: Place, packed: int) -> int:
+        return self._apply_packed([(i, ch) for i, _, ch in place.changes], packed)
+
+    def _apply_packed(self, changes: Iterable[tuple[int, StateChange]], packed: int) -> int:
+        """The sets of amounts after ``changes`` (an entry's or a choice's, each with its slot):
+        each amount a change may be, and not applying it where it may not apply, joined."""
+        for i, ch in changes:
             if i < 0:
                 continue
-            off, top, unit = self.off[i], self.top[i], self.unit[ch.name]
+            off, top, unit = self.off[i], self.top[i], self.unit[self.names[i]]
             whole = (1 << (top + 1)) - 1
             field = (packed >> off) & whole
             kind = kind_of(ch, unit)
@@ -624,7 +638,7 @@ class StateAnalysis:
             if len(walked) != len(steps) or k not in walked[-1][2]:
                 continue
             held = dict(walked[-2][1]) if len(walked) > 1 else {}
-            yield place.entry.changes[k], number, self.witness(steps), held
+            yield place.changes[k][2], number, self.witness(steps), held
 
 
 def _field_after(field: int, amount: int, top: int) -> int:
@@ -717,10 +731,18 @@ def kind_of(ch: StateChange, unit: int) -> Kind | None:
     c = ch.change
     if c is None:
         return None
+    if c.pick:  # one of the reader's choice: this possession, or another
+        return (True, "held", (ch.amount,), -1, ())
     mode = "all" if c.all else "held" if c.if_held else "plain"
     return (c.may or c.once, mode, tuple(a // unit for a in amounts(ch)), -1, ())
 
 
 def uncertain(ch: StateChange) -> bool:
-    """A change a replay cannot follow exactly: the reader's choice (``may``), a roll (``dice``)."""
-    return ch.change is not None and (ch.change.may or ch.change.dice is not None)
+    """A change a replay cannot follow exactly: the reader's choice (``may``, ``[-1 item of
+    choice]``), a roll (``dice``)."""
+    return ch.change is not None and (ch.change.may or ch.change.dice is not None or ch.change.pick)
+
+
+def _picks(ch: StateChange) -> bool:
+    """``[-1 item of choice]``: a loss of the reader's choice."""
+    return ch.change is not None and ch.change.pick

@@ -173,6 +173,9 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     lost: dict[str, int] = {}
     for n in book.numbers:
         for ch in _changes(book, n):
+            if ch.get("pick"):
+                raise ValueError(f"entry {n}: the reader chooses which possession to lose ([-{-ch['amount']} "
+                                 f"{ch['name']}]): dtc odds does not yet follow that choice (dtc simulate plays it)")
             if ch["name"] in unit:
                 _exact_only(ch, n, n == book.start, take)
                 for a in (_rolled(ch) if "dice" in ch else () if ch.get("all") else (int(ch["amount"]),)):

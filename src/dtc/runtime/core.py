@@ -34,6 +34,7 @@ ESCAPE = "escape"  # run, or drop food or treasure to distract
 COMBAT = "combat"  # attack with which weapon, or try to escape
 TARGET = "target"  # which enemy to attack
 TAKE = "take"  # take what you found?
+LOSE = "lose"  # which of your possessions do you give up? ([-1 item of choice])
 WON = "won"  # a fight the rules cannot resolve: did you win?
 
 

@@ -23,6 +23,7 @@ from dtc.runtime.core import (
     ABILITY,
     GEAR,
     GEAR_OK,
+    LOSE,
     ORACLE,
     TAKE,
     Option,
@@ -395,6 +396,9 @@ class Engine:
                 continue
             if change.get("may") and not self._may(change):
                 continue
+            if change.get("pick"):
+                self._pick(-change["amount"])
+                continue
             if "dice" in change:
                 amount = self._rolled(change)
             if change.get("all"):
@@ -426,6 +430,20 @@ class Engine:
                             (Option("take", verb), Option("leave", "Leave it")),
                             {"item": change["name"], "weight": "0", "value": 0})
         return self.ask(question).key == "take"
+
+    def _pick(self, count: int) -> None:
+        """``[-1 item of choice]``: the reader gives up ``count`` of the book's possessions, one at
+        a time, each of their choice (a question of kind ``lose``); none held, nothing lost."""
+        for _ in range(count):
+            held = sorted(name for name, n in self.state.possessions.items() if n > 0)
+            if not held:
+                return
+            n = self.pick(LOSE, len(held))
+            name = held[n] if n is not None else self.ask(Question(
+                LOSE, "Which do you give up?", tuple(Option(f"lose:{k}", h) for k, h in enumerate(held)))).label
+            self.give_up(name, 1)
+            if not self.skip("possession"):
+                self.emit("possession", name=name, amount=-1, held=self.held(name))
 
     def _rolled(self, change: Change) -> int:
         """``[+1d10*3 coins]``: the amount rolled, with its sign."""

@@ -96,7 +96,7 @@ def read_names(graph: CompiledGraph) -> set[str]:
             if condition is not None:
                 names.update(_condition_names(condition))
         for change in [*entry.get("changes", ()), *(ch for c in entry["choices"] for ch in c.get("changes", ()))]:
-            if change["amount"] < 0:
+            if change["amount"] < 0 and not change.get("pick"):
                 names.add(change["name"])
     return names
 
