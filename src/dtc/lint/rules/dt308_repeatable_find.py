@@ -37,8 +37,9 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     doc, res = ctx.doc, ctx.res
     start = res.start
-    if start is None or not any(ch.amount > 0 for e in doc.entries for ch in e.changes):
-        return
+    if start is None or start not in res.by_number or not any(ch.amount > 0 for e in doc.entries
+                                                                for ch in e.changes):
+        return  # (no start: missing-start speaks of it)
     edges = _sure_edges(ctx)
     before = _routes(edges, {start: None})
     for number in sorted(before):
