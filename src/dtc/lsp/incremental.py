@@ -26,7 +26,7 @@ import sys
 import typing
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
@@ -48,6 +48,9 @@ from dtc.lint.rules import Context, Rule
 from dtc.lint.rules.base import ENTRY as READS_ENTRY
 from dtc.lint.rules.base import TARGETS as READS_TARGETS
 from dtc.lint.state import book_has_state
+from dtc.lsp.shifting import Ints as _Ints
+from dtc.lsp.shifting import shift as _shift
+from dtc.lsp.shifting import shift_any as _shift_any
 from dtc.numbers import ENTRY, bounded
 
 _HEADER = "Adventure Entries\n"
@@ -1134,28 +1137,6 @@ class Placed(list[Entry]):
         return other + list.__getitem__(self, slice(None))
 
 
-class _Ints(Sequence[int]):
-    """A sequence of numbers each worked out when read (:meth:`_at`, given an index in range)."""
-
-    __slots__ = ()
-
-    def _at(self, i: int) -> int:
-        raise NotImplementedError
-
-    @typing.overload
-    def __getitem__(self, i: int) -> int: ...
-    @typing.overload
-    def __getitem__(self, i: slice) -> Sequence[int]: ...
-    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return self._at(i)
-
-
 class _HeadLines(_Ints):
     """The lines of a :class:`Placed` list's entry heads, each read when asked for."""
 
@@ -1593,107 +1574,3 @@ def _chunk_starts(lines: list[str], first: int) -> list[int]:
     return starts
 
 
-# --- moving spans ----------------------------------------------------------------------------
-#
-# A line inserted near the top moves every later entry down; copying ~6,000 model objects with a
-# generic walker costs more than the budget, so a small copier is generated per model class from
-# its type hints (once), like dataclasses generate ``__init__``.
-
-#: Integer fields that hold a line number.
-_LINE_FIELDS = frozenset(("end_line", "line"))
-_PLAIN_HINTS = frozenset((str, int, bool, float, type(None)))
-_Shifter = Callable[[Any, int], Any]
-_SHIFTERS: dict[type, _Shifter] = {}
-#: A choice whose spans are known has them moved; one whose spans are still to be worked out
-#: (when first asked for, from its source) keeps it so, with line starts that count ``by`` more
-#: lines above its source (see :class:`_LinesAbove`), so a moved entry costs no span it is not asked for.
-_CHOICE_SPANS = {"spans": "None if o.spans is None else _shift_any(o.spans, by)",
-                 "starts": "o.starts if o.spans is not None else _LinesAbove.of(o.starts, by)"}
-
-
-class _LinesAbove(_Ints):
-    """Line start offsets with ``above`` lines before the first: to :func:`bisect.bisect_right`
-    (what :meth:`Choice.located` looks a line up with) the same starts, ``above`` lines further down."""
-
-    __slots__ = ("above", "starts")
-
-    def __init__(self, starts: Sequence[int], above: int) -> None:
-        self.starts, self.above = starts, above
-
-    @classmethod
-    def of(cls, starts: Sequence[int], by: int) -> Sequence[int]:
-        if isinstance(starts, _LinesAbove):
-            inner: _LinesAbove = starts
-            starts, by = inner.starts, inner.above + by
-        return starts if by == 0 else cls(starts, by)
-
-    def __len__(self) -> int:
-        return len(self.starts) + self.above
-
-    def _at(self, i: int) -> int:
-        return -1 if i < self.above else self.starts[i - self.above]
-
-
-def _shift(obj: Any, by: int) -> Any:
-    """A copy of a model object with every span (and line number) ``by`` lines further down."""
-    cls = obj.__class__
-    shifter = _SHIFTERS.get(cls)
-    if shifter is None:
-        shifter = _SHIFTERS[cls] = _make_shifter(cls)
-    return shifter(obj, by)
-
-
-def _span_expr(v: str) -> str:
-    return f"_S({v}.line + by, {v}.column, {v}.end_line + by, {v}.end_column)"
-
-
-def _make_shifter(cls: type) -> _Shifter:
-    if cls is Span:
-        return lambda s, by: Span(s.line + by, s.column, s.end_line + by, s.end_column)
-    if not dataclasses.is_dataclass(cls):
-        return lambda o, by: o
-    hints = typing.get_type_hints(cls)
-    frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
-    body = ["def shift(o, by):", "    n = _new(_cls)"]
-    for f in dataclasses.fields(cls):
-        hint = hints.get(f.name)
-        args = typing.get_args(hint)
-        value = f"o.{f.name}"
-        origin = typing.get_origin(hint)
-        if cls is Choice and f.name in _CHOICE_SPANS:  # worked out from the unshifted source, then moved
-            expr = _CHOICE_SPANS[f.name]
-        elif hint is Span:
-            expr = _span_expr(value)
-        elif origin is list and args == (Span,):
-            expr = f"[{_span_expr('x')} for x in {value}]"
-        elif origin is list and args and dataclasses.is_dataclass(args[0]):
-            expr = f"[_shift(x, by) for x in {value}]"
-        elif args and set(args) == {Span, type(None)}:
-            expr = f"None if {value} is None else {_span_expr(value)}"
-        elif f.name in _LINE_FIELDS and hint is int:
-            expr = f"{value} + by"
-        elif isinstance(hint, type) and dataclasses.is_dataclass(hint):
-            expr = f"_shift({value}, by)"
-        elif hint in _PLAIN_HINTS or (args and set(args) <= _PLAIN_HINTS):
-            expr = value
-        else:  # anything else: walk it at run time
-            expr = f"_shift_any({value}, by)"
-        body.append(f"    _set(n, {f.name!r}, {expr})" if frozen else f"    n.{f.name} = {expr}")
-    body.append("    return n")
-    scope: dict[str, Any] = {"_S": Span, "_new": object.__new__, "_cls": cls, "_shift": _shift,
-                             "_set": object.__setattr__, "_shift_any": _shift_any, "_LinesAbove": _LinesAbove}
-    exec("\n".join(body), scope)  # generated from the model class's own fields, nothing else
-    shifter: _Shifter = scope["shift"]
-    return shifter
-
-
-def _shift_any(value: Any, by: int) -> Any:
-    if isinstance(value, Span):  # a named tuple: check before plain tuples
-        return Span(value.line + by, value.column, value.end_line + by, value.end_column)
-    if isinstance(value, list):
-        return [_shift_any(x, by) for x in value]
-    if isinstance(value, tuple):
-        return tuple(_shift_any(x, by) for x in value)
-    if isinstance(value, dict):
-        return {k: _shift_any(v, by) for k, v in value.items()}
-    return _shift(value, by)
