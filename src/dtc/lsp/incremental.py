@@ -1337,10 +1337,12 @@ class _Part:
         exits, spanned = resolve_exits(entries, labels, malformed, returning)  # as resolve() does
         bad = frozenset(malformed)
         target = _target
-        keys = [(numbers[i], entry.ending, tuple(map(target, out)),
-                 tuple(c.text for c in entry.choices if c.error is not None) if i in bad else (),
-                 bool(entry.choices or entry.prose_exits or entry.returns), bool(entry.returns))
-                for i, (entry, out) in enumerate(zip(entries, exits, strict=True))]
+        keys = []
+        for i, entry in enumerate(entries):
+            choices, returns = entry.choices, entry.returns
+            keys.append((numbers[i], entry.ending, tuple(map(target, exits[i])),
+                         tuple(c.text for c in choices if c.error is not None) if bad and i in bad else (),
+                         bool(choices or entry.prose_exits or returns), bool(returns)))
         targets = frozenset([x[0] for out in exits for x in out])
         return cls(numbers, exits, malformed, returning, targets, tuple(keys), spanned)
 
