@@ -143,7 +143,7 @@ class _Book:
         self.title = " ".join(str(graph.get("title") or "Untitled adventure").split())
         self.author = " ".join(str(graph.get("author") or "").split())
         self.rules = check_rules(graph.get("rules") or "")
-        self.reader = self.rules.reader or book_rules(graph)
+        self.reader = book_rules(graph, self.rules.reader)
         self.dice = uses_random_branches(graph)
         self.placed = creatures_by_entry(graph)  # each entry's own stat blocks, found once
         self.front = {c["name"] for c in bestiary(graph)}

@@ -181,7 +181,7 @@ def _md_block(graph: CompiledGraph, entry: Entry, block: Block, reader: BookRule
 def render_markdown(graph: CompiledGraph, *, notation: bool = False, prepared: Prepared | None = None) -> str:
     """The print edition in Markdown (``prepared``: the book's pieces, shared with other editions)."""
     book = prepare(graph, prepared)
-    reader = book.rules.reader or book_rules(graph)
+    reader = book_rules(graph, book.rules.reader)
     out = [f"# {_md_cell(graph['title'] or 'Untitled adventure')}", ""]
     if author := graph["author"]:
         out += [f"*by {_md_cell(author)}*", ""]
@@ -381,7 +381,7 @@ def render_print_html(graph: CompiledGraph, *, notation: bool = False, prepared:
     ``pictures``: its illustrations, read by :func:`dtc.editions.pictures.load` when not given)."""
     book = prepare(graph, prepared)
     pictures = pictures if pictures is not None else load_pictures(graph)
-    reader = book.rules.reader or book_rules(graph)
+    reader = book_rules(graph, book.rules.reader)
     title = graph["title"] or "Untitled adventure"
     parts = ['<section class="front">', f"<h1>{escape(title)}</h1>"]
     if author := graph["author"]:

@@ -36,13 +36,19 @@ _OWN_LINE = re.compile(r"^[ \t]*(Hazard|Zone|Image)[ \t]*:[ \t]*([^\n|]*?)[ \t]*
                        r"|!\[[^\[\]\n]{0,300}\]\([ \t]*<?([^\s()<>]{1,500})>?(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)", re.M)
 
 
-def book_rules(graph: CompiledGraph) -> BookRules:
-    """The book's rules for a reader; an unknown ``Rules:`` value (lint reports it) gives none."""
-    try:
-        return describe(graph["rules"])
-    except UnknownRuleset:
-        return {"title": graph["rules"] or "unknown rules", "parts": [], "sections": [], "hp": "HP",
-                "abilities": [], "sheet": [], "zones": {}}
+def book_rules(graph: CompiledGraph, known: BookRules | None = None) -> BookRules:
+    """The book's rules for a reader (``known``: its system's, already described); an unknown
+    ``Rules:`` value (lint reports it) gives none. A book without an encounter table has no
+    wandering creatures (play rolls for none), so their section is left out."""
+    if known is None:
+        try:
+            known = describe(graph["rules"])
+        except UnknownRuleset:
+            return {"title": graph["rules"] or "unknown rules", "parts": [], "sections": [], "hp": "HP",
+                    "abilities": [], "sheet": [], "zones": {}}
+    if graph["encounters"]:
+        return known
+    return {**known, "sections": [s for s in known["sections"] if s["kind"] != "encounters"]}
 
 
 def _is_codeword(name: str) -> bool:
@@ -103,12 +109,14 @@ def sheet_lines(graph: CompiledGraph, rules: BookRules) -> list[SheetLine]:
     if coins and not any(s["label"] == "Coins" for s in lines):
         lines.append({"label": "Coins", "start": begin("coins") or "0", "size": "short"})
     counted = counted_names(graph)
+    kit = _kit(graph, things)
     for name in things:
         title = name[:1].upper() + name[1:]
         if name in counted:
             lines.append({"label": title, "start": begin(name), "size": "short"})
         else:
-            lines.append({"label": f"☐ {title}", "start": "start with it" if name in start else "", "size": "box"})
+            held = "start with it" if name in start else "start with it (in your kit)" if name in kit else ""
+            lines.append({"label": f"☐ {title}", "start": held, "size": "box"})
     lines += [{"label": f"☐ Codeword: {name}", "start": "", "size": "box"} for name in words]
     if not any(s["label"] in ("Equipment", "Items") for s in lines):
         lines.append({"label": "Items and treasure", "start": "", "size": "long"})
@@ -116,11 +124,29 @@ def sheet_lines(graph: CompiledGraph, rules: BookRules) -> list[SheetLine]:
     return lines
 
 
+def _kit(graph: CompiledGraph, names: list[str]) -> set[str]:
+    """Of ``names``, those a fresh adventurer's kit holds (a Death & Treasure book's "if rope"), as
+    play finds them there (:func:`dtc.runtime.inventory.kit_holdings`); none for unknown rules."""
+    from dtc.runtime.inventory import kit_holdings
+    from dtc.systems import play_rules
+
+    try:
+        rules = play_rules(graph["rules"])
+    except LookupError:  # an unknown system or ruling, a broken plugin: lint reports it
+        return set()
+    return set(kit_holdings(names, rules.kit()))
+
+
+def _plural(name: str) -> bool:
+    """Whether a possession's name reads as a plural (torches, rations; not a spyglass or a compass)."""
+    return name.endswith("s") and not name.endswith(("ss", "us", "is"))
+
+
 def _thing(name: str, amount: int | None) -> str:
     if _is_codeword(name):
         return f"the codeword {name}"
     if amount is None:
-        return f"the {name}" if not name.endswith("s") else f"one of your {name}"
+        return f"the {name}" if not _plural(name) else f"one of your {name}"
     return f"{amount} {name}"
 
 
@@ -138,7 +164,7 @@ def change_words(change: Mapping[str, Any]) -> str:
         n = abs(amount)
         counted = n != 1 or name == "coins"
         said = f"{'note' if gain else 'cross off'} {_thing(name, n if counted else None)}"
-        if gain and not counted and name.endswith("s") and not _is_codeword(name):
+        if gain and not counted and _plural(name) and not _is_codeword(name):
             said = f"add one to your {name}"
         if name == "coins":
             said = f"{'add' if gain else 'cross off'} {n} coin{'s' if n != 1 else ''}"
@@ -198,10 +224,19 @@ def effects_words(bracket: str, changes: list[Mapping[str, Any]] | None = None) 
     is given back unchanged."""
     parsed = _parse_bracket(bracket)
     if parsed is None:
-        return bracket
+        return unread_bracket(bracket)
     read, may = parsed
     chosen: list[Mapping[str, Any]] = list(changes) if changes is not None and len(changes) == len(read) else [*read]
     return changes_sentence(chosen, may)
+
+
+def unread_bracket(bracket: str) -> str:
+    """A bracket that opens as effects but does not read as them (lint DT120: "[+150 coins,
+    spyglass]"; play applies none of it) as the author's words in parentheses, signs left out:
+    "(150 coins, spyglass)". The reader sees everything written, and no notation."""
+    words = [re.sub(r"^(?i:may\s+)?[+-]\s*", "", part.strip()) for part in bracket.strip()[1:-1].split(",")]
+    said = ", ".join(" ".join(w.split()) for w in words if w.strip())
+    return f"({said})" if said else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +261,7 @@ def blocks(entry: Entry, items: list[Piece], own: list[Creature], split: object)
     def said(m: re.Match[str]) -> str:
         parsed = _parse_bracket(m.group())
         if parsed is None:
-            return m.group()
+            return unread_bracket(m.group())
         mine = pending[: len(parsed[0])]
         del pending[: len(parsed[0])]
         return effects_words(m.group(), mine)
@@ -299,8 +334,15 @@ def fight_outcomes(creature: Creature) -> list[tuple[str, int | str]]:
     if not isinstance(exits, Mapping):
         return []
     order = sorted(exits, key=lambda k: ("win", "lose", "flee").index(k) if k in ("win", "lose", "flee") else 3)
-    return [(f"If you {key}", exits[key]) for key in order
+    return [(_OUTCOME_WORDS.get(key, f"If you {key}"), exits[key]) for key in order
             if isinstance(exits[key], (int, str)) and not isinstance(exits[key], bool)]
+
+
+#: What each outcome of a fight means, as play takes it: lose when the fight would kill (the reader
+#: comes to with 1 HP), flee when the reader gets away by the rules' flight.
+_OUTCOME_WORDS = {"win": "If you win",
+                  "lose": "If you lose (the fight would kill you: instead you come to with 1 HP)",
+                  "flee": "If you flee (as the fight rules say)"}
 
 
 def _inside(creature: Creature, entry: Entry) -> bool:

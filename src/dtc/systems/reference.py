@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-#: The kinds of roll a book may use; a section of "How to play" each.
-KINDS = ("checks", "creation", "fights", "hazards", "time")
+#: The kinds of roll a book may use; a section of "How to play" each. ``encounters`` (wandering
+#: creatures: how they come and how they are met) is for a book with an encounter table only.
+KINDS = ("checks", "creation", "fights", "hazards", "time", "encounters")
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,11 @@ class Reference:
     ``rolls[d]`` says how a check of difficulty ``d`` is rolled (a template on ``{ability}``);
     ``abilities`` are the scores the part checks (an overlay: its own). Each tuple of sentences is
     a section of "How to play": ``checks`` (what a difficulty asks and how the dice are read),
-    ``creation`` (making an adventurer), ``fights``, ``hazards`` (an overlay's) and ``time``
-    (turns, light, rest, wandering creatures). ``sheet`` lists the sheet's lines after the
-    abilities; ``hp`` names the hit points' line.
+    ``creation`` (making an adventurer), ``fights``, ``hazards`` (an overlay's), ``time``
+    (turns, light, rest) and ``encounters`` (when a wandering creature comes and how it is met:
+    left out of a book without an encounter table). ``sheet`` lists the sheet's lines after the
+    abilities; ``hp`` names the hit points' line. ``prose`` is how a check is rolled where the text
+    gives no difficulty these rules know ("make a CON check"), as play rolls it.
     """
 
     title: str
@@ -52,12 +55,14 @@ class Reference:
     fights: tuple[str, ...] = ()
     hazards: tuple[str, ...] = ()
     time: tuple[str, ...] = ()
+    encounters: tuple[str, ...] = ()
     sheet: tuple[SheetField, ...] = ()
     hp: str = "HP"
     #: Written after a part's abilities on the sheet (Dungeon Rules on Death & Treasure: AGI is DEX).
     same: Mapping[str, str] = field(default_factory=dict)
     #: The zones a book may place its sections in (Dungeon Rules): key -> its encounter check in words.
     zones: Mapping[str, str] = field(default_factory=dict)
+    prose: str | None = None
 
 
 class SheetLine(TypedDict):
@@ -67,7 +72,8 @@ class SheetLine(TypedDict):
 
 
 class RollWords(TypedDict):
-    """How one part of the rules rolls the checks of ``abilities``: ``rolls[str(d)]``."""
+    """How one part of the rules rolls the checks of ``abilities``: ``rolls[str(d)]``, and
+    ``rolls["prose"]`` a check at a difficulty the rules do not have (or none)."""
 
     system: str
     abilities: list[str]
@@ -94,7 +100,7 @@ class BookRules(TypedDict):
 
 
 _HEADINGS = {"checks": "Checks", "creation": "Making an adventurer", "fights": "Fights",
-             "hazards": "Hazards", "time": "Time, light and rest"}
+             "hazards": "Hazards", "time": "Time, light and rest", "encounters": "Wandering creatures"}
 
 
 def join(references: list[tuple[str, Reference]]) -> BookRules:
@@ -119,7 +125,10 @@ def join(references: list[tuple[str, Reference]]) -> BookRules:
     for name, ref in references:
         own = [a for a in ref.abilities if a not in claimed]
         claimed.update(own)
-        parts.append({"system": name, "abilities": own, "rolls": {str(d): t for d, t in sorted(ref.rolls.items())}})
+        rolls = {str(d): t for d, t in sorted(ref.rolls.items())}
+        if ref.prose is not None:
+            rolls["prose"] = ref.prose
+        parts.append({"system": name, "abilities": own, "rolls": rolls})
     return {"title": " with ".join(ref.title for _, ref in references), "parts": parts, "sections": sections,
             "hp": references[0][1].hp if references else "HP", "abilities": abilities, "sheet": sheet,
             "zones": {k: v for _, ref in references for k, v in ref.zones.items()}}
@@ -133,7 +142,7 @@ def roll_words(rules: BookRules, ability: str | None, difficulty: int) -> str | 
     part = rules["parts"][0]
     if ability is not None:
         part = next((p for p in rules["parts"] if ability in p["abilities"]), part)
-    template = part["rolls"].get(str(difficulty))
+    template = part["rolls"].get(str(difficulty)) or part["rolls"].get("prose")
     if template is None:
         return None
     return template.replace("{ability}", f"your {ability}" if ability else "your best ability")

@@ -40,17 +40,29 @@ REFERENCE = Reference(
     ),
     fights=(
         "Each round each side rolls a d6 (roll ties again); the higher side acts first.",
-        "An attack rolls 2d6 and adds the attacker's attack bonus: over the defender's armour it hits, for the "
+        "An attack rolls 2d6 and adds the attacker's attack bonus (AB in a creature's table): over the "
+        "defender's armour it hits, for the "
         "difference in damage (+1 with a heavy weapon, −1 unarmed, never below 1); double sixes double it.",
         "When you are hit you may shatter your shield to take no damage (not while you wield a heavy weapon).",
         f"Morale: a creature left alone at half its health or less makes a WIL danger roll (2d6 + its WIL, "
         f"{TARGET} or more holds); failing, it runs and the fight is won.",
-        "To flee, make a DEX danger roll against the creatures' DEX (they win ties).",
+        "To flee, make a DEX danger roll against the creatures' DEX (they win ties). You get away to the "
+        "section the fight's section names for fleeing, else to the one you came from.",
         "At 0 health your adventurer is dead: the adventure is over.",
     ),
+    prose=f"roll 2d6 and add {{ability}} bonus: {TARGET} or more succeeds",
     time=(
-        "Each turn you spend, roll a d6: on a 1 a wandering creature arrives (roll on the encounter table).",
+        "Reading a section takes a turn: add one to your Turns.",
         "A meal and a night's sleep give back 1 health; a dose of medicine gives 1, once a day.",
+    ),
+    encounters=(
+        "Each turn, roll a d6: on a 1 a wandering creature arrives: roll on the encounter table, then go on "
+        "with the section once you are through it.",
+        "Reaction: roll a d6: 1 hostile, 2–3 wary, 4–5 friendly, 6 helpful. Hostile creatures attack: make a "
+        "WIL danger roll or they surprise you and strike first.",
+        "Otherwise you may go on your way, attack first (you win the initiative and roll your first attack "
+        "with advantage), flee (as in a fight), or talk once: a WIL danger roll makes them one step friendlier, "
+        "failing makes them one step worse, and hostile attacks.",
     ),
     sheet=(
         SheetField("Armour", "6, +1 light armour, +1 shield"),

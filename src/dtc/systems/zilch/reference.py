@@ -45,13 +45,27 @@ REFERENCE = Reference(
         "An attack hits when the attacker's ♣ + attacking pips reach the defender's ♠ + defending pips: it "
         "deals the weapon's damage, +1 for every 5 points of margin, less the defender's damage resistance.",
         "A Fighter may spend ♣ chips to add attacking pips; a Rogue ♠ chips to add defending pips.",
+        "A creature fights Bold, and Cautious once it is below half its HP; in its table, DR is its damage "
+        "resistance and Damage what its hit deals. A chip spent adds one pip.",
         "Creatures of Zilch fight until they fall.",
+        "To flee, make a ♠ test; the quickest creature makes one too (3d6, each 6 counting 0, against its ♠). "
+        "You get away if you pass and it fails, or if you both pass and your total is no higher than its; "
+        "otherwise you lose your turn and the fight goes on. You get away to the section the fight's section "
+        "names for fleeing, else to the one you came from.",
         "At 0 HP you fall unconscious for an hour; every point of damage taken at 0 HP is taken from your ♥ "
         "instead, and ♥ at 0 is death: the adventure is over.",
     ),
+    prose="roll 3d6, counting each 6 as 0: a total equal to or under {ability} succeeds",
     time=(
-        "Each turn you spend, roll a d6: on a 1 a wandering creature arrives (roll on the encounter table).",
+        "Reading a section takes a turn: add one to your Turns.",
         "A two-minute rally gives back your class chips; a night's sleep, once a day, up to 2 HP.",
+    ),
+    encounters=(
+        "Each turn, roll a d6: on a 1 a wandering creature arrives: roll on the encounter table, then go on "
+        "with the section once you are through it.",
+        "Make a ♠ test to notice them coming; failing, they surprise you and the fight begins with their "
+        "attack. Noticing them, you may parley (a ♥ test: passed, they let you pass; failed, they attack), "
+        "fight or flee (as in a fight).",
     ),
     sheet=(
         SheetField("Class", "Fighter or Rogue"),
