@@ -436,3 +436,17 @@ def test_renumber_keeps_a_fights_exits(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "win S2, lose S3, flee S4" in copy.read_text(encoding="utf-8")  # file order: 1, @over, 2, 3
     assert compiled(copy.read_text(encoding="utf-8"))["creatures"][0]["exits"] == {"win": 2, "lose": 3, "flee": 4}
+
+
+def test_a_repeatable_finds_loop_is_a_real_loop_past_the_search_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dtc.lint.rules.dt308_repeatable_find as rule
+    from dtc.compiler.api import compile_file
+
+    monkeypatch.setattr(rule, "LOOP_BUDGET", 0)  # the loop through the component's root
+    found = [d for d in lint_compilation(compile_file(str(Path(__file__).parent.parent / "adventures"
+                                                          / "the-tidewater-vault.txt"))) if d.code == "DT308"]
+    assert found
+    for d in found:
+        assert d.witness is not None and d.witness[-1].entry == d.entry
+        entries = [s.entry for s in d.witness]
+        assert d.entry in entries[:-1]  # reached, then reached again

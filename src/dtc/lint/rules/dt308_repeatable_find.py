@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from dtc.compiler.compile import Exit
-from dtc.diagnostics import Diagnostic, Severity, Span, Step
+from dtc.compiler.model import StateChange
+from dtc.diagnostics import Diagnostic, Severity, Step
 from dtc.lint.rules.base import Context, Rule, rule
 
 
@@ -40,89 +41,215 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     if start is None or start not in res.by_number or not any(ch.amount > 0 for e in doc.entries
                                                                 for ch in e.changes):
         return  # (no start: missing-start speaks of it)
-    edges = _sure_edges(ctx)
-    before = _routes(edges, {start: None})
-    for number in sorted(before):
-        entry = doc.entries[res.by_number[number]]
+    finds: dict[int, list[StateChange]] = {}
+    for number, i in res.by_number.items():
+        entry = doc.entries[i]
         gains = [ch for ch in entry.changes if ch.amount > 0 and (ch.change is None or not (
             ch.change.once or ch.change.may))]
-        if not gains or entry.ending:
+        if gains and not entry.ending:
+            finds[number] = gains
+    if not finds:
+        return
+    edges = _sure_edges(ctx)
+    before = _routes(edges, {start: None})
+    looped = [n for n in sorted(finds) if n in before]
+    if not looped:
+        return
+    component = _components(edges, before)
+    cycles = _cycles(edges, component)
+    for number in looped:
+        loop = cycles(number)
+        if loop is None:
             continue
-        loop = _routes(edges, {t: (number, step) for t, step in reversed(edges.get(number, []))})
-        if number not in loop:
-            continue
-        witness = (*_path(before, number, None), *_path(loop, number, number), Step(number, "", entry.span))
-        for ch in gains:
+        entry = doc.entries[res.by_number[number]]
+        witness = (*(_step(ctx, link) for link in (*_path(before, number), *loop)), Step(number, "", entry.span))
+        for ch in finds[number]:
             yield self.diag(ctx, f"entry {number} gives {ch.name} on every reading, and a reader can come back to "
                                  "it: write `once` to give it on the first reading only", ch.span, number,
                             witness=witness)
 
 
-Edge = tuple[int, Step]
+#: A way on no condition can close: (from, to, the entry's index, the exit).
+Link = tuple[int, int, int, Exit]
 
 
-def _sure_edges(ctx: Context) -> dict[int, list[Edge]]:
-    """Entry number -> (target, the step that takes it) for every way on no condition can close."""
+def _sure_edges(ctx: Context) -> dict[int, list[Link]]:
+    """Entry number -> the ways on from it that no condition can close (its words are read only
+    for a witness: reading a label costs)."""
     doc, res = ctx.doc, ctx.res
-    out: dict[int, list[Edge]] = {}
+    out: dict[int, list[Link]] = {}
     for number, i in res.by_number.items():
         entry = doc.entries[i]
         if entry.ending:
             continue
-        found: list[Edge] = []
+        found: list[Link] = []
         for x in res.exits[i]:
-            target = res.target_number(x.target)
-            if target is None or x.kind == "return":
+            if x.kind == "return":
                 continue
-            taken = _taken(ctx, i, x)
-            if taken is not None:
-                found.append((target, Step(number, *taken)))
+            if x.choice is not None:
+                c = entry.choices[x.choice]
+                if c.condition is not None or c.error is not None:
+                    continue
+            target = res.target_number(x.target)
+            if target is not None:
+                found.append((number, target, i, x))
         out[number] = found
     return out
 
 
-def _taken(ctx: Context, i: int, x: Exit) -> tuple[str, Span] | None:
-    """How a step takes exit ``x`` of entry ``i`` in words, and where; None when a condition may close it."""
+def _step(ctx: Context, link: Link) -> Step:
+    """How a witness takes a way on, in words, and where."""
+    number, _, i, x = link
     entry = ctx.doc.entries[i]
     span = ctx.res.exit_span(i, x) or entry.span
     if x.choice is None:
-        return f"go to {x.target}", span
+        return Step(number, f"go to {x.target}", span)
     c = entry.choices[x.choice]
-    if c.condition is not None or c.error is not None:
-        return None
     label = c.label or c.text
     if x.kind == "random":
-        return f"{label}: rolled", span
-    return (f"{label}: {x.kind}" if c.difficulty else label), span
+        return Step(number, f"{label}: rolled", span)
+    return Step(number, f"{label}: {x.kind}" if c.difficulty else label, span)
 
 
-Link = tuple[int, Step] | None
-
-
-def _routes(edges: dict[int, list[Edge]], first: dict[int, Link]) -> dict[int, Link]:
-    """Breadth first over the sure edges from ``first`` (entry -> how it was reached): entry ->
-    (the entry before it, the step taken there) on a shortest route."""
+def _routes(edges: dict[int, list[Link]], first: dict[int, Link | None]) -> dict[int, Link | None]:
+    """Breadth first over the sure edges from ``first``: entry -> the link that reached it first."""
     seen = dict(first)
     queue = deque(seen)
     while queue:
         n = queue.popleft()
-        for t, step in edges.get(n, ()):
-            if t not in seen:
-                seen[t] = (n, step)
-                queue.append(t)
+        for link in edges.get(n, ()):
+            if link[1] not in seen:
+                seen[link[1]] = link
+                queue.append(link[1])
     return seen
 
 
-def _path(seen: dict[int, Link], number: int, root: int | None) -> list[Step]:
-    """The steps taken on the route :func:`_routes` found to ``number``, from its root (the start,
-    or for a loop ``number`` itself)."""
-    steps: list[Step] = []
+def _path(seen: dict[int, Link | None], number: int) -> list[Link]:
+    """The links of the route :func:`_routes` found to ``number``, from its start."""
+    links: list[Link] = []
     link = seen.get(number)
-    while link is not None:
-        prev, step = link
-        steps.append(step)
-        if prev == root or len(steps) > len(seen):
-            break
-        link = seen.get(prev)
-    steps.reverse()
-    return steps
+    while link is not None and len(links) <= len(seen):
+        links.append(link)
+        link = seen.get(link[0])
+    links.reverse()
+    return links
+
+
+def _components(edges: dict[int, list[Link]], nodes: Iterable[int]) -> dict[int, int]:
+    """The strongly connected component of each of ``nodes`` over the sure edges (Tarjan's, without
+    recursion): entry -> the component's root."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on: set[int] = set()
+    stack: list[int] = []
+    root: dict[int, int] = {}
+    counter = 0
+    for v in nodes:
+        if v in index:
+            continue
+        work = [(v, 0)]
+        while work:
+            n, k = work.pop()
+            if k == 0:
+                index[n] = low[n] = counter
+                counter += 1
+                stack.append(n)
+                on.add(n)
+            out = edges.get(n, [])
+            if k < len(out):
+                work.append((n, k + 1))
+                t = out[k][1]
+                if t not in index:
+                    work.append((t, 0))
+                elif t in on:
+                    low[n] = min(low[n], index[t])
+                continue
+            if low[n] == index[n]:
+                while True:
+                    m = stack.pop()
+                    on.discard(m)
+                    root[m] = n
+                    if m == n:
+                        break
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[n])
+    return root
+
+
+#: How many entries the shortest loops' searches may visit in all; past it, a loop through the
+#: component's root is given (as true, not always the shortest), so a huge book stays linear.
+LOOP_BUDGET = 200_000
+
+
+def _cycles(edges: dict[int, list[Link]], component: dict[int, int]) -> Callable[[int], list[Link] | None]:
+    """A cycle through an entry over the sure edges, or None: the shortest, by a breadth-first
+    search within its component, while :data:`LOOP_BUDGET` lasts; then the way from it to the
+    component's root and back (two searches per component, made when first asked for)."""
+    trees: dict[int, tuple[dict[int, Link | None], dict[int, Link]]] = {}
+    members: dict[int, list[int]] = {}
+    for n, r in component.items():
+        members.setdefault(r, []).append(n)
+    budget = [LOOP_BUDGET]
+
+    def within(n: int) -> list[Link]:
+        return [link for link in edges.get(n, []) if component.get(link[1]) == component[n]]
+
+    def cycle(number: int) -> list[Link] | None:
+        r = component.get(number)
+        if r is None:
+            return None
+        inner = within(number)
+        if not inner:
+            return None  # alone in its component, with no edge to itself
+        if budget[0] >= len(members[r]):  # the shortest loop: a search from its ways on, back to it
+            budget[0] -= len(members[r])
+            seen: dict[int, Link | None] = {}
+            queue: deque[int] = deque()
+            for link in inner:
+                if link[1] not in seen:
+                    seen[link[1]] = link
+                    queue.append(link[1])
+            while queue and number not in seen:
+                n = queue.popleft()
+                for link in within(n):
+                    if link[1] not in seen:
+                        seen[link[1]] = link
+                        queue.append(link[1])
+            links: list[Link] = []
+            at: Link | None = seen.get(number)
+            while at is not None and len(links) <= len(seen):
+                links.append(at)
+                at = None if at[0] == number else seen.get(at[0])
+            links.reverse()
+            return links
+        if r not in trees:
+            forward = _routes({n: within(n) for n in members[r]}, {r: None})
+            back: dict[int, Link] = {}  # toward the root: n -> the link taken from n
+            incoming: dict[int, list[Link]] = {}
+            for n in forward:
+                for link in within(n):
+                    incoming.setdefault(link[1], []).append(link)
+            queue = deque([r])
+            while queue:
+                t = queue.popleft()
+                for link in incoming.get(t, []):
+                    if link[0] not in back and link[0] != r:
+                        back[link[0]] = link
+                        queue.append(link[0])
+            trees[r] = (forward, back)
+        forward, back = trees[r]
+        if number == r:
+            last = next((link for link in inner if link[1] == r), None) or next(
+                (link for n in forward for link in within(n) if link[1] == r), None)
+            if last is None:
+                return None
+            return [*_path(forward, last[0]), last] if last[0] != r else [last]
+        to_root: list[Link] = []
+        n = number
+        while n != r and n in back and len(to_root) <= len(back):
+            to_root.append(back[n])
+            n = back[n][1]
+        return [*to_root, *_path(forward, number)] if n == r else None
+
+    return cycle
