@@ -160,6 +160,9 @@ def change_words(change: Mapping[str, Any]) -> str:
         said = f"roll {change['dice']}{times}: {'add' if gain else 'cross off'} that many {name}"
     elif change.get("all"):
         said = f"cross off all your {name}"
+    elif change.get("pick"):  # ``[-1 item of choice]``
+        n = abs(amount)
+        said = f"cross off {'one item' if n == 1 else f'{n} items'} of your choice"
     else:
         n = abs(amount)
         counted = n != 1 or name == "coins"
