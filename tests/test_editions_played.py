@@ -149,3 +149,19 @@ def test_a_malformed_bracket_in_words() -> None:
     assert unread_bracket("[+ ]") == ""
     assert effects_words("[+150 coins, spyglass]") == "(150 coins, spyglass)"
     assert effects_words("[+150 coins, +spyglass]") == "Add 150 coins and note the spyglass."
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("name", NAMES)
+def test_the_weapons_and_armour_to_choose_from(name: str, edition: str) -> None:
+    """A Death & Treasure adventurer chooses a weapon and armour (play offers the lists): each is
+    printed with its damage or Defense, so the sheet's Weapons and Defense can be filled in."""
+    from dtc.runtime.equipment import ARMOUR, WEAPONS
+
+    if parse_rules(graph_of(name)["rules"])[0].name != "death-and-treasure":
+        return
+    page = text(name, edition)
+    for offer in WEAPONS:
+        assert f"{offer.item.name.lower()} {offer.item.damage} (" in page
+    for offer in ARMOUR:
+        assert f"{offer.item.name.lower()} +{offer.item.defense} (" in page

@@ -8,6 +8,7 @@ combat on a d20; a lantern's flask for 24 turns.
 
 from __future__ import annotations
 
+from dtc.runtime.equipment import ARMOUR, HAND, RANGED, WEAPONS, weight_text
 from dtc.systems.death_and_treasure.play import (
     CHECK_DICE,
     DISTRACT_IN_SIX,
@@ -18,6 +19,10 @@ from dtc.systems.death_and_treasure.play import (
 )
 from dtc.systems.reference import Reference, SheetField
 
+_REACH = {RANGED: "at range", HAND: "hand to hand"}
+_WEAPONS = ", ".join(f"{o.item.name.lower()} {o.item.damage} ({' or '.join(_REACH[r] for r in o.item.ranges)}, "
+                     f"weight {weight_text(o.item.weight)})" for o in WEAPONS)
+_ARMOUR = ", ".join(f"{o.item.name.lower()} +{o.item.defense} (weight {weight_text(o.item.weight)})" for o in ARMOUR)
 _PROSE = CHECK_DICE[PROSE_DIFFICULTY]
 
 REFERENCE = Reference(
@@ -40,7 +45,9 @@ REFERENCE = Reference(
         "HP: roll 1d8; add 1 if your CON is above 13, take 1 away if it is below 8 (at least 1).",
         "Defense: 9, plus 1 for each of STR and DEX above 13, minus 1 for each below 8; armour adds to it.",
         "You carry a backpack, 50 feet of rope, a crowbar, a knife, a hammer, iron spikes, 14 days' rations, "
-        "a waterskin and a lantern with 3 flasks of oil. Your weapon deals d6.",
+        "a waterskin and a lantern with 3 flasks of oil.",
+        f"Choose your weapons: {_WEAPONS}. Bare hands deal d2.",
+        f"Choose armour, one body armour, a shield and a helmet at most, each adding to your Defense: {_ARMOUR}.",
         "Besides your kit you can carry a weight up to your STR (a thing marked Weight 1 counts 1); carrying "
         "more, roll every roll twice and keep the worse.",
     ),
@@ -81,8 +88,8 @@ REFERENCE = Reference(
         "an attack.",
     ),
     sheet=(
-        SheetField("Defense", "9 ± STR and DEX"),
-        SheetField("Weapon", "damage d6"),
+        SheetField("Defense", "9 ± STR and DEX, + your armour"),
+        SheetField("Weapons", "damage; hand to hand or at range"),
         SheetField("Lantern oil", "3 flasks (24 turns each)"),
         SheetField("Turns", "0"),
         SheetField("Turns in the dark", "0"),
