@@ -197,7 +197,7 @@ class Change:
         elif self.dice is not None:
             size = self.dice + (f"*{self.times}" if self.times != 1 else "") + " "
         else:
-            size = "" if abs(self.amount) == 1 else f"{abs(self.amount)} "
+            size = "" if abs(self.amount) == 1 and not self.pick else f"{abs(self.amount)} "
         text = f"{sign}{size}{'once ' if self.once else ''}{self.name}{'?' if self.if_held else ''}"
         return f"may {text}" if self.may else text
 

@@ -75,6 +75,6 @@ def change_words(change: Mapping[str, Any]) -> str:
         times = change.get("times", 1)
         size = change["dice"] + (f"*{times}" if times != 1 else "") + " "
     else:
-        size = "" if abs(change["amount"]) == 1 else f"{abs(change['amount'])} "
+        size = "" if abs(change["amount"]) == 1 and not change.get("pick") else f"{abs(change['amount'])} "
     text = f"{sign}{size}{'once ' if change.get('once') else ''}{change['name']}{'?' if change.get('if_held') else ''}"
     return f"may {text}" if change.get("may") else text
