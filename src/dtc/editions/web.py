@@ -131,6 +131,7 @@ class WebEdition:
             "choiceChanges": {f"e{e['number']}c{i}": list(c["changes"]) for e in self.entries
                               for i, c in enumerate(e["choices"]) if c.get("changes") and c["error"] is None},
             "startWith": list(self.graph.get("start_with", [])),
+            "effects": self._effects(),
             "limits": dict(self.graph.get("limits", {})),
             "creatures": {c["name"]: {"hp": c["hp"], "morale": c["morale"],
                                       "attacks": [[a["name"], a["damage"]] for a in c.get("attacks", [])],
@@ -219,6 +220,24 @@ class WebEdition:
                     weights[item.name.lower()] = [item.weight.numerator, item.weight.denominator]
         return {"limit": "STR", "weights": weights, "kept": sorted(KEPT_WHEN_DUMPED)}
 
+    def _effects(self) -> dict[str, list[dict[str, str]]]:
+        """The damage and healing an entry's text deals, by entry, where the page plays the entry's
+        effects itself as play does (effects.apply: each rolled, in order): entries whose effects are
+        only these (none depending on a check) and prose, under rules where 0 HP is death (Zilch's
+        unconscious hour is the reader's to play)."""
+        web = self.play.web
+        if web is None or web.zero_hp != "death":
+            return {}
+        found: dict[str, list[dict[str, str]]] = {}
+        for entry in self.entries:
+            effects = entry.get("effects", [])
+            rolled = [e for e in effects if e["kind"] in ("damage", "heal")]
+            if rolled and all(e["kind"] == "manual" or (e["kind"] in ("damage", "heal") and e.get("when") is None
+                                                        and e.get("dice")) for e in effects):
+                found[str(entry["number"])] = [{"kind": e["kind"], "dice": str(e["dice"]), "text": e["text"]}
+                                               for e in rolled]
+        return found
+
     def _clock(self) -> dict[str, Any] | None:
         """Dungeon Rules time as play keeps it (``dungeon_rules/play.py``): the minutes a room takes at
         each pace, an action, a rest and a mapping halt, the alarm's interval and the danger cap; None
@@ -246,8 +265,10 @@ class WebEdition:
         untracked: dict[str, str] = {}
         zones: dict[str, str] = {}
         overlay = bool(rules and "dungeon-rules" in rules)
+        played = self._effects()  # the entry's effects the page rolls itself
         for entry in self.entries:
-            kinds: list[str] = sorted({e["kind"] for e in entry.get("effects", []) if e["kind"] != "manual"})
+            kinds: list[str] = [] if str(entry["number"]) in played else sorted(
+                {e["kind"] for e in entry.get("effects", []) if e["kind"] != "manual"})
             if entry.get("hazards"):
                 kinds.append("hazard")
             if kinds:

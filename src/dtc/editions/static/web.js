@@ -1022,7 +1022,32 @@
   function arrivedAfterAll() {
     var n = state.pendingArrival;
     state.pendingArrival = null;
-    if (n !== null && n !== undefined && !state.over) { applyChanges(n); }
+    if (n !== null && n !== undefined && !state.over) { applyChanges(n); playEffects(n); }
+  }
+  /* The damage and healing the entry's text deals, rolled as play rolls them (effects.apply), in
+     order; words for the arrival line. */
+  function playEffects(number) {
+    var words = [];
+    ((data.effects || {})[String(number)] || []).forEach(function (ef) {
+      if (state.over) { return; }
+      var r = rollText(ef.dice, "0");
+      if (ef.kind === "heal" && data.load && encumbered()) {
+        var again = rollText(ef.dice, "0");  /* encumbered: rolled twice, the lower kept */
+        if (again.total < r.total) { r = again; }
+      }
+      note({ event: "roll", total: r.total }, { event: "roll", total: r.total });
+      if (ef.kind === "damage") {
+        words.push(ef.text + ": rolled " + r.total + "." + hurt(r.total, ef.text));
+      } else {
+        var max = num("hpmax"), gained = Math.max(0, max ? Math.min(r.total, max - num("hp")) : r.total);
+        setNum("hp", num("hp") + gained);
+        words.push(ef.text + ": rolled " + r.total + ", " + gained + " HP back.");
+      }
+    });
+    if (words.length) {
+      var was = state.arrivals[String(number)];
+      state.arrivals[String(number)] = ((was ? was + " " : "") + words.join(" ")).replace(/\s+/g, " ").trim();
+    }
   }
   /* Actions an encounter interrupted, by card, waiting for the reader to go on. */
   var suspended = {};
@@ -1445,7 +1470,7 @@
       if (fresh && arriving && !state.over) { arrive(page, number); }
       if (state.pendingArrival !== undefined && state.pendingArrival !== number) { state.pendingArrival = null; }
       if (changes && !state.over) {
-        if (fresh && arriving && arrivalMet) { state.pendingArrival = number; } else { applyChanges(number); }
+        if (fresh && arriving && arrivalMet) { state.pendingArrival = number; } else { applyChanges(number); playEffects(number); }
       }
       arrivalMet = false;
       if (!replaying && recording() && fresh && arriving) { afterArrival(page, number); }
@@ -1663,7 +1688,8 @@
         : segment === "action" && e.why !== "escape";
       case "action": return segment === "action";
       /* a random branch's roll; a change's rolled amount ("[+1d10*3 coins]") wherever the page plays it */
-      case "roll": return segment === "random" || (segment !== "taken" && /^how many /.test(String(e.why || "")));
+      case "roll": return segment === "random" || (segment !== "taken" && (/^how many /.test(String(e.why || "")) ||
+        ((data.effects || {})[String(e.entry)] || []).some(function (ef) { return ef.text === e.why; })));
       default: return false;
     }
   }
