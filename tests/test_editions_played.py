@@ -165,3 +165,12 @@ def test_the_weapons_and_armour_to_choose_from(name: str, edition: str) -> None:
         assert f"{offer.item.name.lower()} {offer.item.damage} (" in page
     for offer in ARMOUR:
         assert f"{offer.item.name.lower()} +{offer.item.defense} (" in page
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_zilch_says_what_follows_a_knock_out(edition: str) -> None:
+    """Knocked to 0 HP in a Zilch fight the reader is left for dead, not killed: the page says where
+    they come to, so a fight's section with only 'If you win' does not leave them without a way on."""
+    for name in NAMES:
+        if parse_rules(graph_of(name)["rules"])[0].name == "zilch":
+            assert "you come to an hour later at 0 HP in the same section" in text(name, edition)

@@ -53,7 +53,8 @@ REFERENCE = Reference(
         "otherwise you lose your turn and the fight goes on. You get away to the section the fight's section "
         "names for fleeing, else to the one you came from.",
         "At 0 HP you fall unconscious for an hour; every point of damage taken at 0 HP is taken from your ♥ "
-        "instead, and ♥ at 0 is death: the adventure is over.",
+        "instead, and ♥ at 0 is death: the adventure is over. The creatures finish the round on you and "
+        "leave you for dead: you come to an hour later at 0 HP in the same section, and they are still there.",
     ),
     prose="roll 3d6, counting each 6 as 0: a total equal to or under {ability} succeeds",
     time=(
