@@ -5,6 +5,7 @@
     python benchmarks/conditions_bench.py --base main        # paired with the code on main
     python benchmarks/conditions_bench.py --new HEAD --base HEAD~3
     python benchmarks/conditions_bench.py --command compile   # dtc compile BOOK -o BOOK.json
+    python benchmarks/conditions_bench.py --scores --size 2000 --base HEAD~1   # score gates too
 
 The book is ``generate.py``'s (same size, seed 1) with one choice in three gated, in the forms
 books use: ``(D0, S21, if stone key)``, ``(DEX D2, S14, F30, if rope)``,
@@ -12,7 +13,9 @@ books use: ``(D0, S21, if stone key)``, ``(DEX D2, S14, F30, if rope)``,
 (``if 2 notebook and not android part``, ``if Oracle’s Eye or not crab-bitten``), and one in ten
 of the gated moves a random branch, ``(roll d6, 1-3 S5, 4-6 S5, if not crab-bitten)``. Entry 1
 gives what the conditions ask for, and the last entry (an ending) what they ask the reader not
-to have, so every gate opens and no exit is lost. The "plain" book is the same text with every
+to have, so every gate opens and no exit is lost. With ``--scores`` one gate in four reads a
+score instead (``if STR >= 3``, ``if CON < 19``, ``if HP >= 1``: open for every adventurer), the
+case where each gated choice asks which names are the adventurer's scores. The "plain" book is the same text with every
 ``, if ...`` taken out and every random branch written as the move it replaced: what the
 conditions cost is the difference.
 
@@ -64,7 +67,11 @@ LINT = ["--ignore", "DT306"]
 NOTATION = re.compile(r"\((?P<head>(?:[A-Z]{3} )?D(?P<d>[0-9]+), S(?P<s>[0-9]+)(?:, F[0-9]+)?)\)")
 
 
-def books(n: int, seed: int = 1) -> tuple[str, str, int]:
+#: Score gates (``--scores``): open for every adventurer, so the routes are the same.
+SCORE_CONDITIONS = ("if STR >= 3", "if CON < 19", "if DEX >= 3 and stone key", "if HP >= 1")
+
+
+def books(n: int, seed: int = 1, scores: bool = False) -> tuple[str, str, int]:
     """The gated book, its plain twin, and how many choices are gated."""
     text = generate(n, seed)
     rng = random.Random(f"dtc-conditions:{n}:{seed}")
@@ -75,6 +82,8 @@ def books(n: int, seed: int = 1) -> tuple[str, str, int]:
         if rng.random() >= 1 / 3:
             return m.group()
         condition = CONDITIONS[gated % len(CONDITIONS)]
+        if scores and gated % 4 == 3:
+            condition = SCORE_CONDITIONS[(gated // 4) % len(SCORE_CONDITIONS)]
         gated += 1
         if m["d"] == "0" and rng.random() < 0.1:
             return f"(roll d6, 1-3 S{m['s']}, 4-6 S{m['s']}, {condition})"
@@ -110,9 +119,11 @@ def main() -> int:
     ap.add_argument("--base", help="another dtc command, or a git reference (exported as run.py does)")
     ap.add_argument("--new", help="the dtc measured, as --base (default: this checkout's)")
     ap.add_argument("--command", choices=("lint", "compile"), default="lint")
+    ap.add_argument("--scores", action="store_true", help="one gate in four reads a score (if STR >= 3)")
     args = ap.parse_args()
-    book, plain, gated = books(args.size)
-    paths = {"gated": OUT_DIR / f"gated-{args.size}.txt", "plain": OUT_DIR / f"gated-{args.size}-plain.txt"}
+    book, plain, gated = books(args.size, scores=args.scores)
+    stem = f"gated-scores-{args.size}" if args.scores else f"gated-{args.size}"
+    paths = {"gated": OUT_DIR / f"{stem}.txt", "plain": OUT_DIR / f"{stem}-plain.txt"}
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     paths["gated"].write_text(book, encoding="utf-8")
     paths["plain"].write_text(plain, encoding="utf-8")

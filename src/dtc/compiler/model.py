@@ -396,6 +396,12 @@ class Document:
     #: What a child process reads ahead for the compiled graph while this one goes on
     #: (:class:`dtc.compiler.parallel.Ahead`, only under ``dtc compile``; None elsewhere).
     ahead: Ahead | None = field(default=None, repr=False, compare=False)
+    #: :attr:`scores` as last computed, with what it was computed from: the entries list itself
+    #: (held, so its identity is not reused), how many entries it had, and the rules. The language
+    #: server builds an edited document as a copy of the last one with a new entries list
+    #: (``copy.copy``, then ``doc.entries = ...``), which the key tells apart.
+    _scores_cache: tuple[list[Entry], int, str, frozenset[str]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     @property
     def rules(self) -> str:
@@ -417,7 +423,19 @@ class Document:
     @property
     def scores(self) -> frozenset[str]:
         """The names (as conditions write them, lower case) that are the adventurer's scores, of
-        those the book's conditions name: never possessions (docs/format.md, "Scores")."""
+        those the book's conditions name: never possessions (docs/format.md, "Scores").
+
+        Read once per choice by the compiler and lint, so it is computed once per document and
+        kept while the document has the same entries list, as many entries and the same rules."""
+        entries, rules, cached = self.entries, self.rules, self._scores_cache
+        if cached is not None and cached[0] is entries and cached[1] == len(entries) and cached[2] == rules:
+            return cached[3]
+        found = self._find_scores()
+        self._scores_cache = (entries, len(entries), rules, found)
+        return found
+
+    def _find_scores(self) -> frozenset[str]:
+        """:attr:`scores`, computed: every condition of every choice read."""
         from dtc.compiler.notation import cond_names
 
         names = {n for e in self.entries for c in e.choices if c.condition is not None for n in cond_names(c.condition)}
