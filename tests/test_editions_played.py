@@ -174,3 +174,14 @@ def test_zilch_says_what_follows_a_knock_out(edition: str) -> None:
     for name in NAMES:
         if parse_rules(graph_of(name)["rules"])[0].name == "zilch":
             assert "you come to an hour later at 0 HP in the same section" in text(name, edition)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("name", NAMES)
+def test_the_way_out_besides_the_endings(name: str, edition: str) -> None:
+    """Play lets a reader back at the first section leave (a delve such as the Chime Pits has no
+    ending section) and sends one at a section with no way on back: the page says both."""
+    page = text(name, edition)
+    start = graph_of(name)["start"]
+    assert f"Back at section {start} after going in, you may leave by the way you came in" in page
+    assert "A section that gives no way on sends you back to the section you came from." in page

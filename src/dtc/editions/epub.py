@@ -32,7 +32,7 @@ from dtc.editions.book import (
     stat_rows,
     target_number,
 )
-from dtc.editions.phrasing import Words, choice_sentence, how_checks_work
+from dtc.editions.phrasing import Words, choice_sentence, how_checks_work, way_out_lines
 from dtc.editions.pictures import Pictures
 from dtc.editions.pictures import load as load_pictures
 from dtc.editions.prepared import Prepared, prepare
@@ -182,6 +182,7 @@ class _Book:
         start = self.graph.get("start")
         if isinstance(start, int) and start in self.numbers:
             items.append(f'<p>Begin at <a class="turn" href="{section_file(start)}">section {start}</a>.</p>')
+            items += [f"<p>{_x(line)}</p>" for line in way_out_lines(start)]
         parts = ["<section epub:type=\"preface\"><h1>How to play</h1>", *items]
         for section in self.reader["sections"]:
             parts.append(f"<h2>{_x(section['heading'])}</h2>")

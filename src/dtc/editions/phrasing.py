@@ -133,6 +133,14 @@ def how_checks_work(rules: CheckRules) -> list[str]:
     return lines
 
 
+def way_out_lines(start: int) -> list[str]:
+    """How a reader leaves the book besides its endings, as play lets them: back at the first
+    section after going in (a delve with no ending section ends so), and a section with no way on."""
+    return [f"Back at section {start} after going in, you may leave by the way you came in: the adventure "
+            "ends there, and what you carry out is yours.",
+            "A section that gives no way on sends you back to the section you came from."]
+
+
 def plain(words: list[Words]) -> str:
     """The sentence as plain text (numbers as they are)."""
     return "".join(w.text for w in words)

@@ -33,7 +33,7 @@ from dtc.editions.book import (
     roll_label,
     stat_rows,
 )
-from dtc.editions.phrasing import Words, how_checks_work
+from dtc.editions.phrasing import Words, how_checks_work, way_out_lines
 from dtc.editions.pictures import Pictures
 from dtc.editions.pictures import load as load_pictures
 from dtc.editions.prepared import Prepared, prepare
@@ -85,6 +85,7 @@ def _how_lines(book: Prepared) -> list[str]:
     lines = how_checks_work(book.rules)
     if (start := book.start) is not None:  # a start that names an entry
         lines.append(f"Begin at section {start}.")
+        lines += way_out_lines(start)
     return lines
 
 
