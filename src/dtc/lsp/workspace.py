@@ -20,7 +20,8 @@ from dtc.lint.analysis import Analysis
 from dtc.lint.configuration import Config, ConfigError, Settings, config_for
 from dtc.lint.engine import lint_compilation, pick_rules
 from dtc.lint.rules import Context
-from dtc.lsp.incremental import IncrementalParser, Placed
+from dtc.lsp.incremental import IncrementalParser
+from dtc.lsp.placed import Placed
 from dtc.lsp.positions import UTF16, Lines, still_worth_keeping
 from dtc.lsp.reuse import Kept
 from dtc.systems import Ruleset, UnknownRuleset, get_ruleset
@@ -64,7 +65,7 @@ class Snapshot:
 
     def entry_at(self, line: int) -> int | None:
         """Index of the entry whose text holds 1-based ``line``. Entries the incremental parser
-        has not moved to their places yet (see :class:`~dtc.lsp.incremental.Placed`) are looked
+        has not moved to their places yet (see :class:`~dtc.lsp.placed.Placed`) are looked
         up where they will be, and only the one found is moved."""
         entries = self.doc.entries
         heads: Sequence[int]
@@ -224,7 +225,7 @@ def path_of(uri: str) -> Path | None:
 def stored(entries: list[Entry]) -> list[tuple[Entry, int]]:
     """Each entry with how many lines further down it stands than its spans say: the entries
     the language server has not moved to their places yet (see
-    :meth:`dtc.lsp.incremental.Placed.with_shifts`) are read where they are stored."""
+    :meth:`dtc.lsp.placed.Placed.with_shifts`) are read where they are stored."""
     return entries.with_shifts() if isinstance(entries, Placed) else [(e, 0) for e in entries]
 
 
