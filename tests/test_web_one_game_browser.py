@@ -173,3 +173,39 @@ def test_dungeon_rules_minutes_and_checks_at_the_zones_intervals(browser: Any, t
         assert page.input_value("#sheet-minutes") == "20"
         arrival = page.locator("#entry-3 .arrival").inner_text()
         assert re.search(r"[Rr]olled \d, \d \((?:encounter )?on 1–2\)", arrival), arrival
+
+
+ARRIVAL = """Title: Ambush
+Rules: death-and-treasure
+Start: 1
+
+Encounters
+  1-6. 1 Rat
+
+Rat HP 1 | Morale 7 | Bite d2
+
+Adventure Entries
+
+1 A gate. Go through to the **yard** (D0, S2).
+
+2 A yard. A key lies in the mud. [+iron key] Go on to the **door** (D0, S3).
+
+3 The door. THE END (victory)
+"""
+
+
+def test_an_encounter_on_arrival_comes_before_the_entrys_possessions(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Play's Engine._arrive: the arrival's turn and its encounter check come before the entry's
+    effects, and a flight from the encounter leaves them undone: the page keeps them back until the
+    reader says they came through."""
+    url = make(tmp_path, ARRIVAL)
+    seed = next(s for s in range(200) if faces(s, 6)[0] == 1)
+    with Page(browser) as page:
+        page.goto(url + f"?seed={seed}#entry-1")
+        page.locator("#entry-1 .card.go a").first.click()
+        arrival = page.locator("#entry-2 .arrival")
+        assert "Encounter!" in arrival.inner_text()
+        assert page.input_value("#sheet-has-0") in ("", "0")
+        arrival.locator("button.arrival-on").click()
+        assert page.input_value("#sheet-has-0") == "1"
+        assert "button" not in arrival.inner_html()

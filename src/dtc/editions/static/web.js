@@ -350,7 +350,7 @@
     note({ event: "turn", turn: num("turn") - 1 }, { event: "turn", why: why || "move" });
     if (clock) {
       var passed = passMinutes(turnMinutes(why || "move"), true);
-      /* a fast push: the danger range +4 at the next check (a stealth crawl's check is the reader's) */
+      /* a fast push: the danger range +4 at the next check; a stealth crawl: its check */
       if ((why || "move") === "move" && state.dr.pace === "fast") { state.dr.bonus = Math.max(state.dr.bonus, 4); }
       if ((why || "move") === "move" && state.dr.pace === "stealth" && !state.over) { passed += stealthCrawl(); }
       return passed;
@@ -1075,7 +1075,12 @@
     var button = ev.target.closest("button.roll");
     if (button) { attempt(button.closest(".check")); save(); return; }
     button = ev.target.closest("button.arrival-on");
-    if (button) { arrivedAfterAll(); button.parentNode.removeChild(button); save(); refreshGates(); refreshGear(); return; }
+    if (button) {
+      var line = button.parentNode, at = state.pendingArrival;
+      arrivedAfterAll();
+      line.textContent = state.arrivals[String(at)] || "";
+      save(); refreshGates(); refreshGear(); return;
+    }
     button = ev.target.closest("button.go-on");
     if (button) { goOn(button.closest(".check")); save(); return; }
     button = ev.target.closest("button.roll-branch");
@@ -1478,7 +1483,7 @@
       var arrival = page.querySelector(".arrival");
       if (arrival) {
         arrival.textContent = state.arrivals[String(number)] || "";
-        if (state.pendingArrival === number && (data.changes[String(number)] || []).length) {
+        if (state.pendingArrival === number && ((data.changes[String(number)] || []).length || ((data.effects || {})[String(number)] || []).length)) {
           var on = document.createElement("button");
           on.type = "button"; on.className = "arrival-on"; on.textContent = "Came through it: go on";
           arrival.appendChild(document.createTextNode(" ")); arrival.appendChild(on);
