@@ -185,3 +185,15 @@ def test_the_way_out_besides_the_endings(name: str, edition: str) -> None:
     start = graph_of(name)["start"]
     assert f"Back at section {start} after going in, you may leave by the way you came in" in page
     assert "A section that gives no way on sends you back to the section you came from." in page
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_broken_lighthouse_reads_as_play_takes_it(edition: str) -> None:
+    """Its deliberate mistakes read as play takes them: a difficulty Death & Treasure lacks is a way
+    that cannot be taken (play stops there), a difficulty 0 with S and F needs nothing (play turns to
+    S), and overlapping random ranges give each total to the first branch that holds it."""
+    page = text("the-broken-lighthouse", edition)
+    assert ("Climb the Rungs (STR, difficulty 4): difficulty 4 is not one of Death & Treasure's: this way "
+            "cannot be taken.") in page
+    assert "Gallery: turn to 17." in page and "make a check of your best ability" not in page
+    assert "Ride the next wave: roll one die: 1–3, turn to 1; 4–6, turn to 5." in page

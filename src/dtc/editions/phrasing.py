@@ -37,6 +37,9 @@ def _turn(target: int | str | None, numbers: set[int], labels: dict[str, int]) -
     return [Words(f"turn to {target}")]
 
 
+_CLOSED = "this way cannot be taken"
+
+
 def check_words(choice: Choice, rules: CheckRules) -> str:
     """What a check asks, in words: "you need any two of: …; roll 3d6, equal to or under your DEX"."""
     d = int(choice["difficulty"] or 0)
@@ -44,6 +47,9 @@ def check_words(choice: Choice, rules: CheckRules) -> str:
     yours = f"your {ability}" if ability else "your best ability"
     dice = rules.roll_words(d)
     said = rules.how_to_roll(ability, d)
+    if said is None and not dice and rules.reader is not None and rules.reader["parts"]:
+        # A difficulty these rules do not have (lint reports it): play cannot take this way.
+        return f"difficulty {d} is not one of {rules.title}'s: {_CLOSED}"
     roll = said or (f"roll {dice}: a total equal to or under {yours} succeeds" if dice else f"make a check of {yours}")
     if rules.options and dice:
         needs = "all three" if d >= len(rules.options) else f"any {_COUNT.get(d, str(d))}"
@@ -60,8 +66,16 @@ def _roll_words(choice: Choice, numbers: set[int], labels: dict[str, int]) -> li
     if roll["sides"] != 6:
         dice += f" ({roll['dice']})"
     out = [Words(f"roll {dice}: ")]
+    covered: set[int] = set()
     for i, b in enumerate(roll["branches"]):
-        rng = str(b["low"]) if b["low"] == b["high"] else f"{b['low']}–{b['high']}"
+        low, high = int(b["low"]), int(b["high"])
+        # Ranges that overlap (lint reports them) read as play takes them: the first branch that
+        # holds the total; a later one prints only what is left to it, when that is one range.
+        left = [n for n in range(low, high + 1) if n not in covered] if high - low < 1000 else []
+        if left and left != list(range(low, high + 1)) and left == list(range(left[0], left[-1] + 1)):
+            low, high = left[0], left[-1]
+        covered.update(left)
+        rng = str(low) if low == high else f"{low}–{high}"
         out += [Words(("; " if i else "") + f"{rng}, "), *_turn(b["target"], numbers, labels)]
     return out
 
@@ -83,14 +97,17 @@ def choice_sentence(choice: Choice, rules: CheckRules, numbers: set[int],
         return [*_lead(lead, body), Words(".")]
     success, failure = choice["success"], choice["failure"]
     d = int(choice["difficulty"] or 0)
-    if d == 0 and failure is None:
+    if d == 0 and success is not None:  # needs nothing (play takes its success whatever else it says)
         body = [*([Words(needs)] if needs else []), *pay, *_turn(success, numbers, labels)]
         return [*_lead(lead, body), Words(".")]
     what = f"{choice['ability']}, difficulty {d}" if choice["ability"] else f"difficulty {d}"
     if condition is not None:
         what += f"; only if {needs_words(condition)}"
     head = f"{label} ({what}): " if label else f"A check ({what}): "
-    out = [Words(head + check_words(choice, rules) + ". ")]
+    asks = check_words(choice, rules)
+    if asks.endswith(_CLOSED):
+        return [Words(f"{head}{asks}.")]
+    out = [Words(head + asks + ". ")]
     if said:
         out.append(Words(f"Taking this way: {said}. "))
     if success is not None:

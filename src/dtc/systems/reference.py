@@ -44,7 +44,7 @@ class Reference:
     (turns, light, rest) and ``encounters`` (when a wandering creature comes and how it is met:
     left out of a book without an encounter table). ``sheet`` lists the sheet's lines after the
     abilities; ``hp`` names the hit points' line. ``prose`` is how a check is rolled where the text
-    gives no difficulty these rules know ("make a CON check"), as play rolls it.
+    gives no difficulty ("make a CON check"), as play rolls it.
     """
 
     title: str
@@ -73,7 +73,7 @@ class SheetLine(TypedDict):
 
 class RollWords(TypedDict):
     """How one part of the rules rolls the checks of ``abilities``: ``rolls[str(d)]``, and
-    ``rolls["prose"]`` a check at a difficulty the rules do not have (or none)."""
+    ``rolls["prose"]`` a check the text asks for without a difficulty ("make a CON check")."""
 
     system: str
     abilities: list[str]
@@ -142,7 +142,7 @@ def roll_words(rules: BookRules, ability: str | None, difficulty: int) -> str | 
     part = rules["parts"][0]
     if ability is not None:
         part = next((p for p in rules["parts"] if ability in p["abilities"]), part)
-    template = part["rolls"].get(str(difficulty)) or part["rolls"].get("prose")
+    template = part["rolls"].get(str(difficulty))
     if template is None:
         return None
     return template.replace("{ability}", f"your {ability}" if ability else "your best ability")
