@@ -258,11 +258,49 @@ def test_simulate_plays_every_form_without_a_problem() -> None:
     assert {e["entry"] for e in report["endings"]} == {6, 7}
 
 
-def test_odds_refuses_in_one_line_what_it_cannot_yet_follow() -> None:
-    result = run(["odds", str(EVERY)])
+def test_odds_refuses_in_one_line_what_it_cannot_yet_follow(tmp_path: Path) -> None:
+    path = tmp_path / "hp.txt"
+    path.write_text(book("1 A rope bridge. **Cross** (D0, S2, if HP >= 4); **Wait** (D0, S3).",
+                         "2 Across. THE END (victory)", "3 Dusk. THE END"), encoding="utf-8")
+    result = run(["odds", str(path)])
     assert result.exit_code == 2
     assert result.output.count("\n") == 1 and "dtc simulate plays it" in result.output
-    assert "Traceback" not in result.output
+    assert "HP" in result.output and "Traceback" not in result.output
+
+
+def test_odds_follow_a_score_gate_over_every_fresh_adventurer() -> None:
+    result = run(["odds", "--format", "json", str(EVERY)])
+    assert result.exit_code == 0, result.output
+    odds = {o["key"]: o["probability"] for o in json.loads(result.output)["outcomes"]}
+    strong = {o["key"]: o["probability"] for o in json.loads(run(["odds", "--format", "json", "--abilities",
+              "STR=14,DEX=10,CON=10,WIS=10,INT=10,CHA=10", str(EVERY)]).output)["outcomes"]}
+    # the sinkhole (if STR >= 12) is open to 81 of 216 fresh adventurers (3d6), closed to the rest
+    assert odds["ending:7"] == pytest.approx(strong["ending:7"] * 81 / 216)
+
+
+def test_score_gates_weigh_each_group_of_adventurers_exactly(tmp_path: Path) -> None:
+    from fractions import Fraction
+    from itertools import product
+
+    from dtc.odds import compute_odds
+
+    src = book("1 A cliff. **Climb** (STR D2, S2, F3, if STR >= 11); **Shove the boulder** (STR D1, S4, F3, "
+               "if STR < 9 or STR >= 15); **Walk round** (D0, S3).",
+               "2 The top. THE END (victory)", "3 The long way. **On** (D0, S1); **Rest** (D0, S4, if CON >= 13).",
+               "4 A cave. THE END")
+    graph = compiled(src)
+    dist: dict[int, Fraction] = {}
+    for dice in product(range(1, 7), repeat=3):
+        dist[sum(dice)] = dist.get(sum(dice), Fraction(0)) + Fraction(1, 216)
+    for policy in ("random", "best"):
+        mixed = compute_odds(graph, policy=policy).outcomes
+        expected: dict[str, float] = {}
+        for (s, p), (c, q) in product(dist.items(), dist.items()):
+            one = compute_odds(graph, abilities={"STR": s, "DEX": 10, "CON": c, "WIS": 10, "INT": 10, "CHA": 10},
+                               policy=policy, decisive=False).outcomes
+            for k, v in one.items():
+                expected[k] = expected.get(k, 0.0) + float(p * q) * v
+        assert mixed == pytest.approx({k: v for k, v in expected.items() if k in mixed}, abs=1e-9)
 
 
 def test_odds_follow_a_may_as_the_random_reader_takes_it(tmp_path: Path) -> None:

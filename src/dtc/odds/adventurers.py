@@ -14,6 +14,11 @@ A feature that favours some choices by their words (Maze Rats' Paths) splits the
 adventurer is taken with each feature they may be made with (:meth:`Ruleset.fresh_features`,
 drawn apart from the scores), the features that favour the same of the book's checks together,
 so every reader's chance of every check is exact.
+
+A gate on a score (``if STR >= 12``) splits it too: given ``gates``, each reader's chances end
+with one more per gate, 1 where the gate is open for that adventurer and 0 where it is closed,
+so adventurers the gates tell apart are never merged (:func:`dtc.odds.analyze.compute_odds`
+solves the chain once per group of them).
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ from dtc.odds.options import CheckKey
 from dtc.systems import Ruleset
 
 Check = CheckKey
+#: A gate on a score: (the ability, as the ruleset spells it; the comparison; the number).
+Gate = tuple[str, str, int]
 MAX_COMBINATIONS = 65536
 MAX_ADVENTURERS = 4096
 MAX_WORK = 2_000_000_000  # distinct adventurers x states cubed (dense solves)
@@ -78,9 +85,17 @@ def for_character(ruleset: Ruleset, abilities: Mapping[str, int], checks: list[C
     return Readers("character", [Reader(Fraction(1), chances)], f"the adventurer with {scores}{rest}{has}")
 
 
-def _relevant(ruleset: Ruleset, checks: list[Check]) -> tuple[list[str], bool, list[str]]:
+def _gate_bits(gates: tuple[Gate, ...], scores: Mapping[str, int]) -> tuple[Fraction, ...]:
+    """1 for each gate open to an adventurer with ``scores``, 0 for each closed."""
+    from dtc.runtime.conditions import compared
+
+    return tuple(Fraction(int(compared(op, scores.get(a, -1), count))) for a, op, count in gates)
+
+
+def _relevant(ruleset: Ruleset, checks: list[Check], gates: tuple[Gate, ...] = ()) -> tuple[list[str], bool, list[str]]:
     names = ruleset.ability_names
-    named = sorted({c.ability for c in checks if c.ability is not None and c.ability in names}, key=names.index)
+    used = {c.ability for c in checks if c.ability is not None} | {a for a, _, _ in gates}
+    named = sorted({a for a in used if a in names}, key=names.index)
     best = any(c.ability is None for c in checks)
     others = [n for n in names if n not in named]
     return named, best, others
@@ -96,12 +111,13 @@ def _merge(vectors: list[tuple[tuple[Fraction, ...], Fraction]], states: int) ->
 
 
 def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
-          encumbered: bool = False) -> Readers:
-    """Every freshly made adventurer (exact mixture), or the average one when that is too many."""
+          encumbered: bool = False, gates: tuple[Gate, ...] = ()) -> Readers:
+    """Every freshly made adventurer (exact mixture), or the average one when that is too many;
+    with ``gates``, each reader's chances followed by the gates' bits (see the module)."""
     groups = feature_groups(ruleset, checks)
     readers: list[Reader] | None = []
     for share, feature in groups:
-        part = _fresh(ruleset, checks, approach, states, encumbered, feature)
+        part = _fresh(ruleset, checks, approach, states, encumbered, feature, gates)
         if part is None or readers is None:
             readers = None
             break
@@ -115,23 +131,24 @@ def fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, *,
 
 
 def _fresh(ruleset: Ruleset, checks: list[Check], approach: str, states: int, encumbered: bool,
-           feature: str | None) -> list[Reader] | None:
+           feature: str | None, gates: tuple[Gate, ...] = ()) -> list[Reader] | None:
     """The mixture of fresh adventurers who all have ``feature`` (weights summing to 1)."""
     joint = joint_characters(ruleset)
     if joint is not None and len(joint) <= MAX_COMBINATIONS:
         return _merge([(tuple(check_chance(ruleset, a, c, approach, encumbered=encumbered, feature=feature)
-                              for c in checks), w) for w, a in joint], states)
+                              for c in checks) + _gate_bits(gates, a), w) for w, a in joint], states)
     if joint is None and dealt_together(ruleset):
-        return _projected(ruleset, checks, approach, states, encumbered, feature)
+        return _projected(ruleset, checks, approach, states, encumbered, feature, gates)
     if joint is None:
-        return _independent(ruleset, checks, approach, states, encumbered, feature)
+        return _independent(ruleset, checks, approach, states, encumbered, feature, gates)
     return None
 
 
 def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: int,
-                 encumbered: bool, feature: str | None) -> list[Reader] | None:
-    """The mixture when each ability is drawn independently: enumerate only what the checks use."""
-    named, best, others = _relevant(ruleset, checks)
+                 encumbered: bool, feature: str | None, gates: tuple[Gate, ...] = ()) -> list[Reader] | None:
+    """The mixture when each ability is drawn independently: enumerate only what the checks
+    (and the score gates) use."""
+    named, best, others = _relevant(ruleset, checks, gates)
     axes: list[dict[int, Fraction]] = [score_distribution(ruleset, name) for name in named]
     if best and others:
         axes.append(best_distribution(ruleset, others))
@@ -169,6 +186,8 @@ def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: i
         for _, w in picks:
             weight *= w
         vector = tuple(chance(ci, scores) for ci in range(len(checks)))
+        if gates:
+            vector += tuple(values.setdefault(b, len(values)) for b in _gate_bits(gates, scores))
         merged[vector] = merged.get(vector, 0) + weight
     if len(merged) > MAX_ADVENTURERS or len(merged) * max(states, 1) ** 3 > MAX_WORK:
         return None
@@ -177,11 +196,11 @@ def _independent(ruleset: Ruleset, checks: list[Check], approach: str, states: i
 
 
 def _projected(ruleset: Ruleset, checks: list[Check], approach: str, states: int,
-               encumbered: bool, feature: str | None) -> list[Reader] | None:
+               encumbered: bool, feature: str | None, gates: tuple[Gate, ...] = ()) -> list[Reader] | None:
     """The mixture when scores are dealt together (:func:`~dtc.odds.checks.fold_projection`): each
     check's chance is worked out once per score that decides it (for a check naming no ability,
     once per combination of the parts' best scores)."""
-    named, best, _ = _relevant(ruleset, checks)
+    named, best, _ = _relevant(ruleset, checks, gates)
     folded = fold_projection(ruleset, named, best, limit=MAX_COMBINATIONS)
     if folded is None:
         return None
@@ -203,6 +222,7 @@ def _projected(ruleset: Ruleset, checks: list[Check], approach: str, states: int
                 p = check_chance(ruleset, scores, check, approach, encumbered=encumbered, feature=feature)
                 at = table[(ci, key)] = values.setdefault(p, len(values))
             vector.append(at)
+        vector.extend(values.setdefault(b, len(values)) for b in _gate_bits(gates, scores))
         merged[tuple(vector)] = merged.get(tuple(vector), 0) + weight
     if len(merged) > MAX_ADVENTURERS or len(merged) * max(states, 1) ** 3 > MAX_WORK:
         return None

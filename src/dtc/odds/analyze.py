@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from dtc.compiled.graphjson import CompiledGraph, Effect
 from dtc.lint.state import held_text
 from dtc.odds import POLICIES, POLICY_ALIASES
-from dtc.odds.adventurers import Readers, fresh
+from dtc.odds.adventurers import Gate, Reader, Readers, fresh
 from dtc.odds.adventurers import for_character as character_readers
 from dtc.odds.checks import (
     APPROACHES,
@@ -190,7 +190,8 @@ def compute_odds(graph: CompiledGraph, *, abilities: Mapping[str, int] | None = 
 
 
 def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: str, approach: str,
-             encumbered: bool, explain: bool = False, decisive: bool = True, feature: str | None = None) -> Odds:
+             encumbered: bool, explain: bool = False, decisive: bool = True, feature: str | None = None,
+             group: tuple[Readers, dict[str, int]] | None = None) -> Odds:
     policy = POLICY_ALIASES.get(policy, policy)
     if policy not in POLICIES and policy not in DECIDED:
         raise ValueError(f"unknown policy {policy!r} ({', '.join(POLICIES)})")
@@ -203,14 +204,20 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     readers: Readers
     if abilities is not None:
         readers = character_readers(ruleset, abilities, checks, approach, encumbered=encumbered, feature=feature)
+    elif group is not None:
+        readers = group[0]
     else:
+        gates = score_gates(book)
+        if gates and needs_states(book):
+            return _by_gates(graph, book, ruleset, gates, policy, approach, encumbered, explain,
+                             len(shape.states))
         readers = fresh(ruleset, checks, approach, len(shape.states), encumbered=encumbered)
     weights = [float(r.weight) for r in readers.readers]
     chances = [[float(c) for c in r.chances] for r in readers.readers]
     stateful = needs_states(book)
     chain: StateChain | None = None
     if stateful:
-        known = None if abilities is None else {
+        known = group[1] if group is not None else None if abilities is None else {
             a: abilities.get(a, ruleset.typical_score) for a in ruleset.ability_names}  # a score gate's reader
         take = 0.5 if policy == "random" else 1.0 if policy == "cautious" else None  # as play's readers do
         chain = build_states(book, scores=known, take=take)
@@ -283,6 +290,109 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         states=chain.states if chain is not None else None, unexplored=unexplored, play=play,
         ending_kinds={n: e["ending_kind"] for n, e in book.entries.items() if e.get("ending_kind")},
     )
+
+
+def score_gates(book: Book) -> tuple[Gate, ...]:
+    """Every gate on an ability score the book's offered choices read (``if STR >= 12``), once
+    each, in book order; HP is not one (the odds do not follow it through a run)."""
+    found: dict[Gate, None] = {}
+
+    def walk(cond: Mapping[str, Any]) -> None:
+        if "score" in cond:
+            if cond["score"] != "HP":
+                found.setdefault((str(cond["score"]), str(cond.get("op", ">=")), int(cond["count"])))
+        elif "not" in cond:
+            walk(cond["not"])
+        elif "all" in cond or "any" in cond:
+            for c in cond["all" if "all" in cond else "any"]:
+                walk(c)
+
+    for n in book.numbers:
+        for opt in book.options[n]:
+            cond = book.entries[n]["choices"][opt.choice].get("condition") if opt.choice is not None else None
+            if cond is not None:
+                walk(cond)
+    return tuple(found)
+
+
+def _representative(gates: tuple[Gate, ...], bits: tuple[Fraction, ...]) -> dict[str, int]:
+    """A score per gated ability that opens exactly the gates ``bits`` says are open (one
+    adventurer of the group has such scores, so one exists among the gates' numbers and next to them)."""
+    from dtc.runtime.conditions import compared
+
+    out: dict[str, int] = {}
+    for ability in dict.fromkeys(a for a, _, _ in gates):
+        mine = [(op, count, bool(b)) for (a, op, count), b in zip(gates, bits, strict=True) if a == ability]
+        candidates = sorted({c + d for _, c, _ in mine for d in (-1, 0, 1)})
+        out[ability] = next(v for v in candidates if all(compared(op, v, c) == b for op, c, b in mine))
+    return out
+
+
+def _by_gates(graph: CompiledGraph, book: Book, ruleset: Ruleset, gates: tuple[Gate, ...], policy: str,
+              approach: str, encumbered: bool, explain: bool, states: int) -> Odds:
+    """Every fresh adventurer, in a book whose choices read ability scores: the adventurers are
+    grouped by which gates are open to them (:func:`dtc.odds.adventurers.fresh` with ``gates``),
+    the state chain solved once per group with that group's readers, and the answers weighted by
+    each group's exact chance."""
+    checks = book.checks
+    readers = fresh(ruleset, checks, approach, states, encumbered=encumbered, gates=gates)
+    if readers.method != "mixture":
+        raise ValueError("a condition reads the adventurer's score and there are too many distinct fresh "
+                         "adventurers to tell apart: give one (--abilities or --character); dtc simulate plays it")
+    grouped: dict[tuple[Fraction, ...], list[Reader]] = {}
+    for r in readers.readers:
+        grouped.setdefault(r.chances[len(checks):], []).append(r)
+    parts: list[tuple[float, Odds]] = []
+    for bits, members in sorted(grouped.items(), key=lambda kv: kv[0], reverse=True):
+        share = sum((r.weight for r in members), Fraction(0))
+        mine = Readers("mixture", [Reader(r.weight / share, r.chances[: len(checks)]) for r in members],
+                       readers.description)
+        parts.append((float(share), _compute(graph, None, policy, approach, encumbered, explain, False,
+                                             group=(mine, _representative(gates, bits)))))
+    first = parts[0][1]
+    outcomes: dict[str, float] = {}
+    visits: dict[int, float] = {}
+    reach: dict[int, float | None] = {}
+    edges: dict[tuple[int, int], float] = {}
+    loops: dict[str, list[int]] = {}
+    notes: list[str] = []
+    hazard_reach: dict[int, float | None] = {}
+    for w, o in parts:
+        for k, p in o.outcomes.items():
+            outcomes[k] = outcomes.get(k, 0.0) + w * p
+        for n, v in o.visits.items():
+            visits[n] = visits.get(n, 0.0) + w * v
+        for n, got in o.reach.items():
+            before = reach.get(n, 0.0)
+            reach[n] = None if got is None or before is None else before + w * got
+        for e, p in o.edges.items():
+            edges[e] = edges.get(e, 0.0) + w * p
+        for k, entries in o.loops.items():
+            loops[k] = sorted(set(loops.get(k, [])) | set(entries))
+        notes.extend(n for n in o.notes if not n.startswith("the chain runs over "))
+        for h in o.hazards:
+            before = hazard_reach.get(h.entry, 0.0)
+            hazard_reach[h.entry] = None if h.reach is None or before is None else before + w * h.reach
+    hazards = [replace(h, reach=hazard_reach[h.entry]) for h in first.hazards]
+    play = Play(first.play.goal if first.play else "")
+    for name in ("random", "chosen", "best", "worst"):
+        values = [getattr(o.play, name) if o.play else None for _, o in parts]
+        if all(v is not None for v in values):
+            setattr(play, name, sum(w * float(v) for (w, _), v in zip(parts, values, strict=True) if v is not None))
+    play.note = next((o.play.note for _, o in parts if o.play and o.play.note), None)
+    if first.play is not None:
+        play.explain, play.explain_reader = first.play.explain, first.play.explain_reader
+    told = ", ".join(f"{a} {op} {c}" for a, op, c in gates)
+    gate_words = (f"{len(parts)} groups of adventurers the score gates ({told}) tell apart, the chain solved for "
+                  "each and weighted by its exact chance")
+    notes.insert(0, f"the chain runs over {sum(o.states or 0 for _, o in parts):,} (entry, possessions) states in "
+                    f"all, one chain per group of adventurers")
+    notes.append(f"score gates: {gate_words}; which checks decide the book is not worked out across them")
+    return replace(
+        first, reader=f"{readers.description}; {gate_words}", method="mixture", outcomes=dict(
+            sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        loops=loops, visits=visits, reach=reach, edges=edges, hazards=hazards, notes=list(dict.fromkeys(notes)),
+        states=sum(o.states or 0 for _, o in parts), unexplored=sum(w * o.unexplored for w, o in parts), play=play)
 
 
 def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: bool,
