@@ -32,7 +32,7 @@ REFERENCE = Reference(
     prose=f"roll {_PROSE}: a total equal to or under {{ability}} succeeds",
     checks=(
         "A check's difficulty (1, 2 or 3) is how many of three things it asks of you: spend a turn (add one to "
-        "your Turns and roll for a wandering creature), use suitable gear (cross it off if it is used up), or "
+        "your Turns, with all a turn brings), use suitable gear (cross it off if it is used up), or "
         "pass an ability check. Difficulty 3 asks for all three.",
         "An ability check rolls 2d6 at difficulty 1, 3d6 at difficulty 2 and 4d6 at difficulty 3: a total equal "
         "to or under the ability succeeds.",
