@@ -11,7 +11,7 @@ from dtc.lint.rules.dt124_unrecognised_fight import name_pattern as _name_patter
 from dtc.lint.rules.dt124_unrecognised_fight import quoted
 
 
-@rule("DT206", "unused-creature", Severity.WARNING)
+@rule("DT206", "unused-creature", Severity.WARNING)  # reads the prose it quotes
 def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """A creature stat block that no encounter and no entry uses.
 
