@@ -197,3 +197,14 @@ def test_the_broken_lighthouse_reads_as_play_takes_it(edition: str) -> None:
             "cannot be taken.") in page
     assert "Gallery: turn to 17." in page and "make a check of your best ability" not in page
     assert "Ride the next wave: roll one die: 1–3, turn to 1; 4–6, turn to 5." in page
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_maze_rats_says_which_weapons_are_heavy(edition: str) -> None:
+    """'A heavy weapon sinks into it' (the Tallow King) and '+1 with a heavy weapon': the page says
+    the starting sword is light and names the heavy ones, as play classes them."""
+    from dtc.systems.maze_rats.play import HEAVY
+
+    page = text("the-tallow-king", edition)
+    assert "Your sword is a light weapon; the heavy ones are the" in page
+    assert all(w in page for w in HEAVY)

@@ -7,6 +7,7 @@ play (dtc's mapping of difficulties is in ``ruleset.py``).
 from __future__ import annotations
 
 from dtc.systems.maze_rats.paths import PATHS
+from dtc.systems.maze_rats.play import HEAVY
 from dtc.systems.maze_rats.ruleset import TARGET
 from dtc.systems.reference import Reference, SheetField
 
@@ -37,6 +38,7 @@ REFERENCE = Reference(
         "5 Roofrunner, 6 Shadowjack).",
         "You start with 4 health, armour 6 (+1 for light armour and +1 for a shield: 8), attack bonus +0, "
         "a sword, rations, rope, torches and a dose of medicine.",
+        f"Your sword is a light weapon; the heavy ones are the {', '.join(sorted(HEAVY))}.",
     ),
     fights=(
         "Each round each side rolls a d6 (roll ties again); the higher side acts first.",
