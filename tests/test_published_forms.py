@@ -434,11 +434,44 @@ def test_the_reader_chooses_what_to_lose() -> None:
     assert (outcome.entry, kinds(events, "possession")[-1]["name"]) == (3, "brass lamp")  # kept the key
 
 
-def test_odds_refuse_a_loss_the_reader_chooses(tmp_path: Path) -> None:
+def test_odds_follow_a_loss_the_reader_chooses(tmp_path: Path) -> None:
     path = tmp_path / "pick.txt"
     path.write_text(PICK, encoding="utf-8")
+
+    def odds(*more: str) -> dict[str, float]:
+        result = run(["odds", "--format", "json", *more, str(path)])
+        assert result.exit_code == 0, result.output
+        return {o["key"]: o["probability"] for o in json.loads(result.output)["outcomes"] if o["probability"] > 0}
+
+    # the random reader loses the lamp or the key, each half the time; then a way on or back
+    assert odds() == pytest.approx({"ending:3": 1 / 4, "ending:4": 1 / 4, "ending:5": 1 / 2})
+    # the cautious reader gives up the first held by name (the brass lamp), as play's does
+    assert odds("--policy", "cautious") == pytest.approx({"ending:3": 1 / 2, "ending:5": 1 / 2})
+    result = run(["odds", "--policy", "best", str(path)])  # a reader who decides: not yet
+    assert result.exit_code == 2 and "[-1 item of choice]" in result.output and result.output.count("\n") == 1
+
+
+def test_a_loss_the_reader_chooses_may_fall_on_what_no_condition_reads(tmp_path: Path) -> None:
+    path = tmp_path / "rag.txt"
+    path.write_text(book("1 A cave. [+2 iron key, +rag] **On** (D0, S2).",
+                         "2 A toll. [-1 item of choice] **Door** (D0, S3, if 2 iron key); **Back** (D0, S4).",
+                         "3 Through. THE END (victory)", "4 Out. THE END"), encoding="utf-8")
+    result = run(["odds", "--format", "json", str(path)])
+    assert result.exit_code == 0, result.output
+    odds = {o["key"]: o["probability"] for o in json.loads(result.output)["outcomes"]}
+    assert odds["ending:3"] == pytest.approx(1 / 4)  # the rag lost half the time: both keys kept
+    sim = run(["simulate", "-n", "3000", "--seed", "8", "--workers", "1", "--format", "json", str(path)])
+    shares = {e["entry"]: e["runs"] / 3000 for e in json.loads(sim.output)["endings"]}
+    assert shares[3] == pytest.approx(1 / 4, abs=0.03)
+
+
+def test_odds_refuse_a_pick_that_may_fall_on_the_kit(tmp_path: Path) -> None:
+    path = tmp_path / "kit.txt"
+    path.write_text(book("1 A cave. [+iron key] **On** (D0, S2).",
+                         "2 A toll. [-1 item of choice] **Door** (D0, S3, if iron key); **Climb** (D0, S4, if rope).",
+                         "3 Through. THE END (victory)", "4 Up. THE END"), encoding="utf-8")
     result = run(["odds", str(path)])
-    assert result.exit_code == 2 and "[-1 item of choice]" in result.output
+    assert result.exit_code == 2 and "kit also holds rope" in result.output and result.output.count("\n") == 1
 
 
 # --- a fight's outcomes as exits ---------------------------------------------------------------------------

@@ -48,6 +48,10 @@ Test = Callable[[int], bool]
 #: each amount's chance, for the exact layout (a rolled amount; empty where lint needs none).
 #: ``maybe`` and several amounts without chances are for the over-approximation (``exact=False``).
 Kind = tuple[bool, str, tuple[int, ...], int, tuple[float, ...]]
+#: The modes of ``[-1 item of choice]`` in the exact layout (``dtc odds``): ``amounts`` lists the
+#: slots it picks from (as :func:`_compiled` places them: an offset and a mask each), and one held
+#: loses one, each as likely (``"pick"``) or the first held (``"first"``).
+PICKS = ("pick", "first")
 
 
 @dataclass(slots=True)
@@ -386,6 +390,9 @@ def _compiled(changes: Sequence[tuple[int, int]], kinds: Sequence[Kind | None], 
     off, width, top, lost = layout.off, layout.width, layout.top, layout.lost
 
     def placed(kind: Kind | None) -> Kind | None:  # the flag's slot as its offset in the values
+        if kind is not None and kind[1] in PICKS:  # the slots picked from: (offset, mask) of each
+            kind = (kind[0], kind[1], tuple(x for s in kind[2] for x in (off[s], (1 << width[s]) - 1)), kind[3],
+                    kind[4])
         return kind if kind is None or kind[3] < 0 else (kind[0], kind[1], kind[2], off[kind[3]], kind[4])
 
     return tuple((k, off[s], (1 << width[s]) - 1, top[s], a, lost[s], placed(kinds[k] if k < len(kinds) else None))
@@ -436,6 +443,18 @@ def _apply(changes: tuple[Compiled, ...], values: int, exact: bool,
             if maybe:
                 nxt.append((v, unpaid))
                 nw.append(w)
+            if mode in PICKS:  # one of the slots held loses one: each as likely, or the first
+                held = [(po, pm) for po, pm in zip(amounts[::2], amounts[1::2], strict=True) if (v >> po) & pm]
+                if not held:
+                    nxt.append((v, unpaid))
+                    nw.append(w)
+                    continue
+                if mode == "first":
+                    held = held[:1]
+                for po, pm in held:
+                    nxt.append(((v & ~(pm << po)) | ((((v >> po) & pm) - 1) << po), unpaid))
+                    nw.append(w / len(held))
+                continue
             cur = (v >> o) & m
             base = v & ~(m << o)
             if mode == "all":

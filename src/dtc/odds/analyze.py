@@ -220,7 +220,8 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         known = group[1] if group is not None else None if abilities is None else {
             a: abilities.get(a, ruleset.typical_score) for a in ruleset.ability_names}  # a score gate's reader
         take = 0.5 if policy == "random" else 1.0 if policy == "cautious" else None  # as play's readers do
-        chain = build_states(book, scores=known, take=take)
+        pick = "random" if policy == "random" else "first" if policy == "cautious" else None
+        chain = build_states(book, scores=known, take=take, pick=pick)
         plain = chain.shape
     else:
         plain = shape

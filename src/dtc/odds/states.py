@@ -141,11 +141,14 @@ class StateChain:
 
 
 def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | None = None,
-          take: float | None = 0.5) -> StateChain:
+          take: float | None = 0.5, pick: str | None = "random") -> StateChain:
     """Explore the book's states (at most ``budget``, default :data:`BUDGET`) and lay the chain out
     for the solvers. ``scores``: the reader's, for a gate on a score; ``take``: the chance the
     reader takes what a ``[may ...]`` offers (the random reader 1/2, the cautious one 1; None for a
-    reader who decides, whose choice the odds do not follow there)."""
+    reader who decides, whose choice the odds do not follow there); ``pick``: how the reader
+    chooses what a ``[-1 item of choice]`` loses, as play's readers do (``"random"``: one of the
+    book's possessions held, each as likely; ``"first"``: the first held by name, as the cautious
+    reader answers a question it does not read; None: a reader who decides, not followed)."""
     budget = BUDGET if budget is None else budget
     if book.start is None:
         raise ValueError("the adventure has no start entry")
@@ -171,11 +174,15 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         if name in unit:
             unit[name] = gcd(unit[name], count)
     lost: dict[str, int] = {}
+    pickable = _pickable(book, pick)
+    for name in pickable:  # every possession a pick may take is kept exactly, one by one
+        unit[name] = 1
+        tops[name] = max(tops.get(name, 0), 1)
+        lost[name] = max(lost.get(name, 0), 1)
     for n in book.numbers:
         for ch in _changes(book, n):
             if ch.get("pick"):
-                raise ValueError(f"entry {n}: the reader chooses which possession to lose ([-{-ch['amount']} "
-                                 f"{ch['name']}]): dtc odds does not yet follow that choice (dtc simulate plays it)")
+                continue
             if ch["name"] in unit:
                 _exact_only(ch, n, n == book.start, take)
                 for a in (_rolled(ch) if "dice" in ch else () if ch.get("all") else (int(ch["amount"]),)):
@@ -223,11 +230,20 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                        exact=True,
                        ceilings=[ceiling(n) for n in names] + [1] * len(onces))
 
+    picked = tuple(slot[name] for name in pickable)
+    picks_read = sum(1 << i for i in picked)
+
     def compiled(n: int, ci: int, changes: list[Any]) -> tuple[tuple[tuple[int, int], ...], tuple[Kind | None, ...]]:
         """A list of changes (an entry's, ``ci`` -1, or a choice's) as a room or a way takes them."""
         out: list[tuple[int, int]] = []
         kinds: list[Kind | None] = []
         for k, ch in enumerate(changes):
+            if ch.get("pick"):  # [-1 item of choice]: one of the possessions held, -amount times
+                if picked:
+                    for _ in range(-int(ch["amount"])):
+                        out.append((picked[0], 0))
+                        kinds.append((False, "first" if pick == "first" else "pick", picked, -1, ()))
+                continue
             if ch["name"] not in slot:
                 continue
             mode = "all" if ch.get("all") else "held" if ch.get("if_held") else "plain"
@@ -265,6 +281,8 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         for (n_, ci_, _), f in onces.items():  # a once flag is read where its change applies
             if n_ == n and ci_ < 0:
                 loss_reads |= 1 << f
+        if any(ch.get("pick") for ch in e.get("changes", [])):  # a pick reads what is held
+            loss_reads |= picks_read
         ways: list[Way] = []
         opts: list[Option] = []
         reads = 0
@@ -289,6 +307,8 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
             way_kinds: tuple[Kind | None, ...] = ()
             if opt.choice is not None and "changes" in e["choices"][opt.choice]:
                 way_changes, way_kinds = compiled(n, opt.choice, e["choices"][opt.choice]["changes"])
+                if any(ch.get("pick") for ch in e["choices"][opt.choice]["changes"]):
+                    reads |= picks_read
                 for (n_, ci_, _), f in onces.items():
                     if n_ == n and ci_ == opt.choice:
                         reads |= 1 << f
@@ -305,6 +325,36 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     ex = explore(rooms, room_of[book.start], layout, budget=budget, edges=True, held=held)
     return _lay_out(book, ex, numbers, options, rooms, sinks, names + flag_names, return_exits,
                     units + [1] * len(onces), cyclic)
+
+
+def _pickable(book: Book, pick: str | None) -> list[str]:
+    """The possessions a ``[-1 item of choice]`` may take, as play offers them (the book's
+    possessions other than coins: what a change or ``Start with:`` names), sorted by name; empty in a
+    book without one. A :class:`ValueError` names what the odds do not follow: a reader who
+    decides, a pick the reader may skip, a possession the adventurer's kit also holds."""
+    at = next(((n, ch) for n in book.numbers for ch in _changes(book, n) if ch.get("pick")), None)
+    if at is None:
+        return []
+    n, ch = at
+    what = f"[-{-int(ch['amount'])} {ch['name']}]"
+    if pick is None:
+        raise ValueError(f"entry {n}: the reader chooses which possession to lose ({what}): dtc odds follows "
+                         "that choice for the random and the cautious reader only (dtc simulate plays it)")
+    if any(c.get("pick") and (c.get("may") or c.get("once")) for m in book.numbers for c in _changes(book, m)):
+        raise ValueError(f"entry {n}: a loss the reader chooses that may not happen ({what} with may or once): "
+                         "dtc odds does not yet follow it (dtc simulate plays it)")
+    from dtc.runtime.inventory import is_coins
+    from dtc.systems import kit_holdings_of
+
+    names = {c["name"] for m in book.numbers for c in _changes(book, m) if not c.get("pick")}
+    names |= {name for name, count in book.held.items() if count > 0}
+    names = {name for name in names if not is_coins(name)}
+    kit = kit_holdings_of(book.rules, names)
+    if kit:
+        raise ValueError(f"entry {n}: the reader chooses which possession to lose ({what}) and the adventurer's "
+                         f"kit also holds {', '.join(sorted(kit))}, which play does not offer: dtc odds does not yet "
+                         "follow it (dtc simulate plays it)")
+    return sorted(names)
 
 
 def _changes(book: Book, n: int) -> list[Any]:
