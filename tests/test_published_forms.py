@@ -242,6 +242,33 @@ def test_with_gives_what_a_reader_carries_in() -> None:
     assert "Gained: 1 rope" in result.output and "Gained: 3 silver marks" in result.output
 
 
+def test_a_run_with_what_the_reader_carries_in_replays(tmp_path: Path) -> None:
+    from dtc.compiled.schema import validate
+
+    path = tmp_path / "door.txt"
+    path.write_text(book("1 A door. **Unlock** (D0, S2, if iron key); **Walk** (D0, S3).", "2 In. THE END (victory)",
+                         "3 Away. THE END"), encoding="utf-8")
+    log = tmp_path / "run.jsonl"
+    result = run(["play", "--auto", "random", "--seed", "4", "--no-save", "--with", "iron key", "--with",
+                  "2 silver marks", "--log", str(log), str(path)])
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    start = next(e for e in events if e["event"] == "start")
+    assert start["carried"] == [{"name": "iron key", "amount": 1}, {"name": "silver marks", "amount": 2}]
+    validate(start, "run-log")
+    replayed = run(["play", str(path), "--replay", str(log)])
+    assert replayed.exit_code == 0, replayed.output
+    # the same log without what the reader carried in is another run: the key is not held
+    del start["carried"]
+    bare_log = tmp_path / "bare.jsonl"
+    bare_log.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    assert run(["play", str(path), "--replay", str(bare_log)]).exit_code == 1
+    start["carried"] = [{"name": "", "amount": 1}]
+    bare_log.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    bad = run(["play", str(path), "--replay", str(bare_log)])
+    assert bad.exit_code == 2 and "carried" in bad.output and bad.output.count("\n") == 1
+
+
 def test_with_that_does_not_read_is_one_line() -> None:
     result = run(["play", "--auto", "cautious", "--no-save", "--with", "", str(EVERY)])
     assert result.exit_code == 2 and "--with" in result.output and "Traceback" not in result.output

@@ -215,7 +215,8 @@ def play_cmd(file: str | None, seed: int | None, character_path: str | None, sta
         preflight(settings.log, (*inputs, resume_path))
         if save_path and os.path.realpath(settings.log) == os.path.realpath(save_path) and not _stream(save_path):
             fail(f"{settings.log}: error: the event log and the save cannot be the same file")
-    _run(graph, rules, pc, dice, state, settings, save_path, verbose, inputs, made=character_path is None)
+    _run(graph, rules, pc, dice, state, settings, save_path, verbose, inputs, made=character_path is None,
+         carried=carried)
 
 
 def _replay(file: str, log_path: str) -> None:
@@ -312,7 +313,7 @@ def read_answer(prompt: str) -> str:
 
 def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: GameState | None,
          settings: Settings, save_path: str | None, verbose: bool, inputs: tuple[str | None, ...] = (),
-         made: bool = False) -> None:
+         made: bool = False, carried: list[tuple[str, int]] | None = None) -> None:
     interactive = settings.mode == "interactive"
     terminal = Terminal(read=read_answer) if interactive or verbose else None
     player, script = _player(settings, terminal)
@@ -331,7 +332,8 @@ def _run(graph: CompiledGraph, rules: Rules, pc: Character, dice: Dice, state: G
     # The turn limit is a budget for this session: a resumed game gets a fresh one from where it stopped.
     limit = settings.max_turns + (state.turn if state is not None else 0)
     engine = Engine(graph, pc, player, dice=dice, rules=rules, state=state, start=settings.start,
-                    max_turns=limit, sinks=sinks, checkpoint=checkpoint, made=made and state is None)
+                    max_turns=limit, sinks=sinks, checkpoint=checkpoint, made=made and state is None,
+                    carried=carried or ())
     if terminal is not None:
         terminal.game = engine
         terminal.save_path = save_path

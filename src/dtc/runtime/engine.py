@@ -12,7 +12,7 @@ decision at the current entry (the menu).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -85,8 +85,12 @@ class Engine:
         sinks: Iterable[Sink] = (),
         checkpoint: Callable[[Engine], None] | None = None,
         made: bool = False,
+        carried: Sequence[tuple[str, int]] = (),
     ) -> None:
         self.graph = graph
+        #: What the reader carries in besides the book's ``Start with:`` (``dtc play --with``), as
+        #: the start event records it; the graph's ``start_with`` already holds it.
+        self.carried = list(carried)
         self.entries, self.blocks = _indexes(graph)
         #: The block each name as written found (a fight reads a creature's stats many times).
         self._named: dict[str, Creature | None] = {}
@@ -338,7 +342,8 @@ class Engine:
         if not self.skip("start"):
             self.emit("start", title=self.graph.get("title"), rules=self.rules.name, seed=self.dice.seed,
                       character=self.pc.summary(), start=start, log=LOG_VERSION, sheet=self.pc.to_dict(),
-                      made=self.made, rulings=dict(self.rules.rulings))
+                      made=self.made, rulings=dict(self.rules.rulings),
+                      **({"carried": [{"name": n, "amount": k} for n, k in self.carried]} if self.carried else {}))
         if not self.entries:
             raise RunEnded("cannot-continue", "the adventure has no entries")
         self.rules.begin(self)

@@ -18,8 +18,8 @@ from typing import IO, Any
 #: faces as ``[sides, face]`` pairs, see :mod:`dtc.runtime.replay`).
 EVENTS: dict[str, str] = {
     "start": "title, rules, seed, character (one-line sheet), start (entry); log (the run-log version), sheet "
-             "(the adventurer as a character file holds it), made (the run rolled the adventurer), rulings: "
-             "what a replay needs",
+             "(the adventurer as a character file holds it), made (the run rolled the adventurer), rulings, "
+             "carried (what --with gave, when it did): what a replay needs",
     "move": "to (entry), how (start/success/failure/prose/return/back/flee/win)",
     "turn": "why (move/action/wait/rest/combat): a turn of 10 minutes passed",
     "entry": "number, ending: the entry is read",

@@ -28,7 +28,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from dtc.runtime.core import Question, RunEnded
 
@@ -278,6 +278,17 @@ _LEFT_OUT_OF = {"start": frozenset({"seed", "character", "log", "sheet", "made",
                 "end": frozenset({"reason", "treasure"})}
 
 
+def _carried(start: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """The start's ``carried`` (``dtc play --with``): (name, count) pairs; empty when absent."""
+    got = start.get("carried", [])
+    if not isinstance(got, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("name"), str) and c["name"]
+            and isinstance(c.get("amount"), int) and not isinstance(c["amount"], bool) and c["amount"] > 0
+            for c in got):
+        raise ReplayError(f"step {start.get('seq')}: carried is not a list of names with a count above 0")
+    return [(c["name"], c["amount"]) for c in got]
+
+
 def recorded_kinds(start: Mapping[str, Any]) -> frozenset[str] | None:
     """The event kinds a log records, when its ``start`` says (``recorded``: the web edition's
     "Download this run" writes the kinds the page plays itself); None: every event (``dtc play --log``).
@@ -386,6 +397,12 @@ def replay(graph: CompiledGraph, events: Sequence[Mapping[str, Any]],
                              else _differs(event, _as_recorded(event, theirs)))
         compared[0] = n + 1
 
+    carried = _carried(start)
+    if carried:  # ``dtc play --with``: what the run carried in, after the book's ``Start with:``
+        more: dict[str, Any] = dict(graph)
+        more["start_with"] = [*graph.get("start_with", ()), *({"name": n, "amount": k} for n, k in carried)]
+        more["format_version"] = max(int(graph["format_version"]), 3)
+        graph = cast("CompiledGraph", more)
     player = ReplayPlayer(events, lambda: compared[0])
     first = start.get("start")
     end = events[-1] if events[-1].get("event") == "end" else {}
@@ -393,7 +410,7 @@ def replay(graph: CompiledGraph, events: Sequence[Mapping[str, Any]],
     engine = Engine(graph, pc, player, dice=dice, rules=rules,
                     start=first if isinstance(first, int) else None,
                     max_turns=int(limit.group(1)) if limit else _NO_LIMIT,
-                    sinks=[LogWriter(compare, source)], made=bool(start.get("made")))
+                    sinks=[LogWriter(compare, source)], made=bool(start.get("made")), carried=carried)
     try:
         outcome = engine.run()
     except Divergence as exc:
