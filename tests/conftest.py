@@ -36,7 +36,8 @@ def plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
 #: ``@pytest.mark.slow`` itself.
 SLOW_MODULES = frozenset({
     "test_accessibility", "test_benchmarks_generator", "test_characters", "test_condition_fastpath",
-    "test_docs_examples", "test_odds_chain", "test_odds_linsolve", "test_renumber_property",
+    "test_docs_examples", "test_effects_reference", "test_graph", "test_hostile_numbers", "test_import_hostile",
+    "test_odds_chain", "test_odds_linsolve", "test_renumber_property",
     "test_dominoes_odds", "test_dungeon_rules_fidelity", "test_fidelity_rats_and_treasure", "test_fuzz",
     "test_hostile_round3", "test_incremental", "test_lsp", "test_lsp_outline", "test_lsp_wire",
     "test_odds_maze_rats_book", "test_odds_memory", "test_outcomes_agree", "test_parallel", "test_play_words",
