@@ -492,13 +492,24 @@ def test_a_loss_the_reader_chooses_may_fall_on_what_no_condition_reads(tmp_path:
     assert shares[3] == pytest.approx(1 / 4, abs=0.03)
 
 
-def test_odds_refuse_a_pick_that_may_fall_on_the_kit(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("first", "climb", "expected"), [
+    ("[+iron key]", "if rope", {"ending:4": 1.0}),  # the kit's rope is never offered: the key goes
+    ("[-rope] [+rope, +iron key]", "if rope", {"ending:3": 0.5, "ending:4": 0.5}),  # the kit's rope lost first
+    ("[+rope, +iron key]", "if 2 rope", {"ending:3": 0.5, "ending:4": 0.5}),  # the book's rope or the key
+])
+def test_a_loss_the_reader_chooses_never_takes_the_kit(tmp_path: Path, first: str, climb: str,
+                                                        expected: dict[str, float]) -> None:
     path = tmp_path / "kit.txt"
-    path.write_text(book("1 A cave. [+iron key] **On** (D0, S2).",
-                         "2 A toll. [-1 item of choice] **Door** (D0, S3, if iron key); **Climb** (D0, S4, if rope).",
+    path.write_text(book(f"1 A cave. {first} **On** (D0, S2).",
+                         f"2 A toll. [-1 item of choice] **Door** (D0, S3, if iron key); **Climb** (D0, S4, {climb}).",
                          "3 Through. THE END (victory)", "4 Up. THE END"), encoding="utf-8")
-    result = run(["odds", str(path)])
-    assert result.exit_code == 2 and "kit also holds rope" in result.output and result.output.count("\n") == 1
+    result = run(["odds", "--format", "json", str(path)])
+    assert result.exit_code == 0, result.output
+    odds = {o["key"]: o["probability"] for o in json.loads(result.output)["outcomes"] if o["probability"] > 0}
+    assert odds == pytest.approx(expected)
+    sim = run(["simulate", "-n", "2000", "--seed", "5", "--workers", "1", "--format", "json", str(path)])
+    shares = {f"ending:{e['entry']}": e["runs"] / 2000 for e in json.loads(sim.output)["endings"]}
+    assert shares == pytest.approx(expected, abs=0.04)
 
 
 # --- a fight's outcomes as exits ---------------------------------------------------------------------------

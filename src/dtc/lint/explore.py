@@ -49,9 +49,13 @@ Test = Callable[[int], bool]
 #: ``maybe`` and several amounts without chances are for the over-approximation (``exact=False``).
 Kind = tuple[bool, str, tuple[int, ...], int, tuple[float, ...]]
 #: The modes of ``[-1 item of choice]`` in the exact layout (``dtc odds``): ``amounts`` lists the
-#: slots it picks from (as :func:`_compiled` places them: an offset and a mask each), and one held
-#: loses one, each as likely (``"pick"``) or the first held (``"first"``).
+#: slots it picks from, each with the slot of what of it the adventurer's kit holds (-1: none), as
+#: :func:`_compiled` places them (an offset and a mask each); one held beyond the kit's loses one,
+#: each as likely (``"pick"``) or the first (``"first"``).
 PICKS = ("pick", "first")
+#: ``"clamp"``: ``amounts`` names a second slot that is kept at most this change's slot's count (what
+#: of a possession the adventurer's kit still holds, after a loss: the book's own possession goes first).
+PLACED = (*PICKS, "clamp")
 
 
 @dataclass(slots=True)
@@ -390,9 +394,9 @@ def _compiled(changes: Sequence[tuple[int, int]], kinds: Sequence[Kind | None], 
     off, width, top, lost = layout.off, layout.width, layout.top, layout.lost
 
     def placed(kind: Kind | None) -> Kind | None:  # the flag's slot as its offset in the values
-        if kind is not None and kind[1] in PICKS:  # the slots picked from: (offset, mask) of each
-            kind = (kind[0], kind[1], tuple(x for s in kind[2] for x in (off[s], (1 << width[s]) - 1)), kind[3],
-                    kind[4])
+        if kind is not None and kind[1] in PLACED:  # the slots read: (offset, mask) of each (-1: none, 0 and 0)
+            kind = (kind[0], kind[1], tuple(x for s in kind[2] for x in ((off[s], (1 << width[s]) - 1) if s >= 0
+                                                                          else (0, 0))), kind[3], kind[4])
         return kind if kind is None or kind[3] < 0 else (kind[0], kind[1], kind[2], off[kind[3]], kind[4])
 
     return tuple((k, off[s], (1 << width[s]) - 1, top[s], a, lost[s], placed(kinds[k] if k < len(kinds) else None))
@@ -443,8 +447,16 @@ def _apply(changes: tuple[Compiled, ...], values: int, exact: bool,
             if maybe:
                 nxt.append((v, unpaid))
                 nw.append(w)
+            if mode == "clamp":  # a second slot (what the kit still holds) at most this slot's count
+                ko, km = amounts
+                nxt.append(((v & ~(km << ko)) | (min((v >> ko) & km, (v >> o) & m) << ko), unpaid))
+                nw.append(w)
+                continue
             if mode in PICKS:  # one of the slots held loses one: each as likely, or the first
-                held = [(po, pm) for po, pm in zip(amounts[::2], amounts[1::2], strict=True) if (v >> po) & pm]
+                slots = list(zip(amounts[::2], amounts[1::2], strict=True))
+                # (offset, mask) pairs two by two: a count, and what of it the kit holds (never offered)
+                held = [(po, pm) for (po, pm), (ko, km) in zip(slots[::2], slots[1::2], strict=True)
+                        if ((v >> po) & pm) > ((v >> ko) & km)]
                 if not held:
                     nxt.append((v, unpaid))
                     nw.append(w)

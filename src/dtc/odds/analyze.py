@@ -405,7 +405,7 @@ def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: boo
         "more among the entry's own, as dtc play offers it (docs/outcomes.md)",
     ]
     if chain is not None:
-        read = [n for n in chain.names if not n.startswith("once:")]  # (a once find's own flag)
+        read = [n for n in chain.names if not n.startswith(("once:", "kit:"))]  # (a once find's own flag)
         held = ", ".join(read) if read else "nothing"
         out += [
             "what the reader holds is modelled exactly: a choice whose condition is false is closed, as in dtc "

@@ -174,7 +174,7 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         if name in unit:
             unit[name] = gcd(unit[name], count)
     lost: dict[str, int] = {}
-    pickable = _pickable(book, pick)
+    pickable, kit = _pickable(book, pick)
     for name in pickable:  # every possession a pick may take is kept exactly, one by one
         unit[name] = 1
         tops[name] = max(tops.get(name, 0), 1)
@@ -225,13 +225,18 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                 if ch.get("once") and ch["name"] in slot:
                     onces.setdefault((n, ci, k), len(names) + len(onces))
     flag_names = [f"once:{n}:{ci}:{k}" for (n, ci, k) in onces]
+    # What of a pickable possession the adventurer's kit holds (the kit's rope): a slot of its own,
+    # as many as the kit still holds, which play never offers to a pick (its count counts both).
+    kit_slot = {name: len(names) + len(onces) + j for j, name in enumerate(sorted(kit))}
+    flag_names += [f"kit:{name}" for name in sorted(kit)]
     layout = Layout.of([limits[n] // unit[n] if n in limits else -(-tops[n] // unit[n]) for n in names]
-                       + [1] * len(onces), [n in lost and n not in limits for n in names] + [False] * len(onces),
+                       + [1] * len(onces) + [kit[n] for n in sorted(kit)],
+                       [n in lost and n not in limits for n in names] + [False] * (len(onces) + len(kit)),
                        exact=True,
-                       ceilings=[ceiling(n) for n in names] + [1] * len(onces))
+                       ceilings=[ceiling(n) for n in names] + [1] * (len(onces) + len(kit)))
 
-    picked = tuple(slot[name] for name in pickable)
-    picks_read = sum(1 << i for i in picked)
+    picked = tuple(x for name in pickable for x in (slot[name], kit_slot.get(name, -1)))
+    picks_read = sum(1 << i for i in picked if i >= 0)
 
     def compiled(n: int, ci: int, changes: list[Any]) -> tuple[tuple[tuple[int, int], ...], tuple[Kind | None, ...]]:
         """A list of changes (an entry's, ``ci`` -1, or a choice's) as a room or a way takes them."""
@@ -257,6 +262,11 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                 kinds.append((False, mode, tuple(a // unit[ch["name"]] for a in rolled), flag, tuple(rolled.values())))
             else:
                 kinds.append(None)
+            if ch["name"] in kit_slot and (ch["amount"] < 0 or ch.get("all")):
+                # a loss takes the book's possession first, then the kit's (play's give_up): what
+                # the kit still holds is at most what is held after it
+                out.append((slot[ch["name"]], 0))
+                kinds.append((False, "clamp", (kit_slot[ch["name"]],), -1, ()))
         return tuple(out), tuple(kinds) if any(k is not None for k in kinds) else ()
 
     sinks: dict[str, int] = {}
@@ -321,20 +331,22 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         rooms.append(Room(n, changes, ways, ending, returns, reads, loss_reads, kinds))
         options.append(opts)
     # return targets: the option's branch order, for the exit each one follows
-    held = layout.pack([book.held.get(n, 0) // unit[n] for n in names] + [0] * len(onces))
+    held = layout.pack([book.held.get(n, 0) // unit[n] for n in names] + [0] * len(onces)
+                       + [kit[n] for n in sorted(kit)])
     ex = explore(rooms, room_of[book.start], layout, budget=budget, edges=True, held=held)
     return _lay_out(book, ex, numbers, options, rooms, sinks, names + flag_names, return_exits,
                     units + [1] * len(onces), cyclic)
 
 
-def _pickable(book: Book, pick: str | None) -> list[str]:
+def _pickable(book: Book, pick: str | None) -> tuple[list[str], dict[str, int]]:
     """The possessions a ``[-1 item of choice]`` may take, as play offers them (the book's
-    possessions other than coins: what a change or ``Start with:`` names), sorted by name; empty in a
-    book without one. A :class:`ValueError` names what the odds do not follow: a reader who
-    decides, a pick the reader may skip, a possession the adventurer's kit also holds."""
+    possessions other than coins: what a change or ``Start with:`` names), sorted by name, and how
+    many of each the adventurer's kit holds (never offered: play offers the book's possessions);
+    empty in a book without one. A :class:`ValueError` names what the odds do not follow: a reader
+    who decides, a pick the reader may skip."""
     at = next(((n, ch) for n in book.numbers for ch in _changes(book, n) if ch.get("pick")), None)
     if at is None:
-        return []
+        return [], {}
     n, ch = at
     what = f"[-{-int(ch['amount'])} {ch['name']}]"
     if pick is None:
@@ -349,12 +361,8 @@ def _pickable(book: Book, pick: str | None) -> list[str]:
     names = {c["name"] for m in book.numbers for c in _changes(book, m) if not c.get("pick")}
     names |= {name for name, count in book.held.items() if count > 0}
     names = {name for name in names if not is_coins(name)}
-    kit = kit_holdings_of(book.rules, names)
-    if kit:
-        raise ValueError(f"entry {n}: the reader chooses which possession to lose ({what}) and the adventurer's "
-                         f"kit also holds {', '.join(sorted(kit))}, which play does not offer: dtc odds does not yet "
-                         "follow it (dtc simulate plays it)")
-    return sorted(names)
+    kit = {name: k for name, k in kit_holdings_of(book.rules, names).items() if k > 0 and book.held.get(name, 0) >= k}
+    return sorted(names), kit
 
 
 def _changes(book: Book, n: int) -> list[Any]:
