@@ -389,8 +389,10 @@ def _exact_only(ch: Mapping[str, Any], n: int, start: bool, take: float | None) 
     """A change the odds cannot follow exactly yet, on a possession a condition reads: a
     :class:`ValueError` naming it (``dtc simulate`` plays it)."""
     if ("dice" in ch or (ch.get("may") and take not in (None, 1.0))) and start:
-        raise ValueError(f"entry {n}: a random amount of {ch['name']} ({ch['dice']}) on the first page, which a "
-                         "condition reads: dtc odds does not yet start from more than one state (dtc simulate "
+        what = (f"a random amount of {ch['name']} ({ch['dice']})" if "dice" in ch
+                else f"{ch['name']} the reader may take or leave")
+        raise ValueError(f"entry {n}: {what} on the first page, which a condition or a loss of the reader's "
+                         "choice reads: dtc odds does not yet start from more than one state (dtc simulate "
                          "plays it)")
     if ch.get("may") and take is None:
         raise ValueError(f"entry {n}: the reader may take {ch['name']} or leave it, and a condition reads it: "
