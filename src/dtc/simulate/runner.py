@@ -60,7 +60,8 @@ class LeastUsed(RandomPolicy):
         for n, o in enumerate(question.options):
             if o.key == "leave":
                 ways.append((n, game.state.start))
-            elif "command" not in o.tags and "broken" not in o.tags:
+            elif "command" not in o.tags and "broken" not in o.tags and "closed" not in o.tags:
+                # (a choice whose condition is false is refused: taking it would ask again, forever)
                 ways.append((n, o.target if o.target is not None else o.key))
         if not ways:
             return question.index("wait") or 0
