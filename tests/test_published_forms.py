@@ -492,6 +492,16 @@ def test_a_loss_the_reader_chooses_may_fall_on_what_no_condition_reads(tmp_path:
     assert shares[3] == pytest.approx(1 / 4, abs=0.03)
 
 
+def test_a_may_on_the_first_page_before_a_chosen_loss_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "rag.txt"
+    path.write_text(book("1 A cave. [may +rag] [+iron key] **On** (D0, S2).",
+                         "2 A toll. [-1 item of choice] **Door** (D0, S3, if iron key); **Back** (D0, S4).",
+                         "3 Through. THE END (victory)", "4 Out. THE END"), encoding="utf-8")
+    result = run(["odds", str(path)])
+    assert result.exit_code == 2 and "rag the reader may take or leave on the first page" in result.output
+    assert result.output.count("\n") == 1
+
+
 @pytest.mark.parametrize(("first", "climb", "expected"), [
     ("[+iron key]", "if rope", {"ending:4": 1.0}),  # the kit's rope is never offered: the key goes
     ("[-rope] [+rope, +iron key]", "if rope", {"ending:3": 0.5, "ending:4": 0.5}),  # the kit's rope lost first
