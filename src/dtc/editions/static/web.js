@@ -86,7 +86,7 @@
     fields.forEach(function (el) { values[el.dataset.field] = el.type === "checkbox" ? el.checked : el.value; });
     store.set(sheetKey, JSON.stringify({ fields: values, last: state.last, previous: state.previous, been: !!state.been,
       attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck, over: state.over,
-      unconscious: state.unconscious, dark: state.dark, dr: state.dr, visits: state.visits, begun: !!state.begun }));
+      unconscious: state.unconscious, dark: state.dark, dr: state.dr, visits: state.visits, begun: !!state.begun, taken: state.taken || {} }));
     if (!store.ok) { say("This browser does not let the page save your sheet."); }
   }
   function load() {
@@ -111,6 +111,7 @@
       if (saved.dr && typeof saved.dr === "object" && Array.isArray(saved.dr.steps)) { state.dr = saved.dr; }
       state.visits = saved.visits && typeof saved.visits === "object" ? saved.visits : {};
       state.begun = !!saved.begun;
+      state.taken = saved.taken && typeof saved.taken === "object" ? saved.taken : {};
     } catch (e) { /* a damaged record: start afresh */ }
   }
   function say(text) { status.textContent = text; }
@@ -190,7 +191,7 @@
   function freshSheet() {
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false; state.pendingArrival = null;
-    state.visits = {}; state.begun = false;
+    state.visits = {}; state.begun = false; state.taken = {};
     state.over = null; state.unconscious = false; state.dark = 0; state.dr = clock ? freshClock() : null;
     weights = {}; standard = {};
     run = null; store.set(runKey, "null");
@@ -750,6 +751,7 @@
       var name = ch.name, amount = ch.amount;
       if (ch.once && !first) { return; }
       if (ch.may && !mayTake(ch)) { return; }
+      if (ch.pick) { pickToLose(-ch.amount); return; }
       if (ch.dice) {
         var times = ch.times || 1, r = rollText(ch.dice, "0"), total = r.total * times;
         note({ event: "roll", total: total }, { event: "roll", total: total });
@@ -768,6 +770,26 @@
       note({ event: "possession", name: name, held: now }, logged);
     });
   }
+  /* ``[-1 item of choice]`` (play's Engine._pick): the reader gives up ``count`` of the book's
+     possessions, one at a time, each of their choosing (a replay takes the log's answers). */
+  function pickToLose(count) {
+    for (var k = 0; k < count; k++) {
+      var names = has.filter(function (n, i) { return num("has-" + i) > 0; }).sort();
+      if (!names.length) { return; }
+      var n = 0;
+      if (replaying) {
+        var m = /^lose:(\d+)$/.exec(replaying.loseAnswers.shift() || "");
+        n = m ? parseInt(m[1], 10) : 0;
+      } else {
+        var asked = window.prompt("Which do you give up? " + names.map(function (x, i) { return (i + 1) + ": " + x; }).join(", "), "1");
+        n = Math.max(0, Math.min(names.length - 1, (parseInt(asked || "1", 10) || 1) - 1));
+      }
+      var name = names[Math.min(n, names.length - 1)];
+      decide("lose", "lose:" + n, name);
+      changeHeld(name, -1);
+      note({ event: "possession", name: name, held: heldNow(name) }, { event: "possession", name: name, amount: -1, held: heldNow(name) });
+    }
+  }
   /* ``[may +rope]``: the reader's choice (a replay takes the log's answer). */
   function mayTake(ch) {
     var what = (Math.abs(ch.amount) !== 1 ? Math.abs(ch.amount) + " " : "") + ch.name, take;
@@ -778,10 +800,14 @@
   }
   function visitsOf(n) { return (state.visits || {})[String(n)] || 0; }
   function applyChanges(number) { applyList(data.changes[String(number)], visitsOf(number) <= 1); }
-  /* A choice's own changes, as it is taken ("(D0, S37, -3 coins)"). */
+  /* A choice's own changes, as it is taken ("(D0, S37, -3 coins)"); its ``once`` ones the first
+     time it is taken (play's Engine._choice keeps the choices taken with what was looted). */
   function applyChoiceChanges(card) {
-    var list = (data.choiceChanges || {})[card.dataset.card || ""];
-    if (list) { applyList(list, visitsOf(entryOf(card)) <= 1); }
+    var id = card.dataset.card || "", list = (data.choiceChanges || {})[id];
+    if (!list) { return; }
+    state.taken = state.taken || {};
+    applyList(list, !state.taken[id]);
+    state.taken[id] = true;
   }
   /* The front matter's "Start with:", held from the run's first page. */
   function beginRun() {
@@ -1868,7 +1894,7 @@
       status.dataset.replay = "diverged"; status.textContent = "This is not a run log that replays (write it with dtc play --log).";
       return done && done();
     }
-    replaying = { page: [], queue: [], step: 0, expect: undefined, mayAnswers: [] };
+    replaying = { page: [], queue: [], step: 0, expect: undefined, mayAnswers: [], loseAnswers: [] };
     var segment = "taken", i = 0, steps = 0;
     function finish(kind, text) {
       replaying = null; faces = null;
@@ -1908,6 +1934,15 @@
       }
       return found;
     }
+    function answers(list, from, question) {
+      var found = [];
+      for (var j = from; j < list.length; j++) {
+        var x = list[j];
+        if (x.event === "move" || x.event === "end" || (x.event === "decision" && x.question === "menu")) { break; }
+        if (x.event === "decision" && x.question === question) { found.push(String(x.choice)); }
+      }
+      return found;
+    }
     function closeSegment(seq) {
       if (replaying.page.length) { throw new Diverged(seq, "the page " + replaying.page[0].event + " where the log has nothing"); }
       if (replaying.queue.length) { throw new Diverged(seq, "the log rolled " + replaying.queue.length + " dice the page did not"); }
@@ -1921,12 +1956,13 @@
           if (boundary) { closeSegment(e.seq); }
           if (e.event === "start") {
             loadSheet(e.sheet); replaying.page = [];
-            replaying.mayAnswers = mayAnswers(events, i + 1); beginRun();
+            replaying.mayAnswers = mayAnswers(events, i + 1); replaying.loseAnswers = answers(events, i + 1, "lose"); beginRun();
           } else if (boundary && e.event !== "end") {
             segment = kindOf(e);
             replaying.suspended = null;
             replaying.queue = queueFor(i + 1, segment);
             replaying.mayAnswers = mayAnswers(events, i + 1);
+            replaying.loseAnswers = answers(events, i + 1, "lose");
             faces = replaying.queue;
             trigger(events, i, segment);
           } else if (e.event === "end") {
