@@ -113,3 +113,15 @@ def test_the_cover_replays_a_chosen_file(editions: dict[str, str], page: Any, tm
                            "document.getElementById('replay-status').dataset.replay !== ''")
     status = page.locator("#replay-status")
     assert status.get_attribute("data-replay") == "match", status.text_content()
+
+
+def test_a_run_that_carried_things_in_replays(editions: dict[str, str], page: Any, tmp_path: Path) -> None:
+    """``dtc play --with``: what the run carried in (the start's ``carried``) is held from the first
+    page after the book's own Start with:, in the page as in play."""
+    book = ROOT / "adventures" / "the-salt-courier.txt"
+    log = tmp_path / "with.jsonl"
+    result = CliRunner().invoke(main, ["play", str(book), "--auto", "cautious", "--seed", "2", "--with", "rope",
+                                       "--with", "3 provisions", "--log", str(log), "--no-save", "--max-turns", "300"])
+    assert result.exit_code in (0, 1), result.output
+    replayed = _replay(page, editions[book.stem], log.read_text(encoding="utf-8"))
+    assert replayed["replay"] == "match", replayed["text"]

@@ -810,10 +810,12 @@
     state.taken[id] = true;
   }
   /* The front matter's "Start with:", held from the run's first page. */
-  function beginRun() {
+  function beginRun(carried) {
     if (state.begun) { return; }
     state.begun = true;
-    applyList((data.startWith || []).map(function (x) { return { name: x.name, amount: x.amount }; }), true);
+    /* (a replay: what the run carried in with dtc play --with, after the book's own) */
+    applyList((data.startWith || []).concat(Array.isArray(carried) ? carried : [])
+      .map(function (x) { return { name: x.name, amount: x.amount }; }), true);
   }
   function refreshGates() {
     document.querySelectorAll(".page.current [data-needs]").forEach(function (card) {
@@ -1956,7 +1958,7 @@
           if (boundary) { closeSegment(e.seq); }
           if (e.event === "start") {
             loadSheet(e.sheet); replaying.page = [];
-            replaying.mayAnswers = mayAnswers(events, i + 1); replaying.loseAnswers = answers(events, i + 1, "lose"); beginRun();
+            replaying.mayAnswers = mayAnswers(events, i + 1); replaying.loseAnswers = answers(events, i + 1, "lose"); beginRun(e.carried);
           } else if (boundary && e.event !== "end") {
             segment = kindOf(e);
             replaying.suspended = null;
