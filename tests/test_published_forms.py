@@ -339,7 +339,23 @@ def test_odds_follow_a_may_as_the_random_reader_takes_it(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     odds = {o["key"]: o["probability"] for o in json.loads(result.output)["outcomes"]}
     assert odds["ending:3"] == pytest.approx(1 / 4)  # taken half the time, then the door or the stair
-    assert run(["odds", "--policy", "best", str(path)]).exit_code == 2  # a reader who decides: not yet
+    play = json.loads(result.output)["play"]
+    assert (play["best"], play["worst"]) == pytest.approx((1.0, 0.0))  # the best reader takes it, the worst not
+
+
+@pytest.mark.parametrize(("policy", "victory"), [("best", 1.0), ("worst", 0.0), ("cautious", 0.0)])
+def test_the_best_and_worst_readers_decide_a_may(tmp_path: Path, policy: str, victory: float) -> None:
+    path = tmp_path / "idol.txt"
+    path.write_text(book("1 A road. **On** (D0, S5).", "5 A shrine. [may +stone idol] **On** (D0, S2).",
+                         "2 The guardian. **Pass** (D0, S3, if not stone idol); **Flee** (D0, S4).",
+                         "3 Through. THE END (victory)", "4 Away. THE END"), encoding="utf-8")
+    result = run(["odds", "--format", "json", "--policy", policy, str(path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    odds = {o["key"]: o["probability"] for o in report["outcomes"]}
+    assert odds.get("ending:3", 0.0) == pytest.approx(victory)  # (the cautious reader always takes it)
+    assert report["play"]["random"] == pytest.approx(1 / 4)  # left half the time, then Pass or Flee
+    assert {e["number"]: e["expected_visits"] for e in report["entries"]}[5] == pytest.approx(1.0)  # not twice
 
 
 def test_odds_follow_a_score_gate_for_one_adventurer() -> None:
@@ -474,8 +490,17 @@ def test_odds_follow_a_loss_the_reader_chooses(tmp_path: Path) -> None:
     assert odds() == pytest.approx({"ending:3": 1 / 4, "ending:4": 1 / 4, "ending:5": 1 / 2})
     # the cautious reader gives up the first held by name (the brass lamp), as play's does
     assert odds("--policy", "cautious") == pytest.approx({"ending:3": 1 / 2, "ending:5": 1 / 2})
-    result = run(["odds", "--policy", "best", str(path)])  # a reader who decides: not yet
-    assert result.exit_code == 2 and "[-1 item of choice]" in result.output and result.output.count("\n") == 1
+    assert odds("--policy", "best") == pytest.approx({"ending:3": 1.0})  # gives up the lamp, takes the door
+    assert odds("--policy", "worst") == pytest.approx({"ending:5": 1.0})
+
+
+def test_a_decision_in_an_entry_that_returns_is_one_line_for_the_best_reader(tmp_path: Path) -> None:
+    path = tmp_path / "back.txt"
+    path.write_text(book("1 A hall. **Door** (D0, S2, if iron key); **Cellar** (D0, S3).", "2 Out. THE END",
+                         "3 A key on a nail. [may +iron key] Return to your most recent entry."), encoding="utf-8")
+    result = run(["odds", "--policy", "best", str(path)])
+    assert result.exit_code == 2 and "returns to the most recent one" in result.output
+    assert result.output.count("\n") == 1
 
 
 def test_a_loss_the_reader_chooses_may_fall_on_what_no_condition_reads(tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ from dtc.systems import Ruleset, get_ruleset
 
 if TYPE_CHECKING:
     from dtc.odds.chain import Solution
+    from dtc.odds.sensitivity import GoalFunction
 
 HAZARD_KINDS = ("damage", "fight")
 
@@ -229,10 +230,21 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     goal, goal_words = goal_states(plain, entry_of, book)
     play = Play(goal_words)
     branches: list[list[float]] | None = None
+    choosing = chain is not None and policy not in DECIDED and _reader_decides(book)
     if policy in DECIDED or explain or len(plain.states) * len(weights) <= DECIDE_WORK:
-        decided = _decide(plain, chances, weights, goal, play, entry_of, chain, explain)
-        if policy in DECIDED:
-            branches = decided[policy]
+        if choosing:  # the best and worst readers decide a [may ...] and what they give up: their own chain
+            try:
+                dchain = build_states(book, scores=known, take=None, pick=None)
+            except ValueError as exc:
+                play.note = f"the best and worst reader are not computed: {exc}"
+            else:
+                d_entry_of = _entry_of(dchain.shape, dchain)
+                _decide(dchain.shape, chances, weights, goal_states(dchain.shape, d_entry_of, book)[0], play,
+                        d_entry_of, dchain, explain)
+        else:
+            decided = _decide(plain, chances, weights, goal, play, entry_of, chain, explain)
+            if policy in DECIDED:
+                branches = decided[policy]
     else:
         play.note = (f"the best and worst reader are not computed for a chain of {len(plain.states):,} states and "
                      f"{len(weights)} kinds of adventurer (ask for --policy best or worst)")
@@ -260,8 +272,16 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         visits_out = {n: float(visits[i]) for i, n in enumerate(numbers)}
     play.chosen = sum(p for k, p in outcomes.items() if _is_goal(k, book, goal_words))
     if policy != "random" and play.random is None and len(plain.states) * len(weights) <= DECIDE_WORK:
-        rnd = _solve(plain, chances, weights, "random", None, len(checks), reach=False)
-        play.random = sum(p for k, p in _named(rnd.outcomes, chain).items() if _is_goal(k, book, goal_words))
+        r_plain, r_chain = plain, chain
+        if policy == "cautious" and choosing:  # the random reader takes a [may ...] half the time, picks at random
+            try:
+                r_chain = build_states(book, scores=known, take=0.5, pick="random")
+            except ValueError:
+                r_chain = None  # (a may on the first page: not worked out for the random reader)
+            r_plain = r_chain.shape if r_chain is not None else plain
+        if r_chain is not None or chain is None:
+            rnd = _solve(r_plain, chances, weights, "random", None, len(checks), reach=False)
+            play.random = sum(p for k, p in _named(rnd.outcomes, r_chain).items() if _is_goal(k, book, goal_words))
     elif policy == "random":
         play.random = play.chosen
     if decisive and policy in POLICIES and len(plain.states) <= DECISIVE_STATES:
@@ -394,6 +414,12 @@ def _by_gates(graph: CompiledGraph, book: Book, ruleset: Ruleset, gates: tuple[G
             sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))),
         loops=loops, visits=visits, reach=reach, edges=edges, hazards=hazards, notes=list(dict.fromkeys(notes)),
         states=sum(o.states or 0 for _, o in parts), unexplored=sum(w * o.unexplored for w, o in parts), play=play)
+
+
+def _reader_decides(book: Book) -> bool:
+    """Whether the book asks the reader something the policies answer their own way: a
+    ``[may ...]`` or a ``[-1 item of choice]`` (the best and worst readers decide it)."""
+    return any(ch.get("may") or ch.get("pick") for n in book.numbers for ch in book.entries[n].get("changes", ()))
 
 
 def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: bool,
@@ -595,6 +621,11 @@ def _decide(plain: PlainShape, chances: list[list[float]], weights: list[float],
     return out
 
 
+#: Chains of up to this many states answer "which checks decide the book" by solving again (numpy
+#: and scipy cost more to load than the answers); larger ones by :mod:`dtc.odds.sensitivity`.
+SMALL_SENSITIVITY = 200
+
+
 def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateChain | None,
                  abilities: Mapping[str, int] | None, approach: str, encumbered: bool, policy: str,
                  words: str, feature: str | None = None) -> list[Decisive]:
@@ -603,7 +634,14 @@ def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateCh
     if not keys:
         return []
 
+    known: dict[Any, float] = {}
+
     def chance(key: Any) -> float:
+        if key not in known:
+            known[key] = exact_chance(key)
+        return known[key]
+
+    def exact_chance(key: Any) -> float:
         if key.difficulty == 0:
             return 1.0
         if abilities is not None:
@@ -624,6 +662,10 @@ def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateCh
     cyclic = chain.cyclic if chain is not None else cyclic_entries(book)
 
     def goal_with(options: list[int], p: float) -> float:
+        if fast is not None:
+            quick = fast.value(options, p)
+            if quick is not None:
+                return quick
         check = list(plain.opt_check)
         for o in options:
             check[o] = len(keys)
@@ -633,6 +675,15 @@ def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateCh
 
     sol = _solve(plain, [base], [1.0], policy, None, len(keys), reach=False)
     now = sum(q for k, q in _named(sol.outcomes, chain).items() if _is_goal(k, book, words))
+    # each answer below as a low-rank update of one factorisation (dtc.odds.sensitivity), where it
+    # agrees with the full solve on the book as it is; else every answer is solved in full
+    fast: GoalFunction | None = None
+    if by_choice and len(plain.states) > SMALL_SENSITIVITY:
+        from dtc.odds.sensitivity import GoalFunction
+
+        fast = GoalFunction(plain, base, policy, goal_states(plain, _entry_of(plain, chain), book)[0])
+        if not fast.ok or abs(fast.now - now) > 1e-9:
+            fast = None
     out = []
     for (n, ci), options in sorted(by_choice.items()):
         key = keys[plain.opt_check[options[0]]]
@@ -651,5 +702,6 @@ def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateCh
             derivative = goal_with(options, 1.0) - goal_with(options, 0.0)
         out.append(Decisive(n, ci, c.get("label") or c.get("text", ""), key.ability, d, now, easier, harder,
                             derivative))
-    out.sort(key=lambda x: (-x.swing, -abs(x.derivative), x.entry, x.choice))
+    # swings and derivatives equal to rounding are ties, ordered by entry (the same on every machine)
+    out.sort(key=lambda x: (-round(x.swing, 12), -round(abs(x.derivative), 9), x.entry, x.choice))
     return out

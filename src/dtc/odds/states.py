@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import gcd
 from typing import Any
 
 from dtc.lint.explore import Exploration, Kind, Layout, Room, Way, explore
-from dtc.odds.options import SURE, Book, Option
+from dtc.odds.options import SURE, Book, Branch, Option
 from dtc.odds.small import ESCAPED, PlainShape
 
 #: States explored before the odds give bounds instead of figures.
@@ -134,6 +134,9 @@ class StateChain:
     complete: bool
     units: list[int]  # per tracked possession: the amount one step of its count is
     cyclic: set[int]  # entries on a cycle of the book's graph (:func:`cyclic_entries`)
+    #: Per room: whether its states are visits of its entry (False for a room after a decision
+    #: the reader made at the entry: the best and worst readers' ``[may ...]``).
+    counted: list[bool]
 
     @property
     def states(self) -> int:
@@ -180,11 +183,12 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         tops[name] = max(tops.get(name, 0), 1)
         lost[name] = max(lost.get(name, 0), 1)
     for n in book.numbers:
-        for ch in _changes(book, n):
+        entry_own = len(book.entries[n].get("changes", []))
+        for i, ch in enumerate(_changes(book, n)):
             if ch.get("pick"):
                 continue
             if ch["name"] in unit:
-                _exact_only(ch, n, n == book.start, take)
+                _exact_only(ch, n, n == book.start, take, way=i >= entry_own)
                 for a in (_rolled(ch) if "dice" in ch else () if ch.get("all") else (int(ch["amount"]),)):
                     unit[ch["name"]] = gcd(unit[ch["name"]], abs(a))
                     if a < 0:
@@ -238,11 +242,13 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     picked = tuple(x for name in pickable for x in (slot[name], kit_slot.get(name, -1)))
     picks_read = sum(1 << i for i in picked if i >= 0)
 
-    def compiled(n: int, ci: int, changes: list[Any]) -> tuple[tuple[tuple[int, int], ...], tuple[Kind | None, ...]]:
-        """A list of changes (an entry's, ``ci`` -1, or a choice's) as a room or a way takes them."""
+    def compiled(n: int, ci: int, changes: list[Any],
+                 at: list[int] | None = None) -> tuple[tuple[tuple[int, int], ...], tuple[Kind | None, ...]]:
+        """A list of changes (an entry's, ``ci`` -1, or a choice's) as a room or a way takes them;
+        ``at``: each one's index in its list (default: in order from 0), for its ``once`` flag."""
         out: list[tuple[int, int]] = []
         kinds: list[Kind | None] = []
-        for k, ch in enumerate(changes):
+        for k, ch in zip(at if at is not None else range(len(changes)), changes, strict=True):
             if ch.get("pick"):  # [-1 item of choice]: one of the possessions held, -amount times
                 if picked:
                     for _ in range(-int(ch["amount"])):
@@ -284,14 +290,58 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     rooms: list[Room] = []
     options: list[list[Option]] = []
     return_exits: dict[int, dict[int, int]] = {}
+    def decision(n: int, k: int, ch: Any, to: int) -> tuple[list[Way], list[Option], int]:
+        """The answers to one decision at entry ``n`` (its change ``k``, ``ch``), each a way on to
+        room ``to``: take or leave what a ``[may ...]`` offers; give up each possession held (not
+        the kit's), or nothing when none is held. With what the answers' tests and changes read."""
+        on = [Branch(None, n, SURE)]
+        if ch.get("may"):
+            took, took_kinds = compiled(n, -1, [{**ch, "may": False}], [k])
+            flag = onces.get((n, -1, k), -1)
+            left = ((flag, 1),) if flag >= 0 else ()  # (left: the once find is not offered again)
+            what = ch["name"]
+            take_opt = Option("decide", f"take {what}" if ch["amount"] > 0 else f"give up {what}", None, None, on)
+            leave_opt = Option("decide", f"leave {what}" if ch["amount"] > 0 else f"keep {what}", None, None, on)
+            return ([Way(take_opt, (to,), None, took, took_kinds), Way(leave_opt, (to,), None, left, ())],
+                    [take_opt, leave_opt], (1 << flag) if flag >= 0 else 0)
+        ways: list[Way] = []
+        opts: list[Option] = []
+        tests: list[Callable[[int], bool]] = []
+        for name in pickable:
+            c, q = slot[name], kit_slot.get(name, -1)
+            co, cm = layout.off[c], (1 << layout.width[c]) - 1
+            qo, qm = (layout.off[q], (1 << layout.width[q]) - 1) if q >= 0 else (0, 0)
+
+            def held(v: int, co: int = co, cm: int = cm, qo: int = qo, qm: int = qm) -> bool:
+                return ((v >> co) & cm) > ((v >> qo) & qm)
+
+            tests.append(held)
+            opt = Option("decide", f"give up {name}", None, None, on)
+            ways.append(Way(opt, (to,), held, ((c, -1),), ()))
+            opts.append(opt)
+        none = Option("decide", "nothing to give up", None, None, on)
+        ways.append(Way(none, (to,), lambda v: not any(t(v) for t in tests)))
+        opts.append(none)
+        return ways, opts, picks_read
+
+    # A reader who decides (``take`` None: the best and the worst) takes a ``[may ...]`` or gives
+    # up a ``[-1 item of choice]`` as a decision: the entry's room holds its changes up to the
+    # first such, and its ways are the decision's answers, each on to a room of the same entry
+    # (added after every entry's) that holds what follows; the last holds the entry's ways on.
+    pending: list[tuple[Room, list[Option], bool]] = []
+    decided = take is None
     for r, n in enumerate(numbers):
         e = book.entries[n]
-        changes, kinds = compiled(n, -1, e.get("changes", []))
+        own = list(enumerate(e.get("changes", [])))
+        cut = [i for i, (_, ch) in enumerate(own) if decided and n not in book.endings and (
+            (ch.get("pick") and picked) or (ch.get("may") and ch["name"] in slot))] if decided else []
+        first_part = own[: cut[0]] if cut else own
+        changes, kinds = compiled(n, -1, [ch for _, ch in first_part], [k for k, _ in first_part])
         loss_reads = 0
-        for (n_, ci_, _), f in onces.items():  # a once flag is read where its change applies
-            if n_ == n and ci_ < 0:
+        for (n_, ci_, k_), f in onces.items():  # a once flag is read where its change applies
+            if n_ == n and ci_ < 0 and any(k_ == k for k, _ in first_part):
                 loss_reads |= 1 << f
-        if any(ch.get("pick") for ch in e.get("changes", [])):  # a pick reads what is held
+        if any(ch.get("pick") for _, ch in first_part):  # a pick reads what is held
             loss_reads |= picks_read
         ways: list[Way] = []
         opts: list[Option] = []
@@ -328,14 +378,52 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
             leave = Option("leave", "leave the dungeon", None, None, [])
             ways.append(Way(leave, (sink(ESCAPED),)))
             opts.append(leave)
-        rooms.append(Room(n, changes, ways, ending, returns, reads, loss_reads, kinds))
+        if not cut:
+            rooms.append(Room(n, changes, ways, ending, returns, reads, loss_reads, kinds))
+            options.append(opts)
+            continue
+        if returns:
+            raise ValueError(f"entry {n}: a decision the reader makes ([may ...] or [-1 item of choice]) in an entry "
+                             "that returns to the most recent one: dtc odds does not yet follow it for the best and "
+                             "worst readers (dtc simulate plays it)")
+        # one decision per answer asked (a pick of several: one each), and what follows each
+        steps: list[tuple[int, Any, list[tuple[int, Any]]]] = []
+        for j, i in enumerate(cut):
+            k, ch = own[i]
+            after = own[i + 1: cut[j + 1]] if j + 1 < len(cut) else own[i + 1:]
+            times = -int(ch["amount"]) if ch.get("pick") else 1
+            steps += [(k, ch, [])] * (times - 1) + [(k, ch, after)]
+        here, at, owner = (changes, kinds, loss_reads), r, r < len(book.numbers)
+        for k, ch, after in steps:
+            to = len(numbers) + len(pending)
+            d_ways, d_opts, d_reads = decision(n, k, ch, to)
+            room = Room(n, here[0], d_ways, False, (), d_reads, here[2], here[1])
+            if at == r:
+                rooms.append(room)
+                options.append(d_opts)
+            else:
+                pending.append((room, d_opts, owner))
+            a_changes, a_kinds = compiled(n, -1, [c for _, c in after], [k_ for k_, _ in after])
+            a_reads = 0
+            for (n_, ci_, k_), f in onces.items():
+                if n_ == n and ci_ < 0 and any(k_ == kk for kk, _ in after):
+                    a_reads |= 1 << f
+            if any(c.get("pick") for _, c in after):
+                a_reads |= picks_read
+            here, at = (a_changes, a_kinds, a_reads), to
+        pending.append((Room(n, here[0], ways, ending, returns, reads, here[2], here[1]), opts, owner))
+    for room, opts, _ in pending:
+        rooms.append(room)
         options.append(opts)
+        numbers.append(room.number)
     # return targets: the option's branch order, for the exit each one follows
     held = layout.pack([book.held.get(n, 0) // unit[n] for n in names] + [0] * len(onces)
                        + [kit[n] for n in sorted(kit)])
     ex = explore(rooms, room_of[book.start], layout, budget=budget, edges=True, held=held)
+    owns = [r < len(book.numbers) for r in range(len(rooms) - len(pending))] + [o for _, _, o in pending]
+    counted = [True] * (len(rooms) - len(pending)) + [False] * len(pending)
     return _lay_out(book, ex, numbers, options, rooms, sinks, names + flag_names, return_exits,
-                    units + [1] * len(onces), cyclic)
+                    units + [1] * len(onces), cyclic, owns, counted)
 
 
 def _pickable(book: Book, pick: str | None) -> tuple[list[str], dict[str, int]]:
@@ -349,9 +437,11 @@ def _pickable(book: Book, pick: str | None) -> tuple[list[str], dict[str, int]]:
         return [], {}
     n, ch = at
     what = f"[-{-int(ch['amount'])} {ch['name']}]"
-    if pick is None:
-        raise ValueError(f"entry {n}: the reader chooses which possession to lose ({what}): dtc odds follows "
-                         "that choice for the random and the cautious reader only (dtc simulate plays it)")
+    on_way = next((m for m in book.numbers for c in book.entries[m]["choices"] for x in c.get("changes", [])
+                   if x.get("pick")), None)
+    if pick is None and on_way is not None:
+        raise ValueError(f"entry {on_way}: the reader chooses which possession to lose on taking a choice: dtc odds "
+                         "follows that choice for the random and the cautious reader only (dtc simulate plays it)")
     if any(c.get("pick") and (c.get("may") or c.get("once")) for m in book.numbers for c in _changes(book, m)):
         raise ValueError(f"entry {n}: a loss the reader chooses that may not happen ({what} with may or once): "
                          "dtc odds does not yet follow it (dtc simulate plays it)")
@@ -385,7 +475,7 @@ def _rolled(ch: Mapping[str, Any]) -> dict[int, float]:
     return {sign * total * int(ch.get("times", 1)): float(p) for total, p in sorted(totals.items())}
 
 
-def _exact_only(ch: Mapping[str, Any], n: int, start: bool, take: float | None) -> None:
+def _exact_only(ch: Mapping[str, Any], n: int, start: bool, take: float | None, way: bool = False) -> None:
     """A change the odds cannot follow exactly yet, on a possession a condition reads: a
     :class:`ValueError` naming it (``dtc simulate`` plays it)."""
     if ("dice" in ch or (ch.get("may") and take not in (None, 1.0))) and start:
@@ -394,18 +484,21 @@ def _exact_only(ch: Mapping[str, Any], n: int, start: bool, take: float | None) 
         raise ValueError(f"entry {n}: {what} on the first page, which a condition or a loss of the reader's "
                          "choice reads: dtc odds does not yet start from more than one state (dtc simulate "
                          "plays it)")
-    if ch.get("may") and take is None:
-        raise ValueError(f"entry {n}: the reader may take {ch['name']} or leave it, and a condition reads it: "
-                         "dtc odds follows that choice for the random and the cautious reader only (dtc "
-                         "simulate plays it)")
-    if ch.get("may") and ch.get("all") and take != 1.0:
+    if ch.get("may") and take is None and way:
+        raise ValueError(f"entry {n}: the reader may take {ch['name']} or leave it on taking a choice, and a "
+                         "condition reads it: dtc odds follows that choice for the random and the cautious reader "
+                         "only (dtc simulate plays it)")
+    if ch.get("may") and ch.get("all") and take not in (None, 1.0):
         raise ValueError(f"entry {n}: the reader may lose every {ch['name']} or not: dtc odds does not yet follow "
                          "that choice (dtc simulate plays it)")
 
 
 def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list[Option]], rooms: list[Room],
              sinks: dict[str, int], names: list[str], return_exits: dict[int, dict[int, int]],
-             units: list[int], cyclic: set[int]) -> StateChain:
+             units: list[int], cyclic: set[int], owns: list[bool], counted: list[bool]) -> StateChain:
+    """The chain as the solvers take it. ``owns``: per room, whether its ways are the entry's
+    own exits (not the entrance's again); ``counted``: whether its states are visits of the entry
+    (not a room after a decision the reader made there)."""
     nodes = len(ex.nodes)
     sink_names = list(sinks)
     frontier = nodes > ex.expanded or ex.overflow
@@ -442,7 +535,7 @@ def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list
                     br_kind.append(SURE)
                     br_share.append(1.0 / len(targets) if parts is None else parts[k][1])
                     x = back_exits.get(ex.room_of(j))
-                    br_exit_code.append(-1 if x is None or r >= len(book.numbers)
+                    br_exit_code.append(-1 if x is None or not owns[r]
                                         else exits.setdefault((numbers[r], x), len(exits)))
                 continue
             opt = options[r][wi]
@@ -459,7 +552,7 @@ def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list
                 br_kind.append(b.kind if b is not None else SURE)
                 br_share.append((b.share if b is not None else 1.0) * w)
                 br_exit_code.append(exits.setdefault((number, b.exit), len(exits))
-                                    if b is not None and b.exit is not None and r < len(book.numbers) else -1)
+                                    if b is not None and b.exit is not None and owns[r] else -1)
     absorbing = [True] * len(states)
     for s in opt_state:
         absorbing[s] = False
@@ -468,7 +561,7 @@ def _lay_out(book: Book, ex: Exploration, numbers: list[int], options: list[list
     shape = PlainShape(replace(book, endings=endings), states, _Index(index, nodes), 0, absorbing, opt_state,
                        opt_check, first, [opt_state[o] for o in first], br_opt, br_target, br_kind, br_share, [])
     return StateChain(shape, ex, numbers, options, state_room, br_exit_code, list(exits), opt_choice_code,
-                      list(choices), names, ex.complete, units, cyclic)
+                      list(choices), names, ex.complete, units, cyclic, counted)
 
 
 class _Index(dict[int | str, int]):
@@ -543,8 +636,12 @@ def entry_view(chain: StateChain, outcomes: Mapping[str, float], loops: Mapping[
     vis: dict[int, float] = {}
     rch: dict[int, float] = {}
     count: dict[int, int] = {}
+    counted = chain.counted
     for q in range(len(ex.nodes)):
-        n = chain.numbers[ex.room_of(q)]
+        r = ex.room_of(q)
+        if not counted[r]:
+            continue
+        n = chain.numbers[r]
         v = float(visits[q])
         vis[n] = vis.get(n, 0.0) + v
         rch[n] = rch.get(n, 0.0) + float(reach[q])
@@ -574,7 +671,10 @@ def entry_view(chain: StateChain, outcomes: Mapping[str, float], loops: Mapping[
         where = chain.exits[code]
         edges[where] = edges.get(where, 0.0) + x * float(branch[b])
     for q in range(len(ex.nodes)):
-        n = chain.numbers[ex.room_of(q)]
+        r = ex.room_of(q)
+        if not counted[r]:
+            continue
+        n = chain.numbers[r]
         x = float(visits[q])
         weight[n] = weight.get(n, 0.0) + (x if math.isfinite(x) else 1.0)
     for where in list(edges):
