@@ -517,14 +517,18 @@ def test_a_loss_the_reader_chooses_may_fall_on_what_no_condition_reads(tmp_path:
     assert shares[3] == pytest.approx(1 / 4, abs=0.03)
 
 
-def test_a_may_on_the_first_page_before_a_chosen_loss_is_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "rag.txt"
-    path.write_text(book("1 A cave. [may +rag] [+iron key] **On** (D0, S2).",
-                         "2 A toll. [-1 item of choice] **Door** (D0, S3, if iron key); **Back** (D0, S4).",
-                         "3 Through. THE END (victory)", "4 Out. THE END"), encoding="utf-8")
-    result = run(["odds", str(path)])
-    assert result.exit_code == 2 and "rag the reader may take or leave on the first page" in result.output
-    assert result.output.count("\n") == 1
+@pytest.mark.parametrize("first", ["[may +iron key]", "[+1d4*2 marks]", "[+rag, +iron key] [-1 item of choice]"])
+def test_odds_start_from_a_first_page_that_leaves_more_than_one_state(tmp_path: Path, first: str) -> None:
+    gate = "if marks >= 6" if "marks" in first else "if iron key"
+    path = tmp_path / "first.txt"
+    path.write_text(book(f"1 The first page. {first} **Door** (D0, S2, {gate}); **Walk** (D0, S3).",
+                         "2 In. THE END (victory)", "3 Away. THE END"), encoding="utf-8")
+    result = run(["odds", "--format", "json", str(path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    # the key taken, 6 or 8 marks rolled, the rag given up: half the time each; then Door or Walk
+    assert {o["key"]: o["probability"] for o in report["outcomes"]}["ending:2"] == pytest.approx(1 / 4)
+    assert {e["number"]: e["expected_visits"] for e in report["entries"]}[1] == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize(("first", "climb", "expected"), [

@@ -28,7 +28,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from dtc.lint.explore import Exploration, Kind, Layout, Room, Way, explore
+from dtc.lint.explore import PLACED, Exploration, Kind, Layout, Room, Way, explore
 from dtc.odds.options import SURE, Book, Branch, Option
 from dtc.odds.small import ESCAPED, PlainShape
 
@@ -412,6 +412,26 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                 a_reads |= picks_read
             here, at = (a_changes, a_kinds, a_reads), to
         pending.append((Room(n, here[0], ways, ending, returns, reads, here[2], here[1]), opts, owner))
+    # The first page's effects may leave the reader in more than one state (a rolled amount, a
+    # [may ...] the random reader takes half the time, a loss of the random reader's choice): the
+    # chain starts from one, so the start entry's room keeps what comes before the first such, and
+    # one way on (the reader's only option) takes the rest, to a room of the same entry that holds
+    # its ways on.
+    s0 = room_of[book.start]
+    first = rooms[s0]
+    split_at = next((i for i, kind in enumerate(first.kinds) if kind is not None and not first.ending and (
+        (len(kind[2]) > 1 and kind[1] not in PLACED) or kind[1] == "pick")), None)
+    if split_at is not None:
+        if first.return_targets:
+            raise ValueError(f"entry {book.start}: the first page returns to the most recent entry and leaves the "
+                             "reader in more than one state: dtc odds does not yet follow it (dtc simulate plays it)")
+        rest_room = len(numbers) + len(pending)
+        on = Option("decide", "on", None, None, [Branch(None, book.start, SURE)])
+        pending.append((Room(first.number, (), first.ways, False, (), first.cond_reads, 0, ()), options[s0], True))
+        rooms[s0] = Room(first.number, first.changes[:split_at], [Way(on, (rest_room,), None, first.changes[split_at:],
+                                                                 first.kinds[split_at:])],
+                         False, (), first.loss_reads, first.loss_reads, first.kinds[:split_at])
+        options[s0] = [on]
     for room, opts, _ in pending:
         rooms.append(room)
         options.append(opts)
@@ -478,12 +498,6 @@ def _rolled(ch: Mapping[str, Any]) -> dict[int, float]:
 def _exact_only(ch: Mapping[str, Any], n: int, start: bool, take: float | None, way: bool = False) -> None:
     """A change the odds cannot follow exactly yet, on a possession a condition reads: a
     :class:`ValueError` naming it (``dtc simulate`` plays it)."""
-    if ("dice" in ch or (ch.get("may") and take not in (None, 1.0))) and start:
-        what = (f"a random amount of {ch['name']} ({ch['dice']})" if "dice" in ch
-                else f"{ch['name']} the reader may take or leave")
-        raise ValueError(f"entry {n}: {what} on the first page, which a condition or a loss of the reader's "
-                         "choice reads: dtc odds does not yet start from more than one state (dtc simulate "
-                         "plays it)")
     if ch.get("may") and take is None and way:
         raise ValueError(f"entry {n}: the reader may take {ch['name']} or leave it on taking a choice, and a "
                          "condition reads it: dtc odds follows that choice for the random and the cautious reader "
