@@ -284,7 +284,11 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
             play.random = sum(p for k, p in _named(rnd.outcomes, r_chain).items() if _is_goal(k, book, goal_words))
     elif policy == "random":
         play.random = play.chosen
-    if decisive and policy in POLICIES and len(plain.states) <= DECISIVE_STATES:
+    checked = sum(1 for c in plain.opt_check if c >= 0)
+    if decisive and policy in POLICIES and checked * len(plain.states) > DECISIVE_WORK:
+        notes.append(f"which checks decide the book is not worked out: {checked:,} checked options over "
+                     f"{len(plain.states):,} states is past {DECISIVE_WORK:,} (options x states)")
+    elif decisive and policy in POLICIES and len(plain.states) <= DECISIVE_STATES:
         play.checks = _sensitivity(book, ruleset, plain, chain, abilities, approach, encumbered, policy, goal_words,
                                    feature)
         play.checks_reader = (f"{policy} reader, {readers.description}" if abilities is not None else
@@ -467,6 +471,9 @@ DECIDED = {
 DECIDE_WORK = 50_000
 #: Which checks decide the book is worked out for chains of up to this many states.
 DECISIVE_STATES = 20_000
+#: ... and while checked options x states stay within this (each option's answers are a low-rank
+#: update of one factorisation, :mod:`dtc.odds.sensitivity`; past it the table would cost minutes).
+DECISIVE_WORK = 2_000_000
 
 
 @dataclass(slots=True)
