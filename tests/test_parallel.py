@@ -24,7 +24,8 @@ from dtc.runmode import RunMode
 from helpers import SEEDS_MISSING, alive, benchmark, count_forks, sample_dungeon, terminated
 
 ROOT = Path(__file__).resolve().parent.parent
-BOOKS = sorted((ROOT / "adventures").glob("*.txt")) + sorted((ROOT / "tests" / "fixtures" / "rules").glob("*.txt"))
+BOOKS = (sorted((ROOT / "adventures").glob("*.txt")) + sorted((ROOT / "tests" / "fixtures" / "rules").glob("*.txt"))
+         + sorted((ROOT / "tests" / "fixtures" / "published").glob("*.txt")))
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -35,7 +36,7 @@ ENTRY_FIELDS = {
 }
 CHOICE_FIELDS = {
     "text", "ability", "difficulty", "success", "failure", "error", "source", "label_from", "label_to",
-    "label_text", "spans", "starts", "condition", "roll",
+    "label_text", "spans", "starts", "condition", "roll", "changes",
 }
 
 

@@ -319,7 +319,8 @@ def encode(e: Entry) -> tuple[Any, ...]:
     mentions = [(m.count, m.name, tuple(m.span)) for m in e.mentions]
     fights = [next(i for i, m in enumerate(e.mentions) if m is g) for g in e.fight_mentions]
     rare = None
-    state = [(i, c.condition, c.roll) for i, c in enumerate(e.choices) if c.condition is not None or c.roll is not None]
+    state = [(i, c.condition, c.roll, c.changes) for i, c in enumerate(e.choices)
+             if c.condition is not None or c.roll is not None or c.changes]
     if e.creatures or e.zone is not None or e.hazard_refs or state or e.changes or e.effect_errors or e.ending_kind:
         import pickle
 
@@ -337,7 +338,7 @@ def decode(
     """The entry :func:`encode` wrote, its text sliced from ``source`` (whose lines start at ``starts``)."""
     number, span, length, end_line, choices, exits, returns, ending, mentions, fights, rare = data
     groups = [CreatureGroup(count, name, span_(sp)) for count, name, sp in mentions]
-    state: list[tuple[int, Any, Any]] = []
+    state: list[tuple[int, Any, Any, Any]] = []
     creatures, zone, zone_span, hazard_refs, changes, effect_errors, ending_kind = [], None, None, [], [], [], None
     if rare is not None:
         import pickle
@@ -368,9 +369,10 @@ def decode(
         effect_errors,
         ending_kind,
     )
-    for i, condition, roll in state:
+    for i, condition, roll, choice_changes in state:
         entry.choices[i].condition = condition
         entry.choices[i].roll = roll
+        entry.choices[i].changes = choice_changes
     return entry
 
 
