@@ -540,10 +540,11 @@ class WebEdition:
         condition = c.get("condition")
         if condition is None:
             return card
-        from dtc.runtime.conditions import words
+        from dtc.runtime.conditions import needs as needs_words
 
         assert card.startswith("<li ")
-        needs = f'<p class="needs">Needs: {escape(words(condition))}</p>'
+        # in play's words for a closed choice (its menu's "closed: needs ..."), from one place
+        needs = f'<p class="needs">Needs {escape(needs_words(condition))}.</p>'
         return (f'<li data-needs="{escape(json.dumps(condition))}" ' + card[len("<li "):-len("</li>")] + needs
                 + "</li>")
 
