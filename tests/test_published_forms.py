@@ -549,6 +549,8 @@ def test_a_loss_the_reader_chooses_never_takes_the_kit(tmp_path: Path, first: st
     sim = run(["simulate", "-n", "2000", "--seed", "5", "--workers", "1", "--format", "json", str(path)])
     shares = {f"ending:{e['entry']}": e["runs"] / 2000 for e in json.loads(sim.output)["endings"]}
     assert shares == pytest.approx(expected, abs=0.04)
+    explained = run(["odds", "--explain", "--policy", "best", str(path)])  # what is held, in words
+    assert explained.exit_code == 0 and "rope" in explained.output and "kit:" not in explained.output
 
 
 # --- a fight's outcomes as exits ---------------------------------------------------------------------------

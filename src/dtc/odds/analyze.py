@@ -584,7 +584,7 @@ def _held(chain: StateChain | None, s: int) -> str:
     ex = chain.exploration
     values = ex.layout.unpack(ex.values_of(s))
     held = {name: v * chain.units[i] for i, (name, v) in enumerate(zip(chain.names, values, strict=True))
-            if v and not name.startswith("once:")}
+            if v and not name.startswith(("once:", "kit:"))}  # (what of it is the kit's: within its count)
     return held_text(held)
 
 

@@ -443,7 +443,7 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     owns = [r < len(book.numbers) for r in range(len(rooms) - len(pending))] + [o for _, _, o in pending]
     counted = [True] * (len(rooms) - len(pending)) + [False] * len(pending)
     return _lay_out(book, ex, numbers, options, rooms, sinks, names + flag_names, return_exits,
-                    units + [1] * len(onces), cyclic, owns, counted)
+                    units + [1] * (len(onces) + len(kit)), cyclic, owns, counted)
 
 
 def _pickable(book: Book, pick: str | None) -> tuple[list[str], dict[str, int]]:
