@@ -725,7 +725,8 @@ def cyclic_entries(book: Book) -> set[int]:
 
 def state_note(chain: StateChain) -> str:
     """One line on the state space: how many states, and whether it was explored whole."""
-    held = f"possessions read by a condition: {', '.join(chain.names)}" if chain.names else "no possession read"
+    read = [n for n in chain.names if not n.startswith(("once:", "kit:"))]  # (a find's flag, the kit's share)
+    held = f"possessions read by a condition: {', '.join(read)}" if read else "no possession read"
     if chain.complete:
         return f"the chain runs over {chain.states:,} (entry, possessions) states, explored whole ({held})"
     ex = chain.exploration
