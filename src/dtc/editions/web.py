@@ -408,13 +408,62 @@ class WebEdition:
             if name in self.hazards:
                 parts.append(self._hazard(n, self.hazards[name]))
         if names:
-            parts.append('<div class="stat-grid here">')
+            exits = self._fight_exits(n)
+            data = f' data-exits="{escape(json.dumps(exits))}"' if exits else ""
+            parts.append(f'<div class="stat-grid here"{data}>')
             parts += [self._stat_table(self.creatures[name], self._fight(f"e{n}f{k}", self.creatures[name]))
                       for k, name in enumerate(names)]
+            if exits:
+                parts.append(self._fight_outcomes(exits))
             parts.append("</div>")
         parts.append(self._panel(entry))
         parts.append("</article>")
         return "\n".join(parts)
+
+    def _fight_exits(self, n: int) -> dict[str, int]:
+        """Where a fight in entry ``n`` leads, as play reads it (runtime.effects._fight): the exits
+        (win, lose, flee) written on the entry's own stat blocks, a later block's over an earlier's."""
+        exits: dict[str, int] = {}
+        for block in self.graph["creatures"]:
+            got = cast(dict[str, Any], block).get("exits")
+            if block["entry"] != n or not isinstance(got, dict):
+                continue
+            for outcome in ("win", "lose", "flee"):
+                target = got.get(outcome)
+                if isinstance(target, int) and not isinstance(target, bool) and target in self.numbers:
+                    exits[outcome] = target
+        return exits
+
+    def _fight_labels(self, entry: Entry) -> dict[str, str]:
+        """dtc play's key (``exit:J``) of each prose exit the entry's stat blocks write, with the
+        fight's outcome that leads there in words ("If you win")."""
+        exits = self._fight_exits(entry["number"])
+        if not exits:
+            return {}
+        from dtc.editions.reader import fight_outcomes
+
+        lines = {c["line"] for c in self.graph["creatures"] if c["entry"] == entry["number"]}
+        said: dict[str, str] = dict(zip((k for k in ("win", "lose", "flee") if k in exits),
+                        (w for w, _ in fight_outcomes(cast(Creature, {"exits": exits}))), strict=True))
+        labels: dict[str, str] = {}
+        for j, x in enumerate(entry["exits"]):
+            span: dict[str, Any] = cast(dict[str, Any], x.get("span") or {})
+            if x["kind"] != "prose" or span.get("line") not in lines:
+                continue
+            outcome = next((k for k, t in exits.items() if t == x["target"]), None)
+            if outcome is not None:
+                labels[f"exit:{j}"] = said[outcome].split(" (")[0]
+        return labels
+
+    def _fight_outcomes(self, exits: dict[str, int]) -> str:
+        """The fight's outcomes under its tables, in the print edition's words, each a link."""
+        from dtc.editions.reader import fight_outcomes
+
+        said = fight_outcomes(cast(Creature, {"exits": exits}))  # win, lose, flee: the order of ``exits``
+        ways = " ".join(f'<span class="fight-{k}" data-to="{exits[k]}">{escape(words)}, turn to '
+                        f"{link(exits[k], str(exits[k]), 'fight-exit')}.</span>"
+                        for k, (words, _) in zip((k for k in ("win", "lose", "flee") if k in exits), said, strict=True))
+        return f'<p class="fight-outcomes">{ways}</p>'
 
     def _hazard(self, n: int, hazard: Hazard) -> str:
         rows = [("Telltales", hazard.get("telltales")), ("Trigger", hazard.get("trigger")),
@@ -496,12 +545,18 @@ class WebEdition:
         for j, x in enumerate(entry["exits"]):
             if x["kind"] == "prose" and (t := target_number(x["target"], self.numbers)) is not None:
                 keys.setdefault(t, []).append(f"exit:{j}")
+        # An exit written on a stat block (``win S13, lose S12``) is a fight's outcome: labelled by it,
+        # never by the stat block's text.
+        fought = self._fight_labels(entry)
         for piece, sentence in exit_sentences(self._pieces(entry)):
             t = target_number(piece.target, self.numbers)
             if t is not None and t in unplaced:
                 unplaced.remove(t)
-                items.append(_go_card(t, inline(sentence), key=keys[t].pop(0)))
-        items += [_go_card(t, f"Go to {t}", key=keys[t].pop(0)) for t in unplaced]
+                key = keys[t].pop(0)
+                items.append(_go_card(t, escape(fought[key]) if key in fought else inline(sentence), key=key))
+        for t in unplaced:
+            key = keys[t].pop(0)
+            items.append(_go_card(t, escape(fought[key]) if key in fought else f"Go to {t}", key=key))
         back = sorted({t for x in entry["exits"] if x["kind"] == "return"
                        and (t := target_number(x["target"], self.numbers)) is not None})
         if back:

@@ -252,8 +252,23 @@
     return left > 0 ? text : text + down(cause, Math.max(0, amount - before));
   }
   var fighting = false;  /* a blow of the fight helper's (Zilch: at 0 HP the creatures leave you for dead) */
+  /* The entry a fight under way leads to when it would kill (its stat block's "lose S12"), or null. */
+  var losingTo = null;
+  /* A lost fight the book leads on from, as play takes it (runtime.effects._fight): the reader
+     comes to with 1 HP and turns to the lose entry instead of dying. */
+  function lostFight(text) {
+    var to = losingTo;
+    losingTo = null;
+    setNum("hp", 1); state.unconscious = false;
+    logEvent({ event: "manual", text: "The fight is lost: you come to with 1 HP (turn to " + to + ")." });
+    var page = document.querySelector(".page.current");
+    var way = page && page.querySelector(".fight-outcomes .fight-lose");
+    if (way) { way.classList.add("reached"); }
+    return text + " The fight is lost: you come to with 1 HP. Turn to " + to + ".";
+  }
   function down(cause, overflow) {
     if (sys.zeroHp !== "unconscious") {
+      if (losingTo !== null) { return lostFight(" You fall."); }
       endRun("died", "You fell to 0 HP: " + cause + ".");
       return " You die.";
     }
@@ -263,6 +278,7 @@
       if (heart !== null) {
         text += " " + sys.drain + " drained to " + heart + ".";
         if (heart <= 0) {
+          if (losingTo !== null) { return lostFight(text); }
           endRun("died", "Your " + sys.drain + " were drained to nothing: " + cause + ".");
           return text + " You die.";
         }
@@ -1202,6 +1218,26 @@
   }
   function heldShield() { return items().some(function (x) { return x.toLowerCase() === "shield"; }); }
   function fightAct(box, act) {
+    var grid = box.closest(".stat-grid.here");
+    var exits = grid && grid.dataset.exits ? JSON.parse(grid.dataset.exits) : {};
+    losingTo = typeof exits.lose === "number" ? exits.lose : null;
+    try { fightRound(box, act, grid, exits); } finally { losingTo = null; }
+  }
+  /* A won fight (every creature of the entry's helpers down or fled) leads to its "win" entry. */
+  function fightWon(grid, exits) {
+    if (!grid || typeof exits.win !== "number" || state.over) { return ""; }
+    var page = grid.closest(".page") || cover;
+    var won = Array.prototype.every.call(grid.querySelectorAll(".fight"), function (b) {
+      var f = fights[page.id + ":" + b.dataset.creature] || {};
+      var hp = parseInt(b.querySelector(".foe-hp").value, 10);
+      return f.fled || (!isNaN(hp) && hp <= 0);
+    });
+    if (!won) { return ""; }
+    var way = grid.querySelector(".fight-outcomes .fight-win");
+    if (way) { way.classList.add("reached"); }
+    return " The fight is won: turn to " + exits.win + ".";
+  }
+  function fightRound(box, act, grid, exits) {
     cutRun("a fight, which the page leaves to the reader");
     var foe = foeOf(box);
     var id = (box.closest(".page") || cover).id + ":" + box.dataset.creature;
@@ -1412,7 +1448,7 @@
       }
     }
     buttons();
-    out.textContent = turnWords + text;
+    out.textContent = turnWords + text + fightWon(grid, exits);
   }
   /* A new fight for a page's helpers (an entry read afresh, a new encounter for the cover's). */
   function resetFights(page) {
@@ -1579,6 +1615,8 @@
   function moveBy(a) {
     var card = a.closest("[data-card], [data-key]");
     if (a.classList.contains("play-again") || (!a.closest(".entry") && a.getAttribute("href") === "#entry-" + data.start)) { return "start"; }
+    var outcome = a.classList.contains("fight-exit") ? /fight-(win|lose|flee)/.exec(a.parentNode.className || "") : null;
+    if (outcome) { return outcome[1]; }
     if (!card || !a.closest(".entry")) { return null; }
     if (card.classList.contains("go")) {
       if (card.dataset.card) { decide("menu", choiceKey(card), cardLabel(card)); } else { decide("menu", card.dataset.key, a.textContent.trim()); }
@@ -1750,6 +1788,7 @@
       /* the overlay's scores play rolled as the run began ("…: LUCK 12, WORLDSWAY 8") */
       String(e.text).replace(/([A-Z]+) (-?\d+)/g, function (m, a, v) { if (field("ab-" + a)) { setNum("ab-" + a, parseInt(v, 10)); } return m; });
     }
+    if (e.event === "manual" && /^The fight is lost: you come to with 1 HP/.test(String(e.text))) { setNum("hp", 1); state.unconscious = false; }
     if (e.event === "item" && typeof e.name === "string" && typeof e.quantity === "number") { takeItem(e); }
     if (e.event === "light" && typeof e.turns === "number" && field("light")) { setNum("light", e.turns); if (typeof e.flasks === "number") { setNum("oil", e.flasks); } }
   }
