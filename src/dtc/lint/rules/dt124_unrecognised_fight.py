@@ -48,11 +48,15 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     fight is what you meant).
     """
     doc = ctx.doc
-    if not doc.creatures and not any(e.creatures for e in doc.entries):
+    # the entries as parsed (list.__iter__): only their words are read here, so the language
+    # server is not asked to move every entry to its place after an edit; a finding's entry is
+    # taken by index (doc.entries[i]), at its place
+    parsed = list.__iter__(doc.entries)
+    if not doc.creatures and not any(e.creatures for e in parsed):
         return
     index = creature_index(doc)
     names: list[tuple[re.Pattern[str], Creature]] | None = None
-    for i, entry in enumerate(doc.entries):
+    for i, entry in enumerate(list.__iter__(doc.entries)):
         text = entry.text
         if entry.creatures or STARTS_A_FIGHT.search(text) or not _wins(text):
             continue
@@ -72,6 +76,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
             write = (f"write '1 {creature.name} attacks! {START}' (a count before the name says who; that "
                      "sentence starts the fight)")
         number = ctx.res.numbers[i]
+        entry = doc.entries[i]
         span, fix = _where(ctx, entry.span, entry.end_line, sentence, counted is not None)
         yield self.diag(
             ctx,

@@ -38,10 +38,14 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     rules.` starts a fight with it), or delete the block.
     """
     doc = ctx.doc
+    if not doc.creatures:  # only the bestiary's blocks are reported (an entry's own is always used)
+        return
     index = creature_index(doc)
     used: set[str] = set()
     names = [g.name for e in doc.encounters for g in e.groups]
-    names += [m.name for e in doc.entries for m in e.mentions]
+    # the entries as parsed (list.__iter__): only the names are read, so the language server
+    # is not asked to move every entry to its place after an edit
+    names += [m.name for e in list.__iter__(doc.entries) for m in e.mentions]
     for name in names:
         found = match_creature(name, index)
         if found is not None:

@@ -38,13 +38,16 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     """
     doc, res = ctx.doc, ctx.res
     start = res.start
-    if start is None or start not in res.by_number or not any(ch.amount > 0 for e in doc.entries
+    # the entries as parsed (list.__iter__, list.__getitem__): their effects are read, not their
+    # places, so the language server is not asked to move every entry after an edit; a
+    # finding's entry is taken at its place (doc.entries[i])
+    if start is None or start not in res.by_number or not any(ch.amount > 0 for e in list.__iter__(doc.entries)
                                                                 for ch in e.changes):
         return  # (no start: missing-start speaks of it)
-    finds: dict[int, list[StateChange]] = {}
+    finds: dict[int, list[int]] = {}
     for number, i in res.by_number.items():
-        entry = doc.entries[i]
-        gains = [ch for ch in entry.changes if ch.amount > 0 and (ch.change is None or not (
+        entry = list.__getitem__(doc.entries, i)
+        gains = [k for k, ch in enumerate(entry.changes) if ch.amount > 0 and (ch.change is None or not (
             ch.change.once or ch.change.may))]
         if gains and not entry.ending:
             finds[number] = gains
@@ -63,7 +66,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
             continue
         entry = doc.entries[res.by_number[number]]
         witness = (*(_step(ctx, link) for link in (*_path(before, number), *loop)), Step(number, "", entry.span))
-        for ch in finds[number]:
+        for k in finds[number]:
+            ch: StateChange = entry.changes[k]
             yield self.diag(ctx, f"entry {number} gives {ch.name} on every reading, and a reader can come back to "
                                  "it: write `once` to give it on the first reading only", ch.span, number,
                             witness=witness)
