@@ -11,7 +11,7 @@ from dtc.editions.web import render_web
 from dtc.runtime.conditions import needs
 
 BOOK = """Title: Two Doors
-Rules: Death & Treasure
+Rules: death-and-treasure
 
 1 A hall with two doors and a bell rope. **Ring the Bell** (D0, S2). **North Door** (D0, S3, if not bell-rung).
 **South Door** (D0, S3, if brass key and not bell-rung).

@@ -212,17 +212,22 @@
   var OVER = "The run is over: play again, or start a new adventurer.";
   var actions = {
     "hp-1": function () {
-      cutRun("HP changed on the sheet");
       if (state.over) { say(OVER); return; }
       if (field("hp").value === "") { say("Write your HP on the sheet first."); return; }
+      byHand("hp -1", "HP changed on the sheet");
       say(hurt(1, "the sheet's −1").trim());
     },
     "hp+1": function () {
-      cutRun("HP changed on the sheet");
       if (state.over) { say(OVER); return; }
+      byHand("hp +1", "HP changed on the sheet");
       var max = num("hpmax"); setNum("hp", max ? Math.min(max, num("hp") + 1) : num("hp") + 1);
     },
-    "turn+1": function () { cutRun("a turn spent from the sheet"); say(state.over ? OVER : spendTurn("wait")); },
+    "turn+1": function () {
+      if (state.over) { say(OVER); return; }
+      /* play's "Spend a turn" (wait): its turn and encounter check are the page's, logged as it plays them */
+      if (atMenu()) { decide("menu", "wait", "Spend a turn"); } else { cutRun("a turn spent from the sheet"); }
+      say(spendTurn("wait"));
+    },
     "refill": function () {
       if (!field("oil")) { return; }
       cutRun("the lantern refilled by hand");
@@ -1592,7 +1597,7 @@
      finds, the sheet changed by hand, a link followed out of turn), the log stops: the page no
      longer knows every die and decision play would need. */
   var run = null, pendingMove = null;
-  var RECORDED = ["move", "turn", "encounter_check", "encounter", "check", "action", "roll", "possession", "decision", "gear"];
+  var RECORDED = ["move", "turn", "encounter_check", "encounter", "check", "action", "roll", "possession", "decision", "gear", "adjust"];
   var runKey = data.key + ":run";
   function recording() { return !!run && !run.cut && !run.ended && !replaying; }
   function cutRun(why) { if (recording()) { run.cut = why; run.faces = []; saveRun(); } }
@@ -1607,6 +1612,19 @@
     if (run.faces.length) { e.faces = run.faces; run.faces = []; }
     run.events.push(e);
     saveRun();
+  }
+  /* Between the page's steps, where play shows its menu: the entry's arrival done, no action waiting. */
+  function atMenu() {
+    var page = document.querySelector(".page.current.entry");
+    return recording() && !!page && (state.pendingArrival === null || state.pendingArrival === undefined) &&
+      !page.querySelector(".check .go-on:not([hidden]), .done a.continue") && !page.querySelector(".choices.ending:not([hidden])");
+  }
+  /* The reader's word on the sheet, logged as play's "Adjust" takes it (menu.adjust: "hp -1"), so
+     play --replay follows it; elsewhere than at play's menu the log stops. */
+  function byHand(text, why) {
+    if (!atMenu()) { cutRun(why); return; }
+    decide("menu", "adjust", "Adjust (adjudicate what the text says)");
+    logEvent({ event: "adjust", text: text });
   }
   function decide(question, choice, label) { logEvent({ event: "decision", question: question, choice: String(choice), label: String(label || choice) }); }
   function choiceKey(card) { var m = /c(\d+)$/.exec(card.dataset.card || ""); return m ? "choice:" + m[1] : ""; }
