@@ -263,7 +263,10 @@ class Writer:
                 extra.append("If the way is shut, return to your most recent entry.")
         if rng.random() < 0.06:
             plural = rng.choice(BESTIARY)[1]
-            special.append(f"Suddenly, {rng.randint(2, 6)} {plural} {rng.choice(FIGHT_VERBS)}")
+            fight = f"Suddenly, {rng.randint(2, 6)} {plural} {rng.choice(FIGHT_VERBS)}"
+            if prose_target is not None:  # "If you win, go to N" here: the fight starts (DT124)
+                fight += " Follow the combat rules."
+            special.append(fight)
         choices: list[str] = []
         if not p.ending:
             wanted, count = rng.randint(2, 4), 0
