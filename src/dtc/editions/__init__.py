@@ -111,7 +111,7 @@ def _editions(graph: CompiledGraph, name: str, epub: bool, notation: bool, step:
             step("writing the ebook")
             write(f"{name}.epub", render_epub(graph, prepared=book, pictures=pictures))
         step("writing the web edition")
-        before, after = render_web_around_chart(graph, prepared=book)
+        before, after = render_web_around_chart(graph, prepared=book, pictures=pictures)
         svg: str | None = None
         if drawing is not None:
             if not drawing.done():

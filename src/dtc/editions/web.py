@@ -27,6 +27,8 @@ from dtc.editions.book import (
     stat_rows,
     target_number,
 )
+from dtc.editions.pictures import Pictures
+from dtc.editions.pictures import load as load_pictures
 from dtc.editions.prepared import Prepared, prepare
 from dtc.editions.text import Piece, exit_sentences, paragraphs
 from dtc.editions.webplay import Play, plan_words, play_data
@@ -73,8 +75,10 @@ class _CheckCard:
 
 class WebEdition:
     def __init__(self, graph: CompiledGraph, flowchart_svg: str | None = None,
-                 prepared: Prepared | None = None) -> None:
+                 prepared: Prepared | None = None, pictures: Pictures | None = None) -> None:
         self.graph = graph
+        # the illustrations (read from beside the book when not given: see dtc.editions.pictures)
+        self.pictures = pictures if pictures is not None else load_pictures(graph)
         self.book = book = prepare(graph, prepared)
         self.rules: CheckRules = book.rules
         self.play: Play = play_data(graph["rules"])
@@ -396,8 +400,7 @@ class WebEdition:
     def _entry(self, entry: Entry) -> str:
         n = entry["number"]
         names = [c for c in entry["creatures"] if c in self.creatures]
-        paras = paragraphs(_without_blocks(self._pieces(entry), names, entry.get("hazards", [])))
-        body = "\n".join(f"<p>{''.join(self._piece(entry, p) for p in para)}</p>" for para in paras)
+        body = self._body(entry, names)
         parts = [
             f'<article id="entry-{n}" class="page entry" aria-labelledby="entry-{n}-h">',
             f'<h2 id="entry-{n}-h" class="number" tabindex="-1"><span class="vh">Entry </span>{n}</h2>',
@@ -418,6 +421,32 @@ class WebEdition:
             parts.append("</div>")
         parts.append(self._panel(entry))
         parts.append("</article>")
+        return "\n".join(parts)
+
+    def _body(self, entry: Entry, names: list[str]) -> str:
+        """The entry's text as the print edition cuts it (:func:`dtc.editions.reader.blocks`): its
+        paragraphs, effects in words, a picture placed where it stands (inlined as a ``data:``
+        address: the page stays one file), a zone line; a hazard and a stat block are the cards
+        below. A stat block of a creature the entry only names is left out of the prose too."""
+        from dtc.editions.reader import blocks, own_creatures
+
+        items = _without_blocks(self._pieces(entry), names, entry.get("hazards", []))
+        parts: list[str] = []
+        for block in blocks(entry, items, own_creatures(self.graph, entry), paragraphs):
+            if block.kind == "para":
+                parts.append(f"<p>{''.join(self._piece(entry, p) for p in block.pieces)}</p>")
+            elif block.kind == "image":
+                picture = self.pictures.found.get(block.name)
+                words = f"<figcaption>{escape(block.alt)}</figcaption>" if block.alt else ""
+                if picture is not None:
+                    parts.append(f'<figure class="picture"><img src="{picture.data_uri()}" alt="{escape(block.alt)}">'
+                                 f"{words}</figure>")
+                elif words:
+                    parts.append(f'<figure class="picture missing">{words}</figure>')
+            elif block.kind == "zone":
+                from dtc.editions.reader import entry_zone
+
+                parts.append(f'<p class="zone">Zone: {escape(entry_zone(entry) or block.name)}</p>')
         return "\n".join(parts)
 
     def _fight_exits(self, n: int) -> dict[str, int]:
@@ -858,10 +887,12 @@ def chart_block(svg: str | None) -> str:
             f'{_inline_svg(svg)}</div></details>')
 
 
-def render_web_around_chart(graph: CompiledGraph, *, prepared: Prepared | None = None) -> tuple[str, str]:
+def render_web_around_chart(graph: CompiledGraph, *, prepared: Prepared | None = None,
+                            pictures: Pictures | None = None) -> tuple[str, str]:
     """The web edition in two halves, its flowchart to go between them: :func:`render_web` of
-    ``graph`` and ``svg`` is ``before + chart_block(svg) + after``."""
-    return WebEdition(graph, None, prepared).render_around_chart()
+    ``graph`` and ``svg`` is ``before + chart_block(svg) + after`` (``pictures``: its illustrations,
+    read by :func:`dtc.editions.pictures.load` when not given)."""
+    return WebEdition(graph, None, prepared, pictures).render_around_chart()
 
 
 def render_web(graph: CompiledGraph, flowchart_svg: str | None = None, *, prepared: Prepared | None = None) -> str:
