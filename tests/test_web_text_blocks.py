@@ -1,15 +1,21 @@
 """The web edition cuts an entry's text as the print edition does (dtc.editions.reader.blocks, issue
 43): a picture placed where it stands, inlined (the page stays one offline file), its words when
-the file is missing; effects in words, never their notation; a zone line as a line of its own."""
+the file is missing; effects in words, never their notation; and How to play in the system's own
+words (its reference), as the print edition has them."""
 
 from __future__ import annotations
 
 import base64
 import re
+from html import escape
 from pathlib import Path
 
+import pytest
+
 from dtc.compiler.api import compile_file
+from dtc.editions.reader import book_rules
 from dtc.editions.web import render_web
+from helpers import BUNDLED
 
 #: The smallest PNG there is (a 1×1 transparent pixel).
 PIXEL = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kg"
@@ -53,3 +59,18 @@ def test_pictures_are_inlined_where_they_stand_and_effects_are_words(tmp_path: P
     missing = '<figure class="picture missing"><figcaption>a puddle at the foot of the well</figcaption></figure>'
     assert missing in second
     assert "art/gone.png" not in second and "[-bucket]" not in second
+
+
+@pytest.mark.parametrize("book", BUNDLED, ids=[b.stem for b in BUNDLED])
+def test_how_to_play_is_the_systems_one_description(book: Path) -> None:
+    """The cover's How to play reads the system's reference (dtc.systems.reference.describe, as the
+    print edition does), kind by kind: every heading and line of it, and no copy of its own."""
+    graph = compile_file(book).graph()
+    html = render_web(graph)
+    how = html[html.index("<h2>How to play</h2>"):html.index('<details class="replay')]
+    sections = book_rules(graph)["sections"]
+    assert sections
+    for section in sections:
+        assert f"<h3>{escape(section['heading'])}</h3>" in how
+        for line in section["lines"]:
+            assert f"<li>{escape(line)}</li>" in how, line

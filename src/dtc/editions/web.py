@@ -323,8 +323,15 @@ class WebEdition:
             "it is saved in this browser. A check is rolled once each time you come to its entry.</li>",
         ]
         play = self.play
-        for system in play.systems.values():
-            items += [f"<li>{escape(line)}</li>" for line in system.notes]
+        # The system's own description (dtc.systems.reference, as the print edition reads it out),
+        # kind by kind, under the page's own lines.
+        from dtc.editions.reader import book_rules
+
+        reader = self.rules.reader if self.rules.reader is not None else book_rules(self.graph)
+        sections = reader["sections"] if play.systems else []
+        if sections:
+            items.append('<li class="js-only">A check’s card rolls it for you: where a choice asks for several '
+                         "things, choose on the card how you go about it.</li>")
         if not play.systems:
             r = self.rules
             if r.dice:
@@ -334,10 +341,17 @@ class WebEdition:
             else:
                 items.append(f"<li>Roll each check as {escape(play.title or r.title)} says; the page has no dice "
                              "for these rules.</li>")
-        if play.web is not None and play.web.combat_words:
-            items.append("<li>Fights: " + " ".join(escape(w) for w in play.web.combat_words)
-                         + " Each creature’s card has a fight helper.</li>")
-        return f'<h2>How to play</h2><ul class="how">{"".join(items)}</ul>'
+        parts = [f'<h2>How to play</h2><ul class="how">{"".join(items)}</ul>']
+        for section in sections:
+            lines = [f"<li>{escape(line)}</li>" for line in section["lines"]]
+            if section["kind"] == "fights" and play.web is not None and play.web.combat:
+                lines.append('<li class="js-only">Each creature’s card has a fight helper.</li>')
+            parts.append(f'<h3>{escape(section["heading"])}</h3><ul class="how">{"".join(lines)}</ul>')
+        if not sections and play.web is not None and play.web.combat_words:
+            said = "".join(f"<li>{escape(w)}</li>" for w in play.web.combat_words)
+            parts.append(f'<h3>Fights</h3><ul class="how">{said}'
+                         '<li class="js-only">Each creature’s card has a fight helper.</li></ul>')
+        return "".join(parts)
 
     def _encounter_table(self) -> str:
         die = encounter_die(self.graph)

@@ -30,21 +30,5 @@ WEB = WebSystem(
     gear=("Backpack", "Rope (50 ft.)", "Crowbar", "Knife", "Hammer", "Iron spikes", "Rations (14 days)",
           "Waterskin", "Lantern"),
     combat="roll-under-d20",
-    combat_words=(
-        "Each round: d6 initiative for each side, the higher acts first.",
-        "Your attack: d20 at or under STR (hand to hand) or DEX (ranged) hits for your weapon's damage.",
-        "Its attacks: for each, d20 at or under your Defense avoids it; otherwise take its damage.",
-        "Morale: when first hurt and when below half its HP, it rolls 2d6 and flees on less than its Morale; "
-        "a creature that flees is out of the fight.",
-        "At 0 HP your adventurer dies.",
-    ),
     combat_data={"attack": ["STR", "DEX"], "morale": "below"},
-    notes=(
-        "A difficulty (D1–D3) is how many of these the choice needs: spend a turn, use suitable gear, "
-        "pass an ability check. Choose which on the choice's card.",
-        "The check rolls 2d6 for D1, 3d6 for D2, 4d6 for D3: a total equal to or under the ability succeeds. "
-        "D0 needs nothing: just go.",
-        "Each turn spent there is a 1-in-6 chance of an encounter. Your lantern burns 24 turns on a flask.",
-        "Each turn in the dark is a WIS check (2d6) or you are lost; after 6 turns without light you are lost.",
-    ),
 )

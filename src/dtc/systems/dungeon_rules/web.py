@@ -22,10 +22,4 @@ WEB = WebSystem(
     zones={key: (_every(zone), zone.top, int(in_lair(zone))) for key, zone in ZONES.items()},
     default_zone=DEFAULT_ZONE,
     hazards=True,
-    notes=(
-        "Dungeon Rules scores (AGI, LUCK, WORLDSWAY) roll d20: equal to or under the score succeeds "
-        "(D1: score + 3, D3: score − 3). A hazard is a d20 check too, against the better of its abilities "
-        "(whichever rules own them); failing it, its damage dice are rolled.",
-        "An encounter check rolls 1d6 against the zone's danger range (1, 1–2, 1–3 …).",
-    ),
 )

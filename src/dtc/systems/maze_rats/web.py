@@ -16,7 +16,7 @@ that cuts a label into words and the roll a favoured difficulty becomes from her
 
 from __future__ import annotations
 
-from dtc.systems.maze_rats.paths import FEATURE_DIE, FORMS, PATHS, WORD_PATTERN, feature_path
+from dtc.systems.maze_rats.paths import FEATURE_DIE, FORMS, WORD_PATTERN, feature_path
 from dtc.systems.maze_rats.play import ARRAYS
 from dtc.systems.maze_rats.ruleset import MAZE_RATS, MODES, TARGET, mode_for
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
@@ -44,24 +44,8 @@ WEB = WebSystem(
     encounter_in_six=1,
     gear=("Sword", "Light armour", "Shield", "Rations", "Rope", "Torches", "Medicine"),
     combat="armour",
-    combat_words=(
-        "Each round: a d6 for each side (ties rolled again); the higher side acts first.",
-        "An attack is 2d6 + attack bonus; it hits when the total exceeds the defender's armour and deals the "
-        "difference (+1 with a heavy weapon); double sixes double it.",
-        "Hit, you may shatter your shield to take no damage (not with a heavy weapon in hand).",
-        "Morale: a lone creature at half health makes a WIL danger roll (2d6 + WIL, 10 or more holds); "
-        "failing, it routs and is out of the fight.",
-        "At 0 health your adventurer dies.",
-    ),
     combat_data={"target": TARGET, "armor": 6, "ab": 1, "wil": 1,
                  "paths": {name: list(forms) for name, forms in FORMS.items()}, "pathWord": WORD_PATTERN,
                  "pathRules": MAZE_RATS.name,
                  "favouredAs": {str(d): easier for d, easier in FAVOURED_AS.items()}},
-    notes=(
-        "A danger roll is 2d6 + the ability's bonus: 10 or more succeeds. D1 rolls 3d6 and keeps the best two "
-        "(advantage), D2 rolls 2d6, D3 rolls 3d6 and keeps the worst two. D0 needs no roll.",
-        "Each turn spent there is a 1-in-6 chance of an encounter.",
-        "A Path on the sheet (" + ", ".join(PATHS) + ") gives advantage to a danger roll whose choice names "
-        "one of its activities as a whole word (Roofrunner: climb, climbing, ledge…): D2 rolls as D1, D3 as D2.",
-    ),
 )

@@ -28,18 +28,6 @@ WEB = WebSystem(
     encounter_in_six=1,
     gear=("Rations", "Rope", "Torches"),
     combat="dominoes",
-    combat_words=(
-        "Each round choose a stance; each side draws a domino (a double-six set without blanks).",
-        "Reckless: both ends attack. Bold: the greater end attacks, the lesser defends. Cautious: the lesser "
-        "attacks, the greater defends. Guarded: both ends defend (and your shield); no attack.",
-        "An attack hits when ♣ + attacking pips reach ♠ + defending pips: the weapon's damage, +1 for each 5 "
-        "points of margin, less damage resistance.",
-        "A Fighter may spend ♣ chips to turn a miss into a hit; a Rogue ♠ chips to turn a hit into a miss "
-        "(before its damage is taken).",
-        "Zilch creatures have no morale: they fight until they drop.",
-        "At 0 HP you fall unconscious for an hour, and the creatures leave you for dead; damage taken at 0 HP "
-        "drains ♥, and ♥ drained to 0 is death.",
-    ),
     # dtc's kits (play.py): a Fighter's longsword (3), chain mail and shield (DR 3); a Rogue's short sword (2)
     # and leather (DR 1). Weapon damage by class, combat.py.
     combat_data={"suit": 7, "kits": {"Fighter": {"weapon": 3, "dr": 3, "shield": 1,
@@ -49,10 +37,4 @@ WEB = WebSystem(
     zero_hp="unconscious",
     drain="♥",
     unconscious_turns=UNCONSCIOUS_TURNS,
-    notes=(
-        "A suit test rolls 3d6 with sixes counted as 0 (0–15): equal to or under the suit succeeds. "
-        "D1 is easy (suit + 2), D2 normal, D3 hard (suit − 2), D4 very hard (suit − 5). D0 needs no roll.",
-        "At or under the suit − 5 is a critical success; over the suit + 5 a critical failure.",
-        "Each turn spent there is a 1-in-6 chance of an encounter.",
-    ),
 )
