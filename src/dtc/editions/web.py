@@ -236,8 +236,8 @@ class WebEdition:
         for entry in self.entries:
             effects = entry.get("effects", [])
             rolled = [e for e in effects if e["kind"] in ("damage", "heal")]
-            if rolled and all(e["kind"] == "manual" or (e["kind"] in ("damage", "heal") and e.get("when") is None
-                                                        and e.get("dice")) for e in effects):
+            if rolled and all(_unplayed(e) or (e["kind"] in ("damage", "heal") and e.get("when") is None
+                                               and e.get("dice")) for e in effects):
                 found[str(entry["number"])] = [{"kind": e["kind"], "dice": str(e["dice"]), "text": e["text"]}
                                                for e in rolled]
         return found
@@ -272,7 +272,7 @@ class WebEdition:
         played = self._effects()  # the entry's effects the page rolls itself
         for entry in self.entries:
             kinds: list[str] = [] if str(entry["number"]) in played else sorted(
-                {e["kind"] for e in entry.get("effects", []) if e["kind"] != "manual"})
+                {e["kind"] for e in entry.get("effects", []) if not _unplayed(e)})
             if entry.get("hazards"):
                 kinds.append("hazard")
             if kinds:
@@ -803,6 +803,15 @@ class WebEdition:
             "</form></details></aside>",
         ]
         return "\n".join(parts)
+
+
+def _unplayed(effect: Any) -> bool:
+    """An effect play meets without a die or a question (runtime.effects.apply), so a run's log
+    goes on through it: a note for the reader (``manual``), a prose exit's condition (it only marks
+    the exit in play's menu), creatures named with a fixed count (play's scene for a fight, and a
+    fight stops the page's log)."""
+    kind = effect["kind"]
+    return kind in ("manual", "condition") or (kind == "creatures" and str(effect.get("count", "")).isdigit())
 
 
 def _without_blocks(items: list[Piece], creatures: list[str], hazards: list[str]) -> list[Piece]:
