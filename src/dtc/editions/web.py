@@ -332,6 +332,8 @@ class WebEdition:
         if sections:
             items.append('<li class="js-only">A check’s card rolls it for you: where a choice asks for several '
                          "things, choose on the card how you go about it.</li>")
+        else:  # a system registered without a reference (a plugin): the lines its web data gives
+            items += [f"<li>{escape(line)}</li>" for system in play.systems.values() for line in system.notes]
         if not play.systems:
             r = self.rules
             if r.dice:
