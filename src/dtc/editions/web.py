@@ -136,6 +136,7 @@ class WebEdition:
                               for i, c in enumerate(e["choices"]) if c.get("changes") and c["error"] is None},
             "startWith": list(self.graph.get("start_with", [])),
             "effects": self._effects(),
+            "finds": self._finds(),
             "limits": dict(self.graph.get("limits", {})),
             "creatures": {c["name"]: {"hp": c["hp"], "morale": c["morale"],
                                       "attacks": [[a["name"], a["damage"]] for a in c.get("attacks", [])],
@@ -242,6 +243,32 @@ class WebEdition:
                                                for e in rolled]
         return found
 
+    def _finds(self) -> dict[str, list[dict[str, Any]]]:
+        """What an entry's text lets the reader find, by entry, where the page offers it as play does
+        (effects.apply, effects._find: once a run, "Take it?" for each, taken whole): entries whose
+        effects are only finds and what play meets without a die or a question, none depending on a
+        check, and none a Death & Treasure treasure (how much of it the sacks hold is the reader's to
+        work out). A find the entry's own notation already gives is not offered (play's ``_given``)."""
+        from dtc.runtime.effects import _given
+
+        found: dict[str, list[dict[str, Any]]] = {}
+        dt = self.play.base == DEFAULT
+        for entry in self.entries:
+            effects = entry.get("effects", [])
+            finds = [(i, e) for i, e in enumerate(effects) if e["kind"] in ("treasure", "item")]
+            if not finds or not all(_unplayed(e) or (e["kind"] in ("treasure", "item") and e.get("when") is None
+                                                     and not (dt and e["kind"] == "treasure")) for e in effects):
+                continue
+            offered = []
+            for i, e in finds:
+                if _given(entry, e["name"]):
+                    continue
+                item = found_item(e)
+                offered.append({"key": f"{entry['number']}:{i}", "name": item.name, "quantity": item.quantity,
+                                "text": e["text"]})
+            found[str(entry["number"])] = offered
+        return found
+
     def _clock(self) -> dict[str, Any] | None:
         """Dungeon Rules time as play keeps it (``dungeon_rules/play.py``): the minutes a room takes at
         each pace, an action, a rest and a mapping halt, the alarm's interval and the danger cap; None
@@ -269,7 +296,7 @@ class WebEdition:
         untracked: dict[str, str] = {}
         zones: dict[str, str] = {}
         overlay = bool(rules and "dungeon-rules" in rules)
-        played = self._effects()  # the entry's effects the page rolls itself
+        played = {**self._effects(), **self._finds()}  # the entry's effects the page plays itself
         for entry in self.entries:
             kinds: list[str] = [] if str(entry["number"]) in played else sorted(
                 {e["kind"] for e in entry.get("effects", []) if not _unplayed(e)})

@@ -86,7 +86,8 @@
     fields.forEach(function (el) { values[el.dataset.field] = el.type === "checkbox" ? el.checked : el.value; });
     store.set(sheetKey, JSON.stringify({ fields: values, last: state.last, previous: state.previous, been: !!state.been,
       attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck, over: state.over,
-      unconscious: state.unconscious, dark: state.dark, dr: state.dr, visits: state.visits, begun: !!state.begun, taken: state.taken || {} }));
+      unconscious: state.unconscious, dark: state.dark, dr: state.dr, visits: state.visits, begun: !!state.begun, taken: state.taken || {},
+      looted: state.looted || {}, finds: state.finds || [] }));
     if (!store.ok) { say("This browser does not let the page save your sheet."); }
   }
   function load() {
@@ -110,6 +111,8 @@
       state.dark = saved.dark || 0;
       if (saved.dr && typeof saved.dr === "object" && Array.isArray(saved.dr.steps)) { state.dr = saved.dr; }
       state.visits = saved.visits && typeof saved.visits === "object" ? saved.visits : {};
+      state.looted = saved.looted && typeof saved.looted === "object" ? saved.looted : {};
+      state.finds = Array.isArray(saved.finds) ? saved.finds : [];
       state.begun = !!saved.begun;
       state.taken = saved.taken && typeof saved.taken === "object" ? saved.taken : {};
     } catch (e) { /* a damaged record: start afresh */ }
@@ -191,7 +194,7 @@
   function freshSheet() {
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false; state.pendingArrival = null;
-    state.visits = {}; state.begun = false; state.taken = {};
+    state.visits = {}; state.begun = false; state.taken = {}; state.looted = {}; state.finds = [];
     state.over = null; state.unconscious = false; state.dark = 0; state.dr = clock ? freshClock() : null;
     weights = {}; standard = {};
     run = null; store.set(runKey, "null");
@@ -1097,6 +1100,47 @@
       var was = state.arrivals[String(number)];
       state.arrivals[String(number)] = ((was ? was + " " : "") + words.join(" ")).replace(/\s+/g, " ").trim();
     }
+    offerFinds(number);
+  }
+  /* What the entry's text lets the reader find (data.finds), offered as play offers it
+     (effects._find): once a run, "Take it?" for each, in order, before the entry's choices. A
+     replay takes the log's answers and items instead. */
+  function offerFinds(number) {
+    if (replaying || state.over) { return; }
+    state.looted = state.looted || {}; state.finds = [];
+    ((data.finds || {})[String(number)] || []).forEach(function (f) {
+      if (state.looted[f.key]) { return; }
+      state.looted[f.key] = true;
+      state.finds.push({ at: number, name: f.name, quantity: f.quantity, text: f.text });
+    });
+  }
+  /* The reader's answer to the first find waiting: taken (on the sheet's items) or left. */
+  function answerFind(taking) {
+    var f = (state.finds || []).shift();
+    if (!f) { return; }
+    decide("take", taking ? "take" : "leave", taking ? "Take it" : "Leave it");
+    if (!taking) { return; }
+    var list = piles(), pile = list.filter(function (p) { return p.name.toLowerCase() === f.name.toLowerCase(); })[0];
+    if (pile) { pile.q += f.quantity; } else { list.push({ q: f.quantity, name: f.name }); }
+    writePiles(list);  /* (play's item event is not a kind the page's log records: the answer is) */
+  }
+  /* The finds still waiting in an entry the reader leaves: left, as a choice taken without an answer. */
+  function leaveFinds() {
+    while (state.finds && state.finds.length) { answerFind(false); }
+  }
+  /* The find waiting, with its two answers, on the arrival line. */
+  function showFind(arrival) {
+    var f = (state.finds || [])[0];
+    if (!f || f.at !== state.last) { return; }
+    var box = document.createElement("span");
+    box.className = "find";
+    box.appendChild(document.createTextNode(" You find " + f.text + ". "));
+    [["find-take", "Take it"], ["find-leave", "Leave it"]].forEach(function (b) {
+      var button = document.createElement("button");
+      button.type = "button"; button.className = b[0]; button.textContent = b[1];
+      box.appendChild(button); box.appendChild(document.createTextNode(" "));
+    });
+    arrival.appendChild(box);
   }
   /* Actions an encounter interrupted, by card, waiting for the reader to go on. */
   var suspended = {};
@@ -1132,6 +1176,14 @@
     }
     button = ev.target.closest("button.go-on");
     if (button) { goOn(button.closest(".check")); save(); return; }
+    button = ev.target.closest("button.find-take, button.find-leave");
+    if (button) {
+      answerFind(button.classList.contains("find-take"));
+      var line = button.closest(".arrival");
+      line.textContent = state.arrivals[String(state.last)] || "";
+      showFind(line);
+      save(); refreshGates(); refreshGear(); return;
+    }
     button = ev.target.closest("button.roll-branch");
     if (button) { rollBranch(button.closest(".random")); return; }
     button = ev.target.closest("button.roll-hazard");
@@ -1557,6 +1609,7 @@
           on.type = "button"; on.className = "arrival-on"; on.textContent = "Came through it: go on";
           arrival.appendChild(document.createTextNode(" ")); arrival.appendChild(on);
         }
+        showFind(arrival);
       }
       page.querySelectorAll("a.back").forEach(function (a) {
         var mine = a.getAttribute("href") === "#entry-" + state.previous;
@@ -1617,6 +1670,7 @@
   function atMenu() {
     var page = document.querySelector(".page.current.entry");
     return recording() && !!page && (state.pendingArrival === null || state.pendingArrival === undefined) &&
+      !(state.finds && state.finds.length) &&
       !page.querySelector(".check .go-on:not([hidden]), .done a.continue") && !page.querySelector(".choices.ending:not([hidden])");
   }
   /* The reader's word on the sheet, logged as play's "Adjust" takes it (menu.adjust: "hp -1"), so
@@ -1626,7 +1680,10 @@
     decide("menu", "adjust", "Adjust (adjudicate what the text says)");
     logEvent({ event: "adjust", text: text });
   }
-  function decide(question, choice, label) { logEvent({ event: "decision", question: question, choice: String(choice), label: String(label || choice) }); }
+  function decide(question, choice, label) {
+    if (question === "menu") { leaveFinds(); }
+    logEvent({ event: "decision", question: question, choice: String(choice), label: String(label || choice) });
+  }
   function choiceKey(card) { var m = /c(\d+)$/.exec(card.dataset.card || ""); return m ? "choice:" + m[1] : ""; }
   function cardLabel(card) { var t = card.querySelector(".card-title strong, strong, span"); return t ? t.textContent.trim() : ""; }
   /* How a followed link moves in play's words (and the menu's decision it is), or null: a move the page does not play. */
