@@ -1172,6 +1172,7 @@
       var line = button.parentNode, at = state.pendingArrival;
       arrivedAfterAll();
       line.textContent = state.arrivals[String(at)] || "";
+      showFind(line);
       save(); refreshGates(); refreshGear(); return;
     }
     button = ev.target.closest("button.go-on");
