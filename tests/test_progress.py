@@ -97,30 +97,31 @@ def test_the_display_leaves_the_work_on_two_processes(monkeypatch: pytest.Monkey
     import threading
 
     import dtc.compiler.parallel as parallel
+    from dtc.runmode import RunMode, running
 
-    monkeypatch.setattr(parallel, "enabled", True)
     monkeypatch.setattr(parallel, "cores", lambda: 2)
     monkeypatch.delenv("DTC_PARALLEL", raising=False)
     count = parallel.MIN_ENTRIES
-    assert parallel.wanted(count)
-    screen = FakeTerminal()
-    for delay in (0, 5):  # shown at once: the redrawing thread; not yet: the timer
-        with Working("compiling", file=screen, force=True, delay=delay):
-            assert threading.active_count() > 1
-            assert parallel.wanted(count)
-    other = threading.Thread(target=time.sleep, args=(0.3,))
-    other.start()
-    try:
-        assert not parallel.wanted(count)
-    finally:
-        other.join()
+    with running(RunMode(parallel=True)):
+        assert parallel.wanted(count)
+        screen = FakeTerminal()
+        for delay in (0, 5):  # shown at once: the redrawing thread; not yet: the timer
+            with Working("compiling", file=screen, force=True, delay=delay):
+                assert threading.active_count() > 1
+                assert parallel.wanted(count)
+        other = threading.Thread(target=time.sleep, args=(0.3,))
+        other.start()
+        try:
+            assert not parallel.wanted(count)
+        finally:
+            other.join()
 
 
 def test_a_book_compiled_beside_the_display_is_built_on_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     import dtc.compiler.parallel as parallel
     from dtc.compiler.api import compile_text
+    from dtc.runmode import RunMode, running
 
-    monkeypatch.setattr(parallel, "enabled", True)
     monkeypatch.setattr(parallel, "cores", lambda: 2)
     monkeypatch.setattr(parallel, "MIN_ENTRIES", 2)
     monkeypatch.delenv("DTC_PARALLEL", raising=False)
@@ -130,11 +131,9 @@ def test_a_book_compiled_beside_the_display_is_built_on_two_processes(monkeypatc
             compile_text(text, CHAPEL).write_graph_json(out.fileno(), "\n")
             return out.read()
 
-    with monkeypatch.context() as serial:
-        serial.setattr(parallel, "enabled", False)
-        alone = written()
+    alone = written()  # a long-running process's mode: on one process
     children = count_forks(monkeypatch)
-    with Working("compiling", file=FakeTerminal(), force=True, delay=0):
+    with running(RunMode(parallel=True)), Working("compiling", file=FakeTerminal(), force=True, delay=0):
         assert written() == alone
     assert len(children) >= 2  # the entries read, and the graph built, on two processes
 
