@@ -153,7 +153,14 @@ def possession_name(raw: str) -> str:
     return name[:60].rstrip(" -")
 
 
+#: A name the readers give an adventurer's score (``score:STR``): ``dtc export`` writes a condition
+#: on a score as the story variable ``$score_STR``, which an import reads back as the score.
+SCORE = "score:"
+
+
 def condition_atom(name: str, count: int = 1, negated: bool = False) -> str:
+    if name.startswith(SCORE):  # at least ``count`` of a score: STR >= 13 (or, negated, STR < 13)
+        return f"{name[len(SCORE):]} {'<' if negated else '>='} {count}"
     text = f"{count} {name}" if count != 1 else name
     return f"not {text}" if negated else text
 

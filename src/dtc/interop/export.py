@@ -251,6 +251,9 @@ def _twee_change(change: Change, var: dict[str, str]) -> str:
     """An effect as SugarCube: ``<<set>>``; a loss if held takes at most what is held
     (``Math.max(0, …)``), a first-reading effect is under ``<<if visited() is 1>>``, one the reader
     may take is a ``<<link>>``."""
+    if change.get("pick"):  # the reader's choice of what to lose: SugarCube has no such effect,
+        # so the dtc notation stays in the passage as its words (an import reads it back as written)
+        return f"[-{abs(int(change['amount']))} item of choice]"
     text = f"<<set {_assignment(change, var)}>>"
     if change.get("once"):
         text = f"<<if visited() is 1>>{text}<</if>>"
@@ -263,7 +266,7 @@ def _twee_choice(choice: CompiledChoice, var: dict[str, str], roll_var: str, war
     label = _link_text(choice.get("label") or "")
     if choice.get("error"):
         return choice["text"]
-    setter = "; ".join(_assignment(c, var) for c in choice.get("changes", []))
+    setter = "; ".join(_assignment(c, var) for c in choice.get("changes", []) if not c.get("pick"))
     set_ = f"][{setter}" if setter else ""
     inner: str
     spec = choice.get("roll")

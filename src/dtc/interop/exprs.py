@@ -192,6 +192,10 @@ def _compare(name: str, op: str, n: int) -> Dnf:
     return _not(_compare(name, "==", n))
 
 
+#: ``$score_STR``: a condition on the adventurer's score, as ``dtc export`` writes one.
+_SCORE_VAR = re.compile(r"\$score_([A-Za-z]{2,5}|hp)")
+
+
 def _dnf(tree: Node, names: dict[str, str]) -> Dnf:
     kind = tree[0]
     if kind == "var":
@@ -211,7 +215,8 @@ def _dnf(tree: Node, names: dict[str, str]) -> Dnf:
             op = {">": "<", ">=": "<=", "<": ">", "<=": ">="}.get(op, op)
         if lhs[0] != "var":
             raise ValueError("no variable")
-        name = names[str(lhs[1])]
+        score = _SCORE_VAR.fullmatch(str(lhs[1]))
+        name = f"score:{score.group(1).upper()}" if score and rhs[0] == "num" else names[str(lhs[1])]
         if rhs[0] == "bool":
             positive = (op == "==") == bool(rhs[1])
             atom: Dnf = [(Atom(name, 1, False),)]
