@@ -82,7 +82,7 @@ def _step(page: Any, rng: random.Random) -> bool:
         return False
     card = ways.nth(rng.randrange(ways.count()))
     if "go" in (card.get_attribute("class") or "").split():
-        card.locator("a").first.click()
+        _follow(page, card.locator("a").first)
         return True
     if card.locator("button.roll-branch").count():
         card.locator("button.roll-branch").click()
@@ -99,8 +99,17 @@ def _step(page: Any, rng: random.Random) -> bool:
     go = card.locator("a.continue")
     if not go.count():
         return False  # an encounter came in the middle of it, the run ended, or the book gives no entry
-    go.click()
+    _follow(page, go)
     return True
+
+
+def _follow(page: Any, link: Any) -> None:
+    """Follow a link to an entry and wait until the page shows it (the browser's hashchange comes
+    after the click: the next step must not look at the entry left behind)."""
+    target = (link.get_attribute("href") or "#")[1:]
+    link.click()
+    page.wait_for_function("id => { const p = document.querySelector('.page.current'); return !!p && p.id === id; }",
+                           arg=target)
 
 
 def _play(page: Any, uri: str, seed: int, out: Path) -> tuple[Path, str]:
