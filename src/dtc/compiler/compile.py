@@ -147,6 +147,13 @@ def resolve(doc: Document) -> Resolved:
                     if pred != numbers[i]:
                         res.exits[i].append(Exit(pred, "return", None, span))
 
+    settle_start(res, doc, labels)
+    return res
+
+
+def settle_start(res: Resolved, doc: Document, labels: dict[str, int]) -> None:
+    """The start entry: the ``Start:`` field (a number or a label), else the lowest number;
+    ``start_text`` keeps a field that names neither (the compiler and the language server both)."""
     start_field = doc.meta.get("start")
     if start_field is not None:
         value = start_field.value.strip()
@@ -156,9 +163,8 @@ def resolve(doc: Document) -> Resolved:
             res.start = labels[value]
         else:
             res.start_text = value
-    elif numbers:
-        res.start = min(numbers)
-    return res
+    elif res.numbers:
+        res.start = min(res.numbers)
 
 
 # --- creature names ------------------------------------------------------------------------

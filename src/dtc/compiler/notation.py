@@ -150,19 +150,6 @@ def compare_op(written: str) -> str:
     return _COMPARE_ALIASES.get(written, written)
 
 
-def compared(op: str, value: int, count: int) -> bool:
-    """``value op count``: whether a count or a score held passes a condition's comparison."""
-    if op == ">=":
-        return value >= count
-    if op == ">":
-        return value > count
-    if op == "<=":
-        return value <= count
-    if op == "<":
-        return value < count
-    return value == count
-
-
 @dataclass(frozen=True, slots=True)
 class Change:
     """One effect: ``+3 torches`` is ``Change("torches", 3)``; a loss is negative.

@@ -9,16 +9,14 @@ still reach an ending, patched after an entry is deleted or pasted instead of bu
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from operator import itemgetter
 
-from dtc.compiler.compile import Exit, Resolved, resolve_exits
-from dtc.compiler.model import Document, Entry, Target
+from dtc.compiler.compile import Exit, Resolved, resolve_exits, settle_start
+from dtc.compiler.model import Entry, Target
 from dtc.lint.analysis import Analysis, extend
 from dtc.lsp.shifting import shift_any as _shift_any
-from dtc.numbers import ENTRY, bounded
 
 _target = itemgetter(0)
 
@@ -225,17 +223,7 @@ def _add_returns(res: Resolved, returning: list[int], parts: list[tuple[int, _Pa
             res.exits[i] = res.exits[i] + extra
 
 
-def _settle_start(res: Resolved, doc: Document, labels: dict[str, int]) -> None:
-    start_field = doc.meta.get("start")
-    if start_field is not None:
-        value = start_field.value.strip()
-        if re.fullmatch(r"[0-9]+", value) and bounded(value, ENTRY) <= ENTRY:
-            res.start = bounded(value, ENTRY)
-        elif value in labels:
-            res.start = labels[value]
-        else:
-            res.start_text = value
-    elif res.numbers:
-        res.start = min(res.numbers)
+#: The start entry, settled as the compiler settles it (one definition).
+_settle_start = settle_start
 
 
