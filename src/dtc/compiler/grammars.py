@@ -203,10 +203,11 @@ def _describe(expected: set[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def parse_notation(text: str) -> Parsed | Failed:
-    """One parenthetical through the notation grammar; offsets refer to ``text``."""
+def _parse(text: str, rule: str, word: re.Pattern[str]) -> lark.Tree[Token] | Failed:
+    """``text`` through the notation grammar's ``rule``; a failure as one message with its offsets
+    in ``text`` (the unexpected word runs as far as ``word`` matches)."""
     try:
-        tree = parser("notation", "notation").parse(text)
+        return parser("notation", rule).parse(text)
     except lark.UnexpectedToken as exc:
         tok = exc.token
         if tok.type == "$END":
@@ -216,11 +217,23 @@ def parse_notation(text: str) -> Parsed | Failed:
         return Failed(f"expected {_describe(exc.expected)}, found '{found}'", start, start + len(found))
     except lark.UnexpectedCharacters as exc:
         pos = exc.pos_in_stream or 0
-        m = re.compile(r"[^\s,()]+|.").match(text, pos)
+        m = word.match(text, pos)
         end = m.end() if m else pos + 1
         return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
     except lark.UnexpectedEOF as exc:
         return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
+
+
+_NOTATION_WORD = re.compile(r"[^\s,()]+|.")
+_EFFECTS_WORD = re.compile(r"[^\s,\[\]]+|.")
+_FRONT_WORD = re.compile(r"[^\s,]+|.")
+
+
+def parse_notation(text: str) -> Parsed | Failed:
+    """One parenthetical through the notation grammar; offsets refer to ``text``."""
+    tree = _parse(text, "notation", _NOTATION_WORD)
+    if isinstance(tree, Failed):
+        return tree
     result = _ToFields().transform(tree)
     assert isinstance(result, Parsed)
     for change in result.changes:
@@ -236,21 +249,9 @@ def parse_notation(text: str) -> Parsed | Failed:
 
 def parse_effects(text: str) -> list[Change] | Failed:
     """``[+stone key, +3 torches]`` through the grammar's ``effects`` rule."""
-    try:
-        tree = parser("notation", "effects").parse(text)
-    except lark.UnexpectedToken as exc:
-        tok = exc.token
-        if tok.type == "$END":
-            return Failed(f"expected {_describe(exc.expected)} before the end", len(text) - 1, len(text))
-        start = tok.start_pos or 0
-        return Failed(f"expected {_describe(exc.expected)}, found '{tok}'", start, start + len(str(tok)))
-    except lark.UnexpectedCharacters as exc:
-        pos = exc.pos_in_stream or 0
-        m = re.compile(r"[^\s,\[\]]+|.").match(text, pos)
-        end = m.end() if m else pos + 1
-        return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
-    except lark.UnexpectedEOF as exc:
-        return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
+    tree = _parse(text, "effects", _EFFECTS_WORD)
+    if isinstance(tree, Failed):
+        return tree
     may, *parts = tree.children
     changes = []
     for change in parts:
@@ -266,21 +267,9 @@ def parse_effects(text: str) -> list[Change] | Failed:
 def parse_front(text: str, rule: str) -> list[tuple[str, int]] | Failed:
     """A front-matter value through the grammar's ``start_with`` or ``limits`` rule:
     (name, count) per part, in the order written."""
-    try:
-        tree = parser("notation", rule).parse(text)
-    except lark.UnexpectedToken as exc:
-        tok = exc.token
-        if tok.type == "$END":
-            return Failed(f"expected {_describe(exc.expected)} before the end", len(text) - 1, len(text))
-        start = tok.start_pos or 0
-        return Failed(f"expected {_describe(exc.expected)}, found '{tok}'", start, start + len(str(tok)))
-    except lark.UnexpectedCharacters as exc:
-        pos = exc.pos_in_stream or 0
-        m = re.compile(r"[^\s,]+|.").match(text, pos)
-        end = m.end() if m else pos + 1
-        return Failed(f"expected {_describe(set(exc.allowed))}, found '{text[pos:end]}'", pos, end)
-    except lark.UnexpectedEOF as exc:
-        return Failed(f"expected {_describe(set(exc.expected))} before the end", len(text) - 1, len(text))
+    tree = _parse(text, rule, _FRONT_WORD)
+    if isinstance(tree, Failed):
+        return tree
     out: list[tuple[str, int]] = []
     for part in tree.children:
         assert isinstance(part, lark.Tree)
