@@ -31,7 +31,7 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def test_links_back_and_forward(browser: Any, book: str) -> None:
     with Page(browser) as page:
-        page.goto(book)
+        page.goto(book + "?seed=2")  # a seed whose turn at the causeway meets no wandering creature
         assert_at(page, "cover")
         page.click("a.button.primary")
         assert_at(page, f"entry-{SHORE}")
