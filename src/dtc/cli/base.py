@@ -188,7 +188,7 @@ DEFAULT_LIMIT = 20
 #: Who makes the reader's decisions, by one name everywhere: ``play --auto``, ``simulate --policy``
 #: and ``odds --policy`` (each offers those it can compute). Old spellings still accepted.
 POLICY_HELP = {
-    "random": "picks uniformly among the ways on",
+    "random": "picks uniformly among the ways on and rolls each check",
     "cautious": "takes the ways likeliest to succeed",
     "bold": "prefers checks to spending turns, fights, leaves rich or badly hurt",
     "least-used": "takes the way this worker's runs have visited least",

@@ -1,12 +1,14 @@
 """Players that need no keyboard: automatic policies and a script of choices.
 
-* ``random`` picks uniformly among what it may do (the run's dice, so seeded runs repeat).
+* ``random`` picks uniformly among what it may do (the run's dice, so seeded runs repeat), and
+  meets a difficulty by rolling its check, as ``dtc odds``' random reader does (the turn it
+  needs spent, the gear it needs taken as appropriate).
 * ``cautious`` takes the safest way, explores what it has not seen, rests when hurt, avoids
   fights, and carries treasure back to the entrance as soon as it has any.
 * ``bold`` prefers checks to spending turns, fights, and stays until it holds 2,000 coins of
   treasure or is badly hurt.
 
-Questions only a person can settle go to the Oracle: is this gear appropriate? (Probable, 3-in-6,
+Questions only a person can settle go to the Oracle (``cautious`` and ``bold``): is this gear appropriate? (Probable, 3-in-6,
 when the gear suits the words of the action, else Possible, 2-in-6); do you share a language?
 (Possible). :class:`ScriptPlayer` answers the entry menus from a file, one
 line per decision, and leaves the other questions to a policy.
@@ -390,7 +392,8 @@ class BoldPolicy(Policy):
 
 
 class RandomPolicy(Policy):
-    """Uniform choices among the moves at an entry (and at every other question)."""
+    """Uniform choices among the moves at an entry (and at the other questions of chance: a fight's,
+    an encounter's), meeting each difficulty by its check as ``dtc odds``' random reader does."""
 
     name = "random"
     careful = False
@@ -401,18 +404,38 @@ class RandomPolicy(Policy):
             allowed = _ways_or_wait(opts)
             self.why = f"at random, one of {len(allowed)}"
             return allowed[game.dice.pick(len(allowed))]
-        if question.kind in (GEAR_OK, LANGUAGE):
+        if question.kind == PLAN:
+            return self.by_the_check(question)
+        if question.kind == GEAR:
+            return self.gear(question)
+        if question.kind == GEAR_OK:
+            self.why = "a check's other needs are met, as dtc odds counts them"
+            return question.index("yes") or 0
+        if question.kind == LANGUAGE:
             self.why = "only a person can say: the Oracle decides"
             return question.index("oracle") or 0
         self.why = f"at random, one of {len(opts)}"
         return game.dice.pick(len(opts))
 
+    def by_the_check(self, q: Question) -> int:
+        """A difficulty met as ``dtc odds`` meets it (its default ``--approach check``): the way
+        with the check and the fewest other needs, no gear when a turn does (Death & Treasure: D1
+        the check alone, D2 a turn and the check, D3 all three); the gear it then needs is taken
+        as appropriate. So the random reader's chance of a choice is its check's chance."""
+        opts = q.options
+        ways = [n for n, o in enumerate(opts) if "check" in o.key.removeprefix("plan:").split("+")]
+        self.why = "the check, as dtc odds counts a choice"
+        if not ways:
+            return 0
+        return min(ways, key=lambda n: (opts[n].key.count("+"), "gear" in opts[n].key, n))
+
     _blind_for = pick
 
     def blind(self, kind: str, count: int, game: Engine) -> int | None:
         """:meth:`pick` of a question of ``kind`` with ``count`` options, from their number alone
-        (the same draw); None for the questions whose options it reads (menus, the Oracle's)."""
-        if kind in (MENU, GEAR_OK, LANGUAGE) or not self._plain:
+        (the same draw); None for the questions whose options it reads (menus, a difficulty's
+        ways, gear, the Oracle's)."""
+        if kind in (MENU, PLAN, GEAR, GEAR_OK, LANGUAGE) or not self._plain:
             return None
         self._last = None
         return game.dice.pick(count)

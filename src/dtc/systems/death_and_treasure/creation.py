@@ -97,11 +97,10 @@ class RandomChooser:
         self.lines.append(text)
 
     def swap(self, scores: dict[str, int]) -> tuple[str, str] | None:
-        best = max(ABILITIES, key=lambda a: (scores[a], -ABILITIES.index(a)))
-        fighter = "STR" if scores["STR"] >= scores["DEX"] else "DEX"
-        self.mode = HAND if fighter == "STR" else RANGED
-        if scores[best] > scores[fighter] and self.dice.random() < 0.75:
-            return (fighter, best)
+        """No swap: the scores stay as rolled, in order, so the adventurers ``dtc simulate`` and
+        ``dtc play --auto`` make are the ones ``dtc odds`` counts (3d6 for each ability, exactly).
+        The better of STR and DEX decides how it fights (hand-to-hand or ranged)."""
+        self.mode = HAND if scores["STR"] >= scores["DEX"] else RANGED
         return None
 
     def name(self, suggestion: str) -> str:

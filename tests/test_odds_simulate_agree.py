@@ -1,0 +1,85 @@
+"""`dtc simulate --policy random` and `dtc odds --policy random` are one reader (issue 38, "one meaning").
+
+Both pick uniformly among the ways on and meet a difficulty by rolling its check (Death & Treasure:
+D1 the check alone, D2 a turn and the check, D3 all three, the gear taken as appropriate); both make
+a fresh adventurer the same way (3d6 in order for Death & Treasure: no swap). Here each game system
+plays a small book of checks at every difficulty, a find that opens a gate, coins counted and paid,
+and a random branch, with nothing either leaves out (no fights, damage, encounters, hazards), and
+each ending's share of the real command's runs must bracket the odds' exact chance (99.999%
+Wilson intervals; about thirty comparisons).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from statistics import NormalDist
+
+import pytest
+from click.testing import CliRunner
+
+from dtc.cli import main
+
+RUNS = 6000
+CONFIDENCE = 0.99999
+
+BOOK = """Title: One reader
+Rules: {rules}
+Start: 1
+
+1 A rope bridge sways over the gorge. [+3 coins] **Cross It** ({a} D1, S2, F9). **Wade the Ford** ({b} D3, S3, F9).
+
+2 A shrine with a bone charm on its step. [+charm] **Climb the Wall** ({b} D2, S4, F9). **Back to the Ford** (D0, S3).
+
+3 The ferryman's hut. **Pay the Ferryman** (D0, S4, buy 3 coins). **Force the Gate** ({c} D3, S4, F9). **Toss a Stone** (roll 1d6, 1-2 S4, 3-6 S9).
+
+4 A warded door and a sinkhole. **The Warded Door** (D0, S10, if charm). **The Sinkhole** ({a} D2, S10, F9). **Turn Back** (D0, S11).
+
+9 You fall. THE END (death)
+
+10 Daylight and the road home. THE END (victory)
+
+11 You walk home with nothing. THE END
+"""
+
+SYSTEMS = {
+    "death-and-treasure": ("DEX", "STR", "WIS"),
+    "maze-rats": ("DEX", "STR", "WIL"),
+    "zilch": ("♠", "♣", "♥"),
+    "death-and-treasure + dungeon-rules": ("AGI", "LUCK", "WORLDSWAY"),
+}
+
+
+def wilson(k: int, n: int, confidence: float) -> tuple[float, float]:
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+@pytest.mark.parametrize("rules", sorted(SYSTEMS))
+def test_the_random_reader_is_one_reader(rules: str, tmp_path: Path) -> None:
+    a, b, c = SYSTEMS[rules]
+    book = tmp_path / "book.txt"
+    book.write_text(BOOK.format(rules=rules, a=a, b=b, c=c), encoding="utf-8")
+    runner = CliRunner()
+    lint = runner.invoke(main, ["lint", str(book)])
+    assert lint.exit_code == 0, lint.output
+    odds = runner.invoke(main, ["odds", str(book), "--format", "json"])
+    assert odds.exit_code == 0, odds.output
+    data = json.loads(odds.stdout)
+    assert data["unexplored"] == 0 and data["reader"]["method"] == "mixture"
+    exact = {o["key"]: o["probability"] for o in data["outcomes"]}
+    sim = runner.invoke(main, ["simulate", str(book), "-n", str(RUNS), "--seed", "38", "--workers", "1",
+                               "--format", "json", "--no-progress"])
+    assert sim.exit_code == 0, sim.output
+    runs = json.loads(sim.stdout)
+    assert runs["outcomes"]["ended"]["runs"] == RUNS and runs["problems"] == []
+    got = {f"ending:{e['entry']}": e["runs"] for e in runs["endings"]}
+    assert set(got) <= {k for k, p in exact.items() if p > 0}
+    for key in ("ending:9", "ending:10", "ending:11"):
+        low, high = wilson(got.get(key, 0), RUNS, CONFIDENCE)
+        assert low <= exact.get(key, 0.0) <= high, (
+            f"{rules} {key}: odds {exact.get(key, 0.0):.5f}, simulate {got.get(key, 0)} of {RUNS} ({low:.5f}-{high:.5f})")
