@@ -32,9 +32,11 @@ Start: 1
 
 2 A shrine with a bone charm on its step. [+charm] **Climb the Wall** ({b} D2, S4, F9). **Back to the Ford** (D0, S3).
 
-3 The ferryman's hut. **Pay the Ferryman** (D0, S4, buy 3 coins). **Force the Gate** ({c} D3, S4, F9). **Toss a Stone** (roll 1d6, 1-2 S4, 3-6 S9).
+3 The ferryman's hut. **Pay the Ferryman** (D0, S4, buy 3 coins). **Force the Gate** ({c} D3, S4, F9).
+**Toss a Stone** (roll 1d6, 1-2 S4, 3-6 S9).
 
-4 A warded door and a sinkhole. **The Warded Door** (D0, S10, if charm). **The Sinkhole** ({a} D2, S10, F9). **Turn Back** (D0, S11).
+4 A warded door and a sinkhole. **The Warded Door** (D0, S10, if charm).
+**The Sinkhole** ({a} D2, S10, F9). **Turn Back** (D0, S11).
 
 9 You fall. THE END (death)
 
@@ -82,4 +84,5 @@ def test_the_random_reader_is_one_reader(rules: str, tmp_path: Path) -> None:
     for key in ("ending:9", "ending:10", "ending:11"):
         low, high = wilson(got.get(key, 0), RUNS, CONFIDENCE)
         assert low <= exact.get(key, 0.0) <= high, (
-            f"{rules} {key}: odds {exact.get(key, 0.0):.5f}, simulate {got.get(key, 0)} of {RUNS} ({low:.5f}-{high:.5f})")
+            f"{rules} {key}: odds {exact.get(key, 0.0):.5f}, simulate {got.get(key, 0)} of {RUNS} "
+            f"({low:.5f}-{high:.5f})")

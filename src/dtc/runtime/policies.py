@@ -8,8 +8,9 @@
 * ``bold`` prefers checks to spending turns, fights, and stays until it holds 2,000 coins of
   treasure or is badly hurt.
 
-Questions only a person can settle go to the Oracle (``cautious`` and ``bold``): is this gear appropriate? (Probable, 3-in-6,
-when the gear suits the words of the action, else Possible, 2-in-6); do you share a language?
+Questions only a person can settle go to the Oracle (``cautious`` and ``bold``): is this gear
+appropriate? (Probable, 3-in-6, when the gear suits the words of the action, else Possible,
+2-in-6); do you share a language?
 (Possible). :class:`ScriptPlayer` answers the entry menus from a file, one
 line per decision, and leaves the other questions to a policy.
 """
