@@ -8,7 +8,8 @@ from lark import Lark
 from dtc.compiler.terminals import ignored, terminals
 from dtc.resources import read_text
 
-GRAMMARS = [("notation", "notation,effects"), ("statblock", "statblock"), ("hazard", "hazard")]
+GRAMMARS = [("notation", "notation,effects,start_with,limits,containers"), ("statblock", "statblock"),
+            ("hazard", "hazard")]
 
 
 @pytest.mark.parametrize(("grammar", "start"), GRAMMARS)

@@ -168,6 +168,8 @@ class Change(TypedDict):
     times: NotRequired[int]
     may: NotRequired[bool]
     pick: NotRequired[bool]
+    container: NotRequired[str]
+    among: NotRequired[list[str]]
 
 
 class StartItem(TypedDict):
@@ -259,5 +261,7 @@ class CompiledGraph(TypedDict):
     possessions: NotRequired[list[str]]
     start_with: NotRequired[list[StartItem]]
     limits: NotRequired[dict[str, int]]
+    containers: NotRequired[dict[str, list[str]]]
+    drop_by_choice: NotRequired[list[str]]
     zones: NotRequired[list[Zone]]
     hazards: NotRequired[list[Hazard]]

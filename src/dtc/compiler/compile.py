@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import Any, NamedTuple, cast
 
@@ -407,6 +407,7 @@ def _graph(
         return ruleset.canonical_ability(text) if ruleset else None
 
     index = creature_index(doc)
+    containers = doc.containers  # ``Containers:`` (docs/format.md, "Writing a published gamebook")
     names = frozenset(index)  # the effects reader's set of them is then made once, not for each entry
     numbers, labels, all_exits = res.numbers, res.labels, res.exits
     span_json = _span
@@ -434,7 +435,7 @@ def _graph(
             out["hazards"] = list(dict.fromkeys(name for name, _ in entry.hazard_refs))
         # State (see "State" in docs/format.md): only on the entries that have it.
         if entry.changes:
-            out["changes"] = [_change_json(c) for c in entry.changes]
+            out["changes"] = _changes_json(entry.changes, containers)
         if entry.ending_kind is not None:
             out["ending_kind"] = entry.ending_kind
         return out
@@ -452,7 +453,7 @@ def _graph(
                 "end_line": entry.end_line,
                 "text": entry.text,
                 "ending": entry.ending,
-                "choices": [_state_choice(c, res, doc.score_name, {
+                "choices": [_state_choice(c, res, doc.score_name, containers, {
                         "label": c.label,
                         "text": c.text,
                         "ability": None if c.ability is None else (canonical(c.ability) or c.ability),
@@ -539,7 +540,7 @@ def _graph(
                     f'"span":{"null" if span is None else span_text % span}'
                 )
                 if c.condition is not None or c.roll is not None or c.changes:
-                    for key, part in _state_choice(c, res, doc.score_name, {}).items():
+                    for key, part in _state_choice(c, res, doc.score_name, containers, {}).items():
                         choice += f',"{key}":{encoder(part)}'
                 choices.append(choice + "}")
             exits = []
@@ -719,13 +720,13 @@ def _blank_state(text: str) -> str:
 
 
 def _state_choice(c: Choice, res: Resolved, score: Callable[[str], str | None],
-                  out: dict[str, Any]) -> dict[str, Any]:
+                  containers: Mapping[str, tuple[str, ...]], out: dict[str, Any]) -> dict[str, Any]:
     """A choice's condition, random branch and effects, added only to the choices that have them
     (``score``: the adventurer's score a condition's name is, :meth:`Document.score_name`)."""
     if c.condition is not None:
         out["condition"] = cond_json(c.condition, score)
     if c.changes:
-        out["changes"] = [_change_json(ch) for ch in c.changes]
+        out["changes"] = _changes_json(c.changes, containers)
     if c.roll is not None:
         out["roll"] = {
             "dice": c.roll.dice,
@@ -742,15 +743,21 @@ def _state_choice(c: Choice, res: Resolved, score: Callable[[str], str | None],
 
 def _published(doc: Document, graph: dict[str, Any]) -> None:
     """The published-gamebook forms at the graph's top (docs/format.md, "Writing a published
-    gamebook"): ``start_with`` and ``limits`` from the front matter, added only to books that
+    gamebook"): ``start_with``, ``limits``, ``containers`` and ``drop_by_choice`` (the containers
+    past whose limit the reader chooses what to drop) from the front matter, added only to books that
     write them; a book that writes any form of version 3 is written as version 3 (a book
     without them stays version 2, which every reader since state came reads)."""
-    start, limits = doc.start_with, doc.limits
+    start, limits, containers = doc.start_with, doc.limits, doc.containers
     if start:
         graph["start_with"] = [{"name": name, "amount": amount} for name, amount in start]
     if limits:
         graph["limits"] = dict(limits)
-    if start or limits or uses_version_3(doc) or any(c.exits for c in doc.all_creatures()):
+    if containers:
+        graph["containers"] = {name: list(members) for name, members in containers.items()}
+        chosen = sorted(doc.chosen_limits & set(limits))
+        if chosen:
+            graph["drop_by_choice"] = chosen
+    if start or limits or containers or uses_version_3(doc) or any(c.exits for c in doc.all_creatures()):
         graph["format_version"] = FORMAT_VERSION_PUBLISHED
 
 
@@ -791,25 +798,39 @@ def _compares(cond: Cond, doc: Document) -> bool:
     return any(_compares(a, doc) for a in cond.args)
 
 
-def _change_json(change: StateChange) -> dict[str, Any]:
-    """An effect as the graph writes it (``$defs/change``)."""
-    if change.change is None:
-        return {"name": change.name, "amount": change.amount}
-    return change_json(change.change)
+def _changes_json(changes: list[StateChange], containers: Mapping[str, tuple[str, ...]]) -> list[dict[str, Any]]:
+    """Effects as the graph writes them (``$defs/change``). With containers (``Containers:``):
+    ``[-all backpack]`` is a loss of every one of each possession the container holds (one change
+    each, marked with its ``container``), and ``[-1 item of choice from backpack]`` chooses
+    ``among`` them (none when no container has the name: lint DT126 reports it)."""
+    out: list[dict[str, Any]] = []
+    for ch in changes:
+        c = ch.change
+        if c is None:
+            out.append({"name": ch.name, "amount": ch.amount})
+        elif c.all and ch.name in containers:
+            out += [{**change_json(replace(c, name=m)), "container": ch.name} for m in containers[ch.name]]
+        elif c.source is not None:
+            out.append({**change_json(c), "container": c.source, "among": list(containers.get(c.source, ()))})
+        else:
+            out.append(change_json(c))
+    return out
 
 
 def _possessions(doc: Document, graph: dict[str, Any]) -> None:
     """The names of the possessions the book gives, takes or tests (see "State" in
     docs/format.md): added only to books that write them (optional in the schema)."""
     names: dict[str, None] = {}
+    expanded = doc.expanded  # ([-all backpack] names what the backpack holds)
     for entry in doc.entries:
         if entry.changes:
-            names.update(dict.fromkeys(c.name for c in entry.changes if c.change is None or not c.change.pick))
+            names.update(dict.fromkeys(c.name for c in expanded(entry.changes) if c.change is None or not c.change.pick))
         for c in entry.choices:
             if c.condition is not None:
                 names.update(dict.fromkeys(cond_names(c.condition, doc.scores)))
             if c.changes:
-                names.update(dict.fromkeys(ch.name for ch in c.changes if ch.change is None or not ch.change.pick))
+                names.update(dict.fromkeys(ch.name for ch in expanded(c.changes)
+                                           if ch.change is None or not ch.change.pick))
     names.update(dict.fromkeys(name for name, _ in doc.start_with))
     if names:
         graph["possessions"] = sorted(names)

@@ -64,6 +64,9 @@ _EXPECTED = {
     "COMPARE": "a comparison such as >=",
     "MAYBE": "?",
     "LSQB": "'['",
+    "COLON": "':'",
+    "SEMICOLON": "';'",
+    "CHOOSE": "(choose)",
     "RSQB": "']'",
 }
 _STAT_FIELDS = "fields are Morale N, an attack with dice such as Bite d6, Name N, or Special: text"
@@ -266,7 +269,8 @@ def parse_effects(text: str) -> list[Change] | Failed:
 
 def parse_front(text: str, rule: str) -> list[tuple[str, int]] | Failed:
     """A front-matter value through the grammar's ``start_with`` or ``limits`` rule:
-    (name, count) per part, in the order written."""
+    (name, count) per part, in the order written (a limit the reader chooses to keep,
+    ``backpack 8 (choose)``, has its count negated)."""
     tree = _parse(text, rule, _FRONT_WORD)
     if isinstance(tree, Failed):
         return tree
@@ -275,8 +279,9 @@ def parse_front(text: str, rule: str) -> list[tuple[str, int]] | Failed:
         assert isinstance(part, lark.Tree)
         tokens = [t for t in part.children if isinstance(t, Token)]
         if rule == "limits":
-            *words, count = tokens
-            out.append((possession_name(" ".join(map(str, words))), int(str(count))))
+            choose = bool(tokens) and tokens[-1].type == "CHOOSE"
+            *words, count = tokens[:-1] if choose else tokens
+            out.append((possession_name(" ".join(map(str, words))), -int(str(count)) if choose else int(str(count))))
         else:
             first = part.children[0]
             amount = int(str(first)) if first is not None else 1
@@ -284,6 +289,24 @@ def parse_front(text: str, rule: str) -> list[tuple[str, int]] | Failed:
             if len(words) > 1 and str(words[0]).lower() in ("a", "an", "the"):
                 words = words[1:]  # ``a rope`` is a rope
             out.append((possession_name(" ".join(map(str, words))), amount))
+    return out
+
+
+def parse_containers(text: str) -> list[tuple[str, tuple[str, ...], int, int]] | Failed:
+    """A ``Containers:`` value through the grammar's ``containers`` rule: (container, its
+    possessions, start, end) per container, in the order written (offsets into ``text``)."""
+    tree = _parse(text, "containers", _FRONT_WORD)
+    if isinstance(tree, Failed):
+        return tree
+    out: list[tuple[str, tuple[str, ...], int, int]] = []
+    for part in tree.children:
+        assert isinstance(part, lark.Tree)
+        words = [t for t in part.children if isinstance(t, Token)]
+        members = [m for m in part.children if isinstance(m, lark.Tree)]
+        names = tuple(possession_name(" ".join(str(t) for t in m.children if isinstance(t, Token))) for m in members)
+        start = words[0].start_pos or 0
+        end = max(t.end_pos or 0 for m in members for t in m.children if isinstance(t, Token))
+        out.append((possession_name(" ".join(map(str, words))), names, start, end))
     return out
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -457,6 +457,53 @@ class Document:
 
         field_ = self.meta.get("limits")
         return {} if field_ is None else {n: k for n, k, _ in limits(field_.value) if n}
+
+    @property
+    def chosen_limits(self) -> frozenset[str]:
+        """``Limits: backpack 8 (choose)``: the containers past whose limit the reader chooses what
+        to drop (elsewhere what a gain brings past a limit is lost)."""
+        from dtc.compiler.frontmatter import chosen
+
+        field_ = self.meta.get("limits")
+        return frozenset() if field_ is None else chosen(field_.value) & frozenset(self.containers)
+
+    @property
+    def containers(self) -> dict[str, tuple[str, ...]]:
+        """``Containers: backpack: rope, meal; weapons: sword``: each container's possessions (a
+        limit on a container counts them all; ``[-all backpack]`` loses them all)."""
+        from dtc.compiler.frontmatter import containers
+
+        field_ = self.meta.get("containers")
+        return {} if field_ is None else {n: ms for n, ms, _ in containers(field_.value) if n}
+
+    def expanded(self, changes: list[StateChange]) -> list[StateChange]:
+        """``changes`` as every engine applies them: ``[-all backpack]``, where ``backpack`` is a
+        container, is ``[-all rope]``, ``[-all meal]``... for each possession it holds (the
+        compiled graph writes them so)."""
+        containers = self.containers
+        if not containers or not any(ch.change is not None and ch.change.all and ch.name in containers
+                                     for ch in changes):
+            return changes
+        out: list[StateChange] = []
+        for ch in changes:
+            c = ch.change
+            if c is not None and c.all and ch.name in containers:
+                out += [StateChange(m, ch.amount, ch.span, replace(c, name=m)) for m in containers[ch.name]]
+            else:
+                out.append(ch)
+        return out
+
+    @property
+    def limited(self) -> dict[str, tuple[str, int, bool]]:
+        """Each possession of a container with a limit: (the container, its limit, whether the
+        reader chooses what to drop past it)."""
+        limits, chosen = self.limits, self.chosen_limits
+        return {m: (c, limits[c], c in chosen) for c, members in self.containers.items() if c in limits
+                for m in members}
+
+    def container_of(self, name: str) -> str | None:
+        """The container that holds the possession ``name``, or None."""
+        return next((c for c, members in self.containers.items() if name in members), None)
 
     def all_creatures(self) -> list[Creature]:
         """Stat blocks of the file and of its entries, file order."""

@@ -173,8 +173,19 @@ class Change:
 
     @property
     def pick(self) -> bool:
-        """``[-1 item of choice]``: the reader chooses which of the book's possessions to lose."""
-        return self.name in PICK_NAMES and self.amount < 0
+        """``[-1 item of choice]``: the reader chooses which of the book's possessions to lose
+        (``[-1 item of choice from backpack]``: of what the container holds)."""
+        return self.amount < 0 and (self.name in PICK_NAMES or self.name.startswith(PICK_FROM))
+
+    @property
+    def source(self) -> str | None:
+        """The container a ``[-1 item of choice from backpack]`` chooses in (``backpack``), or None."""
+        if not self.pick:
+            return None
+        for opening in PICK_FROM:
+            if self.name.startswith(opening):
+                return self.name[len(opening):]
+        return None
 
     def words(self) -> str:
         """The effect as the notation writes it (``-1d6 coins?``, ``+once stone key``)."""
@@ -191,6 +202,9 @@ class Change:
 
 #: The names that mean "one of the reader's choice" in a loss (``[-1 item of choice]``).
 PICK_NAMES = frozenset({"item of choice", "items of choice"})
+#: How a name opens that means "one of the reader's choice from a container"
+#: (``[-1 item of choice from backpack]``).
+PICK_FROM = ("item of choice from ", "items of choice from ")
 
 
 def change_json(change: Change) -> dict[str, object]:

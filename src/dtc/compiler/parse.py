@@ -22,7 +22,7 @@ from dtc.numbers import ROLL, bounded
 _SP = r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 
 META = re.compile(r"((?i:start[ \t]+with)|[A-Za-z][A-Za-z_-]{0,20})[ \t]*:[ \t]*(.*?)[ \t]*$")
-KNOWN_META = ("title", "author", "rules", "start", "start with", "limits")
+KNOWN_META = ("title", "author", "rules", "start", "start with", "limits", "containers")
 
 
 def meta_key(written: str) -> str:

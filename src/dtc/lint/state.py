@@ -41,7 +41,7 @@ from typing import Any
 
 from dtc.compiler.compile import Resolved
 from dtc.compiler.model import Document, Entry, StateChange
-from dtc.compiler.notation import All, AnyOf, Cond, Has, Not, cond_names
+from dtc.compiler.notation import All, AnyOf, Change, Cond, Has, Not, cond_names
 from dtc.diagnostics import Span, Step
 from dtc.lint.analysis import _SALVAGE, Analysis
 from dtc.lint.explore import Kind, Layout, Room, Way, explore
@@ -177,7 +177,9 @@ class StateAnalysis:
     @cached_property
     def all_changes(self) -> list[StateChange]:
         """Every effect in the book: entries' and choices', in file order."""
-        return [ch for e in self.doc.entries for ch in [*e.changes, *(x for c in e.choices for x in c.changes)]]
+        expanded = self.doc.expanded
+        return [ch for e in self.doc.entries
+                for ch in expanded([*e.changes, *(x for c in e.choices for x in c.changes)])]
 
     @cached_property
     def scores(self) -> frozenset[str]:
@@ -253,7 +255,8 @@ class StateAnalysis:
         self.slot = {name: i for i, name in enumerate(self.names)}
         #: Counts are kept in units of the greatest common divisor of every amount that names
         #: them (coins gained and spent in tens are counted in tens): the same facts, fewer states.
-        self.unit = {name: 1 if self.picks else unit.get(name) or 1 for name in self.names}
+        limited = self.doc.limited  # a container's limit: its possessions counted one by one
+        self.unit = {name: 1 if self.picks or name in limited else unit.get(name) or 1 for name in self.names}
         #: A count above ``cap`` is kept as ``cap + 1``, "more than cap", for what can be lost.
         #: (A possession nothing takes away never needs "more than": its count only grows.)
         self.top = [limits[n] // self.unit[n] if n in limits else max(1, caps[n] // self.unit[n]) + (n in lost)
@@ -267,7 +270,7 @@ class StateAnalysis:
         self.places: dict[int, Place] = {}
         for number, i in by_number.items():
             entry = self.doc.entries[i]
-            changes = self._placed(entry.changes)
+            changes = self._placed(self.doc.expanded(entry.changes))
             moves: list[Move] = []
             uncertain = False
             for ci, c in enumerate(entry.choices):
@@ -292,7 +295,7 @@ class StateAnalysis:
                 if cond is not None and reads_score(cond, scores):
                     cond = None  # a score: open for some reader (its gate is judged neither way)
                     self.unknown_gates.add((number, ci))
-                move = Move(ci, cond, outcomes, list(c.changes))
+                move = Move(ci, cond, outcomes, self.doc.expanded(list(c.changes)))
                 moves.append(move)
             for p in entry.prose_exits:
                 t = res.target_number(p.target)
@@ -422,11 +425,36 @@ class StateAnalysis:
         a possession nothing reads. ``[-1 item of choice]`` is a loss that may fall on any one
         possession kept (one entry per possession, each of which may apply or not)."""
         out: list[tuple[int, int, StateChange]] = []
+        limited = self.doc.limited
         for ch in changes:
             if _picks(ch):
-                out += [(i, ch.amount, ch) for i in range(len(self.names))]
+                source = ch.change.source if ch.change is not None else None
+                among = self.doc.containers.get(source, ()) if source is not None else self.names
+                out += [(i, ch.amount, ch) for i, name in enumerate(self.names) if name in among]
+            elif ch.amount > 0 and ch.name in limited:
+                out += self._fitted(ch, *limited[ch.name])
             else:
                 out.append((self.slot.get(ch.name, -1), ch.amount // self.unit.get(ch.name, 1), ch))
+        return out
+
+    def _fitted(self, ch: StateChange, container: str, limit: int, chosen: bool) -> list[tuple[int, int, StateChange]]:
+        """A gain of a possession whose container has a limit, over-approximated: what the gain
+        brings past the limit is lost, so any amount from none to all of it may be gained; where
+        the reader chooses what to drop, any possession of the container may then lose as much
+        (each such change may apply or not, so a witness through it is not offered)."""
+        c = ch.change
+        most = max(amounts(ch)) if c is not None else ch.amount
+        if most <= 0:
+            return [(self.slot.get(ch.name, -1), ch.amount, ch)]
+        gained = Change(ch.name, 1, ch.span.column, ch.span.column, once=c is not None and c.once, may=True,
+                        dice=f"1d{most}")
+        out = [(self.slot.get(ch.name, -1), 1, StateChange(ch.name, 1, ch.span, gained))]
+        if chosen:
+            for m in self.doc.containers[container]:
+                i = self.slot.get(m, -1)
+                if i >= 0:
+                    dropped = Change(m, -1, ch.span.column, ch.span.column, if_held=True, may=True, dice=f"1d{most}")
+                    out.append((i, -1, StateChange(m, -1, ch.span, dropped)))
         return out
 
     def _arrive_packed(self, place: Place, packed: int) -> int:

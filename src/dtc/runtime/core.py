@@ -35,6 +35,7 @@ COMBAT = "combat"  # attack with which weapon, or try to escape
 TARGET = "target"  # which enemy to attack
 TAKE = "take"  # take what you found?
 LOSE = "lose"  # which of your possessions do you give up? ([-1 item of choice])
+DROP = "drop"  # a container past its limit (Limits: backpack 8 (choose)): which do you drop?
 WON = "won"  # a fight the rules cannot resolve: did you win?
 
 

@@ -21,6 +21,7 @@ from dtc.runtime import conditions, effects, inventory, menu
 from dtc.runtime.character import Character
 from dtc.runtime.core import (
     ABILITY,
+    DROP,
     GEAR,
     GEAR_OK,
     LOSE,
@@ -121,6 +122,8 @@ class Engine:
         #: The player whose ``blind`` answer :meth:`pick` looked up last, and that answer (or None).
         self._blind_of: object = None
         self._blind: Callable[[str, int, Engine], int | None] | None = None
+        #: Each possession of a container with a limit: (the container, its possessions, its limit).
+        self._boxes: dict[str, tuple[str, list[str], int]] | None = None
 
     # --- services for rules, effects and players ------------------------------------------
 
@@ -402,7 +405,7 @@ class Engine:
             if change.get("may") and not self._may(change):
                 continue
             if change.get("pick"):
-                self._pick(-change["amount"])
+                self._pick(-change["amount"], change.get("among"))
                 continue
             if "dice" in change:
                 amount = self._rolled(change)
@@ -418,10 +421,15 @@ class Engine:
             else:
                 self.give_up(name, -amount)
             over = self._over_limit(name)
+            box = self._container(name) if amount > 0 else None
+            if box is not None and box[0] not in self.graph.get("drop_by_choice", ()):
+                over += self._fit(name, box)
             if not self.skip("possession"):
                 self.emit("possession", name=name, amount=amount - over, held=self.held(name),
                           **({"short": -amount - before} if before + amount < 0 else {}),
                           **({"over_limit": over} if over else {}))
+            if box is not None and box[0] in self.graph.get("drop_by_choice", ()):
+                self._drop(box)
 
     def _may(self, change: Change) -> bool:
         """``[may +rope]``: whether the reader takes it (a question of kind ``take``)."""
@@ -436,11 +444,45 @@ class Engine:
                             {"item": change["name"], "weight": "0", "value": 0})
         return self.ask(question).key == "take"
 
-    def _pick(self, count: int) -> None:
+    def _container(self, name: str) -> tuple[str, list[str], int] | None:
+        """The container that holds ``name`` and has a limit (``Containers:``, ``Limits:``): its
+        name, its possessions and its limit; None when there is none."""
+        boxes = self._boxes
+        if boxes is None:
+            limits = self.graph.get("limits") or {}
+            boxes = {m: (box, members, limits[box]) for box, members in (self.graph.get("containers") or {}).items()
+                     if box in limits for m in members}
+            self._boxes = boxes
+        return boxes.get(name)
+
+    def _fit(self, name: str, box: tuple[str, list[str], int]) -> int:
+        """Past a container's limit (``Limits: backpack 8``, counting every possession it holds),
+        what the gain of ``name`` brought past it is lost: how much."""
+        _, members, limit = box
+        over = sum(self.held(m) for m in members) - limit
+        return self.give_up(name, over) if over > 0 else 0
+
+    def _drop(self, box: tuple[str, list[str], int]) -> None:
+        """``Limits: backpack 8 (choose)``: past the limit, the reader drops one of what the
+        container holds at a time, each of their choice (a question of kind ``drop``)."""
+        container, members, limit = box
+        while sum(self.held(m) for m in members) > limit:
+            held = sorted(m for m in members if self.held(m) > 0)
+            n = self.pick(DROP, len(held))
+            name = held[n] if n is not None else self.ask(Question(
+                DROP, f"Your {container} holds at most {limit}: which do you drop?",
+                tuple(Option(f"drop:{k}", h) for k, h in enumerate(held)))).label
+            self.give_up(name, 1)
+            if not self.skip("possession"):
+                self.emit("possession", name=name, amount=-1, held=self.held(name), dropped=container)
+
+    def _pick(self, count: int, among: Sequence[str] | None = None) -> None:
         """``[-1 item of choice]``: the reader gives up ``count`` of the book's possessions, one at
-        a time, each of their choice (a question of kind ``lose``); none held, nothing lost."""
+        a time, each of their choice (a question of kind ``lose``); none held, nothing lost.
+        ``among``: those of a container (``[-1 item of choice from backpack]``)."""
         for _ in range(count):
-            held = sorted(name for name, n in self.state.possessions.items() if n > 0)
+            held = sorted(name for name, n in self.state.possessions.items() if n > 0
+                          and (among is None or name in among))
             if not held:
                 return
             n = self.pick(LOSE, len(held))

@@ -27,7 +27,8 @@ EVENTS: dict[str, str] = {
     "roll": "dice, rolls, total, why: damage or healing the text asked for, or a random branch (why: its label); "
             "Dungeon Rules: the minutes of door work, loot's worth (dice: its range) and mix",
     "possession": "name, amount (gained, or lost when negative), held (after; never below zero), short (when "
-                  "the reader held less than was taken), over_limit (what a gain past the book's Limits: lost)",
+                  "the reader held less than was taken), over_limit (what a gain past the book's Limits: lost), "
+                  "dropped (the container past its limit the reader dropped it from)",
     "encounter_check": "roll, encounter (true on a 1)",
     "encounter": "roll (on the table), text (the row), foes (names)",
     "surprise": "rolls, chance (in six), surprised",

@@ -35,6 +35,7 @@ _MODULE_NAMES = (
     "dt123_unknown_ending_kind",
     "dt124_unrecognised_fight",
     "dt125_malformed_holdings",
+    "dt126_unknown_container",
     "dt119_unknown_possession",
     "dt120_malformed_effect",
     "dt201_unreachable_entry",

@@ -12,7 +12,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
 
     ## What it finds
     A name gained with `[+...]` that no condition (`if ...`) names and no `[-...]` loses.
-    Reported once, at the first effect that gives it.
+    Reported once, at the first effect that gives it. A possession of a container with a limit
+    (`Containers:`, `Limits:`) is never reported: it takes room the container's others need.
 
     ## Why it matters
     Often fine (a trophy, a score), but often a gate that was never written, or one spelt
@@ -29,6 +30,7 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     if not ctx.has_state:  # no effect anywhere
         return
     state = ctx.state
+    limited = ctx.doc.limited  # in a container with a limit: it takes room another possession needs
     for name, change in state.given.items():
-        if name not in state.tested and name not in state.lost:
+        if name not in state.tested and name not in state.lost and name not in limited:
             yield self.diag(ctx, f"'{name}' is given but never tested by a condition nor lost", change.span)

@@ -1,0 +1,183 @@
+"""Containers (docs/format.md, "Writing a published gamebook"): ``Containers: backpack: rope, meal``
+names what each container holds; ``Limits: backpack 2`` counts every possession in it (what a gain
+brings past it is lost, or with ``(choose)`` the reader drops what they choose); ``[-all backpack]``
+loses everything in it; ``[-1 item of choice from backpack]`` chooses among what it holds. Through
+the grammar, the compiled graph, lint and play (the odds: tests/test_containers_odds.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dtc.compiler.api import compile_text
+from dtc.compiler.frontmatter import chosen, containers, limits
+from dtc.lint.engine import lint_compilation
+from dtc.runtime.character import Character
+from dtc.runtime.core import DROP, LOSE, MENU
+from dtc.runtime.equipment import Item
+from helpers.runtime import KeyPlayer, compiled, engine, kinds
+
+FRONT = "Title: The Mule\nRules: death-and-treasure\n{front}\n\nAdventure Entries\n\n"
+
+
+def book(*entries: str, front: str) -> str:
+    return FRONT.format(front=front) + "\n\n".join(entries) + "\n"
+
+
+def bare() -> Character:
+    """An adventurer with a lantern and nothing else (no kit rope)."""
+    abilities = dict.fromkeys(("STR", "DEX", "CON", "WIS", "INT", "CHA"), 10)
+    return Character("Bare", abilities, 8, 8, [Item("Lantern", "gear", standard=True),
+                                                Item("Lantern Oil", "gear", 3, standard=True)])
+
+
+def lint_of(src: str) -> list[Any]:
+    return list(lint_compilation(compile_text(src, "mule.txt")))
+
+
+def codes(src: str) -> list[str]:
+    return [d.code for d in lint_of(src)]
+
+
+# --- the grammar and the compiled graph --------------------------------------------------------
+
+
+def test_the_front_matter_lines_read() -> None:
+    assert containers("backpack: rope, meal, tin lamp; weapons: sword") == (
+        ("backpack", ("rope", "meal", "tin lamp"), None), ("weapons", ("sword",), None))
+    assert limits("coins 50, backpack 8 (choose), weapons 2") == (
+        ("coins", 50, None), ("backpack", 8, None), ("weapons", 2, None))
+    assert chosen("coins 50, Backpack 8 ( CHOOSE ), weapons 2") == frozenset({"backpack"})
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("backpack rope", "expected ':'"),
+    ("backpack: rope; weapons: rope", "rope is already in the container backpack"),
+    ("backpack: rope; backpack: meal", "the container backpack is named twice"),
+    ("", "an empty line"),
+])
+def test_a_containers_line_that_does_not_read_is_one_error(value: str, message: str) -> None:
+    (found,) = [c for c in containers(value) if c[2] is not None]
+    assert message in found[2][0]
+
+
+SRC = book(
+    "1 A stable. [+rope, +meal] **Armoury** (D0, S2).",
+    "2 A sword and an axe. [+sword, +axe] **On** (D0, S3, -1 item of choice from backpack).",
+    "3 A flood. [-all backpack] THE END",
+    front="Containers: backpack: rope, meal, lamp; weapons: sword, axe\nLimits: backpack 2 (choose), weapons 1")
+
+
+def test_the_graph_holds_the_containers_and_their_forms() -> None:
+    graph = compiled(SRC)
+    assert graph["format_version"] == 3
+    assert graph["containers"] == {"backpack": ["rope", "meal", "lamp"], "weapons": ["sword", "axe"]}
+    assert graph["limits"] == {"backpack": 2, "weapons": 1}
+    assert graph["drop_by_choice"] == ["backpack"]
+    (pick,) = graph["entries"][1]["choices"][0]["changes"]
+    assert pick == {"name": "item of choice from backpack", "amount": -1, "pick": True, "container": "backpack",
+                    "among": ["rope", "meal", "lamp"]}
+    assert graph["entries"][2]["changes"] == [
+        {"name": m, "amount": -1, "all": True, "container": "backpack"} for m in ("rope", "meal", "lamp")]
+
+
+# --- lint ---------------------------------------------------------------------------------------
+
+
+def test_lint_reports_a_gate_that_needs_more_than_a_container_holds() -> None:
+    src = book("1 A rack. [+sword, +axe] **Both** (D0, S2, if sword and axe); **On** (D0, S2).", "2 THE END",
+               front="Containers: weapons: sword, axe\nLimits: weapons 1")
+    found = [d for d in lint_of(src) if d.code == "DT216"]
+    assert len(found) == 1 and "the weapons holds at most 1" in found[0].message
+
+
+def test_lint_is_silent_where_the_container_has_room() -> None:
+    src = book("1 A rack. [+sword, +axe] **Both** (D0, S2, if sword and axe); **On** (D0, S2, if not sword).",
+               "2 THE END", front="Containers: weapons: sword, axe\nLimits: weapons 2")
+    assert "DT216" not in codes(src)
+
+
+def test_a_reader_who_drops_what_they_choose_is_no_gate_that_never_opens() -> None:
+    # The meal is dropped for the lamp by a reader who chooses so: 'if not meal' opens for them.
+    src = book("1 A stable. [+meal] **Loft** (D0, S2).", "2 A lamp. [+lamp] **Out** (D0, S3, if not meal); "
+               "**Stay** (D0, S3).", "3 THE END",
+               front="Containers: backpack: meal, lamp\nLimits: backpack 1 (choose)")
+    assert not {"DT211", "DT212", "DT306"} & set(codes(src))
+
+
+def test_a_gain_past_a_container_limit_is_no_gate_that_never_opens() -> None:
+    src = book("1 A rack. [+axe] **Smithy** (D0, S2).", "2 A sword. [+sword] **Out** (D0, S3, if not sword); "
+               "**Stay** (D0, S3, if sword).", "3 THE END",
+               front="Containers: weapons: sword, axe\nLimits: weapons 1")
+    found = set(codes(src))
+    assert "DT211" not in found  # 'if not sword' opens: the sword does not fit
+    assert "DT306" not in found
+
+
+def test_an_unknown_container_and_a_choose_on_a_name_are_reported() -> None:
+    src = book("1 A thief. [+rope] [-1 item of choice from sack] THE END",
+               front="Containers: backpack: rope\nLimits: rope 1 (choose)")
+    found = codes(src)
+    assert "DT126" in found and "DT125" in found
+
+
+def test_all_of_a_container_counts_as_a_loss_of_each() -> None:
+    src = book("1 A stable. [+rope, +meal] **On** (D0, S2).", "2 A flood. [-all backpack] **Out** (D0, S3, if rope); "
+               "**Swim** (D0, S3).", "3 THE END", front="Containers: backpack: rope, meal")
+    found = codes(src)
+    assert "DT211" in found  # no rope after the flood
+    assert "DT305" not in found  # the meal is lost
+
+
+# --- play ---------------------------------------------------------------------------------------
+
+
+def test_a_gain_past_a_container_limit_is_lost() -> None:
+    graph = compiled(book("1 A rack. [+sword, +axe] THE END", front="Containers: weapons: sword, axe\n"
+                          "Limits: weapons 1"))
+    game, events = engine(graph, KeyPlayer(), pc=bare())
+    game.run()
+    found = kinds(events, "possession")
+    assert [(e["name"], e["amount"], e.get("over_limit")) for e in found] == [("sword", 1, None), ("axe", 0, 1)]
+    assert game.state.possessions == {"sword": 1}
+
+
+def test_the_reader_drops_what_they_choose_past_a_chosen_limit() -> None:
+    graph = compiled(book("1 A stable. [+rope, +meal, +lamp] THE END",
+                          front="Containers: backpack: rope, meal, lamp\nLimits: backpack 2 (choose)"))
+    player = KeyPlayer(["drop:1"], kinds={DROP})
+    game, events = engine(graph, player, pc=bare())
+    game.run()
+    (asked,) = [q for q in player.asked if q.kind == DROP]
+    assert [o.label for o in asked.options] == ["lamp", "meal", "rope"]
+    assert "backpack holds at most 2" in asked.prompt
+    assert game.state.possessions == {"rope": 1, "lamp": 1}
+    assert kinds(events, "possession")[-1] == {**kinds(events, "possession")[-1], "name": "meal", "amount": -1,
+                                               "dropped": "backpack"}
+
+
+def test_all_of_a_container_and_a_choice_from_it() -> None:
+    graph = compiled(SRC)
+    player = KeyPlayer(["lose:1"], kinds={LOSE})
+    game, events = engine(graph, player, pc=bare())
+    game.run()
+    (lose,) = [q for q in player.asked if q.kind == LOSE]
+    assert [o.label for o in lose.options] == ["meal", "rope"]  # the sword is held, but in no backpack
+    assert [(e["name"], e["amount"]) for e in kinds(events, "possession")][-2:] == [("rope", -1), ("meal", -1)]
+    assert game.state.possessions == {"sword": 1}  # the flood took the backpack, not the weapons
+
+
+def test_simulate_follows_its_reader_at_a_chosen_limit() -> None:
+    from dtc.runtime.policies import RandomPolicy
+
+    graph = compiled(book("1 A stable. [+rope, +meal, +lamp] THE END",
+                          front="Containers: backpack: rope, meal, lamp\nLimits: backpack 2 (choose)"))
+    kept = set()
+    for seed in range(12):
+        game, _ = engine(graph, RandomPolicy(), pc=bare(), seed=seed)
+        game.run()
+        assert sum(game.state.possessions.values()) == 2
+        kept.add(tuple(sorted(game.state.possessions)))
+    assert len(kept) > 1
+    assert MENU  # (the menu is never asked: the first page is an ending)
