@@ -824,7 +824,8 @@ def _possessions(doc: Document, graph: dict[str, Any]) -> None:
     expanded = doc.expanded  # ([-all backpack] names what the backpack holds)
     for entry in doc.entries:
         if entry.changes:
-            names.update(dict.fromkeys(c.name for c in expanded(entry.changes) if c.change is None or not c.change.pick))
+            names.update(dict.fromkeys(c.name for c in expanded(entry.changes)
+                                       if c.change is None or not c.change.pick))
         for c in entry.choices:
             if c.condition is not None:
                 names.update(dict.fromkeys(cond_names(c.condition, doc.scores)))
