@@ -181,3 +181,97 @@ def test_simulate_follows_its_reader_at_a_chosen_limit() -> None:
         kept.add(tuple(sorted(game.state.possessions)))
     assert len(kept) > 1
     assert MENU  # (the menu is never asked: the first page is an ending)
+
+
+# --- odds ---------------------------------------------------------------------------------------
+
+MULE = book(
+    "1 A stable. [+meal, +lamp] **Armoury** (D0, S2), **Yard** (D0, S3).",
+    "2 A rack: a sword and an axe. [+axe, +sword] **On** (D0, S3).",
+    "3 A ledge. [+rope] A thief snatches at your pack. [-1 item of choice from backpack] **Climb** (D0, S4, if "
+    "rope), **Fight** (D0, S4, if sword), **Give up** (D0, S5).",
+    "4 You escape. THE END (victory)",
+    "5 Lost. THE END (death)",
+    front="Containers: backpack: rope, meal, lamp; weapons: sword, axe\nLimits: backpack 2 (choose), weapons 1")
+
+
+def odds_of(tmp_path: Any, src: str, *more: str) -> Any:
+    import json
+
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    path = tmp_path / "mule.txt"
+    path.write_text(src, encoding="utf-8")
+    result = CliRunner().invoke(main, ["odds", "--format", "json", *more, str(path)])
+    return result, (json.loads(result.output) if result.exit_code == 0 else None)
+
+
+def mule_victory() -> float:
+    """The random reader's chance, worked out by hand as play plays it: the Death & Treasure kit's
+    rope is in the backpack; each drop is one of what the backpack holds (kit's or not), each as
+    likely; the thief takes one of the book's possessions in it, each as likely; the sword never
+    fits beside the axe; at the ledge the reader takes Climb (with a rope) or Give up, each as likely."""
+    from fractions import Fraction
+
+    def drops(book: dict[str, int], kit: int) -> list[tuple[Fraction, dict[str, int], int]]:
+        held = {m: book.get(m, 0) + (kit if m == "rope" else 0) for m in ("lamp", "meal", "rope")}
+        if sum(held.values()) <= 2:
+            return [(Fraction(1), book, kit)]
+        opts = sorted(m for m, n in held.items() if n > 0)
+        out = []
+        for m in opts:
+            b, k = dict(book), kit
+            if b.get(m, 0) > 0:
+                b[m] -= 1
+            else:
+                k -= 1
+            out += [(p / len(opts), b2, k2) for p, b2, k2 in drops(b, k)]
+        return out
+
+    win = Fraction(0)
+    for p1, b1, k1 in drops({"meal": 1, "lamp": 1}, 1):
+        for p2, b2, k2 in drops({**b1, "rope": b1.get("rope", 0) + 1}, k1):
+            opts = sorted(m for m, n in b2.items() if n > 0)
+            for m in opts:
+                rope = b2.get("rope", 0) - (m == "rope") + k2
+                win += p1 * p2 / len(opts) * (Fraction(1, 2) if rope else 0)
+    return float(win)
+
+
+def test_odds_follow_a_container_exactly_for_the_random_reader(tmp_path: Any) -> None:
+    result, found = odds_of(tmp_path, MULE)
+    assert result.exit_code == 0, result.output
+    victory = sum(o["probability"] for o in found["outcomes"] if o["key"] == "ending:4")
+    assert victory == pytest.approx(mule_victory()) and victory == pytest.approx(7 / 18)
+
+
+def test_odds_agree_with_simulate_on_a_container(tmp_path: Any) -> None:
+    from dtc.runtime.dice import Dice
+    from dtc.runtime.policies import RandomPolicy
+    from dtc.systems import play_rules
+
+    graph = compiled(MULE)
+    rules = play_rules(graph["rules"])
+    wins = 0
+    runs = 1500
+    for seed in range(runs):
+        game, _ = engine(graph, RandomPolicy(), pc=rules.new_character(Dice(seed)), seed=seed)
+        wins += game.run().entry == 4
+    assert abs(wins / runs - 7 / 18) < 0.05
+
+
+def test_odds_refuse_the_choice_of_what_to_drop_for_the_best_reader(tmp_path: Any) -> None:
+    result, _ = odds_of(tmp_path, MULE, "--policy", "best")
+    assert result.exit_code == 2
+    assert "chooses what to drop from the backpack" in result.output and "Traceback" not in result.output
+
+
+def test_odds_keep_what_does_not_fit_lost(tmp_path: Any) -> None:
+    src = book("1 A rack. [+axe] **Smithy** (D0, S2).", "2 A sword. [+sword] **Out** (D0, S3, if sword); "
+               "**Stay** (D0, S4).", "3 Armed. THE END (victory)", "4 Unarmed. THE END (death)",
+               front="Containers: weapons: sword, axe\nLimits: weapons 1")
+    result, found = odds_of(tmp_path, src)
+    assert result.exit_code == 0, result.output
+    assert {o["key"] for o in found["outcomes"] if o["probability"] > 0} == {"ending:4"}

@@ -55,7 +55,14 @@ Kind = tuple[bool, str, tuple[int, ...], int, tuple[float, ...]]
 PICKS = ("pick", "first")
 #: ``"clamp"``: ``amounts`` names a second slot that is kept at most this change's slot's count (what
 #: of a possession the adventurer's kit still holds, after a loss: the book's own possession goes first).
-PLACED = (*PICKS, "clamp")
+#: The modes of a container's limit (``Limits: backpack 8`` with ``Containers:``), in the exact layout:
+#: ``amounts`` lists the container's slots (sorted by name), each with the slot of what of it the
+#: adventurer's kit holds (-1: none), and the change's amount is the limit; past it, ``"fit"`` takes
+#: what is over from this change's slot (the gain that brought it there), and ``"fitpick"`` and
+#: ``"fitfirst"`` (``(choose)``) drop one of the slots held at a time (the book's first, then the
+#: kit's), each as likely or the first, until the container is within its limit.
+FITS = ("fit", "fitpick", "fitfirst")
+PLACED = (*PICKS, "clamp", *FITS)
 
 
 @dataclass(slots=True)
@@ -451,6 +458,34 @@ def _apply(changes: tuple[Compiled, ...], values: int, exact: bool,
                 ko, km = amounts
                 nxt.append(((v & ~(km << ko)) | (min((v >> ko) & km, (v >> o) & m) << ko), unpaid))
                 nw.append(w)
+                continue
+            if mode in FITS:  # a container past its limit (``a``): the gain's excess lost, or dropped by choice
+                quads = [amounts[i:i + 4] for i in range(0, len(amounts), 4)]
+                over = sum((v >> q[0]) & q[1] for q in quads) - a
+                if over <= 0:
+                    nxt.append((v, unpaid))
+                    nw.append(w)
+                elif mode == "fit":
+                    cur = (v >> o) & m
+                    nxt.append(((v & ~(m << o)) | ((cur - min(cur, over)) << o), unpaid))
+                    nw.append(w)
+                else:
+                    dropped = {v: w}
+                    for _ in range(over):
+                        after: dict[int, float] = {}
+                        for x, wx in dropped.items():
+                            held = [q for q in quads if (x >> q[0]) & q[1]]
+                            if mode == "fitfirst":
+                                held = held[:1]
+                            for po, pm, ko, km in held:
+                                left = ((x >> po) & pm) - 1  # (the book's first, then the kit's: play's give_up)
+                                y = (x & ~(pm << po)) | (left << po)
+                                y = (y & ~(km << ko)) | (min((y >> ko) & km, left) << ko)
+                                after[y] = after.get(y, 0.0) + wx / len(held)
+                        dropped = after
+                    for x, wx in dropped.items():
+                        nxt.append((x, unpaid))
+                        nw.append(wx)
                 continue
             if mode in PICKS:  # one of the slots held loses one: each as likely, or the first
                 slots = list(zip(amounts[::2], amounts[1::2], strict=True))

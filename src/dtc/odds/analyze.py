@@ -289,9 +289,11 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         notes.append(f"which checks decide the book is not worked out: {checked:,} checked options over "
                      f"{len(plain.states):,} states is past {DECISIVE_WORK:,} (options x states)")
     elif decisive and policy in POLICIES and len(plain.states) <= DECISIVE_STATES:
+        mixed = readers if abilities is None and readers.method == "mixture" and group is None and (
+            len(readers.readers) * checked * len(plain.states) <= DECISIVE_WORK) else None
         play.checks = _sensitivity(book, ruleset, plain, chain, abilities, approach, encumbered, policy, goal_words,
-                                   feature)
-        play.checks_reader = (f"{policy} reader, {readers.description}" if abilities is not None else
+                                   feature, mixed)
+        play.checks_reader = (f"{policy} reader, {readers.description}" if abilities is not None or mixed else
                               f"{policy} reader, a freshly made adventurer: each check at its chance over all of them")
     if explain and not play.explain_reader:
         play.explain_reader = readers.description
@@ -422,8 +424,10 @@ def _by_gates(graph: CompiledGraph, book: Book, ruleset: Ruleset, gates: tuple[G
 
 def _reader_decides(book: Book) -> bool:
     """Whether the book asks the reader something the policies answer their own way: a
-    ``[may ...]`` or a ``[-1 item of choice]`` (the best and worst readers decide it)."""
-    return any(ch.get("may") or ch.get("pick") for n in book.numbers for ch in book.entries[n].get("changes", ()))
+    ``[may ...]``, a ``[-1 item of choice]`` or what to drop past a container's limit (``Limits:
+    backpack 8 (choose)``) (the best and worst readers decide it)."""
+    return bool(book.drop_by_choice) or any(ch.get("may") or ch.get("pick") for n in book.numbers
+                                            for ch in book.entries[n].get("changes", ()))
 
 
 def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: bool,
@@ -628,6 +632,65 @@ def _decide(plain: PlainShape, chances: list[list[float]], weights: list[float],
     return out
 
 
+def _mixed_sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateChain | None, approach: str,
+                       encumbered: bool, policy: str, words: str, mixed: Readers) -> list[Decisive]:
+    """:func:`_sensitivity` over every fresh adventurer: one solve of the mixture per answer."""
+    keys = book.checks
+    weights = [float(r.weight) for r in mixed.readers]
+    base = [[float(c) for c in r.chances] for r in mixed.readers]
+    codes = [chain.choices[c] if c >= 0 else None for c in chain.opt_choice_code] if chain is not None \
+        else option_choices(plain)
+    by_choice: dict[tuple[int, int], list[int]] = {}
+    for o, code in enumerate(codes):
+        if code is not None and plain.opt_check[o] >= 0:
+            by_choice.setdefault(code, []).append(o)
+    cyclic = chain.cyclic if chain is not None else cyclic_entries(book)
+
+    def goal(options: list[int], chances: list[list[float]], w: list[float]) -> float:
+        check = list(plain.opt_check)
+        for o in options:
+            check[o] = len(keys)
+        sol = _solve(replace(plain, opt_check=check), chances, w, policy, None, len(keys) + 1, reach=False)
+        return sum(q for k, q in _named(sol.outcomes, chain).items() if _is_goal(k, book, words))
+
+    def at(options: list[int], key: CheckKey) -> float:
+        """The goal with ``options`` rolled as ``key`` by each adventurer (its own chance of it)."""
+        more = fresh(ruleset, [*keys, key], approach, len(plain.states), encumbered=encumbered)
+        if more.method != "mixture":  # (as many adventurers as the book's own: never past the limits)
+            raise ValueError("the mixture with one more check is too large")
+        return goal(options, [[float(c) for c in r.chances] for r in more.readers],
+                    [float(r.weight) for r in more.readers])
+
+    def shifted(options: list[int], i: int, by: float | None) -> float:
+        """The goal with each adventurer's chance of check ``i`` moved ``by`` (None: 1 and 0 apart)."""
+        if by is None:
+            return goal(options, [[*c, 1.0] for c in base], weights) - goal(options, [[*c, 0.0] for c in base],
+                                                                             weights)
+        return goal(options, [[*c, min(1.0, max(0.0, c[i] + by))] for c in base], weights)
+
+    now = goal([], [[*c, 0.0] for c in base], weights)
+    out = []
+    try:
+        for (n, ci), options in sorted(by_choice.items()):
+            i = plain.opt_check[options[0]]
+            key = keys[i]
+            c = book.entries[n]["choices"][ci]
+            d = key.difficulty
+            easier = at(options, key._replace(difficulty=d - 1)) if (d - 1) in ruleset.difficulties else None
+            harder = at(options, key._replace(difficulty=d + 1)) if (d + 1) in ruleset.difficulties else None
+            if n in cyclic:
+                h = 1e-6
+                derivative = (shifted(options, i, h) - shifted(options, i, -h)) / (2 * h)
+            else:  # visited once at most: the chance of the goal is linear in each adventurer's chance
+                derivative = shifted(options, i, None)
+            out.append(Decisive(n, ci, c.get("label") or c.get("text", ""), key.ability, d, now, easier, harder,
+                                derivative))
+    except ValueError:
+        return _sensitivity(book, ruleset, plain, chain, None, approach, encumbered, policy, words)
+    out.sort(key=lambda x: (-round(x.swing, 12), -round(abs(x.derivative), 9), x.entry, x.choice))
+    return out
+
+
 #: Chains of up to this many states answer "which checks decide the book" by solving again (numpy
 #: and scipy cost more to load than the answers); larger ones by :mod:`dtc.odds.sensitivity`.
 SMALL_SENSITIVITY = 200
@@ -635,11 +698,18 @@ SMALL_SENSITIVITY = 200
 
 def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateChain | None,
                  abilities: Mapping[str, int] | None, approach: str, encumbered: bool, policy: str,
-                 words: str, feature: str | None = None) -> list[Decisive]:
-    """Which checks decide the book: each check one difficulty easier and harder, solved again."""
+                 words: str, feature: str | None = None, mixed: Readers | None = None) -> list[Decisive]:
+    """Which checks decide the book: each check one difficulty easier and harder, solved again.
+
+    With ``mixed`` (every fresh adventurer, few enough), over that exact mixture: each adventurer
+    with their own chance of the check made easier or harder (the mixture of the book's checks and
+    that one more, :func:`fresh`), so "now" is the report's chance of victory. Otherwise for one
+    reader: the given adventurer, or each check at its chance over every fresh one."""
     keys = book.checks
     if not keys:
         return []
+    if mixed is not None:
+        return _mixed_sensitivity(book, ruleset, plain, chain, approach, encumbered, policy, words, mixed)
 
     known: dict[Any, float] = {}
 

@@ -80,6 +80,13 @@ class Book:
     held: dict[str, int] = field(default_factory=dict)
     #: ``Limits:``: the most of each name a reader holds (a gain past it is lost).
     limits: dict[str, int] = field(default_factory=dict)
+    #: ``Containers:``: each container's possessions (a limit on a container counts them all).
+    containers: dict[str, list[str]] = field(default_factory=dict)
+    #: ``Limits: backpack 8 (choose)``: the containers past whose limit the reader drops what they choose.
+    drop_by_choice: frozenset[str] = frozenset()
+    #: A container of ``drop_by_choice`` that what the reader starts with fills past its limit
+    #: (play asks what to drop on the first page; the odds do not follow it yet), or None.
+    dropped_at_start: str | None = None
 
     @property
     def checks(self) -> list[CheckKey]:
@@ -219,11 +226,20 @@ def read_book(graph: CompiledGraph, rules: Ruleset | None = None) -> Book:
     from dtc.runtime.inventory import read_names
     from dtc.systems import kit_holdings_of
 
-    held = kit_holdings_of(graph.get("rules"), read_names(graph))
     limits = dict(graph.get("limits") or {})
+    containers = {box: list(members) for box, members in (graph.get("containers") or {}).items()}
+    boxed = {m: box for box, members in containers.items() if box in limits for m in members}
+    dropped: str | None = None
+    held = kit_holdings_of(graph.get("rules"), read_names(graph) | set(boxed))  # (a container counts the kit's)
     for item in graph.get("start_with", ()):  # ``Start with:`` and ``--with`` (docs/format.md)
         name = item["name"]
         held[name] = min(held.get(name, 0) + item["amount"], limits.get(name, held.get(name, 0) + item["amount"]))
+        box = boxed.get(name)
+        if box is not None:  # past a container's limit, what the gain brought is lost (as play's first page)
+            over = sum(held.get(m, 0) for m in containers[box]) - limits[box]
+            if over > 0:
+                held[name] -= min(held[name], over)
+                dropped = dropped or (box if box in (graph.get("drop_by_choice") or ()) else None)
     return Book(
         title=str(graph.get("title") or "Untitled adventure"),
         rules=str(graph.get("rules") or ""),
@@ -236,4 +252,7 @@ def read_book(graph: CompiledGraph, rules: Ruleset | None = None) -> Book:
         facts=facts,
         held=held,
         limits=limits,
+        containers=containers,
+        drop_by_choice=frozenset(graph.get("drop_by_choice") or ()),
+        dropped_at_start=dropped,
     )

@@ -195,6 +195,16 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                         lost[ch["name"]] = max(lost.get(ch["name"], 0), -a)
                 if ch.get("all") and ch["amount"] < 0:
                     lost.setdefault(ch["name"], 0)
+    # A container with a limit (``Containers:``, ``Limits: backpack 8``) whose possessions something
+    # reads: every one of them kept exactly, one by one, up to the limit and the most one gain brings.
+    boxes = _boxes(book, tops, take, pick)
+    capped: dict[str, int] = {}
+    for name, (_, limit, _, _) in boxes.items():
+        unit[name] = 1
+        tops[name] = max(tops.get(name, 0), 1)
+        most = max([max(_rolled(ch)) if "dice" in ch else int(ch["amount"]) for n in book.numbers
+                    for ch in _changes(book, n) if ch["name"] == name and not ch.get("pick")] + [0])
+        capped[name] = max(limit, book.held.get(name, 0)) + most
     limits = {n: k for n, k in book.limits.items() if n in tops}
     for name, limit in limits.items():  # ``Limits:``: kept exactly up to the limit, a gain past it lost
         unit[name] = gcd(unit[name], limit)
@@ -233,14 +243,25 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     # as many as the kit still holds, which play never offers to a pick (its count counts both).
     kit_slot = {name: len(names) + len(onces) + j for j, name in enumerate(sorted(kit))}
     flag_names += [f"kit:{name}" for name in sorted(kit)]
-    layout = Layout.of([limits[n] // unit[n] if n in limits else -(-tops[n] // unit[n]) for n in names]
-                       + [1] * len(onces) + [kit[n] for n in sorted(kit)],
-                       [n in lost and n not in limits for n in names] + [False] * (len(onces) + len(kit)),
+    layout = Layout.of([limits[n] // unit[n] if n in limits else capped[n] if n in capped else -(-tops[n] // unit[n])
+                        for n in names] + [1] * len(onces) + [kit[n] for n in sorted(kit)],
+                       [n in lost and n not in limits and n not in capped for n in names]
+                       + [False] * (len(onces) + len(kit)),
                        exact=True,
                        ceilings=[ceiling(n) for n in names] + [1] * (len(onces) + len(kit)))
 
     picked = tuple(x for name in pickable for x in (slot[name], kit_slot.get(name, -1)))
     picks_read = sum(1 << i for i in picked if i >= 0)
+
+    def picked_of(ch: Any) -> tuple[int, ...]:
+        """The slots a ``[-1 item of choice]`` picks from: every pickable one, or those of its
+        container (``[-1 item of choice from backpack]``)."""
+        among = ch.get("among")
+        if among is None:
+            return picked
+        return tuple(x for name in pickable if name in among for x in (slot[name], kit_slot.get(name, -1)))
+
+    box_reads = sum(1 << i for name in boxes for i in (slot[name], kit_slot.get(name, -1)) if i >= 0)
 
     def compiled(n: int, ci: int, changes: list[Any],
                  at: list[int] | None = None) -> tuple[tuple[tuple[int, int], ...], tuple[Kind | None, ...]]:
@@ -250,10 +271,11 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         kinds: list[Kind | None] = []
         for k, ch in zip(at if at is not None else range(len(changes)), changes, strict=True):
             if ch.get("pick"):  # [-1 item of choice]: one of the possessions held, -amount times
-                if picked:
+                sel = picked_of(ch)
+                if sel:
                     for _ in range(-int(ch["amount"])):
-                        out.append((picked[0], 0))
-                        kinds.append((False, "first" if pick == "first" else "pick", picked, -1, ()))
+                        out.append((sel[0], 0))
+                        kinds.append((False, "first" if pick == "first" else "pick", sel, -1, ()))
                 continue
             if ch["name"] not in slot:
                 continue
@@ -268,7 +290,13 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                 kinds.append((False, mode, tuple(a // unit[ch["name"]] for a in rolled), flag, tuple(rolled.values())))
             else:
                 kinds.append(None)
-            if ch["name"] in kit_slot and (ch["amount"] < 0 or ch.get("all")):
+            box = boxes.get(ch["name"])
+            if box is not None and ch["amount"] > 0:  # past the container's limit: lost, or dropped by choice
+                _, limit, members, chosen = box
+                out.append((slot[ch["name"]], limit))
+                kinds.append((False, ("fitfirst" if pick == "first" else "fitpick") if chosen else "fit",
+                              tuple(x for m in members for x in (slot[m], kit_slot.get(m, -1))), -1, ()))
+            if ch["name"] in kit_slot and (ch["amount"] < 0 or ch.get("all") or box is not None):
                 # a loss takes the book's possession first, then the kit's (play's give_up): what
                 # the kit still holds is at most what is held after it
                 out.append((slot[ch["name"]], 0))
@@ -307,7 +335,10 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         ways: list[Way] = []
         opts: list[Option] = []
         tests: list[Callable[[int], bool]] = []
+        among = ch.get("among")
         for name in pickable:
+            if among is not None and name not in among:
+                continue
             c, q = slot[name], kit_slot.get(name, -1)
             co, cm = layout.off[c], (1 << layout.width[c]) - 1
             qo, qm = (layout.off[q], (1 << layout.width[q]) - 1) if q >= 0 else (0, 0)
@@ -334,7 +365,7 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         e = book.entries[n]
         own = list(enumerate(e.get("changes", [])))
         cut = [i for i, (_, ch) in enumerate(own) if decided and n not in book.endings and (
-            (ch.get("pick") and picked) or (ch.get("may") and ch["name"] in slot))] if decided else []
+            (ch.get("pick") and picked_of(ch)) or (ch.get("may") and ch["name"] in slot))] if decided else []
         first_part = own[: cut[0]] if cut else own
         changes, kinds = compiled(n, -1, [ch for _, ch in first_part], [k for k, _ in first_part])
         loss_reads = 0
@@ -343,6 +374,8 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                 loss_reads |= 1 << f
         if any(ch.get("pick") for _, ch in first_part):  # a pick reads what is held
             loss_reads |= picks_read
+        if any(ch["name"] in boxes and ch["amount"] > 0 for _, ch in first_part):  # so does a container's limit
+            loss_reads |= box_reads
         ways: list[Way] = []
         opts: list[Option] = []
         reads = 0
@@ -369,6 +402,8 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                 way_changes, way_kinds = compiled(n, opt.choice, e["choices"][opt.choice]["changes"])
                 if any(ch.get("pick") for ch in e["choices"][opt.choice]["changes"]):
                     reads |= picks_read
+                if any(ch["name"] in boxes and ch["amount"] > 0 for ch in e["choices"][opt.choice]["changes"]):
+                    reads |= box_reads
                 for (n_, ci_, _), f in onces.items():
                     if n_ == n and ci_ == opt.choice:
                         reads |= 1 << f
@@ -410,6 +445,8 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                     a_reads |= 1 << f
             if any(c.get("pick") for _, c in after):
                 a_reads |= picks_read
+            if any(c["name"] in boxes and c["amount"] > 0 for _, c in after):
+                a_reads |= box_reads
             here, at = (a_changes, a_kinds, a_reads), to
         pending.append((Room(n, here[0], ways, ending, returns, reads, here[2], here[1]), opts, owner))
     # The first page's effects may leave the reader in more than one state (a rolled amount, a
@@ -420,7 +457,7 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     s0 = room_of[book.start]
     first = rooms[s0]
     split_at = next((i for i, kind in enumerate(first.kinds) if kind is not None and not first.ending and (
-        (len(kind[2]) > 1 and kind[1] not in PLACED) or kind[1] == "pick")), None)
+        (len(kind[2]) > 1 and kind[1] not in PLACED) or kind[1] in ("pick", "fitpick"))), None)
     if split_at is not None:
         if first.return_targets:
             raise ValueError(f"entry {book.start}: the first page returns to the most recent entry and leaves the "
@@ -444,6 +481,30 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     counted = [True] * (len(rooms) - len(pending)) + [False] * len(pending)
     return _lay_out(book, ex, numbers, options, rooms, sinks, names + flag_names, return_exits,
                     units + [1] * (len(onces) + len(kit)), cyclic, owns, counted)
+
+
+def _boxes(book: Book, tops: Mapping[str, int], take: float | None,
+           pick: str | None) -> dict[str, tuple[str, int, list[str], bool]]:
+    """The possessions of the containers with a limit whose possessions something reads (a
+    condition, a loss): each with (its container, the limit, the container's possessions sorted
+    by name, whether the reader drops what they choose past it). A :class:`ValueError` names what
+    the odds do not follow: the choice of what to drop for a reader who decides (the best and the
+    worst), or on the first page."""
+    out: dict[str, tuple[str, int, list[str], bool]] = {}
+    for box, members in book.containers.items():
+        if box not in book.limits or not any(m in tops for m in members):
+            continue
+        chosen = box in book.drop_by_choice
+        if chosen and (pick is None or take is None):
+            raise ValueError(f"the reader chooses what to drop from the {box} past its limit: dtc odds follows that "
+                             "choice for the random and the cautious reader only (dtc simulate plays it)")
+        if chosen and book.dropped_at_start == box:
+            raise ValueError(f"the reader starts with more than the {box} holds and chooses what to drop: dtc odds "
+                             "does not yet follow it (dtc simulate plays it)")
+        ordered = sorted(members)
+        for m in members:
+            out[m] = (box, book.limits[box], ordered, chosen)
+    return out
 
 
 def _pickable(book: Book, pick: str | None) -> tuple[list[str], dict[str, int]]:
