@@ -77,6 +77,11 @@ def _step(page: Any, rng: random.Random) -> bool:
     over = ".page.current .run-over, .page.current .choices.ending:not([hidden]):not(.escaped)"
     if page.locator(over).count():
         return False
+    if _encounter_step(page, rng):
+        return True
+    if page.locator(".page.current .choices.in-dark").count():
+        page.click("button[data-act='turn+1']")  # in the dark, as play: only a turn waited
+        return True
     ways = page.locator(_WAYS)
     if not ways.count():
         return False
@@ -98,9 +103,28 @@ def _step(page: Any, rng: random.Random) -> bool:
         card.locator("button.roll").click()
     go = card.locator("a.continue")
     if not go.count():
-        return False  # an encounter came in the middle of it, the run ended, or the book gives no entry
+        # an encounter came in the middle of it (played next), the run ended, or the book gives no entry
+        return bool(page.locator(_ASKED).count())
     _follow(page, go)
     return True
+
+
+#: A question of the encounter procedure or the fight the page plays as play does (Death & Treasure).
+_ASKED = ".page.current .encounter-play button.ep-option"
+
+
+def _encounter_step(page: Any, rng: random.Random) -> bool:
+    """One answer to the encounter or fight under way, the flight it ends in, or the action it
+    interrupted, finished since; False when there is none of these."""
+    asked = page.locator(_ASKED)
+    if asked.count():
+        asked.nth(rng.randrange(asked.count())).click()
+        return True
+    for way in (".page.current a.flee-to", ".page.current .check.done a.continue"):
+        if page.locator(way).count():
+            _follow(page, page.locator(way).first)
+            return True
+    return False
 
 
 def _follow(page: Any, link: Any) -> None:

@@ -114,20 +114,44 @@ Adventure Entries
 """
 
 
-def test_an_encounter_interrupts_an_action_until_the_reader_goes_on(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def sturdy(page: Any) -> None:
+    """An adventurer of 10s with 20 HP, written on the sheet by hand (no die rolled)."""
+    for ability in ("STR", "DEX", "CON", "WIS", "INT", "CHA"):
+        page.fill(f"#sheet-ab-{ability}", "10")
+    page.fill("#sheet-hp", "20")
+    page.fill("#sheet-hpmax", "20")
+
+
+def come_through(page: Any) -> None:
+    """Answer the encounter the page plays as play does (Death & Treasure) until it is over: carry
+    on where the creatures let you, else attack (a 1 HP rat against 20 HP)."""
+    for _ in range(100):
+        asked = page.locator(".page.current .encounter-play button.ep-option")
+        if not asked.count():
+            return
+        carry = page.locator(".page.current .encounter-play button.ep-option", has_text="Carry on")
+        (carry if carry.count() else asked.first).click()
+    raise AssertionError("the encounter never ended")
+
+
+def test_an_encounter_interrupts_an_action_until_the_reader_comes_through(browser: Any,  # noqa: F811
+                                                                          tmp_path: Path) -> None:
     """Play's Engine._choice: a turn spent on an action brings its encounter check, and an encounter
-    then is played out before the action goes on (fleeing or falling, it is never finished)."""
+    then is played out (as play plays it) before the action goes on, by itself once the reader has
+    come through (fleeing or falling, it is never finished); its choices wait meanwhile."""
     url = make(tmp_path, INTERRUPT)
     seed = next(s for s in range(200) if faces(s, 6)[0] == 1)
     with Page(browser) as page:
         page.goto(url + f"?seed={seed}#entry-1")
-        page.fill("#sheet-ab-STR", "10")
+        sturdy(page)
         card = page.locator("#entry-1 .card.check")
         card.locator("input[value='turn+check']").check()
         card.locator("button.roll").click()
         assert "An encounter comes in the middle of it" in card.locator(".result").inner_text()
         assert card.locator("a.continue").count() == 0
-        card.locator("button.go-on").click()
+        box = page.locator("#entry-1 .encounter-play")
+        assert "Surprise: rolled" in box.inner_text() and box.locator("button.ep-option").count() >= 2
+        come_through(page)
         text = card.locator(".result").inner_text()
         assert "Rolled" in text and card.locator("a.continue").count() == 1, text
 
@@ -197,15 +221,16 @@ Adventure Entries
 def test_an_encounter_on_arrival_comes_before_the_entrys_possessions(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     """Play's Engine._arrive: the arrival's turn and its encounter check come before the entry's
     effects, and a flight from the encounter leaves them undone: the page keeps them back until the
-    reader says they came through."""
+    reader has come through the encounter it plays as play does."""
     url = make(tmp_path, ARRIVAL)
     seed = next(s for s in range(200) if faces(s, 6)[0] == 1)
     with Page(browser) as page:
         page.goto(url + f"?seed={seed}#entry-1")
+        sturdy(page)
         page.locator("#entry-1 .card.go a").first.click()
         arrival = page.locator("#entry-2 .arrival")
         assert "Encounter!" in arrival.inner_text()
         assert page.input_value("#sheet-has-0") in ("", "0")
-        arrival.locator("button.arrival-on").click()
+        come_through(page)
         assert page.input_value("#sheet-has-0") == "1"
         assert "button" not in arrival.inner_html()

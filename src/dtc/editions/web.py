@@ -140,7 +140,8 @@ class WebEdition:
             "limits": dict(self.graph.get("limits", {})),
             "creatures": {c["name"]: {"hp": c["hp"], "morale": c["morale"],
                                       "attacks": [[a["name"], a["damage"]] for a in c.get("attacks", [])],
-                                      "stats": {k.lower(): v for k, v in c.get("stats", {}).items()}}
+                                      "stats": {k.lower(): v for k, v in c.get("stats", {}).items()},
+                                      "special": c.get("special")}
                           for c in self.creatures.values()},
         }
         before_chart = "\n".join(

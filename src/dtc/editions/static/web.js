@@ -87,7 +87,8 @@
     store.set(sheetKey, JSON.stringify({ fields: values, last: state.last, previous: state.previous, been: !!state.been,
       attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck, over: state.over,
       unconscious: state.unconscious, dark: state.dark, dr: state.dr, visits: state.visits, begun: !!state.begun, taken: state.taken || {},
-      looted: state.looted || {}, finds: state.finds || [] }));
+      looted: state.looted || {}, finds: state.finds || [], playing: !!state.playing, fleeTo: state.fleeTo || null,
+      intelligent: state.intelligent || {} }));
     if (!store.ok) { say("This browser does not let the page save your sheet."); }
   }
   function load() {
@@ -115,6 +116,9 @@
       state.finds = Array.isArray(saved.finds) ? saved.finds : [];
       state.begun = !!saved.begun;
       state.taken = saved.taken && typeof saved.taken === "object" ? saved.taken : {};
+      state.intelligent = saved.intelligent && typeof saved.intelligent === "object" ? saved.intelligent : {};
+      /* an encounter or a flight the page was closed in the middle of: the reader plays on by hand */
+      state.interrupted = !!saved.playing || typeof saved.fleeTo === "number";
     } catch (e) { /* a damaged record: start afresh */ }
   }
   function say(text) { status.textContent = text; }
@@ -195,6 +199,8 @@
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false; state.pendingArrival = null;
     state.visits = {}; state.begun = false; state.taken = {}; state.looted = {}; state.finds = [];
+    state.intelligent = {}; state.fleeTo = null; state.playing = false; playing = null; pendingMeet = null;
+    document.querySelectorAll(".encounter-play").forEach(function (b) { b.parentNode.removeChild(b); });
     state.over = null; state.unconscious = false; state.dark = 0; state.dr = clock ? freshClock() : null;
     weights = {}; standard = {};
     run = null; store.set(runKey, "null");
@@ -230,6 +236,7 @@
       /* play's "Spend a turn" (wait): its turn and encounter check are the page's, logged as it plays them */
       if (atMenu()) { decide("menu", "wait", "Spend a turn"); } else { cutRun("a turn spent from the sheet"); }
       say(spendTurn("wait"));
+      if (pendingMeet) { var here = document.querySelector(".page.current.entry"); if (here) { meetPending(here, function () {}); } else { pendingMeet = null; } }
     },
     "refill": function () {
       if (!field("oil")) { return; }
@@ -569,7 +576,7 @@
     var row = data.encounters.filter(function (e) { return r >= e.low && r <= e.high; })[0];
     if (!row) {
       note({ event: "encounter", roll: r }, { event: "encounter", roll: r });
-      return { text: "Rolled " + r + " on the table: no row for that roll.", foes: [] };
+      return { text: "Rolled " + r + " on the table: no row for that roll.", foes: [], row: "" };
     }
     var foes = [];
     var counts = (row.groups || []).map(function (g) {
@@ -585,7 +592,7 @@
     });
     /* (after the groups' counts: play's encounter event carries their dice) */
     note({ event: "encounter", roll: r }, { event: "encounter", roll: r });
-    return { text: "Rolled " + r + " on the table: " + row.text + (counts.length ? ". You meet " + counts.join(" and ") : "") + ".", foes: foes };
+    return { text: "Rolled " + r + " on the table: " + row.text + (counts.length ? ". You meet " + counts.join(" and ") : "") + ".", foes: foes, row: row.text };
   }
   /* The encounter checks a turn brings: 1-in-N, or (Dungeon Rules) the zone's danger range, once for
      each of its intervals the clock has passed (twice in a lair). {text, met: the encounter or null}.
@@ -619,14 +626,19 @@
     var met = rollEncounter();
     if (clock) { state.dr.ran = false; }
     lastMet = true;
-    cutRun("an encounter, which the reader plays");
-    resetFights(cover);  /* the cover's helpers fight the creatures met now */
+    if (asPlay && !asked && !replaying && playable(met.foes)) {
+      /* Death & Treasure: the step that spent the turn plays it as play does (meetPending) */
+      pendingMeet = { foes: met.foes, row: met.row };
+    } else {
+      cutRun("an encounter, which the reader plays");
+      resetFights(cover);  /* the cover's helpers fight the creatures met now */
+    }
     return { text: before + " Encounter! " + dice.charAt(0).toUpperCase() + dice.slice(1) + " (on " + range + "). " + met.text, met: met };
   }
   function encounterCheck(asked) {
     var r = encounterRolls(asked, false);
     var text = r.text.trim();
-    if (r.met && data.creatures && Object.keys(data.creatures).length) { text += " Their cards, with a fight helper, are under Creatures on the cover."; }
+    if (r.met && !pendingMeet && data.creatures && Object.keys(data.creatures).length) { text += " Their cards, with a fight helper, are under Creatures on the cover."; }
     return text;
   }
   /* Creatures that find the adventurer unconscious (Zilch, combat.py left_for_dead): each draws a
@@ -841,7 +853,17 @@
     applyList((data.startWith || []).concat(Array.isArray(carried) ? carried : [])
       .map(function (x) { return { name: x.name, amount: x.amount }; }), true);
   }
+  /* Death & Treasure in the dark (play's can_see): no way on shows, only a turn waited (or the lantern lit). */
+  function inDark() { return !!asPlay && !!field("light") && field("light").value !== "" && num("light") <= 0 && !state.over; }
+  var DARK_WORDS = "In the dark you cannot see the ways on: light your lantern, or wait (Next turn) and keep your head.";
   function refreshGates() {
+    var dark = inDark();
+    document.querySelectorAll(".page.current .choices:not(.ending)").forEach(function (box) {
+      box.classList.toggle("in-dark", dark);
+      var words = box.querySelector(".dark-words");
+      if (dark && !words) { words = document.createElement("p"); words.className = "dark-words"; words.textContent = DARK_WORDS; box.insertBefore(words, box.firstChild); }
+      if (!dark && words) { words.parentNode.removeChild(words); }
+    });
     document.querySelectorAll(".page.current [data-needs]").forEach(function (card) {
       var open = holds(JSON.parse(card.dataset.needs));
       card.classList.toggle("closed", !open);
@@ -851,6 +873,16 @@
     });
   }
   main.addEventListener("click", function (ev) {
+    /* an encounter under way, or a flight to make: nothing else on the entry until it is done */
+    var control = ev.target.closest(".page.current.entry a, .page.current.entry button");
+    if (control && (playing || state.fleeTo) && !control.closest(".encounter-play")) {
+      ev.preventDefault(); ev.stopImmediatePropagation();
+      say(playing ? "Play out the encounter first." : "You flee: follow the way back.");
+      return;
+    }
+    if (control && inDark() && control.matches("a[href^='#entry-']") && !control.closest(".encounter-play, .choices.ending")) {
+      ev.preventDefault(); ev.stopImmediatePropagation(); say(DARK_WORDS); return;
+    }
     var card = ev.target.closest("[data-needs]");
     if (card && card.classList.contains("closed") && ev.target.closest("a, button")) {
       ev.preventDefault(); ev.stopImmediatePropagation();
@@ -1035,9 +1067,17 @@
         if (lastMet && !state.over) {
           a.i++;
           suspended[card.dataset.card] = a;
-          var waiting = { ok: null, text: words.join(" ").replace(/\s+/g, " ").trim() + " " + INTERRUPTED, target: "", waits: true };
+          var waiting = { ok: null, text: words.join(" ").replace(/\s+/g, " ").trim() + " " + (pendingMeet ? INTERRUPTED_PLAYED : INTERRUPTED), target: "", waits: true };
           record(card, waiting); showResult(card, waiting, true);
           if (replaying) { replaying.suspended = card; }
+          if (pendingMeet) {
+            meetPending(card.closest(".entry"), function (ok) {
+              if (ok) { goOn(card); return; }
+              delete suspended[card.dataset.card];
+              var fled = { ok: null, text: waiting.text.replace(INTERRUPTED, state.over ? "" : FLED_WORDS).trim(), target: "" };
+              record(card, fled); showResult(card, fled, false);
+            });
+          }
           return;
         }
       }
@@ -1144,6 +1184,8 @@
   }
   /* Actions an encounter interrupted, by card, waiting for the reader to go on. */
   var suspended = {};
+  var INTERRUPTED_PLAYED = "An encounter comes in the middle of it: play it out above. If you flee or fall, the action is never finished; if you come through, it goes on.";
+  var FLED_WORDS = "You fled: the action is never finished.";
   var INTERRUPTED = "An encounter comes in the middle of it: play it out first (the creatures are under Creatures on the " +
     "cover). If you flee or fall, the action is never finished; if you come through, go on with it.";
   function goOn(card) {
@@ -1175,6 +1217,8 @@
       showFind(line);
       save(); refreshGates(); refreshGear(); return;
     }
+    button = ev.target.closest("button.ep-option");
+    if (button) { answer(parseInt(button.dataset.option, 10)); save(); refreshGates(); refreshGear(); return; }
     button = ev.target.closest("button.go-on");
     if (button) { goOn(button.closest(".check")); save(); return; }
     button = ev.target.closest("button.find-take, button.find-leave");
@@ -1518,6 +1562,391 @@
     });
   }
 
+  /* --- Death & Treasure's encounter procedure and fight, as dtc play plays them ------------
+     (play.py encounter, escape, intelligent, meet_rivals; combat.py fight). The same questions,
+     shown as buttons with play's labels and chances; the same dice, in the same order, from the
+     page's roller; the same effects on the sheet; each step in the run log as play logs it, so
+     dtc play --replay follows the reader through it. A procedure is a generator: it yields a
+     question and the reader's answer resumes it. What the sheet's items are to play (weapons,
+     armour) is read as the run log's sheet writes them (sheetFile). */
+  var asPlay = (sys.combatData || {}).play && !clock ? sys.combatData.play : null;
+  var playing = null;      /* the procedure under way: {gen, box, done, q} */
+  var pendingMeet = null;  /* the creatures the last turn brought, for the step that spent it to play */
+  var HAND = "hand-to-hand";
+  function pcScore(a) { return abilityScore(a) || 0; }
+  /* The adventurer's roll (play's pc_roll): encumbered, made twice and the worse kept. */
+  function pcRoll(expr, highIsBad) {
+    var spec = parseDice(expr) || { count: 1, sides: 6, bonus: 0 };
+    var first = sum(roll(spec.count, spec.sides)) + spec.bonus;
+    if (!encumbered()) { return first; }
+    var second = sum(roll(spec.count, spec.sides)) + spec.bonus;
+    return highIsBad ? Math.max(first, second) : Math.min(first, second);
+  }
+  /* The chance that ``count``d``sides`` rolls at most ``target`` (play's prob_at_most). */
+  function atMost(count, sides, target) {
+    var ways = [1];
+    for (var k = 0; k < count; k++) {
+      var next = [];
+      for (var t = 0; t < ways.length; t++) { for (var f = 1; f <= sides; f++) { next[t + f] = (next[t + f] || 0) + ways[t]; } }
+      ways = next;
+    }
+    var hit = 0, all = 0;
+    ways.forEach(function (w, t) { if (w) { all += w; if (t <= target) { hit += w; } } });
+    return all ? hit / all : 0;
+  }
+  function percent(p) { return (p * 100).toFixed(1) + "%"; }
+  function worse(p) { return encumbered() ? p * p : p; }
+  /* A check without a difficulty of its own (play's PROSE_DIFFICULTY): its dice, and its chance. */
+  function dtCheckDice() { return checkFor("DEX", asPlay.checkDifficulty) || { count: 2, sides: 6 }; }
+  function dtChance(ability, modifier) { var c = dtCheckDice(); return worse(atMost(c.count, c.sides, pcScore(ability) - modifier)); }
+  function dtCheck(ability, modifier, why) {
+    var c = dtCheckDice(), total = pcRoll(c.count + "d" + c.sides, true), ok = total + modifier <= pcScore(ability);
+    logEvent({ event: "check", ability: ability, success: ok });
+    return { ok: ok, text: why + ": " + c.count + "d" + c.sides + (modifier ? " + " + modifier : "") + " = " + (total + modifier) +
+      " against " + ability + " " + pcScore(ability) + (ok ? ": success." : ": failure.") };
+  }
+  function pileCount(name) { return piles().reduce(function (n, p) { return n + (p.name.toLowerCase() === name.toLowerCase() ? p.q : 0); }, 0); }
+  function hasTreasure() { return piles().some(function (p) { return p.name === "coins" && p.q > 0; }); }
+  /* The weapons play finds on the sheet's items, each of its ranges a way to attack (Character.weapons). */
+  function pcWeapons() {
+    var out = [];
+    piles().forEach(function (p) {
+      var w = p.q > 0 ? asPlay.weapons[p.name.toLowerCase()] : null;
+      if (w) { w[2].forEach(function (mode) { out.push({ name: p.name, damage: w[1], mode: mode }); }); }
+    });
+    return out;
+  }
+  /* Defense as play works it out (Character.defense): the base, the best armour in each slot, STR and DEX. */
+  function pcDefense() {
+    var best = {};
+    piles().forEach(function (p) {
+      var a = asPlay.armour[p.name.toLowerCase()];
+      if (a && p.q > 0 && (best[a[2]] === undefined || a[1] > best[a[2]])) { best[a[2]] = a[1]; }
+    });
+    var armour = Object.keys(best).reduce(function (n, k) { return n + best[k]; }, 0);
+    return asPlay.baseDefense + armour + highLow(pcScore("STR")) + highLow(pcScore("DEX"));
+  }
+  function active(f) { return f.hp > 0 && !f.fled; }
+  function option(key, label, detail) { return { key: key, label: label, detail: detail || "" }; }
+  function question(kind, prompt, options) { return { kind: kind, prompt: prompt, options: options }; }
+  var YES_NO_ORACLE = [option("yes", "Yes"), option("no", "No"), option("oracle", "Ask the Oracle")];
+  var ODDS = [[1, "Unlikely"], [2, "Possible"], [3, "Probable"], [4, "Almost certain"]];
+  /* The foes of an encounter's groups, as play's foes_from names them (only those with a stat block fight). */
+  function foesOf(groups) {
+    var foes = [];
+    groups.forEach(function (g) {
+      var found = g.creature ? creatureNamed(g.creature) : null;
+      if (!found) { return; }
+      var count = Math.min(g.count, asPlay.maxGroup), card = found.card;
+      for (var n = 0; n < count; n++) {
+        foes.push({ name: count > 1 ? found.name + " " + (n + 1) : found.name, creature: found.name, hp: card.hp, max: card.hp,
+          morale: card.morale === undefined ? null : card.morale, attacks: foeAttacks(card), stats: card.stats || {},
+          hurt: false, halved: false, fled: false });
+      }
+    });
+    return foes;
+  }
+  /* Whether play plays these creatures as the page does (a creature that swallows is the reader's). */
+  function playable(groups) {
+    return groups.every(function (g) {
+      var found = g.creature ? creatureNamed(g.creature) : null;
+      return !found || !/\bswallow/i.test(String(found.card.special || ""));
+    });
+  }
+  function* oracle(text) {
+    var prompt = /\?$/.test(text) ? "Oracle: " + text + " How likely is yes?" : "Oracle (" + text + "): How likely is yes?";
+    var key = yield question("oracle", prompt, ODDS.map(function (o) { return option("odds:" + o[0], o[1] + " (" + o[0] + "-in-6)"); }));
+    var odds = parseInt(key.slice(5), 10), d = die(6), yes = d <= odds;
+    logEvent({ event: "oracle", odds: odds, answer: yes ? "yes" : "no" });
+    told("The Oracle rolls " + d + " (yes on 1–" + odds + "): " + (yes ? "yes." : "no."));
+    return yes;
+  }
+  function* yesNoOracle(kind, prompt, oracleText) {
+    var key = yield question(kind, prompt, YES_NO_ORACLE);
+    return key === "oracle" ? yield* oracle(oracleText) : key === "yes";
+  }
+  /* Whether the creatures are intelligent: a block's INT, else the reader's word, asked once a run. */
+  function* intelligent(foes) {
+    state.intelligent = state.intelligent || {};
+    var names = [], verdicts = [];
+    foes.forEach(function (f) { var n = f.creature || f.name; if (names.indexOf(n) < 0) { names.push(n); } });
+    for (var i = 0; i < names.length; i++) {
+      var f = foes.filter(function (x) { return (x.creature || x.name) === names[i]; })[0];
+      var score = f.stats.int !== undefined ? f.stats.int : f.stats.intelligence;
+      if (score !== undefined && score !== null) { verdicts.push(parseInt(score, 10) >= asPlay.intelligentAt); continue; }
+      if (state.intelligent[names[i]] === undefined) {
+        state.intelligent[names[i]] = yield* yesNoOracle("language", "Are the " + names[i] + " intelligent (would treasure tempt them more than food)?",
+          "Are the " + names[i] + " intelligent?");
+      }
+      verdicts.push(state.intelligent[names[i]]);
+    }
+    return verdicts.every(Boolean);
+  }
+  /* Getting away (play's escape): run, or drop food or treasure first (3-in-6 that it distracts them). */
+  function* escape(foes) {
+    var food = pileCount("Rations") > 0, treasure = hasTreasure();
+    var opts = [option("run", "Run", "DEX check " + percent(dtChance("DEX", 0)))];
+    if (food) { opts.push(option("food", "Drop food (a ration; distracts unintelligent creatures 3-in-6)")); }
+    if (treasure) { opts.push(option("treasure", "Drop treasure (distracts intelligent creatures 3-in-6)")); }
+    var key = yield question("escape", "How do you get away?", opts);
+    if (key !== "run") {
+      if (key === "food") { giveUpNamed("Rations", 1); told("You drop a ration."); }
+      else { var coins = pileCount("coins"); giveUpNamed("coins", coins); told("You drop your " + coins + " coins."); }
+      var clever = yield* intelligent(foes);
+      if ((key === "treasure") === clever) {
+        var d = die(6), hit = d <= asPlay.distract;
+        logEvent({ event: "distract", dropped: key, distracted: hit });
+        told("Distraction: rolled " + d + (hit ? ": they go for it, and you get away." : ": they pay it no heed."));
+        if (hit) { logEvent({ event: "escape", success: true }); return true; }
+      } else {
+        logEvent({ event: "distract", dropped: key, distracted: false });
+        told((clever ? "Intelligent creatures" : "Unintelligent creatures") + " pay it no heed.");
+      }
+    }
+    var r = dtCheck("DEX", 0, "Escape (DEX)");
+    logEvent({ event: "escape", success: r.ok });
+    told(r.text + (r.ok ? " You get away." : " They are on you."));
+    return r.ok;
+  }
+  function giveUpNamed(name, amount) {
+    var list = piles(), left = amount;
+    list.forEach(function (p) { if (left > 0 && p.name.toLowerCase() === name.toLowerCase()) { var t = Math.min(p.q, left); p.q -= t; left -= t; } });
+    writePiles(list);
+  }
+  function bandOf(total) { return total <= asPlay.hostileMax ? "hostile" : total >= asPlay.friendlyMin ? "friendly" : "neutral"; }
+  /* Two groups at each other's throats (play's rival_sides), else null. */
+  function rivalSides(foes, text) {
+    var m = new RegExp(asPlay.rivals, "i").exec(text);
+    if (!m) { return null; }
+    var left = text.slice(0, m.index).toLowerCase(), right = text.slice(m.index + m[0].length).toLowerCase();
+    function side(f) { var n = (f.creature || f.name).toLowerCase(); return left.indexOf(n) >= 0 ? "left" : right.indexOf(n) >= 0 ? "right" : ""; }
+    var first = foes.filter(function (f) { return side(f) === "left"; }), second = foes.filter(function (f) { return side(f) === "right"; });
+    return first.length && second.length && first.length + second.length === foes.length ? [first, second] : null;
+  }
+  function bare(name) { return name.replace(/[ 0-9]+$/, ""); }
+  /* The encounter procedure (play's DeathAndTreasure.encounter): "over", "won", "fled", or the run's end. */
+  function* encounterAsPlay(foes, text) {
+    var sides = rivalSides(foes, text);
+    if (sides) {
+      told(text + ": they are busy with each other and pay you no heed.");
+      var k = yield question("encounter", text + ": what do you do?", [option("carry-on", "Slip past while they fight"),
+        option("fight", "Attack the " + bare(sides[0][0].name)), option("fight:2", "Attack the " + bare(sides[1][0].name))]);
+      if (k === "carry-on") { logEvent({ event: "encounter_end", result: "slipped past" }); told("You slip past."); return "over"; }
+      return yield* fightAsPlay(k === "fight" ? sides[0] : sides[1], false);
+    }
+    var chance = 2 - highLow(pcScore("WIS"));
+    var s = pcRoll("d6", false), surprised = s <= chance;
+    logEvent({ event: "surprise", surprised: surprised });
+    var mod = -highLow(pcScore("CHA"));
+    var r = pcRoll("2d6", false), band = bandOf(r + mod);
+    logEvent({ event: "reaction", total: r + mod, reaction: band });
+    told("Surprise: rolled " + s + " (surprised on 1–" + chance + ")" + (surprised ? ": you are surprised." : ": not surprised.") +
+      " Reaction: 2d6 " + (mod ? (mod > 0 ? "+ " : "− ") + Math.abs(mod) + " " : "") + "= " + (r + mod) + ": " + band + ".");
+    if (band === "hostile") { return yield* fightAsPlay(foes, surprised); }
+    var talked = false;
+    for (;;) {
+      var opts = [option("carry-on", "Carry on (they are " + band + ")")];
+      var talkMod = pcScore("INT") < 8 ? 1 : 0;
+      if (!talked) { opts.push(option("talk", "Talk", "CHA check " + percent(dtChance("CHA", talkMod)))); }
+      opts.push(option("fight", "Fight"), option("flee", "Flee", "DEX check " + percent(dtChance("DEX", 0))));
+      var key = yield question("encounter", text + ": they are " + band + ". What do you do?", opts);
+      if (key === "carry-on") { logEvent({ event: "encounter_end", result: "left alone" }); told("You carry on; they let you be."); return "over"; }
+      if (key === "fight") { return yield* fightAsPlay(foes, false); }
+      if (key === "flee") { return (yield* escape(foes)) ? "fled" : yield* fightAsPlay(foes, false); }
+      talked = true;
+      if (!(yield* yesNoOracle("language", "Do you speak their language?", "Do we share a language?"))) {
+        logEvent({ event: "talk", success: false }); told("You share no language: talking gets you nowhere."); continue;
+      }
+      var c = dtCheck("CHA", talkMod, "Talk (CHA)");
+      if (c.ok) { band = "friendly"; logEvent({ event: "talk", success: true }); told(c.text + " They are friendly."); continue; }
+      band = band === "friendly" ? "neutral" : "hostile";
+      logEvent({ event: "talk", success: false }); told(c.text + " They are " + band + " now.");
+      if (band === "hostile") { return yield* fightAsPlay(foes, false); }
+    }
+  }
+  /* The fight (play's combat.fight): one turn, then rounds until the creatures are down or fled, you
+     get away or you fall. */
+  function* fightAsPlay(foes, surprised) {
+    logEvent({ event: "fight", surprised: surprised });
+    told("A fight: " + foes.map(function (f) { return f.name + " (" + f.hp + " HP)"; }).join(", ") + ".");
+    var t = nextTurn("combat");
+    told("The fight takes a turn." + t);
+    if (state.over) { return "over"; }
+    var burning = [];
+    if (surprised) { told("Surprised: they strike first."); creaturesAct(foes.filter(active)); if (state.over) { return "over"; } }
+    for (var rnd = 1; ; rnd++) {
+      var acting = foes.filter(active);
+      if (!acting.length) { break; }
+      if (rnd > asPlay.maxRounds) { logEvent({ event: "fight_end", result: "stalemate" }); told("The fight goes nowhere: you break off."); return "fled"; }
+      if (burning.length) { burn(burning); acting = foes.filter(active); if (!acting.length) { break; } }
+      var weapons = pcWeapons();
+      if (!weapons.length) { weapons = [{ name: asPlay.bare[0], damage: asPlay.bare[1], mode: asPlay.bare[2][0] }]; }
+      var oil = num("oil") > 0;
+      var opts = weapons.map(function (w, n) {
+        var ability = w.mode === HAND ? "STR" : "DEX", score = pcScore(ability), m = -highLow(score);
+        var p = worse(Math.max(0, Math.min(20, score - m)) / 20);
+        return option("attack:" + n, "Attack with " + w.name + " (" + w.mode + ")",
+          "d20" + (m ? (m > 0 ? "+" : "") + m : "") + " ≤ " + ability + " " + score + ": " + percent(p) + ", " + w.damage);
+      });
+      if (oil) { opts.push(option("oil", "Throw a flask of oil (ranged)", percent(worse(Math.max(0, Math.min(20, pcScore("DEX") + highLow(pcScore("DEX")))) / 20)) + ", d6, sets the target on fire")); }
+      opts.push(option("escape", "Try to escape"));
+      told("Round " + rnd + ": " + acting.map(function (f) { return f.name + " " + f.hp + "/" + f.max + " HP"; }).join(", ") + "; you " + num("hp") + " HP.");
+      var key = yield question("combat", "Your move", opts);
+      if (key === "escape") {
+        if (yield* escape(foes)) { logEvent({ event: "fight_end", result: "fled" }); return "fled"; }
+        creaturesAct(foes.filter(active));
+        if (state.over) { return "over"; }
+        continue;
+      }
+      var weapon = key === "oil" ? { name: asPlay.oil[0], damage: asPlay.oil[1], mode: asPlay.oil[2][0], oil: true } : weapons[parseInt(key.slice(7), 10)];
+      var target = acting[0];
+      if (acting.length > 1) {
+        var tk = yield question("target", "Attack which?", acting.map(function (f, n) { return option("foe:" + n, f.name, f.hp + "/" + f.max + " HP"); }));
+        target = acting[parseInt(tk.slice(4), 10)];
+      }
+      var mine = pcRoll("d6", false), theirs = die(6);
+      told("Initiative: you " + mine + ", they " + theirs + ".");
+      if (theirs > mine) {
+        creaturesAct(acting);
+        if (state.over) { return "over"; }
+        attack(weapon, target, foes, burning);
+      } else {
+        attack(weapon, target, foes, burning);
+        creaturesAct(theirs === mine ? acting : acting.filter(active));
+        if (state.over) { return "over"; }
+      }
+    }
+    logEvent({ event: "fight_end", result: "won" });
+    told("The fight is won.");
+    return "won";
+  }
+  function burn(burning) {
+    burning.slice().forEach(function (b) {
+      if (b.left <= 0 || !active(b.foe)) { burning.splice(burning.indexOf(b), 1); return; }
+      b.left -= 1;
+      var r = rollText(asPlay.fire).total;
+      told(b.foe.name + " burns for " + r + " damage.");
+      wound(b.foe, r);
+    });
+  }
+  /* Your blow (play's _attack): d20 at or under STR (hand to hand) or DEX (ranged), the STR/DEX
+     modifier added; a hit deals the weapon's die. */
+  function attack(weapon, target, foes, burning) {
+    if (!target || !active(target)) { target = foes.filter(active)[0]; if (!target) { return; } }
+    if (weapon.oil) { setNum("oil", num("oil") - 1); }
+    var ability = weapon.mode === HAND ? "STR" : "DEX", score = pcScore(ability), mod = -highLow(score);
+    var total = pcRoll("d20", true) + mod, hit = total <= score, damage = 0;
+    if (hit) { damage = Math.max(0, pcRoll(weapon.damage, false)); }
+    logEvent({ event: "attack", attacker: "you", target: target.name, weapon: weapon.name, hit: hit, damage: damage });
+    told("You attack " + target.name + " with " + weapon.name + ": d20" + (mod ? (mod > 0 ? " + " : " − ") + Math.abs(mod) : "") + " = " + total +
+      " against " + ability + " " + score + (hit ? ": a hit for " + damage + "." : ": a miss."));
+    if (hit && weapon.oil) {
+      var b = burning.filter(function (x) { return x.foe === target; })[0];
+      if (b) { b.left = 1; } else { burning.push({ foe: target, left: 1 }); }
+      told("The oil sets " + target.name + " on fire.");
+    }
+    if (hit && damage > 0) { wound(target, damage); }
+  }
+  /* Damage to a creature, and its morale when first hurt and when it falls below half its HP. */
+  function wound(target, damage) {
+    target.hp -= damage;
+    if (target.hp <= 0) { logEvent({ event: "defeated", name: target.name }); told(target.name + " is defeated."); return; }
+    var first = !target.hurt, below = target.hp * 2 < target.max && !target.halved;
+    target.hurt = true; target.halved = target.halved || target.hp * 2 < target.max;
+    if ((first || below) && target.morale !== null) {
+      var m = sum(roll(2, 6)), flees = (sys.combatData || {}).morale === "above" ? m > target.morale : m < target.morale;
+      logEvent({ event: "morale", name: target.name, total: m, flees: flees });
+      told(target.name + "'s morale: 2d6 = " + m + " against Morale " + target.morale + (flees ? ": it flees!" : ": it fights on."));
+      target.fled = flees;
+    }
+  }
+  /* The creatures' blows (play's _creatures_act): each attack hits unless your d20 is at or under Defense. */
+  function creaturesAct(acting) {
+    for (var i = 0; i < acting.length && !state.over; i++) {
+      var foe = acting[i];
+      for (var j = 0; j < foe.attacks.length && !state.over; j++) {
+        var a = foe.attacks[j], defense = pcDefense(), total = pcRoll("d20", true), avoided = total <= defense;
+        var damage = avoided || !parseDice(a[1]) ? 0 : rollText(a[1]).total;
+        logEvent({ event: "attack", attacker: foe.name, target: "you", weapon: a[0], hit: !avoided, damage: damage });
+        told(foe.name + "'s " + a[0] + ": your d20 = " + total + " against Defense " + defense + (avoided ? ": you avoid it." : ": it hits." +
+          (damage ? hurt(damage, foe.name + "'s " + a[0]) : " No damage.")));
+      }
+    }
+  }
+  /* --- the procedure on the page: its words, its question as buttons, the reader's answer ---- */
+  function told(text) {
+    if (!playing || !text) { return; }
+    var line = document.createElement("p");
+    line.textContent = text.trim();
+    playing.box.querySelector(".ep-log").appendChild(line);
+  }
+  function runProcedure(page, gen, done) {
+    page.querySelectorAll(".encounter-play").forEach(function (b) { b.parentNode.removeChild(b); });
+    var box = document.createElement("section");
+    box.className = "encounter-play";
+    box.setAttribute("aria-live", "polite");
+    var h = document.createElement("h3"); h.textContent = "Encounter"; h.tabIndex = -1;
+    var log = document.createElement("div"); log.className = "ep-log";
+    var ask = document.createElement("div"); ask.className = "ep-ask";
+    box.appendChild(h); box.appendChild(log); box.appendChild(ask);
+    var arrival = page.querySelector(".arrival");
+    if (arrival) { arrival.parentNode.insertBefore(box, arrival.nextSibling); } else { page.appendChild(box); }
+    playing = { gen: gen, box: box, done: done, q: null };
+    state.playing = true;
+    advance(undefined);
+  }
+  function advance(answer) {
+    var p = playing, r = p.gen.next(answer), ask = p.box.querySelector(".ep-ask");
+    ask.textContent = "";
+    if (r.done) {
+      playing = null; state.playing = false;
+      p.done(r.value, p.box);
+      save(); refreshGates(); refreshGear();
+      return;
+    }
+    p.q = r.value;
+    var prompt = document.createElement("p"); prompt.className = "ep-prompt"; prompt.textContent = r.value.prompt;
+    ask.appendChild(prompt);
+    r.value.options.forEach(function (o, i) {
+      var b = document.createElement("button");
+      b.type = "button"; b.className = "ep-option"; b.dataset.option = String(i);
+      b.textContent = o.label + (o.detail ? " — " + o.detail : "");
+      ask.appendChild(b); ask.appendChild(document.createTextNode(" "));
+    });
+    save();
+  }
+  function answer(i) {
+    var q = playing && playing.q, o = q ? q.options[i] : null;
+    if (!o) { return; }
+    told("» " + o.label);
+    decide(q.kind, o.key, o.label);
+    advance(o.key);
+  }
+  /* Run back the way you came (play's Engine._flee): a link to the entry before, or (none) go on. */
+  function fleeLink(box, back) {
+    logEvent({ event: "flee", to: back });
+    if (back === null || back === undefined) { return false; }
+    state.fleeTo = back;
+    var p = document.createElement("p"), a = document.createElement("a");
+    a.className = "button flee-to"; a.href = "#entry-" + back; a.textContent = "Flee to " + back;
+    p.appendChild(a); box.appendChild(p);
+    a.focus();
+    return true;
+  }
+  /* The creatures the last turn brought, played as play plays them; ``then(ok)`` when the reader came
+     through (ok false: they fled, or the run is over). */
+  function meetPending(page, then) {
+    var met = pendingMeet;
+    pendingMeet = null;
+    var foes = foesOf(met.foes);
+    if (!foes.length) { then(true); return; }
+    runProcedure(page, encounterAsPlay(foes, met.row), function (result, box) {
+      if (state.over) { then(false); return; }
+      if (result === "fled" && fleeLink(box, state.previous)) { then(false); return; }
+      then(true);
+    });
+  }
+
   /* --- navigation: the hash names the page shown --------------------------------------- */
   var moving = false, fresh = false;
   document.addEventListener("click", function (ev) {
@@ -1582,11 +2011,18 @@
     }
     document.querySelectorAll(".page.current").forEach(function (p) { p.classList.remove("current"); });
     page.classList.add("current");
+    if (playing && !page.contains(playing.box)) {
+      /* the reader left an encounter under way (the cover, the browser's back): theirs to play now */
+      playing = null; state.playing = false; cutRun("an encounter left unfinished");
+    }
     if (page.classList.contains("entry")) {
       var number = parseInt(page.id.slice(6), 10);
       var wasAt = state.last;
       var arriving = state.last !== number || (moving && fresh);
-      if (fresh && arriving) { delete state.attempts[String(number)]; resetFights(page); }
+      if (fresh && arriving) {
+        delete state.attempts[String(number)]; resetFights(page); state.fleeTo = null;
+        page.querySelectorAll(".encounter-play").forEach(function (b) { b.parentNode.removeChild(b); });
+      }
       var changes = state.last !== number && (moving || state.last === null);
       if (state.last !== number) { state.previous = state.last; state.last = number; }
       /* Play's order (Engine._arrive): the arrival's turn and its encounter check, then the entry's
@@ -1605,7 +2041,7 @@
       var arrival = page.querySelector(".arrival");
       if (arrival) {
         arrival.textContent = state.arrivals[String(number)] || "";
-        if (state.pendingArrival === number && ((data.changes[String(number)] || []).length || ((data.effects || {})[String(number)] || []).length)) {
+        if (state.pendingArrival === number && !pendingMeet && !playing && ((data.changes[String(number)] || []).length || ((data.effects || {})[String(number)] || []).length)) {
           var on = document.createElement("button");
           on.type = "button"; on.className = "arrival-on"; on.textContent = "Came through it: go on";
           arrival.appendChild(document.createTextNode(" ")); arrival.appendChild(on);
@@ -1629,6 +2065,15 @@
       save();
       refreshGates();
       refreshGear();
+      if (pendingMeet) {
+        /* the creatures the arrival's turn brought, before the entry's possessions (play's _arrive) */
+        meetPending(page, function (ok) {
+          if (!ok || state.pendingArrival !== number) { return; }
+          arrivedAfterAll();
+          var line = page.querySelector(".arrival");
+          if (line) { line.textContent = state.arrivals[String(number)] || ""; showFind(line); }
+        });
+      }
     } else {
       moving = false; fresh = false;
       document.title = data.title;
@@ -1652,6 +2097,9 @@
      longer knows every die and decision play would need. */
   var run = null, pendingMove = null;
   var RECORDED = ["move", "turn", "encounter_check", "encounter", "check", "action", "roll", "possession", "decision", "gear", "adjust"];
+  /* and, where the page plays the encounter procedure and the fight as play does (Death & Treasure) */
+  var PLAYED = ["surprise", "reaction", "encounter_end", "talk", "oracle", "escape", "distract", "flee", "fight", "attack",
+    "morale", "defeated", "fight_end"];
   var runKey = data.key + ":run";
   function recording() { return !!run && !run.cut && !run.ended && !replaying; }
   function cutRun(why) { if (recording()) { run.cut = why; run.faces = []; saveRun(); } }
@@ -1670,7 +2118,7 @@
   /* Between the page's steps, where play shows its menu: the entry's arrival done, no action waiting. */
   function atMenu() {
     var page = document.querySelector(".page.current.entry");
-    return recording() && !!page && (state.pendingArrival === null || state.pendingArrival === undefined) &&
+    return recording() && !!page && !playing && !state.fleeTo && (state.pendingArrival === null || state.pendingArrival === undefined) &&
       !(state.finds && state.finds.length) &&
       !page.querySelector(".check .go-on:not([hidden]), .done a.continue") && !page.querySelector(".choices.ending:not([hidden])");
   }
@@ -1690,6 +2138,7 @@
   /* How a followed link moves in play's words (and the menu's decision it is), or null: a move the page does not play. */
   function moveBy(a) {
     var card = a.closest("[data-card], [data-key]");
+    if (a.classList.contains("flee-to")) { return "flee"; }
     if (a.classList.contains("play-again") || (!a.closest(".entry") && a.getAttribute("href") === "#entry-" + data.start)) { return "start"; }
     var outcome = a.classList.contains("fight-exit") ? /fight-(win|lose|flee)/.exec(a.parentNode.className || "") : null;
     if (outcome) { return outcome[1]; }
@@ -1754,7 +2203,7 @@
     var sheet = sheetFile();
     var line = sheet.name + ": " + Object.keys(sheet.abilities).map(function (a) { return a + " " + sheet.abilities[a]; }).join("  ") + "  HP " + sheet.hp + "/" + sheet.max_hp;
     logEvent({ event: "start", entry: data.start, title: data.run.title, rules: data.run.rules, seed: seed, character: line, start: data.start,
-      log: 1, sheet: sheet, made: false, rulings: {}, recorded: RECORDED });
+      log: 1, sheet: sheet, made: false, rulings: {}, recorded: asPlay ? RECORDED.concat(PLAYED) : RECORDED });
   }
   /* The adventurer on the sheet as a character file holds it (schemas/character.schema.json). */
   function sheetFile() {
@@ -1772,6 +2221,10 @@
       var w = weightOf(p.name), coin = p.name === "coins";
       var item = { name: p.name, kind: coin ? "treasure" : "gear", quantity: p.q, weight: w[1] === 1 ? String(w[0]) : w[0] + "/" + w[1], standard: isStandard(p.name) };
       if (coin) { item.value = 1; item.category = "coins"; }
+      /* the weapons and armour play knows by name fight as play fights with them (Death & Treasure) */
+      var weapon = asPlay && !coin ? asPlay.weapons[p.name.toLowerCase()] : null, armour = asPlay && !coin ? asPlay.armour[p.name.toLowerCase()] : null;
+      if (weapon) { item.kind = "weapon"; item.damage = weapon[1]; item.ranges = weapon[2].slice(); }
+      else if (armour) { item.kind = "armour"; item.defense = armour[1]; item.slot = armour[2]; }
       return item;
     });
     if (field("oil") && field("light") && field("light").value !== "") {
@@ -2134,6 +2587,7 @@
   load();
   if (clock && !state.dr) { state.dr = freshClock(); }
   loadRun();
+  if (state.interrupted) { state.interrupted = false; cutRun("an encounter left unfinished when the page was closed"); save(); }
   if (window.matchMedia("(max-width: 61.99rem)").matches) { sheetBox.open = false; }
   if ("scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
   window.addEventListener("hashchange", show);

@@ -5,15 +5,51 @@ above 13 +1, below 8 −1); Defense 9 with the STR and DEX modifiers; a lantern 
 flask, and each turn in the dark is a WIS check (2d6, as a check the prose asks for) or the
 adventurer is lost, as after six such turns; combat rolls d20 at or under STR or DEX to hit, and each
 of a creature's attacks hits unless d20 ≤ Defense; 0 HP is death (``dtc play``'s ``Rules.down``).
+
+``combat_data["play"]`` is what the page needs to play a wandering encounter and its fight as
+``dtc play`` does (``play.py`` ``encounter``, ``escape``, ``intelligent``, ``meet_rivals`` and
+``combat.py`` ``fight``): the weapons and armour play knows by name (the sheet's items become
+play's, so a replay fights with the same ones), the base Defense and the procedure's numbers.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
+from dtc.runtime.character import BASE_DEFENSE
+from dtc.runtime.equipment import ARMOUR, WEAPONS, standard_gear
+from dtc.runtime.foes import MAX_GROUP, MAX_ROUNDS
+from dtc.systems.death_and_treasure.combat import FIRE_DAMAGE
+from dtc.systems.death_and_treasure.play import (
+                                                 DISTRACT_IN_SIX,
+                                                 FRIENDLY_MIN,
+                                                 HOSTILE_MAX,
+                                                 INTELLIGENT_AT,
+                                                 PROSE_DIFFICULTY,
+                                                 RIVALS,
+)
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
 
 REQUIREMENTS = ("turn", "gear", "check")
+
+#: The weapons (by name in lower case: damage, ranges) and armour (defense, slot) play knows.
+_KNOWN = [o.item for o in (*WEAPONS, *ARMOUR)] + [i for i in standard_gear() if i.kind == "weapon"]
+PLAY = {
+    "weapons": {i.name.lower(): [i.name, i.damage, list(i.ranges)] for i in _KNOWN if i.kind == "weapon"},
+    "armour": {i.name.lower(): [i.name, i.defense, i.slot] for i in _KNOWN if i.kind == "armour"},
+    "baseDefense": BASE_DEFENSE,
+    "hostileMax": HOSTILE_MAX,
+    "friendlyMin": FRIENDLY_MIN,
+    "distract": DISTRACT_IN_SIX,
+    "intelligentAt": INTELLIGENT_AT,
+    "checkDifficulty": PROSE_DIFFICULTY,
+    "maxRounds": MAX_ROUNDS,
+    "maxGroup": MAX_GROUP,
+    "fire": FIRE_DAMAGE,
+    "rivals": RIVALS.pattern,
+    "bare": ["Bare hands", "d2", ["hand-to-hand"]],
+    "oil": ["Flask of oil", "d6", ["ranged"]],
+}
 
 WEB = WebSystem(
     checks={d: WebCheck(count=d + 1) for d in (1, 2, 3)},
@@ -30,5 +66,5 @@ WEB = WebSystem(
     gear=("Backpack", "Rope (50 ft.)", "Crowbar", "Knife", "Hammer", "Iron spikes", "Rations (14 days)",
           "Waterskin", "Lantern"),
     combat="roll-under-d20",
-    combat_data={"attack": ["STR", "DEX"], "morale": "below"},
+    combat_data={"attack": ["STR", "DEX"], "morale": "below", "play": PLAY},
 )
