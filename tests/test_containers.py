@@ -275,3 +275,42 @@ def test_odds_keep_what_does_not_fit_lost(tmp_path: Any) -> None:
     result, found = odds_of(tmp_path, src)
     assert result.exit_code == 0, result.output
     assert {o["key"] for o in found["outcomes"] if o["probability"] > 0} == {"ending:4"}
+
+
+# --- graph labels, the print edition ------------------------------------------------------------
+
+READ = book(
+    "1 A stable. [+meal, +lamp] **Armoury** (D0, S2), **Yard** (D0, S3, -all backpack).",
+    "2 A rack. [+axe] **On** (D0, S3, -1 item of choice from backpack).",
+    "3 A flood. [-all backpack] THE END",
+    front="Containers: backpack: rope, meal, lamp; weapons: sword, axe\nLimits: backpack 2 (choose), weapons 1")
+
+
+def test_the_graph_labels_a_container_as_written(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    path = tmp_path / "mule.txt"
+    path.write_text(READ, encoding="utf-8")
+    result = CliRunner().invoke(main, ["graph", "--format", "mermaid", "-o", "-", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "-all backpack · Yard" in result.output and "-1 item of choice from backpack · On" in result.output
+    assert "-all rope" not in result.output
+
+
+def test_the_print_edition_reads_a_container_out(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    path = tmp_path / "mule.txt"
+    path.write_text(READ, encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", "--no-pdf", "-o", str(tmp_path / "out"), str(path)])
+    assert result.exit_code in (0, 1), result.output
+    text = (tmp_path / "out" / "mule.md").read_text(encoding="utf-8")
+    assert "Yard: cross off everything in your backpack, then turn to" in text
+    assert "cross off one item of your choice from your backpack" in text
+    assert "A flood. Cross off everything in your backpack." in text
+    assert "holds rope, meal, lamp; at most 2 in all (past that, cross off one of your choice)" in text
+    assert "holds sword, axe; at most 1 in all (what does not fit is lost)" in text

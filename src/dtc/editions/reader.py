@@ -117,6 +117,13 @@ def sheet_lines(graph: CompiledGraph, rules: BookRules) -> list[SheetLine]:
         else:
             held = "start with it" if name in start else "start with it (in your kit)" if name in kit else ""
             lines.append({"label": f"☐ {title}", "start": held, "size": "box"})
+    chosen = set(graph.get("drop_by_choice") or ())
+    for box, members in (graph.get("containers") or {}).items():  # ``Containers:``, their limits
+        what = "holds " + ", ".join(members)
+        if box in limits:
+            what += (f"; at most {limits[box]} in all (past that, cross off one of your choice)" if box in chosen
+                     else f"; at most {limits[box]} in all (what does not fit is lost)")
+        lines.append({"label": box[:1].upper() + box[1:], "start": what, "size": "long"})
     lines += [{"label": f"☐ Codeword: {name}", "start": "", "size": "box"} for name in words]
     if not any(s["label"] in ("Equipment", "Items") for s in lines):
         lines.append({"label": "Items and treasure", "start": "", "size": "long"})
@@ -158,11 +165,14 @@ def change_words(change: Mapping[str, Any]) -> str:
     if change.get("dice"):
         times = f" and multiply it by {change['times']}" if change.get("times") else ""
         said = f"roll {change['dice']}{times}: {'add' if gain else 'cross off'} that many {name}"
+    elif change.get("all") and change.get("container") == name:  # ``[-all backpack]``
+        said = f"cross off everything in your {name}"
     elif change.get("all"):
         said = f"cross off all your {name}"
-    elif change.get("pick"):  # ``[-1 item of choice]``
+    elif change.get("pick"):  # ``[-1 item of choice]``, ``[-1 item of choice from backpack]``
         n = abs(amount)
-        said = f"cross off {'one item' if n == 1 else f'{n} items'} of your choice"
+        box = f" from your {change['container']}" if change.get("container") else ""
+        said = f"cross off {'one item' if n == 1 else f'{n} items'} of your choice{box}"
     else:
         n = abs(amount)
         counted = n != 1 or name == "coins"
@@ -180,7 +190,9 @@ def change_words(change: Mapping[str, Any]) -> str:
 
 def changes_sentence(changes: list[Mapping[str, Any]], may: bool = False) -> str:
     """Changes as one sentence: "Cross off 10 coins and note 3 torches."."""
-    said = [change_words(c) for c in changes]
+    from dtc.runtime.conditions import as_written
+
+    said = [change_words(c) for c in as_written(changes)]
     if not said:
         return ""
     text = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
@@ -229,6 +241,10 @@ def effects_words(bracket: str, changes: list[Mapping[str, Any]] | None = None) 
     if parsed is None:
         return unread_bracket(bracket)
     read, may = parsed
+    if changes is not None:
+        from dtc.runtime.conditions import as_written
+
+        changes = as_written(changes)
     chosen: list[Mapping[str, Any]] = list(changes) if changes is not None and len(changes) == len(read) else [*read]
     return changes_sentence(chosen, may)
 

@@ -281,9 +281,10 @@ def _edge(number: int, index: int, exit_: Exit, entry: Entry, known: dict[int, N
 
         state.append(clean(f"if {words(choice['condition'])}"))
     if choice is not None and choice.get("changes"):  # a choice's effects (docs/format.md)
-        from dtc.runtime.conditions import change_words
+        from dtc.runtime.conditions import as_written, change_words
 
-        state.append(clean(("then " if state else "") + ", ".join(change_words(ch) for ch in choice["changes"])))
+        state.append(clean(("then " if state else "") + ", ".join(change_words(ch)
+                                                                   for ch in as_written(choice["changes"]))))
     if kind == "random" and choice is not None and choice.get("roll") is not None:
         kind = "d0"  # drawn as a move the dice make, labelled with the range and its chance
         state.append(_branch_words(choice["roll"], exit_["target"], index, entry))

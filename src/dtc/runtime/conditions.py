@@ -3,7 +3,7 @@ what the reader holds, and put in words for the menu. The runtime reads only the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 
@@ -63,6 +63,23 @@ def words(condition: Mapping[str, Any], top: bool = True) -> str:
         return " and ".join(words(c, False) for c in condition["all"])
     text = " or ".join(words(c, False) for c in condition["any"])
     return text if top else f"({text})"
+
+
+def as_written(changes: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Changes as the author wrote them: the graph's ``[-all backpack]`` (a loss of every one of
+    each possession the container holds, one change each, marked with its ``container``) is one
+    change again, named after the container."""
+    out: list[Mapping[str, Any]] = []
+    for change in changes:
+        box = change.get("container")
+        if box is not None and change.get("all"):
+            last = out[-1] if out else None
+            if last is not None and last.get("all") and last.get("name") == box and last.get("container") == box:
+                continue  # (the next possession of the same container)
+            out.append({**{k: v for k, v in change.items() if k != "name"}, "name": box})
+        else:
+            out.append(change)
+    return out
 
 
 def change_words(change: Mapping[str, Any]) -> str:
