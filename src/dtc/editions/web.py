@@ -138,6 +138,9 @@ class WebEdition:
             "effects": self._effects(),
             "finds": self._finds(),
             "limits": dict(self.graph.get("limits", {})),
+            # ``Containers:``: a limit on a container counts all it holds (``(choose)``: the reader drops).
+            "containers": dict(self.graph.get("containers", {})),
+            "dropByChoice": list(self.graph.get("drop_by_choice", [])),
             "creatures": {c["name"]: {"hp": c["hp"], "morale": c["morale"],
                                       "attacks": [[a["name"], a["damage"]] for a in c.get("attacks", [])],
                                       "stats": {k.lower(): v for k, v in c.get("stats", {}).items()},

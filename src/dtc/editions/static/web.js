@@ -787,7 +787,7 @@
       var name = ch.name, amount = ch.amount;
       if (ch.once && !first) { return; }
       if (ch.may && !mayTake(ch)) { return; }
-      if (ch.pick) { pickToLose(-ch.amount); return; }
+      if (ch.pick) { pickToLose(-ch.amount, ch.among); return; }
       if (ch.dice) {
         var times = ch.times || 1, r = rollText(ch.dice, "0"), total = r.total * times;
         note({ event: "roll", total: total }, { event: "roll", total: total });
@@ -799,18 +799,56 @@
       changeHeld(name, amount);
       var over = 0, limit = (data.limits || {})[name];
       if (limit !== undefined && heldNow(name) > limit) { over = heldNow(name) - limit; changeHeld(name, -over); }
+      var box = amount > 0 ? boxOf(name) : null, chosen = !!box && (data.dropByChoice || []).indexOf(box.name) >= 0;
+      if (box && !chosen && boxHeld(box) > box.limit) {  /* play's _fit: what does not fit is lost */
+        var past = Math.min(heldNow(name), boxHeld(box) - box.limit); changeHeld(name, -past); over += past;
+      }
       if (before + amount < 0) { say("You had " + (-(before + amount)) + " " + name + " too few."); }
       var now = heldNow(name), logged = { event: "possession", name: name, amount: amount - over, held: now };
       if (before + amount < 0) { logged.short = -amount - before; }
       if (over) { logged.over_limit = over; }
       note({ event: "possession", name: name, held: now }, logged);
+      if (chosen) { dropToFit(box); }
     });
   }
+  /* ``Containers:`` with ``Limits:`` (play's Engine._container): the container that holds
+     ``name`` and has a limit, as {name, members, limit}; what it holds in all. */
+  function boxOf(name) {
+    var boxes = data.containers || {}, limits = data.limits || {};
+    for (var b in boxes) {
+      if (Object.prototype.hasOwnProperty.call(boxes, b) && limits[b] !== undefined && boxes[b].indexOf(name) >= 0) {
+        return { name: b, members: boxes[b], limit: limits[b] };
+      }
+    }
+    return null;
+  }
+  function boxHeld(box) { return box.members.reduce(function (t, m) { return t + heldNow(m); }, 0); }
+  /* ``Limits: backpack 8 (choose)`` (play's Engine._drop): past the limit, the reader drops one of
+     what the container holds at a time, each of their choosing (a replay takes the log's answers). */
+  function dropToFit(box) {
+    while (boxHeld(box) > box.limit) {
+      var names = box.members.filter(function (m) { return heldNow(m) > 0; }).sort(), n = 0;
+      if (replaying) {
+        var m = /^drop:(\d+)$/.exec((replaying.dropAnswers || []).shift() || "");
+        n = m ? parseInt(m[1], 10) : 0;
+      } else {
+        var asked = window.prompt("Your " + box.name + " holds at most " + box.limit + ": which do you drop? " +
+          names.map(function (x, i) { return (i + 1) + ": " + x; }).join(", "), "1");
+        n = Math.max(0, Math.min(names.length - 1, (parseInt(asked || "1", 10) || 1) - 1));
+      }
+      var name = names[Math.min(n, names.length - 1)];
+      decide("drop", "drop:" + n, name);
+      changeHeld(name, -1);
+      note({ event: "possession", name: name, held: heldNow(name) },
+           { event: "possession", name: name, amount: -1, held: heldNow(name), dropped: box.name });
+    }
+  }
   /* ``[-1 item of choice]`` (play's Engine._pick): the reader gives up ``count`` of the book's
-     possessions, one at a time, each of their choosing (a replay takes the log's answers). */
-  function pickToLose(count) {
+     possessions, one at a time, each of their choosing (a replay takes the log's answers);
+     ``among``: those of a container (``[-1 item of choice from backpack]``). */
+  function pickToLose(count, among) {
     for (var k = 0; k < count; k++) {
-      var names = has.filter(function (n, i) { return num("has-" + i) > 0; }).sort();
+      var names = has.filter(function (n, i) { return num("has-" + i) > 0 && (!among || among.indexOf(n) >= 0); }).sort();
       if (!names.length) { return; }
       var n = 0;
       if (replaying) {
@@ -2464,7 +2502,7 @@
       status.dataset.replay = "diverged"; status.textContent = "This is not a run log that replays (write it with dtc play --log).";
       return done && done();
     }
-    replaying = { page: [], queue: [], step: 0, expect: undefined, mayAnswers: [], loseAnswers: [] };
+    replaying = { page: [], queue: [], step: 0, expect: undefined, mayAnswers: [], loseAnswers: [], dropAnswers: [] };
     var segment = "taken", i = 0, steps = 0;
     function finish(kind, text) {
       replaying = null; faces = null;
@@ -2526,13 +2564,15 @@
           if (boundary) { closeSegment(e.seq); }
           if (e.event === "start") {
             loadSheet(e.sheet); replaying.page = [];
-            replaying.mayAnswers = mayAnswers(events, i + 1); replaying.loseAnswers = answers(events, i + 1, "lose"); beginRun(e.carried);
+            replaying.mayAnswers = mayAnswers(events, i + 1); replaying.loseAnswers = answers(events, i + 1, "lose");
+            replaying.dropAnswers = answers(events, i + 1, "drop"); beginRun(e.carried);
           } else if (boundary && e.event !== "end") {
             segment = kindOf(e);
             replaying.suspended = null;
             replaying.queue = queueFor(i + 1, segment);
             replaying.mayAnswers = mayAnswers(events, i + 1);
             replaying.loseAnswers = answers(events, i + 1, "lose");
+            replaying.dropAnswers = answers(events, i + 1, "drop");
             faces = replaying.queue;
             trigger(events, i, segment);
           } else if (e.event === "end") {
