@@ -314,3 +314,49 @@ def test_the_print_edition_reads_a_container_out(tmp_path: Any) -> None:
     assert "A flood. Cross off everything in your backpack." in text
     assert "holds rope, meal, lamp; at most 2 in all (past that, cross off one of your choice)" in text
     assert "holds sword, axe; at most 1 in all (what does not fit is lost)" in text
+
+
+# --- the language server ------------------------------------------------------------------------
+
+
+def test_the_language_server_completes_a_container_in_a_loss_and_names_what_it_holds() -> None:
+    from dtc.lsp.completion import complete
+    from dtc.lsp.hover import hover
+    from dtc.lsp.workspace import Documents
+
+    text = READ + "\n4 A ditch. [-all bac"
+    snap = Documents().update("file:///mule.txt", text, 1)
+    last = text.count("\n") + 1
+    items = complete(snap, last, len(text.rsplit("\n", 1)[1]) + 1).items
+    labels = [i.label for i in items]
+    assert "backpack" in labels and "item of choice from backpack" in labels and "meal" in labels
+    gain = READ + "\n4 A ditch. [+bac"
+    snap_gain = Documents().update("file:///mule2.txt", gain, 1)
+    gained = [i.label for i in complete(snap_gain, last, len(gain.rsplit("\n", 1)[1]) + 1).items]
+    assert "backpack" not in gained and "meal" in gained  # (a container is never gained)
+    line = next(n for n, ln in enumerate(text.split("\n"), 1) if "**Yard**" in ln)
+    found = hover(snap, line, text.split("\n")[line - 1].index("S3") + 1)
+    assert found is not None and "-all backpack (everything in it: rope, meal, lamp)" in str(found.contents)
+    line = next(n for n, ln in enumerate(text.split("\n"), 1) if "**On**" in ln)
+    found = hover(snap, line, text.split("\n")[line - 1].index("S3") + 1)
+    assert found is not None and "(one of: rope, meal, lamp)" in str(found.contents)
+
+
+def test_renumber_keeps_the_containers(tmp_path: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    path = tmp_path / "mule.txt"
+    path.write_text(READ, encoding="utf-8")
+    before = compiled(READ)
+    result = CliRunner().invoke(main, ["renumber", "--shuffle", "--seed", "3", str(path)])
+    assert result.exit_code == 0, result.output
+    after = compiled(path.read_text(encoding="utf-8"))
+    assert "Containers: backpack: rope, meal, lamp" in path.read_text(encoding="utf-8")
+    assert sorted(json.dumps(e.get("changes", []), sort_keys=True) for e in after["entries"]) == sorted(
+        json.dumps(e.get("changes", []), sort_keys=True) for e in before["entries"])
+    assert (after["containers"], after["limits"], after["drop_by_choice"]) == (
+        before["containers"], before["limits"], before["drop_by_choice"])

@@ -96,9 +96,15 @@ def _difficulty_words(snap: Snapshot, difficulty: int) -> str:
     return f"difficulty {difficulty}: {words}" if words else f"difficulty {difficulty}"
 
 
-def _possessions(snap: Snapshot, line: int, start_col: int, end_col: int) -> list[types.CompletionItem]:
-    """Every possession or flag the book gives or tests, with where it is first given."""
+def _possessions(snap: Snapshot, line: int, start_col: int, end_col: int,
+                 loss: bool = False) -> list[types.CompletionItem]:
+    """Every possession or flag the book gives or tests, with where it is first given; in a loss,
+    the book's containers too (``-all backpack``, ``-1 item of choice from backpack``)."""
     found: dict[str, str] = {}
+    if loss:
+        for box, members in snap.doc.containers.items():
+            found.setdefault(box, f"a container: {', '.join(members)}")
+            found.setdefault(f"item of choice from {box}", f"one of what the {box} holds, the reader's choice")
     for name, _ in snap.doc.start_with:
         found.setdefault(name, "held from the start (Start with:)")
     for entry in unmoved(snap.doc.entries):  # no position is read: no entry need be moved
@@ -132,7 +138,8 @@ def complete(snap: Snapshot, line: int, column: int) -> types.CompletionList:
     if condition is not None or effect is not None:
         name = (condition or effect)
         assert name is not None
-        items = _possessions(snap, line, column - len(name.group(1)), column)
+        part = name.group(0)[: len(name.group(0)) - len(name.group(1))].rsplit(",", 1)[-1]
+        items = _possessions(snap, line, column - len(name.group(1)), column, condition is None and "-" in part)
     elif opened is not None:
         inner = opened.group(1)
         commas = inner.count(",")

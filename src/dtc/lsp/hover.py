@@ -11,6 +11,7 @@ difficulty of 1, 2 or 3 is that many of {spend a turn, use gear, pass an ability
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from dtc.compiler.model import Choice
+from dtc.compiler.notation import Change
 from dtc.lsp.navigation import Found, find
 from dtc.lsp.workspace import Snapshot, first_lines
 from dtc.numbers import DIFFICULTY
@@ -160,18 +162,31 @@ def _bonus(ruleset: Ruleset, ability: str | None) -> bool:
                for part in _parts(ruleset.name))
 
 
-def _state_text(c: Choice) -> str:
-    """What a choice needs and what taking it does (docs/format.md, "Writing a published gamebook")."""
+def _state_text(c: Choice, containers: Mapping[str, tuple[str, ...]]) -> str:
+    """What a choice needs and what taking it does (docs/format.md, "Writing a published gamebook");
+    a container's possessions named (``Containers:``: ``-all backpack``, ``-1 item of choice from
+    backpack``)."""
     from dtc.compiler.notation import cond_text
 
     lines = []
     if c.condition is not None:
         lines.append(f"Open only if: {cond_text(c.condition)}")
     if c.changes:
-        said = ", ".join(ch.change.words() if ch.change is not None else _plain_words(ch.name, ch.amount)
-                         for ch in c.changes)
+        said = ", ".join(ch.change.words() + _holds(ch.change, containers) if ch.change is not None
+                         else _plain_words(ch.name, ch.amount) for ch in c.changes)
         lines.append(f"Taking it: {said} (applied as it is taken)")
     return "  \n".join(lines)
+
+
+def _holds(change: Change, containers: Mapping[str, tuple[str, ...]]) -> str:
+    """`` (everything in it: rope, meal)`` after a loss of a container, `` (one of: rope, meal)``
+    after a choice from one; nothing otherwise."""
+    if change.all and change.name in containers:
+        return f" (everything in it: {', '.join(containers[change.name])})"
+    source = change.source
+    if source is not None:
+        return f" (one of: {', '.join(containers[source])})" if source in containers else " (no such container)"
+    return ""
 
 
 def _plain_words(name: str, amount: int) -> str:
@@ -182,8 +197,8 @@ def _plain_words(name: str, amount: int) -> str:
 def _choice_hover(snap: Snapshot, c: Choice) -> str:
     if c.error is not None:
         return f"Malformed choice `{c.text}`: {c.error}"
-    parts = [f"**{c.label}** `{c.text}`" if c.label else f"`{c.text}`", _check_text(snap, c), _state_text(c),
-             _target_lines(snap, "S", c.success)]
+    parts = [f"**{c.label}** `{c.text}`" if c.label else f"`{c.text}`", _check_text(snap, c),
+             _state_text(c, snap.doc.containers), _target_lines(snap, "S", c.success)]
     if c.failure is not None:
         parts.append(_target_lines(snap, "F", c.failure))
     return "\n\n".join(p for p in parts if p)
