@@ -86,3 +86,33 @@ def test_the_random_reader_is_one_reader(rules: str, tmp_path: Path) -> None:
         assert low <= exact.get(key, 0.0) <= high, (
             f"{rules} {key}: odds {exact.get(key, 0.0):.5f}, simulate {got.get(key, 0)} of {RUNS} "
             f"({low:.5f}-{high:.5f})")
+
+
+def test_which_checks_decide_is_over_the_same_adventurers(tmp_path: Path) -> None:
+    """The decisive table's "now" is the report's chance of victory (every fresh adventurer, not
+    an average one), and each check made easier or harder is that adventurer's own chance of it:
+    on one STR check, Σ P(STR = s) · P(roll ≤ s) with 2d6 (D1), 3d6 (D2) and 4d6 (D3)."""
+    from fractions import Fraction
+    from itertools import product
+
+    def at_most(dice: int, s: int) -> Fraction:
+        rolls = list(product(range(1, 7), repeat=dice))
+        return Fraction(sum(1 for r in rolls if sum(r) <= s), len(rolls))
+
+    score = {s: Fraction(sum(1 for r in product(range(1, 7), repeat=3) if sum(r) == s), 216) for s in range(3, 19)}
+
+    def fresh(dice: int) -> float:
+        return float(sum(p * at_most(dice, s) for s, p in score.items()))
+
+    book = ("Title: Heave\nRules: death-and-treasure\nStart: 1\n\n1 A boulder. **Heave It** (STR D2, S2, F3). "
+            "**Go Round** (D0, S3).\n\n2 It rolls aside. THE END (victory)\n\n3 The roof falls. THE END (death)\n")
+    (tmp_path / "b.txt").write_text(book, encoding="utf-8")
+    out = CliRunner().invoke(main, ["odds", str(tmp_path / "b.txt"), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    play = json.loads(out.stdout)["play"]
+    (row,) = play["decisive"]
+    assert row["goal"] == pytest.approx(play["chosen"], abs=1e-12) == pytest.approx(fresh(3) / 2, abs=1e-12)
+    assert row["easier"] == pytest.approx(fresh(2) / 2, abs=1e-12)
+    assert row["harder"] == pytest.approx(fresh(4) / 2, abs=1e-12)
+    assert row["derivative"] == pytest.approx(0.5, abs=1e-9)
+    assert "every freshly made adventurer" in play["decisive_reader"]

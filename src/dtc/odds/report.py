@@ -116,8 +116,13 @@ def play_line(odds: Odds) -> str | None:
 def _signed(v: float | None, now: float) -> str:
     if v is None:
         return "-"
-    d = (v - now) * 100
+    d = round((v - now) * 100, 1) + 0.0  # (rounding's -0.0 reads as 0.0: no sign on nothing)
     return f"{pct(v)} ({'+' if d >= 0 else '-'}{abs(d):.1f})"
+
+
+def _per_point(derivative: float) -> str:
+    """The change in the goal per point of pass chance, signed; rounding's -0.00 reads +0.00."""
+    return f"{round(derivative, 2) + 0.0:+.2f}%"
 
 
 def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width: int = 130,
@@ -174,7 +179,7 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
         for d in odds.play.checks[:limit or None]:
             check = f"{d.ability + ' ' if d.ability else ''}D{d.difficulty}"
             table.add_row(str(d.entry), _text(d.label), check, pct(d.goal), _signed(d.easier, d.goal),
-                          _signed(d.harder, d.goal), f"{d.derivative:+.2f}%")
+                          _signed(d.harder, d.goal), _per_point(d.derivative))
         console.print(table)
     if explain and odds.play is not None and odds.play.explain:
         console.print()
