@@ -360,3 +360,35 @@ def test_renumber_keeps_the_containers(tmp_path: Any) -> None:
         json.dumps(e.get("changes", []), sort_keys=True) for e in before["entries"])
     assert (after["containers"], after["limits"], after["drop_by_choice"]) == (
         before["containers"], before["limits"], before["drop_by_choice"])
+
+
+# --- the exporters ------------------------------------------------------------------------------
+
+
+def test_twee_keeps_the_containers_and_reads_them_back(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    path = tmp_path / "mule.txt"
+    path.write_text(READ, encoding="utf-8")
+    twee = tmp_path / "mule.twee"
+    result = CliRunner().invoke(main, ["export", str(path), "--to", "twee", "-o", str(twee)])
+    assert result.exit_code in (0, 1), result.output
+    text = twee.read_text(encoding="utf-8")
+    assert "/* dtc containers: backpack: rope, meal, lamp; weapons: sword, axe */" in text
+    assert "/* dtc limits: backpack 2 (choose), weapons 1 */" in text
+    assert "[-1 item of choice from backpack]" not in text  # (on a choice: a link's setter cannot say it)
+    back = tmp_path / "back.txt"
+    result = CliRunner().invoke(main, ["import", str(twee), "-o", str(back)])
+    assert result.exit_code in (0, 1), result.output
+    before, after = compiled(READ), compiled(back.read_text(encoding="utf-8"))
+    assert (after["containers"], after["limits"], after["drop_by_choice"]) == (
+        before["containers"], before["limits"], before["drop_by_choice"])
+
+
+def test_gamebookformat_says_it_has_no_containers(tmp_path: Any) -> None:
+    from dtc.interop.export import to_gamebookformat
+
+    out = to_gamebookformat(compiled(READ))  # type: ignore[arg-type]  # (a dict read back from JSON)
+    assert any("no containers" in w for w in out.warnings)

@@ -89,6 +89,7 @@ class Book:
     start: str | None = None
     start_with: list[str] = field(default_factory=list)  # "2 fare", "bell": held on the first page
     limits: list[str] = field(default_factory=list)  # "gold crowns 40": the most a reader may hold
+    containers: str = ""  # "backpack: rope, meal; weapons: sword": what each container holds
     rules: str | None = None
     front: str | None = None  # dtc's own text before the entries (written by dtc export), kept as it is
     intro: list[str] = field(default_factory=list)
@@ -323,6 +324,8 @@ def write_book(book: Book) -> Written:
         lines.append(f"Start with: {', '.join(book.start_with)}")
     if book.limits:
         lines.append(f"Limits: {', '.join(book.limits)}")
+    if book.containers:
+        lines.append(f"Containers: {_one_line(book.containers)[:2000]}")
     if lines:
         lines.append("")
     lines.append(_safe_line(safe_prose(_one_line(book.title or "An imported book"))))

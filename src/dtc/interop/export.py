@@ -141,8 +141,13 @@ def to_twee(graph: CompiledGraph, ifid: str) -> Exported:
         lines += [f"<<set {var[n]} to {start_with.get(n, 0)}>> /* dtc name: {n.replace('*/', '* /')} */"
                   for n in names]
         if graph.get("limits"):
-            limits = ", ".join(f"{n} {k}" for n, k in graph.get("limits", {}).items())
+            chosen = set(graph.get("drop_by_choice", []))  # ``backpack 8 (choose)``: the reader drops
+            limits = ", ".join(f"{n} {k}" + (" (choose)" if n in chosen else "")
+                               for n, k in graph.get("limits", {}).items())
             lines.append(f"/* dtc limits: {limits.replace('*/', '* /')} */")
+        if graph.get("containers"):  # ``Containers:``: what each holds (SugarCube counts each possession)
+            held = "; ".join(f"{box}: {', '.join(members)}" for box, members in graph.get("containers", {}).items())
+            lines.append(f"/* dtc containers: {held.replace('*/', '* /')} */")
         lines.append("")
     front = _front_matter(graph)
     if front:
@@ -253,7 +258,7 @@ def _twee_change(change: Change, var: dict[str, str]) -> str:
     may take is a ``<<link>>``."""
     if change.get("pick"):  # the reader's choice of what to lose: SugarCube has no such effect,
         # so the dtc notation stays in the passage as its words (an import reads it back as written)
-        return f"[-{abs(int(change['amount']))} item of choice]"
+        return f"[-{abs(int(change['amount']))} {change['name']}]"  # (``item of choice from backpack`` too)
     text = f"<<set {_assignment(change, var)}>>"
     if change.get("once"):
         text = f"<<if visited() is 1>>{text}<</if>>"
@@ -317,6 +322,9 @@ def to_gamebookformat(graph: CompiledGraph) -> Exported:
     ``[atleast]``, ``[lessthan]``) for the others; ``or``, checks, unequal random branches, kinds of
     ending and returns cannot be said, and each is a warning."""
     out = Exported("")
+    if graph.get("containers"):
+        out.warnings.append("gamebookformat has no containers: each possession is kept on its own, and a container's "
+                            "limit and the reader's choice of what to drop or lose from it are not said")
     name = _section_name(graph)
     counted = _counters(graph)
     counter = {n: re.sub(r"\W+", "_", n.lower()).strip("_") or "c" for n in counted}

@@ -33,6 +33,7 @@ _EXIT_LABEL = re.compile(r"(?i)((?:return|go|turn|turning|skip|proceed|continue|
                          r"(?:\s+(?:entry|section|paragraph))?|read\s+(?:entry|section|paragraph))\s+(\d{1,7})")
 _FIRST_VISIT = re.compile(r"\s*visited\(\)\s*(?:is|===|==|eq)\s*1\s*")
 _LIMITS_NOTE = re.compile(r"/\*\s*dtc limits:\s*(.{1,2000}?)\s*\*/")
+_CONTAINERS_NOTE = re.compile(r"/\*\s*dtc containers:\s*(.{1,2000}?)\s*\*/")
 _SPECIAL = {"StoryTitle", "StoryData", "StoryInit", "StoryMenu", "StoryCaption", "StoryBanner", "StorySubtitle",
             "StoryAuthor", "PassageReady", "PassageDone", "PassageHeader", "PassageFooter", "StoryInterface",
             "StoryShare"}
@@ -222,9 +223,17 @@ class TweeReader:
         if m:
             for item in m.group(1).split(","):
                 words = item.split()
+                chosen = len(words) >= 3 and words[-1].lower() == "(choose)"  # the reader drops (Containers:)
+                if chosen:
+                    words = words[:-1]
                 if len(words) >= 2 and words[-1].isdigit():
-                    self.book.limits.append(f"{possession_name(' '.join(words[:-1]))} {int(words[-1])}")
+                    self.book.limits.append(f"{possession_name(' '.join(words[:-1]))} {int(words[-1])}"
+                                            + (" (choose)" if chosen else ""))
             self.book.map("limits")
+        m = _CONTAINERS_NOTE.search(body)
+        if m:  # ``Containers:`` as written (dtc lint reads it again: DT125)
+            self.book.containers = " ".join(m.group(1).split())
+            self.book.map("containers")
 
     def _read_names(self, body: str) -> None:
         for m in re.finditer(r"<<set\s+(\$\w+)\s+to\s+[^>]*>>\s*/\*\s*dtc name:\s*(.+?)\s*\*/", body):
