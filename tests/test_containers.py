@@ -392,3 +392,21 @@ def test_gamebookformat_says_it_has_no_containers(tmp_path: Any) -> None:
 
     out = to_gamebookformat(compiled(READ))  # type: ignore[arg-type]  # (a dict read back from JSON)
     assert any("no containers" in w for w in out.warnings)
+
+
+def test_lint_reports_a_gate_past_a_container_beside_the_kits_rope() -> None:
+    # the Death & Treasure kit's rope goes in the saddlebag too, but never fills it past 2
+    src = book("1 A stable. [+bread, +lamp] **Camp** (D0, S2, if bread and lamp and rope); **On** (D0, S2).",
+               "2 THE END", front="Containers: saddlebag: rope, bread, lamp\nLimits: saddlebag 2 (choose)")
+    assert "DT216" in codes(src)
+    src_wide = src.replace("saddlebag 2", "saddlebag 3")
+    assert "DT216" not in codes(src_wide)
+
+
+def test_play_words_a_gain_that_does_not_fit() -> None:
+    from dtc.runtime.terminal import possession_words
+
+    assert possession_words({"name": "sword", "amount": 0, "held": 0, "over_limit": 1}) == (
+        "No room: 1 sword left behind; now 0.")
+    assert possession_words({"name": "bread", "amount": -1, "held": 0, "dropped": "saddlebag"}) == (
+        "Dropped: 1 bread (your saddlebag was full); now 0.")

@@ -523,7 +523,10 @@ class ScriptPlayer:
 
     def explain(self) -> str:
         """Why the last answer was chosen (``play -v``): the script's line, or the policy's reason."""
-        return self._why if self._why is not None else f"as the {self.fallback.name} player: {self.fallback.explain()}"
+        if self._why is not None:
+            return self._why
+        why = self.fallback.explain()
+        return f"as the {self.fallback.name} player: {why}" if why else f"as the {self.fallback.name} player would"
 
     def decide(self, question: Question, game: Engine) -> int:
         self._why = None

@@ -83,6 +83,8 @@ def possession_words(event: dict[str, Any]) -> str:
         short += f" ({event['over_limit']} more would not fit: lost)"
     if codeword(name) and held in (0, 1) and abs(amount) == 1:
         return f"Noted: {name}{short}." if amount > 0 else f"Crossed off: {name}{short}."
+    if amount == 0 and "over_limit" in event:  # nothing of it fits
+        return f"No room: {event['over_limit']} {name} left behind; now {held}."
     if "dropped" in event:
         short += f" (your {event['dropped']} was full)"
     verb = "Gained" if amount > 0 else "Dropped" if "dropped" in event else "Lost"

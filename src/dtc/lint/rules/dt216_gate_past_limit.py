@@ -61,8 +61,9 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
                 held[atom.name] = max(held.get(atom.name, 0), atom.count)
         for container, held in sorted(need.items()):
             limit = limits[container]
-            if sum(held.values()) > limit and (len(held) > 1 or next(iter(held)) not in limits) and not (
-                    kit_holdings_of(ctx.doc.rules, set(held))):  # (the kit's rope is held before any limit)
+            kit = kit_holdings_of(ctx.doc.rules, set(ctx.doc.containers[container]))
+            if sum(held.values()) > limit and (len(held) > 1 or next(iter(held)) not in limits) and (
+                    sum(kit.values()) <= limit):  # (a kit that overfills the container holds more from the start)
                 what = " and ".join(f"{k} {n}" for n, k in sorted(held.items()))
                 yield self.diag(ctx, f"choice '{c.label}' needs {what}, but the {container} holds at most {limit} "
                                      "(Limits:)", c.condition_span or c.span, number)
