@@ -262,10 +262,32 @@ def test_odds_agree_with_simulate_on_a_container(tmp_path: Any) -> None:
     assert abs(wins / runs - 7 / 18) < 0.05
 
 
-def test_odds_refuse_the_choice_of_what_to_drop_for_the_best_reader(tmp_path: Any) -> None:
-    result, _ = odds_of(tmp_path, MULE, "--policy", "best")
+@pytest.mark.parametrize(("policy", "victory"), [("best", 1.0), ("worst", 0.0)])
+def test_the_best_and_worst_readers_decide_what_to_drop(tmp_path: Any, policy: str, victory: float) -> None:
+    # the best reader keeps the rope through both drops and gives the thief the book's rope
+    # (the kit's stays): it climbs out every time
+    result, found = odds_of(tmp_path, MULE, "--policy", policy)
+    assert result.exit_code == 0, result.output
+    assert sum(o["probability"] for o in found["outcomes"] if o["key"] == "ending:4") == pytest.approx(victory)
+    assert (found["play"]["best"], found["play"]["worst"]) == pytest.approx((1.0, 0.0))
+    assert found["play"]["random"] == pytest.approx(7 / 18)
+
+
+def test_odds_refuse_a_drop_on_a_choice_for_the_best_reader(tmp_path: Any) -> None:
+    src = MULE.replace("[+meal, +lamp] **Armoury** (D0, S2)", "**Armoury** (D0, S2, +meal, +lamp)")
+    result, _ = odds_of(tmp_path, src, "--policy", "best")
     assert result.exit_code == 2
-    assert "chooses what to drop from the backpack" in result.output and "Traceback" not in result.output
+    assert "chooses what to drop from the backpack on taking a choice" in result.output
+    assert "Traceback" not in result.output and result.output.count("\n") == 1
+
+
+def test_the_best_reader_decides_two_things_on_one_page(tmp_path: Any) -> None:
+    # two decisions in one entry: each on to the next, none looping back on itself
+    src = book("1 A shelf. [may +cup] [may +bowl] **Feast** (D0, S2, if cup and bowl); **Leave** (D0, S3).",
+               "2 Fed. THE END (victory)", "3 Hungry. THE END (death)", front="")
+    result, found = odds_of(tmp_path, src, "--policy", "best")
+    assert result.exit_code == 0, result.output
+    assert {o["key"]: o["probability"] for o in found["outcomes"]}["ending:2"] == pytest.approx(1.0)
 
 
 def test_odds_keep_what_does_not_fit_lost(tmp_path: Any) -> None:

@@ -263,6 +263,16 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
 
     box_reads = sum(1 << i for name in boxes for i in (slot[name], kit_slot.get(name, -1)) if i >= 0)
 
+    def dropping(ch: Any) -> bool:
+        """A gain past whose container's limit a reader who decides (the best and the worst)
+        chooses what to drop: a decision after it."""
+        box = boxes.get(ch["name"])
+        return take is None and box is not None and box[3] and ch["amount"] > 0 and not ch.get("pick")
+
+    def most_of(ch: Any) -> int:
+        """The most a gain brings (the decisions to drop it may take: one each)."""
+        return max(_rolled(ch)) if "dice" in ch else int(ch["amount"])
+
     def compiled(n: int, ci: int, changes: list[Any],
                  at: list[int] | None = None) -> tuple[tuple[tuple[int, int], ...], tuple[Kind | None, ...]]:
         """A list of changes (an entry's, ``ci`` -1, or a choice's) as a room or a way takes them;
@@ -291,7 +301,8 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
             else:
                 kinds.append(None)
             box = boxes.get(ch["name"])
-            if box is not None and ch["amount"] > 0:  # past the container's limit: lost, or dropped by choice
+            if box is not None and ch["amount"] > 0 and not (box[3] and take is None):
+                # past the container's limit: lost, or dropped by choice (a reader who decides: a decision)
                 _, limit, members, chosen = box
                 out.append((slot[ch["name"]], limit))
                 kinds.append((False, ("fitfirst" if pick == "first" else "fitpick") if chosen else "fit",
@@ -323,6 +334,28 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         room ``to``: take or leave what a ``[may ...]`` offers; give up each possession held (not
         the kit's), or nothing when none is held. With what the answers' tests and changes read."""
         on = [Branch(None, n, SURE)]
+        if dropping(ch):  # past a container's (choose) limit: drop one of what it holds, or it fits
+            _, limit, members, _ = boxes[ch["name"]]
+            quads = [(layout.off[slot[m]], (1 << layout.width[slot[m]]) - 1) for m in members]
+
+            def over(v: int, quads: list[tuple[int, int]] = quads, limit: int = limit) -> bool:
+                return sum((v >> o) & m for o, m in quads) > limit
+
+            d_ways: list[Way] = []
+            d_opts: list[Option] = []
+            for m, (mo, mm) in zip(members, quads, strict=True):
+                def drop(v: int, mo: int = mo, mm: int = mm) -> bool:
+                    return over(v) and bool((v >> mo) & mm)
+
+                opt = Option("decide", f"drop {m}", None, None, on)
+                c, q = slot[m], kit_slot.get(m, -1)
+                d_ways.append(Way(opt, (to,), drop, ((c, -1), (c, 0)) if q >= 0 else ((c, -1),),
+                                  (None, (False, "clamp", (q,), -1, ())) if q >= 0 else ()))
+                d_opts.append(opt)
+            fits = Option("decide", "nothing to drop", None, None, on)
+            d_ways.append(Way(fits, (to,), lambda v: not over(v)))
+            d_opts.append(fits)
+            return d_ways, d_opts, box_reads
         if ch.get("may"):
             took, took_kinds = compiled(n, -1, [{**ch, "may": False}], [k])
             flag = onces.get((n, -1, k), -1)
@@ -365,8 +398,10 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         e = book.entries[n]
         own = list(enumerate(e.get("changes", [])))
         cut = [i for i, (_, ch) in enumerate(own) if decided and n not in book.endings and (
-            (ch.get("pick") and picked_of(ch)) or (ch.get("may") and ch["name"] in slot))] if decided else []
-        first_part = own[: cut[0]] if cut else own
+            (ch.get("pick") and picked_of(ch)) or (ch.get("may") and ch["name"] in slot) or dropping(ch))
+               ] if decided else []
+        # (a drop follows its gain: the gain is in the part before the decision)
+        first_part = own[: cut[0] + dropping(own[cut[0]][1])] if cut else own
         changes, kinds = compiled(n, -1, [ch for _, ch in first_part], [k for k, _ in first_part])
         loss_reads = 0
         for (n_, ci_, k_), f in onces.items():  # a once flag is read where its change applies
@@ -425,12 +460,12 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
         steps: list[tuple[int, Any, list[tuple[int, Any]]]] = []
         for j, i in enumerate(cut):
             k, ch = own[i]
-            after = own[i + 1: cut[j + 1]] if j + 1 < len(cut) else own[i + 1:]
-            times = -int(ch["amount"]) if ch.get("pick") else 1
+            after = own[i + 1: cut[j + 1] + dropping(own[cut[j + 1]][1])] if j + 1 < len(cut) else own[i + 1:]
+            times = -int(ch["amount"]) if ch.get("pick") else most_of(ch) if dropping(ch) else 1
             steps += [(k, ch, [])] * (times - 1) + [(k, ch, after)]
         here, at, owner = (changes, kinds, loss_reads), r, r < len(book.numbers)
         for k, ch, after in steps:
-            to = len(numbers) + len(pending)
+            to = len(numbers) + len(pending) + (at != r)  # (a room of its own, pending, comes first)
             d_ways, d_opts, d_reads = decision(n, k, ch, to)
             room = Room(n, here[0], d_ways, False, (), d_reads, here[2], here[1])
             if at == r:
@@ -495,9 +530,18 @@ def _boxes(book: Book, tops: Mapping[str, int], take: float | None,
         if box not in book.limits or not any(m in tops for m in members):
             continue
         chosen = box in book.drop_by_choice
-        if chosen and (pick is None or take is None):
-            raise ValueError(f"the reader chooses what to drop from the {box} past its limit: dtc odds follows that "
-                             "choice for the random and the cautious reader only (dtc simulate plays it)")
+        if chosen and (pick is None or take is None):  # the best and worst: a decision in the entry's room
+            on_way = next((n for n in book.numbers for c in book.entries[n]["choices"] for x in c.get("changes", [])
+                           if x["name"] in members and x["amount"] > 0), None)
+            if on_way is not None:
+                raise ValueError(f"entry {on_way}: the reader chooses what to drop from the {box} on taking a choice: "
+                                 "dtc odds follows that choice for the random and the cautious reader only (dtc "
+                                 "simulate plays it)")
+            if any(x["name"] in members and x["amount"] > 0 and x.get("may") for n in book.numbers
+                   for x in book.entries[n].get("changes", [])):
+                raise ValueError(f"the reader may take what goes in the {box} and chooses what to drop from it: dtc "
+                                 "odds follows that for the random and the cautious reader only (dtc simulate plays "
+                                 "it)")
         if chosen and book.dropped_at_start == box:
             raise ValueError(f"the reader starts with more than the {box} holds and chooses what to drop: dtc odds "
                              "does not yet follow it (dtc simulate plays it)")
