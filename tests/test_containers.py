@@ -432,3 +432,19 @@ def test_play_words_a_gain_that_does_not_fit() -> None:
         "No room: 1 sword left behind; now 0.")
     assert possession_words({"name": "bread", "amount": -1, "held": 0, "dropped": "saddlebag"}) == (
         "Dropped: 1 bread (your saddlebag was full); now 0.")
+
+
+@pytest.mark.parametrize("choose", ["", " (choose)"])
+def test_a_start_past_a_container_limit_is_judged_as_play_fits_it(choose: str) -> None:
+    # the lamp does not fit beside the rope and the bread: it is lost, or the reader may drop it
+    src = book("1 A stable. **Dark road** (D0, S2, if not lamp); **Lit road** (D0, S2, if lamp).", "2 THE END",
+               front=f"Start with: bread, lamp\nContainers: saddlebag: rope, bread, lamp\nLimits: saddlebag 2{choose}")
+    graph = compiled(src)
+    game, _ = engine(graph, KeyPlayer(["drop:1"], kinds={DROP}))
+    game.run()
+    assert game.held("lamp") == 0  # (the kit's rope, the bread; the lamp lost, or dropped)
+    found = set(codes(src))
+    if choose:  # a reader may drop the rope or the bread instead: both roads open for some reader
+        assert not {"DT211", "DT212", "DT306"} & found
+    else:  # the lamp never fits: true findings
+        assert {"DT211", "DT306"} <= found

@@ -210,12 +210,36 @@ class StateAnalysis:
         """What the reader holds before the first entry, of the names the book's conditions and
         losses read: the kit's rope in a Death & Treasure book that asks ``if rope`` (one
         inventory, as ``dtc play`` counts it; :func:`dtc.systems.kit_holdings_of`)."""
+        return self._start[0]
+
+    @cached_property
+    def overfull(self) -> dict[str, int]:
+        """Containers with ``(choose)`` that what the reader starts with fills past the limit, and
+        by how much: the start entry may first drop any of what they hold (:meth:`_prepare`)."""
+        return self._start[1]
+
+    @cached_property
+    def _start(self) -> tuple[dict[str, int], dict[str, int]]:
         from dtc.systems import kit_holdings_of
 
         held = kit_holdings_of(self.doc.rules, set(self.tested) | set(self.lost))
+        limited = self.doc.limited
+        kit = kit_holdings_of(self.doc.rules, set(limited)) if limited else {}
+        totals = {box: sum(kit.get(m, 0) for m in members) for box, members in self.doc.containers.items()}
+        overfull: dict[str, int] = {}
         for name, count in self.doc.start_with:  # ``Start with:`` (docs/format.md)
             held[name] = held.get(name, 0) + count
-        return held
+            if name in limited:  # a container's limit, as play's first page applies it
+                box, limit, chosen = limited[name]
+                totals[box] += count
+                over = totals[box] - limit
+                if over > 0 and chosen:
+                    overfull[box] = max(overfull.get(box, 0), over)
+                elif over > 0:
+                    cut = min(count, over)
+                    held[name] -= cut
+                    totals[box] -= cut
+        return held, overfull
 
     def _prepare(self) -> None:
         caps: dict[str, int] = {}
@@ -271,6 +295,8 @@ class StateAnalysis:
         for number, i in by_number.items():
             entry = self.doc.entries[i]
             changes = self._placed(self.doc.expanded(entry.changes))
+            if number == self.res.start and self.overfull:
+                changes = self._dropped_first() + changes  # (the reader drops what they choose first)
             moves: list[Move] = []
             uncertain = False
             for ci, c in enumerate(entry.choices):
@@ -435,6 +461,20 @@ class StateAnalysis:
                 out += self._fitted(ch, *limited[ch.name])
             else:
                 out.append((self.slot.get(ch.name, -1), ch.amount // self.unit.get(ch.name, 1), ch))
+        return out
+
+    def _dropped_first(self) -> list[tuple[int, int, StateChange]]:
+        """What a reader who starts with more than a ``(choose)`` container holds may drop before
+        the first page's effects: any of its possessions, up to as many as it is over (each may
+        apply or not: an over-approximation)."""
+        out: list[tuple[int, int, StateChange]] = []
+        span = Span(1, 1, 1, 1)
+        for box, over in self.overfull.items():
+            for m in self.doc.containers[box]:
+                i = self.slot.get(m, -1)
+                if i >= 0:
+                    dropped = Change(m, -1, 0, 0, if_held=True, may=True, dice=f"1d{over}")
+                    out.append((i, -1, StateChange(m, -1, span, dropped)))
         return out
 
     def _fitted(self, ch: StateChange, container: str, limit: int, chosen: bool) -> list[tuple[int, int, StateChange]]:
