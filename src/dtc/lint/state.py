@@ -279,7 +279,9 @@ class StateAnalysis:
         self.slot = {name: i for i, name in enumerate(self.names)}
         #: Counts are kept in units of the greatest common divisor of every amount that names
         #: them (coins gained and spent in tens are counted in tens): the same facts, fewer states.
-        limited = self.doc.limited  # a container's limit: its possessions counted one by one
+        limited = self._limited = self.doc.limited  # a container's limit: its possessions counted one by one
+        self._containers = self.doc.containers
+        expanded = self.doc.expanded if self._containers else None  # ([-all backpack]: each it holds)
         self.unit = {name: 1 if self.picks or name in limited else unit.get(name) or 1 for name in self.names}
         #: A count above ``cap`` is kept as ``cap + 1``, "more than cap", for what can be lost.
         #: (A possession nothing takes away never needs "more than": its count only grows.)
@@ -294,7 +296,7 @@ class StateAnalysis:
         self.places: dict[int, Place] = {}
         for number, i in by_number.items():
             entry = self.doc.entries[i]
-            changes = self._placed(self.doc.expanded(entry.changes))
+            changes = self._placed(expanded(entry.changes) if expanded is not None else entry.changes)
             if number == self.res.start and self.overfull:
                 changes = self._dropped_first() + changes  # (the reader drops what they choose first)
             moves: list[Move] = []
@@ -321,7 +323,7 @@ class StateAnalysis:
                 if cond is not None and reads_score(cond, scores):
                     cond = None  # a score: open for some reader (its gate is judged neither way)
                     self.unknown_gates.add((number, ci))
-                move = Move(ci, cond, outcomes, self.doc.expanded(list(c.changes)))
+                move = Move(ci, cond, outcomes, expanded(list(c.changes)) if expanded is not None else list(c.changes))
                 moves.append(move)
             for p in entry.prose_exits:
                 t = res.target_number(p.target)
@@ -451,11 +453,11 @@ class StateAnalysis:
         a possession nothing reads. ``[-1 item of choice]`` is a loss that may fall on any one
         possession kept (one entry per possession, each of which may apply or not)."""
         out: list[tuple[int, int, StateChange]] = []
-        limited = self.doc.limited
+        limited = self._limited
         for ch in changes:
             if _picks(ch):
                 source = ch.change.source if ch.change is not None else None
-                among = self.doc.containers.get(source, ()) if source is not None else self.names
+                among = self._containers.get(source, ()) if source is not None else self.names
                 out += [(i, ch.amount, ch) for i, name in enumerate(self.names) if name in among]
             elif ch.amount > 0 and ch.name in limited:
                 out += self._fitted(ch, *limited[ch.name])
@@ -470,7 +472,7 @@ class StateAnalysis:
         out: list[tuple[int, int, StateChange]] = []
         span = Span(1, 1, 1, 1)
         for box, over in self.overfull.items():
-            for m in self.doc.containers[box]:
+            for m in self._containers[box]:
                 i = self.slot.get(m, -1)
                 if i >= 0:
                     dropped = Change(m, -1, 0, 0, if_held=True, may=True, dice=f"1d{over}")
@@ -490,7 +492,7 @@ class StateAnalysis:
                         dice=f"1d{most}")
         out = [(self.slot.get(ch.name, -1), 1, StateChange(ch.name, 1, ch.span, gained))]
         if chosen:
-            for m in self.doc.containers[container]:
+            for m in self._containers[container]:
                 i = self.slot.get(m, -1)
                 if i >= 0:
                     dropped = Change(m, -1, ch.span.column, ch.span.column, if_held=True, may=True, dice=f"1d{most}")
