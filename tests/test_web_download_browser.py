@@ -120,7 +120,7 @@ def _encounter_step(page: Any, rng: random.Random) -> bool:
     if asked.count():
         asked.nth(rng.randrange(asked.count())).click()
         return True
-    for way in (".page.current a.flee-to", ".page.current .check.done a.continue"):
+    for way in (".page.current .encounter-play a", ".page.current .check.done a.continue"):
         if page.locator(way).count():
             _follow(page, page.locator(way).first)
             return True

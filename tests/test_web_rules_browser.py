@@ -150,10 +150,17 @@ Sneak by (D0, S2) or go back (D0, S3).
 """
 
 
-def fight_of(page: Any) -> Any:
-    fight = page.locator("#entry-1 details.fight")
+def fight_of(page: Any, where: str = "#entry-1") -> Any:
+    fight = page.locator(f"{where} details.fight")
     fight.locator("summary").click()
     return fight
+
+
+def ogre_on_the_cover(stats: str) -> str:
+    """A Death & Treasure ogre met on the cover's creature cards, whose fight helper these tests
+    drive (an entry's own fight is played as play plays it: tests/test_web_fight_exits_browser.py)."""
+    book = OGRE.format(rules="death-and-treasure", stats=stats)
+    return book.replace("1 An ogre. Ogre HP 30 | " + stats, "1 An ogre.")
 
 
 def assert_run_over(page: Any, heading: str) -> None:
@@ -168,20 +175,23 @@ def assert_run_over(page: Any, heading: str) -> None:
 
 def test_death_and_treasure_0_hp_ends_the_run(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     """At 0 HP the adventurer dies (Rules.down): the page once said so and played on, a fight won at 0 HP."""
-    url = make(tmp_path, OGRE.format(rules="death-and-treasure", stats="Morale 12 | Club 3d6"))
+    url = make(tmp_path, ogre_on_the_cover("Morale 12 | Club 3d6"))
     with Page(browser) as page:
-        page.goto(url + "?seed=5#entry-1")
+        page.goto(url + "?seed=5#cover")
         page.fill("#sheet-hp", "2")
         page.fill("#sheet-hpmax", "8")
         page.fill("#sheet-defense", "0")  # every blow gets past Defense 0
-        fight = fight_of(page)
+        fight = fight_of(page, "#cover")
         fight.locator("button[data-fight='defend']").click()
         text = fight.locator(".result").inner_text()
         assert re.search(r"Club: d20 \d+ against your Defense 0: it hits\. You take \d+ damage \(0 HP left\)\. "
                          r"You die\.", text), text
+        page.evaluate("location.hash = '#entry-1'")
+        page.wait_for_selector("#entry-1 .run-over")
         assert_run_over(page, "You have died")
         assert "Ogre's Club" in page.locator("#entry-1 .run-over").inner_text()
-        assert page.evaluate("document.activeElement.tagName") == "H3"
+        page.evaluate("location.hash = '#cover'")
+        page.wait_for_selector("#cover.current")
         # The fight helper refuses further rounds, and so do the sheet's clock and the dice.
         for act in ("round", "attack", "defend", "morale"):
             fight.locator(f"button[data-fight='{act}']").click()
@@ -191,6 +201,7 @@ def test_death_and_treasure_0_hp_ends_the_run(browser: Any, tmp_path: Path) -> N
         assert page.input_value("#sheet-turn") == turn and "run is over" in page.inner_text(".sheet-status")
         # Kept through a reload, and on any entry the reader turns to.
         stored(page, lambda sheet: bool(sheet.get("over")))
+        page.goto(url + "?seed=5#entry-1")
         page.reload()
         assert_run_over(page, "You have died")
         page.goto(url + "?seed=5#entry-3")
@@ -316,12 +327,12 @@ def test_zilch_creatures_that_find_you_unconscious_strike_once(browser: Any, tmp
 
 def test_a_creature_that_flees_is_out_of_the_fight(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     # Morale 13: 2d6 is always less, so it flees when first hurt (as the seed writes it, "below").
-    url = make(tmp_path, OGRE.format(rules="death-and-treasure", stats="Morale 13 | Club d6"))
+    url = make(tmp_path, ogre_on_the_cover("Morale 13 | Club d6"))
     with Page(browser) as page:
-        page.goto(url + "?seed=1#entry-1")
+        page.goto(url + "?seed=1#cover")
         page.fill("#sheet-ab-STR", "20")  # d20 − 1 ≤ 20: always a hit
         page.fill("#sheet-hp", "8")
-        fight = fight_of(page)
+        fight = fight_of(page, "#cover")
         fight.locator("button[data-fight='attack']").click()
         text = fight.locator(".result").inner_text()
         assert "First blood: morale 2d6" in text and "it flees! It is out of the fight." in text, text
@@ -345,12 +356,12 @@ def test_a_creature_that_flees_is_out_of_the_fight(browser: Any, tmp_path: Path)
 def test_death_and_treasure_morale_once_for_a_first_wound_below_half(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     """combat.py _wound: a first wound that also takes it below half its HP is one morale roll, and
     it is then below half: the next wound rolls none."""
-    url = make(tmp_path, OGRE.format(rules="death-and-treasure", stats="Morale 2 | Club d6").replace("HP 30", "HP 4"))
+    url = make(tmp_path, ogre_on_the_cover("Morale 2 | Club d6").replace("HP 30", "HP 4"))
     with Page(browser) as page:
-        page.goto(url + "?seed=1#entry-1")
+        page.goto(url + "?seed=1#cover")
         page.fill("#sheet-ab-STR", "20")
         page.fill("#sheet-weapon", "3")  # 3 damage: 4 -> 1, first blood and below half at once
-        fight = fight_of(page)
+        fight = fight_of(page, "#cover")
         fight.locator("button[data-fight='attack']").click()
         text = fight.locator(".result").inner_text()
         assert text.count("morale 2d6") == 1 and "First blood" in text, text
@@ -361,12 +372,12 @@ def test_death_and_treasure_morale_once_for_a_first_wound_below_half(browser: An
 
 
 def test_every_attack_of_a_creature_strikes(browser: Any, tmp_path: Path) -> None:  # noqa: F811
-    url = make(tmp_path, OGRE.format(rules="death-and-treasure", stats="Morale 12 | Claw d4 | Bite d6"))
+    url = make(tmp_path, ogre_on_the_cover("Morale 12 | Claw d4 | Bite d6"))
     with Page(browser) as page:
-        page.goto(url + "?seed=2#entry-1")
+        page.goto(url + "?seed=2#cover")
         page.fill("#sheet-hp", "30")
         page.fill("#sheet-defense", "0")
-        fight = fight_of(page)
+        fight = fight_of(page, "#cover")
         fight.locator("button[data-fight='defend']").click()
         text = fight.locator(".result").inner_text()
         assert re.search(r"Claw: d20 \d+ against your Defense 0: it hits\. You take \d+ damage.* Bite: d20 \d+ "
@@ -657,12 +668,12 @@ def test_death_and_treasure_turns_in_the_dark_end_the_run(browser: Any, tmp_path
 def test_a_fight_takes_one_turn(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     """A fight takes one turn however many rounds (each system's fight: game.clock("combat"), with no
     encounter check): the page's helper once took none."""
-    url = make(tmp_path, OGRE.format(rules="death-and-treasure", stats="Morale 12 | Club d6"))
+    url = make(tmp_path, ogre_on_the_cover("Morale 12 | Club d6"))
     with Page(browser) as page:
-        page.goto(url + "?seed=2#entry-1")
+        page.goto(url + "?seed=2#cover")
         page.fill("#sheet-hp", "40")
         page.fill("#sheet-ab-STR", "9")
-        fight = fight_of(page)
+        fight = fight_of(page, "#cover")
         fight.locator("button[data-fight='round']").click()
         assert fight.locator(".result").inner_text().startswith("The fight takes a turn (turn 2). Initiative: ")
         for act in ("attack", "defend", "next", "round", "defend"):

@@ -107,6 +107,7 @@ class WebEdition:
             "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
             f"script-src {hashes}; base-uri 'none'; form-action 'none'"
         )
+        fights = self._fights()
         source = self.graph.get("source", {}).get("path") or self.title
         data = {
             "key": "dtc:" + slug(self.title) + ":" + slug(source.rsplit("/", 1)[-1]),
@@ -126,7 +127,7 @@ class WebEdition:
                         "lost": ["Lost in the dark", "Without light you cannot find your way: your adventurer's "
                                  "story ends here."]},
             "load": self._load(),
-            "run": self._run_log(),
+            "run": self._run_log(fights),
             "clock": self._clock(),
             "possessions": list(self.graph.get("possessions", [])),
             # What the reader holds changes as play changes it (Engine._possessions): an entry's
@@ -136,6 +137,8 @@ class WebEdition:
                               for i, c in enumerate(e["choices"]) if c.get("changes") and c["error"] is None},
             "startWith": list(self.graph.get("start_with", [])),
             "effects": self._effects(),
+            "fights": fights,
+            "scenes": self._scenes(fights),
             "finds": self._finds(),
             "limits": dict(self.graph.get("limits", {})),
             # ``Containers:``: a limit on a container counts all it holds (``(choose)``: the reader drops).
@@ -247,6 +250,81 @@ class WebEdition:
                                                for e in rolled]
         return found
 
+    def _plays_fights(self) -> bool:
+        """Whether the page plays this book's fights as play does (Death & Treasure without an
+        overlay: its system's web data carries play's numbers)."""
+        web = self.play.web
+        return web is not None and "play" in web.combat_data and self._clock() is None
+
+    def _block_named(self, name: str) -> str | None:
+        """The stat block a written name refers to, as play's effects.match_block finds it ("Drowned
+        Choristers" -> "Drowned Chorister"), by its name; None when there is none."""
+        from dtc.runtime.effects import _singulars
+
+        blocks: dict[str, str] = {}
+        for block in self.graph["creatures"]:
+            blocks.setdefault(" ".join(block["name"].lower().split()), block["name"])
+        return next((blocks[f] for f in _singulars(name) if f in blocks), None)
+
+    @staticmethod
+    def _block(block: Creature) -> dict[str, Any]:
+        """A stat block as the page's fight reads it."""
+        return {"name": block["name"], "hp": block["hp"], "morale": block["morale"],
+                "attacks": [[a["name"], a["damage"]] for a in block.get("attacks", [])] or [["attack", "d4"]],
+                "stats": {k.lower(): v for k, v in block.get("stats", {}).items()}, "special": block.get("special")}
+
+    def _fights(self) -> dict[str, dict[str, Any]]:
+        """The entries whose fights the page plays as play does (runtime.effects.apply, _fight), by
+        entry: their effects in order (damage and healing, creatures named, fights), the entry's own
+        stat blocks and the creatures it names, and where a fight's outcomes lead (a block's win,
+        lose, flee). Only where every effect is one of these (none depending on a check) or met
+        without a die (_unplayed), under rules whose fights the page plays (:meth:`_plays_fights`)."""
+        if not self._plays_fights():
+            return {}
+        found: dict[str, dict[str, Any]] = {}
+        named = {" ".join(c["name"].lower().split()): c for c in reversed(self.graph["creatures"])}
+        for entry in self.entries:
+            effects = entry.get("effects", [])
+            if not any(e["kind"] == "fight" for e in effects) or not all(
+                    _unplayed(e) or (e.get("when") is None and (e["kind"] in ("fight", "creatures")
+                                                                or (e["kind"] in ("damage", "heal") and e.get("dice"))))
+                    for e in effects):
+                continue
+            plan: list[dict[str, Any]] = []
+            for e in effects:
+                if e["kind"] in ("damage", "heal"):
+                    plan.append({"kind": e["kind"], "dice": str(e["dice"]), "text": e["text"]})
+                elif e["kind"] == "creatures":
+                    plan.append({"kind": "creatures", "name": e["name"], "block": self._block_named(e["name"]),
+                                 "count": str(e["count"])})
+                elif e["kind"] == "fight":
+                    plan.append({"kind": "fight", "target": e.get("target")})
+            own = [b for b in self.graph["creatures"] if b["entry"] == entry["number"]]
+            exits: dict[str, Any] = {}
+            for block in own:
+                for outcome in ("win", "lose", "flee"):
+                    if outcome in block.get("exits", {}):
+                        exits[outcome] = block["exits"][outcome]
+            names = [named[k] for k in (" ".join(n.lower().split()) for n in entry["creatures"]) if k in named]
+            found[str(entry["number"])] = {"effects": plan, "blocks": [self._block(b) for b in own],
+                                           "named": [self._block(b) for b in names], "exits": exits}
+        return found
+
+    def _scenes(self, fights: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """The creatures each entry names with a fixed count (play's scene, which a later fight
+        reads), by entry, where the page plays fights as play does (a count to roll stops the log
+        there: the entry's creatures are the reader's)."""
+        if not self._plays_fights():
+            return {}
+        found: dict[str, list[dict[str, Any]]] = {}
+        for entry in self.entries:
+            groups = [e for e in entry.get("effects", []) if e["kind"] == "creatures"]
+            if groups and str(entry["number"]) not in fights:
+                found[str(entry["number"])] = [
+                    {"name": e["name"], "block": self._block_named(e["name"]), "count": str(e["count"])}
+                    for e in groups if e.get("when") is None and str(e["count"]).isdigit()]
+        return found
+
     def _finds(self) -> dict[str, list[dict[str, Any]]]:
         """What an entry's text lets the reader find, by entry, where the page offers it as play does
         (effects.apply, effects._find: once a run, "Take it?" for each, taken whole): entries whose
@@ -287,7 +365,7 @@ class WebEdition:
                 "halt": dr.MAPPING_HALT_MINUTES, "mitigate": MITIGATE_MINUTES, "alarm": dr.ALARM_INTERVAL,
                 "cap": dr.DANGER_CAP, "forced": [dr.FORCED_MINUTES, dr.FORCED_ROOMS]}
 
-    def _run_log(self) -> dict[str, Any]:
+    def _run_log(self, fights: dict[str, dict[str, Any]]) -> dict[str, Any]:
         """What "Download this run" needs to write a run log ``dtc play --replay`` plays: the
         book's title and the rules' name as ``dtc play`` states them, and, by entry, what play does
         there that the page leaves to the reader (its effects other than possessions and prose: damage,
@@ -300,7 +378,7 @@ class WebEdition:
         untracked: dict[str, str] = {}
         zones: dict[str, str] = {}
         overlay = bool(rules and "dungeon-rules" in rules)
-        played = {**self._effects(), **self._finds()}  # the entry's effects the page plays itself
+        played = {**self._effects(), **self._finds(), **fights}  # the entry's effects the page plays itself
         for entry in self.entries:
             kinds: list[str] = [] if str(entry["number"]) in played else sorted(
                 {e["kind"] for e in entry.get("effects", []) if not _unplayed(e)})

@@ -88,7 +88,7 @@
       attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck, over: state.over,
       unconscious: state.unconscious, dark: state.dark, dr: state.dr, visits: state.visits, begun: !!state.begun, taken: state.taken || {},
       looted: state.looted || {}, finds: state.finds || [], playing: !!state.playing, fleeTo: state.fleeTo || null,
-      intelligent: state.intelligent || {} }));
+      intelligent: state.intelligent || {}, scene: state.scene || [] }));
     if (!store.ok) { say("This browser does not let the page save your sheet."); }
   }
   function load() {
@@ -117,6 +117,7 @@
       state.begun = !!saved.begun;
       state.taken = saved.taken && typeof saved.taken === "object" ? saved.taken : {};
       state.intelligent = saved.intelligent && typeof saved.intelligent === "object" ? saved.intelligent : {};
+      state.scene = Array.isArray(saved.scene) ? saved.scene : [];
       /* an encounter or a flight the page was closed in the middle of: the reader plays on by hand */
       state.interrupted = !!saved.playing || typeof saved.fleeTo === "number";
     } catch (e) { /* a damaged record: start afresh */ }
@@ -199,7 +200,7 @@
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false; state.pendingArrival = null;
     state.visits = {}; state.begun = false; state.taken = {}; state.looted = {}; state.finds = [];
-    state.intelligent = {}; state.fleeTo = null; state.playing = false; playing = null; pendingMeet = null;
+    state.intelligent = {}; state.scene = []; state.fleeTo = null; state.playing = false; playing = null; pendingMeet = null;
     document.querySelectorAll(".encounter-play").forEach(function (b) { b.parentNode.removeChild(b); });
     state.over = null; state.unconscious = false; state.dark = 0; state.dr = clock ? freshClock() : null;
     weights = {}; standard = {};
@@ -269,13 +270,15 @@
   var fighting = false;  /* a blow of the fight helper's (Zilch: at 0 HP the creatures leave you for dead) */
   /* The entry a fight under way leads to when it would kill (its stat block's "lose S12"), or null. */
   var losingTo = null;
+  /* The lose entry a fight played as play plays it fell to (lostFight), else null. */
+  var fallen = null;
   /* A lost fight the book leads on from, as play takes it (runtime.effects._fight): the reader
      comes to with 1 HP and turns to the lose entry instead of dying. */
   function lostFight(text) {
     var to = losingTo;
     losingTo = null;
-    setNum("hp", 1); state.unconscious = false;
-    logEvent({ event: "manual", text: "The fight is lost: you come to with 1 HP (turn to " + to + ")." });
+    setNum("hp", 1); state.unconscious = false; fallen = to;
+    /* (play's manual note is no kind the run log records: the move how=lose that follows is) */
     var page = document.querySelector(".page.current");
     var way = page && page.querySelector(".fight-outcomes .fight-lose");
     if (way) { way.classList.add("reached"); }
@@ -915,7 +918,7 @@
     var control = ev.target.closest(".page.current.entry a, .page.current.entry button");
     if (control && (playing || state.fleeTo) && !control.closest(".encounter-play")) {
       ev.preventDefault(); ev.stopImmediatePropagation();
-      say(playing ? "Play out the encounter first." : "You flee: follow the way back.");
+      say(playing ? "Play out the encounter first." : "Follow the way the encounter leaves you.");
       return;
     }
     if (control && inDark() && control.matches("a[href^='#entry-']") && !control.closest(".encounter-play, .choices.ending")) {
@@ -1158,27 +1161,31 @@
      order; words for the arrival line. */
   function playEffects(number) {
     var words = [];
+    if (!replaying) { takeScene(number); }
+    var fight = (data.fights || {})[String(number)];
+    if (fight && !replaying && asPlay) { playFights(number, fight); return; }
     ((data.effects || {})[String(number)] || []).forEach(function (ef) {
       if (state.over) { return; }
-      var r = rollText(ef.dice, "0");
-      if (ef.kind === "heal" && data.load && encumbered()) {
-        var again = rollText(ef.dice, "0");  /* encumbered: rolled twice, the lower kept */
-        if (again.total < r.total) { r = again; }
-      }
-      note({ event: "roll", total: r.total }, { event: "roll", total: r.total });
-      if (ef.kind === "damage") {
-        words.push(ef.text + ": rolled " + r.total + "." + hurt(r.total, ef.text));
-      } else {
-        var max = num("hpmax"), gained = Math.max(0, max ? Math.min(r.total, max - num("hp")) : r.total);
-        setNum("hp", num("hp") + gained);
-        words.push(ef.text + ": rolled " + r.total + ", " + gained + " HP back.");
-      }
+      words.push(oneEffect(ef));
     });
     if (words.length) {
       var was = state.arrivals[String(number)];
       state.arrivals[String(number)] = ((was ? was + " " : "") + words.join(" ")).replace(/\s+/g, " ").trim();
     }
     offerFinds(number);
+  }
+  /* One damage or healing the entry's text deals, rolled as play rolls it (effects._hp): its words. */
+  function oneEffect(ef) {
+      var r = rollText(ef.dice, "0");
+      if (ef.kind === "heal" && data.load && encumbered()) {
+        var again = rollText(ef.dice, "0");  /* encumbered: rolled twice, the lower kept */
+        if (again.total < r.total) { r = again; }
+      }
+      note({ event: "roll", total: r.total }, { event: "roll", total: r.total });
+      if (ef.kind === "damage") { return ef.text + ": rolled " + r.total + "." + hurt(r.total, ef.text); }
+      var max = num("hpmax"), gained = Math.max(0, max ? Math.min(r.total, max - num("hp")) : r.total);
+      setNum("hp", num("hp") + gained);
+      return ef.text + ": rolled " + r.total + ", " + gained + " HP back.";
   }
   /* What the entry's text lets the reader find (data.finds), offered as play offers it
      (effects._find): once a run, "Take it?" for each, in order, before the entry's choices. A
@@ -1665,6 +1672,8 @@
     return asPlay.baseDefense + armour + highLow(pcScore("STR")) + highLow(pcScore("DEX"));
   }
   function active(f) { return f.hp > 0 && !f.fled; }
+  /* The run is over, or the fight lost where the book leads on (its lose exit). */
+  function ended() { return !!state.over || fallen !== null; }
   function option(key, label, detail) { return { key: key, label: label, detail: detail || "" }; }
   function question(kind, prompt, options) { return { kind: kind, prompt: prompt, options: options }; }
   var YES_NO_ORACLE = [option("yes", "Yes"), option("no", "No"), option("oracle", "Ask the Oracle")];
@@ -1805,13 +1814,14 @@
   /* The fight (play's combat.fight): one turn, then rounds until the creatures are down or fled, you
      get away or you fall. */
   function* fightAsPlay(foes, surprised) {
+    fallen = null;
     logEvent({ event: "fight", surprised: surprised });
     told("A fight: " + foes.map(function (f) { return f.name + " (" + f.hp + " HP)"; }).join(", ") + ".");
     var t = nextTurn("combat");
     told("The fight takes a turn." + t);
-    if (state.over) { return "over"; }
+    if (ended()) { return "over"; }
     var burning = [];
-    if (surprised) { told("Surprised: they strike first."); creaturesAct(foes.filter(active)); if (state.over) { return "over"; } }
+    if (surprised) { told("Surprised: they strike first."); creaturesAct(foes.filter(active)); if (ended()) { return "over"; } }
     for (var rnd = 1; ; rnd++) {
       var acting = foes.filter(active);
       if (!acting.length) { break; }
@@ -1833,7 +1843,7 @@
       if (key === "escape") {
         if (yield* escape(foes)) { logEvent({ event: "fight_end", result: "fled" }); return "fled"; }
         creaturesAct(foes.filter(active));
-        if (state.over) { return "over"; }
+        if (ended()) { return "over"; }
         continue;
       }
       var weapon = key === "oil" ? { name: asPlay.oil[0], damage: asPlay.oil[1], mode: asPlay.oil[2][0], oil: true } : weapons[parseInt(key.slice(7), 10)];
@@ -1846,12 +1856,12 @@
       told("Initiative: you " + mine + ", they " + theirs + ".");
       if (theirs > mine) {
         creaturesAct(acting);
-        if (state.over) { return "over"; }
+        if (ended()) { return "over"; }
         attack(weapon, target, foes, burning);
       } else {
         attack(weapon, target, foes, burning);
         creaturesAct(theirs === mine ? acting : acting.filter(active));
-        if (state.over) { return "over"; }
+        if (ended()) { return "over"; }
       }
     }
     logEvent({ event: "fight_end", result: "won" });
@@ -1900,9 +1910,9 @@
   }
   /* The creatures' blows (play's _creatures_act): each attack hits unless your d20 is at or under Defense. */
   function creaturesAct(acting) {
-    for (var i = 0; i < acting.length && !state.over; i++) {
+    for (var i = 0; i < acting.length && !ended(); i++) {
       var foe = acting[i];
-      for (var j = 0; j < foe.attacks.length && !state.over; j++) {
+      for (var j = 0; j < foe.attacks.length && !ended(); j++) {
         var a = foe.attacks[j], defense = pcDefense(), total = pcRoll("d20", true), avoided = total <= defense;
         var damage = avoided || !parseDice(a[1]) ? 0 : rollText(a[1]).total;
         logEvent({ event: "attack", attacker: foe.name, target: "you", weapon: a[0], hit: !avoided, damage: damage });
@@ -1910,6 +1920,98 @@
           (damage ? hurt(damage, foe.name + "'s " + a[0]) : " No damage.")));
       }
     }
+  }
+  /* A stat block as a fight's creatures (play's foes_from): ``count`` of them, numbered when more
+     than one; a name play knows no block for fights as a creature of 0 HP (it never acts). */
+  function foesFrom(block, name, count) {
+    var out = [];
+    for (var n = 0; n < Math.min(count, asPlay.maxGroup); n++) {
+      if (!block) { out.push({ name: name + (count > 1 ? " " + (n + 1) : ""), creature: null, hp: 0, max: 0, morale: null, attacks: [], stats: {}, hurt: false, halved: false, fled: false }); continue; }
+      out.push({ name: count > 1 ? block.name + " " + (n + 1) : block.name, creature: block.name, hp: block.hp, max: block.hp,
+        morale: block.morale === undefined ? null : block.morale, attacks: foeAttacks(block), stats: block.stats || {},
+        special: block.special, hurt: false, halved: false, fled: false });
+    }
+    return out;
+  }
+  function blockCard(name) { var found = name ? creatureNamed(name) : null; return found ? Object.assign({ name: found.name }, found.card) : null; }
+  /* Who a fight in this entry is against (play's foes_here): its own stat blocks (as many as the
+     scene counts), else the scene's creatures, else the creatures it names. */
+  function foesHere(fight) {
+    var scene = state.scene || [], counts = {};
+    scene.forEach(function (g) { if (g.creature) { counts[g.creature] = g.count; } });
+    var out = [];
+    if (fight.blocks.length) { fight.blocks.forEach(function (b) { out = out.concat(foesFrom(b, b.name, counts[b.name] !== undefined ? counts[b.name] : 1)); }); }
+    else if (scene.length) { scene.forEach(function (g) { out = out.concat(foesFrom(blockCard(g.creature), g.name, g.count)); }); }
+    else { fight.named.forEach(function (b) { out = out.concat(foesFrom(b, b.name, 1)); }); }
+    return out;
+  }
+  /* How many a group is (play's effects._count): a number as written, else its dice (at least 0), else 1. */
+  function groupCount(text) {
+    if (/^\d+$/.test(text)) { return Math.min(parseInt(text, 10), 999); }
+    var spec = parseDice(text);
+    return spec ? rollText(text).total : 1;
+  }
+  /* The creatures an entry names (play's scene): a later fight reads them. */
+  function takeScene(number) {
+    var groups = (data.scenes || {})[String(number)];
+    if (!groups) { return; }
+    state.scene = groups.filter(function (g) { return g.block; }).map(function (g) { return { name: g.name, creature: g.block, count: groupCount(g.count) }; });
+  }
+  /* The entry's effects in order, its fights played as play plays them (runtime.effects.apply,
+     _fight): "moved" when a fight's outcome sends the reader on (a link to follow), else "done". */
+  function* entryFights(number, fight, box) {
+    var reset = false;
+    for (var i = 0; i < fight.effects.length && !state.over; i++) {
+      var ef = fight.effects[i];
+      if (ef.kind === "damage" || ef.kind === "heal") { told(oneEffect(ef)); continue; }
+      if (ef.kind === "creatures") {
+        if (!reset) { state.scene = []; reset = true; }
+        if (ef.block) { state.scene.push({ name: ef.name, creature: ef.block, count: groupCount(ef.count) }); }
+        continue;
+      }
+      var foes = foesHere(fight);
+      if (!foes.length || foes.some(function (f) { return /\bswallow/i.test(String(f.special || "")); })) {
+        cutRun("a fight, which the page leaves to the reader");
+        told("Fight it out with the helper under the creature's card.");
+        box.closest(".entry").querySelectorAll(".fight").forEach(function (b) { b.hidden = false; });
+        return "done";
+      }
+      losingTo = typeof fight.exits.lose === "number" ? fight.exits.lose : null;
+      var result;
+      try { result = yield* fightAsPlay(foes, false); } finally { losingTo = null; }
+      if (fallen !== null) { var to = fallen; fallen = null; return goLink(box, to, "fight-lose", "You come to with 1 HP: turn to " + to); }
+      if (state.over) { return "done"; }
+      if (result === "won") {
+        state.scene = [];
+        var target = fight.exits.win !== undefined ? fight.exits.win : ef.target;
+        if (target !== null && target !== undefined) { return goLink(box, target, "fight-win", "The fight is won: turn to " + target); }
+      } else {
+        var back = fight.exits.flee !== undefined ? fight.exits.flee : state.previous;
+        logEvent({ event: "flee", to: back === undefined ? null : back });
+        if (back !== null && back !== undefined) { return goLink(box, back, "fight-flee", "Flee to " + back); }
+      }
+    }
+    return "done";
+  }
+  /* The way a fight's outcome sends the reader (play's go): a link, the only one open until followed. */
+  function goLink(box, to, kind, words) {
+    state.fleeTo = to;
+    var p = document.createElement("p"), a = document.createElement("a");
+    p.className = kind; a.className = "button fight-exit"; a.href = "#entry-" + to; a.textContent = words;
+    p.appendChild(a); box.appendChild(p);
+    var read = box.closest(".entry").querySelector(".fight-outcomes ." + kind);
+    if (read) { read.classList.add("reached"); }
+    return "moved";
+  }
+  function playFights(number, fight) {
+    var page = document.getElementById("entry-" + number);
+    if (!page) { return; }
+    page.querySelectorAll(".fight").forEach(function (b) { b.hidden = true; });  /* the page plays it: no helper */
+    var box = null;
+    runProcedure(page, (function* () { box = playing.box; return yield* entryFights(number, fight, box); })(), function (result, shown) {
+      var a = shown.querySelector("a.fight-exit");
+      if (a) { a.focus(); }
+    });
   }
   /* --- the procedure on the page: its words, its question as buttons, the reader's answer ---- */
   function told(text) {
@@ -1919,7 +2021,6 @@
     playing.box.querySelector(".ep-log").appendChild(line);
   }
   function runProcedure(page, gen, done) {
-    page.querySelectorAll(".encounter-play").forEach(function (b) { b.parentNode.removeChild(b); });
     var box = document.createElement("section");
     box.className = "encounter-play";
     box.setAttribute("aria-live", "polite");
@@ -1927,8 +2028,8 @@
     var log = document.createElement("div"); log.className = "ep-log";
     var ask = document.createElement("div"); ask.className = "ep-ask";
     box.appendChild(h); box.appendChild(log); box.appendChild(ask);
-    var arrival = page.querySelector(".arrival");
-    if (arrival) { arrival.parentNode.insertBefore(box, arrival.nextSibling); } else { page.appendChild(box); }
+    var before = page.querySelectorAll(".encounter-play"), last = before.length ? before[before.length - 1] : page.querySelector(".arrival");
+    if (last) { last.parentNode.insertBefore(box, last.nextSibling); } else { page.appendChild(box); }
     playing = { gen: gen, box: box, done: done, q: null };
     state.playing = true;
     advance(undefined);
