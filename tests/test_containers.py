@@ -448,3 +448,19 @@ def test_a_start_past_a_container_limit_is_judged_as_play_fits_it(choose: str) -
         assert not {"DT211", "DT212", "DT306"} & found
     else:  # the lamp never fits: true findings
         assert {"DT211", "DT306"} <= found
+
+
+def test_odds_keep_exactly_only_what_a_choice_from_a_container_may_take() -> None:
+    # every-form's only pick is from the satchel: the ferry token, gained on every crossing, is not
+    # counted one by one (it would grow without end), so the exploration is complete
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from dtc.cli import main
+
+    every = Path(__file__).parent / "fixtures" / "published" / "every-form.txt"
+    result = CliRunner().invoke(main, ["odds", "--format", "json", str(every)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["unexplored"] == 0.0

@@ -576,6 +576,9 @@ def _pickable(book: Book, pick: str | None) -> tuple[list[str], dict[str, int]]:
     names = {c["name"] for m in book.numbers for c in _changes(book, m) if not c.get("pick")}
     names |= {name for name, count in book.held.items() if count > 0}
     names = {name for name in names if not is_coins(name)}
+    picks = [c for m in book.numbers for c in _changes(book, m) if c.get("pick")]
+    if all("among" in c for c in picks):  # only ever from a container: only what the containers hold
+        names &= {name for c in picks for name in c["among"]}
     kit = {name: k for name, k in kit_holdings_of(book.rules, names).items() if k > 0 and book.held.get(name, 0) >= k}
     return sorted(names), kit
 
