@@ -222,3 +222,45 @@ def test_a_random_number_table_with_its_numbers_changed_is_kept_and_reported() -
     imported = import_book("t.xml", xml)
     assert imported.book.unmapped == {"random number table": 2}
     assert "(D0, S2)" in imported.text and "(D0, S3)" in imported.text
+
+
+def test_project_aon_newer_documents_characters_ranges_and_uses() -> None:
+    """The newer documents write characters as empty elements (``0<ch.endash/>4``): read as text,
+    so a Random Number Table's ranges are read; a range may be open at one end (``4 or lower``)
+    or one number (``pick 0``); a Discipline used for something is named without what it is used
+    for; "this skill" names no possession; "10 or more ENDURANCE points" is a gate on HP."""
+    xml = b"""<?xml version="1.0"?>
+<gamebook version="0.12"><meta><title>The Sc<ch.ouml/>ld Road</title></meta>
+<section id="sect1"><meta><title>1</title></meta><data>
+<p>Pick a number from the Random Number Table.</p>
+<choice idref="sect2">If you have picked a number that is 0<ch.endash/>4, <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect3">If the number is 5 or higher, <link-text>turn to 3</link-text>.</choice>
+</data></section>
+<section id="sect2"><meta><title>2</title></meta><data><p>A ladder.</p>
+<p>Pick a number from the Random Number Table.</p>
+<choice idref="sect3">If you pick 0, <link-text>turn to 3</link-text>.</choice>
+<choice idref="sect3">If you pick 1<ch.endash/>9, <link-text>turn to 3</link-text>.</choice>
+</data></section>
+<section id="sect3"><meta><title>3</title></meta><data><p>A locked door.</p>
+<choice idref="sect4">If you wish to use your Kai Discipline of Mind Over Matter to open this lock,
+ <link-text>turn to 4</link-text>.</choice>
+<choice idref="sect4">If you possess and wish to use the Kai Discipline of Healing on this man,
+ <link-text>turn to 4</link-text>.</choice>
+<choice idref="sect4">If you do not possess this skill, <link-text>turn to 4</link-text>.</choice>
+<choice idref="sect4">If you have 10 or more <typ class="attribute">ENDURANCE</typ> points left,
+ <link-text>turn to 4</link-text>.</choice>
+</data></section>
+<section id="sect4"><meta><title>4</title></meta><data><p>Through.</p></data></section>
+</gamebook>"""
+    imported = import_book("t.xml", xml)
+    text = imported.text
+    assert text.startswith("Title: The Scöld Road")
+    assert "(roll d10, 1-5 S2, 6-10 S3)" in text and "(roll d10, 1 S3, 2-10 S3)" in text
+    assert "(D0, S4, if Mind Over Matter), to open this lock." in text
+    assert "(D0, S4, if Healing)" in text
+    assert "(D0, S4, if HP >= 10)" in text
+    assert "[may +Mind Over Matter] [may +Healing]" in text
+    assert "skill]" not in text  # "this skill" is no possession: the choice is open to every reader
+    assert imported.book.unmapped == {"prose condition": 1}
+    graph = compile_text(text, "t").graph()
+    assert {e["number"] for e in graph["entries"]} == {1, 2, 3, 4}

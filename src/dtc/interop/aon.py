@@ -10,7 +10,8 @@ random branch (``roll d10``: 0–4 is 1–5). ``<combat>`` is a stat block (``EN
 the other attributes stats) and the ``If you win`` choice after it a prose exit. ``<deadend>`` is
 ``THE END (death)``, the last numbered section ``THE END (victory)``. An ``<item>`` the prose finds
 (find, take, pick up...) is ``[may +Item]``; ``<puzzle idrefs>`` is a choice for each answer.
-Whatever is not read is kept as text with a finding.
+Whatever is not read is kept as text with a finding. A character is read whether written as an
+entity (``&ndash;``) or, as the newer documents write it, an empty element (``<ch.endash/>``).
 
 The XML is read by expat with no external entity, no parameter entity and no entity expansion:
 an entity the document declares is used only when its value is plain text.
@@ -95,6 +96,12 @@ def _parse(data: bytes) -> Node:
     def start(tag: str, attrs: dict[str, str]) -> None:
         if len(stack) >= MAX_DEPTH:
             raise XmlError(parser.CurrentLineNumber, parser.CurrentColumnNumber + 1, "elements nested too deep")
+        if tag.startswith("ch.") and stack and tag[3:] in ENTITIES:
+            # the newer documents' characters as empty elements (``0<ch.endash/>4``): read as text,
+            # so 0–4 stays a range and Kl<ch.ouml/>cker a name
+            stack[-1].children.append(ENTITIES[tag[3:]])
+            stack.append(Node(tag, attrs, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1))
+            return
         node = Node(tag, attrs, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
         if stack:
             stack[-1].children.append(node)
@@ -139,16 +146,26 @@ _CONDITION = re.compile(
     r"(?:(?:the|a|an)\s+)?(?:(?:kai|magnakai|grand\s+master|lore-circle\s+of\s+the)\s+)?"
     r"(?:(?P<discipline>discipline)\s+of\s+)?(?P<what>[^,;.]+?)\s*(?P<tail>[,;.]|$)"
 )
-_USE = re.compile(r"(?i)\buse\s+(?:your|the)\s+(?:(?:kai|magnakai|grand\s+master)\s+)?discipline\s+of\s+([^,;.]+?)"
-                  r"\s*(?=[,;.]|$)")
+#: "use your Kai Discipline of Mind Over Matter to open this lock", "... of Healing on this man": the
+#: Discipline's name ends before what it is used for (no Discipline's name holds these words).
+_USE = re.compile(r"(?i)\buse\s+(?:your|the)\s+(?:(?:kai|magnakai|grand\s+master)\s+)?discipline\s+of\s+([^,;.—–]+?)"
+                  r"\s*(?=\s(?:to|on|upon|and|against|in|for|so|as|at|with)\s|[,;.—–]|$)")
+#: "If you possess and wish to use the Kai Discipline of Healing": a use, not a possession named "and wish…".
+_HAVE_AND_USE = re.compile(r"(?i)^\s*if\s+you\s+(?:have|possess)\s+and\s+(?:wish|want|decide|choose)\s+to\s+use\b")
+#: "If you have 10 or more ENDURANCE points left", "fewer than 8 ENDURANCE points": a gate on HP (the
+#: stat blocks' ENDURANCE is HP).
+_ENDURANCE = re.compile(r"(?i)^\s*if\s+you\s+have\s+(?:(?P<more>\d{1,3})\s+(?:or\s+more|or\s+above|or\s+over)|"
+                        r"(?:fewer|less)\s+than\s+(?P<less>\d{1,3})|(?P<most>\d{1,3})\s+or\s+(?:fewer|less))\s+"
+                        r"endurance\s+points?(?:\s+(?:left|remaining))?\s*(?=[,;.]|$)")
 _NOT_A_THING = {"ever", "already", "been", "previously", "just", "recently", "not", "no", "never", "lost", "used",
                 "eaten", "seen", "heard", "read", "met", "fought", "won", "less", "fewer", "more", "any", "some",
-                "enough"}
+                "enough", "and", "this", "that", "these", "those", "it", "them", "skill", "skills", "discipline"}
 _GOLD = re.compile(r"(?i)^(?:at\s+least\s+)?(\d{1,5})\s+(gold\s+crowns?|crowns?|gold|.*?)$")
 _WISH = re.compile(r"(?i)^(\s*(?:if\s+you\s+(?:wish|want|decide|prefer|choose|would\s+rather|would\s+like)"
                    r"(?:\s+to)?|if\s+you\s+would\s+rather)\s+)(.+?)([,.;:]?\s*)$")
 _RANGES = (re.compile(r"(?<!\d)(\d{1,2})\s*(?:–|-|—|to)\s*(\d{1,2})(?!\d)"),
-           re.compile(r"(?<!\d)(\d{1,2})\s+or\s+(\d{1,2})(?!\d)"), re.compile(r"\bis\s+(\d{1,2})(?![\d–—-])"))
+           re.compile(r"(?<!\d)(\d{1,2})\s+or\s+(\d{1,2})(?!\d)"),
+           re.compile(r"\b(?:is|pick|picks|picked)\s+(\d{1,2})(?![\d–—-])"))
 _LOSES = re.compile(r"(?i)\b(lose|loses|lost|erase|erases|discard|discards|give\s+up|hand\s+over|hands\s+over|"
                     r"pay|pays|paid|surrender|surrenders|is\s+stolen|are\s+stolen|steals?|drop|drops)\b")
 _GOLD_AMOUNT = re.compile(r"(?i)\b(\d{1,5})\s+(gold\s+crowns?)\b")
@@ -378,6 +395,17 @@ class AonReader:
             entry.parts.append(Choice([target], prose="turn to"))
             entry.parts.append(".\n")
             return
+        hp = _ENDURANCE.match(prose)
+        if hp:  # "If you have 10 or more ENDURANCE points left": a gate on HP
+            condition = (f"HP >= {hp.group('more')}" if hp.group("more") else
+                         f"HP < {hp.group('less')}" if hp.group("less") else f"HP <= {hp.group('most')}")
+            entry.parts.append(prose[: hp.start()] + "If you have ")
+            entry.parts.append(Choice([target], label=prose[hp.start():hp.end()].strip()[len("if you have "):],
+                                      condition=condition))
+            rest = prose[hp.end():].strip(" ,;.")
+            entry.parts.append((", " + rest if rest else "") + ".\n")
+            self.book.map("prose condition")
+            return
         m = _CONDITION.match(prose)
         what_end = m.end("what") if m else 0
         if m:  # "If you have a Rope and wish to use it": the thing ends before the wish
@@ -395,7 +423,8 @@ class AonReader:
             self.book.map("prose condition")
             return
         use = _USE.search(prose)
-        if use and not _UNCLEAR.match(prose):  # "If you wish to use your Kai Discipline of Sixth Sense"
+        if use and (not _UNCLEAR.match(prose) or _HAVE_AND_USE.match(prose)):  # "If you wish to use your Kai
+            # Discipline of Sixth Sense", "If you possess and wish to use the Kai Discipline of Healing"
             name = possession_name(use.group(1))
             self.disciplines.setdefault(name, block.line)
             entry.parts.append(prose[: use.start(1)])
@@ -461,8 +490,24 @@ def _thing(text: str) -> tuple[str, bool, int]:
     return possession_name(text), False, 1
 
 
+#: A range open at one end: ``4 or lower`` (0–4), ``5 or higher`` (5–9), ``below 5`` (0–4),
+#: ``higher than 6`` (7–9); the Random Number Table's numbers run from 0 to 9.
+_OPEN_RANGES = (
+    (re.compile(r"(?i)(?<!\d)(\d)\s+or\s+(?:lower|less|below|under|fewer)\b"), lambda n: (0, n)),
+    (re.compile(r"(?i)(?<!\d)(\d)\s+or\s+(?:higher|more|above|over|greater)\b"), lambda n: (n, 9)),
+    (re.compile(r"(?i)\b(?:below|under|less\s+than|lower\s+than|fewer\s+than)\s+(\d)(?!\d)"), lambda n: (0, n - 1)),
+    (re.compile(r"(?i)\b(?:above|over|more\s+than|higher\s+than|greater\s+than)\s+(\d)(?!\d)"), lambda n: (n + 1, 9)),
+)
+
+
 def _range(prose: str) -> tuple[int, int] | None:
-    """The numbers of the Random Number Table a choice names: ``0–4``, ``5 or 6``, ``is 7``."""
+    """The numbers of the Random Number Table a choice names: ``0–4``, ``5 or 6``, ``is 7``, ``pick 0``, and
+    open at one end, ``4 or lower``, ``5 or higher``, ``below 5`` (see :data:`_OPEN_RANGES`)."""
+    for pattern, bounds in _OPEN_RANGES:
+        m = pattern.search(prose)
+        if m is not None:
+            lo, hi = bounds(int(m.group(1)))
+            return (lo, hi) if 0 <= lo <= hi <= 9 else None
     for k, pattern in enumerate(_RANGES):
         m = pattern.search(prose)
         if m is None:
