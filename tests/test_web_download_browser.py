@@ -201,3 +201,23 @@ def test_a_run_played_to_its_end_replays_with_the_same_outcome(editions: dict[st
         assert result.exit_code == 0, result.output
         outcomes.append(result.output)
     assert any("same outcome" in o for o in outcomes), outcomes
+
+
+#: Seeded runs of the Death & Treasure books that meet wandering encounters or fights (the page
+#: plays them as play does: tests/test_web_fights_as_play_browser.py) and are played to their end.
+MET = [("the-broken-lighthouse", 2), ("the-broken-lighthouse", 4), ("the-broken-lighthouse", 9),
+       ("the-drowned-chapel", 8), ("the-drowned-chapel", 11), ("the-tidewater-vault", 1),
+       ("the-tidewater-vault", 3), ("the-salt-courier", 7)]
+
+
+@pytest.mark.parametrize(("stem", "seed"), MET, ids=[f"{s}-{n}" for s, n in MET])
+def test_runs_through_encounters_and_fights_replay_to_the_same_outcome(stem: str, seed: int, editions: dict[str, str],
+                                                                      page: Any, tmp_path: Path) -> None:
+    book = next(b for b in BOOKS if b.stem == stem)
+    log, said = _play(page, editions[stem], seed, tmp_path)
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    kinds = {e["event"] for e in events}
+    assert "fight" in kinds or "encounter" in kinds, f"seed {seed} meets no creature: choose another"
+    assert events[-1]["event"] == "end", said
+    result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+    assert result.exit_code == 0 and "same outcome" in result.output, result.output

@@ -1,0 +1,127 @@
+"""A Death & Treasure encounter and fight, played in the web edition as ``dtc play`` plays them
+(issue 39): the encounter procedure (surprise, reaction, carry on / talk / fight / flee) and the fight
+round by round (``play.py`` ``encounter``, ``combat.py`` ``fight``) asked as buttons with play's
+labels, the page's dice drawn in play's order and each step logged as play logs it, so that
+``dtc play --replay`` follows the downloaded run to the same outcome. In headless Chromium, as
+tests/test_build_browser.py says.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from dtc.cli import main
+from dtc.compiler.api import compile_text
+from dtc.editions import build
+from helpers.browser import Page, browser  # noqa: F401  (the fixture)
+
+BOOK = """Title: Rat Cellar
+Rules: death-and-treasure
+Start: 1
+
+Encounters
+  1-6. 1d2 Cellar Rats
+
+Cellar Rat HP 2 | Morale 6 | Bite d2
+
+Adventure Entries
+
+1 Steps down into a damp cellar. **Down** the steps (D0, S2).
+
+2 A cellar of barrels that smells of rats. **Back up** the steps (D0, S1), or on to the **Cask Room** (D0, S3).
+
+3 A goblin guards the last cask with a spoon.
+Goblin HP 1 | Morale 12 | Spoon d2 | win S4, lose S1, flee S2
+
+4 The cask is yours. THE END (victory)
+"""
+
+#: The answers taken, the first offered of these: talk, ask the Oracle, fight, attack.
+PREFERRED = ("Talk", "Ask the Oracle", "Possible", "Fight", "Attack with")
+
+
+def _answer(page: Any) -> bool:
+    asked = page.locator(".page.current .encounter-play button.ep-option")
+    if not asked.count():
+        return False
+    for label in PREFERRED:
+        wanted = page.locator(".page.current .encounter-play button.ep-option", has_text=label)
+        if wanted.count():
+            wanted.first.click()
+            return True
+    asked.first.click()
+    return True
+
+
+def _at(page: Any, number: int) -> None:
+    page.wait_for_function("n => document.querySelector('.page.current')?.id === 'entry-' + n", arg=number)
+
+
+def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    build(compile_text(BOOK, "cellar.txt").graph(), tmp_path, "cellar", pdf=False)
+    book = tmp_path / "cellar.txt"
+    book.write_text(BOOK, encoding="utf-8")
+    with Page(browser) as page:
+        page.goto((tmp_path / "cellar.html").as_uri() + "?seed=11#cover")
+        for ability in ("STR", "DEX", "CON", "WIS", "INT", "CHA"):
+            page.fill(f"#sheet-ab-{ability}", "12")
+        page.fill("#sheet-hp", "40")
+        page.fill("#sheet-hpmax", "40")
+        page.click("#cover a.button.primary")
+        _at(page, 1)
+        met = False
+        for _ in range(40):  # down and up the steps until the rats come (1-in-6 each turn)
+            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
+            page.locator(f"#entry-{here} .card.go a").first.click()
+            _at(page, 3 - here)
+            if page.locator(".page.current .encounter-play").count():
+                met = True
+                break
+        assert met, "no encounter in 40 turns"
+        box = page.locator(".page.current .encounter-play")
+        assert "Surprise: rolled" in box.inner_text() and "Reaction: 2d6" in box.inner_text()
+        for _ in range(100):
+            if not _answer(page):
+                break
+        # Through the encounter (or fled from it): on to the goblin's cask room, fought on arrival.
+        for _ in range(10):
+            if page.locator("#entry-3.current").count():
+                break
+            flight = page.locator(".page.current .encounter-play a.flee-to")
+            if flight.count():
+                flight.first.click()
+                page.wait_for_timeout(50)
+                while _answer(page):
+                    pass
+                continue
+            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
+            page.locator(f"#entry-{here} .card.go a").last.click()
+            page.wait_for_timeout(50)
+            while _answer(page):
+                pass
+        assert page.locator("#entry-3.current").count(), page.inner_text(".page.current")
+        while _answer(page):
+            pass
+        fight = page.locator("#entry-3 .encounter-play").last.inner_text()
+        assert "A fight: Goblin (1 HP)." in fight and "Goblin is defeated." in fight, fight
+        page.locator("#entry-3 .encounter-play .fight-win a").click()
+        _at(page, 4)
+        with page.expect_download() as download:
+            page.click("button[data-act='download']")
+        log = tmp_path / "run.jsonl"
+        download.value.save_as(log)
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    # (seed 11: the rats are not hostile; talking, the Oracle says you share no tongue: a fight
+    # against two of them, one attacked by choice, a morale roll; then the goblin on arrival)
+    asked = {e["question"] for e in events if e["event"] == "decision"}
+    assert asked == {"menu", "encounter", "language", "oracle", "combat", "target"}, asked
+    kinds = {e["event"] for e in events}
+    assert {"surprise", "reaction", "oracle", "talk", "fight", "attack", "morale", "defeated", "fight_end"} <= kinds
+    assert events[-1]["event"] == "end" and events[-1]["outcome"] == "ended"
+    assert events[-2]["event"] == "move" and events[-2]["how"] == "win"
+    result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+    assert result.exit_code == 0 and "same outcome" in result.output, result.output
