@@ -205,7 +205,7 @@
     state.over = null; state.unconscious = false; state.dark = 0; state.dr = clock ? freshClock() : null;
     weights = {}; standard = {};
     run = null; store.set(runKey, "null");
-    (sys.gear || []).forEach(function (g) { standard[String(g).toLowerCase()] = true; });
+    (sys.gear || []).forEach(function (g) { standard[String(g).replace(/^\d+\s+/, "").toLowerCase()] = true; });
     document.querySelectorAll(".page").forEach(resetFights);
   }
   /* The current entry shown afresh once a new run starts from the sheet (its ending gone). */
@@ -728,7 +728,7 @@
   /* --- load (Death & Treasure): every item outside the standard kit weighs; past STR, the
      adventurer is encumbered and every roll is made twice, the worse kept (play's Character.load) */
   var weights = {}, standard = {};
-  (sys.gear || []).forEach(function (g) { standard[String(g).toLowerCase()] = true; });
+  (sys.gear || []).forEach(function (g) { standard[String(g).replace(/^\d+\s+/, "").toLowerCase()] = true; });
   function weightOf(name) {
     var k = String(name).toLowerCase();
     if (standard[k]) { return [0, 1]; }

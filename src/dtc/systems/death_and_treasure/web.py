@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from dtc.runtime.character import BASE_DEFENSE
-from dtc.runtime.equipment import ARMOUR, WEAPONS, standard_gear
+from dtc.runtime.equipment import ARMOUR, OIL, WEAPONS, standard_gear
 from dtc.runtime.foes import MAX_GROUP, MAX_ROUNDS
 from dtc.systems.death_and_treasure.combat import FIRE_DAMAGE
 from dtc.systems.death_and_treasure.play import (
@@ -63,8 +63,8 @@ WEB = WebSystem(
     dark_turns=6,
     dark_check=("WIS", 1),
     encounter_in_six=1,
-    gear=("Backpack", "Rope (50 ft.)", "Crowbar", "Knife", "Hammer", "Iron spikes", "Rations (14 days)",
-          "Waterskin", "Lantern"),
+    # play's standard kit, as the sheet's items write it (its oil is the sheet's own count)
+    gear=tuple(i.name if i.quantity == 1 else f"{i.quantity} {i.name}" for i in standard_gear() if i.name != OIL),
     combat="roll-under-d20",
     combat_data={"attack": ["STR", "DEX"], "morale": "below", "play": PLAY},
 )
