@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
+from dtc.compiler.model import Entry, StateChange
 from dtc.diagnostics import Diagnostic, Severity
 from dtc.lint.rules.base import Context, Rule, rule
 
@@ -31,10 +32,15 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     Name the container as the `Containers:` line does (`from pack`), or add it there
     (`Containers: backpack: rope, meal`).
     """
-    known = ctx.doc.containers
+    doc = ctx.doc
+    known = doc.containers
     for i, number in ctx.first_entries():
-        entry = ctx.doc.entries[i]
-        for ch in [*entry.changes, *(x for c in entry.choices for x in c.changes)]:
+        # the entry as parsed (list.__getitem__): its effects are read, not its place, so the
+        # language server is not asked to move every entry after an edit; a finding's entry is
+        # taken at its place (doc.entries[i])
+        if not any(_unknown(ch, known) for ch in _changes(list.__getitem__(doc.entries, i))):
+            continue
+        for ch in _changes(doc.entries[i]):
             source = ch.change.source if ch.change is not None else None
             if source is None or source in known:
                 continue
@@ -43,3 +49,12 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
                 "" if known else " (the book has no Containers: line)")
             yield self.diag(ctx, f"no container is called '{source}'{hint}: the reader has nothing to choose from",
                             ch.span, number)
+
+
+def _changes(entry: Entry) -> list[StateChange]:
+    return [*entry.changes, *(x for c in entry.choices for x in c.changes)]
+
+
+def _unknown(ch: StateChange, known: Mapping[str, object]) -> bool:
+    source = ch.change.source if ch.change is not None else None
+    return source is not None and source not in known
