@@ -407,6 +407,9 @@ def test_twee_keeps_the_containers_and_reads_them_back(tmp_path: Any) -> None:
     before, after = compiled(READ), compiled(back.read_text(encoding="utf-8"))
     assert (after["containers"], after["limits"], after["drop_by_choice"]) == (
         before["containers"], before["limits"], before["drop_by_choice"])
+    # the flood's [-all backpack]: each it holds set to 0 in SugarCube, after a note, read back as written
+    assert "/* dtc: -all backpack (3) */<<set $rope to 0>><<set $meal to 0>><<set $lamp to 0>>" in text
+    assert [e.get("changes") for e in after["entries"]] == [e.get("changes") for e in before["entries"]]
 
 
 def test_gamebookformat_says_it_has_no_containers(tmp_path: Any) -> None:

@@ -159,8 +159,24 @@ def to_twee(graph: CompiledGraph, ifid: str) -> Exported:
                 ["dead-end"] if not entry["exits"] else [])
         lines.append(f":: {entry['number']} [{' '.join(tags)}]")
         body = ""
-        for change in entry.get("changes", []):
+        changes = entry.get("changes", [])
+        k = 0
+        while k < len(changes):
+            change = changes[k]
+            box = change.get("container")
+            if box is not None and change.get("all") and not (change.get("once") or change.get("may")):
+                # ``[-all backpack]``: each it holds set to 0, after a note that says so (read back as written)
+                run = len(graph.get("containers", {}).get(box, ()))
+                if run < 1 or any(c.get("container") != box or not c.get("all") or c.get("once") or c.get("may")
+                                  for c in changes[k:k + run]) or len(changes[k:k + run]) < run:
+                    body += _twee_change(change, var)
+                    k += 1
+                    continue
+                body += f"/* dtc: -all {box} ({run}) */" + "".join(_twee_change(c, var) for c in changes[k:k + run])
+                k += run
+                continue
             body += _twee_change(change, var)
+            k += 1
         if body:
             body += "\n"
         prose_exits = [x["target"] for x in entry["exits"] if x["kind"] == "prose"]

@@ -101,6 +101,9 @@ class TweeReader:
         self.as_written = False  # the next random() total's branches are each an <<if>> of their own
         self.own_prose = False  # a passage tagged dtc: its prose is dtc's own (written by dtc export)
         self.exit_in_text = False  # the next link is an exit the passage's own text gives
+        #: ``/* dtc: -all backpack (3) */``: the next sets to 0 are the loss of a container's all
+        #: (its name, how many sets are left, and whether one was not a set to 0 of all)
+        self.all_of: list[object] | None = None
         self.text_exits: set[str] = set()  # passages with such exits
         self.written: dict[str, Choice | None] = {}  # such totals, and the random branch they make
 
@@ -186,7 +189,7 @@ class TweeReader:
                 line, _ = self.position(at)
                 self.entry = Entry(name, line, number)
                 self.book.entries.append(self.entry)
-                self.written, self.as_written = {}, False
+                self.written, self.as_written, self.all_of = {}, False, None
                 self.own_prose = "dtc" in tags
                 self._scan(start, end, _Context(), 0)
                 self._finish_entry(self.entry, tags)
@@ -315,6 +318,10 @@ class TweeReader:
                 return m.end()
             if re.fullmatch(r"\s*dtc:\s*exit\s+in\s+the\s+text\s*", body):
                 self.exit_in_text = True
+                return m.end()
+            box = re.fullmatch(r"\s*dtc:\s*-all\s+(.{1,200}?)\s+\((\d{1,4})\)\s*", body)
+            if box:  # a container's loss of everything it holds, as written (docs/import.md)
+                self.all_of = [possession_name(box.group(1)), int(box.group(2))]
                 return m.end()
             if check:
                 ctx.pending_check = Choice([], ability=check.group(1), difficulty=int(check.group(2)),
@@ -668,6 +675,15 @@ class TweeReader:
                 self.kept(at, "conditional effect", "an effect under a condition")
                 self._prose(source, ctx, at)
                 return
+            if self.all_of is not None and effect.startswith("-all "):
+                name, left = self.all_of
+                assert isinstance(left, int)
+                self.all_of = [name, left - 1] if left > 1 else None
+                if left == 1:
+                    self.entry.parts.append(Raw(f"[-all {name}]"))
+                self.book.map("set")
+                continue
+            self.all_of = None
             self.entry.parts.append(Raw(f"[{effect}]"))
             self.book.map("set")
 
