@@ -125,3 +125,56 @@ def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any
     assert events[-2]["event"] == "move" and events[-2]["how"] == "win"
     result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
     assert result.exit_code == 0 and "same outcome" in result.output, result.output
+
+
+TREASURE = """Title: Idol
+Rules: death-and-treasure
+Start: 1
+
+Adventure Entries
+
+1 A shrine. Step **inside** (D0, S2).
+
+2 On the altar you find a golden idol (500 coins). **Leave** the shrine (D0, S3).
+
+3 Home with what you carry. THE END (victory)
+"""
+
+
+def test_a_treasure_is_offered_as_far_as_the_sacks_hold_it_and_replays_in_play(browser: Any,  # noqa: F811
+                                                                                tmp_path: Path) -> None:
+    """Play's effects._find in Death & Treasure: with no sack there is no room ("Leave it" or dump
+    the backpack's kit), the kit dumped the backpack holds weight 6 (the lantern and the knife kept,
+    the oil gone with the kit), and the idol is taken; the run replays in play."""
+    build(compile_text(TREASURE, "idol.txt").graph(), tmp_path, "idol", pdf=False)
+    book = tmp_path / "idol.txt"
+    book.write_text(TREASURE, encoding="utf-8")
+    with Page(browser) as page:
+        page.goto((tmp_path / "idol.html").as_uri() + "?seed=3#cover")
+        page.click("button[data-act='roll-abilities']")
+        page.click("#cover a.button.primary")
+        _at(page, 1)
+        page.locator("#entry-1 .card.go a").first.click()
+        _at(page, 2)
+        find = page.locator("#entry-2 .arrival .find")
+        assert [" ".join(t.split()) for t in find.locator("button").all_inner_texts()] == [
+            "Leave it (no room: treasure is carried in sacks)",
+            "Dump your backpack's standard kit (rope, rations, water, oil...) to make room for weight 6"]
+        find.locator("button.find-dump").click()
+        items = page.input_value("#sheet-items")
+        assert "Rope" not in items and "Lantern" in items and "Knife" in items, items
+        assert page.input_value("#sheet-oil") == "0"
+        assert page.locator("#entry-2 .arrival .find button").all_inner_texts() == ["Take it", "Leave it"]
+        page.locator("#entry-2 .arrival button.find-take").click()
+        assert "golden idol" in page.input_value("#sheet-items")
+        page.locator("#entry-2 .card.go a").first.click()
+        _at(page, 3)
+        with page.expect_download() as download:
+            page.click("button[data-act='download']")
+        log = tmp_path / "run.jsonl"
+        download.value.save_as(log)
+    answers = [e["choice"] for e in map(json.loads, log.read_text(encoding="utf-8").splitlines())
+               if e["event"] == "decision" and e["question"] == "take"]
+    assert answers == ["dump", "take"]
+    result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+    assert result.exit_code == 0 and "same outcome" in result.output, result.output

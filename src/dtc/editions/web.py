@@ -329,12 +329,14 @@ class WebEdition:
         """What an entry's text lets the reader find, by entry, where the page offers it as play does
         (effects.apply, effects._find: once a run, "Take it?" for each, taken whole): entries whose
         effects are only finds and what play meets without a die or a question, none depending on a
-        check, and none a Death & Treasure treasure (how much of it the sacks hold is the reader's to
-        work out). A find the entry's own notation already gives is not offered (play's ``_given``)."""
+        check. A Death & Treasure treasure is offered as far as the sacks hold it (with play's "dump
+        the kit"), where the page plays that system as play does (:meth:`_plays_fights`; elsewhere how
+        much the sacks hold is the reader's to work out, and such an entry stops a run's log). A find
+        the entry's own notation already gives is not offered (play's ``_given``)."""
         from dtc.runtime.effects import _given
 
         found: dict[str, list[dict[str, Any]]] = {}
-        dt = self.play.base == DEFAULT
+        dt = self.play.base == DEFAULT and not self._plays_fights()  # (where it plays them, the sacks too)
         for entry in self.entries:
             effects = entry.get("effects", [])
             finds = [(i, e) for i, e in enumerate(effects) if e["kind"] in ("treasure", "item")]
@@ -347,7 +349,8 @@ class WebEdition:
                     continue
                 item = found_item(e)
                 offered.append({"key": f"{entry['number']}:{i}", "name": item.name, "quantity": item.quantity,
-                                "text": e["text"]})
+                                "text": e["text"], "kind": item.kind, "value": item.value,
+                                "weight": [item.weight.numerator, item.weight.denominator]})
             found[str(entry["number"])] = offered
         return found
 

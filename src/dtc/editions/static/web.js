@@ -88,7 +88,7 @@
       attempts: state.attempts, arrivals: state.arrivals, lastCheck: state.lastCheck, over: state.over,
       unconscious: state.unconscious, dark: state.dark, dr: state.dr, visits: state.visits, begun: !!state.begun, taken: state.taken || {},
       looted: state.looted || {}, finds: state.finds || [], playing: !!state.playing, fleeTo: state.fleeTo || null,
-      intelligent: state.intelligent || {}, scene: state.scene || [] }));
+      intelligent: state.intelligent || {}, scene: state.scene || [], treasure: state.treasure || {}, kitDumped: !!state.kitDumped }));
     if (!store.ok) { say("This browser does not let the page save your sheet."); }
   }
   function load() {
@@ -118,6 +118,8 @@
       state.taken = saved.taken && typeof saved.taken === "object" ? saved.taken : {};
       state.intelligent = saved.intelligent && typeof saved.intelligent === "object" ? saved.intelligent : {};
       state.scene = Array.isArray(saved.scene) ? saved.scene : [];
+      state.treasure = saved.treasure && typeof saved.treasure === "object" ? saved.treasure : {};
+      state.kitDumped = !!saved.kitDumped;
       /* an encounter or a flight the page was closed in the middle of: the reader plays on by hand */
       state.interrupted = !!saved.playing || typeof saved.fleeTo === "number";
     } catch (e) { /* a damaged record: start afresh */ }
@@ -200,7 +202,7 @@
     fields.forEach(function (el) { if (el.type === "checkbox") { el.checked = true; } else { el.value = el.defaultValue; } });
     state.last = state.previous = null; state.attempts = {}; state.arrivals = {}; state.lastCheck = 0; state.been = false; state.pendingArrival = null;
     state.visits = {}; state.begun = false; state.taken = {}; state.looted = {}; state.finds = [];
-    state.intelligent = {}; state.scene = []; state.fleeTo = null; state.playing = false; playing = null; pendingMeet = null;
+    state.intelligent = {}; state.scene = []; state.treasure = {}; state.kitDumped = false; state.fleeTo = null; state.playing = false; playing = null; pendingMeet = null;
     document.querySelectorAll(".encounter-play").forEach(function (b) { b.parentNode.removeChild(b); });
     state.over = null; state.unconscious = false; state.dark = 0; state.dr = clock ? freshClock() : null;
     weights = {}; standard = {};
@@ -1196,22 +1198,68 @@
     ((data.finds || {})[String(number)] || []).forEach(function (f) {
       if (state.looted[f.key]) { return; }
       state.looted[f.key] = true;
-      state.finds.push({ at: number, name: f.name, quantity: f.quantity, text: f.text });
+      state.finds.push({ at: number, name: f.name, quantity: f.quantity, text: f.text, kind: f.kind, weight: f.weight, value: f.value });
     });
   }
-  /* The reader's answer to the first find waiting: taken (on the sheet's items) or left. */
-  function answerFind(taking) {
-    var f = (state.finds || []).shift();
+  /* --- Death & Treasure's sacks (play's Character.treasure_room, fitting, dump_kit): treasure is
+     carried in sacks (and, once its standard kit is dumped, the backpack) up to their weight. */
+  function isTreasure(name) { return name === "coins" || (state.treasure || {})[String(name).toLowerCase()] !== undefined; }
+  function treasureRoom() {
+    var holds = 0, n = 0, d = 1;
+    piles().forEach(function (p) {
+      holds += (asPlay.sacks[p.name.toLowerCase()] || 0) * p.q;
+      if (!isTreasure(p.name) || p.q <= 0) { return; }
+      var w = weightOf(p.name);
+      n = n * w[1] + p.q * w[0] * d; d *= w[1];
+      var g = gcd(n, d) || 1; n /= g; d /= g;
+    });
+    if (state.kitDumped && pileCount(asPlay.backpack[0]) > 0) { holds += asPlay.backpack[1]; }
+    return [Math.max(0, holds * d - n), d];  /* holds − held, as a fraction */
+  }
+  /* How many pieces of a find there is room for (every one but of treasure with a weight). */
+  function fitting(f) {
+    if (!asPlay || f.kind !== "treasure" || !f.weight || !f.weight[0]) { return f.quantity; }
+    var room = treasureRoom();
+    return Math.min(f.quantity, Math.floor(room[0] * f.weight[1] / (room[1] * f.weight[0])));
+  }
+  function canDumpKit() {
+    var kept = (data.load || {}).kept || [];
+    return !!asPlay && !state.kitDumped && pileCount(asPlay.backpack[0]) > 0 &&
+      piles().some(function (p) { return p.q > 0 && isStandard(p.name) && kept.indexOf(p.name.toLowerCase()) < 0; });
+  }
+  /* A find's answers as play offers them (effects._find): take (what fits), dump the kit, leave. */
+  function findAnswers(f) {
+    var fits = fitting(f), dump = fits < f.quantity && canDumpKit();
+    var take = ["take", fits === f.quantity ? "Take it" : "Take " + fits + " of " + f.quantity + " (all your sacks hold)"];
+    var dumping = ["dump", "Dump your backpack's standard kit (rope, rations, water, oil...) to make room for weight 6"];
+    var leave = ["leave", fits ? "Leave it" : "Leave it (no room: treasure is carried in sacks)"];
+    return fits ? (dump ? [take, dumping, leave] : [take, leave]) : dump ? [leave, dumping] : [leave];
+  }
+  /* The reader's answer to the first find waiting: taken (what fits, on the sheet's items), left,
+     or (Death & Treasure) the backpack's kit dumped to make room, the find then offered again. */
+  function answerFind(key) {
+    var f = (state.finds || [])[0];
     if (!f) { return; }
-    decide("take", taking ? "take" : "leave", taking ? "Take it" : "Leave it");
-    if (!taking) { return; }
+    var answer = findAnswers(f).filter(function (a) { return a[0] === key; })[0] || ["leave", "Leave it"];
+    decide("take", answer[0], answer[1]);
+    if (answer[0] === "dump") {
+      var kept = (data.load || {}).kept || [];
+      writePiles(piles().filter(function (p) { return !isStandard(p.name) || kept.indexOf(p.name.toLowerCase()) >= 0; }));
+      if (field("oil")) { setNum("oil", 0); }  /* the flasks were the kit's */
+      state.kitDumped = true;
+      return;
+    }
+    state.finds.shift();
+    if (answer[0] !== "take") { return; }
+    var q = fitting(f);
+    if (f.kind === "treasure") { state.treasure = state.treasure || {}; state.treasure[f.name.toLowerCase()] = f.value || 0; }
     var list = piles(), pile = list.filter(function (p) { return p.name.toLowerCase() === f.name.toLowerCase(); })[0];
-    if (pile) { pile.q += f.quantity; } else { list.push({ q: f.quantity, name: f.name }); }
+    if (pile) { pile.q += q; } else { list.push({ q: q, name: f.name }); }
     writePiles(list);  /* (play's item event is not a kind the page's log records: the answer is) */
   }
   /* The finds still waiting in an entry the reader leaves: left, as a choice taken without an answer. */
   function leaveFinds() {
-    while (state.finds && state.finds.length) { answerFind(false); }
+    while (state.finds && state.finds.length) { answerFind("leave"); }
   }
   /* The find waiting, with its two answers, on the arrival line. */
   function showFind(arrival) {
@@ -1220,9 +1268,9 @@
     var box = document.createElement("span");
     box.className = "find";
     box.appendChild(document.createTextNode(" You find " + f.text + ". "));
-    [["find-take", "Take it"], ["find-leave", "Leave it"]].forEach(function (b) {
+    findAnswers(f).forEach(function (b) {
       var button = document.createElement("button");
-      button.type = "button"; button.className = b[0]; button.textContent = b[1];
+      button.type = "button"; button.className = "find-" + b[0]; button.dataset.answer = b[0]; button.textContent = b[1];
       box.appendChild(button); box.appendChild(document.createTextNode(" "));
     });
     arrival.appendChild(box);
@@ -1266,9 +1314,9 @@
     if (button) { answer(parseInt(button.dataset.option, 10)); save(); refreshGates(); refreshGear(); return; }
     button = ev.target.closest("button.go-on");
     if (button) { goOn(button.closest(".check")); save(); return; }
-    button = ev.target.closest("button.find-take, button.find-leave");
+    button = ev.target.closest("button.find-take, button.find-leave, button.find-dump");
     if (button) {
-      answerFind(button.classList.contains("find-take"));
+      answerFind(button.dataset.answer);
       var line = button.closest(".arrival");
       line.textContent = state.arrivals[String(state.last)] || "";
       showFind(line);
@@ -1651,7 +1699,20 @@
       " against " + ability + " " + pcScore(ability) + (ok ? ": success." : ": failure.") };
   }
   function pileCount(name) { return piles().reduce(function (n, p) { return n + (p.name.toLowerCase() === name.toLowerCase() ? p.q : 0); }, 0); }
-  function hasTreasure() { return piles().some(function (p) { return p.name === "coins" && p.q > 0; }); }
+  function hasTreasure() { return piles().some(function (p) { return isTreasure(p.name) && p.q > 0; }); }
+  /* What a flight drops as treasure (play's _drop): every coin, else the pile worth least. */
+  function dropTreasure() {
+    var coins = pileCount("coins");
+    if (coins) { giveUpNamed("coins", coins); return coins + " coins"; }
+    var least = null;
+    piles().forEach(function (p) {
+      if (!isTreasure(p.name) || p.q <= 0) { return; }
+      var worth = (state.treasure[p.name.toLowerCase()] || 0) * p.q;
+      if (!least || worth < least.worth) { least = { name: p.name, q: p.q, worth: worth }; }
+    });
+    giveUpNamed(least.name, least.q);
+    return least.name;
+  }
   /* The weapons play finds on the sheet's items, each of its ranges a way to attack (Character.weapons). */
   function pcWeapons() {
     var out = [];
@@ -1738,7 +1799,7 @@
     var key = yield question("escape", "How do you get away?", opts);
     if (key !== "run") {
       if (key === "food") { giveUpNamed("Rations", 1); told("You drop a ration."); }
-      else { var coins = pileCount("coins"); giveUpNamed("coins", coins); told("You drop your " + coins + " coins."); }
+      else { told("You drop your " + dropTreasure() + "."); }
       var clever = yield* intelligent(foes);
       if ((key === "treasure") === clever) {
         var d = die(6), hit = d <= asPlay.distract;

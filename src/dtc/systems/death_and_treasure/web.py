@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from dtc.runtime.character import BASE_DEFENSE
-from dtc.runtime.equipment import ARMOUR, OIL, WEAPONS, standard_gear
+from dtc.runtime.equipment import ARMOUR, BACKPACK, BACKPACK_HOLDS, OIL, SACK_HOLDS, WEAPONS, standard_gear
 from dtc.runtime.foes import MAX_GROUP, MAX_ROUNDS
 from dtc.systems.death_and_treasure.combat import FIRE_DAMAGE
 from dtc.systems.death_and_treasure.play import (
@@ -49,6 +49,8 @@ PLAY = {
     "rivals": RIVALS.pattern,
     "bare": ["Bare hands", "d2", ["hand-to-hand"]],
     "oil": ["Flask of oil", "d6", ["ranged"]],
+    "sacks": dict(SACK_HOLDS),
+    "backpack": [BACKPACK, BACKPACK_HOLDS],
 }
 
 WEB = WebSystem(
