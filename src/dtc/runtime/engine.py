@@ -472,7 +472,8 @@ class Engine:
             name = held[n] if n is not None else self.ask(Question(
                 DROP, f"Your {container} holds at most {limit}: which do you drop?",
                 tuple(Option(f"drop:{k}", h) for k, h in enumerate(held)))).label
-            self.give_up(name, 1)
+            if not self.give_up(name, 1):
+                return  # (nothing could be taken: never asked again)
             if not self.skip("possession"):
                 self.emit("possession", name=name, amount=-1, held=self.held(name), dropped=container)
 
