@@ -843,7 +843,9 @@
       }
       var name = names[Math.min(n, names.length - 1)];
       decide("drop", "drop:" + n, name);
+      var had = heldNow(name);
       changeHeld(name, -1);
+      if (heldNow(name) >= had) { return; }  /* (nothing could be taken: never asked again, as play) */
       note({ event: "possession", name: name, held: heldNow(name) },
            { event: "possession", name: name, amount: -1, held: heldNow(name), dropped: box.name });
     }
