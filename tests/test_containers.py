@@ -467,3 +467,10 @@ def test_odds_keep_exactly_only_what_a_choice_from_a_container_may_take() -> Non
     result = CliRunner().invoke(main, ["odds", "--format", "json", str(every)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["unexplored"] == 0.0
+
+
+def test_what_a_choice_from_a_container_may_take_is_no_unused_possession() -> None:
+    src = book("1 A stall. [+rope, +flute] A thief. [-1 item of choice from bag] **On** (D0, S2).", "2 THE END",
+               front="Containers: bag: rope")
+    found = [d for d in lint_of(src) if d.code == "DT305"]
+    assert [d.message for d in found] == ["'flute' is given but never tested by a condition nor lost"]

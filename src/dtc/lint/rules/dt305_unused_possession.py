@@ -13,7 +13,8 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
     ## What it finds
     A name gained with `[+...]` that no condition (`if ...`) names and no `[-...]` loses.
     Reported once, at the first effect that gives it. A possession of a container with a limit
-    (`Containers:`, `Limits:`) is never reported: it takes room the container's others need.
+    (`Containers:`, `Limits:`) is never reported: it takes room the container's others need; nor
+    is one a `[-1 item of choice from backpack]` may take.
 
     ## Why it matters
     Often fine (a trophy, a score), but often a gate that was never written, or one spelt
@@ -31,6 +32,9 @@ def check(self: Rule, ctx: Context) -> Iterator[Diagnostic]:
         return
     state = ctx.state
     limited = ctx.doc.limited  # in a container with a limit: it takes room another possession needs
+    containers = ctx.doc.containers
+    chosen_from = {m for ch in state.all_changes if ch.change is not None and ch.change.source in containers
+                   for m in containers[ch.change.source or ""]}  # [-1 item of choice from backpack] may take it
     for name, change in state.given.items():
-        if name not in state.tested and name not in state.lost and name not in limited:
+        if name not in state.tested and name not in state.lost and name not in limited and name not in chosen_from:
             yield self.diag(ctx, f"'{name}' is given but never tested by a condition nor lost", change.span)
