@@ -274,31 +274,40 @@ class WebEdition:
                 "stats": {k.lower(): v for k, v in block.get("stats", {}).items()}, "special": block.get("special")}
 
     def _fights(self) -> dict[str, dict[str, Any]]:
-        """The entries whose fights the page plays as play does (runtime.effects.apply, _fight), by
-        entry: their effects in order (damage and healing, creatures named, fights), the entry's own
-        stat blocks and the creatures it names, and where a fight's outcomes lead (a block's win,
-        lose, flee). Only where every effect is one of these (none depending on a check) or met
-        without a die (_unplayed), under rules whose fights the page plays (:meth:`_plays_fights`)."""
+        """The entries whose effects the page plays in order as play does (runtime.effects.apply,
+        _fight), by entry: their fights and the checks their text asks for, with the damage,
+        healing and creatures named around them (each with the check it depends on, ``when``), the
+        entry's own stat blocks and the creatures it names, and where a fight's outcomes lead (a
+        block's win, lose, flee). Only where every effect is one of these or met without a die
+        (_unplayed), under rules whose fights the page plays (:meth:`_plays_fights`)."""
         if not self._plays_fights():
             return {}
         found: dict[str, dict[str, Any]] = {}
         named = {" ".join(c["name"].lower().split()): c for c in reversed(self.graph["creatures"])}
+        abilities = set(self.play.abilities)
         for entry in self.entries:
             effects = entry.get("effects", [])
-            if not any(e["kind"] == "fight" for e in effects) or not all(
-                    _unplayed(e) or (e.get("when") is None and (e["kind"] in ("fight", "creatures")
-                                                                or (e["kind"] in ("damage", "heal") and e.get("dice"))))
-                    for e in effects):
+            if not any(e["kind"] in ("fight", "check") for e in effects) or not all(
+                    _unplayed(e) or e["kind"] in ("fight", "creatures", "check")
+                    or (e["kind"] in ("damage", "heal") and e.get("dice")) for e in effects):
                 continue
             plan: list[dict[str, Any]] = []
-            for e in effects:
+            for i, e in enumerate(effects):
+                step: dict[str, Any] = {"i": i, "when": e.get("when")}
                 if e["kind"] in ("damage", "heal"):
-                    plan.append({"kind": e["kind"], "dice": str(e["dice"]), "text": e["text"]})
+                    step.update(kind=e["kind"], dice=str(e["dice"]), text=e["text"])
                 elif e["kind"] == "creatures":
-                    plan.append({"kind": "creatures", "name": e["name"], "block": self._block_named(e["name"]),
-                                 "count": str(e["count"])})
+                    step.update(kind="creatures", name=e["name"], block=self._block_named(e["name"]),
+                                count=str(e["count"]))
                 elif e["kind"] == "fight":
-                    plan.append({"kind": "fight", "target": e.get("target")})
+                    step.update(kind="fight", target=e.get("target"))
+                elif e["kind"] == "check":  # (an ability the rules lack: the reader is asked, as play asks)
+                    ability = e.get("ability")
+                    step.update(kind="check", ability=ability if ability in abilities else None,
+                                difficulty=e.get("difficulty"), text=e["text"])
+                else:
+                    continue
+                plan.append(step)
             own = [b for b in self.graph["creatures"] if b["entry"] == entry["number"]]
             exits: dict[str, Any] = {}
             for block in own:

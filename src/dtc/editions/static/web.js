@@ -2023,10 +2023,27 @@
   /* The entry's effects in order, its fights played as play plays them (runtime.effects.apply,
      _fight): "moved" when a fight's outcome sends the reader on (a link to follow), else "done". */
   function* entryFights(number, fight, box) {
-    var reset = false;
+    var reset = false, results = {};
     for (var i = 0; i < fight.effects.length && !state.over; i++) {
       var ef = fight.effects[i];
+      /* an effect that depends on a check's outcome (effects.apply's when) */
+      if (ef.when && results[ef.when.check] !== (ef.when.outcome === "success")) { continue; }
       if (ef.kind === "damage" || ef.kind === "heal") { told(oneEffect(ef)); continue; }
+      if (ef.kind === "check") {
+        var d = ef.difficulty && checkFor(ef.ability || sys.abilities[0], ef.difficulty) ? ef.difficulty : asPlay.checkDifficulty;
+        var ability = ef.ability;
+        if (!ability) {
+          /* play's choose_ability: which ability, each with its check's chance */
+          ability = yield question("ability", "Which ability for '" + ef.text + "'?", sys.abilities.map(function (a) {
+            var c = checkFor(a, d);
+            return option(a, a, c ? c.count + "d" + c.sides + " ≤ " + a + " " + pcScore(a) + ": " + percent(worse(atMost(c.count, c.sides, pcScore(a)))) : "");
+          }));
+        }
+        var r = rollCheck(checkFor(ability, d), ability, pcScore(ability));
+        results[ef.i] = r.ok;
+        told(ef.text + " (" + ability + "): " + r.text);
+        continue;
+      }
       if (ef.kind === "creatures") {
         if (!reset) { state.scene = []; reset = true; }
         if (ef.block) { state.scene.push({ name: ef.name, creature: ef.block, count: groupCount(ef.count) }); }
@@ -2074,7 +2091,7 @@
     runProcedure(page, (function* () { box = playing.box; return yield* entryFights(number, fight, box); })(), function (result, shown) {
       var a = shown.querySelector("a.fight-exit");
       if (a) { a.focus(); }
-    });
+    }, fight.effects.some(function (x) { return x.kind === "fight"; }) ? "A fight" : "What happens here");
   }
   /* --- the procedure on the page: its words, its question as buttons, the reader's answer ---- */
   function told(text) {
@@ -2083,11 +2100,11 @@
     line.textContent = text.trim();
     playing.box.querySelector(".ep-log").appendChild(line);
   }
-  function runProcedure(page, gen, done) {
+  function runProcedure(page, gen, done, title) {
     var box = document.createElement("section");
     box.className = "encounter-play";
     box.setAttribute("aria-live", "polite");
-    var h = document.createElement("h3"); h.textContent = "Encounter"; h.tabIndex = -1;
+    var h = document.createElement("h3"); h.textContent = title || "Encounter"; h.tabIndex = -1;
     var log = document.createElement("div"); log.className = "ep-log";
     var ask = document.createElement("div"); ask.className = "ep-ask";
     box.appendChild(h); box.appendChild(log); box.appendChild(ask);
