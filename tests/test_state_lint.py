@@ -127,6 +127,27 @@ def test_past_the_budget_the_coarse_approximation_reports_only_what_it_proves(
     assert ctx.notes and "coarser approximation" in ctx.notes[0]
 
 
+def test_a_page_of_many_mays_past_the_budget_is_never_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twenty-two ``[may ...]`` on the first page are four million holdings: past the budget the
+    exploration stops there, as at an overflow, and the coarse approximation speaks (an imported
+    gamebook's start page offered twenty items carried from before, and lint took 9 GB)."""
+    monkeypatch.setattr(dtc.lint.state, "BUDGET", 5000)
+    names = [f"charm {chr(97 + i)}" for i in range(22)]
+    src = book("1 A chest of trinkets. " + " ".join(f"[may +{n}]" for n in names) + " On (D0, S2).",
+               "2 A door of many locks. " + " ".join(f"Try it (D0, S3, if {n})." for n in names)
+               + " Home (D0, S4).", "3 Free. THE END", "4 Home. THE END")
+    comp = compile_text(src, "b.txt")
+    from dtc.lint.rules import Context
+
+    ctx = Context(comp.doc, comp.resolved)
+    lint_compilation(comp, context=ctx)
+    assert ctx.notes and "passed 5,000 states" in ctx.notes[0]
+    from dtc.odds import compute_odds
+
+    odds = compute_odds(comp.graph(), policy="random")  # the odds' own budget: bounds, never a guess
+    assert odds.unexplored == 1.0
+
+
 # --- soundness: nothing a real walk sees is contradicted ---------------------------------------
 
 NAMES = ["key", "coins", "flag"]

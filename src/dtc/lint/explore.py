@@ -242,6 +242,7 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
     what the adventurer carries in, the kit's rope; nothing by default) before the start entry's
     effects; see the module's documentation."""
     n = len(rooms)
+    cap = min(budget, ARRIVAL_CAP)  # the most holdings one arrival may leave (see _apply)
     eshift = max(1, (n + 1).bit_length())
     ex = Exploration(rooms, layout, start, _eshift=eshift)
     if edges:
@@ -273,7 +274,7 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
             if chances is not None:
                 chances.append(1.0)
             return [(values & kept, ())]
-        results = _apply(changes, values, exact, chances)
+        results = _apply(changes, values, exact, chances, cap)
         return [(v & kept, u) for v, u in results]
 
     def add(node: int, link: tuple[int, Way | None, int] | None) -> int:
@@ -295,7 +296,7 @@ def explore(rooms: list[Room], start: int, layout: Layout, *, budget: int, edges
             if compiled is None:
                 compiled = way_plans[id(way)] = _compiled(way.changes, way.kinds, layout)
             before_chances: list[float] = []
-            before = _apply(compiled, values, exact, before_chances)
+            before = _apply(compiled, values, exact, before_chances, cap)
             got = []
             for (v, _), w in zip(before, before_chances, strict=True):
                 then: list[float] = []
@@ -410,12 +411,20 @@ def _compiled(changes: Sequence[tuple[int, int]], kinds: Sequence[Kind | None], 
                  for k, (s, a) in enumerate(changes))
 
 
+#: The most holdings one page's effects may leave a reader in (sixteen ``[may ...]`` a condition
+#: reads are 65,536): past it that arrival is not built, and the exploration treats it as an
+#: overflow (lint's coarse approximation; the odds' bounds) instead of taking gigabytes.
+ARRIVAL_CAP = 100_000
+
+
 def _apply(changes: tuple[Compiled, ...], values: int, exact: bool,
-           chances: list[float] | None = None) -> list[tuple[int, tuple[int, ...]]]:
+           chances: list[float] | None = None, cap: int | None = None) -> list[tuple[int, tuple[int, ...]]]:
     """The values after ``changes`` (several in the over-approximation: an amount above the cap
     spent, a change that may or may not apply, an amount rolled), each with the changes that could
-    not be paid in full; an empty list when a count overflows what is kept exactly. ``chances``,
-    when given, is filled with each result's chance (an amount rolled, with its chances)."""
+    not be paid in full; an empty list when a count overflows what is kept exactly, or when there
+    would be more than ``cap`` of them (twenty ``[may ...]`` on one page are a million: past the
+    exploration's budget, treated as it treats an overflow, never built). ``chances``, when given,
+    is filled with each result's chance (an amount rolled, with its chances)."""
     results: list[tuple[int, tuple[int, ...]]] = [(values, ())]
     weights = [1.0]
     for k, o, m, t, a, gone, kind in changes:
@@ -440,6 +449,8 @@ def _apply(changes: tuple[Compiled, ...], values: int, exact: bool,
             if len(nxt) != len(results):
                 weights = [1.0] * len(nxt)  # (the over-approximation: no chances)
             results = nxt
+            if cap is not None and len(results) > cap:
+                return []
             continue
         maybe, mode, amounts, flag, odds = kind
         split = odds or (1.0,) * len(amounts)
@@ -530,6 +541,8 @@ def _apply(changes: tuple[Compiled, ...], values: int, exact: bool,
         for key, w in zip(nxt, nw, strict=True):  # the same values by two ways: one result, chances added
             merged[key] = merged.get(key, 0.0) + w
         results, weights = list(merged), list(merged.values())
+        if cap is not None and len(results) > cap:
+            return []
     if chances is not None:
         chances += weights
     return results

@@ -234,10 +234,17 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     if policy in DECIDED or explain or len(plain.states) * len(weights) <= DECIDE_WORK:
         if choosing:  # the best and worst readers decide a [may ...] and what they give up: their own chain
             try:
-                dchain = build_states(book, scores=known, take=None, pick=None)
+                dchain = build_states(book, scores=known, take=None, pick=None,
+                                      budget=None if explain else DECIDE_WORK // max(1, len(weights)) + 1)
             except ValueError as exc:
                 play.note = f"the best and worst reader are not computed: {exc}"
             else:
+                if not explain and len(dchain.shape.states) * len(weights) > DECIDE_WORK:
+                    # (their own chain, with a room after each decision, may be far larger)
+                    play.note = (f"the best and worst reader are not computed for a chain of "
+                                 f"{len(dchain.shape.states):,} states and {len(weights)} kinds of adventurer "
+                                 "(ask for --policy best or worst)")
+            if play.note is None:
                 d_entry_of = _entry_of(dchain.shape, dchain)
                 _decide(dchain.shape, chances, weights, goal_states(dchain.shape, d_entry_of, book)[0], play,
                         d_entry_of, dchain, explain)

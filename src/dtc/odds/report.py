@@ -148,20 +148,21 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
     if limit and len(odds.choices) > limit:
         console.print(_text(f"... {len(odds.choices) - limit} more (--limit 0 shows all; --format json has all)"))
     console.print()
+    bounded = odds.unexplored > 0
+    if bounded:  # before any figure: every one of them is a bound
+        console.print(_text(f"Bounds: {pct(odds.unexplored)} of readers reach states the exploration did not "
+                            "expand; each chance below is at least the figure and at most the figure plus that",
+                            style="bold"))
     console.print(_text(summary_line(odds), style="bold"))
     kinds = odds.by_kind()
     if kinds:
-        console.print(_text("Endings by kind: " + ", ".join(f"{k} {pct(v)}" for k, v in kinds.items() if v > 0
-                                                            or k != "unstated"), style="bold"))
+        console.print(_text("Endings by kind" + (" (at least)" if bounded else "") + ": " + ", ".join(
+            f"{k} {pct(v)}" for k, v in kinds.items() if v > 0 or k != "unstated"), style="bold"))
     line = play_line(odds)
     if line:
-        console.print(_text(line, style="bold"))
+        console.print(_text(line.replace(":", " (at least):", 1) if bounded else line, style="bold"))
     if odds.play is not None and odds.play.note:
         console.print(_text(odds.play.note))
-    bounded = odds.unexplored > 0
-    if bounded:
-        console.print(_text(f"Bounds: {pct(odds.unexplored)} of readers reach states the exploration did not "
-                            "expand; each chance below is at least the figure and at most the figure plus that"))
     table = _table(console, "", "Chance", "Outcome")
     shown = list(odds.outcomes.items())
     for key, p in (shown[:limit] if limit else shown):
