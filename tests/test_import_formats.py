@@ -264,3 +264,29 @@ def test_project_aon_newer_documents_characters_ranges_and_uses() -> None:
     assert imported.book.unmapped == {"prose condition": 1}
     graph = compile_text(text, "t").graph()
     assert {e["number"] for e in graph["entries"]} == {1, 2, 3, 4}
+
+
+def test_project_aon_choices_any_reader_may_take_and_references_name_nothing() -> None:
+    """"…or do not wish to show them" and ", or if you wish to…" open a choice to every reader;
+    "but do not wish to give it" still needs the thing; "either of these skills" and "neither of
+    the above" name no possession; "do not have either X or Y" is neither."""
+    xml = b"""<?xml version="1.0"?>
+<gamebook version="0.12"><meta><title>T</title></meta>
+<section id="sect1"><meta><title>1</title></meta><data><p>A guard post.</p>
+<choice idref="sect2">If you have the Seal, <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect2">If you do not have the documents or do not wish to show them,
+ <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect2">If you possess a Spear but do not wish to give it away, <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect2">If you do not have either the Seal or the Pass, <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect2">If you have neither of the above, <link-text>turn to 2</link-text>.</choice>
+<choice idref="sect2">If you have winnings to collect, or if you wish to leave,
+ <link-text>turn to 2</link-text>.</choice>
+</data></section>
+<section id="sect2"><meta><title>2</title></meta><data><p>Past.</p></data></section>
+</gamebook>"""
+    text = import_book("t.xml", xml).text
+    assert "(D0, S2, if Seal)" in text and "(D0, S2, if Spear), but do not wish to give it away." in text
+    assert "(D0, S2, if not Seal and not Pass)" in text
+    for junk in ("wish to show", "neither of", "winnings", "documents"):
+        assert f"+{junk}" not in text and f"if {junk}" not in text, junk
+    assert text.count("(D0, S2)") == 3  # open to every reader

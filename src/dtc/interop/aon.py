@@ -171,6 +171,10 @@ _LOSES = re.compile(r"(?i)\b(lose|loses|lost|erase|erases|discard|discards|give\
 _GOLD_AMOUNT = re.compile(r"(?i)\b(\d{1,5})\s+(gold\s+crowns?)\b")
 _FINDS = re.compile(r"(?i)\b(find|finds|found|take|takes|took|pick(?:s|ed)?\s+up|discover|discovers|receive|receives|"
                     r"gives?\s+you|hands?\s+you|acquire|keep)\b")
+#: A second way into a choice that any reader may take ("If you do not have the documents or do not
+#: wish to show them", "If you have winnings to collect, or if you wish to withdraw"): no condition.
+_ANYONE = re.compile(r"(?i)\bor\s+(?:if\s+you\s+)?(?:do\s+not|don['’]t)\s+(?:wish|want|choose)\b|"
+                     r"\bor\s+if\s+you\s+(?:wish|want|would|prefer|decide|choose)\b")
 _UNCLEAR = re.compile(r"(?i)^\s*if\s+(?:you\s+(?:have|possess|carry|are|were|do|did)|your)\b")
 
 
@@ -294,6 +298,9 @@ class AonReader:
         """A choice's prose condition (``what`` follows "If you have"): the dtc condition and the
         words to name the choice by; None when it is not clear. "X or Y", "X and Y", "neither X
         nor Y" are read; "X or Y and Z" is not."""
+        if re.match(r"(?i)^\s*n?either\s+of\b", what):
+            return None  # "either of these skills", "neither of the above": named elsewhere
+        what = re.sub(r"(?i)^\s*either\s+(?=.+\bor\b)", "", what)  # "either the Seal or the documents"
         first = what.split()[0].lower() if what.split() else ""
         if first in _NOT_A_THING or (first.endswith("ed") and len(first) > 4):
             return None  # "If you have ever visited…", "If you have already eaten…": not a possession
@@ -407,9 +414,12 @@ class AonReader:
             self.book.map("prose condition")
             return
         m = _CONDITION.match(prose)
+        if m and _ANYONE.search(prose):  # "…or do not wish to show them", "…, or if you wish to withdraw":
+            m = None  # every reader may take it (kept as text: open to every reader)
         what_end = m.end("what") if m else 0
-        if m:  # "If you have a Rope and wish to use it": the thing ends before the wish
-            wish_tail = re.search(r"(?i)\s+and\s+(?:wish|want|decide|would|choose|prefer)\b", m.group("what"))
+        if m:  # "If you have a Rope and wish to use it", "a Spear but do not wish to give it": before the wish
+            wish_tail = re.search(r"(?i)\s+(?:and|but)\s+(?:do\s+not\s+|don['’]t\s+)?"
+                                  r"(?:wish|want|decide|would|choose|prefer)\b", m.group("what"))
             if wish_tail:
                 what_end = m.start("what") + wish_tail.start()
         read = self._condition(prose[m.start("what"):what_end], bool(m.group("not")), bool(m.group("discipline")),
