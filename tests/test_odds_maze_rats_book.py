@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 import pytest
@@ -33,6 +31,7 @@ from click.testing import CliRunner
 
 from dtc.cli import main
 from dtc.compiler.api import compile_file
+from dtc.simulate.stats import wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "tests" / "fixtures" / "books" / "maze-rats-keys-and-coins.txt"
@@ -362,14 +361,6 @@ def test_the_gates_matter_for_the_rare_death(graph: dict[str, Any], exact: dict[
     assert sum(blind.values()) == 1
     assert blind[RARE_DEATH] > 8 * exact[RARE_DEATH]
     assert blind[RARE_DEATH] - exact[RARE_DEATH] > Fraction(3, 100)
-
-
-def wilson(k: int, n: int, confidence: float) -> tuple[float, float]:
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def test_simulate_agrees_with_the_exact_odds(exact: dict[int, Fraction]) -> None:

@@ -12,14 +12,13 @@ Wilson intervals; about thirty comparisons).
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
-from statistics import NormalDist
 
 import pytest
 from click.testing import CliRunner
 
 from dtc.cli import main
+from dtc.simulate.stats import wilson
 
 RUNS = 6000
 CONFIDENCE = 0.99999
@@ -51,14 +50,6 @@ SYSTEMS = {
     "zilch": ("♠", "♣", "♥"),
     "death-and-treasure + dungeon-rules": ("AGI", "LUCK", "WORLDSWAY"),
 }
-
-
-def wilson(k: int, n: int, confidence: float) -> tuple[float, float]:
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 @pytest.mark.parametrize("rules", sorted(SYSTEMS))
