@@ -925,7 +925,8 @@
       say(playing ? "Play out the encounter first." : "Follow the way the encounter leaves you.");
       return;
     }
-    if (control && inDark() && control.matches("a[href^='#entry-']") && !control.closest(".encounter-play, .choices.ending")) {
+    if (control && inDark() && (control.matches("a[href^='#entry-']") || control.closest(".choices:not(.ending) .card")) &&
+        !control.closest(".encounter-play, .choices.ending")) {
       ev.preventDefault(); ev.stopImmediatePropagation(); say(DARK_WORDS); return;
     }
     var card = ev.target.closest("[data-needs]");
