@@ -3,13 +3,16 @@
 
     python scripts/screenshots_replay.py
 
-Builds the web edition of The Tallow King and of The Drowned Chapel in a temporary folder, then,
+Builds the web edition of The Tallow King, The Drowned Chapel and The Broken Lighthouse in a
+temporary folder, then,
 with Playwright driving the system Chromium (``DTC_CHROMIUM``, default /usr/bin/chromium):
 
 * ``edition-web-replay.png``: the cover's "Replay a run" after replaying the log of
   ``dtc play adventures/the-tallow-king.txt --auto cautious --seed 3 --log run.jsonl --no-save``;
 * ``edition-web-download.png``: The Drowned Chapel's sheet after a new adventurer, Begin, the
-  first way on and "Download this run" (``?seed=1``).
+  first way on and "Download this run" (``?seed=1``);
+* ``edition-web-fight-as-play.png``: The Broken Lighthouse's first
+  way on at ``?seed=2`` brings a wandering fight, played as ``dtc play`` plays it; one attack.
 
 Nothing is fetched from the network.
 """
@@ -40,10 +43,12 @@ def main() -> int:
         out = Path(tmp)
         king = ROOT / "adventures" / "the-tallow-king.txt"
         chapel = ROOT / "adventures" / "the-drowned-chapel.txt"
+        lighthouse = ROOT / "adventures" / "the-broken-lighthouse.txt"
         log = out / "run.jsonl"
         dtc("play", str(king), "--auto", "cautious", "--seed", "3", "--log", str(log), "--no-save")
         dtc("build", str(king), "--no-pdf", "-o", str(out / "king"))
         dtc("build", str(chapel), "--no-pdf", "-o", str(out / "chapel"))
+        dtc("build", str(lighthouse), "--no-pdf", "-o", str(out / "lighthouse"))
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
@@ -72,6 +77,16 @@ def main() -> int:
             page.wait_for_timeout(150)
             page.screenshot(path=str(IMG / "edition-web-download.png"))
             print("wrote docs/img/edition-web-download.png")
+
+            page.goto((out / "lighthouse" / "the-broken-lighthouse.html").as_uri() + "?seed=2")
+            page.click("button[data-act='roll-abilities']")
+            page.click("#cover a.button.primary")
+            page.locator(".page.current .choices:not(.ending) .card.go a").first.click()
+            page.locator(".page.current .encounter-play button.ep-option").first.click()  # an attack
+            page.locator(".page.current .encounter-play").evaluate("e => e.scrollIntoView({block: 'center'})")
+            page.wait_for_timeout(150)
+            page.screenshot(path=str(IMG / "edition-web-fight-as-play.png"))
+            print("wrote docs/img/edition-web-fight-as-play.png")
             browser.close()
     return 0
 
