@@ -34,7 +34,8 @@ def signature(graph: CompiledGraph, skip: set[int] = frozenset()) -> dict[str, A
         entries[e["number"]] = {
             "ending": e["ending"], "kind": e.get("ending_kind"), "changes": e.get("changes", []),
             "choices": [((c["ability"] or "").upper() or None, c["difficulty"], c["success"], c["failure"],
-                         json.dumps(c.get("condition"), sort_keys=True), json.dumps(c.get("roll"), sort_keys=True))
+                         json.dumps(c.get("condition"), sort_keys=True), json.dumps(c.get("roll"), sort_keys=True),
+                         json.dumps(c.get("changes", []), sort_keys=True))
                         for c in e["choices"] if not c.get("error")],
             "exits": sorted((str(x["target"]), x["kind"]) for x in e["exits"]),
             "zone": e.get("zone"), "hazards": e.get("hazards"), "conditions": e.get("conditions"),
@@ -140,6 +141,17 @@ def test_twee_export_speaks_sugarcube_for_the_published_gamebook_forms() -> None
     assert "[[Pay the toll->2][$gold_crowns to $gold_crowns - 3]]" in text  # effects on a choice
     assert signature(round_trip(graph, "twee")) == signature(graph)
     assert round_trip(graph, "twee").get("limits") == {"gold crowns": 40, "provisions": 4}
+
+
+def test_twee_keeps_every_form_of_a_choices_effects() -> None:
+    """A choice's effects in a setter link, every form the notation gives a choice: all of it, a
+    loss if held, a rolled amount (the link's setter was kept as text for these)."""
+    src = ("Title: Toll\nStart: 1\n\n1 The ferry. **Go** (D0, S2, -all coins, -rope?, +1d6 coins). "
+           "**Wait** (D0, S2, +2 coins).\n\n2 The far bank. THE END\n")
+    graph = compile_text(src, "toll.txt").graph()
+    again = round_trip(graph, "twee")
+    assert signature(again) == signature(graph)
+    assert [c["name"] for c in again["entries"][0]["choices"][0]["changes"]] == ["coins", "rope", "coins"]
 
 
 def test_twee_export_speaks_sugarcube() -> None:

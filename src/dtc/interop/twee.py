@@ -720,11 +720,12 @@ class TweeReader:
         return None
 
     def _setter(self, setter: str, at: int) -> list[str] | None:
-        """A setter link's assignments as a choice's effects, or None (kept as text)."""
+        """A setter link's assignments as a choice's effects (``-all coins``, ``-1 rope?``,
+        ``+1d6 coins``: every form a choice takes), or None (kept as text)."""
         effects = []
         for var, value in _assignments(setter):
             effect = self._effect(var, value)
-            if effect is None or "?" in effect or "all" in effect.split()[0] or "d" in effect.split()[0][1:]:
+            if effect is None:
                 return None
             effects.append(effect)
         return effects
