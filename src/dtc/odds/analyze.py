@@ -25,11 +25,19 @@ from dtc.odds.checks import (
     key_probability,
     option_mixes,
 )
-from dtc.odds.decide import chosen_branches, optimal, option_choices, reached_under
+from dtc.odds.decide import chosen_branches, menu_shape, optimal, option_choices, reached_under
 from dtc.odds.options import Book, CheckKey, read_book
 from dtc.odds.small import BACK, ESCAPED, PlainShape, PlainSolution, plain_shape
 from dtc.odds.small import solve as solve_small
-from dtc.odds.states import StateChain, cyclic_entries, entry_view, needs_states, outcome_name, state_note
+from dtc.odds.states import (
+    UNEXPLORED,
+    StateChain,
+    cyclic_entries,
+    entry_view,
+    needs_states,
+    outcome_name,
+    state_note,
+)
 from dtc.odds.states import build as build_states
 from dtc.runtime.conditions import words
 from dtc.systems import Ruleset, get_ruleset
@@ -231,6 +239,7 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     play = Play(goal_words)
     branches: list[list[float]] | None = None
     choosing = chain is not None and policy not in DECIDED and _reader_decides(book)
+    dchain: StateChain | None = None
     if policy in DECIDED or explain or len(plain.states) * len(weights) <= DECIDE_WORK:
         if choosing:  # the best and worst readers decide a [may ...] and what they give up: their own chain
             try:
@@ -244,7 +253,8 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
                     play.note = (f"the best and worst reader are not computed for a chain of "
                                  f"{len(dchain.shape.states):,} states and {len(weights)} kinds of adventurer "
                                  "(ask for --policy best or worst)")
-            if play.note is None:
+                    dchain = None
+            if play.note is None and dchain is not None:
                 d_entry_of = _entry_of(dchain.shape, dchain)
                 _decide(dchain.shape, chances, weights, goal_states(dchain.shape, d_entry_of, book)[0], play,
                         d_entry_of, dchain, explain)
@@ -278,6 +288,9 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
         reach_out = {n: (None if math.isnan(reach[i]) else float(reach[i])) for i, n in enumerate(numbers)}
         visits_out = {n: float(visits[i]) for i, n in enumerate(numbers)}
     play.chosen = sum(p for k, p in outcomes.items() if _is_goal(k, book, goal_words))
+    if chain is not None and chain.hp_ways:
+        _hp_gates(book, chain, plain, goal, policy, known, chances, weights, play, dchain if choosing else None,
+                  explain)
     if policy != "random" and play.random is None and len(plain.states) * len(weights) <= DECIDE_WORK:
         r_plain, r_chain = plain, chain
         if policy == "cautious" and choosing:  # the random reader takes a [may ...] half the time, picks at random
@@ -414,6 +427,11 @@ def _by_gates(graph: CompiledGraph, book: Book, ruleset: Ruleset, gates: tuple[G
         if all(v is not None for v in values):
             setattr(play, name, sum(w * float(v) for (w, _), v in zip(parts, values, strict=True) if v is not None))
     play.note = next((o.play.note for _, o in parts if o.play and o.play.note), None)
+    play.hp_note = next((o.play.hp_note for _, o in parts if o.play and o.play.hp_note), None)
+    for name in ("random", "best", "worst"):  # (each group's bounds hold its share: so does their sum)
+        held = [(w, o.play.hp_bounds[name]) for w, o in parts if o.play and name in o.play.hp_bounds]
+        if held and len(held) == len(parts):
+            play.hp_bounds[name] = (sum(w * b[0] for w, b in held), sum(w * b[1] for w, b in held))
     if first.play is not None:
         play.explain, play.explain_reader = first.play.explain, first.play.explain_reader
     told = ", ".join(f"{a} {op} {c}" for a, op, c in gates)
@@ -467,6 +485,9 @@ def _assumptions(ruleset: Ruleset, policy: str, approach: str, fresh_reader: boo
         "fights are won and damage, encounters and light are not modelled (dtc simulate plays them)",
         "a prose exit guarded by a condition ('if you previously ...') is left out when the entry offers more",
     ]
+    if chain is not None and chain.hp_ways:
+        out.append("a choice gated on HP (if HP >= 10) is counted open wherever some HP opens it, as HP is not "
+                   "followed through a run; the goal's bounds hold whether it is open or closed at each visit")
     if fresh_reader:
         out.append(f"a fresh adventurer's scores: {describe_scores(ruleset)}")
     return out
@@ -524,6 +545,12 @@ class Play:
     #: Which checks decide the book, largest swing first (for one reader: see ``checks_reader``).
     checks: list[Decisive] = field(default_factory=list)
     checks_reader: str = ""
+    #: In a book with a gate on HP (which the odds do not follow through a run): sound bounds on
+    #: the goal's chance, (lowest, highest), for the ``random``, ``best`` and ``worst`` reader, as
+    #: far as they are computed; the figures above count every such gate open.
+    hp_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: What the bounds are, or why they (or some of them) are not computed.
+    hp_note: str | None = None
 
 
 def _entry_of(plain: PlainShape, chain: StateChain | None) -> Callable[[int], int | None]:
@@ -637,6 +664,96 @@ def _decide(plain: PlainShape, chances: list[list[float]], weights: list[float],
     if explain and len(chances) > 1:
         play.explain_reader = "the first of the adventurers the mixture weighs (each plays its own best)"
     return out
+
+
+HP_WORDS = "a gate on HP is not followed through a run"
+
+
+def _goal_high(plain: PlainShape, chain: StateChain, goal: list[bool]) -> list[bool]:
+    """The goal, and every state the exploration did not expand (what lies past it may be the goal)."""
+    ex = chain.exploration
+    high = list(goal)
+    for s, st in enumerate(plain.states):
+        if st == UNEXPLORED or (isinstance(st, int) and (st >= ex.expanded or st in ex.overflow)):
+            high[s] = True
+    return high
+
+
+def _hp_gates(book: Book, chain: StateChain, plain: PlainShape, goal: list[bool], policy: str,
+              known: Mapping[str, int] | None, chances: list[list[float]], weights: list[float], play: Play,
+              dchain: StateChain | None, explain: bool) -> None:
+    """Sound bounds on the goal's chance in a book with a gate on HP, into ``play.hp_bounds``.
+
+    The chain counts a gate on HP open wherever some HP opens it; in a run it is open or closed
+    at each visit, as the adventurer's HP then is. Each such state's options open together at one
+    HP make a *menu* (:meth:`StateChain.hp_menus`); which menu a visit meets is left to "nature",
+    and the random reader takes one option of it, each as likely. The lowest and highest chance
+    of the goal over nature's choices (:func:`dtc.odds.decide.optimal` over the menus,
+    :func:`dtc.odds.decide.menu_shape`) hold the run's chance between them, whatever its HP does.
+
+    The best reader: at least what it gets taking only the options open at every HP (stuck where
+    there is none) and at least the random reader; at most its best with every gate open. The
+    worst reader: at least its least with every gate open (stuck where every option may be
+    closed); at most what it gets taking only options open at every HP (where each state has one)
+    and at most the random reader. Past :data:`DECIDE_WORK`, not computed (a note says so)."""
+    play.best = play.worst = None  # (with every gate open they are not bounds: hp_bounds holds them)
+    rchain: StateChain | None = chain
+    if policy != "random":  # the random reader's own chain ([may ...] taken half the time)
+        try:
+            rchain = build_states(book, scores=known, take=0.5, pick="random")
+        except ValueError as exc:
+            play.hp_note = f"{HP_WORDS}, and the random reader's bounds are not computed: {exc}"
+            return
+    assert rchain is not None
+    rplain = rchain.shape
+    if not explain and len(rplain.states) * len(weights) > DECIDE_WORK:
+        play.hp_note = (f"{HP_WORDS}, and its bounds are not computed for a chain of {len(rplain.states):,} states "
+                        f"and {len(weights)} kinds of adventurer: the figures count every gate on HP open")
+        return
+    rgoal = goal if rchain is chain else goal_states(rplain, _entry_of(rplain, rchain), book)[0]
+    rhigh = _goal_high(rplain, rchain, rgoal)
+    menus = rchain.hp_menus()
+    total = sum(weights) or 1.0
+    low: list[float] = []
+    high: list[float] = []
+    for row in chances:
+        shape = menu_shape(rplain, row, menus, True)
+        low.append(optimal(shape, [], rgoal, False).value[rplain.start])
+        high.append(optimal(shape, [], rhigh, True).value[rplain.start])
+    play.hp_bounds["random"] = (sum(w * v for w, v in zip(weights, low, strict=True)) / total,
+                                sum(w * v for w, v in zip(weights, high, strict=True)) / total)
+
+    play.hp_note = (f"{HP_WORDS}: each such choice may be open or closed at each visit, and the bounds hold "
+                    "whichever it is; the other figures count it open")
+    decided = dchain if dchain is not None else chain if policy in DECIDED or not _reader_decides(book) else None
+    if decided is None or play.note is not None:
+        return
+    dplain = decided.shape
+    dgoal = goal_states(dplain, _entry_of(dplain, decided), book)[0]
+    dhigh = _goal_high(dplain, decided, dgoal)
+    dmenus = decided.hp_menus()
+    certain: dict[int, list[tuple[int, ...]]] = {}
+    either: dict[int, list[tuple[int, ...]]] = {}
+    for q, ms in dmenus.items():
+        sure = set(ms[0]).intersection(*ms[1:])
+        may = sorted(set().union(*ms))
+        certain[q] = [(o,) for o in sorted(sure)] or [()]
+        either[q] = [(o,) for o in may] + ([()] if () in ms else [])
+    stuck = any(m == [()] for m in certain.values())
+    bounds: dict[str, list[float]] = {"best_low": [], "best_high": [], "worst_low": [], "worst_high": []}
+    for row, lo, hi in zip(chances, low, high, strict=True):
+        sure_shape = menu_shape(dplain, row, certain, False)
+        bounds["best_low"].append(max(lo, optimal(sure_shape, [], dgoal, True).value[dplain.start]))
+        bounds["best_high"].append(optimal(dplain, row, dhigh, True).value[dplain.start])
+        either_shape = menu_shape(dplain, row, either, False)
+        bounds["worst_low"].append(optimal(either_shape, [], dgoal, False).value[dplain.start])
+        bounds["worst_high"].append(hi if stuck else min(hi, optimal(sure_shape, [], dhigh, False).value[dplain.start]))
+
+    def mean(values: list[float]) -> float:
+        return sum(w * v for w, v in zip(weights, values, strict=True)) / total
+
+    for name in ("best", "worst"):
+        play.hp_bounds[name] = (mean(bounds[f"{name}_low"]), mean(bounds[f"{name}_high"]))
 
 
 def _mixed_sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateChain | None, approach: str,

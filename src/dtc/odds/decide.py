@@ -24,10 +24,10 @@ visits of its states times the difference the outcome makes).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from dtc.odds.options import FAIL, PASS
+from dtc.odds.options import FAIL, PASS, SURE
 from dtc.odds.small import PlainShape, _components
 
 #: A switch of option must gain at least this much (rounding is not an improvement).
@@ -263,6 +263,44 @@ def _gauss(a: list[list[float]], b: list[float]) -> list[float]:
         d = m[i][i]
         x[i] = 0.0 if d == 0.0 else (m[i][k] - math.fsum(m[i][j] * x[j] for j in range(i + 1, k))) / d
     return x
+
+
+def menu_shape(shape: PlainShape, p: Sequence[float], menus: Mapping[int, Sequence[Sequence[int]]],
+               uniform: bool) -> PlainShape:
+    """``shape`` for one adventurer (per-check chances ``p``) with each listed state's options
+    replaced by its ``menus``: each menu one option, a set of the shape's options of which the
+    reader takes one, each as likely (its branches: the uniform mixture of theirs); an empty menu
+    leads nowhere (the reader is stuck there). A state not listed keeps its options each as one
+    (a reader who decides) or, ``uniform``, as one menu of them all (the random reader: nothing
+    to decide there). Every branch is sure, with its chance as its share, so :func:`optimal`
+    decides among the menus."""
+    first_br, first_opt = _layout(shape)
+    opt_state: list[int] = []
+    group_start: list[int] = []
+    group_state: list[int] = []
+    br_opt: list[int] = []
+    br_target: list[int] = []
+    br_share: list[float] = []
+    for s in range(len(shape.states)):
+        own = _options_of(shape, first_opt, s)
+        if not own:
+            continue
+        listed = menus.get(s)
+        chosen: Sequence[Sequence[int]] = listed if listed is not None else [tuple(own)] if uniform else [
+            (o,) for o in own]
+        group_start.append(len(opt_state))
+        group_state.append(s)
+        for menu in chosen:
+            m = len(opt_state)
+            opt_state.append(s)
+            for o in menu:
+                for b in range(first_br[o], first_br[o + 1]):
+                    br_opt.append(m)
+                    br_target.append(shape.br_target[b])
+                    br_share.append(branch_probability(shape, p, b) / len(menu))
+    return replace(shape, opt_state=opt_state, opt_check=[-1] * len(opt_state), group_start=group_start,
+                   group_state=group_state, br_opt=br_opt, br_target=br_target, br_kind=[SURE] * len(br_opt),
+                   br_share=br_share, br_exit=[])
 
 
 def reached_under(shape: PlainShape, p: Sequence[float], choice: Sequence[int]) -> list[int]:

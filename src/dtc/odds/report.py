@@ -100,16 +100,31 @@ def _table(console: Console, title: str, *columns: str) -> Table:
 
 
 def play_line(odds: Odds) -> str | None:
-    """``Victory: random reader 38.9%, best play 61.2%, worst play 12.0%``."""
+    """``Victory: random reader 38.9%, best play 61.2%, worst play 12.0%``; in a book with a gate
+    on HP, the bounds: ``Victory: random reader between 12.0% and 31.5% (a gate on HP is not
+    followed through a run: 25.0% counting it open), best play between ...``."""
     play = odds.play
-    if play is None or play.best is None:
+    if play is None or (play.best is None and "random" not in play.hp_bounds):
         return None
     parts = []
-    if play.random is not None:
+    bounds = play.hp_bounds
+
+    def between(name: str) -> str:
+        low, high = bounds[name]
+        return f"between {pct(low)} and {pct(high)}"
+
+    if "random" in bounds:
+        counted = f"{'at least ' if odds.unexplored > 0 else ''}{pct(play.random)} counting it open"
+        parts.append(f"random reader {between('random')} (a gate on HP is not followed through a run: {counted})")
+    elif play.random is not None:
         parts.append(f"random reader {pct(play.random)}")
     if odds.policy not in ("random", "best", "worst") and play.chosen is not None:
-        parts.append(f"{odds.policy} reader {pct(play.chosen)}")
-    parts += [f"best play {pct(play.best)}", f"worst play {pct(play.worst)}"]
+        parts.append(f"{odds.policy} reader {pct(play.chosen)}" + (" counting every gate on HP open" if bounds else ""))
+    for name in ("best", "worst"):
+        if name in bounds:
+            parts.append(f"{name} play {between(name)}")
+        elif getattr(play, name) is not None:
+            parts.append(f"{name} play {pct(getattr(play, name))}")
     return f"{play.goal[:1].upper()}{play.goal[1:]}: " + ", ".join(parts)
 
 
@@ -160,9 +175,12 @@ def render_text(odds: Odds, *, limit: int = 40, color: bool | None = None, width
             f"{k} {pct(v)}" for k, v in kinds.items() if v > 0 or k != "unstated"), style="bold"))
     line = play_line(odds)
     if line:
-        console.print(_text(line.replace(":", " (at least):", 1) if bounded else line, style="bold"))
+        hp = odds.play is not None and bool(odds.play.hp_bounds)  # (its bounds hold what was not expanded)
+        console.print(_text(line.replace(":", " (at least):", 1) if bounded and not hp else line, style="bold"))
     if odds.play is not None and odds.play.note:
         console.print(_text(odds.play.note))
+    if odds.play is not None and odds.play.hp_note:
+        console.print(_text(odds.play.hp_note))
     table = _table(console, "", "Chance", "Outcome")
     shown = list(odds.outcomes.items())
     for key, p in (shown[:limit] if limit else shown):
@@ -293,6 +311,8 @@ def _play_json(odds: Odds) -> dict[str, Any]:
     return {
         "goal": play.goal, "random": play.random, "chosen": play.chosen, "best": play.best, "worst": play.worst,
         "note": play.note,
+        "hp_bounds": {name: {"low": low, "high": high} for name, (low, high) in play.hp_bounds.items()},
+        "hp_note": play.hp_note,
         "decisive": [{"entry": d.entry, "choice": d.choice, "label": d.label, "ability": d.ability,
                       "difficulty": d.difficulty, "goal": d.goal, "easier": d.easier, "harder": d.harder,
                       "derivative": d.derivative} for d in play.checks],

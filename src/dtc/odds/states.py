@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import gcd
 from typing import Any
@@ -59,17 +59,20 @@ def normal(cond: Mapping[str, Any], scores: Mapping[str, int] | None = None) -> 
     least 4 of x, ``x < 3`` not 3 of x, ``x = 2`` 2 and not 3 (as lint reads them,
     :func:`dtc.lint.state.normal`). A score (``{"score": "CON"}``) is the adventurer's: with the
     reader's ``scores`` (``--abilities``, ``--character``) the gate is open or closed for the whole
-    run (``{"all": []}`` or ``{"any": []}``); over every fresh adventurer, and for HP, which the odds
-    do not follow through a run, :class:`ValueError` names it."""
+    run (``{"all": []}`` or ``{"any": []}``); over every fresh adventurer :class:`ValueError` names it.
+    HP changes through a run (damage, healing), which the odds do not follow: its comparisons are
+    kept as they are, and :func:`hp_points` and :func:`_hp_test` read them (a gate on HP is open
+    or closed at each visit, as the run has it)."""
     if "score" in cond:
+        if cond["score"] == "HP":  # changes through a run: kept, for :func:`hp_points` (open or closed by visit)
+            return cond
         if scores is not None and cond["score"] in scores:
             from dtc.runtime.conditions import compared
 
             return {"all": []} if compared(cond["op"], scores[cond["score"]], int(cond["count"])) else {"any": []}
-        given = "HP, which dtc odds does not follow through a run" if cond["score"] == "HP" else (
-            "which dtc odds follows only for one adventurer (--abilities or --character)")
         raise ValueError(f"a condition reads the adventurer's score ({cond['score']} {cond['op']} {cond['count']}): "
-                         f"{given}; dtc simulate plays it")
+                         "which dtc odds follows only for one adventurer (--abilities or --character); dtc simulate "
+                         "plays it")
     if "has" in cond:
         op, n, name = cond.get("op", ">="), int(cond["count"]), cond["has"]
         if op == ">=":
@@ -88,6 +91,8 @@ def normal(cond: Mapping[str, Any], scores: Mapping[str, int] | None = None) -> 
 
 
 def _cond_names(cond: Mapping[str, Any]) -> list[tuple[str, int]]:
+    if "score" in cond:  # (HP: not a possession)
+        return []
     if "has" in cond:
         return [(str(cond["has"]), int(cond["count"]))]
     if "not" in cond:
@@ -96,6 +101,43 @@ def _cond_names(cond: Mapping[str, Any]) -> list[tuple[str, int]]:
     for c in cond["all" if "all" in cond else "any"]:
         out.extend(_cond_names(c))
     return out
+
+
+def hp_points(cond: Mapping[str, Any]) -> tuple[int, ...]:
+    """One HP for each way the condition's comparisons on HP can fall together (each number a
+    comparison names and those on either side of it; empty when it reads no HP): every HP a
+    reader may have at a visit opens the condition as one of these does."""
+    if "score" in cond:
+        return tuple(int(cond["count"]) + d for d in (-1, 0, 1)) if cond["score"] == "HP" else ()
+    if "has" in cond:
+        return ()
+    if "not" in cond:
+        return hp_points(cond["not"])
+    return tuple(sorted({h for c in cond["all" if "all" in cond else "any"] for h in hp_points(c)}))
+
+
+def _hp_test(cond: Mapping[str, Any], slot: dict[str, int], unit: dict[str, int], layout: Layout) -> Any:
+    """A condition that reads HP as a test of (the state's packed values, an HP)."""
+    if "score" in cond:
+        from dtc.runtime.conditions import compared
+
+        op, count = str(cond["op"]), int(cond["count"])
+        return lambda v, h: compared(op, h, count)
+    if "has" in cond:
+        test = _test(cond, slot, unit, layout)
+        return lambda v, h: test(v)
+    if "not" in cond:
+        inner = _hp_test(cond["not"], slot, unit, layout)
+        return lambda v, h: not inner(v, h)
+    parts = [_hp_test(c, slot, unit, layout) for c in cond["all" if "all" in cond else "any"]]
+    if "all" in cond:
+        return lambda v, h: all(p(v, h) for p in parts)
+    return lambda v, h: any(p(v, h) for p in parts)
+
+
+def _any_hp(test: Callable[[int, int], bool], points: tuple[int, ...]) -> Callable[[int], bool]:
+    """Open at some HP: a gate on HP as the chain counts it (open wherever it may be)."""
+    return lambda v: any(test(v, h) for h in points)
 
 
 def _test(cond: Mapping[str, Any], slot: dict[str, int], unit: dict[str, int], layout: Layout) -> Any:
@@ -137,10 +179,38 @@ class StateChain:
     #: Per room: whether its states are visits of its entry (False for a room after a decision
     #: the reader made at the entry: the best and worst readers' ``[may ...]``).
     counted: list[bool]
+    #: Per way gated on HP (by the way's ``id``): its test of (packed values, HP) and the HPs that
+    #: decide it (:func:`hp_points`). Such a way is in the chain wherever some HP opens it.
+    hp_ways: dict[int, tuple[Callable[[int, int], bool], tuple[int, ...]]] = field(default_factory=dict)
 
     @property
     def states(self) -> int:
         return len(self.exploration.nodes)
+
+    def hp_menus(self) -> dict[int, list[tuple[int, ...]]]:
+        """Per state where a gate on HP is open at some HP and closed at another: the sets of the
+        shape's options (indices) open together at one HP, each once (an empty set: the reader
+        stuck there). A state not listed has its options open whatever the HP."""
+        ex = self.exploration
+        out: dict[int, list[tuple[int, ...]]] = {}
+        if not self.hp_ways or ex.edges is None:
+            return out
+        shape = self.shape
+        first = dict(zip(shape.group_state, shape.group_start, strict=True))
+        for q, ways in enumerate(ex.edges):
+            if q in ex.overflow or not ways:
+                continue
+            room = ex.rooms[ex.room_of(q)]
+            tests = [self.hp_ways.get(id(room.ways[wi])) if wi < len(room.ways) else None for wi, _, _ in ways]
+            if not any(tests):
+                continue
+            v = ex.values_of(q)
+            points = sorted({h for t in tests if t is not None for h in t[1]})
+            menus = dict.fromkeys(tuple(first[q] + k for k, t in enumerate(tests) if t is None or t[0](v, h))
+                                  for h in points)
+            if len(menus) > 1:
+                out[q] = list(menus)
+        return out
 
 
 def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | None = None,
@@ -329,6 +399,7 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     rooms: list[Room] = []
     options: list[list[Option]] = []
     return_exits: dict[int, dict[int, int]] = {}
+    hp_ways: dict[int, tuple[Callable[[int, int], bool], tuple[int, ...]]] = {}
     def decision(n: int, k: int, ch: Any, to: int) -> tuple[list[Way], list[Option], int]:
         """The answers to one decision at entry ``n`` (its change ``k``, ``ch``), each a way on to
         room ``to``: take or leave what a ``[may ...]`` offers; give up each possession held (not
@@ -425,10 +496,16 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                     continue
                 returns = ()  # a return to a missing entry: kept as an option, without memory
             cond = e["choices"][opt.choice].get("condition") if opt.choice is not None else None
-            test = None
+            test: Callable[[int], bool] | None = None
+            hp: tuple[Callable[[int, int], bool], tuple[int, ...]] | None = None
             if cond is not None:
                 read = normal(cond, scores)
-                test = _test(read, slot, unit, layout)
+                points = hp_points(read)
+                if points:  # open wherever some HP opens it; which HPs do, kept for the bounds
+                    hp = (_hp_test(read, slot, unit, layout), points)
+                    test = _any_hp(*hp)
+                else:
+                    test = _test(read, slot, unit, layout)
                 for name, _ in _cond_names(read):
                     reads |= 1 << slot[name]
             way_changes: tuple[tuple[int, int], ...] = ()
@@ -443,6 +520,8 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
                     if n_ == n and ci_ == opt.choice:
                         reads |= 1 << f
             ways.append(Way(opt, tuple(target(b.target) for b in opt.branches), test, way_changes, way_kinds))
+            if hp is not None:
+                hp_ways[id(ways[-1])] = hp
             opts.append(opt)
         if r == back:
             leave = Option("leave", "leave the dungeon", None, None, [])
@@ -514,8 +593,10 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
     ex = explore(rooms, room_of[book.start], layout, budget=budget, edges=True, held=held)
     owns = [r < len(book.numbers) for r in range(len(rooms) - len(pending))] + [o for _, _, o in pending]
     counted = [True] * (len(rooms) - len(pending)) + [False] * len(pending)
-    return _lay_out(book, ex, numbers, options, rooms, sinks, names + flag_names, return_exits,
-                    units + [1] * (len(onces) + len(kit)), cyclic, owns, counted)
+    chain = _lay_out(book, ex, numbers, options, rooms, sinks, names + flag_names, return_exits,
+                     units + [1] * (len(onces) + len(kit)), cyclic, owns, counted)
+    chain.hp_ways = hp_ways
+    return chain
 
 
 def _boxes(book: Book, tops: Mapping[str, int], take: float | None,
