@@ -62,7 +62,8 @@ def page(browser: Any) -> Iterator[Any]:  # noqa: F811
 #: The current entry's ways on that the page plays itself (not a check rolled by hand, not a leave card).
 _WAYS = (".page.current .choices:not(.ending) .card.go:not(.closed), "
          ".page.current .choices:not(.ending) .card.check:not(.closed):has(button.roll), "
-         ".page.current .choices:not(.ending) .card.random:not(.closed)")
+         ".page.current .choices:not(.ending) .card.random:not(.closed), "
+         ".page.current .choices:not(.ending) .card.return")
 
 
 def _pick(page: Any, rng: random.Random, selector: str) -> None:
@@ -88,6 +89,10 @@ def _step(page: Any, rng: random.Random) -> bool:
     card = ways.nth(rng.randrange(ways.count()))
     if "go" in (card.get_attribute("class") or "").split():
         _follow(page, card.locator("a").first)
+        return True
+    if "return" in (card.get_attribute("class") or "").split():  # the way back play offers: where you came from
+        came = card.locator("a.came-from")
+        _follow(page, came.first if came.count() else card.locator("a.back").first, by_script=True)
         return True
     if card.locator("button.roll-branch").count():
         card.locator("button.roll-branch").click()
@@ -127,11 +132,15 @@ def _encounter_step(page: Any, rng: random.Random) -> bool:
     return False
 
 
-def _follow(page: Any, link: Any) -> None:
+def _follow(page: Any, link: Any, by_script: bool = False) -> None:
     """Follow a link to an entry and wait until the page shows it (the browser's hashchange comes
-    after the click: the next step must not look at the entry left behind)."""
+    after the click: the next step must not look at the entry left behind). ``by_script``: a link
+    whose words are mostly hidden (a way back: "8"), clicked as the keyboard's Enter would."""
     target = (link.get_attribute("href") or "#")[1:]
-    link.click()
+    if by_script:
+        link.evaluate("a => a.click()")
+    else:
+        link.click()
     page.wait_for_function("id => { const p = document.querySelector('.page.current'); return !!p && p.id === id; }",
                            arg=target)
 

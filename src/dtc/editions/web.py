@@ -320,18 +320,17 @@ class WebEdition:
         return found
 
     def _scenes(self, fights: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-        """The creatures each entry names with a fixed count (play's scene, which a later fight
-        reads), by entry, where the page plays fights as play does (a count to roll stops the log
-        there: the entry's creatures are the reader's)."""
+        """The creatures each entry names (play's scene, which a later fight reads: effects._group,
+        their count rolled where it is dice), by entry, where the page plays fights as play does."""
         if not self._plays_fights():
             return {}
         found: dict[str, list[dict[str, Any]]] = {}
         for entry in self.entries:
-            groups = [e for e in entry.get("effects", []) if e["kind"] == "creatures"]
+            groups = [e for e in entry.get("effects", []) if e["kind"] == "creatures" and e.get("when") is None]
             if groups and str(entry["number"]) not in fights:
                 found[str(entry["number"])] = [
                     {"name": e["name"], "block": self._block_named(e["name"]), "count": str(e["count"])}
-                    for e in groups if e.get("when") is None and str(e["count"]).isdigit()]
+                    for e in groups]
         return found
 
     def _finds(self) -> dict[str, list[dict[str, Any]]]:
@@ -391,9 +390,11 @@ class WebEdition:
         zones: dict[str, str] = {}
         overlay = bool(rules and "dungeon-rules" in rules)
         played = {**self._effects(), **self._finds(), **fights}  # the entry's effects the page plays itself
+        scenes = self._plays_fights()  # (and the creatures an entry names: self._scenes)
         for entry in self.entries:
             kinds: list[str] = [] if str(entry["number"]) in played else sorted(
-                {e["kind"] for e in entry.get("effects", []) if not _unplayed(e)})
+                {e["kind"] for e in entry.get("effects", []) if not _unplayed(e)
+                 and not (scenes and e["kind"] == "creatures" and e.get("when") is None)})
             if entry.get("hazards"):
                 kinds.append("hazard")
             if kinds:

@@ -2359,6 +2359,17 @@
   function moveBy(a) {
     var card = a.closest("[data-card], [data-key]");
     if (a.classList.contains("flee-to")) { return "flee"; }
+    var back = a.classList.contains("back") ? a.closest(".entry .card.return") : null;
+    if (back) {
+      /* "return to your most recent entry" (play's menu return:N): the entry you came from where it
+         is one of them, else any of them */
+      var to = parseInt(a.getAttribute("href").slice(7), 10);
+      var all = Array.prototype.map.call(back.querySelectorAll("a.back"), function (x) { return parseInt(x.getAttribute("href").slice(7), 10); });
+      var offered = all.indexOf(state.previous) >= 0 ? [state.previous] : all;
+      if (offered.indexOf(to) < 0) { return null; }
+      decide("menu", "return:" + to, "Return to " + to);
+      return "return";
+    }
     if (a.classList.contains("play-again") || (!a.closest(".entry") && a.getAttribute("href") === "#entry-" + data.start)) { return "start"; }
     var outcome = a.classList.contains("fight-exit") ? /fight-(win|lose|flee)/.exec(a.parentNode.className || "") : null;
     if (outcome) { return outcome[1]; }
