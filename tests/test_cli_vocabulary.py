@@ -95,7 +95,8 @@ def test_policies_have_one_vocabulary() -> None:
     for path, param in by_command.items():
         names = [c for c in param.type.choices if c != "uniform"]
         assert set(names) <= set(POLICY_HELP), path
-        assert "random" in names and "cautious" in names
+        assert "random" in names and "likeliest" in names  # the readers odds and the runs both follow
+        assert ("cautious" in names) == (path != "dtc odds")  # it remembers where it has been: runs only
         assert param.default in (None, "random"), path
     assert invoke("odds", CHAPEL, "--policy", "uniform").output == invoke("odds", CHAPEL).output
     assert "Policy: random" in invoke("odds", CHAPEL).output

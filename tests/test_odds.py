@@ -183,12 +183,12 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_cli_text_and_json(small: Path, tmp_path: Path) -> None:
     code, out, _ = run("odds", str(small))
     assert code == 0 and "Outcomes" in out and "every freshly made adventurer" in out
-    code, out, _ = run("odds", str(small), "--format", "json", "--abilities", "dex=12", "--policy", "cautious")
+    code, out, _ = run("odds", str(small), "--format", "json", "--abilities", "dex=12", "--policy", "likeliest")
     data = json.loads(out)
-    assert code == 0 and data["reader"]["method"] == "character" and data["policy"] == "cautious"
+    assert code == 0 and data["reader"]["method"] == "character" and data["policy"] == "likeliest"
     compiled = tmp_path / "small.json"
     assert run("compile", str(small), "-o", str(compiled))[0] == 0
-    code, out2, _ = run("odds", str(compiled), "--format", "json", "--abilities", "DEX=12", "--policy", "cautious")
+    code, out2, _ = run("odds", str(compiled), "--format", "json", "--abilities", "DEX=12", "--policy", "likeliest")
     assert code == 0 and json.loads(out2)["outcomes"] == data["outcomes"]
 
 

@@ -110,10 +110,10 @@ def test_conditional_prose_exit_is_left_out_when_there_is_more() -> None:
     assert any("conditional exit to 3" in n for n in o.notes)
 
 
-def test_cautious_takes_the_surest_options() -> None:
+def test_likeliest_takes_the_surest_options() -> None:
     spec: Spec = {1: {"choices": [("DEX", 2, 2, 3), ("DEX", 1, 3, 2), (None, 0, 4, None)]},
                   2: {"end": True}, 3: {"end": True}, 4: {"end": True}}
-    assert nz(odds(spec, policy="cautious").outcomes) == pytest.approx({"ending:4": 1.0})
+    assert nz(odds(spec, policy="likeliest").outcomes) == pytest.approx({"ending:4": 1.0})
     uniform = odds(spec).outcomes
     assert uniform["ending:4"] == pytest.approx(1 / 3)
 
@@ -284,14 +284,14 @@ def assert_same(plain: Any, num: Any) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(books(), st.sampled_from(["random", "cautious"]))
+@given(books(), st.sampled_from(["random", "likeliest"]))
 def test_plain_python_and_numeric_paths_agree(spec: Spec, policy: str) -> None:
     plain = odds(spec, abilities={**CHARACTER, "DEX": 9, "CHA": 12}, policy=policy)
     assert_same(plain, numeric(spec, abilities={**CHARACTER, "DEX": 9, "CHA": 12}, policy=policy))
 
 
 @pytest.mark.parametrize("book", sorted(ADVENTURES.glob("*.txt")), ids=lambda p: p.stem)
-@pytest.mark.parametrize("policy", ["random", "cautious"])
+@pytest.mark.parametrize("policy", ["random", "likeliest"])
 def test_bundled_books_agree_on_both_paths(book: Path, policy: str) -> None:
     """The bundled books (fresh adventurers), solved in plain Python where small enough and with numpy."""
     graph = compile_text(book.read_text(encoding="utf-8"), str(book)).graph()
@@ -310,9 +310,9 @@ def test_sparse_and_dense_solvers_agree(sparse_always: None) -> None:
             continue
         spec[n] = {"choices": [("DEX", int(rng.integers(0, 3)), int(rng.integers(1, 61)), int(rng.integers(1, 61)))
                                for _ in range(int(rng.integers(1, 4)))]}
-    sparse = odds(spec, policy="cautious")
+    sparse = odds(spec, policy="likeliest")
     chain_module.DENSE_LIMIT = 10_000
-    dense = odds(spec, policy="cautious")
+    dense = odds(spec, policy="likeliest")
     assert sparse.outcomes == pytest.approx(dense.outcomes, abs=1e-9)
     for n in spec:
         if not math.isinf(dense.visits[n]):

@@ -32,7 +32,7 @@ def _same_odds(graph: Any, **options: Any) -> None:
 def test_bundled_books_same_odds(path: Path) -> None:
     graph = compile_file(path).graph()
     _same_odds(graph)
-    _same_odds(graph, policy="cautious")
+    _same_odds(graph, policy="likeliest")
 
 
 @pytest.mark.parametrize("shape", ["forward", "cross"])

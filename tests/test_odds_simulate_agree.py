@@ -107,3 +107,24 @@ def test_which_checks_decide_is_over_the_same_adventurers(tmp_path: Path) -> Non
     assert row["harder"] == pytest.approx(fresh(4) / 2, abs=1e-12)
     assert row["derivative"] == pytest.approx(0.5, abs=1e-9)
     assert "every freshly made adventurer" in play["decisive_reader"]
+
+
+@pytest.mark.parametrize("rules", sorted(SYSTEMS))
+def test_the_likeliest_reader_is_one_reader(rules: str, tmp_path: Path) -> None:
+    """`dtc simulate --policy likeliest` (the likeliest ways, uniformly among ties; what a may
+    offers taken) brackets `dtc odds --policy likeliest`, as the random reader does above."""
+    a, b, c = SYSTEMS[rules]
+    book = tmp_path / "book.txt"
+    book.write_text(BOOK.format(rules=rules, a=a, b=b, c=c), encoding="utf-8")
+    runner = CliRunner()
+    odds = runner.invoke(main, ["odds", str(book), "--format", "json", "--policy", "likeliest"])
+    assert odds.exit_code == 0, odds.output
+    exact = {o["key"]: o["probability"] for o in json.loads(odds.stdout)["outcomes"]}
+    sim = runner.invoke(main, ["simulate", str(book), "-n", str(RUNS), "--seed", "38", "--workers", "1",
+                               "--policy", "likeliest", "--format", "json", "--no-progress"])
+    assert sim.exit_code == 0, sim.output
+    got = {f"ending:{e['entry']}": e["runs"] for e in json.loads(sim.stdout)["endings"]}
+    for key in ("ending:9", "ending:10", "ending:11"):
+        low, high = wilson(got.get(key, 0), RUNS, CONFIDENCE)
+        assert low <= exact.get(key, 0.0) <= high, (
+            f"{rules} {key}: odds {exact.get(key, 0.0):.5f}, simulate {got.get(key, 0)} of {RUNS}")

@@ -351,7 +351,7 @@ def test_odds_follow_a_may_as_the_random_reader_takes_it(tmp_path: Path) -> None
     assert (play["best"], play["worst"]) == pytest.approx((1.0, 0.0))  # the best reader takes it, the worst not
 
 
-@pytest.mark.parametrize(("policy", "victory"), [("best", 1.0), ("worst", 0.0), ("cautious", 0.0)])
+@pytest.mark.parametrize(("policy", "victory"), [("best", 1.0), ("worst", 0.0), ("likeliest", 0.0)])
 def test_the_best_and_worst_readers_decide_a_may(tmp_path: Path, policy: str, victory: float) -> None:
     path = tmp_path / "idol.txt"
     path.write_text(book("1 A road. **On** (D0, S5).", "5 A shrine. [may +stone idol] **On** (D0, S2).",
@@ -361,7 +361,7 @@ def test_the_best_and_worst_readers_decide_a_may(tmp_path: Path, policy: str, vi
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     odds = {o["key"]: o["probability"] for o in report["outcomes"]}
-    assert odds.get("ending:3", 0.0) == pytest.approx(victory)  # (the cautious reader always takes it)
+    assert odds.get("ending:3", 0.0) == pytest.approx(victory)  # (the likeliest reader always takes it)
     assert report["play"]["random"] == pytest.approx(1 / 4)  # left half the time, then Pass or Flee
     assert {e["number"]: e["expected_visits"] for e in report["entries"]}[5] == pytest.approx(1.0)  # not twice
 
@@ -496,8 +496,8 @@ def test_odds_follow_a_loss_the_reader_chooses(tmp_path: Path) -> None:
 
     # the random reader loses the lamp or the key, each half the time; then a way on or back
     assert odds() == pytest.approx({"ending:3": 1 / 4, "ending:4": 1 / 4, "ending:5": 1 / 2})
-    # the cautious reader gives up the first held by name (the brass lamp), as play's does
-    assert odds("--policy", "cautious") == pytest.approx({"ending:3": 1 / 2, "ending:5": 1 / 2})
+    # the likeliest reader gives up the first held by name (the brass lamp), as play's does
+    assert odds("--policy", "likeliest") == pytest.approx({"ending:3": 1 / 2, "ending:5": 1 / 2})
     assert odds("--policy", "best") == pytest.approx({"ending:3": 1.0})  # gives up the lamp, takes the door
     assert odds("--policy", "worst") == pytest.approx({"ending:5": 1.0})
 

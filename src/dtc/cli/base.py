@@ -189,8 +189,9 @@ DEFAULT_LIMIT = 20
 #: and ``odds --policy`` (each offers those it can compute). Old spellings still accepted.
 POLICY_HELP = {
     "random": "picks uniformly among the ways on and rolls each check",
-    "cautious": "takes the ways likeliest to succeed",
+    "cautious": "takes the surest ways, explores what it has not seen, rests when hurt, heads home with treasure",
     "bold": "prefers checks to spending turns, fights, leaves rich or badly hurt",
+    "likeliest": "takes the ways likeliest to succeed, remembering nothing (the reader dtc odds follows)",
     "least-used": "takes the way this worker's runs have visited least",
     "best": "the reader who plays for victory perfectly (the odds' optimum)",
     "worst": "the reader who plays against victory perfectly (the odds' minimum)",

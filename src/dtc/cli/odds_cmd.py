@@ -128,7 +128,7 @@ def emit(text: str, output: str | None, color: bool = False, inputs: tuple[str |
               help="A character JSON file (dtc character new): use its ability scores.")
 @click.option("--abilities", metavar="STR=10,DEX=12,...",
               help="Ability scores to use (with --character: override some of its scores).")
-@policy_option("random", "cautious", "best", "worst", lead="How the reader picks among an entry's options",
+@policy_option("random", "likeliest", "best", "worst", lead="How the reader picks among an entry's options",
                old_names=True)
 @click.option("--explain", is_flag=True, help="Show the best reader's move at each entry and state it reaches.")
 @click.option("--approach", type=click.Choice(["check", "best", "gear"]), default="check", show_default=True,

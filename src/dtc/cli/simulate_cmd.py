@@ -122,8 +122,8 @@ def _worker_count(ctx: click.Context, param: click.Parameter, value: str) -> int
 @click.option("-n", "--runs", type=click.IntRange(min=1, max=MAX_COUNT), default=1000, show_default=True,
               help="How many playthroughs.")
 @click.option("--seed", type=SEEDS, default=None, help="Master seed (default: a random one, shown in the report).")
-@policy_option("random", "cautious", "bold", "least-used", lead="Who plays (the automatic players of dtc play, "
-                                                                 "or least-used for coverage)")
+@policy_option("random", "cautious", "bold", "likeliest", "least-used",
+               lead="Who plays (the automatic players of dtc play, or least-used for coverage)")
 @click.option("--workers", metavar="N|auto", default="auto", show_default=True, callback=_worker_count,
               help="Processes to play on: a number, or auto (the usable cores, when the runs take long "
                    "enough to gain from them). Results depend only on the seed and the number of runs.")

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 POLICIES = {
     "random": "the reader picks uniformly among an entry's options",
-    "cautious": "the reader picks the options most likely to succeed (uniformly among ties)",
+    "likeliest": "the reader picks the options most likely to succeed (uniformly among ties)",
 }
 #: Older names of the policies: ``uniform`` was ``random``'s name here before every command used one.
 POLICY_ALIASES = {"uniform": "random"}

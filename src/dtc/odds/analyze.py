@@ -228,8 +228,8 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
     if stateful:
         known = group[1] if group is not None else None if abilities is None else {
             a: abilities.get(a, ruleset.typical_score) for a in ruleset.ability_names}  # a score gate's reader
-        take = 0.5 if policy == "random" else 1.0 if policy == "cautious" else None  # as play's readers do
-        pick = "random" if policy == "random" else "first" if policy == "cautious" else None
+        take = 0.5 if policy == "random" else 1.0 if policy == "likeliest" else None  # as play's readers do
+        pick = "random" if policy == "random" else "first" if policy == "likeliest" else None
         chain = build_states(book, scores=known, take=take, pick=pick)
         plain = chain.shape
     else:
@@ -293,7 +293,7 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
                   explain)
     if policy != "random" and play.random is None and len(plain.states) * len(weights) <= DECIDE_WORK:
         r_plain, r_chain = plain, chain
-        if policy == "cautious" and choosing:  # the random reader takes a [may ...] half the time, picks at random
+        if policy == "likeliest" and choosing:  # the random reader takes a [may ...] half the time, picks at random
             try:
                 r_chain = build_states(book, scores=known, take=0.5, pick="random")
             except ValueError:

@@ -98,7 +98,7 @@ def branch_probabilities(shape: Shape, p: Floats, policy: str) -> Floats:
     if checked.any():
         success[:, checked] = p[:, shape.opt_check[checked]]
     ones = np.ones_like(success)
-    if policy == "cautious":
+    if policy == "likeliest":
         best = np.maximum.reduceat(success, shape.group_start, axis=1)
         ones = (success >= _per_option(shape, best) - _TIE).astype(np.float64)
     weight = ones / _per_option(shape, np.add.reduceat(ones, shape.group_start, axis=1))

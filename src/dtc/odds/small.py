@@ -136,7 +136,7 @@ def branch_chances(shape: PlainShape, p: list[float], policy: str) -> list[float
     ends = [*shape.group_start[1:], len(success)] if shape.group_start else []
     weight = [0.0] * len(success)
     for g0, g1 in zip(shape.group_start, ends, strict=True):
-        if policy == "cautious":
+        if policy == "likeliest":
             best = max(success[g0:g1])
             for o in range(g0, g1):
                 ones[o] = 1.0 if success[o] >= best - _TIE else 0.0

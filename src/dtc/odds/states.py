@@ -217,10 +217,10 @@ def build(book: Book, budget: int | None = None, scores: Mapping[str, int] | Non
           take: float | None = 0.5, pick: str | None = "random") -> StateChain:
     """Explore the book's states (at most ``budget``, default :data:`BUDGET`) and lay the chain out
     for the solvers. ``scores``: the reader's, for a gate on a score; ``take``: the chance the
-    reader takes what a ``[may ...]`` offers (the random reader 1/2, the cautious one 1; None for a
+    reader takes what a ``[may ...]`` offers (the random reader 1/2, the likeliest one 1; None for a
     reader who decides, whose choice the odds do not follow there); ``pick``: how the reader
     chooses what a ``[-1 item of choice]`` loses, as play's readers do (``"random"``: one of the
-    book's possessions held, each as likely; ``"first"``: the first held by name, as the cautious
+    book's possessions held, each as likely; ``"first"``: the first held by name, as the likeliest
     reader answers a question it does not read; None: a reader who decides, not followed)."""
     budget = BUDGET if budget is None else budget
     if book.start is None:
@@ -616,12 +616,12 @@ def _boxes(book: Book, tops: Mapping[str, int], take: float | None,
                            if x["name"] in members and x["amount"] > 0), None)
             if on_way is not None:
                 raise ValueError(f"entry {on_way}: the reader chooses what to drop from the {box} on taking a choice: "
-                                 "dtc odds follows that choice for the random and the cautious reader only (dtc "
+                                 "dtc odds follows that choice for the random and the likeliest reader only (dtc "
                                  "simulate plays it)")
             if any(x["name"] in members and x["amount"] > 0 and x.get("may") for n in book.numbers
                    for x in book.entries[n].get("changes", [])):
                 raise ValueError(f"the reader may take what goes in the {box} and chooses what to drop from it: dtc "
-                                 "odds follows that for the random and the cautious reader only (dtc simulate plays "
+                                 "odds follows that for the random and the likeliest reader only (dtc simulate plays "
                                  "it)")
         if chosen and book.dropped_at_start == box:
             raise ValueError(f"the reader starts with more than the {box} holds and chooses what to drop: dtc odds "
@@ -647,7 +647,7 @@ def _pickable(book: Book, pick: str | None) -> tuple[list[str], dict[str, int]]:
                    if x.get("pick")), None)
     if pick is None and on_way is not None:
         raise ValueError(f"entry {on_way}: the reader chooses which possession to lose on taking a choice: dtc odds "
-                         "follows that choice for the random and the cautious reader only (dtc simulate plays it)")
+                         "follows that choice for the random and the likeliest reader only (dtc simulate plays it)")
     if any(c.get("pick") and (c.get("may") or c.get("once")) for m in book.numbers for c in _changes(book, m)):
         raise ValueError(f"entry {n}: a loss the reader chooses that may not happen ({what} with may or once): "
                          "dtc odds does not yet follow it (dtc simulate plays it)")
@@ -689,7 +689,7 @@ def _exact_only(ch: Mapping[str, Any], n: int, start: bool, take: float | None, 
     :class:`ValueError` naming it (``dtc simulate`` plays it)."""
     if ch.get("may") and take is None and way:
         raise ValueError(f"entry {n}: the reader may take {ch['name']} or leave it on taking a choice, and a "
-                         "condition reads it: dtc odds follows that choice for the random and the cautious reader "
+                         "condition reads it: dtc odds follows that choice for the random and the likeliest reader "
                          "only (dtc simulate plays it)")
     if ch.get("may") and ch.get("all") and take not in (None, 1.0):
         raise ValueError(f"entry {n}: the reader may lose every {ch['name']} or not: dtc odds does not yet follow "

@@ -7,6 +7,8 @@
   fights, and carries treasure back to the entrance as soon as it has any.
 * ``bold`` prefers checks to spending turns, fights, and stays until it holds 2,000 coins of
   treasure or is badly hurt.
+* ``likeliest`` takes the ways likeliest to succeed and remembers nothing: the reader
+  ``dtc odds --policy likeliest`` follows exactly.
 
 Questions only a person can settle go to the Oracle (``cautious`` and ``bold``): is this gear
 appropriate? (Probable, 3-in-6, when the gear suits the words of the action, else Possible,
@@ -24,11 +26,13 @@ from typing import TYPE_CHECKING
 from dtc.runtime.core import (
     ABILITY,
     COMBAT,
+    DROP,
     ENCOUNTER,
     ESCAPE,
     GEAR,
     GEAR_OK,
     LANGUAGE,
+    LOSE,
     MENU,
     ORACLE,
     PLAN,
@@ -40,6 +44,7 @@ from dtc.runtime.core import (
     RunEnded,
 )
 from dtc.runtime.dice import parse_dice, percent
+from dtc.runtime.menu import check_odds
 
 if TYPE_CHECKING:
     from dtc.runtime.engine import Engine
@@ -450,6 +455,57 @@ class RandomPolicy(Policy):
         return game.dice.pick(count)
 
 
+class LikeliestPolicy(RandomPolicy):
+    """The memoryless reader ``dtc odds --policy likeliest`` follows: uniformly among the ways on
+    most likely to succeed (a check at its exact chance for this adventurer, rolled as the random
+    reader rolls it; a move, a random branch and leaving certain), taking what a ``[may ...]``
+    offers and giving up (or dropping) the first of its possessions by name. Unlike ``cautious``
+    it never remembers where it has been, rests or heads home, so the odds can follow it."""
+
+    name = "likeliest"
+
+    def pick(self, question: Question, game: Engine) -> int:
+        kind = question.kind
+        if kind == MENU:
+            opts = question.options
+            ways = [n for n in _ways_or_wait(opts) if opts[n].key != "rest"] or _ways_or_wait(opts)
+            chances = [_success(opts[n], game) for n in ways]
+            top = max(chances)
+            best = [n for n, c in zip(ways, chances, strict=True) if c == top]
+            self.why = f"the likeliest to succeed ({percent(top)}), at random among {len(best)}"
+            return best[game.dice.pick(len(best))] if len(best) > 1 else best[0]
+        if kind == TAKE:
+            self.why = "it takes what it may"
+            return question.index("take") or 0
+        if kind in (LOSE, DROP):
+            self.why = "the first by name"
+            return 0
+        return super().pick(question, game)
+
+    _blind_for = pick
+
+    def blind(self, kind: str, count: int, game: Engine) -> int | None:
+        if kind in (TAKE, LOSE, DROP) and self._plain:
+            self._last = None
+            return 0  # take (the first of take / leave); the first by name
+        return super().blind(kind, count, game)
+
+    def blind_menu(self, count: int, game: Engine) -> int | None:
+        return None  # it reads the ways' chances
+
+
+def _success(o: Option, game: Engine) -> Fraction:
+    """How likely a way on is to succeed for the likeliest reader: a choice's check at its exact
+    chance (as the menu works it out, Paths and all), anything else certain; a malformed choice never."""
+    if not o.key.startswith("choice:"):
+        return Fraction(1)
+    if "check" not in o.tags:
+        return Fraction(1) if o.chance is not None else Fraction(0)
+    c = game.entry["choices"][int(o.key.removeprefix("choice:"))]
+    d = c["difficulty"]
+    return check_odds(game, c["ability"], d, c["label"])[1] if d is not None else Fraction(0)
+
+
 def _ways_or_wait(opts: tuple[Option, ...]) -> list[int]:
     """The menu options the random policy picks among: :func:`_navigation`'s, then the leave and
     rest commands (in one pass over the options); when there are none, waiting."""
@@ -480,7 +536,7 @@ _MENU_COMMANDS = frozenset({"leave", "rest", "wait"})
 _OPTION_FACTS: dict[int, tuple[Option, bool, float, float]] = {}
 _FACTS_KEPT = 50_000
 
-POLICIES: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, CautiousPolicy, BoldPolicy)}
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, CautiousPolicy, BoldPolicy, LikeliestPolicy)}
 
 #: Words (and letters) a script or a person may use for the menu commands.
 COMMAND_WORDS = {"w": "wait", "r": "rest", "o": "oracle", "a": "adjust", "l": "leave", "q": "quit"}

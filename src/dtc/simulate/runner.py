@@ -30,7 +30,7 @@ from dtc.runtime.ruleset import Rules
 from dtc.simulate.stats import Run, Tally
 
 #: The policies `dtc simulate --policy` accepts: the runtime's auto players and least-used.
-POLICY_NAMES = ("random", "cautious", "bold", "least-used")
+POLICY_NAMES = ("random", "cautious", "bold", "likeliest", "least-used")
 #: Decisions allowed per turn of the limit before a run counts as stuck (a loop that spends no time).
 DECISIONS_PER_TURN = 50
 
