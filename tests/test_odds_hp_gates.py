@@ -160,10 +160,13 @@ def test_a_known_adventurer_still_gets_bounds(tmp_path: Path) -> None:
 
 
 def character(tmp_path: Path, hp: int, max_hp: int) -> Path:
-    made = CliRunner().invoke(main, ["character", "new", "--seed", "3", "--random", "-o", str(tmp_path / "c.json")])
-    assert made.exit_code == 0, made.output
-    data = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
-    data["hp"], data["max_hp"] = hp, max_hp
+    """A Death & Treasure adventurer with ``hp`` of ``max_hp`` HP, a lantern and its oil."""
+    gear = [{"name": name, "kind": "gear", "quantity": k, "weight": "0", "standard": True}
+            for name, k in (("Backpack", 1), ("Lantern", 1), ("Lantern Oil", 3), ("Rations", 14))]
+    data = {"format": "dtc-character", "format_version": 1, "name": "Wren",
+            "abilities": {"STR": 12, "DEX": 10, "CON": 15, "WIS": 7, "INT": 12, "CHA": 10}, "hp": hp,
+            "max_hp": max_hp, "rolled": [12, 10, 15, 7, 12, 10], "swap": None, "languages": 0, "items": gear,
+            "notes": [], "ruleset": "death-and-treasure"}
     path = tmp_path / "hero.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
@@ -190,3 +193,24 @@ def test_real_runs_with_damage_before_the_gate_lie_within_the_bounds(tmp_path: P
     won = sum(e["runs"] for e in report["endings"] if e["entry"] == 4)
     low, high = wilson(won, runs, 0.99999)
     assert low <= bounds["high"] + EPS and bounds["low"] - EPS <= high, (won, runs, bounds)
+
+
+def test_past_the_work_limit_the_figures_say_they_are_not_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dtc.odds import analyze
+    from dtc.odds.report import play_line
+
+    monkeypatch.setattr(analyze, "DECIDE_WORK", 1)
+    odds = odds_of(ledge("if HP >= 4"))
+    assert odds.play.hp_bounds == {} and odds.play.best is None
+    assert "bounds are not computed" in odds.play.hp_note
+    assert play_line(odds) == "Victory: random reader 40.0% counting every gate on HP open (not a bound)"
+
+
+def test_score_gates_and_a_gate_on_hp_over_every_fresh_adventurer() -> None:
+    # A gate on STR splits the fresh adventurers into groups; each group's bounds hold its share.
+    src = ledge("if HP >= 4").replace("**Walk Home** (D0, S5).", "**Walk Home** (D0, S5). **Scale the Rocks** "
+                                      "(D0, S4, if STR >= 13).")
+    bounds = odds_of(src).play.hp_bounds
+    assert set(bounds) == {"random", "best", "worst"}
+    for fixed in (src.replace(", if HP >= 4", ""), src.replace("**Leap the Gap** (D0, S4, if HP >= 4). ", "")):
+        assert within(victory(fixed), bounds["random"])

@@ -104,7 +104,7 @@ def play_line(odds: Odds) -> str | None:
     on HP, the bounds: ``Victory: random reader between 12.0% and 31.5% (a gate on HP is not
     followed through a run: 25.0% counting it open), best play between ...``."""
     play = odds.play
-    if play is None or (play.best is None and "random" not in play.hp_bounds):
+    if play is None or (play.best is None and not play.hp_bounds and not (play.hp_note and play.random is not None)):
         return None
     parts = []
     bounds = play.hp_bounds
@@ -116,6 +116,8 @@ def play_line(odds: Odds) -> str | None:
     if "random" in bounds:
         counted = f"{'at least ' if odds.unexplored > 0 else ''}{pct(play.random)} counting it open"
         parts.append(f"random reader {between('random')} (a gate on HP is not followed through a run: {counted})")
+    elif play.random is not None and play.hp_note:  # (a gate on HP, its bounds not computed)
+        parts.append(f"random reader {pct(play.random)} counting every gate on HP open (not a bound)")
     elif play.random is not None:
         parts.append(f"random reader {pct(play.random)}")
     if odds.policy not in ("random", "best", "worst") and play.chosen is not None:
