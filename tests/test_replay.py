@@ -58,8 +58,8 @@ def assert_same(book: Path, log: Path, played: Result) -> None:
 
 def test_every_policy_dtc_play_offers_is_tested() -> None:
     help_text = dtc("play", "--help").output
-    assert "[random|cautious|bold]" in help_text
-    assert set(POLICIES) == {"random", "cautious", "bold"}
+    assert "[random|cautious|bold|likeliest]" in help_text
+    assert set(POLICIES) == {"random", "cautious", "bold", "likeliest"}
 
 
 @pytest.mark.parametrize("name", sorted(BOOKS))
