@@ -214,3 +214,15 @@ def test_score_gates_and_a_gate_on_hp_over_every_fresh_adventurer() -> None:
     assert set(bounds) == {"random", "best", "worst"}
     for fixed in (src.replace(", if HP >= 4", ""), src.replace("**Leap the Gap** (D0, S4, if HP >= 4). ", "")):
         assert within(victory(fixed), bounds["random"])
+
+
+def test_what_the_exploration_did_not_expand_counts_toward_the_upper_bound() -> None:
+    # Coins gained in a loop without end: the exploration stops, and what lies past it may be the goal.
+    src = book("1 A well. [+1 coin] **Again** (D0, S1). **Spend** (D0, S3). **Gate** (D0, S2, if HP >= 4 and "
+               "coin >= 2).", "3 A stall. [-1 coin?] **Back** (D0, S1). **Home** (D0, S4).",
+               "2 Through the gate. THE END (victory)", "4 Home. THE END")
+    odds = odds_of(src)
+    assert odds.unexplored > 0
+    low, high = odds.play.hp_bounds["random"]
+    assert low == 0.0  # (the gate may never open: nothing else wins)
+    assert high >= odds.play.random + odds.unexplored - EPS
