@@ -226,3 +226,12 @@ def test_what_the_exploration_did_not_expand_counts_toward_the_upper_bound() -> 
     low, high = odds.play.hp_bounds["random"]
     assert low == 0.0  # (the gate may never open: nothing else wins)
     assert high >= odds.play.random + odds.unexplored - EPS
+
+
+@pytest.mark.parametrize(("gate", "open_"), [("if coins >= 0", True), ("if coins > 0", False), ("if coins < 1", True),
+                                             ("if coins = 0", True), ("if coins < 0", False)])
+def test_a_gate_on_none_of_something_is_read_as_the_book_says(gate: str, open_: bool) -> None:
+    # (a count of none read as "at least 0" once divided the counts by zero: a traceback)
+    src = book(f"1 A door. **Go** (D0, S2, {gate}). **Stay** (D0, S3).", "2 Out. THE END (victory)",
+               "3 In. THE END")
+    assert victory(src) == pytest.approx(0.5 if open_ else 0.0)

@@ -75,15 +75,19 @@ def normal(cond: Mapping[str, Any], scores: Mapping[str, int] | None = None) -> 
                          "plays it")
     if "has" in cond:
         op, n, name = cond.get("op", ">="), int(cond["count"]), cond["has"]
+
+        def least(k: int) -> Mapping[str, Any]:  # at least k: always so for none (``coins >= 0``)
+            return {"has": name, "count": k} if k > 0 else {"all": []}
+
         if op == ">=":
-            return cond
+            return least(n)
         if op == ">":
-            return {"has": name, "count": n + 1}
+            return least(n + 1)
         if op == "<":
-            return {"not": {"has": name, "count": n}}
+            return {"not": least(n)}
         if op == "<=":
-            return {"not": {"has": name, "count": n + 1}}
-        return {"all": [{"has": name, "count": n}, {"not": {"has": name, "count": n + 1}}]}
+            return {"not": least(n + 1)}
+        return {"all": [least(n), {"not": least(n + 1)}]}
     if "not" in cond:
         return {"not": normal(cond["not"], scores)}
     key = "all" if "all" in cond else "any"
