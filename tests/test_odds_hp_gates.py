@@ -144,6 +144,8 @@ def test_the_report_gives_the_bounds_in_text_and_json(tmp_path: Path) -> None:
     assert play["hp_bounds"]["random"] == pytest.approx({"low": 1 / 6, "high": 0.4}, abs=EPS)
     assert set(play["hp_bounds"]) == {"random", "best", "worst"} and play["hp_note"]
     assert play["random"] == pytest.approx(0.4) and play["best"] is None
+    route = runner.invoke(main, ["odds", "--explain", str(path)])
+    assert route.exit_code == 0 and "every gate on HP counted open" in " ".join(route.output.split())
 
 
 def test_a_known_adventurer_still_gets_bounds(tmp_path: Path) -> None:

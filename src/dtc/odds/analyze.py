@@ -317,6 +317,8 @@ def _compute(graph: CompiledGraph, abilities: Mapping[str, int] | None, policy: 
                               f"{policy} reader, a freshly made adventurer: each check at its chance over all of them")
     if explain and not play.explain_reader:
         play.explain_reader = readers.description
+    if play.explain and chain is not None and chain.hp_ways:  # (the route a perfect reader takes, gates open)
+        play.explain_reader += "; every gate on HP counted open"
     hazards = []
     for n in numbers:
         found = [_hazard_text(f) for f in book.entries[n].get("effects", []) if f.get("kind") in HAZARD_KINDS]
