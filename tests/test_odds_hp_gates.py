@@ -237,3 +237,48 @@ def test_a_gate_on_none_of_something_is_read_as_the_book_says(gate: str, open_: 
     src = book(f"1 A door. **Go** (D0, S2, {gate}). **Stay** (D0, S3).", "2 Out. THE END (victory)",
                "3 In. THE END")
     assert victory(src) == pytest.approx(0.5 if open_ else 0.0)
+
+
+def random_book(seed: int) -> list[list[tuple[int, tuple[str, int] | None]]]:
+    """Eight rooms of two or three ways (some gated on HP), then a victory, a death and a plain end."""
+    import random
+
+    rng = random.Random(seed)
+    rooms = []
+    for _ in range(8):
+        ways = []
+        for _way in range(rng.choice((2, 3))):
+            target = rng.randint(1, 11)
+            gate = (rng.choice((">=", "<")), rng.randint(3, 8)) if rng.random() < 0.35 else None
+            ways.append((target, gate))
+        rooms.append(ways)
+    return rooms
+
+
+def written(rooms: list[list[tuple[int, tuple[str, int] | None]]], hp: int | None) -> str:
+    """The book, its gates on HP as written (``hp`` None) or decided once by the adventurer's ``hp``."""
+    entries = []
+    for n, ways in enumerate(rooms, start=1):
+        shown = []
+        for k, (target, gate) in enumerate(ways):
+            if gate is not None and hp is not None and not (hp >= gate[1] if gate[0] == ">=" else hp < gate[1]):
+                continue  # closed all run
+            cond = f", if HP {gate[0]} {gate[1]}" if gate is not None and hp is None else ""
+            shown.append(f"**Way {k}** (D0, S{target}{cond}).")
+        entries.append(f"{n} Room {n}. " + (" ".join(shown) if shown else "Nothing more."))
+    entries += ["9 Sunlight. THE END (victory)", "10 A fall. THE END (death)", "11 A quiet road. THE END"]
+    return book(*entries)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_books_whose_hp_never_changes_lie_within_the_bounds(seed: int) -> None:
+    rooms = random_book(seed)
+    odds = odds_of(written(rooms, None))
+    bounds = odds.play.hp_bounds
+    if not any(g is not None for ways in rooms for _, g in ways):
+        return
+    for hp in range(1, 11):  # whatever the adventurer's HP, it stays so: the gates are decided once
+        fixed = odds_of(written(rooms, hp)).play
+        assert within(fixed.random, bounds["random"]), (seed, hp)
+        assert within(fixed.best, bounds["best"]), (seed, hp)
+        assert within(fixed.worst, bounds["worst"]), (seed, hp)
