@@ -177,3 +177,20 @@ def test_every_bundled_adventure_plays(path: Path) -> None:
             out, events = play(graph, POLICIES[policy](), seed, max_turns=300)
             assert out.kind in OUTCOMES
             json.dumps(events)
+
+
+def test_an_entrys_stat_blocks_are_one_fight(tmp_path: Path) -> None:
+    """Two stat blocks in one entry (two smugglers, a line each) are fought together once a
+    reading, not once a block: every arrival at the entry brings one fight event."""
+    src = tmp_path / "dice.txt"
+    src.write_text("Title: Dice\nRules: death-and-treasure\nStart: 1\n\n"
+                   "1 Two smugglers dice at a barrel.\nSmuggler 1 HP 4 | Morale 7 | Cutlass d6\n"
+                   "Smuggler 2 HP 3 | Morale 6 | Cutlass d6\nFight them; if you win, turn to 2.\n\n"
+                   "2 The barrel holds only dice. THE END (victory)\n", encoding="utf-8")
+    for seed in range(1, 9):
+        log = tmp_path / f"run{seed}.jsonl"
+        subprocess.run([sys.executable, "-m", "dtc", "play", str(src), "--auto", "bold", "--seed", str(seed),
+                        "--log", str(log), "--no-save"], capture_output=True, check=False)
+        events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        arrivals = sum(1 for e in events if e["event"] == "entry" and e["number"] == 1)
+        assert sum(1 for e in events if e["event"] == "fight") == arrivals, seed

@@ -31,6 +31,9 @@ def apply(game: Engine, entry: Entry) -> None:
     number = entry["number"]
     results: dict[int, bool] = {}
     scene_reset = False
+    #: An entry's stat blocks are fought together (foes_here), once a reading: each block is an
+    #: effect of its own (two smugglers, two lines), and the second is the same fight, not another.
+    blocks_fought = False
     for i, e in enumerate(entry["effects"]):
         when = e.get("when")
         if when is not None and results.get(when["check"]) is not (when["outcome"] == "success"):
@@ -57,6 +60,9 @@ def apply(game: Engine, entry: Entry) -> None:
             if group is not None:
                 game.state.scene.append(group)
         elif kind == "fight":
+            if blocks_fought:
+                continue
+            blocks_fought = any(b["entry"] == number for b in game.graph["creatures"])
             _fight(game, entry, e)
         elif kind == "manual":
             game.emit("manual", text=e["text"])

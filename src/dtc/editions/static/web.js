@@ -2024,7 +2024,8 @@
   /* The entry's effects in order, its fights played as play plays them (runtime.effects.apply,
      _fight): "moved" when a fight's outcome sends the reader on (a link to follow), else "done". */
   function* entryFights(number, fight, box) {
-    var reset = false, results = {};
+    /* an entry's stat blocks are fought together, once a reading (play's blocks_fought) */
+    var reset = false, results = {}, blocksFought = false;
     for (var i = 0; i < fight.effects.length && !state.over; i++) {
       var ef = fight.effects[i];
       /* an effect that depends on a check's outcome (effects.apply's when) */
@@ -2050,6 +2051,8 @@
         if (ef.block) { state.scene.push({ name: ef.name, creature: ef.block, count: groupCount(ef.count) }); }
         continue;
       }
+      if (blocksFought) { continue; }
+      blocksFought = fight.blocks.length > 0;
       var foes = foesHere(fight);
       if (!foes.length || foes.some(function (f) { return /\bswallow/i.test(String(f.special || "")); })) {
         cutRun("a fight, which the page leaves to the reader");
