@@ -284,3 +284,16 @@ def test_random_books_whose_hp_never_changes_lie_within_the_bounds(seed: int) ->
         assert within(fixed.random, bounds["random"]), (seed, hp)
         assert within(fixed.best, bounds["best"]), (seed, hp)
         assert within(fixed.worst, bounds["worst"]), (seed, hp)
+
+
+def test_the_least_chance_stays_clear_of_the_goal_forever_where_it_can() -> None:
+    from dtc.odds.decide import least, optimal
+    from dtc.odds.small import plain_shape
+
+    # From the yard the worst reader may pace forever (never the goal) or leave by the gate: a
+    # policy that leaves is a fixed point no single switch improves, but not the least chance.
+    graph = compiled(book("1 A yard. **Pace** (D0, S1). **Gate** (D0, S2).", "2 Out. THE END (victory)"))
+    shape = plain_shape(read_book(graph, get_ruleset(graph.get("rules"))))  # type: ignore[arg-type]
+    goal = [s == shape.index[2] for s in range(len(shape.states))]
+    assert least(shape, [], goal).value[shape.start] == 0.0
+    assert optimal(shape, [], goal, True).value[shape.start] == 1.0

@@ -25,7 +25,7 @@ from dtc.odds.checks import (
     key_probability,
     option_mixes,
 )
-from dtc.odds.decide import chosen_branches, menu_shape, optimal, option_choices, reached_under
+from dtc.odds.decide import chosen_branches, least, menu_shape, optimal, option_choices, reached_under
 from dtc.odds.options import Book, CheckKey, read_book
 from dtc.odds.small import BACK, ESCAPED, PlainShape, PlainSolution, plain_shape
 from dtc.odds.small import solve as solve_small
@@ -720,7 +720,7 @@ def _hp_gates(book: Book, chain: StateChain, plain: PlainShape, goal: list[bool]
     high: list[float] = []
     for row in chances:
         shape = menu_shape(rplain, row, menus, True)
-        low.append(optimal(shape, [], rgoal, False).value[rplain.start])
+        low.append(least(shape, [], rgoal).value[rplain.start])
         high.append(optimal(shape, [], rhigh, True).value[rplain.start])
     play.hp_bounds["random"] = (sum(w * v for w, v in zip(weights, low, strict=True)) / total,
                                 sum(w * v for w, v in zip(weights, high, strict=True)) / total)
@@ -748,7 +748,7 @@ def _hp_gates(book: Book, chain: StateChain, plain: PlainShape, goal: list[bool]
         bounds["best_low"].append(max(lo, optimal(sure_shape, [], dgoal, True).value[dplain.start]))
         bounds["best_high"].append(optimal(dplain, row, dhigh, True).value[dplain.start])
         either_shape = menu_shape(dplain, row, either, False)
-        bounds["worst_low"].append(optimal(either_shape, [], dgoal, False).value[dplain.start])
+        bounds["worst_low"].append(least(either_shape, [], dgoal).value[dplain.start])
         bounds["worst_high"].append(hi if stuck else min(hi, optimal(sure_shape, [], dhigh, False).value[dplain.start]))
 
     def mean(values: list[float]) -> float:

@@ -265,6 +265,52 @@ def _gauss(a: list[list[float]], b: list[float]) -> list[float]:
     return x
 
 
+def least(shape: PlainShape, p: Sequence[float], goal: Sequence[bool]) -> Decision:
+    """:func:`optimal`, minimising, with the states from which the goal can be avoided for sure
+    (a way to stay clear of it forever: an end component without the goal, or a way into one)
+    first made to end there, worth 0. Policy iteration from a policy worth more may otherwise stop
+    at a fixed point above the least chance (staying in a loop improves nothing one switch at a
+    time); without such states the fixed point is one, and the minimum sound as a lower bound."""
+    n = len(shape.states)
+    first_br, first_opt = _layout(shape)
+    opts = [_options_of(shape, first_opt, s) for s in range(n)]
+    succ = [[shape.br_target[b] for b in range(first_br[o], first_br[o + 1]) if branch_probability(shape, p, b) > 0]
+            for o in range(len(shape.opt_state))]
+    avoid = [not goal[s] for s in range(n)]  # the greatest such set: remove what must leave it
+    bad = [sum(1 for t in succ[o] if not avoid[t]) for o in range(len(succ))]
+    good = [sum(1 for o in opts[s] if bad[o] == 0) for s in range(n)]
+    preds: list[list[int]] = [[] for _ in range(n)]
+    for o, ts in enumerate(succ):
+        for t in ts:
+            preds[t].append(o)
+    work = [s for s in range(n) if avoid[s] and opts[s] and good[s] == 0]
+    for s in work:
+        avoid[s] = False
+    while work:
+        t = work.pop()
+        for o in preds[t]:
+            bad[o] += 1
+            if bad[o] == 1:
+                s = shape.opt_state[o]
+                good[s] -= 1
+                if avoid[s] and good[s] == 0:
+                    avoid[s] = False
+                    work.append(s)
+    kept = [o for o in range(len(shape.opt_state)) if not avoid[shape.opt_state[o]]]
+    if len(kept) == len(shape.opt_state):
+        return optimal(shape, p, goal, False)
+    new = {o: i for i, o in enumerate(kept)}
+    opt_state = [shape.opt_state[o] for o in kept]
+    group_start = [i for i in range(len(opt_state)) if i == 0 or opt_state[i] != opt_state[i - 1]]
+    branches = [b for b in range(len(shape.br_opt)) if shape.br_opt[b] in new]
+    trimmed = replace(shape, opt_state=opt_state, opt_check=[shape.opt_check[o] for o in kept],
+                      group_start=group_start, group_state=[opt_state[i] for i in group_start],
+                      br_opt=[new[shape.br_opt[b]] for b in branches],
+                      br_target=[shape.br_target[b] for b in branches], br_kind=[shape.br_kind[b] for b in branches],
+                      br_share=[shape.br_share[b] for b in branches], br_exit=[])
+    return optimal(trimmed, p, goal, False)
+
+
 def menu_shape(shape: PlainShape, p: Sequence[float], menus: Mapping[int, Sequence[Sequence[int]]],
                uniform: bool) -> PlainShape:
     """``shape`` for one adventurer (per-check chances ``p``) with each listed state's options
