@@ -156,10 +156,11 @@ def fight_of(page: Any, where: str = "#entry-1") -> Any:
     return fight
 
 
-def ogre_on_the_cover(stats: str) -> str:
-    """A Death & Treasure ogre met on the cover's creature cards, whose fight helper these tests
-    drive (an entry's own fight is played as play plays it: tests/test_web_fight_exits_browser.py)."""
-    book = OGRE.format(rules="death-and-treasure", stats=stats)
+def ogre_on_the_cover(stats: str, rules: str = "death-and-treasure") -> str:
+    """An ogre met on the cover's creature cards, whose fight helper these tests drive (an entry's
+    own fight is played as play plays it in Death & Treasure and Maze Rats:
+    tests/test_web_fight_exits_browser.py, tests/test_web_maze_rats_as_play_browser.py)."""
+    book = OGRE.format(rules=rules, stats=stats)
     return book.replace("1 An ogre. Ogre HP 30 | " + stats, "1 An ogre.")
 
 
@@ -589,11 +590,11 @@ def test_a_rogues_dodge_prevents_the_damage(browser: Any, tmp_path: Path) -> Non
 
 def test_a_maze_rats_shield_may_be_shattered_before_the_damage(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     """combat.py: hit, the adventurer may shatter a shield to take no damage (not with a heavy weapon)."""
-    url = make(tmp_path, OGRE.format(rules="maze-rats", stats="Armor 6 | AB 20"))
+    url = make(tmp_path, ogre_on_the_cover("Armor 6 | AB 20", "maze-rats"))
     with Page(browser) as page:
-        page.goto(url + "?seed=6#entry-1")
+        page.goto(url + "?seed=6#cover")
         page.fill("#sheet-hp", "4")
-        fight = fight_of(page)
+        fight = fight_of(page, "#cover")
         fight.locator("button[data-fight='defend']").click()
         assert "Shatter your shield to take none, or take the blow." in fight.locator(".result").inner_text()
         fight.locator("button[data-fight='spend']").click()

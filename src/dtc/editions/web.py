@@ -39,6 +39,8 @@ from dtc.runtime.equipment import KEPT_WHEN_DUMPED
 from dtc.systems import DEFAULT, UnknownRuleset, find_system, normalise, play_rules, split_rulings
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
+#: "4 Ratlings led by a Ratling Chief": the words naming a fight's leaders (Maze Rats' combat.LED_BY).
+_LED_BY = re.compile(r"\bled\s+by\b", re.I)
 #: Run first, in <head>: with scripts on, entries start hidden, so a big book is not laid out whole.
 EARLY = 'document.documentElement.classList.add("js");'
 
@@ -251,8 +253,14 @@ class WebEdition:
         return found
 
     def _plays_fights(self) -> bool:
-        """Whether the page plays this book's fights as play does (Death & Treasure without an
-        overlay: its system's web data carries play's numbers)."""
+        """Whether the page plays this book's fights as play does (Death & Treasure or Maze Rats
+        without an overlay: its system's web data carries play's numbers)."""
+        web = self.play.web
+        return web is not None and ("play" in web.combat_data or "asPlay" in web.combat_data) and self._clock() is None
+
+    def _plays_checks(self) -> bool:
+        """Whether the page rolls the checks an entry's text asks for as play does, beside its fights
+        (Death & Treasure; under Maze Rats such an entry stops a run's log)."""
         web = self.play.web
         return web is not None and "play" in web.combat_data and self._clock() is None
 
@@ -285,10 +293,11 @@ class WebEdition:
         found: dict[str, dict[str, Any]] = {}
         named = {" ".join(c["name"].lower().split()): c for c in reversed(self.graph["creatures"])}
         abilities = set(self.play.abilities)
+        played = ("fight", "creatures", "check") if self._plays_checks() else ("fight", "creatures")
         for entry in self.entries:
             effects = entry.get("effects", [])
-            if not any(e["kind"] in ("fight", "check") for e in effects) or not all(
-                    _unplayed(e) or e["kind"] in ("fight", "creatures", "check")
+            if not any(e["kind"] in played and e["kind"] != "creatures" for e in effects) or not all(
+                    _unplayed(e) or e["kind"] in played
                     or (e["kind"] in ("damage", "heal") and e.get("dice")) for e in effects):
                 continue
             plan: list[dict[str, Any]] = []
@@ -315,8 +324,11 @@ class WebEdition:
                     if outcome in block.get("exits", {}):
                         exits[outcome] = block["exits"][outcome]
             names = [named[k] for k in (" ".join(n.lower().split()) for n in entry["creatures"]) if k in named]
+            # the words around "led by" (Maze Rats' leaders, combat.leaders): before, and the 80 after
+            led = _LED_BY.split(entry.get("text") or "", maxsplit=1)
             found[str(entry["number"])] = {"effects": plan, "blocks": [self._block(b) for b in own],
-                                           "named": [self._block(b) for b in names], "exits": exits}
+                                           "named": [self._block(b) for b in names], "exits": exits,
+                                           "ledBy": [led[0].lower(), led[1].lower()[:80]] if len(led) == 2 else None}
         return found
 
     def _scenes(self, fights: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

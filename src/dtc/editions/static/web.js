@@ -1168,7 +1168,7 @@
     var words = [];
     if (!replaying) { takeScene(number); }
     var fight = (data.fights || {})[String(number)];
-    if (fight && !replaying && asPlay) { playFights(number, fight); return; }
+    if (fight && !replaying && (asPlay || mrPlay)) { playFights(number, fight); return; }
     ((data.effects || {})[String(number)] || []).forEach(function (ef) {
       if (state.over) { return; }
       words.push(oneEffect(ef));
@@ -1666,6 +1666,8 @@
      question and the reader's answer resumes it. What the sheet's items are to play (weapons,
      armour) is read as the run log's sheet writes them (sheetFile). */
   var asPlay = (sys.combatData || {}).play && !clock ? sys.combatData.play : null;
+  /* (Maze Rats: the fights an entry writes, played as play plays them; see mrFight) */
+  var mrPlay = (sys.combatData || {}).asPlay && !clock ? sys.combatData.asPlay : null;
   var playing = null;      /* the procedure under way: {gen, box, done, q} */
   var pendingMeet = null;  /* the creatures the last turn brought, for the step that spent it to play */
   var HAND = "hand-to-hand";
@@ -1989,7 +1991,7 @@
      than one; a name play knows no block for fights as a creature of 0 HP (it never acts). */
   function foesFrom(block, name, count) {
     var out = [];
-    for (var n = 0; n < Math.min(count, asPlay.maxGroup); n++) {
+    for (var n = 0; n < Math.min(count, (asPlay || mrPlay).maxGroup); n++) {
       if (!block) { out.push({ name: name + (count > 1 ? " " + (n + 1) : ""), creature: null, hp: 0, max: 0, morale: null, attacks: [], stats: {}, hurt: false, halved: false, fled: false }); continue; }
       out.push({ name: count > 1 ? block.name + " " + (n + 1) : block.name, creature: block.name, hp: block.hp, max: block.hp,
         morale: block.morale === undefined ? null : block.morale, attacks: foeAttacks(block), stats: block.stats || {},
@@ -2008,6 +2010,192 @@
     else if (scene.length) { scene.forEach(function (g) { out = out.concat(foesFrom(blockCard(g.creature), g.name, g.count)); }); }
     else { fight.named.forEach(function (b) { out = out.concat(foesFrom(b, b.name, 1)); }); }
     return out;
+  }
+  /* --- Maze Rats' fight, as dtc play plays it (maze_rats/combat.py fight): the same questions
+     (play's COMBAT "Your move" and TARGET "Attack which?", a shield to shatter), the same dice in
+     the same order (each round's initiative, ties rerolled; a weapon dug out of the backpack; the
+     creatures' blows against your armour; your blow against theirs; escape and morale), the same
+     events. What the sheet's items are to play (weapons and their class, armour) is read by name,
+     as the run log's sheet writes them (sheetFile). A fight an encounter brings keeps the helper. */
+  /* A creature's stat as play reads its block (combat.stat): its aliases, else the default. */
+  function mrStat(foe, key) {
+    var s = foe.stats || {}, names = { armor: ["armor", "armour"], ab: ["ab", "attack bonus", "attack"] }[key] || [key];
+    for (var i = 0; i < names.length; i++) {
+      var v = foe.creature ? s[names[i]] : undefined;
+      if (v !== undefined && v !== null && !isNaN(parseInt(v, 10))) { return parseInt(v, 10); }
+    }
+    return mrPlay.defaults[key];
+  }
+  /* The weapons play finds on the sheet's items, in their order (combat._choose). */
+  function mrWeapons() {
+    var out = [];
+    piles().forEach(function (p) { var w = p.q > 0 ? mrPlay.weapons[p.name.toLowerCase()] : null; if (w) { out.push({ name: p.name, cls: w[1] }); } });
+    return out;
+  }
+  /* On the belt: the sheet's first two weapons (play's belt for a sheet that records none); the others are in the backpack. */
+  function mrInPack(weapon) {
+    if (weapon.cls === "unarmed") { return false; }
+    var belt = mrWeapons().slice(0, mrPlay.belt).map(function (w) { return w.name.toLowerCase(); });
+    return belt.indexOf(weapon.name.toLowerCase()) < 0;
+  }
+  function mrShield() { return pileCount("Shield") > 0; }
+  /* Your armour (play's armor): the base, the best body armour, a shield unless a two-handed weapon is in hand. */
+  function mrArmor(held) {
+    var body = 0;
+    piles().forEach(function (p) { var a = p.q > 0 ? mrPlay.armour[p.name.toLowerCase()] : null; if (a && a[2] === "body") { body = Math.max(body, a[1]); } });
+    var twoHanded = !!held && (held.cls === "heavy" || held.cls === "ranged");
+    return mrPlay.base + body + (!twoHanded && mrShield() ? 1 : 0);
+  }
+  /* An attack's damage (ruleset.attack_damage): the total over the armour, +1 heavy, −1 unarmed (never 0), doubled on double sixes. */
+  function mrDamage(total, armor, doubleSix, heavy, unarmed) {
+    if (total <= armor) { return 0; }
+    var d = total - armor + (heavy ? 1 : 0);
+    if (unarmed) { d = Math.max(1, d - 1); }
+    return doubleSix ? d * 2 : d;
+  }
+  /* The chance that 2d6 + bonus beats ``armor`` (an attack's hit) or the other side's 2d6 + theirs (an escape). */
+  function mrBeats(bonus, against, opposed) {
+    var hit = 0, all = 0;
+    for (var a = 1; a <= 6; a++) { for (var b = 1; b <= 6; b++) {
+      if (!opposed) { all += 1; if (a + b + bonus > against) { hit += 1; } continue; }
+      for (var c = 1; c <= 6; c++) { for (var e = 1; e <= 6; e++) { all += 1; if (a + b + bonus > c + e + against) { hit += 1; } } }
+    } }
+    return hit / all;
+  }
+  function mrFastest(foes) {
+    var dex = foes.filter(active).map(function (f) { return mrStat(f, "dex"); });
+    return dex.length ? Math.max.apply(null, dex) : 0;
+  }
+  /* The foes that lead the others (combat.leaders): a Special beginning "Leader"/"Leads", or named
+     after "led by" in the entry; never every foe. */
+  function mrLeaders(foes, ledBy) {
+    var found = foes.filter(function (f) { return f.special && /^\s*(leader|leads)\b/i.test(f.special); });
+    if (ledBy) {
+      foes.forEach(function (f) {
+        var n = (f.creature || f.name).toLowerCase();
+        if (ledBy[1].indexOf(n) >= 0 && ledBy[0].indexOf(n) < 0 && found.indexOf(f) < 0) { found.push(f); }
+      });
+    }
+    return found.length < foes.length ? found : [];
+  }
+  /* A morale check (combat._rout): 2d6 + the best WIL among ``who``; below the target they flee. */
+  function mrRout(who, why) {
+    var wil = Math.max.apply(null, who.map(function (f) { return mrStat(f, "wil"); })), r = roll(2, 6), total = r[0] + r[1] + wil, holds = total >= mrPlay.target;
+    logEvent({ event: "morale", name: who.map(function (f) { return f.name; }).join(", "), total: total, flees: !holds });
+    told("Morale (" + why + "): 2d6 + " + wil + " = " + total + (holds ? ": they hold." : ": they flee!"));
+    if (!holds) { who.forEach(function (f) { f.fled = true; }); }
+  }
+  function mrCheck(foes, morale, situation, why) {
+    var standing = foes.filter(active);
+    if (standing.length && !morale.made[situation]) { morale.made[situation] = true; mrRout(standing, why); }
+  }
+  /* Morale after your blow (combat._morale): half the group lost, the leader lost, a lone creature at half health. */
+  function mrMorale(foes, morale) {
+    var standing = foes.filter(active);
+    if (!standing.length) { return; }
+    if (morale.size > 1 && standing.length * 2 <= morale.size) { mrCheck(foes, morale, "half", "lost half their number"); }
+    if (morale.leaders.length && !morale.leaders.some(active)) { mrCheck(foes, morale, "leader", "lost their leader"); }
+    standing = foes.filter(active);
+    if (standing.length === 1) {
+      var lone = standing[0];
+      if (lone.hp * 2 <= lone.max && !lone.halved) { lone.halved = true; mrRout([lone], "lost half its health"); }
+    }
+  }
+  /* Getting away (combat.escape): your 2d6 + DEX must beat theirs + the fastest's DEX. */
+  function mrEscape(foes) {
+    var fastest = mrFastest(foes), a = roll(2, 6), mine = a[0] + a[1] + pcScore("DEX"), b = roll(2, 6), theirs = b[0] + b[1] + fastest, ok = mine > theirs;
+    logEvent({ event: "escape", success: ok, total: mine, against: theirs });
+    told("You try to flee: 2d6 + DEX = " + mine + " against their " + theirs + (ok ? ": you get away." : ": they keep you in the fight."));
+    return ok;
+  }
+  /* Your blow (combat._attack): 2d6 + attack bonus against the target's armour. */
+  function mrAttack(weapon, target, foes) {
+    if (!target || !active(target)) { target = foes.filter(active)[0]; if (!target) { return; } }
+    var armor = mrStat(target, "armor"), ab = num("ab"), r = roll(2, 6), total = r[0] + r[1] + ab, six = r[0] === 6 && r[1] === 6;
+    var damage = mrDamage(total, armor, six, weapon.cls === "heavy", weapon.cls === "unarmed");
+    logEvent({ event: "attack", attacker: "you", target: target.name, weapon: weapon.name, total: total, hit: damage > 0, damage: damage });
+    told("You attack " + target.name + " with " + weapon.name + ": 2d6 " + (ab < 0 ? "− " : "+ ") + Math.abs(ab) + " = " + total + " against armour " + armor +
+      (damage > 0 ? ": a hit for " + damage + (six ? " (double sixes)." : ".") : ": a miss."));
+    if (damage <= 0) { return; }
+    target.hp -= damage;
+    if (target.hp <= 0) { logEvent({ event: "defeated", name: target.name }); told(target.name + " is defeated."); }
+  }
+  /* The creatures' blows (combat._creatures_act): 2d6 + their attack bonus against your armour; a hit
+     may be stopped by shattering your shield (not with a two-handed weapon in hand). */
+  function* mrCreaturesAct(foes, held) {
+    var acting = foes.filter(active);
+    for (var i = 0; i < acting.length && !ended(); i++) {
+      var foe = acting[i], name = foe.attacks.length ? foe.attacks[0][0] : "attack";
+      var mine = mrArmor(held), ab = mrStat(foe, "ab"), r = roll(2, 6), total = r[0] + r[1] + ab, six = r[0] === 6 && r[1] === 6;
+      var damage = mrDamage(total, mine, six, false, false);
+      logEvent({ event: "attack", attacker: foe.name, target: "you", weapon: name, total: total, hit: damage > 0, damage: damage });
+      told(foe.name + "'s " + name + ": 2d6 " + (ab < 0 ? "− " : "+ ") + Math.abs(ab) + " = " + total + " against your armour " + mine + (damage > 0 ? ": it hits for " + damage + "." : ": it misses."));
+      if (damage && mrShield() && (!held || held.cls === "light" || held.cls === "unarmed")) {
+        var yes = option("shatter", "Shatter your shield and take no damage (instead of " + damage + ")"), no = option("keep", "Keep your shield and take " + damage + " damage");
+        var k = yield question("shield", foe.name + " hits you for " + damage + ". Shatter your shield?", damage >= num("hp") ? [yes, no] : [no, yes]);
+        if (k === "shatter") { giveUpNamed("Shield", 1); told("Your shield shatters."); continue; }
+      }
+      if (damage) { told(hurt(damage, foe.name + "'s " + name)); }
+    }
+  }
+  /* The fight (combat.fight): one turn, then rounds until the creatures are down or fled, you get away or you fall. */
+  function* mrFight(foes, ledBy) {
+    fallen = null;
+    logEvent({ event: "fight", surprised: false });
+    told("A fight: " + foes.map(function (f) { return f.name + " (" + f.hp + " health)"; }).join(", ") + ".");
+    var t = nextTurn("combat");
+    told("The fight takes a turn." + t);
+    if (ended()) { return "over"; }
+    var morale = { size: foes.length, leaders: mrLeaders(foes, ledBy), made: {} };
+    var held = null, drawn = {}, finding = null;
+    for (var rnd = 1; foes.some(active); rnd++) {
+      if (rnd > mrPlay.maxRounds) { logEvent({ event: "fight_end", result: "stalemate" }); told("The fight goes nowhere: you break off."); return "fled"; }
+      var mine = die(6), theirs = die(6);
+      while (mine === theirs) { mine = die(6); theirs = die(6); }
+      var first = mine > theirs, acting = foes.filter(active), weapon = null, target = null;
+      told("Round " + rnd + ": initiative " + mine + " against " + theirs + (first ? ": you act first." : ": they act first.") + " " +
+        acting.map(function (f) { return f.name + " " + f.hp + "/" + f.max; }).join(", ") + "; you " + num("hp") + " health.");
+      if (finding === null) {
+        var weapons = mrWeapons().filter(function (w) { return (rnd === 1 && first) || w.cls !== "ranged"; });
+        if (!weapons.length) { weapons = [{ name: mrPlay.bare, cls: "unarmed" }]; }
+        var theirArmor = Math.min.apply(null, acting.map(function (f) { return mrStat(f, "armor"); })), ab = num("ab");
+        var opts = weapons.map(function (w, n) {
+          var where = mrInPack(w) && !drawn[w.name.toLowerCase()] ? ", in your backpack: 1d6 rounds to find" : "";
+          return option("attack:" + n, "Attack with " + w.name + " (" + w.cls + where + ")",
+            "2d6" + (ab < 0 ? "" : "+") + ab + " vs armour " + theirArmor + ": hits " + percent(mrBeats(ab, theirArmor, false)) + ", your armour " + mrArmor(w));
+        });
+        opts.push(option("escape", "Try to flee", "opposed DEX " + percent(mrBeats(pcScore("DEX"), mrFastest(foes), true))));
+        var key = yield question("combat", "Your move", opts);
+        if (key !== "escape") {
+          weapon = weapons[parseInt(key.slice(7), 10)];
+          target = acting[0];
+          if (acting.length > 1) {
+            var tk = yield question("target", "Attack which?", acting.map(function (f, n) { return option("foe:" + n, f.name, f.hp + "/" + f.max + " HP"); }));
+            target = acting[parseInt(tk.slice(4), 10)];
+          }
+        }
+      }
+      if (weapon && mrInPack(weapon) && !drawn[weapon.name.toLowerCase()]) {
+        var rounds = die(6);
+        told("You dig in your backpack for the " + weapon.name + " (" + rounds + " round" + (rounds > 1 ? "s" : "") + ").");
+        finding = { weapon: weapon, rounds: rounds }; weapon = null;
+      }
+      if (weapon) { held = weapon; }
+      if (!first) { yield* mrCreaturesAct(foes, held); if (ended()) { return "over"; } }
+      if (finding !== null) {
+        if (finding.rounds > 1) { finding = { weapon: finding.weapon, rounds: finding.rounds - 1 }; }
+        else { drawn[finding.weapon.name.toLowerCase()] = true; told("You find the " + finding.weapon.name + " in your backpack."); finding = null; }
+      } else if (!weapon) {
+        if (mrEscape(foes)) { logEvent({ event: "fight_end", result: "fled" }); return "fled"; }
+      } else {
+        mrAttack(weapon, target, foes);
+      }
+      mrMorale(foes, morale);
+      if (first && foes.some(active)) { yield* mrCreaturesAct(foes, held); if (ended()) { return "over"; } }
+    }
+    logEvent({ event: "fight_end", result: "won" });
+    told("The fight is won.");
+    return "won";
   }
   /* How many a group is (play's effects._count): a number as written, else its dice (at least 0), else 1. */
   function groupCount(text) {
@@ -2062,7 +2250,7 @@
       }
       losingTo = typeof fight.exits.lose === "number" ? fight.exits.lose : null;
       var result;
-      try { result = yield* fightAsPlay(foes, false); } finally { losingTo = null; }
+      try { result = asPlay ? yield* fightAsPlay(foes, false) : yield* mrFight(foes, fight.ledBy); } finally { losingTo = null; }
       if (fallen !== null) { var to = fallen; fallen = null; return goLink(box, to, "fight-lose", "You come to with 1 HP: turn to " + to); }
       if (state.over) { return "done"; }
       if (result === "won") {
@@ -2437,7 +2625,7 @@
     var sheet = sheetFile();
     var line = sheet.name + ": " + Object.keys(sheet.abilities).map(function (a) { return a + " " + sheet.abilities[a]; }).join("  ") + "  HP " + sheet.hp + "/" + sheet.max_hp;
     logEvent({ event: "start", entry: data.start, title: data.run.title, rules: data.run.rules, seed: seed, character: line, start: data.start,
-      log: 1, sheet: sheet, made: false, rulings: {}, recorded: asPlay ? RECORDED.concat(PLAYED) : RECORDED });
+      log: 1, sheet: sheet, made: false, rulings: {}, recorded: asPlay || mrPlay ? RECORDED.concat(PLAYED) : RECORDED });
   }
   /* The adventurer on the sheet as a character file holds it (schemas/character.schema.json). */
   function sheetFile() {
@@ -2456,8 +2644,9 @@
       var item = { name: p.name, kind: coin ? "treasure" : "gear", quantity: p.q, weight: w[1] === 1 ? String(w[0]) : w[0] + "/" + w[1], standard: isStandard(p.name) };
       if (coin) { item.value = 1; item.category = "coins"; }
       /* the weapons and armour play knows by name fight as play fights with them (Death & Treasure) */
-      var weapon = asPlay && !coin ? asPlay.weapons[p.name.toLowerCase()] : null, armour = asPlay && !coin ? asPlay.armour[p.name.toLowerCase()] : null;
-      if (weapon) { item.kind = "weapon"; item.damage = weapon[1]; item.ranges = weapon[2].slice(); }
+      var known = asPlay || mrPlay, weapon = known && !coin ? known.weapons[p.name.toLowerCase()] : null, armour = known && !coin ? known.armour[p.name.toLowerCase()] : null;
+      if (weapon && mrPlay) { item.kind = "weapon"; item.ranges = weapon[2].slice(); }  /* (Maze Rats: its class from its name) */
+      else if (weapon) { item.kind = "weapon"; item.damage = weapon[1]; item.ranges = weapon[2].slice(); }
       else if (armour) { item.kind = "armour"; item.defense = armour[1]; item.slot = armour[2]; }
       return item;
     });

@@ -12,17 +12,43 @@ its words, as in ``dtc play`` and ``dtc odds``: the page's script reads the word
 that cuts a label into words and the roll a favoured difficulty becomes from here (the data of
 :mod:`dtc.systems.maze_rats.paths` and :func:`~dtc.systems.maze_rats.ruleset.mode_for`), under
 ``combatData``, the one place a system's description hands the script values of its own.
+
+``combat_data["asPlay"]`` is what the page needs to play a fight an entry writes as ``dtc play``
+does (``combat.py`` ``fight``): the weapons play knows by name and their class (the sheet's items
+become play's, so a replay fights with the same ones), the armour by name, the base armour, the
+danger roll's target and the fight's limits.
 """
 
 from __future__ import annotations
 
+from dtc.runtime.equipment import HAND, RANGED
+from dtc.runtime.foes import MAX_GROUP, MAX_ROUNDS
+from dtc.systems.maze_rats.combat import DEFAULTS, UNARMED
 from dtc.systems.maze_rats.paths import FEATURE_DIE, FORMS, WORD_PATTERN, feature_path
-from dtc.systems.maze_rats.play import ARRAYS
+from dtc.systems.maze_rats.play import ARRAYS, BELT_HOLDS, HEAVY, RANGED_NAMES, kit
+from dtc.systems.maze_rats.ruleset import BASE_ARMOR as MAZE_RATS_BASE
 from dtc.systems.maze_rats.ruleset import MAZE_RATS, MODES, TARGET, mode_for
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
 
 #: The difficulty whose roll a Path's advantage gives each difficulty (D2 -> D1, D3 -> D2).
 FAVOURED_AS = {d: min(k for k, mode in MODES.items() if mode == mode_for(d, advantage=True)) for d in MODES}
+
+#: The weapons play knows by name (lower case: name, class, ranges) and the armour (defense, slot).
+_WEAPONS = {**{i.name.lower(): [i.name, "light", list(i.ranges)] for i in kit() if i.kind == "weapon"},
+            "warhammer": ["Warhammer", "heavy", [HAND]], "bow": ["Bow", "ranged", [RANGED]],
+            **{n: [n.capitalize(), "heavy", [HAND]] for n in sorted(HEAVY) if n != "warhammer"},
+            **{n: [n.capitalize(), "ranged", [RANGED]] for n in sorted(RANGED_NAMES) if n != "bow"}}
+AS_PLAY = {
+    "weapons": _WEAPONS,
+    "armour": {i.name.lower(): [i.name, i.defense, i.slot] for i in kit() if i.kind == "armour"},
+    "base": MAZE_RATS_BASE,
+    "target": TARGET,
+    "maxRounds": MAX_ROUNDS,
+    "maxGroup": MAX_GROUP,
+    "bare": UNARMED.name,
+    "belt": BELT_HOLDS,
+    "defaults": DEFAULTS,
+}
 
 WEB = WebSystem(
     checks={
@@ -47,5 +73,5 @@ WEB = WebSystem(
     combat_data={"target": TARGET, "armor": 6, "ab": 1, "wil": 1,
                  "paths": {name: list(forms) for name, forms in FORMS.items()}, "pathWord": WORD_PATTERN,
                  "pathRules": MAZE_RATS.name,
-                 "favouredAs": {str(d): easier for d, easier in FAVOURED_AS.items()}},
+                 "favouredAs": {str(d): easier for d, easier in FAVOURED_AS.items()}, "asPlay": AS_PLAY},
 )

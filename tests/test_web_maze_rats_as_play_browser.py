@@ -1,0 +1,122 @@
+"""A Maze Rats fight an entry writes, played in the web edition as ``dtc play`` plays it (issue 39):
+``maze_rats/combat.py`` ``fight`` round by round — initiative with ties rerolled, play's "Your move"
+(a weapon, or try to flee) and "Attack which?" as buttons, the creatures' blows against the armour
+play works out from the sheet's items, a shield to shatter, morale — the page's dice drawn in play's
+order and each step logged as play logs it, so that ``dtc play --replay`` follows the downloaded run
+to the same outcome. In headless Chromium, as tests/test_build_browser.py says.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from dtc.cli import main
+from dtc.compiler.api import compile_text
+from dtc.editions import build
+from helpers.browser import Page, browser  # noqa: F401  (the fixture)
+
+BOOK = """Title: Candle Vault
+Rules: maze-rats
+Start: 1
+
+Adventure Entries
+
+1 A stair of soft wax winds down into the dark. **Go down** (D0, S2).
+
+2 Three moth-men flutter up from a crate of old candles, led by a Moth Matron with a singed crown.
+Moth Man HP 2 | Armor 6 | AB 0 | DEX 2 | WIL 0 | win S3, lose S4, flee S1
+Moth Matron HP 4 | Armor 7 | AB 1 | DEX 1 | WIL 1
+
+3 The crate holds a single unburnt candle, and the way home is clear. THE END (victory)
+
+4 You wake at the foot of the stair with wax in your hair. THE END (defeat)
+"""
+
+#: The answers taken, the first offered of these: attack with the sword, the moth-man first,
+#: shatter the shield when it saves a life (play offers it first then), else keep it.
+PREFERRED = ("Attack with Sword", "Moth Man")
+
+
+def _answer(page: Any) -> bool:
+    asked = page.locator(".page.current .encounter-play button.ep-option")
+    if not asked.count():
+        return False
+    for label in PREFERRED:
+        wanted = page.locator(".page.current .encounter-play button.ep-option", has_text=label)
+        if wanted.count():
+            wanted.first.click()
+            return True
+    asked.first.click()
+    return True
+
+
+def _at(page: Any, number: int) -> None:
+    page.wait_for_function("n => document.querySelector('.page.current')?.id === 'entry-' + n", arg=number)
+
+
+def _play(browser: Any, tmp_path: Path, seed: int, hp: int) -> tuple[list[dict[str, Any]], str, Path]:  # noqa: F811
+    build(compile_text(BOOK, "vault.txt").graph(), tmp_path, "vault", pdf=False)
+    book = tmp_path / "vault.txt"
+    book.write_text(BOOK, encoding="utf-8")
+    with Page(browser) as page:
+        page.goto((tmp_path / "vault.html").as_uri() + f"?seed={seed}#cover")
+        for ability, bonus in (("STR", "1"), ("DEX", "2"), ("WIL", "0")):
+            page.fill(f"#sheet-ab-{ability}", bonus)
+        page.fill("#sheet-hp", str(hp))
+        page.fill("#sheet-hpmax", str(hp))
+        page.click("#cover a.button.primary")
+        _at(page, 1)
+        page.locator("#entry-1 .card.go a").first.click()
+        _at(page, 2)
+        for _ in range(400):
+            if not _answer(page):
+                break
+        fight = page.locator("#entry-2 .encounter-play").last.inner_text()
+        page.locator("#entry-2 .encounter-play a.fight-exit").click()
+        page.wait_for_timeout(50)
+        with page.expect_download() as download:
+            page.click("button[data-act='download']")
+        log = tmp_path / f"run-{seed}.jsonl"
+        download.value.save_as(log)
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()], fight, log
+
+
+def test_a_maze_rats_fight_played_in_the_page_replays_in_play(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    for seed in range(1, 12):
+        events, fight, log = _play(browser, tmp_path, seed, 12)
+        if [e for e in events if e["event"] == "move"][-1].get("how") == "win":
+            break
+    else:
+        raise AssertionError("no won fight in seeds 1-11")
+    assert "A fight: Moth Man 1 (2 health), Moth Man 2 (2 health)" not in fight  # (one of each block: no count)
+    assert "Round 1: initiative" in fight and "Your move" not in fight, fight
+    asked = {e["question"] for e in events if e["event"] == "decision"}
+    assert {"menu", "combat", "target"} <= asked, asked
+    kinds = {e["event"] for e in events}
+    assert {"fight", "attack", "defeated", "morale", "fight_end"} <= kinds, kinds
+    sheet = events[0]["sheet"]
+    assert {i["name"]: i["kind"] for i in sheet["items"]}["Sword"] == "weapon"
+    assert {i["name"]: i["kind"] for i in sheet["items"]}["Light armour"] == "armour"
+    assert events[-1]["event"] == "end", events[-1]
+    assert any(e["event"] == "move" and e.get("how") in ("win", "lose", "flee") for e in events)
+    result = CliRunner().invoke(main, ["play", str(tmp_path / "vault.txt"), "--replay", str(log)])
+    assert result.exit_code == 0 and "same outcome" in result.output, result.output
+
+
+def test_a_lost_maze_rats_fight_comes_to_at_the_lose_entry_and_replays(browser: Any,  # noqa: F811
+                                                                      tmp_path: Path) -> None:
+    """With 1 health the moth-men's first hit would kill: the book leads on (lose S4), as play takes it."""
+    for seed in range(1, 12):
+        events, fight, log = _play(browser, tmp_path, seed, 1)
+        moves = [e for e in events if e["event"] == "move"]
+        if moves[-1].get("how") == "lose":
+            break
+    else:
+        raise AssertionError("no lost fight in seeds 1-11")
+    assert "The fight is lost: you come to with 1 HP" in fight, fight
+    result = CliRunner().invoke(main, ["play", str(tmp_path / "vault.txt"), "--replay", str(log)])
+    assert result.exit_code == 0 and "same outcome" in result.output, result.output
