@@ -41,11 +41,11 @@ Moth Matron HP 4 | Armor 7 | AB 1 | DEX 1 | WIL 1
 PREFERRED = ("Attack with Sword", "Moth Man")
 
 
-def _answer(page: Any) -> bool:
+def _answer(page: Any, preferred: tuple[str, ...] = PREFERRED) -> bool:
     asked = page.locator(".page.current .encounter-play button.ep-option")
     if not asked.count():
         return False
-    for label in PREFERRED:
+    for label in preferred:
         wanted = page.locator(".page.current .encounter-play button.ep-option", has_text=label)
         if wanted.count():
             wanted.first.click()
@@ -119,4 +119,74 @@ def test_a_lost_maze_rats_fight_comes_to_at_the_lose_entry_and_replays(browser: 
         raise AssertionError("no lost fight in seeds 1-11")
     assert "The fight is lost: you come to with 1 HP" in fight, fight
     result = CliRunner().invoke(main, ["play", str(tmp_path / "vault.txt"), "--replay", str(log)])
+    assert result.exit_code == 0 and "same outcome" in result.output, result.output
+
+
+WANDERING = """Title: Moth Stair
+Rules: maze-rats
+Start: 1
+
+Encounters
+  1-6. 2 Moth Men
+
+Moth Man HP 2 | Armor 6 | AB 0 | DEX 1 | WIL 0
+
+Adventure Entries
+
+1 The top of a wax stair. **Down** (D0, S2).
+
+2 A landing where moths circle a dead candle. **Up** (D0, S1), or on to the **door** (D0, S3).
+
+3 A door of old wood, and daylight beyond it. THE END (victory)
+"""
+
+
+def test_a_maze_rats_wandering_encounter_played_in_the_page_replays_in_play(browser: Any,  # noqa: F811
+                                                                           tmp_path: Path) -> None:
+    """play.py MazeRats.encounter: the reaction (d6), a hostile band's WIL roll against surprise, else
+    play's questions (carry on, talk them round, attack first, slip away), and the fight after it."""
+    build(compile_text(WANDERING, "stair.txt").graph(), tmp_path, "stair", pdf=False)
+    book = tmp_path / "stair.txt"
+    book.write_text(WANDERING, encoding="utf-8")
+    with Page(browser) as page:
+        page.goto((tmp_path / "stair.html").as_uri() + "?seed=4#cover")
+        for ability, bonus in (("STR", "1"), ("DEX", "2"), ("WIL", "0")):
+            page.fill(f"#sheet-ab-{ability}", bonus)
+        page.fill("#sheet-hp", "20")
+        page.fill("#sheet-hpmax", "20")
+        page.click("#cover a.button.primary")
+        _at(page, 1)
+        met = False
+        for _ in range(40):  # down and up the stair until the moths come (1-in-6 each turn)
+            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
+            page.locator(f"#entry-{here} .card.go a").first.click()
+            _at(page, 3 - here)
+            if page.locator(".page.current .encounter-play").count():
+                met = True
+                break
+        assert met, "no encounter in 40 turns"
+        assert "Reaction: d6 = " in page.locator(".page.current .encounter-play").inner_text()
+        for _ in range(20):  # through it (attacking first, when they are not hostile), then to the door
+            while _answer(page, ("Attack first", *PREFERRED)):
+                pass
+            if page.locator("#entry-3.current").count():
+                break
+            way = page.locator(".page.current .encounter-play a.flee-to, .page.current .encounter-play a.fight-exit")
+            if way.count():
+                way.first.click()
+                page.wait_for_timeout(50)
+                continue
+            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
+            page.locator(f"#entry-{here} .card.go a").last.click()
+            page.wait_for_timeout(50)
+        assert page.locator("#entry-3.current").count(), page.inner_text(".page.current")
+        with page.expect_download() as download:
+            page.click("button[data-act='download']")
+        log = tmp_path / "run.jsonl"
+        download.value.save_as(log)
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    kinds = {e["event"] for e in events}
+    assert {"encounter", "reaction", "fight", "attack", "fight_end"} <= kinds, kinds
+    assert events[-1]["event"] == "end"
+    result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
     assert result.exit_code == 0 and "same outcome" in result.output, result.output

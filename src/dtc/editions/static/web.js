@@ -631,8 +631,8 @@
     var met = rollEncounter();
     if (clock) { state.dr.ran = false; }
     lastMet = true;
-    if (asPlay && !asked && !replaying && playable(met.foes)) {
-      /* Death & Treasure: the step that spent the turn plays it as play does (meetPending) */
+    if ((asPlay || mrPlay) && !asked && !replaying && playable(met.foes)) {
+      /* Death & Treasure, Maze Rats: the step that spent the turn plays it as play does (meetPending) */
       pendingMeet = { foes: met.foes, row: met.row };
     } else {
       cutRun("an encounter, which the reader plays");
@@ -1750,7 +1750,7 @@
     groups.forEach(function (g) {
       var found = g.creature ? creatureNamed(g.creature) : null;
       if (!found) { return; }
-      var count = Math.min(g.count, asPlay.maxGroup), card = found.card;
+      var count = Math.min(g.count, (asPlay || mrPlay).maxGroup), card = found.card;
       for (var n = 0; n < count; n++) {
         foes.push({ name: count > 1 ? found.name + " " + (n + 1) : found.name, creature: found.name, hp: card.hp, max: card.hp,
           morale: card.morale === undefined ? null : card.morale, attacks: foeAttacks(card), stats: card.stats || {},
@@ -1829,7 +1829,7 @@
   function bandOf(total) { return total <= asPlay.hostileMax ? "hostile" : total >= asPlay.friendlyMin ? "friendly" : "neutral"; }
   /* Two groups at each other's throats (play's rival_sides), else null. */
   function rivalSides(foes, text) {
-    var m = new RegExp(asPlay.rivals, "i").exec(text);
+    var m = new RegExp((asPlay || mrPlay).rivals, "i").exec(text);
     if (!m) { return null; }
     var left = text.slice(0, m.index).toLowerCase(), right = text.slice(m.index + m[0].length).toLowerCase();
     function side(f) { var n = (f.creature || f.name).toLowerCase(); return left.indexOf(n) >= 0 ? "left" : right.indexOf(n) >= 0 ? "right" : ""; }
@@ -2040,9 +2040,13 @@
   }
   function mrShield() { return pileCount("Shield") > 0; }
   /* Your armour (play's armor): the base, the best body armour, a shield unless a two-handed weapon is in hand. */
-  function mrArmor(held) {
+  function mrBody() {
     var body = 0;
     piles().forEach(function (p) { var a = p.q > 0 ? mrPlay.armour[p.name.toLowerCase()] : null; if (a && a[2] === "body") { body = Math.max(body, a[1]); } });
+    return body;
+  }
+  function mrArmor(held) {
+    var body = mrBody();
     var twoHanded = !!held && (held.cls === "heavy" || held.cls === "ranged");
     return mrPlay.base + body + (!twoHanded && mrShield() ? 1 : 0);
   }
@@ -2108,10 +2112,15 @@
     told("You try to flee: 2d6 + DEX = " + mine + " against their " + theirs + (ok ? ": you get away." : ": they keep you in the fight."));
     return ok;
   }
-  /* Your blow (combat._attack): 2d6 + attack bonus against the target's armour. */
-  function mrAttack(weapon, target, foes) {
+  /* A roll's two kept dice (ruleset.keep): 2d6, or with advantage 3d6 and the best two. */
+  function mrKept(advantage) {
+    var d = roll(advantage ? 3 : 2, 6);
+    return advantage ? d.sort(function (a, b) { return b - a; }).slice(0, 2) : d;
+  }
+  /* Your blow (combat._attack): 2d6 + attack bonus against the target's armour (an ambush's first at advantage). */
+  function mrAttack(weapon, target, foes, advantage) {
     if (!target || !active(target)) { target = foes.filter(active)[0]; if (!target) { return; } }
-    var armor = mrStat(target, "armor"), ab = num("ab"), r = roll(2, 6), total = r[0] + r[1] + ab, six = r[0] === 6 && r[1] === 6;
+    var armor = mrStat(target, "armor"), ab = num("ab"), r = mrKept(advantage), total = r[0] + r[1] + ab, six = r[0] === 6 && r[1] === 6;
     var damage = mrDamage(total, armor, six, weapon.cls === "heavy", weapon.cls === "unarmed");
     logEvent({ event: "attack", attacker: "you", target: target.name, weapon: weapon.name, total: total, hit: damage > 0, damage: damage });
     told("You attack " + target.name + " with " + weapon.name + ": 2d6 " + (ab < 0 ? "− " : "+ ") + Math.abs(ab) + " = " + total + " against armour " + armor +
@@ -2122,11 +2131,11 @@
   }
   /* The creatures' blows (combat._creatures_act): 2d6 + their attack bonus against your armour; a hit
      may be stopped by shattering your shield (not with a two-handed weapon in hand). */
-  function* mrCreaturesAct(foes, held) {
+  function* mrCreaturesAct(foes, held, advantage) {
     var acting = foes.filter(active);
     for (var i = 0; i < acting.length && !ended(); i++) {
       var foe = acting[i], name = foe.attacks.length ? foe.attacks[0][0] : "attack";
-      var mine = mrArmor(held), ab = mrStat(foe, "ab"), r = roll(2, 6), total = r[0] + r[1] + ab, six = r[0] === 6 && r[1] === 6;
+      var mine = mrArmor(held), ab = mrStat(foe, "ab"), r = mrKept(advantage), total = r[0] + r[1] + ab, six = r[0] === 6 && r[1] === 6;
       var damage = mrDamage(total, mine, six, false, false);
       logEvent({ event: "attack", attacker: foe.name, target: "you", weapon: name, total: total, hit: damage > 0, damage: damage });
       told(foe.name + "'s " + name + ": 2d6 " + (ab < 0 ? "− " : "+ ") + Math.abs(ab) + " = " + total + " against your armour " + mine + (damage > 0 ? ": it hits for " + damage + "." : ": it misses."));
@@ -2138,10 +2147,56 @@
       if (damage) { told(hurt(damage, foe.name + "'s " + name)); }
     }
   }
+  var MR_REACTIONS = { 1: "hostile", 2: "wary", 3: "wary", 4: "friendly", 5: "friendly", 6: "helpful" };
+  var MR_FRIENDLIER = { hostile: "wary", wary: "friendly", friendly: "helpful", helpful: "helpful" };
+  var MR_WORSE = { helpful: "friendly", friendly: "wary", wary: "hostile", hostile: "hostile" };
+  /* A WIL danger roll of the encounter (play.py check, D2; a Path's words may favour it). */
+  function mrWil(why) {
+    var favoured = pathFavouring(why, "WIL"), d = favoured ? (sys.combatData.favouredAs || {})["2"] || 2 : 2;
+    return rollCheck(checkFor("WIL", d), "WIL", pcScore("WIL"));
+  }
+  /* The encounter procedure (play.py MazeRats.encounter): "over", "won", "fled", or the run's end. */
+  function* mrEncounter(foes, text) {
+    var led = text.split(/\bled\s+by\b/i), ledBy = led.length > 1 ? [led[0].toLowerCase(), led.slice(1).join("led by").toLowerCase().slice(0, 80)] : null;
+    var sides = rivalSides(foes, text);
+    if (sides) {
+      told(text + ": they are busy with each other and pay you no heed.");
+      var k = yield question("encounter", text + ": what do you do?", [option("carry-on", "Slip past while they fight"),
+        option("fight", "Attack the " + bare(sides[0][0].name)), option("fight:2", "Attack the " + bare(sides[1][0].name))]);
+      if (k === "carry-on") { logEvent({ event: "encounter_end", result: "slipped past" }); told("You slip past."); return "over"; }
+      return yield* mrFight(k === "fight" ? sides[0] : sides[1], ledBy, false, false);
+    }
+    var r = die(6), band = MR_REACTIONS[r];
+    logEvent({ event: "reaction", total: r, reaction: band });
+    told("Reaction: d6 = " + r + ": " + band + ".");
+    if (band === "hostile") {
+      var s = mrWil("avoid surprise");
+      logEvent({ event: "surprise", surprised: !s.ok });
+      told("Avoiding surprise (WIL): " + s.text + (s.ok ? " You are ready." : " You are surprised."));
+      return yield* mrFight(foes, ledBy, !s.ok, false);
+    }
+    var talked = false;
+    for (;;) {
+      var opts = [option("carry-on", "Carry on (they are " + band + ")")];
+      if (!talked) { opts.push(option("talk", "Talk them round", "WIL danger roll " + percent(mrBeats(pcScore("WIL"), mrPlay.target - 1, false)))); }
+      opts.push(option("fight", "Attack first (you ambush them: initiative and advantage)"),
+        option("flee", "Slip away", "opposed DEX " + percent(mrBeats(pcScore("DEX"), mrFastest(foes), true))));
+      var key = yield question("encounter", text + ": they are " + band + ". What do you do?", opts);
+      if (key === "carry-on") { logEvent({ event: "encounter_end", result: "left alone" }); told("You carry on; they let you be."); return "over"; }
+      if (key === "fight") { return yield* mrFight(foes, ledBy, false, true); }
+      if (key === "flee") { return mrEscape(foes) ? "fled" : yield* mrFight(foes, ledBy, false, false); }
+      talked = true;
+      var c = mrWil("talk");
+      band = c.ok ? MR_FRIENDLIER[band] : MR_WORSE[band];
+      logEvent({ event: "talk", success: c.ok });
+      told("Talking (WIL): " + c.text + " They are " + band + " now.");
+      if (band === "hostile") { return yield* mrFight(foes, ledBy, false, false); }
+    }
+  }
   /* The fight (combat.fight): one turn, then rounds until the creatures are down or fled, you get away or you fall. */
-  function* mrFight(foes, ledBy) {
+  function* mrFight(foes, ledBy, surprised, ambush) {
     fallen = null;
-    logEvent({ event: "fight", surprised: false });
+    logEvent({ event: "fight", surprised: !!surprised });
     told("A fight: " + foes.map(function (f) { return f.name + " (" + f.hp + " health)"; }).join(", ") + ".");
     var t = nextTurn("combat");
     told("The fight takes a turn." + t);
@@ -2150,10 +2205,16 @@
     var held = null, drawn = {}, finding = null;
     for (var rnd = 1; foes.some(active); rnd++) {
       if (rnd > mrPlay.maxRounds) { logEvent({ event: "fight_end", result: "stalemate" }); told("The fight goes nowhere: you break off."); return "fled"; }
-      var mine = die(6), theirs = die(6);
-      while (mine === theirs) { mine = die(6); theirs = die(6); }
-      var first = mine > theirs, acting = foes.filter(active), weapon = null, target = null;
-      told("Round " + rnd + ": initiative " + mine + " against " + theirs + (first ? ": you act first." : ": they act first.") + " " +
+      var first, said;
+      if (rnd === 1 && (surprised || ambush)) {
+        first = !!ambush; said = first ? ": you ambush them." : ": they surprise you.";
+      } else {
+        var mine = die(6), theirs = die(6);
+        while (mine === theirs) { mine = die(6); theirs = die(6); }
+        first = mine > theirs; said = ": initiative " + mine + " against " + theirs + (first ? ": you act first." : ": they act first.");
+      }
+      var theirAdvantage = rnd === 1 && !!surprised, acting = foes.filter(active), weapon = null, target = null;
+      told("Round " + rnd + said + " " +
         acting.map(function (f) { return f.name + " " + f.hp + "/" + f.max; }).join(", ") + "; you " + num("hp") + " health.");
       if (finding === null) {
         var weapons = mrWeapons().filter(function (w) { return (rnd === 1 && first) || w.cls !== "ranged"; });
@@ -2181,17 +2242,19 @@
         finding = { weapon: weapon, rounds: rounds }; weapon = null;
       }
       if (weapon) { held = weapon; }
-      if (!first) { yield* mrCreaturesAct(foes, held); if (ended()) { return "over"; } }
+      if (!first) { yield* mrCreaturesAct(foes, held, theirAdvantage); if (ended()) { return "over"; } }
       if (finding !== null) {
         if (finding.rounds > 1) { finding = { weapon: finding.weapon, rounds: finding.rounds - 1 }; }
         else { drawn[finding.weapon.name.toLowerCase()] = true; told("You find the " + finding.weapon.name + " in your backpack."); finding = null; }
       } else if (!weapon) {
         if (mrEscape(foes)) { logEvent({ event: "fight_end", result: "fled" }); return "fled"; }
       } else {
-        mrAttack(weapon, target, foes);
+        var ambushing = rnd === 1 && !!ambush, heavy = mrBody() >= 2;
+        if (ambushing && heavy) { told("Heavy armour: no advantage on your ambush attack."); }
+        mrAttack(weapon, target, foes, ambushing && !heavy);
       }
       mrMorale(foes, morale);
-      if (first && foes.some(active)) { yield* mrCreaturesAct(foes, held); if (ended()) { return "over"; } }
+      if (first && foes.some(active)) { yield* mrCreaturesAct(foes, held, theirAdvantage); if (ended()) { return "over"; } }
     }
     logEvent({ event: "fight_end", result: "won" });
     told("The fight is won.");
@@ -2250,7 +2313,7 @@
       }
       losingTo = typeof fight.exits.lose === "number" ? fight.exits.lose : null;
       var result;
-      try { result = asPlay ? yield* fightAsPlay(foes, false) : yield* mrFight(foes, fight.ledBy); } finally { losingTo = null; }
+      try { result = asPlay ? yield* fightAsPlay(foes, false) : yield* mrFight(foes, fight.ledBy, false, false); } finally { losingTo = null; }
       if (fallen !== null) { var to = fallen; fallen = null; return goLink(box, to, "fight-lose", "You come to with 1 HP: turn to " + to); }
       if (state.over) { return "done"; }
       if (result === "won") {
@@ -2351,7 +2414,7 @@
     pendingMeet = null;
     var foes = foesOf(met.foes);
     if (!foes.length) { then(true); return; }
-    runProcedure(page, encounterAsPlay(foes, met.row), function (result, box) {
+    runProcedure(page, asPlay ? encounterAsPlay(foes, met.row) : mrEncounter(foes, met.row), function (result, box) {
       if (state.over) { then(false); return; }
       if (result === "fled" && fleeLink(box, state.previous)) { then(false); return; }
       then(true);

@@ -13,16 +13,18 @@ that cuts a label into words and the roll a favoured difficulty becomes from her
 :mod:`dtc.systems.maze_rats.paths` and :func:`~dtc.systems.maze_rats.ruleset.mode_for`), under
 ``combatData``, the one place a system's description hands the script values of its own.
 
-``combat_data["asPlay"]`` is what the page needs to play a fight an entry writes as ``dtc play``
-does (``combat.py`` ``fight``): the weapons play knows by name and their class (the sheet's items
-become play's, so a replay fights with the same ones), the armour by name, the base armour, the
-danger roll's target and the fight's limits.
+``combat_data["asPlay"]`` is what the page needs to play a wandering encounter and a fight an
+entry writes as ``dtc play`` does (``play.py`` ``encounter``, ``combat.py`` ``fight``): the
+weapons play knows by name and their class (the sheet's items become play's, so a replay fights
+with the same ones), the armour by name, the base armour, the danger roll's target, the fight's
+limits and the words that set two groups at odds.
 """
 
 from __future__ import annotations
 
 from dtc.runtime.equipment import HAND, RANGED
 from dtc.runtime.foes import MAX_GROUP, MAX_ROUNDS
+from dtc.systems.death_and_treasure.play import RIVALS
 from dtc.systems.maze_rats.combat import DEFAULTS, UNARMED
 from dtc.systems.maze_rats.paths import FEATURE_DIE, FORMS, WORD_PATTERN, feature_path
 from dtc.systems.maze_rats.play import ARRAYS, BELT_HOLDS, HEAVY, RANGED_NAMES, kit
@@ -46,6 +48,7 @@ AS_PLAY = {
     "maxRounds": MAX_ROUNDS,
     "maxGroup": MAX_GROUP,
     "bare": UNARMED.name,
+    "rivals": RIVALS.pattern,
     "belt": BELT_HOLDS,
     "defaults": DEFAULTS,
 }
