@@ -287,7 +287,8 @@ class WebEdition:
         healing and creatures named around them (each with the check it depends on, ``when``), the
         entry's own stat blocks and the creatures it names, and where a fight's outcomes lead (a
         block's win, lose, flee). Only where every effect is one of these or met without a die
-        (_unplayed), under rules whose fights the page plays (:meth:`_plays_fights`)."""
+        (_unplayed), under rules whose fights the page plays (:meth:`_plays_fights`; the checks only
+        where it rolls them as play does, :meth:`_plays_checks`)."""
         if not self._plays_fights():
             return {}
         found: dict[str, dict[str, Any]] = {}
