@@ -118,6 +118,9 @@ def test_a_lost_maze_rats_fight_comes_to_at_the_lose_entry_and_replays(browser: 
     else:
         raise AssertionError("no lost fight in seeds 1-11")
     assert "The fight is lost: you come to with 1 HP" in fight, fight
+    # the first blow that would kill is stopped by the shield (offered first then, as play offers it)
+    shield = [e["choice"] for e in events if e["event"] == "decision" and e["question"] == "shield"]
+    assert shield[0] == "shatter" and "Your shield shatters." in fight, fight
     result = CliRunner().invoke(main, ["play", str(tmp_path / "vault.txt"), "--replay", str(log)])
     assert result.exit_code == 0 and "same outcome" in result.output, result.output
 

@@ -2142,7 +2142,11 @@
       if (damage && mrShield() && (!held || held.cls === "light" || held.cls === "unarmed")) {
         var yes = option("shatter", "Shatter your shield and take no damage (instead of " + damage + ")"), no = option("keep", "Keep your shield and take " + damage + " damage");
         var k = yield question("shield", foe.name + " hits you for " + damage + ". Shatter your shield?", damage >= num("hp") ? [yes, no] : [no, yes]);
-        if (k === "shatter") { giveUpNamed("Shield", 1); told("Your shield shatters."); continue; }
+        if (k === "shatter") {
+          giveUpNamed("Shield", 1);
+          if (field("armor") && !mrShield()) { setNum("armor", num("armor") - 1); }  /* the sheet's armour, as the helper keeps it */
+          told("Your shield shatters."); continue;
+        }
       }
       if (damage) { told(hurt(damage, foe.name + "'s " + name)); }
     }
