@@ -193,3 +193,60 @@ def test_a_maze_rats_wandering_encounter_played_in_the_page_replays_in_play(brow
     assert events[-1]["event"] == "end"
     result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
     assert result.exit_code == 0 and "same outcome" in result.output, result.output
+
+
+BEAM = """Title: Wax Beam
+Rules: maze-rats
+Start: 1
+
+Adventure Entries
+
+1 A loft of old candles. **Cross the beam** (D0, S2).
+
+2 A beam of old wax cracks under you. Make a DEX check. On a failure, you fall and lose d3 HP. A
+moth-man waits at the far end. Follow the combat rules. If you win, go to 3.
+Moth Man HP 2 | Armor 6 | AB 0 | DEX 1 | WIL 0
+
+3 Down a ladder and out. THE END (victory)
+"""
+
+
+def test_a_danger_roll_beside_a_maze_rats_fight_is_rolled_as_play_rolls_it(browser: Any,  # noqa: F811
+                                                                           tmp_path: Path) -> None:
+    """effects.apply with MazeRats.check: the entry's DEX danger roll (D2: 2d6 + DEX against 10), the
+    fall's damage on a failure only, then the fight; the run replays in play."""
+    build(compile_text(BEAM, "beam.txt").graph(), tmp_path, "beam", pdf=False)
+    book = tmp_path / "beam.txt"
+    book.write_text(BEAM, encoding="utf-8")
+    failed = won = False
+    for seed in range(1, 16):
+        with Page(browser) as page:
+            page.goto((tmp_path / "beam.html").as_uri() + f"?seed={seed}#cover")
+            for ability, bonus in (("STR", "2"), ("DEX", "0"), ("WIL", "1")):
+                page.fill(f"#sheet-ab-{ability}", bonus)
+            page.fill("#sheet-hp", "20")
+            page.fill("#sheet-hpmax", "20")
+            page.click("#cover a.button.primary")
+            _at(page, 1)
+            page.locator("#entry-1 .card.go a").first.click()
+            _at(page, 2)
+            while _answer(page):
+                pass
+            said = page.locator("#entry-2 .encounter-play").last.inner_text()
+            assert "Make a DEX check (DEX): Rolled " in said, said
+            page.locator("#entry-2 .encounter-play a.fight-exit").click()
+            page.wait_for_timeout(50)
+            with page.expect_download() as download:
+                page.click("button[data-act='download']")
+            log = tmp_path / f"beam-{seed}.jsonl"
+            download.value.save_as(log)
+        events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        checks = [e for e in events if e["event"] == "check"]
+        assert [c["ability"] for c in checks] == ["DEX"], checks
+        result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+        assert result.exit_code == 0 and "same outcome" in result.output, result.output
+        failed = failed or not checks[0]["success"]
+        won = won or any(e["event"] == "move" and e.get("how") == "win" for e in events)
+        if failed and won:
+            break
+    assert failed and won, "no failed danger roll and no won fight in seeds 1-15"

@@ -258,12 +258,6 @@ class WebEdition:
         web = self.play.web
         return web is not None and ("play" in web.combat_data or "asPlay" in web.combat_data) and self._clock() is None
 
-    def _plays_checks(self) -> bool:
-        """Whether the page rolls the checks an entry's text asks for as play does, beside its fights
-        (Death & Treasure; under Maze Rats such an entry stops a run's log)."""
-        web = self.play.web
-        return web is not None and "play" in web.combat_data and self._clock() is None
-
     def _block_named(self, name: str) -> str | None:
         """The stat block a written name refers to, as play's effects.match_block finds it ("Drowned
         Choristers" -> "Drowned Chorister"), by its name; None when there is none."""
@@ -287,14 +281,13 @@ class WebEdition:
         healing and creatures named around them (each with the check it depends on, ``when``), the
         entry's own stat blocks and the creatures it names, and where a fight's outcomes lead (a
         block's win, lose, flee). Only where every effect is one of these or met without a die
-        (_unplayed), under rules whose fights the page plays (:meth:`_plays_fights`; the checks only
-        where it rolls them as play does, :meth:`_plays_checks`)."""
+        (_unplayed), under rules whose fights the page plays (:meth:`_plays_fights`)."""
         if not self._plays_fights():
             return {}
         found: dict[str, dict[str, Any]] = {}
         named = {" ".join(c["name"].lower().split()): c for c in reversed(self.graph["creatures"])}
         abilities = set(self.play.abilities)
-        played = ("fight", "creatures", "check") if self._plays_checks() else ("fight", "creatures")
+        played = ("fight", "creatures", "check")
         for entry in self.entries:
             effects = entry.get("effects", [])
             if not any(e["kind"] in played and e["kind"] != "creatures" for e in effects) or not all(

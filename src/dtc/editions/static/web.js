@@ -2154,6 +2154,15 @@
   var MR_REACTIONS = { 1: "hostile", 2: "wary", 3: "wary", 4: "friendly", 5: "friendly", 6: "helpful" };
   var MR_FRIENDLIER = { hostile: "wary", wary: "friendly", friendly: "helpful", helpful: "helpful" };
   var MR_WORSE = { helpful: "friendly", friendly: "wary", wary: "hostile", hostile: "hostile" };
+  /* A danger roll as play rolls it (play.py MazeRats.check, mode): D1 with advantage, D2 plain, D3 at
+     disadvantage (another difficulty is D2); a Path whose words ``why`` holds makes it one easier,
+     and heavy armour takes advantage away from DEX. */
+  function mrDanger(ability, difficulty, why) {
+    var d = [1, 2, 3].indexOf(difficulty) >= 0 ? difficulty : 2, heavy = ability === "DEX" && mrBody() >= 2;
+    if (!heavy && pathFavouring(why, ability)) { d = (sys.combatData.favouredAs || {})[String(d)] || d; }
+    if (heavy && d === 1) { d = 2; }
+    return rollCheck(checkFor(ability, d), ability, pcScore(ability));
+  }
   /* A WIL danger roll of the encounter (play.py check, D2; a Path's words may favour it). */
   function mrWil(why) {
     var favoured = pathFavouring(why, "WIL"), d = favoured ? (sys.combatData.favouredAs || {})["2"] || 2 : 2;
@@ -2286,6 +2295,19 @@
       /* an effect that depends on a check's outcome (effects.apply's when) */
       if (ef.when && results[ef.when.check] !== (ef.when.outcome === "success")) { continue; }
       if (ef.kind === "damage" || ef.kind === "heal") { told(oneEffect(ef)); continue; }
+      if (ef.kind === "check" && mrPlay) {
+        /* Maze Rats (play.py MazeRats.check): a danger roll, D2 unless the text says */
+        var mrAbility = ef.ability;
+        if (!mrAbility) {
+          mrAbility = yield question("ability", "Which ability for '" + ef.text + "'?", sys.abilities.map(function (a) {
+            return option(a, a, "2d6 + " + a + " " + pcScore(a) + " ≥ " + mrPlay.target);
+          }));
+        }
+        var mr = mrDanger(mrAbility, ef.difficulty, ef.text);
+        results[ef.i] = mr.ok;
+        told(ef.text + " (" + mrAbility + "): " + mr.text);
+        continue;
+      }
       if (ef.kind === "check") {
         var d = ef.difficulty && checkFor(ef.ability || sys.abilities[0], ef.difficulty) ? ef.difficulty : asPlay.checkDifficulty;
         var ability = ef.ability;
