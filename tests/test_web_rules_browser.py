@@ -344,10 +344,10 @@ def test_a_creature_that_flees_is_out_of_the_fight(browser: Any, tmp_path: Path)
         fight.locator("button[data-fight='next']").click()  # another one is in the fight
         fight.locator("button[data-fight='defend']").click()
         assert "Ogre attacks." in fight.locator(".result").inner_text()
-    url = make(tmp_path, OGRE.format(rules="maze-rats", stats="Armor 6 | WIL -20"), "rats")
+    url = make(tmp_path, ogre_on_the_cover("Armor 6 | WIL -20", "maze-rats"), "rats")
     with Page(browser) as page:
-        page.goto(url + "?seed=1#entry-1")
-        fight = fight_of(page)
+        page.goto(url + "?seed=1#cover")
+        fight = fight_of(page, "#cover")
         fight.locator("button[data-fight='morale']").click()
         assert "it routs! It is out of the fight." in fight.locator(".result").inner_text()
         fight.locator("button[data-fight='defend']").click()
