@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.editions import build
-from helpers.browser import Page, browser  # noqa: F401  (the fixture)
+from helpers.browser import Page, answer, at_entry, browser  # noqa: F401  (the fixture)
 
 BOOK = """Title: Rat Cellar
 Rules: death-and-treasure
@@ -44,23 +44,6 @@ Goblin HP 1 | Morale 12 | Spoon d2 | win S4, lose S1, flee S2
 PREFERRED = ("Talk", "Ask the Oracle", "Possible", "Fight", "Attack with")
 
 
-def _answer(page: Any) -> bool:
-    asked = page.locator(".page.current .encounter-play button.ep-option")
-    if not asked.count():
-        return False
-    for label in PREFERRED:
-        wanted = page.locator(".page.current .encounter-play button.ep-option", has_text=label)
-        if wanted.count():
-            wanted.first.click()
-            return True
-    asked.first.click()
-    return True
-
-
-def _at(page: Any, number: int) -> None:
-    page.wait_for_function("n => document.querySelector('.page.current')?.id === 'entry-' + n", arg=number)
-
-
 def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     build(compile_text(BOOK, "cellar.txt").graph(), tmp_path, "cellar", pdf=False)
     book = tmp_path / "cellar.txt"
@@ -72,12 +55,12 @@ def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any
         page.fill("#sheet-hp", "40")
         page.fill("#sheet-hpmax", "40")
         page.click("#cover a.button.primary")
-        _at(page, 1)
+        at_entry(page, 1)
         met = False
         for _ in range(40):  # down and up the steps until the rats come (1-in-6 each turn)
             here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
             page.locator(f"#entry-{here} .card.go a").first.click()
-            _at(page, 3 - here)
+            at_entry(page, 3 - here)
             if page.locator(".page.current .encounter-play").count():
                 met = True
                 break
@@ -85,7 +68,7 @@ def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any
         box = page.locator(".page.current .encounter-play")
         assert "Surprise: rolled" in box.inner_text() and "Reaction: 2d6" in box.inner_text()
         for _ in range(100):
-            if not _answer(page):
+            if not answer(page, PREFERRED):
                 break
         # Through the encounter (or fled from it): on to the goblin's cask room, fought on arrival.
         for _ in range(10):
@@ -95,21 +78,21 @@ def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any
             if flight.count():
                 flight.first.click()
                 page.wait_for_timeout(50)
-                while _answer(page):
+                while answer(page, PREFERRED):
                     pass
                 continue
             here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
             page.locator(f"#entry-{here} .card.go a").last.click()
             page.wait_for_timeout(50)
-            while _answer(page):
+            while answer(page, PREFERRED):
                 pass
         assert page.locator("#entry-3.current").count(), page.inner_text(".page.current")
-        while _answer(page):
+        while answer(page, PREFERRED):
             pass
         fight = page.locator("#entry-3 .encounter-play").last.inner_text()
         assert "A fight: Goblin (1 HP)." in fight and "Goblin is defeated." in fight, fight
         page.locator("#entry-3 .encounter-play .fight-win a").click()
-        _at(page, 4)
+        at_entry(page, 4)
         with page.expect_download() as download:
             page.click("button[data-act='download']")
         log = tmp_path / "run.jsonl"
@@ -153,9 +136,9 @@ def test_a_treasure_is_offered_as_far_as_the_sacks_hold_it_and_replays_in_play(b
         page.goto((tmp_path / "idol.html").as_uri() + "?seed=3#cover")
         page.click("button[data-act='roll-abilities']")
         page.click("#cover a.button.primary")
-        _at(page, 1)
+        at_entry(page, 1)
         page.locator("#entry-1 .card.go a").first.click()
-        _at(page, 2)
+        at_entry(page, 2)
         find = page.locator("#entry-2 .arrival .find")
         assert [" ".join(t.split()) for t in find.locator("button").all_inner_texts()] == [
             "Leave it (no room: treasure is carried in sacks)",
@@ -168,7 +151,7 @@ def test_a_treasure_is_offered_as_far_as_the_sacks_hold_it_and_replays_in_play(b
         page.locator("#entry-2 .arrival button.find-take").click()
         assert "golden idol" in page.input_value("#sheet-items")
         page.locator("#entry-2 .card.go a").first.click()
-        _at(page, 3)
+        at_entry(page, 3)
         with page.expect_download() as download:
             page.click("button[data-act='download']")
         log = tmp_path / "run.jsonl"
@@ -178,3 +161,44 @@ def test_a_treasure_is_offered_as_far_as_the_sacks_hold_it_and_replays_in_play(b
     assert answers == ["dump", "take"]
     result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
     assert result.exit_code == 0 and "same outcome" in result.output, result.output
+
+
+RAT = "Cellar Rat HP 2 | Morale 6 | Bite d2"
+RIVALS = BOOK.replace("  1-6. 1d2 Cellar Rats", "  1-6. 1 Cellar Rat fighting 1 Cave Toad").replace(
+    RAT, RAT + "\nCave Toad HP 2 | Morale 6 | Tongue d2")
+
+
+def test_two_groups_at_odds_are_slipped_past_as_play_does(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """A row of two groups at odds ("1 Cellar Rat fighting 1 Cave Toad"): the page asks play's
+    question (slip past, or attack either) and the run replays in play to the same outcome."""
+    build(compile_text(RIVALS, "rivals.txt").graph(), tmp_path, "rivals", pdf=False)
+    book = tmp_path / "rivals.txt"
+    book.write_text(RIVALS, encoding="utf-8")
+    with Page(browser) as page:
+        page.goto((tmp_path / "rivals.html").as_uri() + "?seed=5#cover")
+        for ability in ("STR", "DEX", "CON", "WIS", "INT", "CHA"):
+            page.fill(f"#sheet-ab-{ability}", "12")
+        page.fill("#sheet-hp", "40")
+        page.fill("#sheet-hpmax", "40")
+        page.click("#cover a.button.primary")
+        at_entry(page, 1)
+        for _ in range(60):  # down and up the steps until the two groups come
+            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
+            page.locator(f"#entry-{here} .card.go a").first.click()
+            at_entry(page, 3 - here)
+            if page.locator(".page.current .encounter-play").count():
+                break
+        box = page.locator(".page.current .encounter-play")
+        assert "busy with each other" in box.inner_text(), box.inner_text()
+        assert page.locator(".page.current .encounter-play button.ep-option").all_inner_texts()[:3] == [
+            "Slip past while they fight", "Attack the Cellar Rat", "Attack the Cave Toad"]
+        answer(page, ("Slip past",))
+        assert "You slip past." in box.inner_text()
+        with page.expect_download() as download:
+            page.click("button[data-act='download']")
+        log = tmp_path / "run.jsonl"
+        download.value.save_as(log)
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert any(e["event"] == "encounter_end" and e.get("result") == "slipped past" for e in events)
+    result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+    assert result.exit_code == 0 and "replayed" in result.output and "differ" not in result.output, result.output

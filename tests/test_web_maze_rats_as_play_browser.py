@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.editions import build
-from helpers.browser import Page, browser  # noqa: F401  (the fixture)
+from helpers.browser import Page, answer, at_entry, browser  # noqa: F401  (the fixture)
 
 BOOK = """Title: Candle Vault
 Rules: maze-rats
@@ -41,23 +41,6 @@ Moth Matron HP 4 | Armor 7 | AB 1 | DEX 1 | WIL 1
 PREFERRED = ("Attack with Sword", "Moth Man")
 
 
-def _answer(page: Any, preferred: tuple[str, ...] = PREFERRED) -> bool:
-    asked = page.locator(".page.current .encounter-play button.ep-option")
-    if not asked.count():
-        return False
-    for label in preferred:
-        wanted = page.locator(".page.current .encounter-play button.ep-option", has_text=label)
-        if wanted.count():
-            wanted.first.click()
-            return True
-    asked.first.click()
-    return True
-
-
-def _at(page: Any, number: int) -> None:
-    page.wait_for_function("n => document.querySelector('.page.current')?.id === 'entry-' + n", arg=number)
-
-
 def _play(browser: Any, tmp_path: Path, seed: int, hp: int) -> tuple[list[dict[str, Any]], str, Path]:  # noqa: F811
     build(compile_text(BOOK, "vault.txt").graph(), tmp_path, "vault", pdf=False)
     book = tmp_path / "vault.txt"
@@ -69,11 +52,11 @@ def _play(browser: Any, tmp_path: Path, seed: int, hp: int) -> tuple[list[dict[s
         page.fill("#sheet-hp", str(hp))
         page.fill("#sheet-hpmax", str(hp))
         page.click("#cover a.button.primary")
-        _at(page, 1)
+        at_entry(page, 1)
         page.locator("#entry-1 .card.go a").first.click()
-        _at(page, 2)
+        at_entry(page, 2)
         for _ in range(400):
-            if not _answer(page):
+            if not answer(page, PREFERRED):
                 break
         fight = page.locator("#entry-2 .encounter-play").last.inner_text()
         page.locator("#entry-2 .encounter-play a.fight-exit").click()
@@ -158,19 +141,19 @@ def test_a_maze_rats_wandering_encounter_played_in_the_page_replays_in_play(brow
         page.fill("#sheet-hp", "20")
         page.fill("#sheet-hpmax", "20")
         page.click("#cover a.button.primary")
-        _at(page, 1)
+        at_entry(page, 1)
         met = False
         for _ in range(40):  # down and up the stair until the moths come (1-in-6 each turn)
             here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
             page.locator(f"#entry-{here} .card.go a").first.click()
-            _at(page, 3 - here)
+            at_entry(page, 3 - here)
             if page.locator(".page.current .encounter-play").count():
                 met = True
                 break
         assert met, "no encounter in 40 turns"
         assert "Reaction: d6 = " in page.locator(".page.current .encounter-play").inner_text()
         for _ in range(20):  # through it (attacking first, when they are not hostile), then to the door
-            while _answer(page, ("Attack first", *PREFERRED)):
+            while answer(page, ("Attack first", *PREFERRED)):
                 pass
             if page.locator("#entry-3.current").count():
                 break
@@ -227,10 +210,10 @@ def test_a_danger_roll_beside_a_maze_rats_fight_is_rolled_as_play_rolls_it(brows
             page.fill("#sheet-hp", "20")
             page.fill("#sheet-hpmax", "20")
             page.click("#cover a.button.primary")
-            _at(page, 1)
+            at_entry(page, 1)
             page.locator("#entry-1 .card.go a").first.click()
-            _at(page, 2)
-            while _answer(page):
+            at_entry(page, 2)
+            while answer(page, PREFERRED):
                 pass
             said = page.locator("#entry-2 .encounter-play").last.inner_text()
             assert "Make a DEX check (DEX): Rolled " in said, said

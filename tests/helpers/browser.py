@@ -121,3 +121,24 @@ def mulberry32(seed: int) -> Iterator[float]:
 def rolls(seed: int, count: int) -> list[int]:
     gen = mulberry32(seed)
     return [1 + int(next(gen) * 6) for _ in range(count)]
+
+
+def answer(page: Any, preferred: tuple[str, ...]) -> bool:
+    """Answer the question a procedure played as play plays it shows (its buttons), taking the
+    first offered of ``preferred`` (by words on the button), else the first button; False when no
+    question is showing."""
+    asked = page.locator(".page.current .encounter-play button.ep-option")
+    if not asked.count():
+        return False
+    for label in preferred:
+        wanted = page.locator(".page.current .encounter-play button.ep-option", has_text=label)
+        if wanted.count():
+            wanted.first.click()
+            return True
+    asked.first.click()
+    return True
+
+
+def at_entry(page: Any, number: int) -> None:
+    """Wait until the page shows entry ``number``."""
+    page.wait_for_function("n => document.querySelector('.page.current')?.id === 'entry-' + n", arg=number)

@@ -1837,16 +1837,19 @@
     return first.length && second.length && first.length + second.length === foes.length ? [first, second] : null;
   }
   function bare(name) { return name.replace(/[ 0-9]+$/, ""); }
+  /* Two groups at odds (play's meet_rivals, every system): slip past, or join in against one of
+     them, fought by ``fight(side)`` (a procedure); "over", or the fight's result. */
+  function* rivalsAsPlay(sides, text, fight) {
+    told(text + ": they are busy with each other and pay you no heed.");
+    var k = yield question("encounter", text + ": what do you do?", [option("carry-on", "Slip past while they fight"),
+      option("fight", "Attack the " + bare(sides[0][0].name)), option("fight:2", "Attack the " + bare(sides[1][0].name))]);
+    if (k === "carry-on") { logEvent({ event: "encounter_end", result: "slipped past" }); told("You slip past."); return "over"; }
+    return yield* fight(k === "fight" ? sides[0] : sides[1]);
+  }
   /* The encounter procedure (play's DeathAndTreasure.encounter): "over", "won", "fled", or the run's end. */
   function* encounterAsPlay(foes, text) {
     var sides = rivalSides(foes, text);
-    if (sides) {
-      told(text + ": they are busy with each other and pay you no heed.");
-      var k = yield question("encounter", text + ": what do you do?", [option("carry-on", "Slip past while they fight"),
-        option("fight", "Attack the " + bare(sides[0][0].name)), option("fight:2", "Attack the " + bare(sides[1][0].name))]);
-      if (k === "carry-on") { logEvent({ event: "encounter_end", result: "slipped past" }); told("You slip past."); return "over"; }
-      return yield* fightAsPlay(k === "fight" ? sides[0] : sides[1], false);
-    }
+    if (sides) { return yield* rivalsAsPlay(sides, text, function (side) { return fightAsPlay(side, false); }); }
     var chance = 2 - highLow(pcScore("WIS"));
     var s = pcRoll("d6", false), surprised = s <= chance;
     logEvent({ event: "surprise", surprised: surprised });
@@ -2172,13 +2175,7 @@
   function* mrEncounter(foes, text) {
     var led = text.split(/\bled\s+by\b/i), ledBy = led.length > 1 ? [led[0].toLowerCase(), led.slice(1).join("led by").toLowerCase().slice(0, 80)] : null;
     var sides = rivalSides(foes, text);
-    if (sides) {
-      told(text + ": they are busy with each other and pay you no heed.");
-      var k = yield question("encounter", text + ": what do you do?", [option("carry-on", "Slip past while they fight"),
-        option("fight", "Attack the " + bare(sides[0][0].name)), option("fight:2", "Attack the " + bare(sides[1][0].name))]);
-      if (k === "carry-on") { logEvent({ event: "encounter_end", result: "slipped past" }); told("You slip past."); return "over"; }
-      return yield* mrFight(k === "fight" ? sides[0] : sides[1], ledBy, false, false);
-    }
+    if (sides) { return yield* rivalsAsPlay(sides, text, function (side) { return mrFight(side, ledBy, false, false); }); }
     var r = die(6), band = MR_REACTIONS[r];
     logEvent({ event: "reaction", total: r, reaction: band });
     told("Reaction: d6 = " + r + ": " + band + ".");
