@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.editions import build
-from helpers.browser import Page, answer, at_entry, browser  # noqa: F401  (the fixture)
+from helpers.browser import Page, answer, at_entry, begin, browser, walk_until_encounter  # noqa: F401  (the fixture)
 
 BOOK = """Title: Rat Cellar
 Rules: death-and-treasure
@@ -50,21 +50,8 @@ def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any
     book.write_text(BOOK, encoding="utf-8")
     with Page(browser) as page:
         page.goto((tmp_path / "cellar.html").as_uri() + "?seed=11#cover")
-        for ability in ("STR", "DEX", "CON", "WIS", "INT", "CHA"):
-            page.fill(f"#sheet-ab-{ability}", "12")
-        page.fill("#sheet-hp", "40")
-        page.fill("#sheet-hpmax", "40")
-        page.click("#cover a.button.primary")
-        at_entry(page, 1)
-        met = False
-        for _ in range(40):  # down and up the steps until the rats come (1-in-6 each turn)
-            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
-            page.locator(f"#entry-{here} .card.go a").first.click()
-            at_entry(page, 3 - here)
-            if page.locator(".page.current .encounter-play").count():
-                met = True
-                break
-        assert met, "no encounter in 40 turns"
+        begin(page, dict.fromkeys(("STR", "DEX", "CON", "WIS", "INT", "CHA"), "12"), 40)
+        assert walk_until_encounter(page, 40), "no encounter in 40 turns"  # the rats: 1-in-6 a turn
         box = page.locator(".page.current .encounter-play")
         assert "Surprise: rolled" in box.inner_text() and "Reaction: 2d6" in box.inner_text()
         for _ in range(100):
@@ -176,18 +163,8 @@ def test_two_groups_at_odds_are_slipped_past_as_play_does(browser: Any, tmp_path
     book.write_text(RIVALS, encoding="utf-8")
     with Page(browser) as page:
         page.goto((tmp_path / "rivals.html").as_uri() + "?seed=5#cover")
-        for ability in ("STR", "DEX", "CON", "WIS", "INT", "CHA"):
-            page.fill(f"#sheet-ab-{ability}", "12")
-        page.fill("#sheet-hp", "40")
-        page.fill("#sheet-hpmax", "40")
-        page.click("#cover a.button.primary")
-        at_entry(page, 1)
-        for _ in range(60):  # down and up the steps until the two groups come
-            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
-            page.locator(f"#entry-{here} .card.go a").first.click()
-            at_entry(page, 3 - here)
-            if page.locator(".page.current .encounter-play").count():
-                break
+        begin(page, dict.fromkeys(("STR", "DEX", "CON", "WIS", "INT", "CHA"), "12"), 40)
+        walk_until_encounter(page, 60)  # until the two groups come
         box = page.locator(".page.current .encounter-play")
         assert "busy with each other" in box.inner_text(), box.inner_text()
         assert page.locator(".page.current .encounter-play button.ep-option").all_inner_texts()[:3] == [

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.editions import build
-from helpers.browser import Page, answer, at_entry, browser  # noqa: F401  (the fixture)
+from helpers.browser import Page, answer, at_entry, begin, browser, walk_until_encounter  # noqa: F401  (the fixture)
 
 BOOK = """Title: Candle Vault
 Rules: maze-rats
@@ -47,12 +47,7 @@ def _play(browser: Any, tmp_path: Path, seed: int, hp: int) -> tuple[list[dict[s
     book.write_text(BOOK, encoding="utf-8")
     with Page(browser) as page:
         page.goto((tmp_path / "vault.html").as_uri() + f"?seed={seed}#cover")
-        for ability, bonus in (("STR", "1"), ("DEX", "2"), ("WIL", "0")):
-            page.fill(f"#sheet-ab-{ability}", bonus)
-        page.fill("#sheet-hp", str(hp))
-        page.fill("#sheet-hpmax", str(hp))
-        page.click("#cover a.button.primary")
-        at_entry(page, 1)
+        begin(page, {"STR": "1", "DEX": "2", "WIL": "0"}, hp)
         page.locator("#entry-1 .card.go a").first.click()
         at_entry(page, 2)
         for _ in range(400):
@@ -136,21 +131,8 @@ def test_a_maze_rats_wandering_encounter_played_in_the_page_replays_in_play(brow
     book.write_text(WANDERING, encoding="utf-8")
     with Page(browser) as page:
         page.goto((tmp_path / "stair.html").as_uri() + "?seed=4#cover")
-        for ability, bonus in (("STR", "1"), ("DEX", "2"), ("WIL", "0")):
-            page.fill(f"#sheet-ab-{ability}", bonus)
-        page.fill("#sheet-hp", "20")
-        page.fill("#sheet-hpmax", "20")
-        page.click("#cover a.button.primary")
-        at_entry(page, 1)
-        met = False
-        for _ in range(40):  # down and up the stair until the moths come (1-in-6 each turn)
-            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
-            page.locator(f"#entry-{here} .card.go a").first.click()
-            at_entry(page, 3 - here)
-            if page.locator(".page.current .encounter-play").count():
-                met = True
-                break
-        assert met, "no encounter in 40 turns"
+        begin(page, {"STR": "1", "DEX": "2", "WIL": "0"}, 20)
+        assert walk_until_encounter(page, 40), "no encounter in 40 turns"  # the moths: 1-in-6 a turn
         assert "Reaction: d6 = " in page.locator(".page.current .encounter-play").inner_text()
         for _ in range(20):  # through it (attacking first, when they are not hostile), then to the door
             while answer(page, ("Attack first", *PREFERRED)):
@@ -205,12 +187,7 @@ def test_a_danger_roll_beside_a_maze_rats_fight_is_rolled_as_play_rolls_it(brows
     for seed in range(1, 16):
         with Page(browser) as page:
             page.goto((tmp_path / "beam.html").as_uri() + f"?seed={seed}#cover")
-            for ability, bonus in (("STR", "2"), ("DEX", "0"), ("WIL", "1")):
-                page.fill(f"#sheet-ab-{ability}", bonus)
-            page.fill("#sheet-hp", "20")
-            page.fill("#sheet-hpmax", "20")
-            page.click("#cover a.button.primary")
-            at_entry(page, 1)
+            begin(page, {"STR": "2", "DEX": "0", "WIL": "1"}, 20)
             page.locator("#entry-1 .card.go a").first.click()
             at_entry(page, 2)
             while answer(page, PREFERRED):

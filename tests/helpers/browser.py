@@ -142,3 +142,26 @@ def answer(page: Any, preferred: tuple[str, ...]) -> bool:
 def at_entry(page: Any, number: int) -> None:
     """Wait until the page shows entry ``number``."""
     page.wait_for_function("n => document.querySelector('.page.current')?.id === 'entry-' + n", arg=number)
+
+
+def begin(page: Any, scores: dict[str, str], hp: int) -> None:
+    """Write an adventurer on the sheet (``scores``, and ``hp`` as HP and its maximum) and begin the
+    adventure from the cover, at entry 1."""
+    for ability, score in scores.items():
+        page.fill(f"#sheet-ab-{ability}", score)
+    page.fill("#sheet-hp", str(hp))
+    page.fill("#sheet-hpmax", str(hp))
+    page.click("#cover a.button.primary")
+    at_entry(page, 1)
+
+
+def walk_until_encounter(page: Any, turns: int) -> bool:
+    """Go back and forth between entries 1 and 2 (each one's first way on) until a wandering
+    encounter is being played on the page: whether one came within ``turns`` moves."""
+    for _ in range(turns):
+        here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
+        page.locator(f"#entry-{here} .card.go a").first.click()
+        at_entry(page, 3 - here)
+        if page.locator(".page.current .encounter-play").count():
+            return True
+    return False
