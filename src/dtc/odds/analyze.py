@@ -758,19 +758,26 @@ def _hp_gates(book: Book, chain: StateChain, plain: PlainShape, goal: list[bool]
         play.hp_bounds[name] = (mean(bounds[f"{name}_low"]), mean(bounds[f"{name}_high"]))
 
 
-def _mixed_sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateChain | None, approach: str,
-                       encumbered: bool, policy: str, words: str, mixed: Readers) -> list[Decisive]:
-    """:func:`_sensitivity` over every fresh adventurer: one solve of the mixture per answer."""
-    keys = book.checks
-    weights = [float(r.weight) for r in mixed.readers]
-    base = [[float(c) for c in r.chances] for r in mixed.readers]
+def _checked_choices(book: Book, plain: PlainShape,
+                     chain: StateChain | None) -> tuple[dict[tuple[int, int], list[int]], set[int]]:
+    """The options of each checked choice ((entry, choice index) -> the shape's options: one per
+    state it is offered in), and the entries on a cycle, for "which checks decide the book"."""
     codes = [chain.choices[c] if c >= 0 else None for c in chain.opt_choice_code] if chain is not None \
         else option_choices(plain)
     by_choice: dict[tuple[int, int], list[int]] = {}
     for o, code in enumerate(codes):
         if code is not None and plain.opt_check[o] >= 0:
             by_choice.setdefault(code, []).append(o)
-    cyclic = chain.cyclic if chain is not None else cyclic_entries(book)
+    return by_choice, chain.cyclic if chain is not None else cyclic_entries(book)
+
+
+def _mixed_sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateChain | None, approach: str,
+                       encumbered: bool, policy: str, words: str, mixed: Readers) -> list[Decisive]:
+    """:func:`_sensitivity` over every fresh adventurer: one solve of the mixture per answer."""
+    keys = book.checks
+    weights = [float(r.weight) for r in mixed.readers]
+    base = [[float(c) for c in r.chances] for r in mixed.readers]
+    by_choice, cyclic = _checked_choices(book, plain, chain)
 
     def goal(options: list[int], chances: list[list[float]], w: list[float]) -> float:
         check = list(plain.opt_check)
@@ -854,15 +861,7 @@ def _sensitivity(book: Book, ruleset: Ruleset, plain: PlainShape, chain: StateCh
             ruleset, key, encumbered=encumbered)))
 
     base = [chance(k) for k in keys]
-    if chain is not None:
-        codes = [chain.choices[c] if c >= 0 else None for c in chain.opt_choice_code]
-    else:
-        codes = option_choices(plain)
-    by_choice: dict[tuple[int, int], list[int]] = {}
-    for o, code in enumerate(codes):
-        if code is not None and plain.opt_check[o] >= 0:
-            by_choice.setdefault(code, []).append(o)
-    cyclic = chain.cyclic if chain is not None else cyclic_entries(book)
+    by_choice, cyclic = _checked_choices(book, plain, chain)
 
     def goal_with(options: list[int], p: float) -> float:
         if fast is not None:
