@@ -346,8 +346,8 @@ class WebEdition:
         check. A Death & Treasure treasure is offered as far as the sacks hold it (with play's "dump
         the kit"), where the page plays that system as play does (:meth:`_plays_fights`; elsewhere how
         much the sacks hold is the reader's to work out, and such an entry stops a run's log). A find
-        the entry's own notation already gives is not offered (play's ``_given``)."""
-        from dtc.runtime.effects import _given
+        the entry's own notation already gives is not offered (play's ``given_by_notation``)."""
+        from dtc.runtime.effects import given_by_notation
 
         found: dict[str, list[dict[str, Any]]] = {}
         dt = self.play.base == DEFAULT and not self._plays_fights()  # (where it plays them, the sacks too)
@@ -359,7 +359,7 @@ class WebEdition:
                 continue
             offered = []
             for i, e in finds:
-                if _given(entry, e["name"]):
+                if given_by_notation(entry, e["name"]):
                     continue
                 item = found_item(e)
                 offered.append({"key": f"{entry['number']}:{i}", "name": item.name, "quantity": item.quantity,

@@ -50,7 +50,7 @@ def apply(game: Engine, entry: Entry) -> None:
             key = f"{number}:{i}"
             if key not in game.state.looted:
                 game.state.looted.add(key)
-                if not _given(entry, e["name"]):
+                if not given_by_notation(entry, e["name"]):
                     _find(game, e)
         elif kind == "creatures":
             if not scene_reset:
@@ -70,7 +70,7 @@ def apply(game: Engine, entry: Entry) -> None:
             return
 
 
-def _given(entry: Entry, name: str) -> bool:
+def given_by_notation(entry: Entry, name: str) -> bool:
     """Whether the entry's notation already gives what its prose finds (``you find 20 coins.
     [+20 coins]``): the notation is the exact statement, so the find is not offered again."""
     return any(c["amount"] > 0 and same(name, c["name"]) for c in entry.get("changes", ()))
