@@ -166,7 +166,7 @@ def _play(page: Any, uri: str, seed: int, out: Path) -> tuple[Path, str]:
 #: clicks): the reader took over where the page does not know every die and decision play needs.
 _CUT = re.compile(r"; (it stops at (an encounter, which the reader plays|a fight, which the page leaves to the reader"
                   r"|a hazard, which the reader plays|what the entry does \([a-z, ]+\), which the reader plays"
-                  r"|an entry with no way on the page plays|a roll on the encounter table)|the run goes on)\)")
+                  r"|an entry with no way on the page plays)|the run goes on)\)")
 
 
 @pytest.mark.parametrize("book", BOOKS, ids=[b.stem for b in BOOKS])
@@ -234,3 +234,28 @@ def test_runs_through_encounters_and_fights_replay_to_the_same_outcome(stem: str
     assert events[-1]["event"] == "end", said
     result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
     assert result.exit_code == 0 and "same outcome" in result.output, result.output
+
+
+def test_the_covers_table_roll_is_no_step_of_the_run(editions: dict[str, str], page: Any, tmp_path: Path) -> None:
+    """The cover's table roll is a reference beside the run: rolled in the middle of a run, it changes
+    neither the run's dice nor its log (the same seed and picks write the same log without it)."""
+    stem, seed = "the-broken-lighthouse", 2
+    plain, _ = _play(page, editions[stem], seed, tmp_path)
+    page.goto(f"{editions[stem]}?seed={seed}")
+    page.locator("details.sheet-box").evaluate("d => d.open = true")
+    page.click("button[data-act='roll-abilities']")
+    page.click("#cover a.button.primary")
+    rng = random.Random(seed)
+    rolled = []
+    for n in range(STEPS):
+        if n in (1, 4):
+            rolled.append(page.evaluate("""() => { const b = document.querySelector("#cover button[data-act='table']");
+                b.click(); return b.parentNode.querySelector('.result').textContent; }"""))
+        if not _step(page, rng):
+            break
+    assert all(r.startswith("Rolled ") for r in rolled), rolled
+    with page.expect_download() as download:
+        page.click("button[data-act='download']")
+    log = tmp_path / "aside.jsonl"
+    download.value.save_as(log)
+    assert log.read_text(encoding="utf-8") == plain.read_text(encoding="utf-8")

@@ -46,7 +46,15 @@
   var random = mulberry32(seed);
   /* A replay's dice (see "replay" below): the faces a run log gives, taken in turn. */
   var faces = null;
+  /* A roll beside the run (the cover's table roll, a reference the reader consults): its own
+     generator, never a face of the run's log nor one a replay takes, and no step noted (aside). */
+  var asideRandom = mulberry32(seed ^ 0x5bd1e995), rollingAside = false;
+  function aside(fn) {
+    rollingAside = true;
+    try { return fn(); } finally { rollingAside = false; }
+  }
   function die(sides) {
+    if (rollingAside) { return 1 + Math.floor(asideRandom() * sides); }
     if (faces) { return takeFace(sides); }
     var face = 1 + Math.floor(random() * sides);
     if (recording()) { run.faces.push([sides, face]); }
@@ -678,8 +686,7 @@
   cover.addEventListener("click", function (ev) {
     var button = ev.target.closest("button[data-act='table']");
     if (!button || !data.encounters.length) { return; }
-    cutRun("a roll on the encounter table");
-    button.parentNode.querySelector(".result").textContent = rollEncounter().text;
+    button.parentNode.querySelector(".result").textContent = aside(rollEncounter).text;
   });
 
   /* --- possessions: effects applied on arrival, gated choices open only when held ------ */
@@ -2772,6 +2779,7 @@
   var replaying = null;
   /* A step the page plays: kept for a replay's comparison, and (``logged``) in the reader's run log. */
   function note(ev, logged) {
+    if (rollingAside) { return; }
     if (replaying) { replaying.page.push(ev); }
     if (logged) { logEvent(logged); }
   }
