@@ -179,3 +179,61 @@ def test_two_groups_at_odds_are_slipped_past_as_play_does(browser: Any, tmp_path
     assert any(e["event"] == "encounter_end" and e.get("result") == "slipped past" for e in events)
     result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
     assert result.exit_code == 0 and "replayed" in result.output and "differ" not in result.output, result.output
+
+
+TOAD = ("Giant Toad HP 12 | Morale 2 | Tongue d2 | Special: swallows whoever its tongue catches unless a DEX "
+        "check saves them; inside, 1d2 damage each round; 3 or more damage cuts you free and kills it.")
+FROG = f"""Title: Frog Pool
+Rules: death-and-treasure
+Start: 1
+
+{TOAD}
+
+Adventure Entries
+
+1 A pool of black water under the roots. Wade **In** (D0, S2).
+
+2 A toad the size of a cart heaves itself out of the water.
+{TOAD} | win S3, lose S1, flee S1
+
+3 The pool is quiet again. THE END (victory)
+"""
+
+
+def test_a_creature_that_swallows_is_fought_as_play_fights_it(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """A creature whose Special swallows (combat.py ``_inside``): a DEX check when its blow lands, its
+    digestion each round inside, only a hand-to-hand blow from inside, and a blow of the damage the
+    Special names cuts you out. The page plays it (it used to hand it to the fight helper and stop the
+    log); the run replays in play to the same outcome."""
+    build(compile_text(FROG, "frog.txt").graph(), tmp_path, "frog", pdf=False)
+    book = tmp_path / "frog.txt"
+    book.write_text(FROG, encoding="utf-8")
+    swallowed = 0
+    for seed in range(12):
+        with Page(browser) as page:
+            page.goto((tmp_path / "frog.html").as_uri() + f"?seed={seed}#cover")
+            # DEX 3: the check not to be swallowed fails nearly always; STR 12 to cut your way out
+            begin(page, {"STR": "12", "DEX": "3", "CON": "12", "WIS": "12", "INT": "12", "CHA": "12"}, 40)
+            page.locator("#entry-1 .card.go a").first.click()
+            at_entry(page, 2)
+            while answer(page, ("Attack with",)):
+                pass
+            text = page.locator("#entry-2 .encounter-play").last.inner_text()
+            won = page.locator("#entry-2 .encounter-play .fight-win a")
+            if won.count():
+                won.click()
+                at_entry(page, 3)
+            with page.expect_download() as download:
+                page.click("button[data-act='download']")
+            log = tmp_path / f"run-{seed}.jsonl"
+            download.value.save_as(log)
+        events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+        assert result.exit_code == 0 and "replayed" in result.output, (seed, result.output)
+        if "swallows you whole" in text and ": inside the Giant Toad;" in text:
+            # swallowed, and a round inside: the run played to its end replays to the same outcome
+            assert events[-1]["event"] == "end" and "same outcome" in result.output, (seed, text, result.output)
+            swallowed += 1
+        if swallowed >= 2:
+            break
+    assert swallowed >= 2, "no seed of twelve was swallowed"

@@ -631,6 +631,7 @@
       if (zone && clock) { checkRolled(); }
     }
     if (hit && zone && clock && state.dr.pace === "stealth" && state.dr.slip) {
+      logEvent({ event: "encounter_end", result: "slipped past unseen (stealth crawl)" });
       return { text: before + " Encounter check: rolled " + rolled.join(", ") + ": something comes, but you slip past it unseen.", met: null };
     }
     var range = chance > 1 ? "1–" + chance : "1";
@@ -639,7 +640,7 @@
     var met = rollEncounter();
     if (clock) { state.dr.ran = false; }
     lastMet = true;
-    if ((asPlay || mrPlay) && !asked && !replaying && playable(met.foes)) {
+    if ((asPlay || mrPlay) && !asked && !replaying) {
       /* Death & Treasure, Maze Rats: the step that spent the turn plays it as play does (meetPending) */
       pendingMeet = { foes: met.foes, row: met.row };
     } else {
@@ -1269,7 +1270,9 @@
   }
   /* The finds still waiting in an entry the reader leaves: left, as a choice taken without an answer. */
   function leaveFinds() {
+    var left = state.finds && state.finds.length;
     while (state.finds && state.finds.length) { answerFind("leave"); }
+    if (left) { drSettle(true); }
   }
   /* The find waiting, with its two answers, on the arrival line. */
   function showFind(arrival) {
@@ -1330,6 +1333,7 @@
       var line = button.closest(".arrival");
       line.textContent = state.arrivals[String(state.last)] || "";
       showFind(line);
+      drSettle(false);
       save(); refreshGates(); refreshGear(); return;
     }
     button = ev.target.closest("button.roll-branch");
@@ -1672,7 +1676,8 @@
      dtc play --replay follows the reader through it. A procedure is a generator: it yields a
      question and the reader's answer resumes it. What the sheet's items are to play (weapons,
      armour) is read as the run log's sheet writes them (sheetFile). */
-  var asPlay = (sys.combatData || {}).play && !clock ? sys.combatData.play : null;
+  /* (and under the Dungeon Rules clock, with what the overlay adds: drFight, drEncounter, drSettle) */
+  var asPlay = (sys.combatData || {}).play ? sys.combatData.play : null;
   /* (Maze Rats: the fights an entry writes, played as play plays them; see mrFight) */
   var mrPlay = (sys.combatData || {}).asPlay && !clock ? sys.combatData.asPlay : null;
   var playing = null;      /* the procedure under way: {gen, box, done, q} */
@@ -1761,17 +1766,18 @@
       for (var n = 0; n < count; n++) {
         foes.push({ name: count > 1 ? found.name + " " + (n + 1) : found.name, creature: found.name, hp: card.hp, max: card.hp,
           morale: card.morale === undefined ? null : card.morale, attacks: foeAttacks(card), stats: card.stats || {},
-          hurt: false, halved: false, fled: false });
+          special: card.special, hurt: false, halved: false, fled: false });
       }
     });
     return foes;
   }
-  /* Whether play plays these creatures as the page does (a creature that swallows is the reader's). */
-  function playable(groups) {
-    return groups.every(function (g) {
-      var found = g.creature ? creatureNamed(g.creature) : null;
-      return !found || !/\bswallow/i.test(String(found.card.special || ""));
-    });
+  /* A swallowing creature's terms (combat.py swallow_terms): {digest: dice each round inside, cut:
+     the damage that cuts you out}, as its Special states them, else the Giant Frog's; null otherwise. */
+  function swallowTerms(special) {
+    var w = asPlay.swallow, text = String(special || "");
+    if (!special || !new RegExp(w.says, "i").test(text)) { return null; }
+    var d = new RegExp(w.digest, "i").exec(text), c = new RegExp(w.cut, "i").exec(text);
+    return { digest: d ? d[1] : w.dice, cut: c ? parseInt(c[1], 10) : w.damage };
   }
   function* oracle(text) {
     var prompt = /\?$/.test(text) ? "Oracle: " + text + " How likely is yes?" : "Oracle (" + text + "): How likely is yes?";
@@ -1889,20 +1895,23 @@
   }
   /* The fight (play's combat.fight): one turn, then rounds until the creatures are down or fled, you
      get away or you fall. */
-  function* fightAsPlay(foes, surprised) {
+  function* fightRounds(foes, surprised) {  /* (fightAsPlay: with the Dungeon Rules overlay's part) */
     fallen = null;
     logEvent({ event: "fight", surprised: surprised });
     told("A fight: " + foes.map(function (f) { return f.name + " (" + f.hp + " HP)"; }).join(", ") + ".");
     var t = nextTurn("combat");
     told("The fight takes a turn." + t);
     if (ended()) { return "over"; }
-    var burning = [];
-    if (surprised) { told("Surprised: they strike first."); creaturesAct(foes.filter(active)); if (ended()) { return "over"; } }
+    var burning = [], melee = { inside: null, cut: 0 };  /* (play's Melee: who holds you inside it) */
+    foes.forEach(function (f) { if (f.special && swallowTerms(f.special)) { told(f.creature + " can swallow you: " + f.special); } });
+    if (surprised) { told("Surprised: they strike first."); creaturesAct(foes.filter(active), melee); if (ended()) { return "over"; } }
     for (var rnd = 1; ; rnd++) {
       var acting = foes.filter(active);
       if (!acting.length) { break; }
       if (rnd > asPlay.maxRounds) { logEvent({ event: "fight_end", result: "stalemate" }); told("The fight goes nowhere: you break off."); return "fled"; }
-      if (burning.length) { burn(burning); acting = foes.filter(active); if (!acting.length) { break; } }
+      if (burning.length) { burn(burning, melee); acting = foes.filter(active); }
+      if (melee.inside) { yield* insideAsPlay(foes, melee, burning, rnd); if (ended()) { return "over"; } continue; }
+      if (!acting.length) { break; }
       var weapons = pcWeapons();
       if (!weapons.length) { weapons = [{ name: asPlay.bare[0], damage: asPlay.bare[1], mode: asPlay.bare[2][0] }]; }
       var oil = num("oil") > 0;
@@ -1918,7 +1927,7 @@
       var key = yield question("combat", "Your move", opts);
       if (key === "escape") {
         if (yield* escape(foes)) { logEvent({ event: "fight_end", result: "fled" }); return "fled"; }
-        creaturesAct(foes.filter(active));
+        creaturesAct(foes.filter(active), melee);
         if (ended()) { return "over"; }
         continue;
       }
@@ -1931,12 +1940,12 @@
       var mine = pcRoll("d6", false), theirs = die(6);
       told("Initiative: you " + mine + ", they " + theirs + ".");
       if (theirs > mine) {
-        creaturesAct(acting);
+        creaturesAct(acting, melee);
         if (ended()) { return "over"; }
-        attack(weapon, target, foes, burning);
+        if (!melee.inside) { attack(weapon, target, foes, burning, melee); }  /* swallowed first: no blow */
       } else {
-        attack(weapon, target, foes, burning);
-        creaturesAct(theirs === mine ? acting : acting.filter(active));
+        attack(weapon, target, foes, burning, melee);
+        creaturesAct(theirs === mine ? acting : acting.filter(active), melee);
         if (ended()) { return "over"; }
       }
     }
@@ -1944,19 +1953,45 @@
     told("The fight is won.");
     return "won";
   }
-  function burn(burning) {
+  function burn(burning, melee) {
     burning.slice().forEach(function (b) {
       if (b.left <= 0 || !active(b.foe)) { burning.splice(burning.indexOf(b), 1); return; }
       b.left -= 1;
       var r = rollText(asPlay.fire).total;
       told(b.foe.name + " burns for " + r + " damage.");
-      wound(b.foe, r);
+      wound(b.foe, r, melee);
     });
+  }
+  /* A round inside a swallowing creature (play's _inside): its digestion, then your blow from inside,
+     hand to hand only; a blow of the damage its Special names (the Giant Frog's 4) cuts you out. */
+  function* insideAsPlay(foes, melee, burning, rnd) {
+    var holder = melee.inside;
+    if (!active(holder)) { melee.inside = null; return; }
+    var terms = swallowTerms(holder.special) || { digest: asPlay.swallow.dice, cut: asPlay.swallow.damage };
+    told("Round " + rnd + ": inside the " + holder.name + "; you " + num("hp") + " HP.");
+    var d = rollText(terms.digest).total;
+    told("It digests you: " + terms.digest + " = " + d + "." + hurt(d, "inside the " + holder.name));
+    if (ended()) { return; }
+    var weapons = pcWeapons().filter(function (w) { return w.mode === HAND; });
+    if (!weapons.length) { weapons = [{ name: asPlay.bare[0], damage: asPlay.bare[1], mode: HAND }]; }
+    var key = yield question("combat", "Inside the " + holder.name + ": cut your way out", weapons.map(function (w, n) {
+      var score = pcScore("STR"), m = -highLow(score);
+      return option("attack:" + n, "Attack with " + w.name + " (" + w.mode + ")",
+        "d20" + (m ? (m > 0 ? "+" : "") + m : "") + " ≤ STR " + score + ": " + percent(worse(Math.max(0, Math.min(20, score - m)) / 20)) + ", " + w.damage);
+    }));
+    var dealt = attack(weapons[parseInt(key.slice(7), 10)], holder, foes, burning, melee);
+    melee.cut += dealt;
+    if (holder.hp > 0 && dealt >= terms.cut) {
+      holder.hp = 0;
+      told("You cut your way out of " + holder.name + " (" + dealt + " damage): it is dead.");
+      logEvent({ event: "defeated", name: holder.name });
+    }
+    if (holder.hp <= 0) { melee.inside = null; }
   }
   /* Your blow (play's _attack): d20 at or under STR (hand to hand) or DEX (ranged), the STR/DEX
      modifier added; a hit deals the weapon's die. */
-  function attack(weapon, target, foes, burning) {
-    if (!target || !active(target)) { target = foes.filter(active)[0]; if (!target) { return; } }
+  function attack(weapon, target, foes, burning, melee) {
+    if (!target || !active(target)) { target = foes.filter(active)[0]; if (!target) { return 0; } }
     if (weapon.oil) { setNum("oil", num("oil") - 1); }
     var ability = weapon.mode === HAND ? "STR" : "DEX", score = pcScore(ability), mod = -highLow(score);
     var total = pcRoll("d20", true) + mod, hit = total <= score, damage = 0;
@@ -1969,12 +2004,15 @@
       if (b) { b.left = 1; } else { burning.push({ foe: target, left: 1 }); }
       told("The oil sets " + target.name + " on fire.");
     }
-    if (hit && damage > 0) { wound(target, damage); }
+    if (!hit || damage <= 0) { return 0; }
+    wound(target, damage, melee);
+    return damage;
   }
   /* Damage to a creature, and its morale when first hurt and when it falls below half its HP. */
-  function wound(target, damage) {
+  function wound(target, damage, melee) {
     target.hp -= damage;
     if (target.hp <= 0) { logEvent({ event: "defeated", name: target.name }); told(target.name + " is defeated."); return; }
+    if (melee && melee.inside === target) { return; }  /* the creature that holds you does not run off with you */
     var first = !target.hurt, below = target.hp * 2 < target.max && !target.halved;
     target.hurt = true; target.halved = target.halved || target.hp * 2 < target.max;
     if ((first || below) && target.morale !== null) {
@@ -1985,15 +2023,21 @@
     }
   }
   /* The creatures' blows (play's _creatures_act): each attack hits unless your d20 is at or under Defense. */
-  function creaturesAct(acting) {
+  function creaturesAct(acting, melee) {
     for (var i = 0; i < acting.length && !ended(); i++) {
       var foe = acting[i];
+      if (melee && melee.inside) { return; }  /* swallowed, you are out of everyone's reach */
       for (var j = 0; j < foe.attacks.length && !ended(); j++) {
         var a = foe.attacks[j], defense = pcDefense(), total = pcRoll("d20", true), avoided = total <= defense;
         var damage = avoided || !parseDice(a[1]) ? 0 : rollText(a[1]).total;
         logEvent({ event: "attack", attacker: foe.name, target: "you", weapon: a[0], hit: !avoided, damage: damage });
         told(foe.name + "'s " + a[0] + ": your d20 = " + total + " against Defense " + defense + (avoided ? ": you avoid it." : ": it hits." +
           (damage ? hurt(damage, foe.name + "'s " + a[0]) : " No damage.")));
+        if (!avoided && melee && !ended() && swallowTerms(foe.special)) {  /* a DEX check not to be swallowed */
+          var c = dtCheck("DEX", 0, "Not to be swallowed by " + foe.name);
+          told(c.text);
+          if (!c.ok) { melee.inside = foe; melee.cut = 0; told(foe.name + " swallows you whole."); return; }
+        }
       }
     }
   }
@@ -2020,6 +2064,193 @@
     else if (scene.length) { scene.forEach(function (g) { out = out.concat(foesFrom(blockCard(g.creature), g.name, g.count)); }); }
     else { fight.named.forEach(function (b) { out = out.concat(foesFrom(b, b.name, 1)); }); }
     return out;
+  }
+  /* --- Dungeon Rules over Death & Treasure, as dtc play plays it (dungeon_rules/play.py,
+     hazards.py, loot.py): the overlay's wrapped fight (combat noise for 20 minutes, a check after
+     it, the alarm, fresh blood, the loot of a won fight), its encounter (running away is loud), and
+     on arrival, once the entry's encounter, effects and finds are done and no move is pending, a
+     new zone's pace and the entry's hazards, met in order with play's questions, dice and events.
+     The data: data.clock (``dungeon_rules/web.py`` page_data). */
+  function* fightAsPlay(foes, surprised) {
+    if (!clock) { return yield* fightRounds(foes, surprised); }
+    var result = yield* fightRounds(foes, surprised);
+    if (ended()) { return result; }  /* (fallen or dead: play's run ends through the overlay's fight) */
+    var st = state.dr;
+    addStep(1, 20, null, "combat noise"); st.loud = true; raiseAlarm(1);
+    if (result === "won" && foes.some(function (f) { return f.hp <= 0; })) { st.blood = true; }
+    if (result === "won") { yield* drLoot(foes); }
+    if (result === "fled") { st.ran = true; addStep(1, null, 1, "running away"); }
+    return result;
+  }
+  /* The overlay's encounter (play's DungeonRules.encounter): the base's, and a flight is loud. */
+  function* drEncounter(foes, text) {
+    state.dr.ran = false;
+    var result = yield* encounterAsPlay(foes, text);
+    if (result === "fled" && !state.dr.ran) { state.dr.ran = true; addStep(1, null, 1, "running away"); }
+    return result;
+  }
+  function blockKey(name) { return String(name || "").toLowerCase().split(/\s+/).filter(Boolean).join(" "); }
+  /* A won fight's loot (loot.py): the strongest beaten foe's EL, worth 30–90 × EL (a lair's and a
+     boss's multipliers), its d6 mix of coins and goods, each offered to take. */
+  function* drLoot(foes) {
+    var el = 0, boss = false;
+    foes.forEach(function (f) {
+      var l = f.creature ? (clock.levels || {})[blockKey(f.creature)] : null;
+      if (l) { el = Math.max(el, l[0]); boss = boss || !!l[1]; }
+    });
+    if (el <= 0) { return; }
+    var lo = clock.loot.min * el, hi = clock.loot.max * el, zone = (data.run.zones || {})[String(state.last)];
+    var got = lo + die(hi - lo + 1) - 1, m = clock.loot.zones[zone] || [1, 1], b = boss ? clock.loot.boss : [1, 1];
+    var value = Math.floor(got * m[0] * b[0] / (m[1] * b[1]));
+    var mix = die(6), share = clock.loot.coins[String(mix)], coins = Math.floor(value * share / 100), goods = value - coins;
+    logEvent({ event: "roll", total: got }); logEvent({ event: "roll", total: mix });
+    told("Loot of an EL " + el + " encounter: " + got + " (" + lo + "–" + hi + "), worth " + value + "; its mix (d6 " + mix + "): " + share + "% coin.");
+    if (coins) { yield* drOffer("coins", coins, 0, coins + " coins"); }
+    if (goods) { yield* drOffer("goods", 1, goods, "goods worth " + goods + " coins (tools, trade goods, potions, scrolls, runes or a magic item: your ruling)"); }
+  }
+  function* drOffer(name, quantity, value, text) {
+    var key = yield question("take", "You find " + text + ". Take it?", [option("take", "Take it"), option("leave", "Leave it")]);
+    if (key !== "take") { return; }
+    if (name !== "coins") { state.treasure = state.treasure || {}; state.treasure[name] = value; weights[name] = weights[name] || clock.loot.weights[name]; }
+    var list = piles(), pile = list.filter(function (p) { return p.name.toLowerCase() === name; })[0];
+    if (pile) { pile.q += quantity; } else { list.push({ q: quantity, name: name }); }
+    writePiles(list);
+    told("You take the " + text.replace(/ \(.*$/, "") + ".");
+  }
+  /* The entry's conditions as the adventurer meets them (play's conditions): a dark entry is dim
+     in the lantern's light; darksight on the sheet makes dim bright and dark dim. */
+  function drConditions() {
+    var written = (clock.lit || {})[String(state.last)] || [];
+    var light = written.filter(function (k) { return clock.conditions[k][0] === "light"; })[0], seen = light;
+    if (light === "dark" && field("light") && num("light") > 0) { seen = "dim"; }
+    var sight = items().concat([field("notes") ? field("notes").value : ""]).some(function (t) { return /darksight/i.test(t); });
+    if (seen && sight) { seen = clock.better[seen] || seen; }
+    return written.map(function (k) { return clock.conditions[k === light && seen ? seen : k]; });
+  }
+  function drPerception(ability) {
+    return ability === "WIS" ? drConditions().reduce(function (n, c) { return n + c[1]; }, 0) : 0;
+  }
+  /* Play's d20 check of a Dungeon Rules score (d20_check): at or under score + the difficulty's modifier + ``mod``. */
+  function drCheck(ability, d, mod, why) {
+    var c = ((sys.checks || {})[sys.hazardChecks] || {})[String(d)] || { modifier: 0 };
+    var total = pcRoll("d20", true), target = pcScore(ability) + c.modifier + mod, ok = total <= target;
+    logEvent({ event: "check", ability: ability, success: ok });
+    return { ok: ok, text: why + ": d20 = " + total + " against " + ability + " " + pcScore(ability) + (c.modifier + mod ? (c.modifier + mod > 0 ? " + " : " − ") + Math.abs(c.modifier + mod) : "") + (ok ? ": success." : ": failure.") };
+  }
+  /* The hazards still there at this entry (not cleared, not mitigated for the hours rolled). */
+  function drHazardsDue(number) {
+    var st = state.dr;
+    st.cleared = st.cleared || []; st.mitigated = st.mitigated || {};
+    return ((clock.hazards || {})[String(number)] || []).filter(function (h) {
+      return st.cleared.indexOf(h.key) < 0 && !((st.mitigated[h.key] === undefined ? -1 : st.mitigated[h.key]) > st.minutes);
+    });
+  }
+  function* drHazards(number) {
+    var due = drHazardsDue(number);
+    for (var i = 0; i < due.length && !ended(); i++) {
+      if (!due[i].usable) { told("Hazard " + due[i].name + ": the book gives no usable check; your ruling."); continue; }
+      yield* drHazard(due[i]);
+      if (state.fleeTo !== null && state.fleeTo !== undefined) { return; }
+    }
+  }
+  /* One hazard as play meets it (hazards._meet): a careful or stealthy pace spots it (one step
+     easier), a fast push does not (one harder, no gear); gear its Mitigation names may deal with
+     it (10 minutes, noisy, gone for 1d6 hours) or clear it (1d6 × 10 minutes, an encounter check
+     during the work); else the d20 check of the better of its abilities, and a failure's alarm,
+     noise and damage dice. */
+  function* drHazard(h) {
+    var st = state.dr, pace = st.pace;
+    var d = pace === "careful" || pace === "stealth" ? Math.max(1, h.d - 1) : pace === "fast" ? Math.min(3, h.d + 1) : h.d;
+    var abilities = h.abilities.filter(function (a) { return abilityScore(a) !== null; });
+    if (!abilities.length) { abilities = ["LUCK"]; }
+    var best = abilities[0];
+    abilities.forEach(function (a) { if (pcScore(a) + drPerception(a) > pcScore(best) + drPerception(best)) { best = a; } });
+    var mod = drPerception(best), unseen = pace === "fast" || drConditions().some(function (c) { return c[2]; });
+    told("Hazard: " + h.name + (h.telltales && !unseen ? " (" + h.telltales + ")" : "") + ".");
+    var gear = unseen ? null : drGear(h);
+    if (gear) {
+      var c = ((sys.checks || {})[sys.hazardChecks] || {})[String(d)] || { modifier: 0 };
+      var p = worse(Math.max(0, Math.min(20, pcScore(best) + c.modifier + mod)) / 20);
+      var face = option("face", "Face it: d20 ≤ " + best + " " + pcScore(best) + (c.modifier + mod >= 0 ? "+" : "") + (c.modifier + mod), percent(p) + "; on a failure: " + (h.fail || "the book does not say"));
+      var use = option("mitigate", "Deal with it using your " + gear + " (" + clock.mitigate + " minutes, noisy)", "no check; removed for 1d6 hours");
+      var clear = option("clear", "Clear it for good with your " + gear + " (10-60 minutes)", "no check; an encounter check during the work");
+      var key = yield question("hazard", "Hazard: " + h.name, p < 1 ? [use, face, clear] : [face, use, clear]);
+      if (key === "mitigate") {
+        var t = passMinutes(clock.mitigate, true);
+        st.loud = true;
+        var hours = die(6);
+        st.mitigated[h.key] = st.minutes + hours * 60;
+        told("You deal with it using your " + gear + ": gone for " + hours + " hours." + t);
+        return;
+      }
+      if (key === "clear") { yield* drClear(h, gear); return; }
+    }
+    var r = drCheck(best, d, mod, h.name + " (" + best + ")");
+    told(r.text);
+    if (r.ok) { told(h.pass || "You come through it."); return; }
+    drFail(h);
+  }
+  /* Gear the hazard's Mitigation names, as play finds it (hazards.gear_for): the first item that does. */
+  function drGear(h) {
+    var found = null;
+    piles().forEach(function (p) {
+      var k = p.name.toLowerCase();
+      if (!found && p.q > 0 && h.mitigation.some(function (w) { return w.indexOf(k) >= 0 || k.indexOf(w) >= 0; })) { found = p.name; }
+    });
+    return found;
+  }
+  function* drClear(h, gear) {
+    var st = state.dr, r = die(6);
+    logEvent({ event: "roll", total: r * 10 });
+    told("Clearing the " + h.name + " takes " + r * 10 + " minutes." + passMinutes(r * 10, true));
+    if (ended()) { return; }
+    var zone = sys.zones[String(state.last)], top = danger(zone), d6 = die(6), hit = d6 <= top;
+    logEvent({ event: "encounter_check", roll: d6, encounter: hit });
+    checkRolled();
+    told("Encounter check during the work: rolled " + d6 + " (on 1–" + top + ")" + (hit ? ": something comes." : ": nothing comes."));
+    if (hit && data.encounters.length) {
+      var met = rollEncounter(), foes = foesOf(met.foes);
+      told(met.text);
+      if (foes.length) {
+        var result = yield* drEncounter(foes, met.row);
+        if (ended()) { return; }
+        if (result === "fled") { fleeLink(playing.box, state.previous); return; }
+      }
+    }
+    st.cleared.push(h.key);
+    told("The " + h.name + " is cleared for good.");
+  }
+  /* A failed hazard (hazards._fail): "alarm" trips one, "noise" adds a step; its damage dice. */
+  function drFail(h) {
+    var low = h.fail.toLowerCase(), st = state.dr;
+    if (low.indexOf("alarm") >= 0) { addStep(5, 60, null, "hazard: " + h.name); st.alarmUntil = st.minutes + 60; raiseAlarm(2); }
+    else if (low.indexOf("noise") >= 0 || low.indexOf("noisy") >= 0) { addStep(1, null, 1, "hazard: " + h.name); }
+    var m = /(?<![\w])([0-9]*d[0-9]+(?:\s*[+-]\s*[0-9]+)?)(?![\w])/i.exec(h.fail);
+    var spec = m ? parseDice(m[1].replace(/\s/g, "")) : null;
+    if (!spec) { told(h.name + ": " + (h.fail || "the hazard is triggered") + "."); return; }
+    var got = rollText(m[1].replace(/\s/g, ""));
+    logEvent({ event: "roll", total: got.total });
+    told(h.name + ": " + h.fail + ": rolled " + got.total + "." + hurt(got.total, "hazard: " + h.name));
+  }
+  /* Play's on_entry, once the arrival is done (``menu``: the reader took a way on with finds
+     still waiting, which left them): a new zone's pace (the page goes at a standard advance),
+     then the hazards, played on the page. */
+  function drSettle(menu) {
+    var number = state.drDue;
+    if (number === null || number === undefined || !clock || replaying) { return; }
+    if (number !== state.last || state.over || (state.fleeTo !== null && state.fleeTo !== undefined)) { state.drDue = null; return; }
+    if (playing || pendingMeet || (state.pendingArrival !== null && state.pendingArrival !== undefined) || (!menu && state.finds && state.finds.length)) { return; }
+    state.drDue = null;
+    var zone = (data.run.zones || {})[String(number)];
+    if (run && recording() && zone !== undefined && zone !== run.zone) { run.zone = zone; state.dr.pace = "standard"; decide("pace", "pace:standard", "Standard advance"); }
+    if (!asPlay || !drHazardsDue(number).length) { return; }
+    if (menu) { cutRun("a hazard, which the reader plays"); return; }
+    var page = document.getElementById("entry-" + number);
+    page.querySelectorAll("button.roll-hazard").forEach(function (b) { b.closest(".roller").hidden = true; });
+    runProcedure(page, drHazards(number), function (result, box) {
+      var a = box.querySelector("a.flee-to"); if (a) { a.focus(); }
+      if (state.over) { renderOver(page, true); }
+    }, "A hazard");
   }
   /* --- Maze Rats' fight, as dtc play plays it (maze_rats/combat.py fight): the same questions
      (play's COMBAT "Your move" and TARGET "Attack which?", a shield to shatter), the same dice in
@@ -2335,7 +2566,7 @@
       if (blocksFought) { continue; }
       blocksFought = fight.blocks.length > 0;
       var foes = foesHere(fight);
-      if (!foes.length || foes.some(function (f) { return /\bswallow/i.test(String(f.special || "")); })) {
+      if (!foes.length) {
         cutRun("a fight, which the page leaves to the reader");
         told("Fight it out with the helper under the creature's card.");
         box.closest(".entry").querySelectorAll(".fight").forEach(function (b) { b.hidden = false; });
@@ -2376,6 +2607,7 @@
     runProcedure(page, (function* () { box = playing.box; return yield* entryFights(number, fight, box); })(), function (result, shown) {
       var a = shown.querySelector("a.fight-exit");
       if (a) { a.focus(); }
+      drSettle(false);
     }, fight.effects.some(function (x) { return x.kind === "fight"; }) ? "A fight" : "What happens here");
   }
   /* --- the procedure on the page: its words, its question as buttons, the reader's answer ---- */
@@ -2444,7 +2676,7 @@
     pendingMeet = null;
     var foes = foesOf(met.foes);
     if (!foes.length) { then(true); return; }
-    runProcedure(page, asPlay ? encounterAsPlay(foes, met.row) : mrEncounter(foes, met.row), function (result, box) {
+    runProcedure(page, asPlay ? (clock ? drEncounter(foes, met.row) : encounterAsPlay(foes, met.row)) : mrEncounter(foes, met.row), function (result, box) {
       if (state.over) { then(false); return; }
       if (result === "fled" && fleeLink(box, state.previous)) { then(false); return; }
       then(true);
@@ -2572,12 +2804,14 @@
       if (pendingMeet) {
         /* the creatures the arrival's turn brought, before the entry's possessions (play's _arrive) */
         meetPending(page, function (ok) {
-          if (!ok || state.pendingArrival !== number) { return; }
+          if (!ok || state.pendingArrival !== number) { if (ok) { drSettle(false); } return; }
           arrivedAfterAll();
           var line = page.querySelector(".arrival");
           if (line) { line.textContent = state.arrivals[String(number)] || ""; showFind(line); }
+          drSettle(false);
         });
       }
+      drSettle(false);
     } else {
       moving = false; fresh = false;
       document.title = data.title;
@@ -2691,7 +2925,8 @@
     var untracked = (data.run.untracked || {})[String(number)];
     if (untracked) { cutRun("what the entry does (" + untracked + "), which the reader plays"); return; }
     var zone = (data.run.zones || {})[String(number)];
-    if (zone !== undefined && zone !== run.zone && !ending) { run.zone = zone; decide("pace", "pace:standard", "Standard advance"); }
+    /* (Dungeon Rules: a new zone's pace and the hazards once the arrival is done, drSettle) */
+    if (clock && !ending) { state.drDue = number; } else if (zone !== undefined && zone !== run.zone && !ending) { run.zone = zone; decide("pace", "pace:standard", "Standard advance"); }
     if (ending) { endLog("ended", "THE END"); }
     else if (!page.querySelector(".choices:not(.ending) .card")) { cutRun("an entry with no way on the page plays"); }
   }

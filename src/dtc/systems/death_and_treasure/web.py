@@ -19,7 +19,14 @@ from itertools import combinations
 from dtc.runtime.character import BASE_DEFENSE
 from dtc.runtime.equipment import ARMOUR, BACKPACK, BACKPACK_HOLDS, OIL, SACK_HOLDS, WEAPONS, standard_gear
 from dtc.runtime.foes import MAX_GROUP, MAX_ROUNDS
-from dtc.systems.death_and_treasure.combat import FIRE_DAMAGE
+from dtc.systems.death_and_treasure.combat import (
+    CUT_OUT,
+    CUT_OUT_DAMAGE,
+    DIGEST,
+    DIGEST_DICE,
+    FIRE_DAMAGE,
+    SWALLOWS,
+)
 from dtc.systems.death_and_treasure.play import (
                                                  DISTRACT_IN_SIX,
                                                  FRIENDLY_MIN,
@@ -49,6 +56,10 @@ PLAY = {
     "rivals": RIVALS.pattern,
     "bare": ["Bare hands", "d2", ["hand-to-hand"]],
     "oil": ["Flask of oil", "d6", ["ranged"]],
+    # a creature that swallows (combat.py swallow_terms): the words that say so, its damage each round
+    # inside and the damage that cuts you out, as its Special states them, else the Giant Frog's
+    "swallow": {"says": SWALLOWS.pattern, "digest": DIGEST.pattern, "cut": CUT_OUT.pattern,
+                "dice": DIGEST_DICE, "damage": CUT_OUT_DAMAGE},
     "sacks": dict(SACK_HOLDS),
     "backpack": [BACKPACK, BACKPACK_HOLDS],
 }
