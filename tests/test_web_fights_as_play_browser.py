@@ -237,3 +237,51 @@ def test_a_creature_that_swallows_is_fought_as_play_fights_it(browser: Any, tmp_
         if swallowed >= 2:
             break
     assert swallowed >= 2, "no seed of twelve was swallowed"
+
+
+CHEST = """Title: Trapped Chest
+Rules: death-and-treasure
+Start: 1
+
+Adventure Entries
+
+1 A low vault. Open the **chest** (D0, S2).
+
+2 A needle springs from the lock. Make a DEX check to pull your hand back. On a failure, take d4 damage.
+Inside the chest you find 30 coins and a jade comb (40 coins). **Leave** the vault (D0, S3).
+
+3 Out in the air with what you carry. THE END (victory)
+"""
+
+
+def test_an_entry_with_a_check_and_a_find_is_played_in_order_and_replays_in_play(browser: Any,  # noqa: F811
+                                                                                 tmp_path: Path) -> None:
+    """An entry whose text asks for a check and also holds finds (effects.apply, in order): the check
+    rolled, its damage on a failure, then "Take it?" for each find as far as the sacks hold it, the
+    kit dumped to make room. The page used to stop the run's log at such an entry; the run replays in
+    play to the same outcome."""
+    build(compile_text(CHEST, "chest.txt").graph(), tmp_path, "chest", pdf=False)
+    book = tmp_path / "chest.txt"
+    book.write_text(CHEST, encoding="utf-8")
+    with Page(browser) as page:
+        page.goto((tmp_path / "chest.html").as_uri() + "?seed=4#cover")
+        begin(page, dict.fromkeys(("STR", "DEX", "CON", "WIS", "INT", "CHA"), "10"), 20)
+        page.locator("#entry-1 .card.go a").first.click()
+        at_entry(page, 2)
+        box = page.locator("#entry-2 .encounter-play").last
+        assert "Make a DEX check" in box.inner_text(), box.inner_text()
+        while answer(page, ("Dump your backpack", "Take it", "Take ")):
+            pass
+        assert "30 coins" in page.input_value("#sheet-items") or "coins" in page.input_value("#sheet-items")
+        page.locator("#entry-2 .card.go a").first.click()
+        at_entry(page, 3)
+        with page.expect_download() as download:
+            page.click("button[data-act='download']")
+        log = tmp_path / "run.jsonl"
+        download.value.save_as(log)
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    answers = [e["choice"] for e in events if e["event"] == "decision" and e["question"] == "take"]
+    assert answers[0] == "dump" and answers.count("take") == 2, answers
+    assert any(e["event"] == "check" for e in events) and events[-1]["event"] == "end"
+    result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+    assert result.exit_code == 0 and "same outcome" in result.output, result.output

@@ -34,7 +34,7 @@ from dtc.editions.text import Piece, exit_sentences, paragraphs
 from dtc.editions.webplay import Play, plan_words, play_data
 from dtc.outcomes import ending_words, the_end
 from dtc.render.html import script_json
-from dtc.runtime.effects import found_item
+from dtc.runtime.effects import found_item, given_by_notation
 from dtc.runtime.equipment import KEPT_WHEN_DUMPED
 from dtc.systems import DEFAULT, UnknownRuleset, find_system, normalise, play_rules, split_rulings
 
@@ -288,10 +288,12 @@ class WebEdition:
         named = {" ".join(c["name"].lower().split()): c for c in reversed(self.graph["creatures"])}
         abilities = set(self.play.abilities)
         played = ("fight", "creatures", "check")
+        # a find beside them, as play offers it (effects._find; under Dungeon Rules, its own loot)
+        finds = ("treasure", "item") if self._clock() is None else ()
         for entry in self.entries:
             effects = entry.get("effects", [])
             if not any(e["kind"] in played and e["kind"] != "creatures" for e in effects) or not all(
-                    _unplayed(e) or e["kind"] in played
+                    _unplayed(e) or e["kind"] in played or e["kind"] in finds
                     or (e["kind"] in ("damage", "heal") and e.get("dice")) for e in effects):
                 continue
             plan: list[dict[str, Any]] = []
@@ -304,6 +306,12 @@ class WebEdition:
                                 count=str(e["count"]))
                 elif e["kind"] == "fight":
                     step.update(kind="fight", target=e.get("target"))
+                elif e["kind"] in finds:
+                    item = found_item(e)
+                    step.update(kind="find", key=f"{entry['number']}:{i}", name=item.name, quantity=item.quantity,
+                                text=e["text"], item=item.kind, value=item.value,
+                                weight=[item.weight.numerator, item.weight.denominator],
+                                given=given_by_notation(entry, e["name"]))
                 elif e["kind"] == "check":  # (an ability the rules lack: the reader is asked, as play asks)
                     ability = e.get("ability")
                     step.update(kind="check", ability=ability if ability in abilities else None,
@@ -347,8 +355,6 @@ class WebEdition:
         the kit"), where the page plays that system as play does (:meth:`_plays_fights`; elsewhere how
         much the sacks hold is the reader's to work out, and such an entry stops a run's log). A find
         the entry's own notation already gives is not offered (play's ``given_by_notation``)."""
-        from dtc.runtime.effects import given_by_notation
-
         found: dict[str, list[dict[str, Any]]] = {}
         dt = self.play.base == DEFAULT and not self._plays_fights()  # (where it plays them, the sacks too)
         for entry in self.entries:

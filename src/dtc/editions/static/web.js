@@ -1253,20 +1253,24 @@
     if (!f) { return; }
     var answer = findAnswers(f).filter(function (a) { return a[0] === key; })[0] || ["leave", "Leave it"];
     decide("take", answer[0], answer[1]);
-    if (answer[0] === "dump") {
+    if (!takeFind(f, answer[0])) { state.finds.shift(); }
+  }
+  /* One answer to a find (play's _find): true when the kit was dumped (the find is offered again). */
+  function takeFind(f, key) {
+    if (key === "dump") {
       var kept = (data.load || {}).kept || [];
       writePiles(piles().filter(function (p) { return !isStandard(p.name) || kept.indexOf(p.name.toLowerCase()) >= 0; }));
       if (field("oil")) { setNum("oil", 0); }  /* the flasks were the kit's */
       state.kitDumped = true;
-      return;
+      return true;
     }
-    state.finds.shift();
-    if (answer[0] !== "take") { return; }
+    if (key !== "take") { return false; }
     var q = fitting(f);
     if (f.kind === "treasure") { state.treasure = state.treasure || {}; state.treasure[f.name.toLowerCase()] = f.value || 0; }
     var list = piles(), pile = list.filter(function (p) { return p.name.toLowerCase() === f.name.toLowerCase(); })[0];
     if (pile) { pile.q += q; } else { list.push({ q: q, name: f.name }); }
     writePiles(list);  /* (play's item event is not a kind the page's log records: the answer is) */
+    return false;
   }
   /* The finds still waiting in an entry the reader leaves: left, as a choice taken without an answer. */
   function leaveFinds() {
@@ -2530,6 +2534,20 @@
       /* an effect that depends on a check's outcome (effects.apply's when) */
       if (ef.when && results[ef.when.check] !== (ef.when.outcome === "success")) { continue; }
       if (ef.kind === "damage" || ef.kind === "heal") { told(oneEffect(ef)); continue; }
+      if (ef.kind === "find") {
+        /* a find (play's _find): once a run, not where the entry's notation gives it; "Take it?" as
+           far as the sacks hold it, the kit dumped to make room and the find offered again */
+        state.looted = state.looted || {};
+        if (state.looted[ef.key]) { continue; }
+        state.looted[ef.key] = true;
+        if (ef.given) { continue; }
+        var f = { at: number, name: ef.name, quantity: ef.quantity, text: ef.text, kind: ef.item, weight: ef.weight, value: ef.value };
+        for (;;) {
+          var taken = yield question("take", "You find " + f.text + ". Take it?", findAnswers(f).map(function (a) { return option(a[0], a[1]); }));
+          if (!takeFind(f, taken)) { break; }
+        }
+        continue;
+      }
       if (ef.kind === "check" && mrPlay) {
         /* Maze Rats (play.py MazeRats.check): a danger roll, D2 unless the text says */
         var mrAbility = ef.ability;
