@@ -28,7 +28,7 @@ from dtc.cli import main
 from dtc.compiled.schema import validate
 from dtc.compiler.api import compile_file
 from dtc.editions import build
-from helpers import BUNDLED, ROOT
+from helpers import BUNDLED, ROOT, require_sample_dungeon
 from helpers.browser import browser  # noqa: F401  (the fixture)
 
 BOOKS = [*BUNDLED, *sorted((ROOT / "tests" / "fixtures" / "books").glob("*.txt")),
@@ -259,3 +259,26 @@ def test_the_covers_table_roll_is_no_step_of_the_run(editions: dict[str, str], p
     log = tmp_path / "aside.jsonl"
     download.value.save_as(log)
     assert log.read_text(encoding="utf-8") == plain.read_text(encoding="utf-8")
+
+
+def test_the_sample_dungeon_played_in_the_page_replays_in_play_to_the_same_outcome(page: Any, tmp_path: Path) -> None:
+    """The seed's Sample Dungeon (its Giant Frogs swallow, its trapped chest asks for a check beside
+    its treasure, its goblins come as wandering encounters): runs clicked through in the page are
+    played to their end and replay in play to the same outcome. Skipped without the seeds."""
+    text = require_sample_dungeon()
+    book = tmp_path / "sample-dungeon.txt"
+    book.write_text(text, encoding="utf-8")
+    build(compile_file(book).graph(), tmp_path / "edition", "sample-dungeon", pdf=False)
+    uri = (tmp_path / "edition" / "sample-dungeon.html").as_uri()
+    ended = 0
+    for seed in range(6):
+        log, said = _play(page, uri, seed, tmp_path)
+        events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+        assert result.exit_code == 0, (seed, said, result.output)
+        if events[-1]["event"] == "end":
+            assert "same outcome" in result.output, (seed, result.output)
+            ended += 1
+        else:  # only a run longer than the clicks allowed
+            assert "the run goes on" in said, (seed, said)
+    assert ended >= 4, ended
