@@ -24,7 +24,7 @@ from dtc.cli import main
 from dtc.compiler.api import compile_file
 from dtc.editions import build
 from dtc.runtime.policies import POLICIES
-from helpers import BUNDLED, ROOT
+from helpers import BUNDLED, ROOT, require_sample_dungeon
 from helpers.browser import browser  # noqa: F401  (the fixture)
 
 BOOKS = [*BUNDLED, *sorted((ROOT / "tests" / "fixtures" / "books").glob("*.txt")),
@@ -75,6 +75,21 @@ def test_every_run_of_play_replays_in_the_page(book: Path, editions: dict[str, s
     for policy in POLICIES:
         for seed in SEEDS:
             result = _replay(page, editions[book.stem], _log(book, policy, seed, tmp_path))
+            if result["replay"] != "match":
+                failures.append(f"{policy} seed {seed}: {result['text']}")
+    assert not failures, "\n".join(failures)
+
+
+def test_every_run_of_play_of_the_sample_dungeon_replays_in_the_page(page: Any, tmp_path: Path) -> None:
+    """The seed's Sample Dungeon, as the bundled books above (skipped without the seeds)."""
+    book = tmp_path / "sample-dungeon.txt"
+    book.write_text(require_sample_dungeon(), encoding="utf-8")
+    build(compile_file(book).graph(), tmp_path / "edition", "sample-dungeon", pdf=False)
+    uri = (tmp_path / "edition" / "sample-dungeon.html").as_uri()
+    failures = []
+    for policy in POLICIES:
+        for seed in range(3):
+            result = _replay(page, uri, _log(book, policy, seed, tmp_path))
             if result["replay"] != "match":
                 failures.append(f"{policy} seed {seed}: {result['text']}")
     assert not failures, "\n".join(failures)
