@@ -17,7 +17,7 @@ from dtc.cli import main
 from dtc.compiled.schema import validate
 from dtc.compiler.api import compile_text
 from dtc.editions import build
-from helpers.browser import browser  # noqa: F401  (the fixture)
+from helpers.browser import Page, browser  # noqa: F401  (the fixture)
 
 LANE = """Title: Lamplighter Lane
 Rules: death-and-treasure
@@ -35,11 +35,7 @@ def test_hp_and_turns_changed_on_the_sheet_replay_in_play(browser: Any, tmp_path
     book = tmp_path / "lane.txt"
     book.write_text(LANE, encoding="utf-8")
     build(compile_text(LANE, str(book)).graph(), tmp_path / "out", "lane", pdf=False)
-    context = browser.new_context(accept_downloads=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with Page(browser, accept_downloads=True) as page:
         page.goto((tmp_path / "out" / "lane.html").as_uri() + "?seed=2")
         page.locator("details.sheet-box").evaluate("d => d.open = true")
         page.click("button[data-act='roll-abilities']")
@@ -55,9 +51,6 @@ def test_hp_and_turns_changed_on_the_sheet_replay_in_play(browser: Any, tmp_path
         status = page.text_content(".sheet-status") or ""
         log = tmp_path / "lane-run.jsonl"
         download.value.save_as(log)
-    finally:
-        context.close()
-    assert not errors, errors
     assert "stops at" not in status, status
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     for event in events:
@@ -89,11 +82,7 @@ def test_finds_are_offered_as_play_offers_them_and_replay(browser: Any, tmp_path
     book = tmp_path / "nest.txt"
     book.write_text(NEST, encoding="utf-8")
     build(compile_text(NEST, str(book)).graph(), tmp_path / "out", "nest", pdf=False)
-    context = browser.new_context(accept_downloads=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with Page(browser, accept_downloads=True) as page:
         page.goto((tmp_path / "out" / "nest.html").as_uri() + "?seed=4")
         page.locator("details.sheet-box").evaluate("d => d.open = true")
         page.click("button[data-act='roll-abilities']")
@@ -112,9 +101,6 @@ def test_finds_are_offered_as_play_offers_them_and_replay(browser: Any, tmp_path
         status = page.text_content(".sheet-status") or ""
         log = tmp_path / "nest-run.jsonl"
         download.value.save_as(log)
-    finally:
-        context.close()
-    assert not errors, errors
     assert "stops at" not in status, status
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     for event in events:
