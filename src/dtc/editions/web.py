@@ -253,10 +253,12 @@ class WebEdition:
         return found
 
     def _plays_fights(self) -> bool:
-        """Whether the page plays this book's fights as play does (Death & Treasure or Maze Rats
-        without an overlay: its system's web data carries play's numbers)."""
+        """Whether the page plays this book's fights as play does (Death & Treasure, with the
+        Dungeon Rules overlay or without; Maze Rats without an overlay: its system's web data
+        carries play's numbers)."""
         web = self.play.web
-        return web is not None and ("play" in web.combat_data or "asPlay" in web.combat_data) and self._clock() is None
+        return web is not None and ("play" in web.combat_data
+                                    or ("asPlay" in web.combat_data and self._clock() is None))
 
     def _block_named(self, name: str) -> str | None:
         """The stat block a written name refers to, as play's effects.match_block finds it ("Drowned
@@ -376,17 +378,19 @@ class WebEdition:
 
     def _clock(self) -> dict[str, Any] | None:
         """Dungeon Rules time as play keeps it (``dungeon_rules/play.py``): the minutes a room takes at
-        each pace, an action, a rest and a mapping halt, the alarm's interval and the danger cap; None
-        for rules without the overlay."""
+        each pace, an action, a rest and a mapping halt, the alarm's interval and the danger cap, and
+        the book's conditions, hazards and loot (``dungeon_rules/web.py`` ``page_data``); None for
+        rules without the overlay."""
         rules = self.graph.get("rules") or ""
         if "dungeon-rules" not in normalise(rules):
             return None
         import dtc.systems.dungeon_rules.ruleset as dr
         from dtc.systems.dungeon_rules.hazards import MITIGATE_MINUTES
+        from dtc.systems.dungeon_rules.web import page_data
 
         return {"paces": {k: p.minutes for k, p in dr.PACES.items()}, "rests": {k: r[0] for k, r in dr.RESTS.items()},
                 "halt": dr.MAPPING_HALT_MINUTES, "mitigate": MITIGATE_MINUTES, "alarm": dr.ALARM_INTERVAL,
-                "cap": dr.DANGER_CAP, "forced": [dr.FORCED_MINUTES, dr.FORCED_ROOMS]}
+                "cap": dr.DANGER_CAP, "forced": [dr.FORCED_MINUTES, dr.FORCED_ROOMS], **page_data(self.graph)}
 
     def _run_log(self, fights: dict[str, dict[str, Any]]) -> dict[str, Any]:
         """What "Download this run" needs to write a run log ``dtc play --replay`` plays: the
@@ -407,7 +411,7 @@ class WebEdition:
             kinds: list[str] = [] if str(entry["number"]) in played else sorted(
                 {e["kind"] for e in entry.get("effects", []) if not _unplayed(e)
                  and not (scenes and e["kind"] == "creatures" and e.get("when") is None)})
-            if entry.get("hazards"):
+            if entry.get("hazards") and not (overlay and scenes):  # (the page meets them as play does)
                 kinds.append("hazard")
             if kinds:
                 untracked[str(entry["number"])] = ", ".join(kinds)

@@ -2136,10 +2136,10 @@
   }
   /* Play's d20 check of a Dungeon Rules score (d20_check): at or under score + the difficulty's modifier + ``mod``. */
   function drCheck(ability, d, mod, why) {
-    var c = ((sys.checks || {})[sys.hazardChecks] || {})[String(d)] || { modifier: 0 };
-    var total = pcRoll("d20", true), target = pcScore(ability) + c.modifier + mod, ok = total <= target;
+    var c = ((sys.checks || {})[sys.hazardChecks] || {})[String(d)] || { mod: 0 };
+    var total = pcRoll("d20", true), target = pcScore(ability) + c.mod + mod, ok = total <= target;
     logEvent({ event: "check", ability: ability, success: ok });
-    return { ok: ok, text: why + ": d20 = " + total + " against " + ability + " " + pcScore(ability) + (c.modifier + mod ? (c.modifier + mod > 0 ? " + " : " − ") + Math.abs(c.modifier + mod) : "") + (ok ? ": success." : ": failure.") };
+    return { ok: ok, text: why + ": d20 = " + total + " against " + ability + " " + pcScore(ability) + (c.mod + mod ? (c.mod + mod > 0 ? " + " : " − ") + Math.abs(c.mod + mod) : "") + (ok ? ": success." : ": failure.") };
   }
   /* The hazards still there at this entry (not cleared, not mitigated for the hours rolled). */
   function drHazardsDue(number) {
@@ -2173,9 +2173,9 @@
     told("Hazard: " + h.name + (h.telltales && !unseen ? " (" + h.telltales + ")" : "") + ".");
     var gear = unseen ? null : drGear(h);
     if (gear) {
-      var c = ((sys.checks || {})[sys.hazardChecks] || {})[String(d)] || { modifier: 0 };
-      var p = worse(Math.max(0, Math.min(20, pcScore(best) + c.modifier + mod)) / 20);
-      var face = option("face", "Face it: d20 ≤ " + best + " " + pcScore(best) + (c.modifier + mod >= 0 ? "+" : "") + (c.modifier + mod), percent(p) + "; on a failure: " + (h.fail || "the book does not say"));
+      var c = ((sys.checks || {})[sys.hazardChecks] || {})[String(d)] || { mod: 0 };
+      var p = worse(Math.max(0, Math.min(20, pcScore(best) + c.mod + mod)) / 20);
+      var face = option("face", "Face it: d20 ≤ " + best + " " + pcScore(best) + (c.mod + mod >= 0 ? "+" : "") + (c.mod + mod), percent(p) + "; on a failure: " + (h.fail || "the book does not say"));
       var use = option("mitigate", "Deal with it using your " + gear + " (" + clock.mitigate + " minutes, noisy)", "no check; removed for 1d6 hours");
       var clear = option("clear", "Clear it for good with your " + gear + " (10-60 minutes)", "no check; an encounter check during the work");
       var key = yield question("hazard", "Hazard: " + h.name, p < 1 ? [use, face, clear] : [face, use, clear]);

@@ -9,9 +9,25 @@ sheet, combat. The overlay adds the minutes it keeps time in, and each zone's en
 
 from __future__ import annotations
 
-from dtc.systems.dungeon_rules.play import _every, in_lair
-from dtc.systems.dungeon_rules.ruleset import DEFAULT_ZONE, MODIFIERS, ZONES
+from typing import TYPE_CHECKING, Any
+
+from dtc.runtime.equipment import TREASURE_WEIGHT
+from dtc.systems.dungeon_rules.play import _BETTER, _every, in_lair
+from dtc.systems.dungeon_rules.ruleset import (
+    BOSS_MULTIPLIER,
+    CONDITIONS,
+    DEFAULT_ZONE,
+    LOOT_COIN_PERCENT,
+    LOOT_MAX_PER_EL,
+    LOOT_MIN_PER_EL,
+    LOOT_MULTIPLIER,
+    MODIFIERS,
+    ZONES,
+)
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
+
+if TYPE_CHECKING:
+    from dtc.compiled.graphjson import CompiledGraph
 
 WEB = WebSystem(
     checks={d: WebCheck(count=1, sides=20, modifier=mod) for d, mod in MODIFIERS.items()},
@@ -23,3 +39,52 @@ WEB = WebSystem(
     default_zone=DEFAULT_ZONE,
     hazards=True,
 )
+
+
+def page_data(graph: CompiledGraph) -> dict[str, Any]:
+    """What the web edition needs of one book to play Dungeon Rules as ``dtc play`` plays it, beside
+    the clock: the conditions the rules know (light, perception, whether key details are hidden:
+    ``play.py`` ``conditions``, ``perception``, ``blind``) and the ones each entry is in; each
+    entry's hazards in order as play meets them (``hazards.py`` ``definition``: the entry's own
+    hazard of that name, else the first; those with no usable check left out, as play leaves them
+    to the reader); each stat block's Encounter Level and whether it is a boss, by name, the first
+    block of a name as play finds it (``loot.py``); and the loot's numbers (6.1, 6.2)."""
+    conditions = {k: [c.kind, c.perception, int(c.blind)] for k, c in CONDITIONS.items()}
+    lit: dict[str, list[str]] = {}
+    hazards: dict[str, list[dict[str, Any]]] = {}
+    known = graph.get("hazards", [])
+    for entry in graph["entries"]:
+        number = str(entry["number"])
+        written: list[str] = [k for k in entry.get("conditions") or [] if k in CONDITIONS]
+        if written:
+            lit[number] = written
+        met = []
+        for name in entry.get("hazards", []):
+            found = [h for h in known if h["name"].lower() == name.lower()]
+            own = [h for h in found if h["entry"] == entry["number"]]
+            hazard = own[0] if own else found[0] if found else None
+            if hazard is None:
+                continue
+            check = hazard["check"]
+            usable = hazard["error"] is None and check is not None and bool(check["abilities"])
+            met.append({"name": hazard["name"], "key": f"{entry['number']}:{name.lower()}", "usable": usable,
+                        "abilities": list(check["abilities"]) if check else [],
+                        "d": (check["difficulty"] or 2) if check else 2, "fail": hazard["fail"] or "",
+                        "pass": hazard["pass"] or "", "telltales": hazard["telltales"] or "",
+                        "mitigation": [m.lower() for m in hazard["mitigation"]]})
+        if met:
+            hazards[number] = met
+    levels: dict[str, list[int]] = {}
+    for block in graph["creatures"]:
+        key = " ".join(block["name"].lower().split())
+        if key not in levels:
+            stats = {k.upper(): v for k, v in block["stats"].items()}
+            levels[key] = [int(stats.get("EL", 0)), int("boss" in (block["special"] or "").lower())]
+    return {"conditions": conditions, "lit": lit, "hazards": hazards, "levels": levels, "better": dict(_BETTER),
+            "loot": {"min": LOOT_MIN_PER_EL, "max": LOOT_MAX_PER_EL, "boss": [BOSS_MULTIPLIER.numerator,
+                                                                          BOSS_MULTIPLIER.denominator],
+                     "zones": {k: [m.numerator, m.denominator] for k, m in LOOT_MULTIPLIER.items()},
+                     "coins": {str(k): v for k, v in LOOT_COIN_PERCENT.items()},
+                     "weights": {"coins": [TREASURE_WEIGHT["coins"].numerator, TREASURE_WEIGHT["coins"].denominator],
+                                 "goods": [TREASURE_WEIGHT["unique"].numerator,
+                                           TREASURE_WEIGHT["unique"].denominator]}}}
