@@ -34,7 +34,7 @@ Encounters
 
 Mire Toad HP 2 | Morale 5 | Tongue d2 | EL 1
 
-Hazard: Loose Stair | Check: AGI D2 | Fail: the step slides away under you, 1d2 damage | Pass: you keep your footing | Mitigation: rope
+Hazard: Loose Stair | Check: AGI D2 | Fail: the step slides, 1d2 damage | Pass: you keep your feet | Mitigation: rope
 
 Adventure Entries
 
@@ -64,8 +64,8 @@ def _here(page: Any) -> int:
     return int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
 
 
-def test_an_encounter_a_hazard_and_a_fight_with_loot_under_the_clock_replay_in_play(  # noqa: F811
-        browser: Any, tmp_path: Path) -> None:
+def test_an_encounter_a_hazard_and_a_fight_with_loot_under_the_clock_replay_in_play(
+        browser: Any, tmp_path: Path) -> None:  # noqa: F811
     build(compile_text(BOOK, "cellar.txt").graph(), tmp_path, "cellar", pdf=False)
     book = tmp_path / "cellar.txt"
     book.write_text(BOOK, encoding="utf-8")
