@@ -214,13 +214,18 @@ def test_a_run_played_to_its_end_replays_with_the_same_outcome(editions: dict[st
 
 #: Seeded runs of the Death & Treasure and Maze Rats books that meet wandering encounters or fights
 #: (the page plays them as play does: tests/test_web_fights_as_play_browser.py,
-#: tests/test_web_maze_rats_as_play_browser.py) and are played to their end
+#: tests/test_web_maze_rats_as_play_browser.py, tests/test_web_dungeon_rules_as_play_browser.py) and
+#: are played to their end
 #: (the Drowned Chapel's seed 1 through the poisoned needle's damage and CON check too).
 MET = [("the-broken-lighthouse", 2), ("the-broken-lighthouse", 4), ("the-broken-lighthouse", 9),
        ("the-drowned-chapel", 1), ("the-drowned-chapel", 8), ("the-drowned-chapel", 11), ("the-tidewater-vault", 1),
        ("the-tidewater-vault", 3), ("the-salt-courier", 7),
        # Maze Rats: wandering Wick Rats and Drain Cutthroats, the Tallow King fought in its entry
-       ("the-tallow-king", 0), ("the-tallow-king", 2), ("the-tallow-king", 14)]
+       ("the-tallow-king", 0), ("the-tallow-king", 2), ("the-tallow-king", 14),
+       # Dungeon Rules over Death & Treasure: encounters and fights under the clock; the Rotten Joists
+       # and the Sour Gas Pocket faced, dealt with and cleared with the kit's gear (an encounter check
+       # during the work); the Ley Surge's check in the dim vein gallery; a won fight's loot taken
+       ("the-chime-pits", 2), ("the-chime-pits", 3), ("the-chime-pits", 21), ("the-chime-pits", 35)]
 
 
 @pytest.mark.parametrize(("stem", "seed"), MET, ids=[f"{s}-{n}" for s, n in MET])
