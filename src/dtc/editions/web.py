@@ -37,6 +37,7 @@ from dtc.render.html import script_json
 from dtc.runtime.effects import found_item, given_by_notation
 from dtc.runtime.equipment import KEPT_WHEN_DUMPED
 from dtc.systems import DEFAULT, UnknownRuleset, find_system, normalise, play_rules, split_rulings
+from dtc.systems.webplay import WebSystem
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
 #: "4 Ratlings led by a Ratling Chief": the words naming a fight's leaders (Maze Rats' combat.LED_BY).
@@ -47,6 +48,19 @@ EARLY = 'document.documentElement.classList.add("js");'
 
 def _digest(script: str) -> str:
     return base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+
+
+#: Where a system's own page script (``WebSystem.script``) goes in web.js: inside its closure, after
+#: the helpers it uses.
+SYSTEM_SCRIPT = "/* @system-script */"
+
+
+def page_script(web: WebSystem | None) -> str:
+    """The page's script: web.js, with the system's own script (if it has one) at its marker."""
+    script = asset("web.js")
+    if web is None or not web.script:
+        return script
+    return script.replace(SYSTEM_SCRIPT, web.script.strip(), 1)
 
 
 def inline(text: str) -> str:
@@ -103,7 +117,7 @@ class WebEdition:
     def render_around_chart(self) -> tuple[str, str]:
         """The page in two halves, the flowchart (:func:`chart_block`) to go between them; the
         page never depends on the chart otherwise, so it can be written while Graphviz draws."""
-        script = asset("web.js")
+        script = page_script(self.play.web)
         hashes = " ".join(f"'sha256-{_digest(s)}'" for s in (EARLY, script))
         csp = (
             "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
@@ -238,7 +252,7 @@ class WebEdition:
         """The damage and healing an entry's text deals, by entry, where the page plays the entry's
         effects itself as play does (effects.apply: each rolled, in order): entries whose effects are
         only these (none depending on a check) and prose, under rules where 0 HP is death (Zilch's
-        unconscious hour is the reader's to play)."""
+        unconscious hour comes with them: :meth:`_fights` plays such entries)."""
         web = self.play.web
         if web is None or web.zero_hp != "death":
             return {}
@@ -257,6 +271,8 @@ class WebEdition:
         Dungeon Rules overlay or without; Maze Rats without an overlay: its system's web data
         carries play's numbers)."""
         web = self.play.web
+        if web is not None and web.script and self._clock() is None:
+            return True  # (Zilch: its own page script plays them)
         return web is not None and ("play" in web.combat_data
                                     or ("asPlay" in web.combat_data and self._clock() is None))
 
@@ -283,7 +299,9 @@ class WebEdition:
         healing and creatures named around them (each with the check it depends on, ``when``), the
         entry's own stat blocks and the creatures it names, and where a fight's outcomes lead (a
         block's win, lose, flee). Only where every effect is one of these or met without a die
-        (_unplayed), under rules whose fights the page plays (:meth:`_plays_fights`)."""
+        (_unplayed), under rules whose fights the page plays (:meth:`_plays_fights`). Where 0 HP is
+        not death (Zilch), an entry that only deals damage or heals is one of them too: at 0 HP the
+        hour out cold, its encounter checks and the creatures that find the body come with it."""
         if not self._plays_fights():
             return {}
         found: dict[str, dict[str, Any]] = {}
@@ -292,9 +310,12 @@ class WebEdition:
         played = ("fight", "creatures", "check")
         # a find beside them, as play offers it (effects._find; under Dungeon Rules, its own loot)
         finds = ("treasure", "item") if self._clock() is None else ()
+        web = self.play.web
+        hp_too = web is not None and web.zero_hp != "death"
         for entry in self.entries:
             effects = entry.get("effects", [])
-            if not any(e["kind"] in played and e["kind"] != "creatures" for e in effects) or not all(
+            if not any((e["kind"] in played and e["kind"] != "creatures")
+                       or (hp_too and e["kind"] in ("damage", "heal") and e.get("dice")) for e in effects) or not all(
                     _unplayed(e) or e["kind"] in played or e["kind"] in finds
                     or (e["kind"] in ("damage", "heal") and e.get("dice")) for e in effects):
                 continue

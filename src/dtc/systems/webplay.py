@@ -139,6 +139,10 @@ class WebSystem:
     #: Whether the system's own check is what every hazard rolls (Dungeon Rules: a d20 at or under
     #: the better of the hazard's abilities, whichever system owns them).
     hazards: bool = False
+    #: The system's own page script (its text, JavaScript), inlined by the web edition into the page's
+    #: script at its marker, inside the same closure: it plays what the system's ``combat_data`` hands it
+    #: as ``dtc play`` plays it (Zilch: ``zilch/page.js``, its fights and encounters); "" for none.
+    script: str = ""
 
     def plans_for(self, difficulty: int) -> tuple[tuple[str, ...], ...]:
         if difficulty <= 0:

@@ -312,8 +312,10 @@
         }
       }
     }
-    if (state.unconscious) { return text; }
+    if (state.unconscious || replaying) { return text; }  /* (a replay takes the hour from the log) */
     state.unconscious = true;
+    /* in a fight played as play plays it, the hour waits until the creatures have finished the round (play.py down) */
+    if (sysPlay && sysPlay.holds()) { return text + " You fall unconscious (0 HP): further damage drains " + (sys.drain || "HP") + "."; }
     text += " You fall unconscious (0 HP): further damage drains " + (sys.drain || "HP") + ".";
     if (fighting) { text += " The creatures leave you for dead."; }
     return text + lieUnconscious();
@@ -640,7 +642,9 @@
     var met = rollEncounter();
     if (clock) { state.dr.ran = false; }
     lastMet = true;
-    if ((asPlay || mrPlay) && !asked && !replaying) {
+    if (sysPlay && state.unconscious && !replaying) {
+      /* out cold (Zilch): the creatures that find the body strike it (lieUnconscious, leftForDead) */
+    } else if ((asPlay || mrPlay || sysPlay) && !asked && !replaying) {
       /* Death & Treasure, Maze Rats: the step that spent the turn plays it as play does (meetPending) */
       pendingMeet = { foes: met.foes, row: met.row };
     } else {
@@ -658,6 +662,7 @@
   /* Creatures that find the adventurer unconscious (Zilch, combat.py left_for_dead): each draws a
      domino in the Bold stance and strikes once against ♠ alone (no domino, no shield). */
   function leftForDead(met) {
+    if (sysPlay) { return sysPlay.leftForDead(met); }  /* (as play plays it, logged) */
     var cd = sys.combatData || {}, pile = TILES.slice(), blows = [], text = " They find you unconscious.";
     met.foes.forEach(function (g) {
       var found = creatureNamed(g.creature || g.name);
@@ -1176,7 +1181,7 @@
     var words = [];
     if (!replaying) { takeScene(number); }
     var fight = (data.fights || {})[String(number)];
-    if (fight && !replaying && (asPlay || mrPlay)) { playFights(number, fight); return; }
+    if (fight && !replaying && (asPlay || mrPlay || sysPlay)) { playFights(number, fight); return; }
     ((data.effects || {})[String(number)] || []).forEach(function (ef) {
       if (state.over) { return; }
       words.push(oneEffect(ef));
@@ -1254,6 +1259,7 @@
     var answer = findAnswers(f).filter(function (a) { return a[0] === key; })[0] || ["leave", "Leave it"];
     decide("take", answer[0], answer[1]);
     if (!takeFind(f, answer[0])) { state.finds.shift(); }
+    if (!state.finds.length && document.querySelector(".page.current .choices.ending:not(.escaped)")) { endLog("ended", "THE END"); }
   }
   /* One answer to a find (play's _find): true when the kit was dumped (the find is offered again). */
   function takeFind(f, key) {
@@ -1684,6 +1690,10 @@
   var asPlay = (sys.combatData || {}).play ? sys.combatData.play : null;
   /* (Maze Rats: the fights an entry writes, played as play plays them; see mrFight) */
   var mrPlay = (sys.combatData || {}).asPlay && !clock ? sys.combatData.asPlay : null;
+  /* (a system's own page script, inlined at the marker below by the web edition, sets sysPlay: the
+     procedures it plays as play does — Zilch: systems/zilch/page.js) */
+  var sysPlay = null;
+  /* @system-script */
   var playing = null;      /* the procedure under way: {gen, box, done, q} */
   var pendingMeet = null;  /* the creatures the last turn brought, for the step that spent it to play */
   var HAND = "hand-to-hand";
@@ -1766,7 +1776,7 @@
     groups.forEach(function (g) {
       var found = g.creature ? creatureNamed(g.creature) : null;
       if (!found) { return; }
-      var count = Math.min(g.count, (asPlay || mrPlay).maxGroup), card = found.card;
+      var count = Math.min(g.count, (asPlay || mrPlay || sysPlay).maxGroup), card = found.card;
       for (var n = 0; n < count; n++) {
         foes.push({ name: count > 1 ? found.name + " " + (n + 1) : found.name, creature: found.name, hp: card.hp, max: card.hp,
           morale: card.morale === undefined ? null : card.morale, attacks: foeAttacks(card), stats: card.stats || {},
@@ -1846,7 +1856,7 @@
   function bandOf(total) { return total <= asPlay.hostileMax ? "hostile" : total >= asPlay.friendlyMin ? "friendly" : "neutral"; }
   /* Two groups at each other's throats (play's rival_sides), else null. */
   function rivalSides(foes, text) {
-    var m = new RegExp((asPlay || mrPlay).rivals, "i").exec(text);
+    var m = new RegExp((asPlay || mrPlay || sysPlay).rivals, "i").exec(text);
     if (!m) { return null; }
     var left = text.slice(0, m.index).toLowerCase(), right = text.slice(m.index + m[0].length).toLowerCase();
     function side(f) { var n = (f.creature || f.name).toLowerCase(); return left.indexOf(n) >= 0 ? "left" : right.indexOf(n) >= 0 ? "right" : ""; }
@@ -2049,7 +2059,7 @@
      than one; a name play knows no block for fights as a creature of 0 HP (it never acts). */
   function foesFrom(block, name, count) {
     var out = [];
-    for (var n = 0; n < Math.min(count, (asPlay || mrPlay).maxGroup); n++) {
+    for (var n = 0; n < Math.min(count, (asPlay || mrPlay || sysPlay).maxGroup); n++) {
       if (!block) { out.push({ name: name + (count > 1 ? " " + (n + 1) : ""), creature: null, hp: 0, max: 0, morale: null, attacks: [], stats: {}, hurt: false, halved: false, fled: false }); continue; }
       out.push({ name: count > 1 ? block.name + " " + (n + 1) : block.name, creature: block.name, hp: block.hp, max: block.hp,
         morale: block.morale === undefined ? null : block.morale, attacks: foeAttacks(block), stats: block.stats || {},
@@ -2562,7 +2572,7 @@
         continue;
       }
       if (ef.kind === "check") {
-        var d = ef.difficulty && checkFor(ef.ability || sys.abilities[0], ef.difficulty) ? ef.difficulty : asPlay.checkDifficulty;
+        var d = ef.difficulty && checkFor(ef.ability || sys.abilities[0], ef.difficulty) ? ef.difficulty : (asPlay || sysPlay).checkDifficulty;
         var ability = ef.ability;
         if (!ability) {
           /* play's choose_ability: which ability, each with its check's chance */
@@ -2592,14 +2602,14 @@
       }
       losingTo = typeof fight.exits.lose === "number" ? fight.exits.lose : null;
       var result;
-      try { result = asPlay ? yield* fightAsPlay(foes, false) : yield* mrFight(foes, fight.ledBy, false, false); } finally { losingTo = null; }
+      try { result = sysPlay ? yield* sysPlay.fight(foes, false) : asPlay ? yield* fightAsPlay(foes, false) : yield* mrFight(foes, fight.ledBy, false, false); } finally { losingTo = null; }
       if (fallen !== null) { var to = fallen; fallen = null; return goLink(box, to, "fight-lose", "You come to with 1 HP: turn to " + to); }
       if (state.over) { return "done"; }
       if (result === "won") {
         state.scene = [];
         var target = fight.exits.win !== undefined ? fight.exits.win : ef.target;
         if (target !== null && target !== undefined) { return goLink(box, target, "fight-win", "The fight is won: turn to " + target); }
-      } else {
+      } else if (result === "fled") {  /* (else "over": Zilch's left for dead, and come to) */
         var back = fight.exits.flee !== undefined ? fight.exits.flee : state.previous;
         logEvent({ event: "flee", to: back === undefined ? null : back });
         if (back !== null && back !== undefined) { return goLink(box, back, "fight-flee", "Flee to " + back); }
@@ -2694,7 +2704,7 @@
     pendingMeet = null;
     var foes = foesOf(met.foes);
     if (!foes.length) { then(true); return; }
-    runProcedure(page, asPlay ? (clock ? drEncounter(foes, met.row) : encounterAsPlay(foes, met.row)) : mrEncounter(foes, met.row), function (result, box) {
+    runProcedure(page, sysPlay ? sysPlay.encounter(foes, met.row) : asPlay ? (clock ? drEncounter(foes, met.row) : encounterAsPlay(foes, met.row)) : mrEncounter(foes, met.row), function (result, box) {
       if (state.over) { then(false); return; }
       if (result === "fled" && fleeLink(box, state.previous)) { then(false); return; }
       then(true);
@@ -2777,7 +2787,8 @@
         delete state.attempts[String(number)]; resetFights(page); state.fleeTo = null;
         page.querySelectorAll(".encounter-play").forEach(function (b) { b.parentNode.removeChild(b); });
       }
-      var changes = state.last !== number && (moving || state.last === null);
+      /* (a way back into the entry itself is an arrival too: play applies the entry again, Engine._arrive) */
+      var changes = (state.last !== number && (moving || state.last === null)) || (moving && fresh && state.last === number);
       if (state.last !== number) { state.previous = state.last; state.last = number; }
       /* Play's order (Engine._arrive): the arrival's turn and its encounter check, then the entry's
          effects; a run that is over takes no more turns and no effects. */
@@ -2945,7 +2956,8 @@
     var zone = (data.run.zones || {})[String(number)];
     /* (Dungeon Rules: a new zone's pace and the hazards once the arrival is done, drSettle) */
     if (clock && !ending) { state.drDue = number; } else if (zone !== undefined && zone !== run.zone && !ending) { run.zone = zone; decide("pace", "pace:standard", "Standard advance"); }
-    if (ending) { endLog("ended", "THE END"); }
+    /* (what an ending lets the reader find is asked first, as play asks it: the end waits for the answers) */
+    if (ending && !(state.finds && state.finds.length)) { endLog("ended", "THE END"); }
     else if (!page.querySelector(".choices:not(.ending) .card")) { cutRun("an entry with no way on the page plays"); }
   }
   function endLog(outcome, why) {
@@ -2971,7 +2983,7 @@
     var sheet = sheetFile();
     var line = sheet.name + ": " + Object.keys(sheet.abilities).map(function (a) { return a + " " + sheet.abilities[a]; }).join("  ") + "  HP " + sheet.hp + "/" + sheet.max_hp;
     logEvent({ event: "start", entry: data.start, title: data.run.title, rules: data.run.rules, seed: seed, character: line, start: data.start,
-      log: 1, sheet: sheet, made: false, rulings: {}, recorded: asPlay || mrPlay ? RECORDED.concat(PLAYED) : RECORDED });
+      log: 1, sheet: sheet, made: false, rulings: {}, recorded: asPlay || mrPlay ? RECORDED.concat(PLAYED) : sysPlay ? RECORDED.concat(PLAYED, sysPlay.recorded) : RECORDED });
   }
   /* The adventurer on the sheet as a character file holds it (schemas/character.schema.json). */
   function sheetFile() {
@@ -2990,8 +3002,8 @@
       var item = { name: p.name, kind: coin ? "treasure" : "gear", quantity: p.q, weight: w[1] === 1 ? String(w[0]) : w[0] + "/" + w[1], standard: isStandard(p.name) };
       if (coin) { item.value = 1; item.category = "coins"; }
       /* the weapons and armour play knows by name fight as play fights with them (Death & Treasure) */
-      var known = asPlay || mrPlay, weapon = known && !coin ? known.weapons[p.name.toLowerCase()] : null, armour = known && !coin ? known.armour[p.name.toLowerCase()] : null;
-      if (weapon && mrPlay) { item.kind = "weapon"; item.ranges = weapon[2].slice(); }  /* (Maze Rats: its class from its name) */
+      var known = asPlay || mrPlay || sysPlay, weapon = known && !coin ? known.weapons[p.name.toLowerCase()] : null, armour = known && !coin ? known.armour[p.name.toLowerCase()] : null;
+      if (weapon && !asPlay) { item.kind = "weapon"; item.ranges = weapon[2].slice(); }  /* (Maze Rats, Zilch: its class from its name) */
       else if (weapon) { item.kind = "weapon"; item.damage = weapon[1]; item.ranges = weapon[2].slice(); }
       else if (armour) { item.kind = "armour"; item.defense = armour[1]; item.slot = armour[2]; }
       return item;
