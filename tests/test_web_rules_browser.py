@@ -314,7 +314,8 @@ def test_zilch_creatures_that_find_you_unconscious_strike_once(browser: Any, tmp
             if "They find you unconscious." not in said:
                 continue
             found = True
-            blows = re.findall(r"Brute(?: \d)?: ♣ \+ pips = (\d+) against your ♠ 7: it hits\. You take (\d+) damage", said)
+            blows = re.findall(r"Brute(?: \d)?: ♣ \+ pips = (\d+) against your ♠ 7: it hits\. "
+                               r"You take (\d+) damage", said)
             assert len(blows) >= 2, said  # two Brutes, each once
             for attack, damage in blows:
                 assert 31 <= int(attack) <= 36 and int(damage) == 1 + (int(attack) - 7) // 5
