@@ -172,18 +172,21 @@ def _fix(files: tuple[str, ...], settings_for: Callable[[str], Settings], fmt: s
 
 def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], show: Callable[[list[Diagnostic]], None],
            interval: float, config_path: str | None) -> None:
-    """Poll modification times; lint again on every change; Ctrl-C exits 0."""
+    """Poll modification times and sizes; lint again on every change, once the files have stopped
+    changing for one interval (a save that empties a file before writing it is linted whole); Ctrl-C
+    exits 0."""
 
-    def stamps() -> dict[str, float | None]:
+    def stamps() -> dict[str, tuple[int, int] | None]:
         paths = set(files)
         for f in files:
             found = Path(config_path) if config_path else find_config(Path(f).parent)
             if found is not None:
                 paths.add(str(found))
-        out: dict[str, float | None] = {}
+        out: dict[str, tuple[int, int] | None] = {}
         for p in sorted(paths):
             try:
-                out[p] = os.stat(p).st_mtime_ns
+                st = os.stat(p)
+                out[p] = (st.st_mtime_ns, st.st_size)
             except OSError:
                 out[p] = None
         return out
@@ -202,6 +205,12 @@ def _watch(files: tuple[str, ...], run: Callable[[], list[Diagnostic]], show: Ca
             time.sleep(interval)
             now = stamps()
             if now != seen:
+                while True:  # until a poll finds nothing new
+                    time.sleep(interval)
+                    settled = stamps()
+                    if settled == now:
+                        break
+                    now = settled
                 seen = now
                 click.echo(f"-- {time.strftime('%H:%M:%S')} changed, linting again", err=True)
                 once()
