@@ -7,9 +7,9 @@
      same questions (play's kinds and option keys, asked in play's order), the same dice in the same
      order (the pile shuffled with the run's dice as play shuffles it: Pile.shuffled), the same
      events with play's fields. What the sheet's items are to play (weapons, armour, shield) is read
-     by name, as the run log's sheet writes them (sheetFile). The stance question's numbers are
-     play's, worked out over every pair of unseen tiles; the numbers shown on the other options are
-     play's where cheap (an attack's chance of damage), and their words are shorter. */
+     by name, as the run log's sheet writes them (sheetFile). The options carry play's words and
+     numbers: the stance question's worked out over every pair of unseen tiles (combat.py
+     _stance_numbers), an attack's over the target's possible tiles. */
   var zData = (sys.combatData || {}).zilch && !clock ? sys.combatData.zilch : null;
   var zHolding = null;  /* the procedure of the fight under way (down waits for the round's end) */
   var zWords = null;    /* the words of blows on a body out cold, kept for the hour's line (else told) */
@@ -338,15 +338,22 @@
       return [dealt, hits, taken, worst, total || 1];
     });
   }
-  function zPct(part, whole) { return (part / whole * 100).toFixed(1) + "%"; }
+  /* One decimal as Python's format writes it: a value exactly halfway (x.25) goes to the even digit. */
+  function zFixed(x) { return (x * 4) % 4 === 1 ? (x - 0.05).toFixed(1) : x.toFixed(1); }
+  function zPct(part, whole) { return zFixed(part / whole * 100) + "%"; }
+  /* round(part / whole), half to even (combat.py _rounded). */
+  function zRounded(part, whole) {
+    var low = Math.floor(part / whole), twice = 2 * (part - low * whole);
+    return low + (twice > whole || (twice === whole && low % 2) ? 1 : 0);
+  }
   /* Your stance this round (combat.py _stance): the options best first, as play orders them. */
   function* zStance(foes, r) {
     var act = foes.map(function (f, n) { return n; }).filter(function (n) { return active(foes[n]); });
     var target = act.reduce(function (a, b) { return foes[b].hp < foes[a].hp ? b : a; });
     var numbers = zStanceNumbers(foes, r, target), name = foes[target].name;
     var rows = numbers.map(function (x, n) {
-      return [r.kit.weight * x[2] - 2 * x[0], n, "you hit " + name + " " + zPct(x[1], x[4]) + ", " + (x[0] / x[4]).toFixed(1) + " damage expected; hit on you " +
-        zPct(x[3], x[4]) + ", " + (x[2] / x[4]).toFixed(1) + " damage expected"];
+      return [r.kit.weight * x[2] - 2 * x[0], n, "you hit " + name + " " + zPct(x[1], x[4]) + ", " + zFixed(x[0] / x[4]) + " damage expected; hit on you " +
+        zPct(x[3], x[4]) + ", " + zFixed(x[2] / x[4]) + " damage expected"];
     });
     rows.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     var key = yield question("stance", "Your stance this round (the creatures: " + act.map(function (n) { return foes[n].name + " " + r.stance[n]; }).join(", ") + ")",
@@ -379,17 +386,27 @@
     var pairs = offensive >= 2 ? kit.pairs : [];
     var held = act.filter(function (n) { return zHoldsWeapon(foes[n]); });
     var opts = kit.weapons.map(function (w, n) {
-      var dmg = zWeaponDamage(w), harm = 0;
-      guards.forEach(function (g) { if (zBlow(offence, profile.spades + g, dmg, profile.dr, [1, 1]) > 0) { harm += 1; } });
-      return option("attack:" + n, "Attack with " + w, "♣ " + clubs + " + " + offensive + " pips = " + offence + ": damages " + zPct(harm, guards.length || 1));
+      var dmg = zWeaponDamage(w), harm = 0, dealt = 0;
+      guards.forEach(function (g) { var d = zBlow(offence, profile.spades + g, dmg, profile.dr, [1, 1]); dealt += d; if (d > 0) { harm += 1; } });
+      return option("attack:" + n, "Attack with " + w, "♣ " + clubs + " + " + offensive + " pips = " + offence + ": damages " +
+        zPct(harm, guards.length || 1) + ", " + (harm ? zRounded(dealt, harm) : 0) + " damage a hit on average");
     });
     pairs.forEach(function (p, n) {
       var label = p[0][0] === p[1][0] && zData.double[p[0][0].toLowerCase()] ? "Two weapons: " + zData.double[p[0][0].toLowerCase()] : "Two weapons: " + p[0][0] + " and " + p[1][0];
-      opts.push(option("two:" + n, label, offensive + " pips split between them"));
+      var k = zSplit(clubs, offensive, p[0][1], p[1][1], profile.spades, profile.dr, guards), harm = 0, dealt = 0;
+      guards.forEach(function (g) {
+        var a = zBlow(clubs + k, profile.spades + g, p[0][1], profile.dr, [1, 1]), b = zBlow(clubs + offensive - k, profile.spades + g, p[1][1], profile.dr, [1, 1]);
+        dealt += a + b; if (a || b) { harm += 1; }
+      });
+      opts.push(option("two:" + n, label, offensive + " pips split " + k + "+" + (offensive - k) + ": damages " + zPct(harm, guards.length || 1) + ", " +
+        (harm ? zRounded(dealt, harm) : 0) + " damage a hit on average"));
     });
     if (held.length) {
       var aim = held.reduce(function (a, b) { return foes[b].hp < foes[a].hp ? b : a; });
-      opts.push(option("disarm", "Disarm " + foes[aim].name + ": no damage; it drops its " + foes[aim].attacks[0][0], "against its better of ♠ and ♣"));
+      var against = zGuards(r, aim, unseen), got = 0, better = zProfile(foes[aim]).special;
+      against.forEach(function (g) { if (offence >= better + g) { got += 1; } });
+      opts.push(option("disarm", "Disarm " + foes[aim].name + ": no damage; it drops its " + foes[aim].attacks[0][0],
+        "against its better of ♠ and ♣: succeeds " + zPct(got, against.length || 1)));
     }
     if (stance === "cautious") { opts.push(option("ready", "Ready an attack: strike just before a creature attacks you", "♣ " + clubs + " + " + offensive + " pips = " + offence + ", once its tile is face up")); }
     var fastest = Math.max.apply(null, act.map(function (n) { return zProfile(foes[n]).spades; }));
