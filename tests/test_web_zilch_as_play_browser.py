@@ -1,7 +1,7 @@
 """Zilch played in the web edition as ``dtc play`` plays it (issue 39): the page's own Zilch script
 (``systems/zilch/page.js``) plays a fight an entry writes round by round (``combat.py`` ``fight``: the
 pile shuffled with the run's dice, initiative, play's stance question, "Your move", the chips, the
-creatures' blows), a wandering encounter (``play.py`` ``encounter``), and falling unconscious at 0 HP
+creatures' blows, a Disarm), a wandering encounter (``play.py`` ``encounter``), and falling unconscious at 0 HP
 (the round finished, left for dead, the hour's turns), with play's questions as buttons and each step
 logged as play logs it, so that ``dtc play --replay`` follows the downloaded run to the same outcome.
 In headless Chromium, as tests/test_build_browser.py says.
@@ -193,3 +193,52 @@ def test_a_zilch_wandering_encounter_played_in_the_page_replays_in_play(browser:
     assert any(e["event"] == "check" and e.get("why") == "notice them coming" for e in events)
     assert events[-1]["event"] == "end"
     _replays(book, log)
+
+
+BANDIT = """Title: Toll Bridge
+Rules: zilch
+Start: 1
+
+Adventure Entries
+
+1 A bandit with a notched sword blocks the toll bridge and holds out a grimy hand for your purse.
+Follow the combat rules. If you win, go to 2.
+Bandit HP 6 | Clubs 7 | Spades 5 | Sword d6 | win S2
+
+2 The bandit limps off into the reeds, and the bridge is yours to cross. THE END (victory)
+"""
+
+
+def test_a_disarmed_creature_fights_on_with_bare_hands_and_the_run_replays(browser: Any,  # noqa: F811
+                                                                          tmp_path: Path) -> None:
+    """combat.py: a creature whose attack names a weapon it holds may be disarmed (a Special Attack
+    against its better of ♠ and ♣, no damage); then it strikes with bare hands (1 damage), and its
+    sword's d6 is rolled no more. The run replays in play."""
+    uri, book = _book(tmp_path, BANDIT, "bridge")
+    for seed in range(1, 16):
+        with Page(browser) as page:
+            page.goto(f"{uri}?seed={seed}#cover")
+            _begin(page, 20, "Fighter", "Longsword, Chain mail, Shield", 0)
+            asked = page.locator("#entry-1 .encounter-play .ep-ask")
+            for _ in range(200):
+                if "Disarm Bandit: no damage; it drops its Sword" in asked.inner_text():
+                    page.locator("#entry-1 .encounter-play button.ep-option", has_text="Disarm").first.click()
+                elif not answer(page, ("Bold:", "Attack with Longsword")):
+                    break
+            won = page.locator("#entry-1 .encounter-play p.fight-win a.fight-exit")
+            if not won.count():
+                continue
+            won.click()
+            at_entry(page, 2)
+            events, log = _download(page, tmp_path, f"bridge-{seed}.jsonl")
+        disarms = [e for e in events if e["event"] == "attack" and e.get("special") == "disarm"]
+        if not any(e["hit"] for e in disarms):
+            continue
+        assert disarms[0]["weapon"] == "Disarm (Longsword)" and disarms[0]["dropped"] == "Sword", disarms
+        after = events[events.index(next(e for e in disarms if e["hit"])):]
+        blows = [e for e in after if e["event"] == "attack" and e["attacker"] == "Bandit"]
+        assert all(e["weapon"] == "bare hands (disarmed)" for e in blows), blows
+        assert events[-1]["event"] == "end"
+        _replays(book, log)
+        return
+    raise AssertionError("no disarm that held, in a won fight, in seeds 1-15")
