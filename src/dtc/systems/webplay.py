@@ -7,7 +7,9 @@ The web edition (``dtc.editions.web``) is generic: it reads one :class:`WebSyste
   the total must be at or under the ability or reach a target with it, critical bands);
 * what a difficulty asks for (``plans``: Death & Treasure's "two of turn / gear / check");
 * how a fresh adventurer's abilities and HP are made, and which numbers the sheet keeps;
-* light, the encounter chance, the standard gear, and which combat helper fits its rules.
+* light, the encounter chance, the standard gear, and which combat helper fits its rules;
+* optionally a page script of its own (``script``: Zilch's ``page.js``), which the web edition
+  inlines into the page's script to play the system's encounters and fights as ``dtc play`` does.
 
 An overlay (Dungeon Rules) describes only its own abilities' checks, scores and sheet fields; the
 base's description keeps everything else. Nothing here imports the runtime.
