@@ -9,7 +9,10 @@ In headless Chromium, as tests/test_build_browser.py says.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ from click.testing import CliRunner
 from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.editions import build
+from dtc.editions.web import SYSTEM_SCRIPT, render_web
 from helpers.browser import Page, answer, at_entry, begin, browser, walk_until_encounter  # noqa: F401  (the fixture)
 
 KILN = """Title: Kiln Warden
@@ -242,3 +246,22 @@ def test_a_disarmed_creature_fights_on_with_bare_hands_and_the_run_replays(brows
         _replays(book, log)
         return
     raise AssertionError("no disarm that held, in a won fight, in seeds 1-15")
+
+
+def test_the_zilch_script_is_inlined_into_the_pages_and_allowed_by_its_hash() -> None:
+    """WebSystem.script: Zilch's page.js goes into the page's script at its marker, and the page's
+    Content-Security-Policy allows that script (the whole of it) by its hash; another system's page
+    has none of it."""
+    def script_and_policy(rules: str) -> tuple[str, str]:
+        html = render_web(compile_text(KILN.replace("Rules: zilch", rules), "kiln.txt").graph())
+        script = max(re.findall(r"<script>(.*?)</script>", html, re.S), key=len)
+        policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html)
+        assert policy is not None
+        return script, policy.group(1)
+
+    script, policy = script_and_policy("Rules: zilch")
+    assert SYSTEM_SCRIPT not in script and "function* zFight(" in script
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    assert f"'sha256-{digest}'" in policy
+    other, _ = script_and_policy("Rules: maze-rats")
+    assert "function* zFight(" not in other and SYSTEM_SCRIPT in other
