@@ -954,7 +954,8 @@
     return (el ? el.value : "").split(/[,;\n]/).map(function (s) { return s.trim(); }).filter(Boolean);
   }
   function refreshGear() {
-    var list = items();
+    /* the items play offers as gear (Engine.use_gear): none of the treasure (coins, a find's treasure, loot) */
+    var list = items().filter(function (it) { var m = /^(\d+)\s+(.*)$/.exec(it); return !isTreasure(m ? m[2] : it); });
     document.querySelectorAll(".page.current select.gear").forEach(function (select) {
       var keep = select.value;
       while (select.options.length > 2) { select.remove(2); }
@@ -2971,7 +2972,8 @@
     if (value === null) { decide("gear", "none", "Nothing suitable"); logEvent({ event: "gear", item: null, appropriate: false }); return; }
     var all = piles(), pile = all[items().indexOf(value)];
     var names = [];
-    all.forEach(function (p) { if (p.q > 0 && p.name !== "coins" && names.indexOf(p.name) < 0) { names.push(p.name); } });
+    /* (play offers what is not treasure: Engine.use_gear) */
+    all.forEach(function (p) { if (p.q > 0 && !isTreasure(p.name) && names.indexOf(p.name) < 0) { names.push(p.name); } });
     var k = pile ? names.indexOf(pile.name) : -1;
     if (k < 0) { cutRun("gear that is not among the sheet's items"); return; }
     decide("gear", "gear:" + k, pile.name);
