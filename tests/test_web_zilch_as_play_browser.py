@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.editions import build
 from dtc.editions.web import SYSTEM_SCRIPT, render_web
+from helpers import ROOT
 from helpers.browser import Page, answer, at_entry, begin, browser, walk_until_encounter  # noqa: F401  (the fixture)
 
 KILN = """Title: Kiln Warden
@@ -265,3 +267,32 @@ def test_the_zilch_script_is_inlined_into_the_pages_and_allowed_by_its_hash() ->
     assert f"'sha256-{digest}'" in policy
     other, _ = script_and_policy("Rules: maze-rats")
     assert "function* zFight(" not in other and SYSTEM_SCRIPT in other
+
+
+def test_a_glass_orchard_victory_with_its_find_replays_in_play(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """A seeded Glass Orchard run clicked through as the download suite clicks it, through its fights,
+    to the victory: the ending's find ("a cup of gold leaf and glass") is asked first, as play asks it,
+    and the run's end is logged once it is taken; the run replays to the same outcome."""
+    from test_web_download_browser import STEPS, _step
+
+    book = ROOT / "adventures" / "the-glass-orchard.txt"
+    build(compile_text(book.read_text(encoding="utf-8"), str(book)).graph(), tmp_path, "orchard", pdf=False)
+    with Page(browser) as page:
+        page.goto((tmp_path / "orchard.html").as_uri() + "?seed=1")
+        page.locator("details.sheet-box").evaluate("d => d.open = true")
+        page.click("button[data-act='roll-abilities']")
+        page.click("#cover a.button.primary")
+        rng = random.Random(1)
+        for _ in range(STEPS):
+            if not _step(page, rng):
+                break
+        assert page.locator("#entry-20.current").count(), page.inner_text(".page.current")
+        events, _ = _download(page, tmp_path, "unanswered.jsonl")
+        assert events[-1]["event"] == "move" and "the run goes on" in page.inner_text(".sheet-status")
+        page.click("#entry-20 .arrival button.find-take")
+        events, log = _download(page, tmp_path, "victory.jsonl")
+    assert {"fight", "round", "attack", "fight_end"} <= {e["event"] for e in events}
+    assert [e["choice"] for e in events if e["event"] == "decision"][-1] == "take"
+    assert events[-1]["event"] == "end" and events[-1]["outcome"] == "ended"
+    result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
+    assert result.exit_code == 0 and "same outcome (ended: THE END at entry 20" in result.output, result.output

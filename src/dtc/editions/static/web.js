@@ -2958,7 +2958,7 @@
     /* (Dungeon Rules: a new zone's pace and the hazards once the arrival is done, drSettle) */
     if (clock && !ending) { state.drDue = number; } else if (zone !== undefined && zone !== run.zone && !ending) { run.zone = zone; decide("pace", "pace:standard", "Standard advance"); }
     /* (what an ending lets the reader find is asked first, as play asks it: the end waits for the answers) */
-    if (ending && !(state.finds && state.finds.length)) { endLog("ended", "THE END"); }
+    if (ending) { if (!(state.finds && state.finds.length)) { endLog("ended", "THE END"); } }
     else if (!page.querySelector(".choices:not(.ending) .card")) { cutRun("an entry with no way on the page plays"); }
   }
   function endLog(outcome, why) {
