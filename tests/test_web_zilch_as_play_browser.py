@@ -296,3 +296,42 @@ def test_a_glass_orchard_victory_with_its_find_replays_in_play(browser: Any, tmp
     assert events[-1]["event"] == "end" and events[-1]["outcome"] == "ended"
     result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
     assert result.exit_code == 0 and "same outcome (ended: THE END at entry 20" in result.output, result.output
+
+
+RATS = """Title: Rat Cellar
+Rules: zilch
+Start: 1
+
+Adventure Entries
+
+1 Something large and whiskered shifts among the apple barrels. Follow the combat rules. If you win, go
+to 2. Cellar Rat HP 9 | Hearts 6 | Size 2 | Clubs 9 | Spades 6 | Damage 3 | win S2
+
+2 The cellar is quiet again, and the apples are safe for the winter. THE END (victory)
+"""
+
+
+def test_a_small_creature_with_hearts_is_sized_as_play_sizes_it(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """combat.py size_up and blow: a block that gives Hearts has HP of its Hearts times its size
+    modifier (a 2-foot rat is Small: 6 × ½ = 3, not the 9 written), and its blows are halved, half up;
+    the page fights it so, and the run replays in play to the same outcome."""
+    uri, book = _book(tmp_path, RATS, "cellar")
+    for seed in range(1, 10):
+        with Page(browser) as page:
+            page.goto(f"{uri}?seed={seed}#cover")
+            _begin(page, 20, "Rogue", "Short sword", 0)
+            for _ in range(200):
+                if not answer(page, ("Reckless:", "Attack with Short sword")):
+                    break
+            won = page.locator("#entry-1 .encounter-play p.fight-win a.fight-exit")
+            if not won.count():
+                continue
+            won.click()
+            at_entry(page, 2)
+            events, log = _download(page, tmp_path, f"cellar-{seed}.jsonl")
+        dealt = sum(e["damage"] for e in events if e["event"] == "attack" and e["attacker"] == "you")
+        assert 3 <= dealt < 9, dealt  # felled at 3 HP
+        assert next(e for e in events if e["event"] == "fight")["foes"][0]["hp"] == 9  # (sized after the event)
+        _replays(book, log)
+        return
+    raise AssertionError("no fight won in seeds 1-9")
