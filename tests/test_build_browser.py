@@ -550,8 +550,8 @@ def test_the_fight_helper_follows_each_systems_combat(browser: Any, tmp_path: Pa
                                                       scores: dict[str, str], check: str) -> None:
     text = FIGHT.format(rules=rules, stats=stats, check=check)
     build(compile_text(text, "fight.txt").graph(), tmp_path, "fight", pdf=False)
-    # (Death & Treasure and Maze Rats play an entry's fight as play does: the helper is the cover's creature card)
-    where = "#cover" if rules in ("death-and-treasure", "maze-rats") else "#entry-1"
+    # (Death & Treasure, Maze Rats and Zilch play an entry's fight as play does: the helper is the cover's card)
+    where = "#cover"
     with Page(browser) as page:
         page.goto((tmp_path / "fight.html").as_uri() + "?seed=2#entry-1")
         for ability, value in scores.items():
