@@ -224,8 +224,8 @@ MET = [("the-broken-lighthouse", 2), ("the-broken-lighthouse", 4), ("the-broken-
        ("the-tallow-king", 0), ("the-tallow-king", 2), ("the-tallow-king", 14),
        # Zilch (tests/test_web_zilch_as_play_browser.py): the Glass Orchard's sprites and beetles fought round
        # by round (chips, two weapons, a flight), falls at 0 HP with their hour out cold and the creatures
-       # that find the body, to a death by drained ♥
-       ("the-glass-orchard", 2), ("the-glass-orchard", 3), ("the-glass-orchard", 7),
+       # that find the body, to a death by drained ♥ (48: a flight from the door's own way back into itself)
+       ("the-glass-orchard", 2), ("the-glass-orchard", 3), ("the-glass-orchard", 7), ("the-glass-orchard", 48),
        # Dungeon Rules over Death & Treasure: encounters and fights under the clock; the Rotten Joists
        # and the Sour Gas Pocket faced, dealt with and cleared with the kit's gear (an encounter check
        # during the work); the Ley Surge's check in the dim vein gallery; a won fight's loot taken

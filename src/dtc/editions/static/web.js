@@ -2791,6 +2791,7 @@
       /* (a way back into the entry itself is an arrival too: play applies the entry again, Engine._arrive) */
       var changes = (state.last !== number && (moving || state.last === null)) || (moving && fresh && state.last === number);
       if (state.last !== number) { state.previous = state.last; state.last = number; }
+      else if (arriving) { state.previous = number; }  /* (a move into the entry itself: play's history has it twice) */
       /* Play's order (Engine._arrive): the arrival's turn and its encounter check, then the entry's
          effects; a run that is over takes no more turns and no effects. */
       if (arriving) { state.visits = state.visits || {}; state.visits[String(number)] = visitsOf(number) + 1; }
