@@ -63,7 +63,8 @@ def page(browser: Any) -> Iterator[Any]:  # noqa: F811
 _WAYS = (".page.current .choices:not(.ending) .card.go:not(.closed), "
          ".page.current .choices:not(.ending) .card.check:not(.closed):has(button.roll), "
          ".page.current .choices:not(.ending) .card.random:not(.closed), "
-         ".page.current .choices:not(.ending) .card.return")
+         ".page.current .choices:not(.ending) .card.return, "
+         ".page.current .choices:not(.ending) .card.back-way:not([hidden])")
 
 
 def _pick(page: Any, rng: random.Random, selector: str) -> None:
@@ -77,6 +78,12 @@ def _step(page: Any, rng: random.Random) -> bool:
     """One way on, taken as a reader takes it; False when there is none (an ending, the run over)."""
     over = ".page.current .run-over, .page.current .choices.ending:not([hidden]):not(.escaped)"
     if page.locator(over).count():
+        # what an ending lets the reader find is asked before the run's end (play asks it): taken
+        waiting = page.locator(".page.current .arrival .find button.find-take, "
+                               ".page.current .arrival .find button.find-leave")
+        if waiting.count() and not page.locator(".page.current .run-over").count():
+            waiting.first.click()
+            return True
         return False
     if _encounter_step(page, rng):
         return True
@@ -89,6 +96,9 @@ def _step(page: Any, rng: random.Random) -> bool:
     card = ways.nth(rng.randrange(ways.count()))
     if "go" in (card.get_attribute("class") or "").split():
         _follow(page, card.locator("a").first)
+        return True
+    if "back-way" in (card.get_attribute("class") or "").split():  # a dead end: back the way you came
+        _follow(page, card.locator("a.way-back"))
         return True
     if "return" in (card.get_attribute("class") or "").split():  # the way back play offers: where you came from
         came = card.locator("a.came-from")

@@ -639,7 +639,7 @@ def test_the_encounter_table_is_rolled_from_its_lowest_row(browser: Any, tmp_pat
     with Page(browser) as page:
         page.goto(url + "?seed=0#cover")
         seen = []
-        faces = Faces(0)
+        faces = Faces(0 ^ 0x5BD1E995)  # the table roll's own generator, beside the run's (web.js aside)
         for _ in range(12):
             page.click("#cover button[data-act='table']")
             got = page.inner_text("#cover .table-roller .result")

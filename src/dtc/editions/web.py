@@ -775,7 +775,13 @@ class WebEdition:
                          "</button></li>")
             leave = self._ending(entry, [], "escaped", hidden=True)
         if not items:
-            return '<p class="stuck">This entry has no way on. <a href="#cover">Back to the cover</a></p>'
+            stuck = '<p class="stuck">This entry has no way on. <a href="#cover">Back to the cover</a></p>'
+            if entry["choices"] or entry["exits"]:
+                return stuck
+            # play's dead end (menu: back:E): back the way you came, the entry set by the page's script
+            return (f'<section class="choices dead-end" aria-labelledby="entry-{n}-c"><h3 id="entry-{n}-c">'
+                    'What will you do?</h3><ul><li class="card back-way" hidden><p>A dead end: the book gives no '
+                    'way on. <a class="way-back" href="#cover">Go back</a></p></li></ul></section>' + stuck)
         return (f'<section class="choices" aria-labelledby="entry-{n}-c"><h3 id="entry-{n}-c">What will you do?</h3>'
                 f'<ul>{"".join(items)}</ul></section>{leave}')
 

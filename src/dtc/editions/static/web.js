@@ -2815,6 +2815,15 @@
         }
         showFind(arrival);
       }
+      var wayBack = page.querySelector("a.way-back");
+      if (wayBack) {
+        /* a dead end (play's back:E): back to the entry you came from, where there is one */
+        var from = state.previous, known = from !== null && from !== undefined && !!document.getElementById("entry-" + from);
+        wayBack.closest(".card").hidden = !known;
+        if (known) { wayBack.setAttribute("href", "#entry-" + from); wayBack.textContent = "Go back to " + from; }
+        var stuck = page.querySelector(".stuck");
+        if (stuck && !stuck.hasAttribute("data-over-hid")) { stuck.hidden = known; }
+      }
       page.querySelectorAll("a.back").forEach(function (a) {
         var mine = a.getAttribute("href") === "#entry-" + state.previous;
         a.classList.toggle("came-from", mine);
@@ -2908,6 +2917,12 @@
   function moveBy(a) {
     var card = a.closest("[data-card], [data-key]");
     if (a.classList.contains("flee-to")) { return "flee"; }
+    if (a.classList.contains("way-back")) {
+      var from = parseInt(a.getAttribute("href").slice(7), 10);
+      if (from !== state.previous) { return null; }
+      decide("menu", "back:" + from, "Go back to " + from);
+      return "back";
+    }
     var back = a.classList.contains("back") ? a.closest(".entry .card.return") : null;
     if (back) {
       /* "return to your most recent entry" (play's menu return:N): the entry you came from where it
