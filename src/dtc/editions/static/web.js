@@ -503,6 +503,10 @@
       if (e.pace === "mapping halt") { passMinutes(e.minutes, false); } else { st.pace = e.pace; }
     }
     if (e.event === "roll" && /^minutes /.test(String(e.why || "")) && typeof e.total === "number") { passMinutes(e.total, false); }
+    /* a check the reader played that names work at a door (play's DungeonRules.door): its fixed
+       minutes (rolled ones are the roll above) and its noise, rolled by the page at the next turn */
+    var work = e.event === "check" && !/^hazard: /.test(String(e.why || "")) ? doorWork(e.why || "", e.ability) : null;
+    if (work) { if (!work.dice) { passMinutes(work.minutes, false); } doorNoise(work, !!e.success); }
     if (e.event === "hazard" && e.stage === "mitigated") { passMinutes(clock.mitigate, false); st.loud = true; }
     if (e.event === "hazard" && e.stage === "triggered") {
       var low = String(e.text || "").toLowerCase();
@@ -618,15 +622,19 @@
     if (!data.encounters.length) { return { text: before + (asked ? "This book has no encounter table." : ""), met: null }; }
     var chance = sys.encounterInSix || 1, checks = 1;
     var zone = state.last !== null && sys.zones ? sys.zones[String(state.last)] : null;
+    var noises = [];
     if (zone && clock) {
       chance = danger(zone);
       if (!asked) {
-        checks = dueChecks(zone);
+        /* a door's noise first (play's encounter_happens): each rolled at once, some steps up (drDoor) */
+        noises = state.dr.immediate || []; state.dr.immediate = [];
+        checks = noises.length + dueChecks(zone);
         if (checks <= 0) { return { text: before, met: null }; }
       }
     }
     var rolled = [], hit = false;
     for (var i = 0; i < checks; i++) {
+      if (zone && clock && i < noises.length) { addStep(noises[i].amount, null, 1, noises[i].why); }
       if (zone && clock) { chance = danger(zone); }
       var d = die(6); rolled.push(d); hit = hit || d <= chance;
       note({ event: "encounter_check", roll: d, encounter: d <= chance }, { event: "encounter_check", roll: d, encounter: d <= chance });
@@ -938,7 +946,8 @@
       say(playing ? "Play out the encounter first." : "Follow the way the encounter leaves you.");
       return;
     }
-    if (control && inDark() && (control.matches("a[href^='#entry-']") || control.closest(".choices:not(.ending) .card")) &&
+    /* (an action's or a random branch's outcome is a move play makes in the dark too: its Continue stays open) */
+    if (control && inDark() && !control.matches("a.continue") && (control.matches("a[href^='#entry-']") || control.closest(".choices:not(.ending) .card")) &&
         !control.closest(".encounter-play, .choices.ending")) {
       ev.preventDefault(); ev.stopImmediatePropagation(); say(DARK_WORDS); return;
     }
@@ -1153,6 +1162,7 @@
       if (need === "check") {
         if (!a.check) { a.ok = false; words.push("D" + a.d + " has no check in these rules."); break; }
         var r = rollCheck(a.check, a.ability, a.score);
+        if (clock) { r.text += drDoor(cardLabel(card), a.ability, r.ok); }
         if (a.path) { words.push("Your Path, " + a.path + ", gives advantage."); }
         a.ok = r.ok; words.push(r.text);
       }
@@ -2247,6 +2257,39 @@
     logEvent({ event: "roll", total: got.total });
     told(h.name + ": " + h.fail + ": rolled " + got.total + "." + hurt(got.total, "hazard: " + h.name));
   }
+  /* Work at a door (play's DungeonRules.door, section 4), where a check's label names it (ruleset.py
+     door_work: listening, a secret door search, picking a lock, forcing a door): its minutes pass
+     (rolled for a lock or a stuck door), and its noise brings an encounter check at the next turn's,
+     some steps up (a stuck door that gives +1, a lock that does not +2). Its words. */
+  function doorWork(label, ability) {
+    var words = String(label).toLowerCase().match(/[a-z]+/g) || [], dw = clock && clock.doors, work = null;
+    if (!dw) { return null; }
+    function named(list) { return list.some(function (w) { return words.indexOf(w) >= 0; }); }
+    ["listen", "search", "lock"].forEach(function (k) { if (!work && named(dw.work[k].words)) { work = dw.work[k]; } });
+    if (!work && named(dw.doors) && (named(dw.work.force.words) || ability === "STR")) { work = dw.work.force; }
+    return work;
+  }
+  /* Whether ``why`` is the title of a work at a door (its noise's encounter check, its minutes' roll). */
+  function doorTitle(why) {
+    var dw = clock && clock.doors;
+    return !!dw && Object.keys(dw.work).some(function (k) { return dw.work[k].title === why; });
+  }
+  /* A door's noise, for the encounter check of the next turn. */
+  function doorNoise(work, ok) {
+    var noise = ok ? work.success : work.failure;
+    if (noise !== null && noise !== undefined) { state.dr.immediate = (state.dr.immediate || []).concat([{ amount: noise, why: work.title }]); }
+  }
+  function drDoor(label, ability, ok) {
+    var dw = clock.doors, work = doorWork(label, ability);
+    if (!work) { return ""; }
+    var minutes = work.minutes;
+    if (work.dice) { minutes = rollText(work.dice).total; note({ event: "roll", total: minutes }, { event: "roll", total: minutes }); }
+    var text = " " + work.title.charAt(0).toUpperCase() + work.title.slice(1) + ": " + minutes + " minute" + (minutes === 1 ? "" : "s") + ".";
+    text += passMinutes(minutes, true);
+    doorNoise(work, ok);
+    if (work.title === dw.work.listen.title && ok) { text += " You hear what is beyond the door: the book (or you) may say what waits there."; }
+    return text;
+  }
   /* Play's on_entry, once the arrival is done (``menu``: the reader took a way on with finds
      still waiting, which left them): a new zone's pace (the page goes at a standard advance),
      then the hazards, played on the page. */
@@ -2583,6 +2626,7 @@
           }));
         }
         var r = rollCheck(checkFor(ability, d), ability, pcScore(ability));
+        if (clock) { r.text += drDoor(ef.text, ability, r.ok); }
         results[ef.i] = r.ok;
         told(ef.text + " (" + ability + "): " + r.text);
         continue;
@@ -3080,15 +3124,17 @@
       case "turn": return segment !== "taken" && ["move", "action", "wait"].indexOf(e.why) >= 0;
       /* the check of a turn the page spends (not one of a fight, of rest or of lying unconscious) */
       /* (a Dungeon Rules check at its interval: a rest's, a watch's or one while clearing a hazard is the reader's) */
-      case "encounter_check": return segment !== "taken" && replaying.turnOwned && (e.why === undefined || e.why === "interval");
+      case "encounter_check": return segment !== "taken" && replaying.turnOwned && (e.why === undefined || e.why === "interval" || doorTitle(e.why));
       case "encounter": return segment !== "taken" && replaying.turnOwned && replaying.checkOwned;
       case "possession": return true;
       /* a check of the dark is the turn's (the page's when it spends the turn); others, an action's */
       case "check": return e.why === DARK_WHY || e.why === "stealth crawl" ? segment !== "taken" && replaying.turnOwned
-        : segment === "action" && e.why !== "escape";
+        : segment === "action" && e.why !== "escape" && e.why !== "talk" && !/^not to be swallowed by /.test(String(e.why || ""));  /* (not an encounter's in the middle of it) */
       case "action": return segment === "action";
       /* a random branch's roll; a change's rolled amount ("[+1d10*3 coins]") wherever the page plays it */
-      case "roll": return segment === "random" || (segment !== "taken" && (/^how many /.test(String(e.why || "")) ||
+      /* (and the minutes of work at a door an action's check names: drDoor) */
+      case "roll": return segment === "random" || (segment === "action" && /^minutes /.test(String(e.why || "")) && doorTitle(String(e.why).slice(8))) ||
+        (segment !== "taken" && (/^how many /.test(String(e.why || "")) ||
         ((data.effects || {})[String(e.entry)] || []).some(function (ef) { return ef.text === e.why; })));
       default: return false;
     }

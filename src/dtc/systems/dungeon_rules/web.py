@@ -17,6 +17,8 @@ from dtc.systems.dungeon_rules.ruleset import (
     BOSS_MULTIPLIER,
     CONDITIONS,
     DEFAULT_ZONE,
+    DOOR_WORK,
+    DOORS,
     LOOT_COIN_PERCENT,
     LOOT_MAX_PER_EL,
     LOOT_MIN_PER_EL,
@@ -48,7 +50,8 @@ def page_data(graph: CompiledGraph) -> dict[str, Any]:
     entry's hazards in order as play meets them (``hazards.py`` ``definition``: the entry's own
     hazard of that name, else the first; those with no usable check left out, as play leaves them
     to the reader); each stat block's Encounter Level and whether it is a boss, by name, the first
-    block of a name as play finds it (``loot.py``); and the loot's numbers (6.1, 6.2)."""
+    block of a name as play finds it (``loot.py``); the loot's numbers (6.1, 6.2); and the work at a
+    door a check's label may name (``ruleset.py`` ``door_work``: its words, minutes, dice and noise)."""
     conditions = {k: [c.kind, c.perception, int(c.blind)] for k, c in CONDITIONS.items()}
     lit: dict[str, list[str]] = {}
     hazards: dict[str, list[dict[str, Any]]] = {}
@@ -80,7 +83,11 @@ def page_data(graph: CompiledGraph) -> dict[str, Any]:
         if key not in levels:
             stats = {k.upper(): v for k, v in block["stats"].items()}
             levels[key] = [int(stats.get("EL", 0)), int("boss" in (block["special"] or "").lower())]
+    doors = {"doors": sorted(DOORS), "work": {k: {"title": w.title, "words": list(w.words), "minutes": w.minutes,
+                                                   "dice": w.dice, "success": w.success_noise,
+                                                   "failure": w.failure_noise} for k, w in DOOR_WORK.items()}}
     return {"conditions": conditions, "lit": lit, "hazards": hazards, "levels": levels, "better": dict(_BETTER),
+            "doors": doors,
             "loot": {"min": LOOT_MIN_PER_EL, "max": LOOT_MAX_PER_EL, "boss": [BOSS_MULTIPLIER.numerator,
                                                                           BOSS_MULTIPLIER.denominator],
                      "zones": {k: [m.numerator, m.denominator] for k, m in LOOT_MULTIPLIER.items()},
