@@ -2098,6 +2098,9 @@
      The data: data.clock (``dungeon_rules/web.py`` page_data). */
   function* fightAsPlay(foes, surprised) {
     if (!clock) { return yield* fightRounds(foes, surprised); }
+    /* what the light here means to a fight (play's _fight_notes: the reader's to apply) */
+    var notes = drConditions().map(function (c) { return c[3]; }).filter(Boolean);
+    if (notes.length) { told("Fighting here: " + notes.join("; ") + "."); }
     var result = yield* fightRounds(foes, surprised);
     if (ended()) { return result; }  /* (fallen or dead: play's run ends through the overlay's fight) */
     var st = state.dr;
