@@ -418,10 +418,12 @@
     var st = state.dr;
     if (why === "rest") { return 0; }
     if (why !== "move") { return 10; }
-    if (st.pace !== "forced") { return clock.paces[st.pace] || 10; }
+    /* wading (8.3): the entry's water makes its rooms twice or four times as long */
+    var slow = drConditions().reduce(function (k, c) { return Math.max(k, c[4] || 1); }, 1);
+    if (st.pace !== "forced") { return (clock.paces[st.pace] || 10) * slow; }
     st.forcedRooms += 1;  /* a forced march: its rooms take 20 minutes for every 3 (6, 7, 7) */
     var r = st.forcedRooms, m = clock.forced[0], n = clock.forced[1];
-    return Math.floor(r * m / n) - Math.floor((r - 1) * m / n);
+    return (Math.floor(r * m / n) - Math.floor((r - 1) * m / n)) * slow;
   }
   /* The clock moves on; each 10 minutes the base game's turn passes (``own``: played by the page,
      else only the lantern burns: what else happens is in the log). ``noTurns``: a long rest's watch. */
@@ -444,7 +446,9 @@
     var best = (abilityScore("AGI") || 0) >= (abilityScore("WIS") || 0) ? "AGI" : "WIS";
     var c = ((sys.checks || {})[sys.hazardChecks] || {})["2"], score = abilityScore(best);
     if (!c || score === null) { return " A stealth crawl is a D2 check of AGI or WIS: enter them on the sheet."; }
-    var r = rollCheck(c, best, score);
+    /* the entry's sound (8.4): a cavern's echo makes it harder, machinery or a waterfall easier */
+    var noise = drConditions().reduce(function (k, x) { return k + (x[6] || 0); }, 0);
+    var r = rollCheck(c, best, score + noise);
     st.slip = r.ok;
     if (!r.ok) { st.bonus = Math.max(st.bonus, 7); raiseAlarm(1); }
     return " Stealth crawl (" + best + "): " + r.text;
@@ -464,6 +468,8 @@
     top += (st.blood ? 1 : 0) + st.bonus;
     if (st.alarmUntil > now) { top = Math.max(top + 1, 3); }
     if (st.alarm >= 3 && top < 3) { top = 3; }
+    /* a bell, a ward or a patrol here (2.2): the highest counts */
+    drConditions().forEach(function (c) { if ((c[5] || 0) > top) { top = c[5]; } });
     if (st.highUntil > now) { top = 5; }
     return top < 1 ? 1 : top > clock.cap ? clock.cap : top;
   }

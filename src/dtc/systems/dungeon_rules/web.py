@@ -46,14 +46,16 @@ WEB = WebSystem(
 def page_data(graph: CompiledGraph) -> dict[str, Any]:
     """What the web edition needs of one book to play Dungeon Rules as ``dtc play`` plays it, beside
     the clock: the conditions the rules know (light, perception, whether key details are hidden, a
-    fight's note: ``play.py`` ``conditions``, ``perception``, ``blind``, ``_fight_notes``) and the
-    ones each entry is in; each
+    fight's note, how much slower a room is, the danger a bell or a patrol sets, a stealth crawl's
+    noise: ``play.py`` ``conditions``, ``perception``, ``blind``, ``_fight_notes``, ``turn_passed``,
+    ``danger``, ``_paced_move``) and the ones each entry is in; each
     entry's hazards in order as play meets them (``hazards.py`` ``definition``: the entry's own
     hazard of that name, else the first; those with no usable check left out, as play leaves them
     to the reader); each stat block's Encounter Level and whether it is a boss, by name, the first
     block of a name as play finds it (``loot.py``); the loot's numbers (6.1, 6.2); and the work at a
     door a check's label may name (``ruleset.py`` ``door_work``: its words, minutes, dice and noise)."""
-    conditions = {k: [c.kind, c.perception, int(c.blind), c.note] for k, c in CONDITIONS.items()}
+    conditions = {k: [c.kind, c.perception, int(c.blind), c.note, c.slow, c.danger, c.stealth]
+                  for k, c in CONDITIONS.items()}
     lit: dict[str, list[str]] = {}
     hazards: dict[str, list[dict[str, Any]]] = {}
     known = graph.get("hazards", [])
