@@ -119,3 +119,34 @@ def test_an_encounter_a_hazard_and_a_fight_with_loot_under_the_clock_replay_in_p
     assert events[-1]["event"] == "end" and events[-1]["outcome"] == "ended"
     result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
     assert result.exit_code == 0 and "same outcome" in result.output, result.output
+
+
+def test_once_the_log_has_stopped_the_hazard_is_the_readers_to_roll_again(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Where the page no longer keeps the run's log (here the lantern refilled by hand), a hazard met
+    again is the reader's: its own roll button shows again, and the page meets it no more."""
+    build(compile_text(BOOK, "cellar.txt").graph(), tmp_path, "cellar", pdf=False)
+    with Page(browser) as page:
+        page.goto((tmp_path / "cellar.html").as_uri() + "?seed=4#cover")
+        page.locator("details.sheet-box").evaluate("d => d.open = true")
+        page.click("button[data-act='roll-abilities']")
+        begin(page, SCORES, 40)
+        for _ in range(20):  # until the page has met the hazard at 2 (not fled from an encounter first)
+            here = _here(page)
+            flight = page.locator(".page.current .encounter-play a.flee-to")
+            if flight.count():
+                flight.first.click()
+                page.wait_for_timeout(50)
+            else:
+                page.locator(f"#entry-{here} .card.go a").first.click()
+                at_entry(page, 3 - here)
+            _answer_all(page)
+            if page.locator("#entry-2.current .encounter-play", has_text="Hazard: Loose Stair").count():
+                break
+        assert not page.locator("#entry-2 button.roll-hazard").is_visible()
+        page.click("button[data-act='refill']")  # the reader's hand on the sheet: the log stops
+        page.locator("#entry-2 .card.go a").first.click()
+        at_entry(page, 1)
+        page.locator("#entry-1 .card.go a").first.click()
+        at_entry(page, 2)
+        assert page.locator("#entry-2 button.roll-hazard").is_visible()
+        assert not page.locator("#entry-2 .encounter-play", has_text="Hazard: Loose Stair").count()

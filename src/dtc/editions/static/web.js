@@ -2840,6 +2840,8 @@
       if (fresh && arriving) {
         delete state.attempts[String(number)]; resetFights(page); state.fleeTo = null;
         page.querySelectorAll(".encounter-play").forEach(function (b) { b.parentNode.removeChild(b); });
+        /* a hazard the page met on an earlier visit: its own roll button again, unless the page meets it now (drSettle) */
+        page.querySelectorAll(".hazard .roller[hidden]").forEach(function (b) { b.hidden = false; });
       }
       /* (a way back into the entry itself is an arrival too: play applies the entry again, Engine._arrive) */
       var changes = (state.last !== number && (moving || state.last === null)) || (moving && fresh && state.last === number);
