@@ -17,7 +17,16 @@ from click.testing import CliRunner
 from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.editions import build
-from helpers.browser import Page, answer, at_entry, begin, browser, walk_until_encounter  # noqa: F401  (the fixture)
+from helpers.browser import (  # noqa: F401  (browser: the fixture)
+    Page,
+    answer,
+    at_entry,
+    begin,
+    browser,
+    download_run,
+    through_to,
+    walk_until_encounter,
+)
 
 BOOK = """Title: Rat Cellar
 Rules: death-and-treasure
@@ -58,21 +67,7 @@ def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any
             if not answer(page, PREFERRED):
                 break
         # Through the encounter (or fled from it): on to the goblin's cask room, fought on arrival.
-        for _ in range(10):
-            if page.locator("#entry-3.current").count():
-                break
-            flight = page.locator(".page.current .encounter-play a.flee-to")
-            if flight.count():
-                flight.first.click()
-                page.wait_for_timeout(50)
-                while answer(page, PREFERRED):
-                    pass
-                continue
-            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
-            page.locator(f"#entry-{here} .card.go a").last.click()
-            page.wait_for_timeout(50)
-            while answer(page, PREFERRED):
-                pass
+        through_to(page, 3, PREFERRED, 10)
         assert page.locator("#entry-3.current").count(), page.inner_text(".page.current")
         while answer(page, PREFERRED):
             pass
@@ -80,10 +75,8 @@ def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any
         assert "A fight: Goblin (1 HP)." in fight and "Goblin is defeated." in fight, fight
         page.locator("#entry-3 .encounter-play .fight-win a").click()
         at_entry(page, 4)
-        with page.expect_download() as download:
-            page.click("button[data-act='download']")
         log = tmp_path / "run.jsonl"
-        download.value.save_as(log)
+        download_run(page, log)
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     # (seed 11: the rats are not hostile; talking, the Oracle says you share no tongue: a fight
     # against two of them, one attacked by choice, a morale roll; then the goblin on arrival)
@@ -139,10 +132,8 @@ def test_a_treasure_is_offered_as_far_as_the_sacks_hold_it_and_replays_in_play(b
         assert "golden idol" in page.input_value("#sheet-items")
         page.locator("#entry-2 .card.go a").first.click()
         at_entry(page, 3)
-        with page.expect_download() as download:
-            page.click("button[data-act='download']")
         log = tmp_path / "run.jsonl"
-        download.value.save_as(log)
+        download_run(page, log)
     answers = [e["choice"] for e in map(json.loads, log.read_text(encoding="utf-8").splitlines())
                if e["event"] == "decision" and e["question"] == "take"]
     assert answers == ["dump", "take"]
@@ -171,10 +162,8 @@ def test_two_groups_at_odds_are_slipped_past_as_play_does(browser: Any, tmp_path
             "Slip past while they fight", "Attack the Cellar Rat", "Attack the Cave Toad"]
         answer(page, ("Slip past",))
         assert "You slip past." in box.inner_text()
-        with page.expect_download() as download:
-            page.click("button[data-act='download']")
         log = tmp_path / "run.jsonl"
-        download.value.save_as(log)
+        download_run(page, log)
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert any(e["event"] == "encounter_end" and e.get("result") == "slipped past" for e in events)
     result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
@@ -223,10 +212,8 @@ def test_a_creature_that_swallows_is_fought_as_play_fights_it(browser: Any, tmp_
             if won.count():
                 won.click()
                 at_entry(page, 3)
-            with page.expect_download() as download:
-                page.click("button[data-act='download']")
             log = tmp_path / f"run-{seed}.jsonl"
-            download.value.save_as(log)
+            download_run(page, log)
         events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
         result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
         assert result.exit_code == 0 and "replayed" in result.output, (seed, result.output)
@@ -275,10 +262,8 @@ def test_an_entry_with_a_check_and_a_find_is_played_in_order_and_replays_in_play
         assert "30 coins" in page.input_value("#sheet-items") or "coins" in page.input_value("#sheet-items")
         page.locator("#entry-2 .card.go a").first.click()
         at_entry(page, 3)
-        with page.expect_download() as download:
-            page.click("button[data-act='download']")
         log = tmp_path / "run.jsonl"
-        download.value.save_as(log)
+        download_run(page, log)
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     answers = [e["choice"] for e in events if e["event"] == "decision" and e["question"] == "take"]
     assert answers[0] == "dump" and answers.count("take") == 2, answers

@@ -17,7 +17,16 @@ from click.testing import CliRunner
 from dtc.cli import main
 from dtc.compiler.api import compile_text
 from dtc.editions import build
-from helpers.browser import Page, answer, at_entry, begin, browser, walk_until_encounter  # noqa: F401  (the fixture)
+from helpers.browser import (  # noqa: F401  (browser: the fixture)
+    Page,
+    answer,
+    at_entry,
+    begin,
+    browser,
+    download_run,
+    through_to,
+    walk_until_encounter,
+)
 
 BOOK = """Title: Candle Vault
 Rules: maze-rats
@@ -56,10 +65,8 @@ def _play(browser: Any, tmp_path: Path, seed: int, hp: int) -> tuple[list[dict[s
         fight = page.locator("#entry-2 .encounter-play").last.inner_text()
         page.locator("#entry-2 .encounter-play a.fight-exit").click()
         page.wait_for_timeout(50)
-        with page.expect_download() as download:
-            page.click("button[data-act='download']")
         log = tmp_path / f"run-{seed}.jsonl"
-        download.value.save_as(log)
+        download_run(page, log)
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()], fight, log
 
 
@@ -134,24 +141,11 @@ def test_a_maze_rats_wandering_encounter_played_in_the_page_replays_in_play(brow
         begin(page, {"STR": "1", "DEX": "2", "WIL": "0"}, 20)
         assert walk_until_encounter(page, 40), "no encounter in 40 turns"  # the moths: 1-in-6 a turn
         assert "Reaction: d6 = " in page.locator(".page.current .encounter-play").inner_text()
-        for _ in range(20):  # through it (attacking first, when they are not hostile), then to the door
-            while answer(page, ("Attack first", *PREFERRED)):
-                pass
-            if page.locator("#entry-3.current").count():
-                break
-            way = page.locator(".page.current .encounter-play a.flee-to, .page.current .encounter-play a.fight-exit")
-            if way.count():
-                way.first.click()
-                page.wait_for_timeout(50)
-                continue
-            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
-            page.locator(f"#entry-{here} .card.go a").last.click()
-            page.wait_for_timeout(50)
+        # through it (attacking first, when they are not hostile), then to the door
+        through_to(page, 3, ("Attack first", *PREFERRED))
         assert page.locator("#entry-3.current").count(), page.inner_text(".page.current")
-        with page.expect_download() as download:
-            page.click("button[data-act='download']")
         log = tmp_path / "run.jsonl"
-        download.value.save_as(log)
+        download_run(page, log)
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     kinds = {e["event"] for e in events}
     assert {"encounter", "reaction", "fight", "attack", "fight_end"} <= kinds, kinds
@@ -196,10 +190,8 @@ def test_a_danger_roll_beside_a_maze_rats_fight_is_rolled_as_play_rolls_it(brows
             assert "Make a DEX check (DEX): Rolled " in said, said
             page.locator("#entry-2 .encounter-play a.fight-exit").click()
             page.wait_for_timeout(50)
-            with page.expect_download() as download:
-                page.click("button[data-act='download']")
             log = tmp_path / f"beam-{seed}.jsonl"
-            download.value.save_as(log)
+            download_run(page, log)
         events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
         checks = [e for e in events if e["event"] == "check"]
         assert [c["ability"] for c in checks] == ["DEX"], checks

@@ -165,3 +165,29 @@ def walk_until_encounter(page: Any, turns: int) -> bool:
         if page.locator(".page.current .encounter-play").count():
             return True
     return False
+
+
+def download_run(page: Any, log: Path) -> list[dict[str, Any]]:
+    """Save the reader's run with the sheet's "Download this run" as ``log``; its events."""
+    with page.expect_download() as download:
+        page.click("button[data-act='download']")
+    download.value.save_as(log)
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def through_to(page: Any, number: int, preferred: tuple[str, ...], tries: int = 20) -> None:
+    """Play on towards entry ``number``: answer what the page asks (the first of ``preferred`` offered,
+    :func:`answer`), follow a flight or a fight's outcome where one is offered, else take the current
+    entry's last way on; until the page shows ``number`` (at most ``tries`` steps)."""
+    for _ in range(tries):
+        while answer(page, preferred):
+            pass
+        if page.locator(f"#entry-{number}.current").count():
+            return
+        way = page.locator(".page.current .encounter-play a.flee-to, .page.current .encounter-play a.fight-exit")
+        if way.count():
+            way.first.click()
+        else:
+            here = int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
+            page.locator(f"#entry-{here} .card.go a").last.click()
+        page.wait_for_timeout(50)
