@@ -236,10 +236,11 @@ MET = [("the-broken-lighthouse", 2), ("the-broken-lighthouse", 4), ("the-broken-
        # by round (chips, two weapons, a flight), falls at 0 HP with their hour out cold and the creatures
        # that find the body, to a death by drained ♥ (48: a flight from the door's own way back into itself)
        ("the-glass-orchard", 2), ("the-glass-orchard", 3), ("the-glass-orchard", 7), ("the-glass-orchard", 48),
-       # Dungeon Rules over Death & Treasure: encounters and fights under the clock; the Rotten Joists
-       # and the Sour Gas Pocket faced, dealt with and cleared with the kit's gear (an encounter check
-       # during the work); the Ley Surge's check in the dim vein gallery; a won fight's loot taken
-       ("the-chime-pits", 2), ("the-chime-pits", 3), ("the-chime-pits", 21), ("the-chime-pits", 35)]
+       # Dungeon Rules over Death & Treasure: paces chosen at each new zone; encounters and fights under
+       # the clock; the Rotten Joists and the Sour Gas Pocket faced, dealt with and cleared with the
+       # kit's gear (an encounter check during the work); the Ley Surge's check in the dim vein
+       # gallery; a won fight's loot taken
+       ("the-chime-pits", 10), ("the-chime-pits", 29), ("the-chime-pits", 41), ("the-chime-pits", 52)]
 
 
 @pytest.mark.parametrize(("stem", "seed"), MET, ids=[f"{s}-{n}" for s, n in MET])

@@ -77,6 +77,7 @@ def test_an_encounter_a_hazard_and_a_fight_with_loot_under_the_clock_replay_in_p
         page.fill("#sheet-items", page.input_value("#sheet-items") + ", Sword")
         assert "Rope" in page.input_value("#sheet-items")
         begin(page, SCORES, 40)
+        _answer_all(page)  # play's pace question at the first zone: a standard advance (the first offered)
         met, hazards = False, 0
         for _ in range(40):  # back and forth on the stair until a wandering encounter has come
             here = _here(page)
@@ -114,6 +115,7 @@ def test_an_encounter_a_hazard_and_a_fight_with_loot_under_the_clock_replay_in_p
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     asked = {e["question"] for e in events if e["event"] == "decision"}
     assert {"menu", "pace", "hazard", "combat", "take"} <= asked, asked
+    assert next(e["choice"] for e in events if e["event"] == "decision" and e["question"] == "pace") == "pace:standard"
     kinds = {e["event"] for e in events}
     assert {"encounter", "surprise", "fight", "attack", "defeated", "fight_end", "check", "roll"} <= kinds, kinds
     assert events[-1]["event"] == "end" and events[-1]["outcome"] == "ended"
@@ -130,6 +132,7 @@ def test_once_the_log_has_stopped_the_hazard_is_the_readers_to_roll_again(browse
         page.locator("details.sheet-box").evaluate("d => d.open = true")
         page.click("button[data-act='roll-abilities']")
         begin(page, SCORES, 40)
+        _answer_all(page)
         for _ in range(20):  # until the page has met the hazard at 2 (not fled from an encounter first)
             here = _here(page)
             flight = page.locator(".page.current .encounter-play a.flee-to")

@@ -190,6 +190,8 @@ def test_dungeon_rules_minutes_and_checks_at_the_zones_intervals(browser: Any, t
         page.goto(url + "?seed=5#cover")
         page.click("button[data-act='roll-abilities']")
         page.click("#cover a.button.primary")
+        # play's pace question at the first zone (choose_pace), asked on the page: a standard advance
+        page.locator("#entry-1 .encounter-play button.ep-option", has_text="Standard advance").click()
         page.locator("#entry-1 .card.go a").first.click()
         assert page.input_value("#sheet-minutes") == "10"
         assert "Encounter" not in page.locator("#entry-2 .arrival").inner_text()

@@ -2309,15 +2309,32 @@
     if (playing || pendingMeet || (state.pendingArrival !== null && state.pendingArrival !== undefined) || (!menu && state.finds && state.finds.length)) { return; }
     state.drDue = null;
     var zone = (data.run.zones || {})[String(number)];
-    if (run && recording() && zone !== undefined && zone !== run.zone) { run.zone = zone; state.dr.pace = "standard"; decide("pace", "pace:standard", "Standard advance"); }
-    if (!asPlay || !drHazardsDue(number).length) { return; }
+    var newZone = !!run && recording() && zone !== undefined && zone !== run.zone;
+    var hazards = !!asPlay && drHazardsDue(number).length > 0;
+    if (newZone) { run.zone = zone; }
+    if (newZone && (!asPlay || menu || !clock.paceWords)) { state.dr.pace = "standard"; decide("pace", "pace:standard", "Standard advance"); newZone = false; }
+    if (!newZone && !hazards) { return; }
     if (menu) { cutRun("a hazard, which the reader plays"); return; }
     var page = document.getElementById("entry-" + number);
-    page.querySelectorAll("button.roll-hazard").forEach(function (b) { b.closest(".roller").hidden = true; });
-    runProcedure(page, drHazards(number), function (result, box) {
+    if (hazards) { page.querySelectorAll("button.roll-hazard").forEach(function (b) { b.closest(".roller").hidden = true; }); }
+    runProcedure(page, (function* () {
+      if (newZone) { yield* drPace(zone); }
+      if (hazards) { yield* drHazards(number); }
+    })(), function (result, box) {
       var a = box.querySelector("a.flee-to"); if (a) { a.focus(); }
       if (state.over) { renderOver(page, true); }
-    }, "A hazard");
+    }, hazards ? "A hazard" : "Your pace");
+  }
+  /* Play's pace question at a new zone (choose_pace): standard, fast, careful or stealth (the page
+     plays no forced march's hourly CON checks, so it offers none); the answer is play's pace decision. */
+  function* drPace(zone) {
+    var z = (clock.zoneTitles || {})[zone] || [zone, 0], here = sys.zones[String(state.last)];
+    var top = here ? danger(here) : 1;
+    var key = yield question("pace", z[0] + " (a check every " + z[1] + " minutes, danger " + (top > 1 ? "1–" + top : "1") + "). Your pace?",
+      ["standard", "fast", "careful", "stealth"].map(function (k) {
+        var p = clock.paceWords[k]; return option("pace:" + k, p[0], p[1] + " min a room: " + p[2]);
+      }));
+    state.dr.pace = key.slice(5);
   }
   /* --- Maze Rats' fight, as dtc play plays it (maze_rats/combat.py fight): the same questions
      (play's COMBAT "Your move" and TARGET "Attack which?", a shield to shatter), the same dice in

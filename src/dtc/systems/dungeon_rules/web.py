@@ -24,6 +24,7 @@ from dtc.systems.dungeon_rules.ruleset import (
     LOOT_MIN_PER_EL,
     LOOT_MULTIPLIER,
     MODIFIERS,
+    PACES,
     ZONES,
 )
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
@@ -53,7 +54,8 @@ def page_data(graph: CompiledGraph) -> dict[str, Any]:
     hazard of that name, else the first; those with no usable check left out, as play leaves them
     to the reader); each stat block's Encounter Level and whether it is a boss, by name, the first
     block of a name as play finds it (``loot.py``); the loot's numbers (6.1, 6.2); and the work at a
-    door a check's label may name (``ruleset.py`` ``door_work``: its words, minutes, dice and noise)."""
+    door a check's label may name (``ruleset.py`` ``door_work``: its words, minutes, dice and noise);
+    the paces and the zones' titles for play's pace question."""
     conditions = {k: [c.kind, c.perception, int(c.blind), c.note, c.slow, c.danger, c.stealth]
                   for k, c in CONDITIONS.items()}
     lit: dict[str, list[str]] = {}
@@ -91,6 +93,9 @@ def page_data(graph: CompiledGraph) -> dict[str, Any]:
                                                    "failure": w.failure_noise} for k, w in DOOR_WORK.items()}}
     return {"conditions": conditions, "lit": lit, "hazards": hazards, "levels": levels, "better": dict(_BETTER),
             "doors": doors,
+            # the paces play offers at a new zone (choose_pace), and each zone's title and interval
+            "paceWords": {k: [p.title, p.minutes, p.note] for k, p in PACES.items()},
+            "zoneTitles": {k: [z.title, z.interval] for k, z in ZONES.items()},
             "loot": {"min": LOOT_MIN_PER_EL, "max": LOOT_MAX_PER_EL, "boss": [BOSS_MULTIPLIER.numerator,
                                                                           BOSS_MULTIPLIER.denominator],
                      "zones": {k: [m.numerator, m.denominator] for k, m in LOOT_MULTIPLIER.items()},
