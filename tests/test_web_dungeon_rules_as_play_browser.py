@@ -64,6 +64,20 @@ def _here(page: Any) -> int:
     return int(page.evaluate("document.querySelector('.page.current').id.slice(6)"))
 
 
+def _to_and_fro(page: Any) -> None:
+    """One step on the stair between entries 1 and 2: a flight where one is offered, else the entry's
+    first way on; then every question the page asks answered."""
+    here = _here(page)
+    flight = page.locator(".page.current .encounter-play a.flee-to")
+    if flight.count():
+        flight.first.click()
+        page.wait_for_timeout(50)
+    else:
+        page.locator(f"#entry-{here} .card.go a").first.click()
+        at_entry(page, 3 - here)
+    _answer_all(page)
+
+
 def test_an_encounter_a_hazard_and_a_fight_with_loot_under_the_clock_replay_in_play(
         browser: Any, tmp_path: Path) -> None:  # noqa: F811
     build(compile_text(BOOK, "cellar.txt").graph(), tmp_path, "cellar", pdf=False)
@@ -80,15 +94,7 @@ def test_an_encounter_a_hazard_and_a_fight_with_loot_under_the_clock_replay_in_p
         _answer_all(page)  # play's pace question at the first zone: a standard advance (the first offered)
         met, hazards = False, 0
         for _ in range(40):  # back and forth on the stair until a wandering encounter has come
-            here = _here(page)
-            flight = page.locator(".page.current .encounter-play a.flee-to")
-            if flight.count():
-                flight.first.click()
-                page.wait_for_timeout(50)
-            else:
-                page.locator(f"#entry-{here} .card.go a").first.click()
-                at_entry(page, 3 - here)
-            _answer_all(page)  # the encounter the move brought, then (not fled) the hazard on arrival at 2
+            _to_and_fro(page)  # (the encounter the move brought, then, not fled, the hazard on arrival at 2)
             boxes = page.locator(".page.current .encounter-play")
             met = met or any("Surprise: rolled" in boxes.nth(n).inner_text() for n in range(boxes.count()))
             if _here(page) == 2 and not page.locator("#entry-2 a.flee-to").count():
@@ -134,15 +140,7 @@ def test_once_the_log_has_stopped_the_hazard_is_the_readers_to_roll_again(browse
         begin(page, SCORES, 40)
         _answer_all(page)
         for _ in range(20):  # until the page has met the hazard at 2 (not fled from an encounter first)
-            here = _here(page)
-            flight = page.locator(".page.current .encounter-play a.flee-to")
-            if flight.count():
-                flight.first.click()
-                page.wait_for_timeout(50)
-            else:
-                page.locator(f"#entry-{here} .card.go a").first.click()
-                at_entry(page, 3 - here)
-            _answer_all(page)
+            _to_and_fro(page)
             if page.locator("#entry-2.current .encounter-play", has_text="Hazard: Loose Stair").count():
                 break
         assert not page.locator("#entry-2 button.roll-hazard").is_visible()

@@ -76,6 +76,17 @@ def _download(page: Any, tmp_path: Path, name: str) -> tuple[list[dict[str, Any]
     return download_run(page, log), log
 
 
+def _won_at_1(page: Any, tmp_path: Path, name: str) -> tuple[list[dict[str, Any]], Path] | None:
+    """The run downloaded once entry 1's fight is won and its win followed to entry 2; None when the
+    fight was not won."""
+    won = page.locator("#entry-1 .encounter-play p.fight-win a.fight-exit")
+    if not won.count():
+        return None
+    won.click()
+    at_entry(page, 2)
+    return _download(page, tmp_path, name)
+
+
 def _replays(book: Path, log: Path) -> None:
     result = CliRunner().invoke(main, ["play", str(book), "--replay", str(log)])
     assert result.exit_code == 0 and "same outcome" in result.output, result.output
@@ -225,12 +236,10 @@ def test_a_disarmed_creature_fights_on_with_bare_hands_and_the_run_replays(brows
                     page.locator("#entry-1 .encounter-play button.ep-option", has_text="Disarm").first.click()
                 elif not answer(page, ("Bold:", "Attack with Longsword")):
                     break
-            won = page.locator("#entry-1 .encounter-play p.fight-win a.fight-exit")
-            if not won.count():
+            got = _won_at_1(page, tmp_path, f"bridge-{seed}.jsonl")
+            if got is None:
                 continue
-            won.click()
-            at_entry(page, 2)
-            events, log = _download(page, tmp_path, f"bridge-{seed}.jsonl")
+            events, log = got
         disarms = [e for e in events if e["event"] == "attack" and e.get("special") == "disarm"]
         if not any(e["hit"] for e in disarms):
             continue
@@ -316,12 +325,10 @@ def test_a_small_creature_with_hearts_is_sized_as_play_sizes_it(browser: Any, tm
             for _ in range(200):
                 if not answer(page, ("Reckless:", "Attack with Short sword")):
                     break
-            won = page.locator("#entry-1 .encounter-play p.fight-win a.fight-exit")
-            if not won.count():
+            got = _won_at_1(page, tmp_path, f"cellar-{seed}.jsonl")
+            if got is None:
                 continue
-            won.click()
-            at_entry(page, 2)
-            events, log = _download(page, tmp_path, f"cellar-{seed}.jsonl")
+            events, log = got
         dealt = sum(e["damage"] for e in events if e["event"] == "attack" and e["attacker"] == "you")
         assert 3 <= dealt < 9, dealt  # felled at 3 HP
         assert next(e for e in events if e["event"] == "fight")["foes"][0]["hp"] == 9  # (sized after the event)
