@@ -240,7 +240,10 @@ MET = [("the-broken-lighthouse", 2), ("the-broken-lighthouse", 4), ("the-broken-
        # the clock; the Rotten Joists and the Sour Gas Pocket faced, dealt with and cleared with the
        # kit's gear (an encounter check during the work); the Ley Surge's check in the dim vein
        # gallery; a won fight's loot taken
-       ("the-chime-pits", 10), ("the-chime-pits", 29), ("the-chime-pits", 41), ("the-chime-pits", 52)]
+       ("the-chime-pits", 10), ("the-chime-pits", 29), ("the-chime-pits", 41), ("the-chime-pits", 52),
+       # a flight back into the entry the encounter came at (its arrival dropped, as play drops it), then
+       # lost in the dark
+       ("dungeon-rules-doors", 54)]
 
 
 @pytest.mark.parametrize(("stem", "seed"), MET, ids=[f"{s}-{n}" for s, n in MET])

@@ -2870,7 +2870,9 @@
       if (!replaying) { logArrival(number, fresh && arriving, wasAt !== number); }
       if (!state.begun && number === data.start && fresh && arriving && !replaying) { beginRun(); }
       if (fresh && arriving && !state.over) { arrive(page, number); }
-      if (state.pendingArrival !== undefined && state.pendingArrival !== number) { state.pendingArrival = null; }
+      /* an arrival left for another (a flight, even back into this entry: play drops what the arrival
+         it fled from would have done) waits no more */
+      if (state.pendingArrival !== undefined && (state.pendingArrival !== number || (fresh && arriving))) { state.pendingArrival = null; }
       if (changes && !state.over) {
         if (fresh && arriving && arrivalMet) { state.pendingArrival = number; } else { applyChanges(number); playEffects(number); }
       }
