@@ -242,8 +242,8 @@ MET = [("the-broken-lighthouse", 2), ("the-broken-lighthouse", 4), ("the-broken-
        # gallery; a won fight's loot taken
        ("the-chime-pits", 10), ("the-chime-pits", 29), ("the-chime-pits", 41), ("the-chime-pits", 52),
        # a flight back into the entry the encounter came at (its arrival dropped, as play drops it), then
-       # lost in the dark
-       ("dungeon-rules-doors", 54)]
+       # lost in the dark; a turn waited in the dark with a find unanswered (left, as a way on leaves it)
+       ("dungeon-rules-doors", 54), ("dungeon-rules-doors", 69)]
 
 
 @pytest.mark.parametrize(("stem", "seed"), MET, ids=[f"{s}-{n}" for s, n in MET])

@@ -244,7 +244,9 @@
     },
     "turn+1": function () {
       if (state.over) { say(OVER); return; }
-      /* play's "Spend a turn" (wait): its turn and encounter check are the page's, logged as it plays them */
+      /* play's "Spend a turn" (wait): its turn and encounter check are the page's, logged as it plays them;
+         a find still waiting is left first, as a way on taken without an answer leaves it */
+      if (state.finds && state.finds.length && state.finds[0].at === state.last) { leaveFinds(); }
       if (atMenu()) { decide("menu", "wait", "Spend a turn"); } else { cutRun("a turn spent from the sheet"); }
       say(spendTurn("wait"));
       if (pendingMeet) { var here = document.querySelector(".page.current.entry"); if (here) { meetPending(here, function () {}); } else { pendingMeet = null; } }
