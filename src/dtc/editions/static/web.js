@@ -2276,7 +2276,7 @@
     var words = String(label).toLowerCase().match(/[a-z]+/g) || [], dw = clock && clock.doors, work = null;
     if (!dw) { return null; }
     function named(list) { return list.some(function (w) { return words.indexOf(w) >= 0; }); }
-    ["listen", "search", "lock"].forEach(function (k) { if (!work && named(dw.work[k].words)) { work = dw.work[k]; } });
+    dw.tried.forEach(function (k) { if (!work && named(dw.work[k].words)) { work = dw.work[k]; } });
     if (!work && named(dw.doors) && (named(dw.work.force.words) || ability === "STR")) { work = dw.work.force; }
     return work;
   }

@@ -228,6 +228,10 @@ DOOR_WORK = {
 }
 
 
+#: The door work a label's words name, tried in this order (forcing a door after them: :func:`door_work`).
+WORK_BY_WORDS = ("listen", "search", "lock")
+
+
 def door_work(label: str, ability: str | None) -> DoorWork | None:
     """The door work a checked choice's label names, or None, tried in this order: listening
     (``listen``), a secret door search (``secret``), picking a lock (``lock``, ``locked``,
@@ -235,7 +239,7 @@ def door_work(label: str, ability: str | None) -> DoorWork | None:
     ``force``, ``stuck``, ``barred``, ``bash`` or ``shoulder``, or with a STR check: section 4's
     "Forcing stuck door ... STR")."""
     words = set(re.findall(r"[a-z]+", label.lower()))
-    for key in ("listen", "search", "lock"):
+    for key in WORK_BY_WORDS:
         if words & set(DOOR_WORK[key].words):
             return DOOR_WORK[key]
     if words & DOORS and (words & set(DOOR_WORK["force"].words) or ability == "STR"):

@@ -25,6 +25,7 @@ from dtc.systems.dungeon_rules.ruleset import (
     LOOT_MULTIPLIER,
     MODIFIERS,
     PACES,
+    WORK_BY_WORDS,
     ZONES,
 )
 from dtc.systems.webplay import WebCheck, WebField, WebSystem
@@ -88,9 +89,10 @@ def page_data(graph: CompiledGraph) -> dict[str, Any]:
         if key not in levels:
             stats = {k.upper(): v for k, v in block["stats"].items()}
             levels[key] = [int(stats.get("EL", 0)), int("boss" in (block["special"] or "").lower())]
-    doors = {"doors": sorted(DOORS), "work": {k: {"title": w.title, "words": list(w.words), "minutes": w.minutes,
-                                                   "dice": w.dice, "success": w.success_noise,
-                                                   "failure": w.failure_noise} for k, w in DOOR_WORK.items()}}
+    work = {k: {"title": w.title, "words": list(w.words), "minutes": w.minutes, "dice": w.dice,
+                "success": w.success_noise, "failure": w.failure_noise} for k, w in DOOR_WORK.items()}
+    # (the work a label's words name, tried in play's order; forcing a door after them)
+    doors = {"doors": sorted(DOORS), "tried": list(WORK_BY_WORDS), "work": work}
     return {"conditions": conditions, "lit": lit, "hazards": hazards, "levels": levels, "better": dict(_BETTER),
             "doors": doors,
             # the paces play offers at a new zone (choose_pace), and each zone's title and interval
