@@ -49,14 +49,21 @@ Goblin HP 1 | Morale 12 | Spoon d2 | win S4, lose S1, flee S2
 4 The cask is yours. THE END (victory)
 """
 
+def _edition(text: str, folder: Path, stem: str) -> Path:
+    """The book ``text`` written as ``folder/STEM.txt`` (for play's replay) and its web edition
+    built beside it as ``STEM.html``; the book's path."""
+    book = folder / f"{stem}.txt"
+    book.write_text(text, encoding="utf-8")
+    build(compile_text(text, book.name).graph(), folder, stem, pdf=False)
+    return book
+
+
 #: The answers taken, the first offered of these: talk, ask the Oracle, fight, attack.
 PREFERRED = ("Talk", "Ask the Oracle", "Possible", "Fight", "Attack with")
 
 
 def test_an_encounter_and_a_fight_played_in_the_page_replay_in_play(browser: Any, tmp_path: Path) -> None:  # noqa: F811
-    build(compile_text(BOOK, "cellar.txt").graph(), tmp_path, "cellar", pdf=False)
-    book = tmp_path / "cellar.txt"
-    book.write_text(BOOK, encoding="utf-8")
+    book = _edition(BOOK, tmp_path, "cellar")
     with Page(browser) as page:
         page.goto((tmp_path / "cellar.html").as_uri() + "?seed=11#cover")
         begin(page, dict.fromkeys(("STR", "DEX", "CON", "WIS", "INT", "CHA"), "12"), 40)
@@ -109,9 +116,7 @@ def test_a_treasure_is_offered_as_far_as_the_sacks_hold_it_and_replays_in_play(b
     """Play's effects._find in Death & Treasure: with no sack there is no room ("Leave it" or dump
     the backpack's kit), the kit dumped the backpack holds weight 6 (the lantern and the knife kept,
     the oil gone with the kit), and the idol is taken; the run replays in play."""
-    build(compile_text(TREASURE, "idol.txt").graph(), tmp_path, "idol", pdf=False)
-    book = tmp_path / "idol.txt"
-    book.write_text(TREASURE, encoding="utf-8")
+    book = _edition(TREASURE, tmp_path, "idol")
     with Page(browser) as page:
         page.goto((tmp_path / "idol.html").as_uri() + "?seed=3#cover")
         page.click("button[data-act='roll-abilities']")
@@ -149,9 +154,7 @@ RIVALS = BOOK.replace("  1-6. 1d2 Cellar Rats", "  1-6. 1 Cellar Rat fighting 1 
 def test_two_groups_at_odds_are_slipped_past_as_play_does(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     """A row of two groups at odds ("1 Cellar Rat fighting 1 Cave Toad"): the page asks play's
     question (slip past, or attack either) and the run replays in play to the same outcome."""
-    build(compile_text(RIVALS, "rivals.txt").graph(), tmp_path, "rivals", pdf=False)
-    book = tmp_path / "rivals.txt"
-    book.write_text(RIVALS, encoding="utf-8")
+    book = _edition(RIVALS, tmp_path, "rivals")
     with Page(browser) as page:
         page.goto((tmp_path / "rivals.html").as_uri() + "?seed=5#cover")
         begin(page, dict.fromkeys(("STR", "DEX", "CON", "WIS", "INT", "CHA"), "12"), 40)
@@ -194,9 +197,7 @@ def test_a_creature_that_swallows_is_fought_as_play_fights_it(browser: Any, tmp_
     digestion each round inside, only a hand-to-hand blow from inside, and a blow of the damage the
     Special names cuts you out. The page plays it (it used to hand it to the fight helper and stop the
     log); the run replays in play to the same outcome."""
-    build(compile_text(FROG, "frog.txt").graph(), tmp_path, "frog", pdf=False)
-    book = tmp_path / "frog.txt"
-    book.write_text(FROG, encoding="utf-8")
+    book = _edition(FROG, tmp_path, "frog")
     swallowed = 0
     for seed in range(12):
         with Page(browser) as page:
@@ -247,9 +248,7 @@ def test_an_entry_with_a_check_and_a_find_is_played_in_order_and_replays_in_play
     rolled, its damage on a failure, then "Take it?" for each find as far as the sacks hold it, the
     kit dumped to make room. The page used to stop the run's log at such an entry; the run replays in
     play to the same outcome."""
-    build(compile_text(CHEST, "chest.txt").graph(), tmp_path, "chest", pdf=False)
-    book = tmp_path / "chest.txt"
-    book.write_text(CHEST, encoding="utf-8")
+    book = _edition(CHEST, tmp_path, "chest")
     with Page(browser) as page:
         page.goto((tmp_path / "chest.html").as_uri() + "?seed=4#cover")
         begin(page, dict.fromkeys(("STR", "DEX", "CON", "WIS", "INT", "CHA"), "10"), 20)
