@@ -37,11 +37,10 @@ from dtc.render.html import script_json
 from dtc.runtime.effects import found_item, given_by_notation
 from dtc.runtime.equipment import KEPT_WHEN_DUMPED
 from dtc.systems import DEFAULT, UnknownRuleset, find_system, normalise, play_rules, split_rulings
+from dtc.systems.maze_rats.combat import LED_BY
 from dtc.systems.webplay import WebSystem
 
 _BOLD = re.compile(r"(?:\*\*|__)(.+?)(?:\*\*|__)", re.S)
-#: "4 Ratlings led by a Ratling Chief": the words naming a fight's leaders (Maze Rats' combat.LED_BY).
-_LED_BY = re.compile(r"\bled\s+by\b", re.I)
 #: Run first, in <head>: with scripts on, entries start hidden, so a big book is not laid out whole.
 EARLY = 'document.documentElement.classList.add("js");'
 
@@ -330,11 +329,8 @@ class WebEdition:
                 elif e["kind"] == "fight":
                     step.update(kind="fight", target=e.get("target"))
                 elif e["kind"] in finds:
-                    item = found_item(e)
-                    step.update(kind="find", key=f"{entry['number']}:{i}", name=item.name, quantity=item.quantity,
-                                text=e["text"], item=item.kind, value=item.value,
-                                weight=[item.weight.numerator, item.weight.denominator],
-                                given=given_by_notation(entry, e["name"]))
+                    offer = _offered(entry, i, e)
+                    step.update(offer, kind="find", item=offer["kind"], given=given_by_notation(entry, e["name"]))
                 elif e["kind"] == "check":  # (an ability the rules lack: the reader is asked, as play asks)
                     ability = e.get("ability")
                     step.update(kind="check", ability=ability if ability in abilities else None,
@@ -350,7 +346,7 @@ class WebEdition:
                         exits[outcome] = block["exits"][outcome]
             names = [named[k] for k in (" ".join(n.lower().split()) for n in entry["creatures"]) if k in named]
             # the words around "led by" (Maze Rats' leaders, combat.leaders): before, and the 80 after
-            led = _LED_BY.split(entry.get("text") or "", maxsplit=1)
+            led = LED_BY.split(entry.get("text") or "", maxsplit=1)
             found[str(entry["number"])] = {"effects": plan, "blocks": [self._block(b) for b in own],
                                            "named": [self._block(b) for b in names], "exits": exits,
                                            "ledBy": [led[0].lower(), led[1].lower()[:80]] if len(led) == 2 else None}
@@ -390,10 +386,7 @@ class WebEdition:
             for i, e in finds:
                 if given_by_notation(entry, e["name"]):
                     continue
-                item = found_item(e)
-                offered.append({"key": f"{entry['number']}:{i}", "name": item.name, "quantity": item.quantity,
-                                "text": e["text"], "kind": item.kind, "value": item.value,
-                                "weight": [item.weight.numerator, item.weight.denominator]})
+                offered.append(_offered(entry, i, e))
             found[str(entry["number"])] = offered
         return found
 
@@ -970,6 +963,14 @@ class WebEdition:
             "</form></details></aside>",
         ]
         return "\n".join(parts)
+
+
+def _offered(entry: Entry, i: int, effect: Any) -> dict[str, Any]:
+    """A find as the page offers it (effects._find): its key (once a run), name, count, words, kind,
+    worth and weight."""
+    item = found_item(effect)
+    return {"key": f"{entry['number']}:{i}", "name": item.name, "quantity": item.quantity, "text": effect["text"],
+            "kind": item.kind, "value": item.value, "weight": [item.weight.numerator, item.weight.denominator]}
 
 
 def _unplayed(effect: Any) -> bool:
